@@ -1,0 +1,102 @@
+//! `mydesign-docs build`: compile, print diagnostics and a summary.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+use mydesign_docs::compile::{BuildOptions, build};
+use mydesign_docs::config::{CONFIG_FILE, Config};
+use mydesign_docs::render::thousands;
+
+/// Arguments of `build`.
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    /// Repository to compile. Default: the current directory when it has a mydesign-docs.toml or package.json,
+    /// else ./corpus (the project's sample design system).
+    repo: Option<PathBuf>,
+    /// Output directory; the bundle set goes to OUT/<system>@<version>/.
+    #[arg(long, default_value = "out")]
+    out: PathBuf,
+    /// Layout preset: default, semi or blueprint (default: REPO/mydesign-docs.toml, else `default`).
+    #[arg(long)]
+    preset: Option<String>,
+    /// Token encoding: o200k_base or cl100k_base (overrides the configuration).
+    #[arg(long)]
+    encoding: Option<String>,
+    /// Version to stamp (overrides the configuration, package.json and the changelog).
+    #[arg(long = "set-version")]
+    set_version: Option<String>,
+    /// Print every note (components without sources or without documents), not only warnings.
+    #[arg(long, short)]
+    verbose: bool,
+    /// Exit with code 2 when any input file had to be skipped.
+    #[arg(long)]
+    deny_warnings: bool,
+}
+
+fn default_repo() -> PathBuf {
+    let here = Path::new(".");
+    if here.join(CONFIG_FILE).exists() || here.join("package.json").exists() || !Path::new("corpus").is_dir() {
+        here.to_path_buf()
+    } else {
+        PathBuf::from("corpus")
+    }
+}
+
+pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
+    let repo = args.repo.unwrap_or_else(default_repo);
+    let mut config = Config::load(&repo, args.preset.as_deref())?;
+    if let Some(e) = args.encoding {
+        config.encoding = e;
+    }
+    if let Some(v) = args.set_version {
+        config.system.version = Some(v);
+    }
+    let opts = BuildOptions { repo, out: args.out, config, progress: std::io::stderr().is_terminal() };
+    let report = build(&opts)?;
+    let (notes, warnings): (Vec<_>, Vec<_>) = report.diagnostics.iter().partition(|d| d.is_note());
+    for d in &warnings {
+        eprintln!("warning: {d}");
+    }
+    if args.verbose {
+        for d in &notes {
+            eprintln!("note: {d}");
+        }
+    }
+    let m = &report.manifest;
+    let s = &m.stats;
+    let docs_langs = m.langs.join(", ");
+    println!("built {} {} → {} in {:.2} s", m.system, m.version, report.dir.display(), report.elapsed.as_secs_f64());
+    println!(
+        "  {} components, {} documents ({docs_langs}), {} code blocks",
+        m.components.len(),
+        s.documents,
+        thousands(s.code_blocks)
+    );
+    println!(
+        "  {} files, {} sources, {} skeletons, {} functions indexed",
+        thousands(s.files),
+        thousands(s.sources),
+        s.skeletons,
+        thousands(s.functions)
+    );
+    if let Some(c) = &m.changelog {
+        let pages: Vec<String> =
+            c.langs.iter().map(|l| format!("{} {} lines → {} pages", l.lang, thousands(l.lines), l.pages)).collect();
+        println!("  changelog: {}", pages.join("; "));
+    }
+    let ratio = if s.source_bytes == 0 { 0.0 } else { s.bundle_bytes as f64 / s.source_bytes as f64 };
+    println!("  bytes: {} source → {} bundles ({ratio:.2}×)", thousands(s.source_bytes), thousands(s.bundle_bytes));
+    println!(
+        "  tokens ({}): {} raw → {} in default views",
+        m.encoding,
+        thousands(s.raw_tokens),
+        thousands(s.view_tokens)
+    );
+    if !warnings.is_empty() || !notes.is_empty() {
+        let hint = if args.verbose || notes.is_empty() { "" } else { " (notes: --verbose)" };
+        println!("  {} warnings, {} notes{hint}", warnings.len(), notes.len());
+    }
+    Ok(if args.deny_warnings && !warnings.is_empty() { ExitCode::from(2) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,114 @@
+//! Command-line arguments (clap) and dispatch. The clap structs stay here; resolved settings are passed on as
+//! plain values.
+
+mod build;
+mod lookup;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Compile a design system's docs and sources into compact bundles, and answer lookups from them.
+#[derive(Parser, Debug)]
+#[command(name = "mydesign-docs", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Compile a design-system repository into out/<system>@<version>/.
+    Build(build::BuildArgs),
+    /// List the components with their sizes in tokens.
+    Components(LookupArgs),
+    /// Print a component's document (code blocks replaced by placeholders over 888 lines). `changelog` and
+    /// `changelog-N` print changelog pages.
+    Doc {
+        /// Component name (any spelling: Table, table, date-picker, DatePicker), or changelog / changelog-N.
+        component: String,
+        /// The whole document, code blocks included.
+        #[arg(long)]
+        full: bool,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
+    /// Print one code block of a component's document.
+    CodeBlock {
+        /// Component name.
+        component: String,
+        /// Block number, 1-based, as in the placeholders.
+        index: u32,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
+    /// Print a page of the changelog (300 lines each; page 1 holds the newest entries).
+    Changelog {
+        /// Page number, 1-based.
+        #[arg(long, default_value_t = 1)]
+        page: u32,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
+    /// List a component's files with sizes, skeletons and function counts.
+    Files {
+        /// Component name.
+        component: String,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
+    /// Print a file: the skeleton of a source of 500+ lines, else the whole file.
+    File {
+        /// Repository-relative path, as listed by `files`.
+        path: String,
+        /// The whole file even when it has a skeleton.
+        #[arg(long)]
+        full: bool,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
+    /// Print one function of a source file, exactly as written.
+    Function {
+        /// Repository-relative path, as listed by `files`.
+        path: String,
+        /// Qualified name (Table.render) or a simple name that is unique in the file.
+        name: String,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
+    /// Check every bundle of a set against the manifest's checksums and decode every frame.
+    Verify(LookupArgs),
+}
+
+/// Options shared by every lookup.
+#[derive(Args, Debug, Clone)]
+struct LookupArgs {
+    /// Directory holding bundle sets (<system>@<version>/), or one bundle set.
+    #[arg(long, default_value = "out")]
+    bundles: PathBuf,
+    /// Design system to read when the directory holds several.
+    #[arg(long)]
+    system: Option<String>,
+    /// Version to read (default: the highest present).
+    #[arg(long = "version")]
+    version: Option<String>,
+    /// Language of documents and changelog, e.g. zh-CN or en-US (default: the system's default language).
+    #[arg(long)]
+    lang: Option<String>,
+    /// Print the structured result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the parsed command; errors are printed to stderr and give exit code 2.
+pub fn run(cli: Cli) -> ExitCode {
+    let result = lookup::run(cli.command);
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,547 @@
+//! Compiles every classified input into frames (in parallel with rayon) and writes the bundle set:
+//! `out/<system>@<version>/{manifest.bundle, changelog.bundle, <component>.bundle …}`, built in a temporary sibling
+//! directory and renamed into place so readers never see a partial set.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use super::layout::{ComponentPlan, Layout};
+use super::source::{SourceLang, analyze};
+use super::tokens::TokenCounter;
+use super::walk::WalkedFile;
+use super::{Diagnostic, changelog, markdown, resolve_version};
+use crate::bundle::writer::{BundleWriter, Frame, write_atomically};
+use crate::config::{Config, package_json};
+use crate::model::*;
+
+/// Everything compiled, before it is written.
+pub struct CompiledSet {
+    manifest: Manifest,
+    components: Vec<(String, BundleWriter)>,
+    changelog: Option<BundleWriter>,
+}
+
+struct CompiledFile {
+    meta: FileMeta,
+    frames: Vec<Frame>,
+}
+
+struct CompiledDoc {
+    meta: DocMeta,
+    frames: Vec<Frame>,
+}
+
+/// Shared state of one compile run.
+struct Ctx<'a> {
+    config: &'a Config,
+    tokens: TokenCounter,
+    default_lang: String,
+    progress: ProgressBar,
+    diagnostics: Mutex<Vec<Diagnostic>>,
+}
+
+impl Ctx<'_> {
+    fn report(&self, d: Diagnostic) {
+        if let Ok(mut v) = self.diagnostics.lock() {
+            v.push(d);
+        }
+    }
+}
+
+/// Why a file's text could not be used.
+enum ReadProblem {
+    Binary,
+    Skip(Diagnostic),
+}
+
+fn read_text(f: &WalkedFile, max: u64) -> Result<String, ReadProblem> {
+    let skip = |m: String| ReadProblem::Skip(Diagnostic::new(f.rel.clone(), "read", m));
+    if f.bytes > max {
+        return Err(skip(format!("{} bytes is over the {max}-byte limit; skipped", f.bytes)));
+    }
+    let bytes = std::fs::read(&f.abs).map_err(|e| skip(format!("unreadable: {e}")))?;
+    if bytes.len() as u64 > max {
+        return Err(skip(format!("{} bytes is over the {max}-byte limit; skipped", bytes.len())));
+    }
+    if bytes[..bytes.len().min(8192)].contains(&0) {
+        return Err(ReadProblem::Binary);
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        skip(format!("not UTF-8 (invalid byte at offset {at}); skipped"))
+    })
+}
+
+fn line_count(text: &str) -> u32 {
+    text.split('\n').count() as u32
+}
+
+/// Compiles the whole layout.
+pub fn compile_all(
+    repo: &Path,
+    layout: &Layout,
+    config: &Config,
+    progress: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> anyhow::Result<CompiledSet> {
+    let tokens = TokenCounter::new(&config.encoding).map_err(anyhow::Error::msg)?;
+    let doc_langs: Vec<&str> = config.docs.iter().map(|d| d.lang.as_str()).collect();
+    let default_lang = config
+        .system
+        .default_lang
+        .clone()
+        .or_else(|| doc_langs.first().map(|l| l.to_string()))
+        .unwrap_or_else(|| "en-US".into());
+
+    // Each file once, owned by the first component (by key) that lists it.
+    let mut owners: BTreeMap<&str, (&WalkedFile, &str)> = BTreeMap::new();
+    for (key, plan) in &layout.components {
+        for f in &plan.files {
+            owners.entry(f.rel.as_str()).or_insert((f, key.as_str()));
+        }
+    }
+    let units = owners.len() + layout.components.values().map(|p| p.docs.len()).sum::<usize>();
+    let bar = if progress { ProgressBar::new(units as u64) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} compiling {pos}/{len} {wide_bar} {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let ctx =
+        Ctx { config, tokens, default_lang: default_lang.clone(), progress: bar, diagnostics: Mutex::new(Vec::new()) };
+
+    let files: BTreeMap<&str, CompiledFile> = owners
+        .par_iter()
+        .filter_map(|(rel, (f, owner))| {
+            let c = compile_file(&ctx, f, owner);
+            ctx.progress.inc(1);
+            c.map(|c| (*rel, c))
+        })
+        .collect();
+    let mut components: Vec<(String, ComponentEntry, ComponentMeta, Vec<Frame>)> = layout
+        .components
+        .par_iter()
+        .map(|(key, plan)| {
+            let (entry, meta, frames) = compile_component(&ctx, key, plan, &files);
+            (key.clone(), entry, meta, frames)
+        })
+        .collect();
+    let (changelog_meta, changelog_writer) = compile_changelogs(&ctx, &layout.changelogs)?;
+    ctx.progress.finish_and_clear();
+    diagnostics.extend(ctx.diagnostics.into_inner().unwrap_or_else(|e| e.into_inner()));
+
+    // Move each file's frames into its owner's bundle.
+    let mut file_owners = Vec::new();
+    let mut stats = BuildStats::default();
+    let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, c) in components.iter().enumerate() {
+        by_key.insert(c.0.clone(), i);
+    }
+    for (path, file) in files {
+        stats.files += 1;
+        stats.source_bytes += file.meta.bytes;
+        if file.meta.kind == FileKind::Source {
+            stats.sources += 1;
+        }
+        stats.skeletons += u32::from(file.meta.skeleton.is_some());
+        stats.functions += file.meta.functions;
+        file_owners.push(FileOwner { path: path.to_string(), component: file.meta.owner.clone() });
+        if let Some(&i) = by_key.get(&file.meta.owner) {
+            components[i].3.extend(file.frames);
+        }
+    }
+
+    let mut entries = Vec::new();
+    let mut writers = Vec::new();
+    for (key, entry, meta, frames) in components {
+        for d in &meta.docs {
+            stats.documents += 1;
+            stats.code_blocks += d.code_blocks.len() as u32;
+            stats.source_bytes += u64::from(d.bytes);
+            stats.raw_tokens += u64::from(d.tokens);
+            stats.view_tokens += u64::from(d.view_tokens);
+        }
+        let mut w = BundleWriter::new();
+        w.add(keys::COMPONENT, &meta)?;
+        for f in frames {
+            w.push(f);
+        }
+        entries.push(entry);
+        writers.push((key, w));
+    }
+    if let Some(c) = &changelog_meta {
+        for l in &c.langs {
+            stats.raw_tokens += u64::from(l.summary.tokens);
+            stats.view_tokens += l.pages.first().map_or(0, |p| u64::from(p.tokens));
+        }
+    }
+    let newest = changelog_meta
+        .as_ref()
+        .and_then(|c| c.langs.iter().find_map(|l| l.releases.first()))
+        .map(|r| r.version.clone());
+    let (pkg_name, _) = package_json(repo);
+    let system = config.system.name.clone().or(pkg_name).unwrap_or_else(|| {
+        repo.canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "design-system".into())
+    });
+    let mut langs: Vec<String> = entries.iter().flat_map(|e| e.docs.iter().map(|d| d.lang.clone())).collect();
+    if let Some(c) = &changelog_meta {
+        langs.extend(c.langs.iter().map(|l| l.summary.lang.clone()));
+    }
+    langs.sort();
+    langs.dedup();
+    let changelog_entry = changelog_meta.as_ref().map(|c| ChangelogEntry {
+        bundle: "changelog.bundle".into(),
+        langs: c.langs.iter().map(|l| l.summary.clone()).collect(),
+    });
+    let manifest = Manifest {
+        system: safe_name(&system),
+        version: safe_name(&resolve_version(config, repo, newest.as_deref())),
+        built_by: format!("mydesign-docs {}", env!("CARGO_PKG_VERSION")),
+        encoding: config.encoding.clone(),
+        default_lang,
+        langs,
+        thresholds: config.thresholds.clone(),
+        components: entries,
+        files: file_owners,
+        changelog: changelog_entry,
+        bundles: vec![],
+        stats,
+    };
+    Ok(CompiledSet { manifest, components: writers, changelog: changelog_writer })
+}
+
+/// A name usable as (part of) a directory name: path separators and control characters become `-`.
+fn safe_name(s: &str) -> String {
+    let cleaned: String =
+        s.trim().chars().map(|c| if c == '/' || c == '\\' || c.is_control() || c == '@' { '-' } else { c }).collect();
+    match cleaned.trim_matches('.') {
+        "" => "unnamed".into(),
+        t => t.to_string(),
+    }
+}
+
+/// File name of a component's bundle: the key when it is plain ASCII, else a hash of it.
+fn bundle_file_name(key: &str) -> String {
+    if !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric()) {
+        format!("{key}.bundle")
+    } else {
+        format!("c-{:016x}.bundle", xxhash_rust::xxh3::xxh3_64(key.as_bytes()))
+    }
+}
+
+fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> {
+    let mut meta = FileMeta {
+        path: f.rel.clone(),
+        kind: FileKind::Text,
+        lines: 0,
+        bytes: f.bytes,
+        tokens: 0,
+        skeleton: None,
+        functions: 0,
+        parse_errors: 0,
+        owner: owner.to_string(),
+    };
+    let text = match read_text(f, ctx.config.walk.max_file_bytes) {
+        Ok(t) => t,
+        Err(ReadProblem::Binary) => {
+            meta.kind = FileKind::Binary;
+            return Some(CompiledFile { meta, frames: vec![] });
+        }
+        Err(ReadProblem::Skip(d)) => {
+            ctx.report(d);
+            return None;
+        }
+    };
+    let frame_err = |e: std::io::Error| ctx.report(Diagnostic::new(f.rel.clone(), "source", e.to_string()));
+    meta.bytes = text.len() as u64;
+    meta.lines = line_count(&text);
+    meta.tokens = ctx.tokens.count(&text);
+    let mut frames = Vec::new();
+    if let Some(lang) = SourceLang::from_path(Path::new(&f.rel)) {
+        meta.kind = FileKind::Source;
+        match analyze(lang, &text, ctx.config.thresholds.skeleton_min_lines as usize) {
+            Ok(a) => {
+                if a.parse_errors > 0 {
+                    let at = a.first_error_line.map_or(String::new(), |l| format!(" (first at line {l})"));
+                    ctx.report(Diagnostic::new(
+                        f.rel.clone(),
+                        "source",
+                        format!("{} syntax errors{at}; skeleton and function index are partial", a.parse_errors),
+                    ));
+                }
+                meta.parse_errors = a.parse_errors as u32;
+                meta.functions = a.functions.len() as u32;
+                if let Some(sk) = &a.skeleton {
+                    meta.skeleton = Some(SkeletonMeta {
+                        lines: line_count(sk),
+                        tokens: ctx.tokens.count(sk),
+                        outer_bodies: a.outer_bodies as u32,
+                    });
+                    Frame::new(keys::skeleton(&f.rel), sk.as_str()).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
+                }
+                let functions: Vec<FunctionMeta> = a
+                    .functions
+                    .iter()
+                    .map(|func| FunctionMeta {
+                        name: func.name.clone(),
+                        qualified: func.qualified.clone(),
+                        kind: kind_name(&func.kind),
+                        start_line: func.start_line,
+                        end_line: func.end_line,
+                        start_byte: func.start_byte,
+                        end_byte: func.end_byte,
+                        tokens: text
+                            .get(func.start_byte as usize..func.end_byte as usize)
+                            .map_or(0, |s| ctx.tokens.count(s)),
+                    })
+                    .collect();
+                Frame::new(keys::functions(&f.rel), &functions).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
+            }
+            Err(e) => ctx.report(Diagnostic::new(f.rel.clone(), "source", format!("{e}; stored as plain text"))),
+        }
+    }
+    Frame::new(keys::file(&f.rel), text.as_str()).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
+    Some(CompiledFile { meta, frames })
+}
+
+/// The kebab-case name of a function kind, as serialized by the source module.
+fn kind_name(kind: &super::source::FunctionKind) -> String {
+    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+fn compile_component(
+    ctx: &Ctx,
+    key: &str,
+    plan: &ComponentPlan,
+    files: &BTreeMap<&str, CompiledFile>,
+) -> (ComponentEntry, ComponentMeta, Vec<Frame>) {
+    let mut docs = Vec::new();
+    let mut frames = Vec::new();
+    for (lang, f) in &plan.docs {
+        if let Some(c) = compile_doc(ctx, key, lang, f) {
+            docs.push(c.meta);
+            frames.extend(c.frames);
+        }
+        ctx.progress.inc(1);
+    }
+    let metas: Vec<FileMeta> =
+        plan.files.iter().filter_map(|f| files.get(f.rel.as_str())).map(|c| c.meta.clone()).collect();
+    let primary = docs.iter().find(|d| d.lang == ctx.default_lang).or(docs.first());
+    let entry = ComponentEntry {
+        key: key.to_string(),
+        name: plan.name.clone(),
+        title: primary.and_then(|d| d.title.clone()),
+        brief: primary.and_then(|d| d.brief.clone()),
+        docs: docs
+            .iter()
+            .map(|d| DocSummary {
+                lang: d.lang.clone(),
+                lines: d.lines,
+                code_blocks: d.code_blocks.len() as u32,
+                tokens: d.tokens,
+                view_tokens: d.view_tokens,
+            })
+            .collect(),
+        files: metas.len() as u32,
+        bundle: bundle_file_name(key),
+    };
+    let meta = ComponentMeta { key: key.to_string(), name: plan.name.clone(), docs, files: metas };
+    (entry, meta, frames)
+}
+
+/// The fetch instruction inside a placeholder, the same for CLI and MCP users.
+fn fetch_hint(key: &str, lang: &str, default_lang: &str, index: u32) -> String {
+    let lang = if lang == default_lang { String::new() } else { format!(", lang=\"{lang}\"") };
+    format!("get_code_block(component=\"{key}\", index={index}{lang})")
+}
+
+fn compile_doc(ctx: &Ctx, key: &str, lang: &str, f: &WalkedFile) -> Option<CompiledDoc> {
+    let text = match read_text(f, ctx.config.walk.max_file_bytes) {
+        Ok(t) => t,
+        Err(ReadProblem::Binary) => {
+            ctx.report(Diagnostic::new(f.rel.clone(), "read", "binary file where a document was expected; skipped"));
+            return None;
+        }
+        Err(ReadProblem::Skip(d)) => {
+            ctx.report(d);
+            return None;
+        }
+    };
+    let doc = markdown::parse(&text);
+    let slice = |a: u32, b: u32| text.get(a as usize..b as usize).unwrap_or("");
+    let hidden = doc.lines > ctx.config.thresholds.doc_hide_lines && !doc.code_blocks.is_empty();
+    let tokens = ctx.tokens.count(&text);
+    let mut frames = Vec::new();
+    let mut push = |key: String, value: &str| match Frame::new(key, value) {
+        Ok(fr) => frames.push(fr),
+        Err(e) => ctx.report(Diagnostic::new(f.rel.clone(), "markdown", e.to_string())),
+    };
+    let view_tokens = if hidden {
+        let view = markdown::placeholder_view(&text, &doc, &|b| fetch_hint(key, lang, &ctx.default_lang, b.index));
+        let n = ctx.tokens.count(&view);
+        push(keys::view(lang), &view);
+        n
+    } else {
+        tokens
+    };
+    let code_blocks = doc
+        .code_blocks
+        .iter()
+        .map(|b| {
+            let src = slice(b.start_byte, b.end_byte);
+            push(keys::block(lang, b.index), src);
+            CodeBlockMeta {
+                index: b.index,
+                info: b.info.clone(),
+                lang: b.lang.clone(),
+                heading: b.heading.clone(),
+                start_line: b.start_line,
+                end_line: b.end_line,
+                tokens: ctx.tokens.count(src),
+            }
+        })
+        .collect();
+    push(keys::doc(lang), &text);
+    let sections = doc
+        .sections
+        .iter()
+        .map(|s| SectionMeta {
+            level: s.level,
+            title: s.title.clone(),
+            slug: s.slug.clone(),
+            start_line: s.start_line,
+            end_line: s.end_line,
+            tokens: ctx.tokens.count(slice(s.start_byte, s.end_byte)),
+        })
+        .collect();
+    let meta = DocMeta {
+        lang: lang.to_string(),
+        path: f.rel.clone(),
+        title: doc.title.clone(),
+        brief: doc.brief.clone(),
+        lines: doc.lines,
+        bytes: text.len() as u32,
+        tokens,
+        hidden,
+        view_tokens,
+        code_blocks,
+        sections,
+    };
+    Some(CompiledDoc { meta, frames })
+}
+
+fn compile_changelogs(
+    ctx: &Ctx,
+    changelogs: &[(String, WalkedFile)],
+) -> anyhow::Result<(Option<ChangelogMeta>, Option<BundleWriter>)> {
+    if changelogs.is_empty() {
+        return Ok((None, None));
+    }
+    let mut w = BundleWriter::new();
+    let mut langs = Vec::new();
+    for (lang, f) in changelogs {
+        let text = match read_text(f, ctx.config.walk.max_file_bytes) {
+            Ok(t) => t,
+            Err(ReadProblem::Binary) => {
+                ctx.report(Diagnostic::new(f.rel.clone(), "read", "binary file where a changelog was expected"));
+                continue;
+            }
+            Err(ReadProblem::Skip(d)) => {
+                ctx.report(d);
+                continue;
+            }
+        };
+        let pages = changelog::pages(&text, ctx.config.thresholds.changelog_page_lines);
+        let page_metas: Vec<PageMeta> = pages
+            .par_iter()
+            .map(|p| {
+                let body = text.get(p.start_byte as usize..p.end_byte as usize).unwrap_or("");
+                (p, body, ctx.tokens.count(body))
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|(p, body, tokens)| {
+                w.add(keys::page(lang, p.number), body)?;
+                Ok(PageMeta { number: p.number, start_line: p.start_line, end_line: p.end_line, tokens })
+            })
+            .collect::<std::io::Result<_>>()?;
+        let releases: Vec<ReleaseMeta> = changelog::releases(&text)
+            .into_iter()
+            .map(|r| ReleaseMeta { version: r.version, date: r.date, start_line: r.start_line, end_line: r.end_line })
+            .collect();
+        let summary = ChangelogSummary {
+            lang: lang.clone(),
+            path: f.rel.clone(),
+            lines: line_count(&text),
+            pages: page_metas.len() as u32,
+            tokens: page_metas.iter().map(|p| p.tokens).sum(),
+            releases: releases.len() as u32,
+        };
+        langs.push(ChangelogLang { summary, pages: page_metas, releases });
+    }
+    if langs.is_empty() {
+        return Ok((None, None));
+    }
+    langs.sort_by(|a, b| a.summary.lang.cmp(&b.summary.lang));
+    let meta = ChangelogMeta { langs };
+    w.add(keys::CHANGELOG, &meta)?;
+    Ok((Some(meta), Some(w)))
+}
+
+/// Writes `set` into `out/<system>@<version>/`: every bundle into a temporary sibling directory, the manifest last,
+/// then the directory is swapped into place. Returns the final manifest and directory.
+///
+/// # Errors
+/// Any I/O error; the temporary directory is removed and an existing set is left as it was.
+pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifest, PathBuf)> {
+    let CompiledSet { mut manifest, components, changelog } = set;
+    let name = format!("{}@{}", manifest.system, manifest.version);
+    std::fs::create_dir_all(out)
+        .map_err(|e| anyhow::anyhow!("{}: cannot create output directory: {e}", out.display()))?;
+    let tmp = out.join(format!(".{name}.tmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let result = (|| -> anyhow::Result<()> {
+        std::fs::create_dir_all(&tmp)?;
+        let mut named: Vec<(String, BundleWriter)> = components
+            .into_iter()
+            .map(|(key, w)| (bundle_file_name(&key), w))
+            .chain(changelog.map(|w| ("changelog.bundle".to_string(), w)))
+            .collect();
+        named.sort_by(|a, b| a.0.cmp(&b.0));
+        let written: Vec<BundleFile> = named
+            .into_par_iter()
+            .map(|(file, w)| {
+                let (bytes, xxh3) = w.finish(&tmp.join(&file))?;
+                Ok(BundleFile { name: file, bytes, xxh3 })
+            })
+            .collect::<std::io::Result<_>>()?;
+        manifest.stats.bundle_bytes = written.iter().map(|b| b.bytes).sum();
+        manifest.bundles = written;
+        let mut w = BundleWriter::new();
+        w.add(keys::MANIFEST, &manifest)?;
+        write_atomically(&tmp.join("manifest.bundle"), &w.into_bytes()?)?;
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e.context(format!("cannot write bundles into {}", out.display())));
+    }
+    let dest = out.join(&name);
+    let old = out.join(format!(".{name}.old-{}", std::process::id()));
+    if dest.exists() {
+        std::fs::rename(&dest, &old)?;
+    }
+    if let Err(e) = std::fs::rename(&tmp, &dest) {
+        let _ = std::fs::rename(&old, &dest);
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(anyhow::anyhow!("cannot move bundles into {}: {e}", dest.display()));
+    }
+    let _ = std::fs::remove_dir_all(&old);
+    Ok((manifest, dest))
+}

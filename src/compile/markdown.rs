@@ -1,0 +1,956 @@
+//! Markdown/MDX documents as plain data: front matter, headings (sections), fenced code blocks,
+//! and the placeholder view that hides code blocks in long documents.
+//!
+//! **API boundary:** comrak's AST never leaves this file. [`parse`] walks it once and returns a
+//! [`Document`], which is plain data (`Clone`, `PartialEq`, serde), so later passes and the bundle
+//! writer never see a parser type.
+//!
+//! Conventions shared by every position in this module:
+//! - **Lines** are 1-based and inclusive, and are the pieces of `text.split('\n')`, the way the
+//!   Semi Design MCP server counts them. A file that ends in `"\n"` therefore has a last, empty
+//!   line (its line count is `wc -l` + 1). A lone `'\r'` does not start a line of ours (CommonMark
+//!   treats it as a line ending; positions are mapped back onto `'\n'` lines).
+//! - **Byte offsets** index the original UTF-8 text passed to [`parse`], always on char
+//!   boundaries. A range `start_byte..end_byte` covers whole lines: from the first byte of its
+//!   first line (indentation and container markers such as `> ` or `- ` included) to the end of
+//!   its last line, *without* that line's terminator (`"\n"`, or `"\r\n"` in CRLF files).
+//!
+//! Parsing never fails and never panics: every input, however malformed, yields a `Document`.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use comrak::nodes::{AstNode, NodeValue};
+use comrak::{Arena, Options, parse_document};
+use serde::{Deserialize, Serialize};
+
+/// Longest [`Document::brief`] taken from a paragraph, in chars (Unicode scalar values).
+const BRIEF_MAX_CHARS: usize = 200;
+
+/// One CommonMark *fenced* code block (```` ``` ````, `~~~`, or a longer fence). Indented code
+/// blocks are not code blocks here; neither is a fence inside an HTML comment or HTML block, nor
+/// inline ```` ``` ```` in prose.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeBlock {
+    /// 1-based position among the document's fenced code blocks, in document order: the `#N` of
+    /// the placeholders and of "get code block".
+    pub index: u32,
+    /// The whole info string after the opening fence, trimmed, e.g. `jsx live=true dir="column"`;
+    /// `""` when there is none.
+    pub info: String,
+    /// The first whitespace-separated word of `info`, e.g. `jsx`; `""` when there is no info.
+    pub lang: String,
+    /// Plain text of the nearest heading (any level) above the block in document order; `None`
+    /// when no heading precedes it.
+    pub heading: Option<String>,
+    /// First line of the block: the opening fence's line (1-based).
+    pub start_line: u32,
+    /// Last line of the block (1-based, inclusive): the closing fence's line, or, when the fence
+    /// is never closed, the block's last line of content (end of the document or of the
+    /// enclosing list item / block quote).
+    pub end_line: u32,
+    /// Byte offset of the start of `start_line` (indentation and container markers included).
+    pub start_byte: u32,
+    /// Byte offset of the end of `end_line`, excluding its line terminator:
+    /// `text[start_byte..end_byte]` is exactly lines `start_line..=end_line`.
+    pub end_byte: u32,
+}
+
+/// One heading (ATX `#…` or setext `===`/`---`, H1–H6) and the lines it governs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Section {
+    /// Heading level, 1..=6.
+    pub level: u8,
+    /// Plain text of the heading: text and inline code (without backticks), emphasis and link
+    /// text kept, HTML/JSX tags dropped, whitespace runs collapsed to one space, trimmed.
+    pub title: String,
+    /// GitHub-style anchor of `title` (see [`slugify`]), made unique within the document by
+    /// appending `-1`, `-2`, … to repeats, as GitHub does.
+    pub slug: String,
+    /// The heading's first line (1-based; for a setext heading, its first text line).
+    pub start_line: u32,
+    /// Last line of the section (1-based, inclusive): the line before the next heading of the
+    /// same or a higher level (smaller or equal `level`), or the document's last line.
+    pub end_line: u32,
+    /// Byte offset of the start of `start_line`.
+    pub start_byte: u32,
+    /// Byte offset of the end of `end_line`, excluding its line terminator.
+    pub end_byte: u32,
+}
+
+/// Our plain-data view of one Markdown/MDX document. Produced by [`parse`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Document {
+    /// Number of lines, `text.split('\n').count()` (so a file ending in `"\n"` counts `wc -l` + 1,
+    /// and an empty text has 1 line), as the Semi Design MCP server counts them.
+    pub lines: u32,
+    /// The simple `key: value` lines of a leading `---` YAML front matter block, in file order.
+    /// Values are trimmed and unquoted (`'…'`/`"…"`), and a plain value loses a trailing
+    /// ` # comment`. Nested YAML (indented lines, list items, keys with an empty value, block
+    /// scalars `|`/`>`) is ignored. Empty when the document has no front matter.
+    pub front_matter: Vec<(String, String)>,
+    /// Front matter `title`, else the plain text of the first H1; `None` when neither exists or
+    /// both are empty.
+    pub title: Option<String>,
+    /// Front matter `brief`, else `description`, else the plain text of the first paragraph that
+    /// is not an MDX `import`/`export` line or a Blueprint `@directive`, truncated to 200 chars
+    /// (on a char boundary, no ellipsis). `None` when nothing qualifies.
+    pub brief: Option<String>,
+    /// Every fenced code block, in document order (`index` 1..=len).
+    pub code_blocks: Vec<CodeBlock>,
+    /// Every heading H1–H6, in document order, including headings nested in list items or block
+    /// quotes (but never text inside code blocks or HTML blocks).
+    pub sections: Vec<Section>,
+}
+
+/// Parses `text` (CommonMark + GFM tables, strikethrough, autolinks and task lists, with a
+/// leading `---` front matter block) and returns its plain-data view.
+///
+/// MDX is read as CommonMark: `import` lines become paragraphs, JSX elements on their own
+/// lines become HTML blocks (so a fence inside `<!-- … -->` or an unbroken JSX block is not a
+/// code block, as CommonMark says), and JSX tags inside headings are dropped from titles.
+///
+/// Never fails and never panics.
+pub fn parse(text: &str) -> Document {
+    let lines = LineMap::new(text);
+    let arena = Arena::new();
+    let root = parse_document(&arena, text, &comrak_options());
+
+    let mut front_matter = Vec::new();
+    let mut headings: Vec<(u8, String, u32)> = Vec::new();
+    let mut code_blocks = Vec::new();
+    let mut first_h1: Option<String> = None;
+    let mut first_paragraph: Option<String> = None;
+
+    for node in blocks(root) {
+        let data = node.data();
+        let pos = data.sourcepos;
+        match &data.value {
+            NodeValue::FrontMatter(raw) => front_matter = parse_front_matter(raw),
+            NodeValue::Heading(heading) => {
+                let title = plain_text(node);
+                if heading.level == 1 && first_h1.is_none() && !title.is_empty() {
+                    first_h1 = Some(title.clone());
+                }
+                let level = heading.level.clamp(1, 6);
+                headings.push((level, title, lines.line_of_cm_line(pos.start.line)));
+            }
+            NodeValue::CodeBlock(block) if block.fenced => {
+                let start_line = lines.line_of_cm_line(pos.start.line);
+                let end_line = lines.line_of_cm_line(pos.end.line).max(start_line).min(lines.count());
+                let info = block.info.trim().to_owned();
+                let lang = info.split_whitespace().next().unwrap_or("").to_owned();
+                code_blocks.push(CodeBlock {
+                    index: to_u32(code_blocks.len() + 1),
+                    info,
+                    lang,
+                    heading: headings.last().map(|(_, title, _)| title.clone()),
+                    start_line,
+                    end_line,
+                    start_byte: to_u32(lines.start(start_line)),
+                    end_byte: to_u32(lines.end(end_line)),
+                });
+            }
+            NodeValue::Paragraph if first_paragraph.is_none() => {
+                let text = plain_text(node);
+                if is_brief_candidate(&text) {
+                    first_paragraph = Some(text.chars().take(BRIEF_MAX_CHARS).collect());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    let field = |key: &str| front_matter.iter().find(|(k, v)| k == key && !v.is_empty()).map(|(_, v)| v.clone());
+    let title = field("title").or(first_h1);
+    let brief = field("brief").or_else(|| field("description")).or(first_paragraph);
+
+    Document { lines: lines.count(), title, brief, sections: sections(&headings, &lines), front_matter, code_blocks }
+}
+
+/// GitHub-style heading anchor: lowercase; letters and digits of any script (so Chinese stays),
+/// `-` and `_` kept; each whitespace char becomes `-`; everything else (punctuation, symbols,
+/// emoji) is dropped. `"Table 表格"` → `"table-表格"`, `"🎉 2.102.0 (2026-07-31)"` →
+/// `"-21020-2026-07-31"`. Not deduplicated (see [`Section::slug`]).
+pub fn slugify(title: &str) -> String {
+    title
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| {
+            if c.is_whitespace() {
+                Some('-')
+            } else if c.is_alphanumeric() || c == '-' || c == '_' {
+                Some(c)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// The document with every code block replaced by a numbered placeholder (Semi Design MCP's
+/// rule for documents over 888 lines).
+///
+/// `doc` must be `parse(text)`. Each block's byte range `start_byte..end_byte` is replaced by a
+/// fenced `text` block of this shape (here for block 7, 42 lines, under heading "Basic table"):
+///
+/// ````text
+/// ```text
+/// [code block #7 hidden: jsx live=true, 42 lines, under "Basic table"]
+/// <fetch_hint(block), each of its lines on a line of its own>
+/// ```
+/// ````
+///
+/// - `jsx live=true` is the block's whole info string, left out (with its comma) when empty;
+///   `42 lines` is the block's line span `end_line - start_line + 1`, fences included (what
+///   fetching the block returns); `under "…"` is left out when no heading (or an empty one)
+///   precedes the block. An empty hint adds no line.
+/// - Every placeholder line starts with the block's own container prefix (its indentation, and
+///   `>` of enclosing block quotes; a list marker on the fence line stays on the first line and
+///   is replaced by spaces on the others), so blocks inside list items and quotes stay there.
+/// - Lines are joined with `"\r\n"` when the block used CRLF, else `"\n"`. The placeholder fence
+///   is longer than any backtick run in the hint, so a hint cannot close it.
+///
+/// Everything outside the blocks is copied unchanged; no header is added (the caller adds one
+/// with totals). Blocks whose ranges do not fit `text` are left as they are; never panics.
+pub fn placeholder_view(text: &str, doc: &Document, fetch_hint: &dyn Fn(&CodeBlock) -> String) -> String {
+    let mut out = String::with_capacity(text.len() / 2);
+    let mut copied = 0usize;
+    for block in &doc.code_blocks {
+        let (start, end) = (block.start_byte as usize, block.end_byte as usize);
+        if start < copied || end < start || text.get(start..end).is_none() {
+            continue;
+        }
+        out.push_str(&text[copied..start]);
+        out.push_str(&placeholder(text, block, &fetch_hint(block)));
+        copied = end;
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// One placeholder fence for `block` (see [`placeholder_view`]); `text[start..end]` is valid.
+fn placeholder(text: &str, block: &CodeBlock, hint: &str) -> String {
+    let original = &text[block.start_byte as usize..block.end_byte as usize];
+    let first_line = original.split('\n').next().unwrap_or("");
+    let first_prefix = container_prefix(first_line);
+    let rest_prefix: String = first_prefix
+        .chars()
+        .filter_map(|c| match c {
+            ' ' | '\t' | '>' => Some(c),
+            '-' | '+' | '*' | '.' | ')' | '0'..='9' => Some(' '),
+            _ => None, // a byte-order mark, say
+        })
+        .collect();
+    let crlf = original.contains("\r\n") || text[block.end_byte as usize..].starts_with("\r\n");
+    let newline = if crlf { "\r\n" } else { "\n" };
+
+    let lines = block.end_line.saturating_sub(block.start_line) + 1;
+    let mut summary = format!("[code block #{} hidden: ", block.index);
+    if !block.info.is_empty() {
+        let _ = write!(summary, "{}, ", block.info);
+    }
+    let _ = write!(summary, "{lines} line{}", if lines == 1 { "" } else { "s" });
+    if let Some(heading) = block.heading.as_deref().filter(|h| !h.is_empty()) {
+        let _ = write!(summary, ", under \"{heading}\"");
+    }
+    summary.push(']');
+
+    let hint_lines: Vec<&str> = if hint.is_empty() {
+        Vec::new()
+    } else {
+        hint.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
+    };
+    let longest_run = hint_lines.iter().map(|l| longest_backtick_run(l)).max().unwrap_or(0);
+    let fence = "`".repeat(longest_run.max(2) + 1);
+
+    let mut out = format!("{first_prefix}{fence}text");
+    for line in std::iter::once(summary.as_str()).chain(hint_lines) {
+        let _ = write!(out, "{newline}{rest_prefix}{line}");
+    }
+    let _ = write!(out, "{newline}{rest_prefix}{fence}");
+    out
+}
+
+/// The container prefix of a fenced block's first line: the indentation, block-quote `>` and
+/// list markers before its fence. Falls back to the leading whitespace if the line does not
+/// continue with a fence character after such a prefix.
+fn container_prefix(line: &str) -> &str {
+    let prefix_len = line
+        .find(|c: char| !matches!(c, ' ' | '\t' | '>' | '-' | '+' | '*' | '.' | ')' | '0'..='9' | '\u{feff}'))
+        .unwrap_or(line.len());
+    if matches!(line[prefix_len..].chars().next(), Some('`' | '~')) {
+        &line[..prefix_len]
+    } else {
+        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        &line[..indent]
+    }
+}
+
+fn longest_backtick_run(line: &str) -> usize {
+    line.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+/// The parser options: CommonMark plus the GFM extensions that change no fence or heading
+/// (tables, strikethrough, autolinks, task lists) and `---` front matter. Extensions that would
+/// read MDX/JSX prose differently from CommonMark (math, directives, `>>>` quotes, definition
+/// lists) stay off, so block counts match plain CommonMark parsers.
+fn comrak_options() -> Options<'static> {
+    let mut options = Options::default();
+    options.extension.front_matter_delimiter = Some("---".to_owned());
+    options.extension.table = true;
+    options.extension.strikethrough = true;
+    options.extension.autolink = true;
+    options.extension.tasklist = true;
+    options
+}
+
+/// The block nodes under `root`, in document order. Inline content (the children of paragraphs,
+/// headings and tables) is not visited: no heading, code block or paragraph lives there.
+fn blocks<'a>(root: &'a AstNode<'a>) -> impl Iterator<Item = &'a AstNode<'a>> {
+    let mut stack = vec![root];
+    std::iter::from_fn(move || {
+        let node = stack.pop()?;
+        let leaf = matches!(node.data().value, NodeValue::Paragraph | NodeValue::Heading(_) | NodeValue::Table(_));
+        if !leaf {
+            stack.extend(node.reverse_children());
+        }
+        Some(node)
+    })
+}
+
+/// Plain text of a node's inline content: text, inline code (without backticks), math and the
+/// text inside emphasis, links and image alt text; HTML/JSX tags dropped; line breaks become
+/// spaces; whitespace runs collapsed to one space; trimmed.
+fn plain_text<'a>(node: &'a AstNode<'a>) -> String {
+    let mut raw = String::new();
+    for child in node.descendants().skip(1) {
+        match &child.data().value {
+            NodeValue::Text(text) => raw.push_str(text),
+            NodeValue::Code(code) => raw.push_str(&code.literal),
+            NodeValue::Math(math) => raw.push_str(&math.literal),
+            NodeValue::SoftBreak | NodeValue::LineBreak => raw.push(' '),
+            _ => {}
+        }
+    }
+    raw.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether a paragraph's plain text can serve as a document brief: not empty, not an MDX ESM
+/// line (`import …`, `export …`) and not a Blueprint `@directive Name` line.
+fn is_brief_candidate(text: &str) -> bool {
+    let is_directive = text.strip_prefix('@').is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_alphabetic()));
+    !text.is_empty() && !is_directive && !text.starts_with("import ") && !text.starts_with("export ")
+}
+
+/// The `key: value` lines of comrak's front matter blob (delimiters included).
+fn parse_front_matter(raw: &str) -> Vec<(String, String)> {
+    let mut fields = Vec::new();
+    for line in raw.split('\n').skip(1) {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.trim_end() == "---" {
+            break;
+        }
+        if line.is_empty() || line.starts_with([' ', '\t', '#', '-']) {
+            continue;
+        }
+        let (key, value) = match line.split_once(':') {
+            Some((key, value)) if value.is_empty() || value.starts_with([' ', '\t']) => (key.trim(), value.trim()),
+            _ => continue,
+        };
+        if key.is_empty() || value.is_empty() || value.starts_with(['|', '>']) {
+            continue;
+        }
+        fields.push((key.to_owned(), unquote(value)));
+    }
+    fields
+}
+
+/// A YAML scalar on one line, unquoted: `"a \"b\""` → `a "b"`, `'it''s'` → `it's`, and
+/// `plain # comment` → `plain`.
+fn unquote(value: &str) -> String {
+    if value.len() >= 2 && value.starts_with('"') && value.ends_with('"') {
+        let inner = &value[1..value.len() - 1];
+        let mut out = String::with_capacity(inner.len());
+        let mut chars = inner.chars();
+        while let Some(c) = chars.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => out.push('\\'),
+            }
+        }
+        out
+    } else if value.len() >= 2 && value.starts_with('\'') && value.ends_with('\'') {
+        value[1..value.len() - 1].replace("''", "'")
+    } else {
+        let end = value.find(" #").or_else(|| value.find("\t#"));
+        value[..end.unwrap_or(value.len())].trim_end().to_owned()
+    }
+}
+
+/// Sections from `(level, title, start_line)` headings in document order.
+fn sections(headings: &[(u8, String, u32)], lines: &LineMap) -> Vec<Section> {
+    let mut used: HashSet<String> = HashSet::new();
+    let mut out: Vec<Section> = Vec::with_capacity(headings.len());
+    // Indices of sections still open, with strictly increasing levels.
+    let mut open: Vec<usize> = Vec::new();
+    for (level, title, start_line) in headings {
+        while let Some(&i) = open.last() {
+            if out[i].level < *level {
+                break;
+            }
+            open.pop();
+            close(&mut out[i], start_line.saturating_sub(1), lines);
+        }
+        let base = slugify(title);
+        let mut slug = base.clone();
+        let mut n = 0;
+        while used.contains(&slug) {
+            n += 1;
+            slug = format!("{base}-{n}");
+        }
+        used.insert(slug.clone());
+        open.push(out.len());
+        out.push(Section {
+            level: *level,
+            title: title.clone(),
+            slug,
+            start_line: *start_line,
+            end_line: *start_line,
+            start_byte: to_u32(lines.start(*start_line)),
+            end_byte: 0,
+        });
+    }
+    for i in open {
+        close(&mut out[i], lines.count(), lines);
+    }
+    out
+}
+
+fn close(section: &mut Section, end_line: u32, lines: &LineMap) {
+    section.end_line = end_line.max(section.start_line);
+    section.end_byte = to_u32(lines.end(section.end_line));
+}
+
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Line starts of the text in our `'\n'` numbering and in comrak's (which also ends lines at a
+/// lone `'\r'`), to map comrak's sourcepos lines onto ours.
+struct LineMap<'t> {
+    text: &'t str,
+    /// Byte offset of the start of each of our lines; `starts[0] == 0`.
+    starts: Vec<usize>,
+    /// Byte offset of the start of each comrak line; `None` when it equals `starts` (no lone
+    /// `'\r'` in the text).
+    cm_starts: Option<Vec<usize>>,
+}
+
+impl<'t> LineMap<'t> {
+    fn new(text: &'t str) -> Self {
+        let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let bytes = text.as_bytes();
+        let has_lone_cr = text.match_indices('\r').any(|(i, _)| bytes.get(i + 1) != Some(&b'\n'));
+        let cm_starts = has_lone_cr.then(|| {
+            // comrak does not count a line after a final line ending, we do; only lines comrak
+            // reports are looked up, so the extra entry is harmless.
+            let mut cm_starts = vec![0];
+            for (i, &b) in bytes.iter().enumerate() {
+                if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+                    cm_starts.push(i + 1);
+                }
+            }
+            cm_starts
+        });
+        LineMap { text, starts, cm_starts }
+    }
+
+    /// Number of our lines (`text.split('\n').count()`), at least 1.
+    fn count(&self) -> u32 {
+        to_u32(self.starts.len())
+    }
+
+    /// Our 1-based line holding comrak's 1-based line `cm_line` (clamped to the text).
+    fn line_of_cm_line(&self, cm_line: usize) -> u32 {
+        let Some(cm_starts) = &self.cm_starts else {
+            return to_u32(cm_line.clamp(1, self.starts.len()));
+        };
+        let byte = cm_starts[cm_line.clamp(1, cm_starts.len()) - 1];
+        to_u32(self.starts.partition_point(|&s| s <= byte).max(1))
+    }
+
+    /// Byte offset of the start of our 1-based `line` (clamped).
+    fn start(&self, line: u32) -> usize {
+        let i = (line as usize).clamp(1, self.starts.len()) - 1;
+        self.starts[i]
+    }
+
+    /// Byte offset of the end of our 1-based `line` (clamped), before its `"\n"` or `"\r\n"`.
+    fn end(&self, line: u32) -> usize {
+        let i = (line as usize).clamp(1, self.starts.len());
+        let end = self.starts.get(i).map_or(self.text.len(), |&next| next - 1);
+        if end > self.starts[i - 1] && self.text.as_bytes()[end - 1] == b'\r' { end - 1 } else { end }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block_text<'t>(text: &'t str, b: &CodeBlock) -> &'t str {
+        &text[b.start_byte as usize..b.end_byte as usize]
+    }
+
+    fn section_text<'t>(text: &'t str, s: &Section) -> &'t str {
+        &text[s.start_byte as usize..s.end_byte as usize]
+    }
+
+    #[test]
+    fn fences_of_every_kind() {
+        let text = "# Kinds\n\n```js x=1\na\n```\n\n~~~ py\nb\n~~~\n\n````md\n```\nc\n```\n````\n";
+        let doc = parse(text);
+        let got: Vec<_> = doc
+            .code_blocks
+            .iter()
+            .map(|b| (b.index, b.info.as_str(), b.lang.as_str(), b.start_line, b.end_line))
+            .collect();
+        assert_eq!(got, [(1, "js x=1", "js", 3, 5), (2, "py", "py", 7, 9), (3, "md", "md", 11, 15)]);
+        assert_eq!(block_text(text, &doc.code_blocks[0]), "```js x=1\na\n```");
+        assert_eq!(block_text(text, &doc.code_blocks[1]), "~~~ py\nb\n~~~");
+        assert_eq!(block_text(text, &doc.code_blocks[2]), "````md\n```\nc\n```\n````");
+        assert_eq!(doc.code_blocks[0].start_byte, 9);
+        assert_eq!(doc.code_blocks[0].end_byte, 24);
+        assert_eq!(doc.code_blocks[0].heading.as_deref(), Some("Kinds"));
+        assert_eq!(doc.lines, 16);
+    }
+
+    #[test]
+    fn indented_code_is_not_a_code_block() {
+        let doc = parse("para\n\n    ```js\n    indented\n    ```\n");
+        assert!(doc.code_blocks.is_empty());
+    }
+
+    #[test]
+    fn fence_in_html_comment_and_inline_backticks_are_not_blocks() {
+        let text = "Use ```js``` inline.\n\n<!--\n```material\n1,2\n```\n-->\n\n```jsx\nok\n```\n";
+        let doc = parse(text);
+        assert_eq!(doc.code_blocks.len(), 1);
+        assert_eq!(doc.code_blocks[0].start_line, 9);
+        assert_eq!(doc.code_blocks[0].info, "jsx");
+    }
+
+    #[test]
+    fn fences_in_list_items_and_block_quotes() {
+        let text = "- item\n\n  ```js\n  x\n  ```\n- ```\n  y\n  ```\n\n> ```ts\n> z\n> ```\n";
+        let doc = parse(text);
+        let got: Vec<_> = doc.code_blocks.iter().map(|b| (b.start_line, b.end_line, block_text(text, b))).collect();
+        assert_eq!(got, [(3, 5, "  ```js\n  x\n  ```"), (6, 8, "- ```\n  y\n  ```"), (10, 12, "> ```ts\n> z\n> ```"),]);
+    }
+
+    #[test]
+    fn unclosed_fence_at_eof() {
+        let text = "# T\n```js\ncode\n";
+        let doc = parse(text);
+        let b = &doc.code_blocks[0];
+        assert_eq!((b.start_line, b.end_line, doc.lines), (2, 3, 4));
+        assert_eq!(block_text(text, b), "```js\ncode");
+
+        let text = "```js\ncode";
+        let b = &parse(text).code_blocks[0];
+        assert_eq!((b.start_line, b.end_line), (1, 2));
+        assert_eq!(block_text(text, b), text);
+
+        let b = &parse("```").code_blocks[0];
+        assert_eq!((b.start_line, b.end_line, b.start_byte, b.end_byte), (1, 1, 0, 3));
+
+        // An unclosed fence in a block quote ends with the quote.
+        let text = "> ```js\n> x\n\nafter\n";
+        let b = &parse(text).code_blocks[0];
+        assert_eq!((b.start_line, b.end_line), (1, 2));
+        assert_eq!(block_text(text, b), "> ```js\n> x");
+    }
+
+    #[test]
+    fn crlf_line_endings() {
+        let text = "---\r\ntitle: T\r\n---\r\n# H\r\n\r\n```js\r\nx\r\n```\r\nend\r\n";
+        let doc = parse(text);
+        assert_eq!(doc.lines, 10);
+        assert_eq!(doc.front_matter, [("title".to_owned(), "T".to_owned())]);
+        let b = &doc.code_blocks[0];
+        assert_eq!((b.start_line, b.end_line), (6, 8));
+        assert_eq!(block_text(text, b), "```js\r\nx\r\n```");
+        let s = &doc.sections[0];
+        assert_eq!((s.start_line, s.end_line), (4, 10));
+        assert_eq!(section_text(text, s), "# H\r\n\r\n```js\r\nx\r\n```\r\nend\r\n");
+    }
+
+    #[test]
+    fn lone_carriage_returns_map_onto_newline_lines() {
+        // comrak ends lines at a lone '\r'; our lines are split('\n').
+        let text = "a\rb\n\n```js\rx\r```\n# H\n";
+        let doc = parse(text);
+        let b = &doc.code_blocks[0];
+        assert_eq!((b.start_line, b.end_line), (3, 3));
+        assert_eq!(block_text(text, b), "```js\rx\r```");
+        assert_eq!(doc.sections[0].start_line, 4);
+    }
+
+    #[test]
+    fn front_matter_fields_title_and_brief() {
+        let text = "---\ntitle: 'Table 表格'\norder: 81 # sort key\nbrief: \"say \\\"hi\\\"\"\nnested:\n  a: 1\ntags:\n  - x\nbody: |\n  long\nurl: http://x.y/z\n---\n\n# Other\n\nFirst para.\n";
+        let doc = parse(text);
+        let fm: Vec<(&str, &str)> = doc.front_matter.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(fm, [("title", "Table 表格"), ("order", "81"), ("brief", "say \"hi\""), ("url", "http://x.y/z"),]);
+        assert_eq!(doc.title.as_deref(), Some("Table 表格"));
+        assert_eq!(doc.brief.as_deref(), Some("say \"hi\""));
+        // Front matter shifts nothing: line numbers count from the top of the file.
+        assert_eq!(doc.sections[0].start_line, 14);
+        assert_eq!(doc.sections[0].start_byte, 132);
+    }
+
+    #[test]
+    fn title_and_brief_fall_back_to_the_body() {
+        let text = "import { X } from \"y\";\n\n@reactExample XExample\n\n# Alert <Badge/>\n\n**Alerts** notify `users`\nof things.\n";
+        let doc = parse(text);
+        assert!(doc.front_matter.is_empty());
+        assert_eq!(doc.title.as_deref(), Some("Alert"));
+        assert_eq!(doc.brief.as_deref(), Some("Alerts notify users of things."));
+
+        let doc = parse("---\ndescription: D\n---\nP\n");
+        assert_eq!((doc.title, doc.brief.as_deref()), (None, Some("D")));
+
+        let long = "字".repeat(300);
+        let brief = parse(&long).brief.unwrap();
+        assert_eq!(brief.chars().count(), 200);
+    }
+
+    #[test]
+    fn setext_headings_and_section_ranges() {
+        let text = "Title\nmore\n===\n\nintro\n\nSub\n---\n\nbody\n\n### Deep\n\nx\n\nSub 2\n---\n";
+        let doc = parse(text);
+        let got: Vec<_> = doc
+            .sections
+            .iter()
+            .map(|s| (s.level, s.title.as_str(), s.slug.as_str(), s.start_line, s.end_line))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (1, "Title more", "title-more", 1, 18),
+                (2, "Sub", "sub", 7, 15),
+                (3, "Deep", "deep", 12, 15),
+                (2, "Sub 2", "sub-2", 16, 18),
+            ]
+        );
+        assert_eq!(section_text(text, &doc.sections[2]), "### Deep\n\nx\n");
+        assert_eq!(doc.title.as_deref(), Some("Title more"));
+    }
+
+    #[test]
+    fn heading_plain_text_with_inline_code_and_jsx() {
+        let text = "## `onChange` *事件* <ApiType>x</ApiType> [link](u)\n\n## Props\n\n## Props\n";
+        let doc = parse(text);
+        assert_eq!(doc.sections[0].title, "onChange 事件 x link");
+        assert_eq!(doc.sections[0].slug, "onchange-事件-x-link");
+        assert_eq!(doc.sections[1].slug, "props");
+        assert_eq!(doc.sections[2].slug, "props-1");
+    }
+
+    #[test]
+    fn chinese_headings_and_slugs() {
+        assert_eq!(slugify("Table 表格"), "table-表格");
+        assert_eq!(slugify("如何使用"), "如何使用");
+        assert_eq!(slugify("API 参考 (Props)"), "api-参考-props");
+        assert_eq!(slugify("🎉 2.102.0 (2026-07-31)"), "-21020-2026-07-31");
+        assert_eq!(slugify("snake_case & more!"), "snake_case--more");
+        let doc = parse("## 代码演示\n\n### 基本表格\n\n```jsx live=true\nx\n```\n");
+        assert_eq!(doc.sections[1].slug, "基本表格");
+        assert_eq!(doc.code_blocks[0].heading.as_deref(), Some("基本表格"));
+        assert_eq!(doc.sections[1].start_byte, 17);
+    }
+
+    #[test]
+    fn empty_document() {
+        let doc = parse("");
+        assert_eq!(
+            doc,
+            Document {
+                lines: 1,
+                front_matter: vec![],
+                title: None,
+                brief: None,
+                code_blocks: vec![],
+                sections: vec![],
+            }
+        );
+        assert_eq!(placeholder_view("", &doc, &|_| "hint".into()), "");
+    }
+
+    #[test]
+    fn odd_inputs_never_panic() {
+        for text in [
+            "\u{feff}```js\nx\n```\n",
+            "\u{feff}---\ntitle: a\n---\n```\n",
+            "a\0b\n```js\nx\0\n```\n",
+            "-\t```js\n \tx\n  ```\n",
+            "---\n",
+            "---\n---\n",
+            "\r\r\r```\r",
+            "#\n##\n",
+            "> - 1. ```\n>      x\n",
+        ] {
+            let doc = parse(text);
+            for b in &doc.code_blocks {
+                assert!(text.get(b.start_byte as usize..b.end_byte as usize).is_some());
+            }
+            let view = placeholder_view(text, &doc, &|b| format!("fetch {}", b.index));
+            assert_eq!(parse(&view).code_blocks.len(), doc.code_blocks.len(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn placeholder_view_exact() {
+        let text = "# Basic table\n\nIntro.\n\n```jsx live=true\nconst a = 1;\nrender(a);\n```\n\n- step\n\n  ~~~\n  npm i\n  ~~~\n> ```\n> q\n> ```\n";
+        let doc = parse(text);
+        let view = placeholder_view(text, &doc, &|b| format!("get_code_block(\"Table\", {})\nsecond line", b.index));
+        let want = "# Basic table\n\nIntro.\n\n```text\n[code block #1 hidden: jsx live=true, 4 lines, under \"Basic table\"]\nget_code_block(\"Table\", 1)\nsecond line\n```\n\n- step\n\n  ```text\n  [code block #2 hidden: 3 lines, under \"Basic table\"]\n  get_code_block(\"Table\", 2)\n  second line\n  ```\n> ```text\n> [code block #3 hidden: 3 lines, under \"Basic table\"]\n> get_code_block(\"Table\", 3)\n> second line\n> ```\n";
+        assert_eq!(view, want);
+        let again = parse(&view);
+        assert_eq!(again.code_blocks.len(), 3);
+        assert!(again.code_blocks.iter().all(|b| b.info == "text"));
+    }
+
+    #[test]
+    fn placeholder_keeps_list_markers_crlf_and_outfences_the_hint() {
+        let text = "1. ```js\r\n   x\r\n   ```\r\n";
+        let doc = parse(text);
+        let view = placeholder_view(text, &doc, &|_| "a ``` b".into());
+        assert_eq!(view, "1. ````text\r\n   [code block #1 hidden: js, 3 lines]\r\n   a ``` b\r\n   ````\r\n");
+        let view = placeholder_view(text, &doc, &|_| String::new());
+        assert_eq!(view, "1. ```text\r\n   [code block #1 hidden: js, 3 lines]\r\n   ```\r\n");
+    }
+
+    #[test]
+    fn serde_round_trip_shape() {
+        fn assert_serde<T: Serialize + for<'de> Deserialize<'de> + Clone + PartialEq>() {}
+        assert_serde::<Document>();
+        assert_serde::<CodeBlock>();
+        assert_serde::<Section>();
+    }
+
+    // ---- Real inputs: /tmp/realcorpus (assembled by ../shared/corpus/assemble.sh). ----
+
+    use std::path::{Path, PathBuf};
+
+    const REAL_CORPUS: &str = "/tmp/realcorpus";
+
+    fn real_corpus() -> Option<PathBuf> {
+        let root = PathBuf::from(REAL_CORPUS);
+        if root.is_dir() {
+            Some(root)
+        } else {
+            println!("skipping: {REAL_CORPUS} not found");
+            None
+        }
+    }
+
+    /// `semi/content/<category>/<name>/<file_name>`, sorted.
+    fn semi_docs(root: &Path, file_name: &str) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        for category in std::fs::read_dir(root.join("semi/content")).unwrap() {
+            let category = category.unwrap().path();
+            if !category.is_dir() {
+                continue;
+            }
+            for doc in std::fs::read_dir(&category).unwrap() {
+                let path = doc.unwrap().path().join(file_name);
+                if path.is_file() {
+                    out.push(path);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    fn read(path: &Path) -> String {
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    #[test]
+    fn real_semi_key_documents() {
+        let Some(root) = real_corpus() else { return };
+        let content = root.join("semi/content");
+        for (path, lines, blocks) in [
+            ("show/table/index.md", 6374, 53),
+            ("input/form/index.md", 2607, 51),
+            ("basic/button/index.md", 611, 18),
+            ("input/checkbox/index.md", 0, 13),
+            ("show/table/index-en-US.md", 5978, 50),
+            ("ecosystem/changelog/index.md", 5069, 0),
+            ("ecosystem/changelog/index-en-US.md", 5211, 0),
+        ] {
+            let text = read(&content.join(path));
+            let doc = parse(&text);
+            if lines > 0 {
+                assert_eq!(doc.lines, lines, "{path}");
+            }
+            assert_eq!(doc.lines as usize, text.split('\n').count(), "{path}");
+            assert_eq!(doc.code_blocks.len(), blocks, "{path}");
+        }
+        let table = parse(&read(&content.join("show/table/index.md")));
+        assert_eq!(table.title.as_deref(), Some("Table 表格"));
+        assert!(table.brief.as_deref().unwrap().starts_with("表格用于呈现结构化的数据内容"));
+        assert_eq!(table.code_blocks[0].info, "jsx import");
+        assert_eq!(table.code_blocks[0].heading.as_deref(), Some("如何使用"));
+        assert_eq!(table.sections[0].title, "如何使用");
+        assert_eq!(table.sections[0].slug, "如何使用");
+    }
+
+    #[test]
+    fn real_semi_totals() {
+        let Some(root) = real_corpus() else { return };
+        for (file_name, want_blocks, want_long) in [("index.md", 1130, 17), ("index-en-US.md", 1123, 17)] {
+            let docs = semi_docs(&root, file_name);
+            assert_eq!(docs.len(), 102, "{file_name}");
+            let (mut blocks, mut long, mut sections) = (0, Vec::new(), 0);
+            for path in &docs {
+                let text = read(path);
+                let doc = parse(&text);
+                blocks += doc.code_blocks.len();
+                sections += doc.sections.len();
+                if doc.lines > 888 {
+                    long.push(path.parent().unwrap().file_name().unwrap().to_owned());
+                }
+                for b in &doc.code_blocks {
+                    let fenced = &text[b.start_byte as usize..b.end_byte as usize];
+                    let first = fenced.trim_start_matches([' ', '\t', '>', '-', '*']);
+                    assert!(first.starts_with("```") || first.starts_with("~~~"), "{path:?}");
+                }
+            }
+            println!("{file_name}: {blocks} code blocks, {sections} sections, over 888 lines: {long:?}");
+            assert_eq!(blocks, want_blocks, "{file_name}");
+            assert_eq!(long.len(), want_long, "{file_name}");
+            assert!(long.iter().any(|n| n == "changelog"), "the changelog is among them");
+        }
+    }
+
+    #[test]
+    fn real_semi_table_blocks_and_placeholder_view() {
+        let Some(root) = real_corpus() else { return };
+        let text = read(&root.join("semi/content/show/table/index.md"));
+        let doc = parse(&text);
+        let last = &doc.code_blocks[52];
+        assert_eq!(last.index, 53);
+        let last_text = &text[last.start_byte as usize..last.end_byte as usize];
+        // Block 53 sits in a FAQ list item: its range starts at the line start, indentation
+        // included, and ends right after the closing fence.
+        assert_eq!((last.start_line, last.end_line, last.lang.as_str()), (6333, 6336, "text"));
+        assert!(last_text.starts_with("    ```text\n"), "{last_text}");
+        assert!(last_text.ends_with("\n    ```"), "{last_text}");
+        assert_eq!(last_text.lines().count() as u32, last.end_line - last.start_line + 1);
+
+        let view = placeholder_view(&text, &doc, &|b| format!("get_code_block component=table index={}", b.index));
+        for n in 1..=53 {
+            assert!(view.contains(&format!("[code block #{n} hidden: ")), "#{n}");
+        }
+        assert!(!view.contains("[code block #54 hidden"));
+        let again = parse(&view);
+        assert_eq!(again.code_blocks.len(), 53);
+        for (n, b) in again.code_blocks.iter().enumerate() {
+            assert_eq!(b.info, "text");
+            let body = &view[b.start_byte as usize..b.end_byte as usize];
+            assert!(body.contains(&format!("[code block #{} hidden: ", n + 1)), "{body}");
+        }
+        // Nothing outside the blocks changed.
+        let mut rest = String::new();
+        let mut at = 0;
+        for b in &doc.code_blocks {
+            rest.push_str(&text[at..b.start_byte as usize]);
+            at = b.end_byte as usize;
+        }
+        rest.push_str(&text[at..]);
+        let mut view_rest = String::new();
+        let mut at = 0;
+        for b in &again.code_blocks {
+            view_rest.push_str(&view[at..b.start_byte as usize]);
+            at = b.end_byte as usize;
+        }
+        view_rest.push_str(&view[at..]);
+        assert_eq!(rest, view_rest);
+        println!(
+            "table: {} lines, {} bytes; placeholder view {} lines, {} bytes",
+            doc.lines,
+            text.len(),
+            view.split('\n').count(),
+            view.len()
+        );
+    }
+
+    #[test]
+    fn real_blueprint_mdx_parses() {
+        let Some(root) = real_corpus() else { return };
+        let mut files = Vec::new();
+        let mut stack = vec![root.join("blueprint")];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "mdx") {
+                    files.push(path);
+                }
+            }
+        }
+        files.sort();
+        assert_eq!(files.len(), 74);
+        let (mut sections, mut blocks, mut untitled) = (0, 0, Vec::new());
+        for path in &files {
+            let text = read(path);
+            let doc = parse(&text);
+            sections += doc.sections.len();
+            blocks += doc.code_blocks.len();
+            if doc.title.is_none() {
+                untitled.push(path.file_name().unwrap().to_owned());
+            }
+            if let Some(brief) = &doc.brief {
+                assert!(!brief.starts_with("import ") && !brief.starts_with('@'), "{path:?}");
+            }
+        }
+        let alert = parse(&read(&root.join("blueprint/src/components/alert/alert.mdx")));
+        assert_eq!(alert.title.as_deref(), Some("Alert"));
+        assert_eq!(alert.sections[0].title, "Alert");
+        assert_eq!(alert.code_blocks[0].info, "ts copy");
+        println!(
+            "blueprint: {} .mdx files, {sections} sections, {blocks} code blocks, untitled: {untitled:?}",
+            files.len()
+        );
+    }
+
+    #[test]
+    fn real_semi_parse_timing() {
+        let Some(root) = real_corpus() else { return };
+        let mut docs = semi_docs(&root, "index.md");
+        docs.extend(semi_docs(&root, "index-en-US.md"));
+        let texts: Vec<String> = docs.iter().map(|p| read(p)).collect();
+        let bytes: usize = texts.iter().map(String::len).sum();
+        let started = std::time::Instant::now();
+        let blocks: usize = texts.iter().map(|t| parse(t).code_blocks.len()).sum();
+        let elapsed = started.elapsed();
+        assert_eq!(texts.len(), 204);
+        println!(
+            "parse(): {} Semi docs, {:.1} MB, {blocks} code blocks in {:.1} ms (one thread, {} build)",
+            texts.len(),
+            bytes as f64 / 1e6,
+            elapsed.as_secs_f64() * 1e3,
+            if cfg!(debug_assertions) { "debug" } else { "release" }
+        );
+    }
+}

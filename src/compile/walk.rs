@@ -1,0 +1,166 @@
+//! The parallel walk of a design-system repository (`ignore::WalkParallel`): `.gitignore` honoured (inside a git
+//! repository or not), excluded directories and test/story files skipped, depth capped, symlinks followed with
+//! loops reported. Each thread collects into its own vector; the lists are merged and sorted by path afterwards,
+//! so the result does not depend on scheduling.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use ignore::{WalkBuilder, WalkState, overrides::OverrideBuilder};
+
+use super::Diagnostic;
+use crate::config::WalkConfig;
+
+/// A file found by the walk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WalkedFile {
+    /// Path relative to the repository root, `/`-separated.
+    pub rel: String,
+    /// Absolute (or root-joined) path to read it from.
+    pub abs: PathBuf,
+    /// Size in bytes from the directory entry.
+    pub bytes: u64,
+}
+
+/// Walks `root` with `config`, returning files sorted by `rel` and the problems met (unreadable directories,
+/// symlink loops), which never stop the walk.
+///
+/// # Errors
+/// Only an invalid exclude glob in `config`.
+pub fn walk(root: &Path, config: &WalkConfig) -> Result<(Vec<WalkedFile>, Vec<Diagnostic>), String> {
+    let mut overrides = OverrideBuilder::new(root);
+    for glob in &config.exclude_files {
+        overrides.add(&format!("!{glob}")).map_err(|e| format!("exclude_files `{glob}`: {e}"))?;
+    }
+    let overrides = overrides.build().map_err(|e| e.to_string())?;
+    let excluded: Vec<String> = config.exclude_dirs.clone();
+    let walker = WalkBuilder::new(root)
+        .hidden(true)
+        .git_ignore(true)
+        .require_git(false)
+        .follow_links(true)
+        .max_depth(Some(config.max_depth))
+        .overrides(overrides)
+        .filter_entry(move |e| {
+            !(e.file_type().is_some_and(|t| t.is_dir())
+                && e.depth() > 0
+                && excluded.iter().any(|d| e.file_name() == d.as_str()))
+        })
+        .build_parallel();
+
+    let files = Mutex::new(Vec::new());
+    let diagnostics = Mutex::new(Vec::new());
+    walker.run(|| {
+        let mut local = Local { files: Vec::new(), problems: Vec::new(), sink_files: &files, sink_diags: &diagnostics };
+        Box::new(move |entry| {
+            local.visit(root, entry);
+            WalkState::Continue
+        })
+    });
+    let mut files = files.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut diagnostics = diagnostics.into_inner().unwrap_or_else(|e| e.into_inner());
+    files.sort_by(|a: &WalkedFile, b| a.rel.cmp(&b.rel));
+    files.dedup_by(|a, b| a.rel == b.rel);
+    diagnostics.sort();
+    Ok((files, diagnostics))
+}
+
+/// Per-thread results; flushed into the shared lists when the walker drops the visitor.
+struct Local<'s> {
+    files: Vec<WalkedFile>,
+    problems: Vec<Diagnostic>,
+    sink_files: &'s Mutex<Vec<WalkedFile>>,
+    sink_diags: &'s Mutex<Vec<Diagnostic>>,
+}
+
+impl Local<'_> {
+    fn visit(&mut self, root: &Path, entry: Result<ignore::DirEntry, ignore::Error>) {
+        match entry {
+            Err(err) => {
+                let path = error_path(&err).map(|p| relative(root, &p)).unwrap_or_default();
+                self.problems.push(Diagnostic::new(path, "walk", err.to_string()));
+            }
+            Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => {
+                let bytes = e.metadata().map(|m| m.len()).unwrap_or(0);
+                self.files.push(WalkedFile { rel: relative(root, e.path()), abs: e.path().to_path_buf(), bytes });
+            }
+            Ok(_) => {}
+        }
+    }
+}
+
+impl Drop for Local<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut f) = self.sink_files.lock() {
+            f.append(&mut self.files);
+        }
+        if let Ok(mut d) = self.sink_diags.lock() {
+            d.append(&mut self.problems);
+        }
+    }
+}
+
+fn error_path(err: &ignore::Error) -> Option<PathBuf> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::Loop { child, .. } => Some(child.clone()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => error_path(err),
+        ignore::Error::Partial(errs) => errs.first().and_then(error_path),
+        _ => None,
+    }
+}
+
+/// `path` relative to `root` with `/` separators (the path itself when it is not below `root`).
+pub fn relative(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touch(root: &Path, rel: &str) {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, "x").unwrap();
+    }
+
+    #[test]
+    fn skips_excluded_dirs_tests_stories_gitignored_and_hidden() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for rel in [
+            "src/components/Table/Table.tsx",
+            "src/components/Table/Table.test.tsx",
+            "src/components/Table/Table.stories.tsx",
+            "src/components/Table/__tests__/a.tsx",
+            "src/components/Table/ignored.log",
+            "lib/index.js",
+            "node_modules/x/index.js",
+            ".hidden/a.md",
+            "docs/table/index.md",
+        ] {
+            touch(root, rel);
+        }
+        std::fs::write(root.join(".gitignore"), "*.log\n").unwrap();
+        let (files, diags) = walk(root, &WalkConfig::default()).unwrap();
+        let rels: Vec<_> = files.iter().map(|f| f.rel.as_str()).collect();
+        assert_eq!(rels, ["docs/table/index.md", "src/components/Table/Table.tsx"]);
+        assert!(diags.is_empty(), "{diags:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlink_loop_is_reported_not_fatal() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        touch(root, "docs/a/index.md");
+        std::os::unix::fs::symlink(root.join("docs"), root.join("docs/a/loop")).unwrap();
+        let (files, diags) = walk(root, &WalkConfig::default()).unwrap();
+        assert_eq!(files.iter().map(|f| f.rel.as_str()).collect::<Vec<_>>(), ["docs/a/index.md"]);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags[0].path, "docs/a/loop");
+        assert!(diags[0].message.contains("loop"), "{}", diags[0].message);
+    }
+}

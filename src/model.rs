@@ -1,0 +1,397 @@
+//! The data that crosses from the compiler to the reader: every type here is serialized into bundles with
+//! MessagePack, so it is a compatibility boundary (bump `bundle::format::FORMAT_VERSION` when a field changes).
+//!
+//! Units throughout: lines are 1-based and inclusive, counted as `text.split('\n')` (the Semi Design MCP
+//! server's count, so a file ending in a newline has `wc -l` + 1 lines); bytes are offsets into UTF-8 text;
+//! tokens are exact counts in the manifest's `encoding` (o200k_base unless configured), computed at build time.
+
+use serde::{Deserialize, Serialize};
+
+/// Frame keys of a component bundle and of the changelog bundle. One place, so writer and reader agree.
+pub mod keys {
+    /// The [`super::ComponentMeta`] of a component bundle.
+    pub const COMPONENT: &str = "component";
+    /// The [`super::Manifest`] of `manifest.bundle`.
+    pub const MANIFEST: &str = "manifest";
+    /// The [`super::ChangelogMeta`] of `changelog.bundle`.
+    pub const CHANGELOG: &str = "changelog";
+
+    /// Whole text of the document in `lang`.
+    pub fn doc(lang: &str) -> String {
+        format!("doc/{lang}")
+    }
+    /// Placeholder view of the document in `lang` (only present when the document is over the threshold).
+    pub fn view(lang: &str) -> String {
+        format!("view/{lang}")
+    }
+    /// Exact source of code block `n` (1-based) of the document in `lang`, fences included.
+    pub fn block(lang: &str, n: u32) -> String {
+        format!("block/{lang}/{n}")
+    }
+    /// Whole text of a source file (repository-relative path).
+    pub fn file(path: &str) -> String {
+        format!("file/{path}")
+    }
+    /// Skeleton of a source file (only for sources over the skeleton threshold).
+    pub fn skeleton(path: &str) -> String {
+        format!("skeleton/{path}")
+    }
+    /// Function index of a source file: `Vec<FunctionMeta>`.
+    pub fn functions(path: &str) -> String {
+        format!("functions/{path}")
+    }
+    /// Changelog page `n` (1-based) in `lang`.
+    pub fn page(lang: &str, n: u32) -> String {
+        format!("page/{lang}/{n}")
+    }
+}
+
+/// The rule numbers a bundle set was compiled with (defaults from the Semi Design MCP server).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Thresholds {
+    /// Documents with more lines than this are served as a placeholder view (888).
+    pub doc_hide_lines: u32,
+    /// Lines per changelog page (300).
+    pub changelog_page_lines: u32,
+    /// Sources with at least this many lines are served as a skeleton (500).
+    pub skeleton_min_lines: u32,
+}
+
+/// `manifest.bundle`: what a bundle set holds, small enough to decode on every lookup.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Design-system name, e.g. `semi`.
+    pub system: String,
+    /// Version of the documentation compiled, e.g. `2.102.0`.
+    pub version: String,
+    /// The tool that built it, e.g. `mydesign-docs 0.1.0`.
+    pub built_by: String,
+    /// Token encoding of every stored count: `o200k_base` or `cl100k_base`.
+    pub encoding: String,
+    /// Language served when a lookup names none.
+    pub default_lang: String,
+    /// Languages compiled, sorted.
+    pub langs: Vec<String>,
+    /// Rule numbers used.
+    pub thresholds: Thresholds,
+    /// Components, sorted by `key`.
+    pub components: Vec<ComponentEntry>,
+    /// Which component bundle stores each source file, sorted by `path`.
+    pub files: Vec<FileOwner>,
+    /// The changelog, when the repository has one.
+    pub changelog: Option<ChangelogEntry>,
+    /// Every bundle file with its size and checksum, for `verify`.
+    pub bundles: Vec<BundleFile>,
+    /// Totals for the build summary.
+    pub stats: BuildStats,
+}
+
+/// One component in the manifest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ComponentEntry {
+    /// Lookup key: the name lower-cased with `-` and `_` removed (`date-picker` → `datepicker`).
+    pub key: String,
+    /// Display name, from the document directory (or the source directory when there is no document).
+    pub name: String,
+    /// Title from the document's front matter or first H1.
+    pub title: Option<String>,
+    /// One-line description from the front matter (`brief`/`description`) or the first paragraph.
+    pub brief: Option<String>,
+    /// Documents by language, sorted by `lang`.
+    pub docs: Vec<DocSummary>,
+    /// Number of files listed for the component.
+    pub files: u32,
+    /// File name of its bundle inside the bundle set directory.
+    pub bundle: String,
+}
+
+/// Sizes of one document, for lists.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocSummary {
+    /// Language tag, e.g. `zh-CN`.
+    pub lang: String,
+    /// Lines of the whole document.
+    pub lines: u32,
+    /// CommonMark fenced code blocks.
+    pub code_blocks: u32,
+    /// Tokens of the whole document.
+    pub tokens: u32,
+    /// Tokens of the default view (the placeholder view over the threshold, else the whole document).
+    pub view_tokens: u32,
+}
+
+/// Where a source file is stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileOwner {
+    /// Repository-relative path with `/` separators.
+    pub path: String,
+    /// Key of the component whose bundle stores it.
+    pub component: String,
+}
+
+/// The changelog in the manifest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChangelogEntry {
+    /// File name of the changelog bundle.
+    pub bundle: String,
+    /// One summary per language, sorted by `lang`.
+    pub langs: Vec<ChangelogSummary>,
+}
+
+/// Size of the changelog in one language.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChangelogSummary {
+    /// Language tag.
+    pub lang: String,
+    /// Repository-relative path of the changelog file.
+    pub path: String,
+    /// Lines of the whole changelog.
+    pub lines: u32,
+    /// Number of pages (`ceil(lines / changelog_page_lines)`).
+    pub pages: u32,
+    /// Tokens of the whole changelog.
+    pub tokens: u32,
+    /// Release entries found (headings that carry a version).
+    pub releases: u32,
+}
+
+/// A bundle file of the set, for `verify`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BundleFile {
+    /// File name inside the bundle set directory.
+    pub name: String,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// xxh3-64 of the whole file.
+    pub xxh3: u64,
+}
+
+/// Totals of a build.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuildStats {
+    /// Documents compiled (all languages).
+    pub documents: u32,
+    /// Code blocks in all documents.
+    pub code_blocks: u32,
+    /// Files listed for components.
+    pub files: u32,
+    /// Sources analysed with tree-sitter.
+    pub sources: u32,
+    /// Skeletons produced.
+    pub skeletons: u32,
+    /// Functions indexed.
+    pub functions: u32,
+    /// Bytes of every input compiled (documents, changelogs, listed files).
+    pub source_bytes: u64,
+    /// Bytes of every bundle file except the manifest.
+    pub bundle_bytes: u64,
+    /// Tokens of every document and changelog in full.
+    pub raw_tokens: u64,
+    /// Tokens of every document's default view plus one changelog page per language.
+    pub view_tokens: u64,
+}
+
+/// The `component` frame of a component bundle: everything about it except the texts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ComponentMeta {
+    /// Lookup key (see [`ComponentEntry::key`]).
+    pub key: String,
+    /// Display name.
+    pub name: String,
+    /// Documents by language, sorted by `lang`.
+    pub docs: Vec<DocMeta>,
+    /// Files of the component, sorted by path.
+    pub files: Vec<FileMeta>,
+}
+
+/// One document of a component.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DocMeta {
+    /// Language tag.
+    pub lang: String,
+    /// Repository-relative path.
+    pub path: String,
+    /// Title (front matter `title`, else first H1).
+    pub title: Option<String>,
+    /// One-line description.
+    pub brief: Option<String>,
+    /// Lines of the whole document.
+    pub lines: u32,
+    /// Bytes of the whole document.
+    pub bytes: u32,
+    /// Tokens of the whole document.
+    pub tokens: u32,
+    /// True when the document is over `doc_hide_lines` and its default view hides code blocks.
+    pub hidden: bool,
+    /// Tokens of the default view.
+    pub view_tokens: u32,
+    /// Code blocks in document order.
+    pub code_blocks: Vec<CodeBlockMeta>,
+    /// Headings in document order.
+    pub sections: Vec<SectionMeta>,
+}
+
+/// One fenced code block.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeBlockMeta {
+    /// 1-based number within its document (`#N` of the placeholders).
+    pub index: u32,
+    /// The whole info string, e.g. `jsx live=true dir="column"`.
+    pub info: String,
+    /// First word of the info string; empty when there is none.
+    pub lang: String,
+    /// Plain text of the nearest heading above it.
+    pub heading: Option<String>,
+    /// First line (the opening fence).
+    pub start_line: u32,
+    /// Last line (the closing fence).
+    pub end_line: u32,
+    /// Tokens of the block, fences included.
+    pub tokens: u32,
+}
+
+/// One heading of a document and the lines it spans.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SectionMeta {
+    /// Heading level, 1 to 6.
+    pub level: u8,
+    /// Plain text of the heading.
+    pub title: String,
+    /// GitHub-style slug of the title.
+    pub slug: String,
+    /// The heading's line.
+    pub start_line: u32,
+    /// Last line before the next heading of the same or a higher level.
+    pub end_line: u32,
+    /// Tokens of the section's lines.
+    pub tokens: u32,
+}
+
+/// What a listed file is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileKind {
+    /// `.ts/.tsx/.js/.jsx`: analysed with tree-sitter, has a function index.
+    Source,
+    /// Any other text file, stored whole.
+    Text,
+    /// Binary file: listed with its size, not stored.
+    Binary,
+}
+
+/// One file listed for a component.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileMeta {
+    /// Repository-relative path with `/` separators.
+    pub path: String,
+    /// What it is.
+    pub kind: FileKind,
+    /// Lines (0 for binary files).
+    pub lines: u32,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// Tokens of the whole text (0 for binary files).
+    pub tokens: u32,
+    /// The skeleton, for sources with at least `skeleton_min_lines` lines.
+    pub skeleton: Option<SkeletonMeta>,
+    /// Functions in its function index.
+    pub functions: u32,
+    /// tree-sitter ERROR/MISSING nodes found (the index and skeleton are then partial).
+    pub parse_errors: u32,
+    /// Key of the component whose bundle stores the text (files may be shared by several components).
+    pub owner: String,
+}
+
+/// Size of a skeleton.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkeletonMeta {
+    /// Lines of the skeleton.
+    pub lines: u32,
+    /// Tokens of the skeleton.
+    pub tokens: u32,
+    /// Outermost function bodies replaced by `{ ... }`.
+    pub outer_bodies: u32,
+}
+
+/// One entry of a file's function index.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FunctionMeta {
+    /// Simple name, e.g. `render`.
+    pub name: String,
+    /// Qualified name, e.g. `Table.render`.
+    pub qualified: String,
+    /// Kind, e.g. `method`, `arrow`, `getter` (kebab-case of the compiler's `FunctionKind`).
+    pub kind: String,
+    /// First line of the whole member or declaration.
+    pub start_line: u32,
+    /// Last line.
+    pub end_line: u32,
+    /// Byte offset where it starts in the file.
+    pub start_byte: u32,
+    /// Byte offset where it ends (exclusive).
+    pub end_byte: u32,
+    /// Tokens of its text.
+    pub tokens: u32,
+}
+
+/// The `changelog` frame of `changelog.bundle`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChangelogMeta {
+    /// One per language, sorted by `lang`.
+    pub langs: Vec<ChangelogLang>,
+}
+
+/// The changelog in one language.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChangelogLang {
+    /// Sizes.
+    pub summary: ChangelogSummary,
+    /// Pages in order (page 1 = top of the file, the newest entries).
+    pub pages: Vec<PageMeta>,
+    /// Release entries in file order (newest first).
+    pub releases: Vec<ReleaseMeta>,
+}
+
+/// One changelog page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageMeta {
+    /// 1-based page number.
+    pub number: u32,
+    /// First line of the page in the file.
+    pub start_line: u32,
+    /// Last line.
+    pub end_line: u32,
+    /// Tokens of the page text.
+    pub tokens: u32,
+}
+
+/// One release entry of a changelog.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReleaseMeta {
+    /// Version, e.g. `2.102.0`.
+    pub version: String,
+    /// Date `YYYY-MM-DD` when the heading has one.
+    pub date: Option<String>,
+    /// First line (the heading).
+    pub start_line: u32,
+    /// Last line.
+    pub end_line: u32,
+}
+
+/// Normalizes a component name into its lookup key: lower-cased, with `-`, `_`, `.` and spaces removed, so that
+/// `date-picker`, `DatePicker` and `datepicker` meet.
+pub fn component_key(name: &str) -> String {
+    name.chars().filter(|c| !matches!(c, '-' | '_' | '.' | ' ')).flat_map(char::to_lowercase).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn component_keys_meet_across_spellings() {
+        assert_eq!(component_key("date-picker"), "datepicker");
+        assert_eq!(component_key("DatePicker"), "datepicker");
+        assert_eq!(component_key("tag_input"), "taginput");
+    }
+}

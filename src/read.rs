@@ -1,0 +1,802 @@
+//! The reader half: finds a bundle set, opens bundles by memory map on first use, and answers each lookup by
+//! decompressing only the frames it returns. It never parses Markdown, runs tree-sitter or counts tokens: every
+//! number it reports was stored by the compiler.
+//!
+//! Lookups return plain serializable views (the structured output of CLI `--json` and of MCP tools); `render`
+//! turns them into text. A failed lookup is a [`LookupError`] that names what exists.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+
+use crate::bundle::{Bundle, BundleError};
+use crate::model::*;
+
+/// Why a lookup failed. Every message says what exists or what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum LookupError {
+    /// No bundle set where one was expected.
+    #[error("no bundles in {dir}: run `mydesign-docs build` first, or pass --bundles DIR")]
+    NoBundles {
+        /// Directory searched.
+        dir: String,
+    },
+    /// Several systems and none chosen, or an unknown one.
+    #[error("{message}")]
+    System {
+        /// What is wrong and which systems exist.
+        message: String,
+    },
+    /// The version asked for is not there.
+    #[error("version {version} of {system} is not in {dir}; available: {available}")]
+    UnknownVersion {
+        /// System.
+        system: String,
+        /// Version asked for.
+        version: String,
+        /// Directory searched.
+        dir: String,
+        /// Versions present.
+        available: String,
+    },
+    /// No component of that name.
+    #[error("unknown component `{name}` in {system} {version}{}", suggest(suggestions))]
+    UnknownComponent {
+        /// Name asked for.
+        name: String,
+        /// System.
+        system: String,
+        /// Version.
+        version: String,
+        /// Closest names.
+        suggestions: Vec<String>,
+    },
+    /// The component has no document in that language (or none at all).
+    #[error("component `{component}` has no {lang} document; available: {available}")]
+    NoDocument {
+        /// Component.
+        component: String,
+        /// Language asked for.
+        lang: String,
+        /// Languages it has (may be "none").
+        available: String,
+    },
+    /// Code block number out of range.
+    #[error("code block {index} is out of range: `{component}` ({lang}) has code blocks 1..{count}")]
+    BlockOutOfRange {
+        /// Component.
+        component: String,
+        /// Language.
+        lang: String,
+        /// Number asked for.
+        index: u32,
+        /// Blocks in the document.
+        count: u32,
+    },
+    /// The document has no code blocks at all.
+    #[error("`{component}` ({lang}) has no code blocks")]
+    NoBlocks {
+        /// Component.
+        component: String,
+        /// Language.
+        lang: String,
+    },
+    /// Changelog page out of range.
+    #[error("changelog page {page} is out of range: the {lang} changelog has pages 1..{pages}")]
+    PageOutOfRange {
+        /// Page asked for.
+        page: u32,
+        /// Language.
+        lang: String,
+        /// Pages there are.
+        pages: u32,
+    },
+    /// No changelog in this bundle set (or not in that language).
+    #[error("no {lang} changelog in {system} {version}{}", if available.is_empty() { String::new() } else { format!("; available: {available}") })]
+    NoChangelog {
+        /// System.
+        system: String,
+        /// Version.
+        version: String,
+        /// Language asked for.
+        lang: String,
+        /// Languages that have one.
+        available: String,
+    },
+    /// No file at that path.
+    #[error("no file `{path}` in {system} {version}{}", suggest(suggestions))]
+    UnknownPath {
+        /// Path asked for.
+        path: String,
+        /// System.
+        system: String,
+        /// Version.
+        version: String,
+        /// Closest paths.
+        suggestions: Vec<String>,
+    },
+    /// The file has no function index (not a source, or none found).
+    #[error("`{path}` has no function index: it is not a .ts/.tsx/.js/.jsx source or has no named functions")]
+    NoFunctions {
+        /// Path.
+        path: String,
+    },
+    /// No function of that name in the file.
+    #[error("no function `{name}` in `{path}`{}", suggest(suggestions))]
+    UnknownFunction {
+        /// File.
+        path: String,
+        /// Name asked for.
+        name: String,
+        /// Closest qualified names (all of them when the file has few).
+        suggestions: Vec<String>,
+    },
+    /// A simple name shared by several functions.
+    #[error("`{name}` is ambiguous in `{path}`; use a qualified name: {}", candidates.join(", "))]
+    AmbiguousFunction {
+        /// File.
+        path: String,
+        /// Name asked for.
+        name: String,
+        /// Qualified names that match.
+        candidates: Vec<String>,
+    },
+    /// A damaged bundle.
+    #[error(transparent)]
+    Bundle(#[from] BundleError),
+}
+
+fn suggest(s: &[String]) -> String {
+    if s.is_empty() { String::new() } else { format!("; did you mean: {}?", s.join(", ")) }
+}
+
+/// The closest `max` candidates to `query` (substring matches first, then by normalized Levenshtein similarity
+/// above 0.5), for did-you-mean messages.
+pub fn closest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>, max: usize) -> Vec<String> {
+    let q = query.to_lowercase();
+    let mut scored: Vec<(f64, &str)> = candidates
+        .into_iter()
+        .map(|c| {
+            let l = c.to_lowercase();
+            let sim = strsim::normalized_levenshtein(&q, &l);
+            let score = if !q.is_empty() && (l.contains(&q) || q.contains(&l)) { 1.0 + sim } else { sim };
+            (score, c)
+        })
+        .filter(|(s, _)| *s > 0.5)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored.dedup_by(|a, b| a.1 == b.1);
+    scored.into_iter().take(max).map(|(_, c)| c.to_string()).collect()
+}
+
+/// Which system and version a response came from; every view carries one.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Served {
+    /// Design-system name.
+    pub system: String,
+    /// Version actually served.
+    pub version: String,
+}
+
+/// `components`: the list.
+#[derive(Debug, Serialize)]
+pub struct ComponentsView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// Language of the sizes reported.
+    pub lang: String,
+    /// One row per component, sorted by key.
+    pub components: Vec<ComponentRow>,
+    /// Whether a changelog is available (`changelog` lookups).
+    pub changelog_pages: Option<u32>,
+}
+
+/// One row of the component list.
+#[derive(Debug, Serialize)]
+pub struct ComponentRow {
+    /// Lookup name.
+    pub name: String,
+    /// Title.
+    pub title: Option<String>,
+    /// One-line description.
+    pub brief: Option<String>,
+    /// Languages with a document.
+    pub langs: Vec<String>,
+    /// Tokens of the default view of the document in the chosen language (0 when it has none).
+    pub tokens: u32,
+    /// Code blocks in that document.
+    pub code_blocks: u32,
+    /// Files listed.
+    pub files: u32,
+}
+
+/// `doc`: a document, whole or as the placeholder view.
+#[derive(Debug, Serialize)]
+pub struct DocView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// Component name.
+    pub component: String,
+    /// Language served.
+    pub lang: String,
+    /// Repository-relative path of the document.
+    pub path: String,
+    /// Title.
+    pub title: Option<String>,
+    /// Lines of the whole document.
+    pub lines: u32,
+    /// Code blocks in the document.
+    pub code_blocks: u32,
+    /// Whether code blocks were replaced by placeholders (document over the threshold, not `--full`).
+    pub hidden: bool,
+    /// The threshold in lines.
+    pub threshold: u32,
+    /// Tokens of `text`.
+    pub tokens: u32,
+    /// Tokens of the whole document.
+    pub full_tokens: u32,
+    /// The text served.
+    pub text: String,
+}
+
+/// `code-block`: one code block.
+#[derive(Debug, Serialize)]
+pub struct CodeBlockView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// Component name.
+    pub component: String,
+    /// Language of the document.
+    pub lang: String,
+    /// The block's metadata (number, info string, language, heading, lines, tokens).
+    #[serde(flatten)]
+    pub block: CodeBlockMeta,
+    /// Blocks in the document.
+    pub count: u32,
+    /// Exact source of the block, fences included.
+    pub text: String,
+}
+
+/// `changelog`: one page.
+#[derive(Debug, Serialize)]
+pub struct ChangelogView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// Language.
+    pub lang: String,
+    /// Page number (1 = newest).
+    pub page: u32,
+    /// Pages in all.
+    pub pages: u32,
+    /// Lines of the page in the file.
+    pub start_line: u32,
+    /// Last line.
+    pub end_line: u32,
+    /// Lines of the whole changelog.
+    pub total_lines: u32,
+    /// Lines per page.
+    pub page_lines: u32,
+    /// Tokens of `text`.
+    pub tokens: u32,
+    /// Previous page number (newer entries), if any.
+    pub previous: Option<u32>,
+    /// Next page number (older entries), if any.
+    pub next: Option<u32>,
+    /// The page text.
+    pub text: String,
+}
+
+/// `files`: a component's file list.
+#[derive(Debug, Serialize)]
+pub struct FilesView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// Component name.
+    pub component: String,
+    /// Files, sorted by path.
+    pub files: Vec<FileMeta>,
+}
+
+/// `file`: one file, as its skeleton or whole.
+#[derive(Debug, Serialize)]
+pub struct FileView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// The file's metadata.
+    pub file: FileMeta,
+    /// True when `text` is the skeleton (function bodies replaced by `{ ... }`).
+    pub skeleton: bool,
+    /// The threshold in lines for skeletons.
+    pub threshold: u32,
+    /// Tokens of `text`.
+    pub tokens: u32,
+    /// Functions in the file's index, to fetch with `function` (empty unless a skeleton is served).
+    pub functions: Vec<String>,
+    /// The text served.
+    pub text: String,
+}
+
+/// `function`: one function's exact source.
+#[derive(Debug, Serialize)]
+pub struct FunctionView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// File.
+    pub path: String,
+    /// The index entry.
+    #[serde(flatten)]
+    pub function: FunctionMeta,
+    /// The source text, exactly as in the file.
+    pub text: String,
+}
+
+/// An open bundle set: its manifest, and its bundles opened lazily and kept mapped.
+pub struct BundleSet {
+    dir: PathBuf,
+    manifest: Manifest,
+    open: Mutex<HashMap<String, Arc<Bundle>>>,
+}
+
+/// Splits `changelog` / `changelog-N` (Semi's addressing) into a page number.
+pub fn changelog_page_name(name: &str) -> Option<Option<u32>> {
+    let rest = name.trim().to_ascii_lowercase();
+    let rest = rest.strip_prefix("changelog")?;
+    if rest.is_empty() {
+        return Some(None);
+    }
+    rest.strip_prefix('-').and_then(|n| n.parse().ok()).map(Some)
+}
+
+/// Compares versions numerically part by part (`2.10.0` > `2.9.1`), falling back to text.
+fn version_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    let parts = |v: &str| -> Vec<u64> {
+        v.split(|c: char| !c.is_ascii_digit()).filter(|p| !p.is_empty()).filter_map(|p| p.parse().ok()).collect()
+    };
+    parts(a).cmp(&parts(b)).then_with(|| a.cmp(b))
+}
+
+impl BundleSet {
+    /// Finds and opens a bundle set under `dir`: `dir` itself when it holds a `manifest.bundle`, else its
+    /// `<system>@<version>` subdirectories, choosing `system` (required when there are several) and `version`
+    /// (default: the highest present).
+    ///
+    /// # Errors
+    /// [`LookupError::NoBundles`], `System`, `UnknownVersion`, or a damaged manifest.
+    pub fn discover(dir: &Path, system: Option<&str>, version: Option<&str>) -> Result<BundleSet, LookupError> {
+        if dir.join("manifest.bundle").is_file() {
+            let set = BundleSet::open(dir)?;
+            if let Some(v) = version.filter(|v| *v != set.manifest.version) {
+                return Err(LookupError::UnknownVersion {
+                    system: set.manifest.system.clone(),
+                    version: v.to_string(),
+                    dir: dir.display().to_string(),
+                    available: set.manifest.version.clone(),
+                });
+            }
+            return Ok(set);
+        }
+        let no_bundles = || LookupError::NoBundles { dir: dir.display().to_string() };
+        let mut sets: Vec<(String, String)> = std::fs::read_dir(dir)
+            .map_err(|_| no_bundles())?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let (s, v) = name.split_once('@')?;
+                (!name.starts_with('.') && e.path().join("manifest.bundle").is_file())
+                    .then(|| (s.to_string(), v.to_string()))
+            })
+            .collect();
+        if sets.is_empty() {
+            return Err(no_bundles());
+        }
+        let mut systems: Vec<&str> = sets.iter().map(|(s, _)| s.as_str()).collect();
+        systems.sort();
+        systems.dedup();
+        let system = match system {
+            Some(s) if systems.contains(&s) => s.to_string(),
+            Some(s) => {
+                return Err(LookupError::System {
+                    message: format!("no system `{s}` in {}; available: {}", dir.display(), systems.join(", ")),
+                });
+            }
+            None if systems.len() == 1 => systems[0].to_string(),
+            None => {
+                return Err(LookupError::System {
+                    message: format!(
+                        "{} holds several systems ({}); choose one with --system",
+                        dir.display(),
+                        systems.join(", ")
+                    ),
+                });
+            }
+        };
+        sets.retain(|(s, _)| *s == system);
+        sets.sort_by(|a, b| version_cmp(&a.1, &b.1));
+        let chosen = match version {
+            Some(v) => sets.iter().find(|(_, sv)| sv == v).ok_or_else(|| LookupError::UnknownVersion {
+                system: system.clone(),
+                version: v.to_string(),
+                dir: dir.display().to_string(),
+                available: sets.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>().join(", "),
+            })?,
+            None => sets.last().ok_or_else(no_bundles)?,
+        };
+        BundleSet::open(&dir.join(format!("{}@{}", chosen.0, chosen.1)))
+    }
+
+    /// Opens the bundle set in `dir` (which holds `manifest.bundle`).
+    ///
+    /// # Errors
+    /// A missing or damaged manifest.
+    pub fn open(dir: &Path) -> Result<BundleSet, LookupError> {
+        let path = dir.join("manifest.bundle");
+        if !path.is_file() {
+            return Err(LookupError::NoBundles { dir: dir.display().to_string() });
+        }
+        let manifest: Manifest = Bundle::open(&path)?.get(keys::MANIFEST)?;
+        Ok(BundleSet { dir: dir.to_path_buf(), manifest, open: Mutex::new(HashMap::new()) })
+    }
+
+    /// The manifest.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// The directory of the set.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn served(&self) -> Served {
+        Served { system: self.manifest.system.clone(), version: self.manifest.version.clone() }
+    }
+
+    fn bundle(&self, file: &str) -> Result<Arc<Bundle>, LookupError> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(b) = open.get(file) {
+            return Ok(b.clone());
+        }
+        let b = Arc::new(Bundle::open(&self.dir.join(file))?);
+        open.insert(file.to_string(), b.clone());
+        Ok(b)
+    }
+
+    /// The manifest entry of component `name` (matched by key, so `DatePicker`, `date-picker` and `datepicker`
+    /// are the same).
+    ///
+    /// # Errors
+    /// [`LookupError::UnknownComponent`] with the closest names.
+    pub fn component(&self, name: &str) -> Result<&ComponentEntry, LookupError> {
+        let key = component_key(name);
+        let comps = &self.manifest.components;
+        comps.binary_search_by(|c| c.key.as_str().cmp(&key)).map(|i| &comps[i]).map_err(|_| {
+            LookupError::UnknownComponent {
+                name: name.to_string(),
+                system: self.manifest.system.clone(),
+                version: self.manifest.version.clone(),
+                suggestions: closest(name, comps.iter().map(|c| c.name.as_str()), 5),
+            }
+        })
+    }
+
+    /// The component frame of `name`.
+    ///
+    /// # Errors
+    /// Unknown component or a damaged bundle.
+    pub fn component_meta(&self, name: &str) -> Result<(Arc<Bundle>, ComponentMeta), LookupError> {
+        let entry = self.component(name)?;
+        let bundle = self.bundle(&entry.bundle)?;
+        let meta = bundle.get(keys::COMPONENT)?;
+        Ok((bundle, meta))
+    }
+
+    /// Picks the document in `lang` (default: the set's default language, else the first the component has).
+    fn pick_doc<'m>(&self, meta: &'m ComponentMeta, lang: Option<&str>) -> Result<&'m DocMeta, LookupError> {
+        let want = lang.unwrap_or(&self.manifest.default_lang);
+        let found = meta.docs.iter().find(|d| d.lang.eq_ignore_ascii_case(want));
+        match (found, lang) {
+            (Some(d), _) => Ok(d),
+            (None, None) if !meta.docs.is_empty() => Ok(&meta.docs[0]),
+            _ => Err(LookupError::NoDocument {
+                component: meta.name.clone(),
+                lang: want.to_string(),
+                available: if meta.docs.is_empty() {
+                    "none (the component has only sources; see `files`)".into()
+                } else {
+                    meta.docs.iter().map(|d| d.lang.as_str()).collect::<Vec<_>>().join(", ")
+                },
+            }),
+        }
+    }
+
+    /// All components, with sizes of their documents in `lang` (default language when `None`).
+    pub fn components(&self, lang: Option<&str>) -> ComponentsView {
+        let lang = lang.unwrap_or(&self.manifest.default_lang).to_string();
+        let components = self
+            .manifest
+            .components
+            .iter()
+            .map(|c| {
+                let doc = c.docs.iter().find(|d| d.lang.eq_ignore_ascii_case(&lang));
+                ComponentRow {
+                    name: c.name.clone(),
+                    title: c.title.clone(),
+                    brief: c.brief.clone(),
+                    langs: c.docs.iter().map(|d| d.lang.clone()).collect(),
+                    tokens: doc.map_or(0, |d| d.view_tokens),
+                    code_blocks: doc.map_or(0, |d| d.code_blocks),
+                    files: c.files,
+                }
+            })
+            .collect();
+        let changelog_pages = self
+            .manifest
+            .changelog
+            .as_ref()
+            .and_then(|c| c.langs.iter().find(|l| l.lang.eq_ignore_ascii_case(&lang)).or(c.langs.first()))
+            .map(|l| l.pages);
+        ComponentsView { served: self.served(), lang, components, changelog_pages }
+    }
+
+    /// The document of `name`: the placeholder view when it is over the threshold, unless `full`.
+    ///
+    /// # Errors
+    /// Unknown component, no document in that language, damaged bundle.
+    pub fn doc(&self, name: &str, lang: Option<&str>, full: bool) -> Result<DocView, LookupError> {
+        let (bundle, meta) = self.component_meta(name)?;
+        let doc = self.pick_doc(&meta, lang)?;
+        let hidden = doc.hidden && !full;
+        let text: String = bundle.get(&if hidden { keys::view(&doc.lang) } else { keys::doc(&doc.lang) })?;
+        Ok(DocView {
+            served: self.served(),
+            component: meta.name.clone(),
+            lang: doc.lang.clone(),
+            path: doc.path.clone(),
+            title: doc.title.clone(),
+            lines: doc.lines,
+            code_blocks: doc.code_blocks.len() as u32,
+            hidden,
+            threshold: self.manifest.thresholds.doc_hide_lines,
+            tokens: if hidden { doc.view_tokens } else { doc.tokens },
+            full_tokens: doc.tokens,
+            text,
+        })
+    }
+
+    /// Code block `index` (1-based) of `name`'s document.
+    ///
+    /// # Errors
+    /// Unknown component, no document in that language, index out of range (naming `1..N`), damaged bundle.
+    pub fn code_block(&self, name: &str, index: u32, lang: Option<&str>) -> Result<CodeBlockView, LookupError> {
+        let (bundle, meta) = self.component_meta(name)?;
+        let doc = self.pick_doc(&meta, lang)?;
+        let count = doc.code_blocks.len() as u32;
+        if count == 0 {
+            return Err(LookupError::NoBlocks { component: meta.name.clone(), lang: doc.lang.clone() });
+        }
+        let block = index.checked_sub(1).and_then(|i| doc.code_blocks.get(i as usize)).ok_or_else(|| {
+            LookupError::BlockOutOfRange { component: meta.name.clone(), lang: doc.lang.clone(), index, count }
+        })?;
+        let text = bundle.get(&keys::block(&doc.lang, index))?;
+        Ok(CodeBlockView {
+            served: self.served(),
+            component: meta.name.clone(),
+            lang: doc.lang.clone(),
+            block: block.clone(),
+            count,
+            text,
+        })
+    }
+
+    /// Changelog page `page` (1-based, 1 = newest; default 1) in `lang`.
+    ///
+    /// # Errors
+    /// No changelog (in that language), page out of range (naming `1..T`), damaged bundle.
+    pub fn changelog(&self, page: Option<u32>, lang: Option<&str>) -> Result<ChangelogView, LookupError> {
+        let want = lang.unwrap_or(&self.manifest.default_lang);
+        let no_changelog = |available: String| LookupError::NoChangelog {
+            system: self.manifest.system.clone(),
+            version: self.manifest.version.clone(),
+            lang: want.to_string(),
+            available,
+        };
+        let entry = self.manifest.changelog.as_ref().ok_or_else(|| no_changelog(String::new()))?;
+        let summary = entry
+            .langs
+            .iter()
+            .find(|l| l.lang.eq_ignore_ascii_case(want))
+            .or_else(|| if lang.is_none() { entry.langs.first() } else { None })
+            .ok_or_else(|| no_changelog(entry.langs.iter().map(|l| l.lang.as_str()).collect::<Vec<_>>().join(", ")))?;
+        let page = page.unwrap_or(1);
+        if page == 0 || page > summary.pages {
+            return Err(LookupError::PageOutOfRange { page, lang: summary.lang.clone(), pages: summary.pages });
+        }
+        let bundle = self.bundle(&entry.bundle)?;
+        let meta: ChangelogMeta = bundle.get(keys::CHANGELOG)?;
+        let lang_meta = meta
+            .langs
+            .iter()
+            .find(|l| l.summary.lang == summary.lang)
+            .ok_or_else(|| BundleError::Corrupt { path: entry.bundle.clone(), what: "changelog languages".into() })?;
+        let p = lang_meta
+            .pages
+            .get(page as usize - 1)
+            .ok_or_else(|| BundleError::Corrupt { path: entry.bundle.clone(), what: "changelog pages".into() })?;
+        let text = bundle.get(&keys::page(&summary.lang, page))?;
+        Ok(ChangelogView {
+            served: self.served(),
+            lang: summary.lang.clone(),
+            page,
+            pages: summary.pages,
+            start_line: p.start_line,
+            end_line: p.end_line,
+            total_lines: summary.lines,
+            page_lines: self.manifest.thresholds.changelog_page_lines,
+            tokens: p.tokens,
+            previous: (page > 1).then(|| page - 1),
+            next: (page < summary.pages).then(|| page + 1),
+            text,
+        })
+    }
+
+    /// The files of component `name`.
+    ///
+    /// # Errors
+    /// Unknown component, damaged bundle.
+    pub fn files(&self, name: &str) -> Result<FilesView, LookupError> {
+        let (_, meta) = self.component_meta(name)?;
+        Ok(FilesView { served: self.served(), component: meta.name, files: meta.files })
+    }
+
+    /// Normalizes a requested path (`./a`, `a\b`) and finds the component storing it. Requested paths are only
+    /// ever compared with the manifest's list, never joined to a directory, so `../` cannot escape.
+    fn locate(&self, path: &str) -> Result<(String, Arc<Bundle>, FileMeta), LookupError> {
+        let norm = path.trim().replace('\\', "/");
+        let norm = norm.trim_start_matches("./").to_string();
+        let files = &self.manifest.files;
+        let owner = files.binary_search_by(|f| f.path.as_str().cmp(&norm)).map(|i| &files[i]).map_err(|_| {
+            // Suggest by file name first: agents often pass a partial path.
+            let base = norm.rsplit('/').next().unwrap_or(&norm).to_lowercase();
+            let mut by_name: Vec<String> = files
+                .iter()
+                .filter(|f| !base.is_empty() && f.path.to_lowercase().ends_with(&base))
+                .map(|f| f.path.clone())
+                .take(5)
+                .collect();
+            if by_name.is_empty() {
+                by_name = closest(&norm, files.iter().map(|f| f.path.as_str()), 5);
+            }
+            LookupError::UnknownPath {
+                path: path.to_string(),
+                system: self.manifest.system.clone(),
+                version: self.manifest.version.clone(),
+                suggestions: by_name,
+            }
+        })?;
+        let (bundle, meta) = self.component_meta(&owner.component)?;
+        let file = meta.files.into_iter().find(|f| f.path == norm).ok_or_else(|| BundleError::Corrupt {
+            path: bundle.path().to_string(),
+            what: format!("file list (no `{norm}`)"),
+        })?;
+        Ok((norm, bundle, file))
+    }
+
+    /// File `path`: its skeleton when it has one, unless `full`; binary files have no text.
+    ///
+    /// # Errors
+    /// Unknown path (with suggestions), damaged bundle.
+    pub fn file(&self, path: &str, full: bool) -> Result<FileView, LookupError> {
+        let (norm, bundle, file) = self.locate(path)?;
+        let skeleton = !full && file.skeleton.is_some();
+        let (text, tokens) = match (&file.kind, skeleton) {
+            (FileKind::Binary, _) => (String::new(), 0),
+            (_, true) => (bundle.get(&keys::skeleton(&norm))?, file.skeleton.as_ref().map_or(0, |s| s.tokens)),
+            (_, false) => (bundle.get(&keys::file(&norm))?, file.tokens),
+        };
+        let functions = if skeleton {
+            bundle.get::<Vec<FunctionMeta>>(&keys::functions(&norm))?.into_iter().map(|f| f.qualified).collect()
+        } else {
+            vec![]
+        };
+        Ok(FileView {
+            served: self.served(),
+            file,
+            skeleton,
+            threshold: self.manifest.thresholds.skeleton_min_lines,
+            tokens,
+            functions,
+            text,
+        })
+    }
+
+    /// Function `name` of file `path`: matched by qualified name (`Table.render`), else by a unique simple name.
+    ///
+    /// # Errors
+    /// Unknown path, no function index, unknown name (listing the closest names), an ambiguous simple name
+    /// (listing the qualified ones), damaged bundle.
+    pub fn function(&self, path: &str, name: &str) -> Result<FunctionView, LookupError> {
+        let (norm, bundle, file) = self.locate(path)?;
+        if file.kind != FileKind::Source {
+            return Err(LookupError::NoFunctions { path: norm });
+        }
+        let index: Vec<FunctionMeta> = bundle.get(&keys::functions(&norm))?;
+        if index.is_empty() {
+            return Err(LookupError::NoFunctions { path: norm });
+        }
+        let name = name.trim();
+        let exact: Vec<&FunctionMeta> = index.iter().filter(|f| f.qualified == name).collect();
+        let chosen = match exact.as_slice() {
+            [one, ..] => *one,
+            [] => {
+                let simple: Vec<&FunctionMeta> = index.iter().filter(|f| f.name == name).collect();
+                match simple.as_slice() {
+                    [one] => *one,
+                    [] => {
+                        let names = index.iter().map(|f| f.qualified.as_str());
+                        let mut suggestions = closest(name, names.clone(), 8);
+                        if suggestions.is_empty() && index.len() <= 30 {
+                            suggestions = names.map(str::to_string).collect();
+                        }
+                        return Err(LookupError::UnknownFunction { path: norm, name: name.to_string(), suggestions });
+                    }
+                    many => {
+                        let mut candidates: Vec<String> = many.iter().map(|f| f.qualified.clone()).collect();
+                        candidates.dedup();
+                        if candidates.len() == 1 {
+                            many[0]
+                        } else {
+                            return Err(LookupError::AmbiguousFunction {
+                                path: norm,
+                                name: name.to_string(),
+                                candidates,
+                            });
+                        }
+                    }
+                }
+            }
+        };
+        let text: String = bundle.get(&keys::file(&norm))?;
+        let body =
+            text.get(chosen.start_byte as usize..chosen.end_byte as usize).ok_or_else(|| BundleError::Corrupt {
+                path: bundle.path().to_string(),
+                what: format!("function `{}` span", chosen.qualified),
+            })?;
+        Ok(FunctionView { served: self.served(), path: norm, function: chosen.clone(), text: body.to_string() })
+    }
+
+    /// Recomputes the checksum of every bundle file against the manifest and decompresses every frame. Returns
+    /// `(bundles, frames)` checked.
+    ///
+    /// # Errors
+    /// The first missing, resized or damaged bundle.
+    pub fn verify(&self) -> Result<(usize, usize), LookupError> {
+        let mut frames = 0;
+        for b in &self.manifest.bundles {
+            let path = self.dir.join(&b.name);
+            let bytes =
+                std::fs::read(&path).map_err(|source| BundleError::Io { path: path.display().to_string(), source })?;
+            let p = path.display().to_string();
+            if bytes.len() as u64 != b.bytes {
+                return Err(BundleError::Truncated {
+                    path: p,
+                    what: format!("{} bytes, the manifest says {}", bytes.len(), b.bytes),
+                }
+                .into());
+            }
+            if xxhash_rust::xxh3::xxh3_64(&bytes) != b.xxh3 {
+                return Err(BundleError::ChecksumMismatch { path: p, what: "whole file".into() }.into());
+            }
+            frames += Bundle::open(&path)?.check_all()?;
+        }
+        Ok((self.manifest.bundles.len(), frames))
+    }
+}
