@@ -24,10 +24,6 @@ pub mod keys {
     pub fn view(lang: &str) -> String {
         format!("view/{lang}")
     }
-    /// Exact source of code block `n` (1-based) of the document in `lang`, fences included.
-    pub fn block(lang: &str, n: u32) -> String {
-        format!("block/{lang}/{n}")
-    }
     /// Whole text of a source file (repository-relative path).
     pub fn file(path: &str) -> String {
         format!("file/{path}")
@@ -246,6 +242,11 @@ pub struct CodeBlockMeta {
     pub start_line: u32,
     /// Last line (the closing fence).
     pub end_line: u32,
+    /// Byte offset of the block's first line in the document (code blocks are served as slices of the document
+    /// frame: one stored copy of every text).
+    pub start_byte: u32,
+    /// Byte offset of the end of its last line (exclusive, newline excluded).
+    pub end_byte: u32,
     /// Tokens of the block, fences included.
     pub tokens: u32,
 }

@@ -152,7 +152,7 @@ fn suggest(s: &[String]) -> String {
     if s.is_empty() { String::new() } else { format!("; did you mean: {}?", s.join(", ")) }
 }
 
-/// The closest `max` candidates to `query` (substring matches first, then by normalized Levenshtein similarity
+/// The closest `max` candidates to `query` (substring matches first, then by normalized Damerau-Levenshtein similarity
 /// above 0.5), for did-you-mean messages.
 pub fn closest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>, max: usize) -> Vec<String> {
     let q = query.to_lowercase();
@@ -160,7 +160,7 @@ pub fn closest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>, m
         .into_iter()
         .map(|c| {
             let l = c.to_lowercase();
-            let sim = strsim::normalized_levenshtein(&q, &l);
+            let sim = strsim::normalized_damerau_levenshtein(&q, &l);
             let score = if !q.is_empty() && (l.contains(&q) || q.contains(&l)) { 1.0 + sim } else { sim };
             (score, c)
         })
@@ -586,7 +586,11 @@ impl BundleSet {
         let block = index.checked_sub(1).and_then(|i| doc.code_blocks.get(i as usize)).ok_or_else(|| {
             LookupError::BlockOutOfRange { component: meta.name.clone(), lang: doc.lang.clone(), index, count }
         })?;
-        let text = bundle.get(&keys::block(&doc.lang, index))?;
+        let whole: String = bundle.get(&keys::doc(&doc.lang))?;
+        let text =
+            whole.get(block.start_byte as usize..block.end_byte as usize).map(str::to_string).ok_or_else(|| {
+                BundleError::Corrupt { path: bundle.path().to_string(), what: format!("code block {index} span") }
+            })?;
         Ok(CodeBlockView {
             served: self.served(),
             component: meta.name.clone(),
@@ -718,17 +722,30 @@ impl BundleSet {
         })
     }
 
+    /// The function index of source `path`, in source order.
+    ///
+    /// # Errors
+    /// Unknown path, not a source, damaged bundle.
+    pub fn functions(&self, path: &str) -> Result<Vec<FunctionMeta>, LookupError> {
+        Ok(self.source_index(path)?.2)
+    }
+
+    fn source_index(&self, path: &str) -> Result<(String, Arc<Bundle>, Vec<FunctionMeta>), LookupError> {
+        let (norm, bundle, file) = self.locate(path)?;
+        if file.kind != FileKind::Source {
+            return Err(LookupError::NoFunctions { path: norm });
+        }
+        let index = bundle.get(&keys::functions(&norm))?;
+        Ok((norm, bundle, index))
+    }
+
     /// Function `name` of file `path`: matched by qualified name (`Table.render`), else by a unique simple name.
     ///
     /// # Errors
     /// Unknown path, no function index, unknown name (listing the closest names), an ambiguous simple name
     /// (listing the qualified ones), damaged bundle.
     pub fn function(&self, path: &str, name: &str) -> Result<FunctionView, LookupError> {
-        let (norm, bundle, file) = self.locate(path)?;
-        if file.kind != FileKind::Source {
-            return Err(LookupError::NoFunctions { path: norm });
-        }
-        let index: Vec<FunctionMeta> = bundle.get(&keys::functions(&norm))?;
+        let (norm, bundle, index) = self.source_index(path)?;
         if index.is_empty() {
             return Err(LookupError::NoFunctions { path: norm });
         }

@@ -393,18 +393,16 @@ fn compile_doc(ctx: &Ctx, key: &str, lang: &str, f: &WalkedFile) -> Option<Compi
     let code_blocks = doc
         .code_blocks
         .iter()
-        .map(|b| {
-            let src = slice(b.start_byte, b.end_byte);
-            push(keys::block(lang, b.index), src);
-            CodeBlockMeta {
-                index: b.index,
-                info: b.info.clone(),
-                lang: b.lang.clone(),
-                heading: b.heading.clone(),
-                start_line: b.start_line,
-                end_line: b.end_line,
-                tokens: ctx.tokens.count(src),
-            }
+        .map(|b| CodeBlockMeta {
+            index: b.index,
+            info: b.info.clone(),
+            lang: b.lang.clone(),
+            heading: b.heading.clone(),
+            start_line: b.start_line,
+            end_line: b.end_line,
+            start_byte: b.start_byte,
+            end_byte: b.end_byte,
+            tokens: ctx.tokens.count(slice(b.start_byte, b.end_byte)),
         })
         .collect();
     push(keys::doc(lang), &text);

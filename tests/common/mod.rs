@@ -1,0 +1,125 @@
+//! Shared test helpers: the real corpus (assembled from ../shared at run time), bundle sets built once per test
+//! binary, and running the binary.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use mydesign_docs::compile::{BuildOptions, BuildReport, build};
+use mydesign_docs::config::Config;
+use mydesign_docs::read::BundleSet;
+
+/// The project root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The assembled real inputs (`semi/`, `blueprint/`), or `None` with the reason printed. Uses
+/// `$MYDESIGN_REAL_CORPUS` when set, else assembles `../shared/corpus` into `target/real-corpus` (idempotent).
+pub fn real_corpus() -> Option<PathBuf> {
+    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let found = DIR.get_or_init(|| {
+        if let Ok(dir) = std::env::var("MYDESIGN_REAL_CORPUS") {
+            return Ok(PathBuf::from(dir));
+        }
+        let script = root().join("../shared/corpus/assemble.sh");
+        if !script.exists() {
+            return Err(format!("{} not found (../shared is absent)", script.display()));
+        }
+        let dest = root().join("target/real-corpus");
+        if dest.join("semi/.assembled").exists() && dest.join("blueprint/.assembled").exists() {
+            return Ok(dest);
+        }
+        let status = Command::new("bash").arg(&script).arg(&dest).status().map_err(|e| e.to_string())?;
+        if status.success() { Ok(dest) } else { Err(format!("assemble.sh failed: {status}")) }
+    });
+    match found {
+        Ok(dir) => Some(dir.clone()),
+        Err(why) => {
+            eprintln!("skipping real-corpus test: {why}");
+            None
+        }
+    }
+}
+
+/// Builds `repo` with `preset` into a fresh temporary directory.
+pub fn build_into(repo: &Path, preset: &str, out: &Path) -> BuildReport {
+    let config = Config::preset(preset).expect("preset");
+    build(&BuildOptions { repo: repo.to_path_buf(), out: out.to_path_buf(), config, progress: false })
+        .unwrap_or_else(|e| panic!("build of {} failed: {e:#}", repo.display()))
+}
+
+/// A bundle set built once per test binary: (report, open set). Kept in a leaked temporary directory.
+pub struct Built {
+    pub report: BuildReport,
+    pub set: BundleSet,
+    pub repo: PathBuf,
+}
+
+fn build_once(cell: &'static OnceLock<Option<Built>>, repo: Option<PathBuf>, preset: &str) -> Option<&'static Built> {
+    cell.get_or_init(|| {
+        let repo = repo?;
+        let out = tempfile::tempdir().expect("tempdir").keep();
+        let report = build_into(&repo, preset, &out);
+        let set = BundleSet::open(&report.dir).expect("open built set");
+        Some(Built { report, set, repo })
+    })
+    .as_ref()
+}
+
+/// Semi Design, built with the `semi` preset.
+pub fn semi() -> Option<&'static Built> {
+    static CELL: OnceLock<Option<Built>> = OnceLock::new();
+    build_once(&CELL, real_corpus().map(|d| d.join("semi")), "semi")
+}
+
+/// Blueprint, built with the `blueprint` preset.
+pub fn blueprint() -> Option<&'static Built> {
+    static CELL: OnceLock<Option<Built>> = OnceLock::new();
+    build_once(&CELL, real_corpus().map(|d| d.join("blueprint")), "blueprint")
+}
+
+/// The project's own sample `corpus/`, built with the default preset.
+pub fn sample() -> &'static Built {
+    static CELL: OnceLock<Option<Built>> = OnceLock::new();
+    build_once(&CELL, Some(root().join("corpus")), "default").expect("sample corpus builds")
+}
+
+/// Runs the `mydesign-docs` binary with `args` in `cwd`.
+pub fn run(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mydesign-docs")).current_dir(cwd).args(args).output().expect("run binary")
+}
+
+/// stdout of a successful run, or a panic showing stderr.
+pub fn ok(cwd: &Path, args: &[&str]) -> String {
+    let out = run(cwd, args);
+    assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf-8 stdout")
+}
+
+/// stderr of a run that must fail with exit code 2.
+pub fn fails(cwd: &Path, args: &[&str]) -> String {
+    let out = run(cwd, args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stdout));
+    String::from_utf8(out.stderr).expect("utf-8 stderr")
+}
+
+/// Every file below `dir` with its bytes, sorted by relative path.
+pub fn tree_bytes(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("read_dir") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).expect("prefix").display().to_string();
+                out.push((rel, std::fs::read(&p).expect("read")));
+            }
+        }
+    }
+    out.sort();
+    out
+}
