@@ -3,7 +3,7 @@
 //! `--preset` (`default` for the sample in `corpus/`, `semi`, `blueprint`).
 //!
 //! Paths are matched with patterns of `/`-separated segments: `*` is one segment, `**` any number of segments
-//! (zero included), and `{component}` captures a segment (or the part of one between a literal prefix and suffix,
+//! (zero included; a trailing `/**` means everything inside, at least one), and `{component}` captures a segment (or the part of one between a literal prefix and suffix,
 //! as in `{component}.mdx`). Matching is case-sensitive on literals.
 
 use std::path::Path;
@@ -293,6 +293,8 @@ fn match_from<'a>(segs: &[Segment], parts: &[&'a str], base: usize) -> Option<(&
         return parts.is_empty().then_some(("", usize::MAX));
     };
     match seg {
+        // A trailing `**` matches everything inside, not the directory itself (as in .gitignore).
+        Segment::AnyMany if rest.is_empty() => (!parts.is_empty()).then_some(("", usize::MAX)),
         Segment::AnyMany => (0..=parts.len()).find_map(|skip| match_from(rest, &parts[skip..], base + skip)),
         _ => {
             let (part, tail) = parts.split_first()?;

@@ -12,3 +12,7 @@ pub mod config;
 pub mod model;
 pub mod read;
 pub mod render;
+pub mod view;
+
+#[cfg(test)]
+mod test_support;

@@ -20,10 +20,6 @@ pub mod keys {
     pub fn doc(lang: &str) -> String {
         format!("doc/{lang}")
     }
-    /// Placeholder view of the document in `lang` (only present when the document is over the threshold).
-    pub fn view(lang: &str) -> String {
-        format!("view/{lang}")
-    }
     /// Whole text of a source file (repository-relative path).
     pub fn file(path: &str) -> String {
         format!("file/{path}")

@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::bundle::{Bundle, BundleError};
 use crate::model::*;
+use crate::view::{fetch_hint, placeholder_view};
 
 /// Why a lookup failed. Every message says what exists or what to do.
 #[derive(Debug, thiserror::Error)]
@@ -555,7 +556,12 @@ impl BundleSet {
         let (bundle, meta) = self.component_meta(name)?;
         let doc = self.pick_doc(&meta, lang)?;
         let hidden = doc.hidden && !full;
-        let text: String = bundle.get(&if hidden { keys::view(&doc.lang) } else { keys::doc(&doc.lang) })?;
+        let mut text: String = bundle.get(&keys::doc(&doc.lang))?;
+        if hidden {
+            let default_lang = &self.manifest.default_lang;
+            let hint = |b: &CodeBlockMeta| fetch_hint(&meta.key, &doc.lang, default_lang, b.index);
+            text = placeholder_view(&text, &doc.code_blocks, &hint);
+        }
         Ok(DocView {
             served: self.served(),
             component: meta.name.clone(),

@@ -22,12 +22,12 @@ pub struct Frame {
 }
 
 impl Frame {
-    /// `value` under `key`, serialized with MessagePack (named fields) and compressed with zstd.
+    /// `value` under `key`, serialized with MessagePack (fields by position: compact, and the format version guards the layout) and compressed with zstd.
     ///
     /// # Errors
     /// Serialization or compression failure (neither happens for the crate's own types).
     pub fn new<T: Serialize + ?Sized>(key: impl Into<String>, value: &T) -> std::io::Result<Frame> {
-        let raw = rmp_serde::to_vec_named(value).map_err(std::io::Error::other)?;
+        let raw = rmp_serde::to_vec(value).map_err(std::io::Error::other)?;
         let compressed = zstd::bulk::compress(&raw, ZSTD_LEVEL)?;
         Ok(Frame { key: key.into(), compressed, raw_len: raw.len() as u64 })
     }
@@ -91,7 +91,7 @@ impl BundleWriter {
             });
             out.extend_from_slice(&compressed);
         }
-        let raw_index = rmp_serde::to_vec_named(&index).map_err(std::io::Error::other)?;
+        let raw_index = rmp_serde::to_vec(&index).map_err(std::io::Error::other)?;
         let index_bytes = zstd::bulk::compress(&raw_index, ZSTD_LEVEL)?;
         let index_offset = out.len() as u64;
         out.extend_from_slice(&index_bytes);

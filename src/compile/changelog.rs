@@ -280,16 +280,10 @@ mod tests {
         assert!(releases("").is_empty());
     }
 
-    // ---- Real inputs: /tmp/realcorpus (assembled by ../shared/corpus/assemble.sh). ----
-
-    const REAL_CORPUS: &str = "/tmp/realcorpus";
+    // ---- Real inputs (assembled by ../shared/corpus/assemble.sh; skipped without it). ----
 
     fn real_changelog(file_name: &str) -> Option<String> {
-        let root = std::path::Path::new(REAL_CORPUS);
-        if !root.is_dir() {
-            println!("skipping: {REAL_CORPUS} not found");
-            return None;
-        }
+        let root = crate::test_support::real_corpus()?;
         let path = root.join("semi/content/ecosystem/changelog").join(file_name);
         Some(std::fs::read_to_string(path).unwrap())
     }

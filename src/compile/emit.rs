@@ -17,6 +17,7 @@ use super::{Diagnostic, changelog, markdown, resolve_version};
 use crate::bundle::writer::{BundleWriter, Frame, write_atomically};
 use crate::config::{Config, package_json};
 use crate::model::*;
+use crate::view::{fetch_hint, placeholder_view};
 
 /// Everything compiled, before it is written.
 pub struct CompiledSet {
@@ -355,12 +356,6 @@ fn compile_component(
     (entry, meta, frames)
 }
 
-/// The fetch instruction inside a placeholder, the same for CLI and MCP users.
-fn fetch_hint(key: &str, lang: &str, default_lang: &str, index: u32) -> String {
-    let lang = if lang == default_lang { String::new() } else { format!(", lang=\"{lang}\"") };
-    format!("get_code_block(component=\"{key}\", index={index}{lang})")
-}
-
 fn compile_doc(ctx: &Ctx, key: &str, lang: &str, f: &WalkedFile) -> Option<CompiledDoc> {
     let text = match read_text(f, ctx.config.walk.max_file_bytes) {
         Ok(t) => t,
@@ -382,11 +377,10 @@ fn compile_doc(ctx: &Ctx, key: &str, lang: &str, f: &WalkedFile) -> Option<Compi
         Ok(fr) => frames.push(fr),
         Err(e) => ctx.report(Diagnostic::new(f.rel.clone(), "markdown", e.to_string())),
     };
+    // The view is rebuilt by the reader from the stored spans; only its size is stored.
     let view_tokens = if hidden {
-        let view = markdown::placeholder_view(&text, &doc, &|b| fetch_hint(key, lang, &ctx.default_lang, b.index));
-        let n = ctx.tokens.count(&view);
-        push(keys::view(lang), &view);
-        n
+        let hint = |b: &markdown::CodeBlock| fetch_hint(key, lang, &ctx.default_lang, b.index);
+        ctx.tokens.count(&placeholder_view(&text, &doc.code_blocks, &hint))
     } else {
         tokens
     };

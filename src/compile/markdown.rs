@@ -18,7 +18,6 @@
 //! Parsing never fails and never panics: every input, however malformed, yields a `Document`.
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 
 use comrak::nodes::{AstNode, NodeValue};
 use comrak::{Arena, Options, parse_document};
@@ -188,107 +187,22 @@ pub fn slugify(title: &str) -> String {
         .collect()
 }
 
-/// The document with every code block replaced by a numbered placeholder (Semi Design MCP's
-/// rule for documents over 888 lines).
-///
-/// `doc` must be `parse(text)`. Each block's byte range `start_byte..end_byte` is replaced by a
-/// fenced `text` block of this shape (here for block 7, 42 lines, under heading "Basic table"):
-///
-/// ````text
-/// ```text
-/// [code block #7 hidden: jsx live=true, 42 lines, under "Basic table"]
-/// <fetch_hint(block), each of its lines on a line of its own>
-/// ```
-/// ````
-///
-/// - `jsx live=true` is the block's whole info string, left out (with its comma) when empty;
-///   `42 lines` is the block's line span `end_line - start_line + 1`, fences included (what
-///   fetching the block returns); `under "…"` is left out when no heading (or an empty one)
-///   precedes the block. An empty hint adds no line.
-/// - Every placeholder line starts with the block's own container prefix (its indentation, and
-///   `>` of enclosing block quotes; a list marker on the fence line stays on the first line and
-///   is replaced by spaces on the others), so blocks inside list items and quotes stay there.
-/// - Lines are joined with `"\r\n"` when the block used CRLF, else `"\n"`. The placeholder fence
-///   is longer than any backtick run in the hint, so a hint cannot close it.
-///
-/// Everything outside the blocks is copied unchanged; no header is added (the caller adds one
-/// with totals). Blocks whose ranges do not fit `text` are left as they are; never panics.
-pub fn placeholder_view(text: &str, doc: &Document, fetch_hint: &dyn Fn(&CodeBlock) -> String) -> String {
-    let mut out = String::with_capacity(text.len() / 2);
-    let mut copied = 0usize;
-    for block in &doc.code_blocks {
-        let (start, end) = (block.start_byte as usize, block.end_byte as usize);
-        if start < copied || end < start || text.get(start..end).is_none() {
-            continue;
-        }
-        out.push_str(&text[copied..start]);
-        out.push_str(&placeholder(text, block, &fetch_hint(block)));
-        copied = end;
+impl crate::view::BlockSpan for CodeBlock {
+    fn index(&self) -> u32 {
+        self.index
     }
-    out.push_str(&text[copied..]);
-    out
-}
-
-/// One placeholder fence for `block` (see [`placeholder_view`]); `text[start..end]` is valid.
-fn placeholder(text: &str, block: &CodeBlock, hint: &str) -> String {
-    let original = &text[block.start_byte as usize..block.end_byte as usize];
-    let first_line = original.split('\n').next().unwrap_or("");
-    let first_prefix = container_prefix(first_line);
-    let rest_prefix: String = first_prefix
-        .chars()
-        .filter_map(|c| match c {
-            ' ' | '\t' | '>' => Some(c),
-            '-' | '+' | '*' | '.' | ')' | '0'..='9' => Some(' '),
-            _ => None, // a byte-order mark, say
-        })
-        .collect();
-    let crlf = original.contains("\r\n") || text[block.end_byte as usize..].starts_with("\r\n");
-    let newline = if crlf { "\r\n" } else { "\n" };
-
-    let lines = block.end_line.saturating_sub(block.start_line) + 1;
-    let mut summary = format!("[code block #{} hidden: ", block.index);
-    if !block.info.is_empty() {
-        let _ = write!(summary, "{}, ", block.info);
+    fn info(&self) -> &str {
+        &self.info
     }
-    let _ = write!(summary, "{lines} line{}", if lines == 1 { "" } else { "s" });
-    if let Some(heading) = block.heading.as_deref().filter(|h| !h.is_empty()) {
-        let _ = write!(summary, ", under \"{heading}\"");
+    fn heading(&self) -> Option<&str> {
+        self.heading.as_deref()
     }
-    summary.push(']');
-
-    let hint_lines: Vec<&str> = if hint.is_empty() {
-        Vec::new()
-    } else {
-        hint.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
-    };
-    let longest_run = hint_lines.iter().map(|l| longest_backtick_run(l)).max().unwrap_or(0);
-    let fence = "`".repeat(longest_run.max(2) + 1);
-
-    let mut out = format!("{first_prefix}{fence}text");
-    for line in std::iter::once(summary.as_str()).chain(hint_lines) {
-        let _ = write!(out, "{newline}{rest_prefix}{line}");
+    fn lines(&self) -> (u32, u32) {
+        (self.start_line, self.end_line)
     }
-    let _ = write!(out, "{newline}{rest_prefix}{fence}");
-    out
-}
-
-/// The container prefix of a fenced block's first line: the indentation, block-quote `>` and
-/// list markers before its fence. Falls back to the leading whitespace if the line does not
-/// continue with a fence character after such a prefix.
-fn container_prefix(line: &str) -> &str {
-    let prefix_len = line
-        .find(|c: char| !matches!(c, ' ' | '\t' | '>' | '-' | '+' | '*' | '.' | ')' | '0'..='9' | '\u{feff}'))
-        .unwrap_or(line.len());
-    if matches!(line[prefix_len..].chars().next(), Some('`' | '~')) {
-        &line[..prefix_len]
-    } else {
-        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
-        &line[..indent]
+    fn bytes(&self) -> (u32, u32) {
+        (self.start_byte, self.end_byte)
     }
-}
-
-fn longest_backtick_run(line: &str) -> usize {
-    line.split(|c| c != '`').map(str::len).max().unwrap_or(0)
 }
 
 /// The parser options: CommonMark plus the GFM extensions that change no fence or heading
@@ -503,6 +417,7 @@ impl<'t> LineMap<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::view::placeholder_view;
 
     fn block_text<'t>(text: &'t str, b: &CodeBlock) -> &'t str {
         &text[b.start_byte as usize..b.end_byte as usize]
@@ -690,7 +605,7 @@ mod tests {
                 sections: vec![],
             }
         );
-        assert_eq!(placeholder_view("", &doc, &|_| "hint".into()), "");
+        assert_eq!(placeholder_view("", &doc.code_blocks, &|_| "hint".into()), "");
     }
 
     #[test]
@@ -710,7 +625,7 @@ mod tests {
             for b in &doc.code_blocks {
                 assert!(text.get(b.start_byte as usize..b.end_byte as usize).is_some());
             }
-            let view = placeholder_view(text, &doc, &|b| format!("fetch {}", b.index));
+            let view = placeholder_view(text, &doc.code_blocks, &|b| format!("fetch {}", b.index));
             assert_eq!(parse(&view).code_blocks.len(), doc.code_blocks.len(), "{text:?}");
         }
     }
@@ -719,7 +634,7 @@ mod tests {
     fn placeholder_view_exact() {
         let text = "# Basic table\n\nIntro.\n\n```jsx live=true\nconst a = 1;\nrender(a);\n```\n\n- step\n\n  ~~~\n  npm i\n  ~~~\n> ```\n> q\n> ```\n";
         let doc = parse(text);
-        let view = placeholder_view(text, &doc, &|b| format!("get_code_block(\"Table\", {})\nsecond line", b.index));
+        let view = placeholder_view(text, &doc.code_blocks, &|b| format!("get_code_block(\"Table\", {})\nsecond line", b.index));
         let want = "# Basic table\n\nIntro.\n\n```text\n[code block #1 hidden: jsx live=true, 4 lines, under \"Basic table\"]\nget_code_block(\"Table\", 1)\nsecond line\n```\n\n- step\n\n  ```text\n  [code block #2 hidden: 3 lines, under \"Basic table\"]\n  get_code_block(\"Table\", 2)\n  second line\n  ```\n> ```text\n> [code block #3 hidden: 3 lines, under \"Basic table\"]\n> get_code_block(\"Table\", 3)\n> second line\n> ```\n";
         assert_eq!(view, want);
         let again = parse(&view);
@@ -731,9 +646,9 @@ mod tests {
     fn placeholder_keeps_list_markers_crlf_and_outfences_the_hint() {
         let text = "1. ```js\r\n   x\r\n   ```\r\n";
         let doc = parse(text);
-        let view = placeholder_view(text, &doc, &|_| "a ``` b".into());
+        let view = placeholder_view(text, &doc.code_blocks, &|_| "a ``` b".into());
         assert_eq!(view, "1. ````text\r\n   [code block #1 hidden: js, 3 lines]\r\n   a ``` b\r\n   ````\r\n");
-        let view = placeholder_view(text, &doc, &|_| String::new());
+        let view = placeholder_view(text, &doc.code_blocks, &|_| String::new());
         assert_eq!(view, "1. ```text\r\n   [code block #1 hidden: js, 3 lines]\r\n   ```\r\n");
     }
 
@@ -745,21 +660,10 @@ mod tests {
         assert_serde::<Section>();
     }
 
-    // ---- Real inputs: /tmp/realcorpus (assembled by ../shared/corpus/assemble.sh). ----
+    // ---- Real inputs (assembled by ../shared/corpus/assemble.sh; skipped without it). ----
 
+    use crate::test_support::real_corpus;
     use std::path::{Path, PathBuf};
-
-    const REAL_CORPUS: &str = "/tmp/realcorpus";
-
-    fn real_corpus() -> Option<PathBuf> {
-        let root = PathBuf::from(REAL_CORPUS);
-        if root.is_dir() {
-            Some(root)
-        } else {
-            println!("skipping: {REAL_CORPUS} not found");
-            None
-        }
-    }
 
     /// `semi/content/<category>/<name>/<file_name>`, sorted.
     fn semi_docs(root: &Path, file_name: &str) -> Vec<PathBuf> {
@@ -857,7 +761,7 @@ mod tests {
         assert!(last_text.ends_with("\n    ```"), "{last_text}");
         assert_eq!(last_text.lines().count() as u32, last.end_line - last.start_line + 1);
 
-        let view = placeholder_view(&text, &doc, &|b| format!("get_code_block component=table index={}", b.index));
+        let view = placeholder_view(&text, &doc.code_blocks, &|b| format!("get_code_block component=table index={}", b.index));
         for n in 1..=53 {
             assert!(view.contains(&format!("[code block #{n} hidden: ")), "#{n}");
         }

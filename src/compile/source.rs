@@ -1213,13 +1213,7 @@ setup(() => { /* ... */ });
 
     /// Root of the assembled real corpus (DESIGN §5); the lead will point this at the test helper.
     fn real_corpus_root() -> Option<std::path::PathBuf> {
-        let root = std::path::PathBuf::from("/tmp/realcorpus");
-        if root.is_dir() {
-            Some(root)
-        } else {
-            println!("skipping: /tmp/realcorpus not found");
-            None
-        }
+        crate::test_support::real_corpus()
     }
 
     fn collect_sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

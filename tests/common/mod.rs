@@ -15,33 +15,9 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The assembled real inputs (`semi/`, `blueprint/`), or `None` with the reason printed. Uses
-/// `$MYDESIGN_REAL_CORPUS` when set, else assembles `../shared/corpus` into `target/real-corpus` (idempotent).
-pub fn real_corpus() -> Option<PathBuf> {
-    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    let found = DIR.get_or_init(|| {
-        if let Ok(dir) = std::env::var("MYDESIGN_REAL_CORPUS") {
-            return Ok(PathBuf::from(dir));
-        }
-        let script = root().join("../shared/corpus/assemble.sh");
-        if !script.exists() {
-            return Err(format!("{} not found (../shared is absent)", script.display()));
-        }
-        let dest = root().join("target/real-corpus");
-        if dest.join("semi/.assembled").exists() && dest.join("blueprint/.assembled").exists() {
-            return Ok(dest);
-        }
-        let status = Command::new("bash").arg(&script).arg(&dest).status().map_err(|e| e.to_string())?;
-        if status.success() { Ok(dest) } else { Err(format!("assemble.sh failed: {status}")) }
-    });
-    match found {
-        Ok(dir) => Some(dir.clone()),
-        Err(why) => {
-            eprintln!("skipping real-corpus test: {why}");
-            None
-        }
-    }
-}
+#[path = "../../src/test_support.rs"]
+mod test_support;
+pub use test_support::real_corpus;
 
 /// Builds `repo` with `preset` into a fresh temporary directory.
 pub fn build_into(repo: &Path, preset: &str, out: &Path) -> BuildReport {

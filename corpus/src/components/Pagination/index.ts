@@ -1,0 +1,2 @@
+export { default, getPageItems } from './Pagination';
+export type { PaginationProps } from './Pagination';

@@ -1,0 +1,2 @@
+export { default } from './Spin';
+export type { SpinProps } from './Spin';

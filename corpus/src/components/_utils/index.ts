@@ -1,0 +1,11 @@
+export { cls } from './classNames';
+export type { ClassValue } from './classNames';
+export { warning } from './warning';
+export { debounce } from './debounce';
+export { KeyCode, isActivationKey } from './keyCodes';
+export { ConfigContext, useConfig } from './ConfigContext';
+export type { ConfigContextValue, LocaleStrings } from './ConfigContext';
+export { useControllableState } from './useControllableState';
+export { useId } from './useId';
+export { Portal } from './Portal';
+export { BASE_CLASS_PREFIX } from './constants';

@@ -1,0 +1,40 @@
+//! Test-only: where the real Semi Design and Blueprint inputs are. Shared by unit tests (`crate::test_support`)
+//! and integration tests (`tests/common`, by path), so both find and assemble them the same way.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The assembled real inputs (`semi/`, `blueprint/`), or `None` with the reason printed. Uses
+/// `$MYDESIGN_REAL_CORPUS` when set, else assembles `../shared/corpus` into `target/real-corpus` (the script is
+/// idempotent and needs the npm registry).
+pub fn real_corpus() -> Option<PathBuf> {
+    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let found = DIR.get_or_init(|| {
+        if let Ok(dir) = std::env::var("MYDESIGN_REAL_CORPUS") {
+            return Ok(PathBuf::from(dir));
+        }
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let script = root.join("../shared/corpus/assemble.sh");
+        if !script.exists() {
+            return Err(format!("{} not found (../shared is absent)", script.display()));
+        }
+        let dest = root.join("target/real-corpus");
+        if dest.join("semi/.assembled").exists() && dest.join("blueprint/.assembled").exists() {
+            return Ok(dest);
+        }
+        let out = Command::new("bash").arg(&script).arg(&dest).output().map_err(|e| e.to_string())?;
+        if out.status.success() {
+            Ok(dest)
+        } else {
+            Err(format!("assemble.sh failed: {}", String::from_utf8_lossy(&out.stderr)))
+        }
+    });
+    match found {
+        Ok(dir) => Some(dir.clone()),
+        Err(why) => {
+            eprintln!("skipping real-corpus test: {why}");
+            None
+        }
+    }
+}
