@@ -153,17 +153,21 @@ fn suggest(s: &[String]) -> String {
     if s.is_empty() { String::new() } else { format!("; did you mean: {}?", s.join(", ")) }
 }
 
-/// The closest `max` candidates to `query` (substring matches first, then by normalized Damerau-Levenshtein similarity
-/// above 0.5), for did-you-mean messages.
+/// The closest `max` candidates to `query`, for did-you-mean messages: substring matches first, then by normalized
+/// Damerau-Levenshtein similarity above 0.5, comparing with the whole candidate and with its last segment (after
+/// the last `.` or `/`), so `rendr` finds `Table.render` and `table.tsx` finds `src/components/Table/Table.tsx`.
 pub fn closest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>, max: usize) -> Vec<String> {
     let q = query.to_lowercase();
+    let score = |l: &str| {
+        let sim = strsim::normalized_damerau_levenshtein(&q, l);
+        if !q.is_empty() && (l.contains(&q) || q.contains(l)) { 1.0 + sim } else { sim }
+    };
     let mut scored: Vec<(f64, &str)> = candidates
         .into_iter()
         .map(|c| {
             let l = c.to_lowercase();
-            let sim = strsim::normalized_damerau_levenshtein(&q, &l);
-            let score = if !q.is_empty() && (l.contains(&q) || q.contains(&l)) { 1.0 + sim } else { sim };
-            (score, c)
+            let tail = l.rsplit(['.', '/']).next().unwrap_or(&l);
+            (score(&l).max(score(tail)), c)
         })
         .filter(|(s, _)| *s > 0.5)
         .collect();
@@ -757,8 +761,22 @@ impl BundleSet {
         }
         let name = name.trim();
         let exact: Vec<&FunctionMeta> = index.iter().filter(|f| f.qualified == name).collect();
+        let merged;
         let chosen = match exact.as_slice() {
-            [one, ..] => *one,
+            [one] => *one,
+            [first, ..] => {
+                // A getter and its setter (or overloads) share a qualified name: serve them together, as the one
+                // exact span from the first to the last.
+                let last = exact.iter().max_by_key(|f| f.end_byte).unwrap_or(first);
+                merged = FunctionMeta {
+                    kind: exact.iter().map(|f| f.kind.as_str()).collect::<Vec<_>>().join("+"),
+                    end_line: last.end_line,
+                    end_byte: last.end_byte,
+                    tokens: exact.iter().map(|f| f.tokens).sum(),
+                    ..(*first).clone()
+                };
+                &merged
+            }
             [] => {
                 let simple: Vec<&FunctionMeta> = index.iter().filter(|f| f.name == name).collect();
                 match simple.as_slice() {

@@ -169,7 +169,7 @@ impl Render for FileView {
         let f = &self.file;
         let what = match (&f.skeleton, self.skeleton) {
             (Some(s), true) => format!(
-                " · skeleton (source of {}+ lines): {} lines, {} outer function bodies replaced by {{ ... }}; whole file ({} tokens) with full",
+                " · skeleton (source of {}+ lines): {} lines, {} outer function bodies replaced by {{ /* ... */ }}; whole file ({} tokens) with full",
                 self.threshold,
                 thousands(s.lines),
                 s.outer_bodies,

@@ -151,4 +151,3 @@ fn container_prefix(line: &str) -> &str {
 fn longest_backtick_run(line: &str) -> usize {
     line.split(|c| c != '`').map(str::len).max().unwrap_or(0)
 }
-

@@ -634,7 +634,9 @@ mod tests {
     fn placeholder_view_exact() {
         let text = "# Basic table\n\nIntro.\n\n```jsx live=true\nconst a = 1;\nrender(a);\n```\n\n- step\n\n  ~~~\n  npm i\n  ~~~\n> ```\n> q\n> ```\n";
         let doc = parse(text);
-        let view = placeholder_view(text, &doc.code_blocks, &|b| format!("get_code_block(\"Table\", {})\nsecond line", b.index));
+        let view = placeholder_view(text, &doc.code_blocks, &|b| {
+            format!("get_code_block(\"Table\", {})\nsecond line", b.index)
+        });
         let want = "# Basic table\n\nIntro.\n\n```text\n[code block #1 hidden: jsx live=true, 4 lines, under \"Basic table\"]\nget_code_block(\"Table\", 1)\nsecond line\n```\n\n- step\n\n  ```text\n  [code block #2 hidden: 3 lines, under \"Basic table\"]\n  get_code_block(\"Table\", 2)\n  second line\n  ```\n> ```text\n> [code block #3 hidden: 3 lines, under \"Basic table\"]\n> get_code_block(\"Table\", 3)\n> second line\n> ```\n";
         assert_eq!(view, want);
         let again = parse(&view);
@@ -761,7 +763,8 @@ mod tests {
         assert!(last_text.ends_with("\n    ```"), "{last_text}");
         assert_eq!(last_text.lines().count() as u32, last.end_line - last.start_line + 1);
 
-        let view = placeholder_view(&text, &doc.code_blocks, &|b| format!("get_code_block component=table index={}", b.index));
+        let view =
+            placeholder_view(&text, &doc.code_blocks, &|b| format!("get_code_block component=table index={}", b.index));
         for n in 1..=53 {
             assert!(view.contains(&format!("[code block #{n} hidden: ")), "#{n}");
         }
