@@ -1,1 +1,160 @@
-fn main() {}
+//! Project chores: `cargo xtask bench` (whole-process figures: build time and peak RSS, CLI lookup latency,
+//! bundle vs source bytes) and `cargo xtask corpus` (assemble the real Semi Design and Blueprint inputs).
+//! In-process lookup latency is `cargo bench` (benches/lookup.rs).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("bench") => bench(&args[1..]),
+        Some("corpus") => corpus().map(|d| println!("assembled: {}", d.display())),
+        _ => {
+            eprintln!("usage: cargo xtask bench [--runs N] | cargo xtask corpus");
+            std::process::exit(2)
+        }
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+}
+
+/// Assembles ../shared/corpus into target/real-corpus (idempotent).
+fn corpus() -> anyhow::Result<PathBuf> {
+    let script = root().join("../shared/corpus/assemble.sh");
+    if !script.exists() {
+        bail!("{} not found: the real corpus needs ../shared", script.display());
+    }
+    let dest = root().join("target/real-corpus");
+    let status = Command::new("bash").arg(&script).arg(&dest).stdout(Stdio::null()).status()?;
+    if !status.success() {
+        bail!("assemble.sh failed: {status}");
+    }
+    Ok(dest)
+}
+
+/// Runs `cmd` to completion and returns its wall time and peak resident set size in KiB (wait4's rusage).
+fn measure(cmd: &mut Command) -> anyhow::Result<(Duration, i64)> {
+    let start = Instant::now();
+    let child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn()?;
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: plain FFI call with a zeroed out-parameter; the child is ours and has not been waited for.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let elapsed = start.elapsed();
+    if r != pid || !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
+        bail!("{cmd:?} failed (status {status})");
+    }
+    Ok((elapsed, usage.ru_maxrss))
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i].as_secs_f64() * 1000.0
+}
+
+fn bench(args: &[String]) -> anyhow::Result<()> {
+    let runs: usize = match args {
+        [flag, n] if flag == "--runs" => n.parse().context("--runs N")?,
+        _ => 5,
+    };
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(&cargo).args(["build", "--release", "--package", "mydesign-docs"]).status()?;
+    if !status.success() {
+        bail!("cargo build --release failed");
+    }
+    let bin = root().join("target/release/mydesign-docs");
+    let out = root().join("target/bench-out");
+    let _ = std::fs::remove_dir_all(&out);
+
+    let mut inputs: Vec<(&str, PathBuf, &str)> = vec![("corpus/ (sample)", root().join("corpus"), "default")];
+    match corpus() {
+        Ok(dir) => {
+            inputs.push(("Semi Design", dir.join("semi"), "semi"));
+            inputs.push(("Blueprint", dir.join("blueprint"), "blueprint"));
+        }
+        Err(e) => println!("note: {e:#}; benchmarking the sample only"),
+    }
+
+    println!("## build ({runs} runs each, {} cores)", std::thread::available_parallelism().map_or(1, |n| n.get()));
+    println!(
+        "{:<18} {:>9} {:>9} {:>10} {:>12} {:>12} {:>7}",
+        "input", "min s", "median s", "peak MiB", "source B", "bundle B", "ratio"
+    );
+    for (name, repo, preset) in &inputs {
+        let mut times = Vec::new();
+        let mut rss = 0;
+        for _ in 0..runs {
+            let (t, r) =
+                measure(Command::new(&bin).arg("build").arg(repo).arg("--preset").arg(preset).arg("--out").arg(&out))?;
+            times.push(t);
+            rss = rss.max(r);
+        }
+        times.sort();
+        let (source, bundle) = sizes(&bin, &out, repo, preset)?;
+        println!(
+            "{name:<18} {:>9.3} {:>9.3} {:>10.1} {source:>12} {bundle:>12} {:>7.3}",
+            times[0].as_secs_f64(),
+            times[times.len() / 2].as_secs_f64(),
+            rss as f64 / 1024.0,
+            bundle as f64 / source as f64
+        );
+    }
+
+    // Whole-process CLI lookups on the largest set built (Semi when present).
+    let semi = inputs.iter().any(|i| i.2 == "semi");
+    let lookups: Vec<Vec<&str>> = if semi {
+        vec![
+            vec!["components"],
+            vec!["doc", "table"],
+            vec!["doc", "table", "--full"],
+            vec!["code-block", "table", "53"],
+            vec!["changelog", "--page", "17"],
+            vec!["files", "table"],
+            vec!["file", "packages/semi-foundation/table/foundation.ts"],
+            vec!["function", "packages/semi-foundation/table/foundation.ts", "TableFoundation.init"],
+        ]
+    } else {
+        vec![
+            vec!["components"],
+            vec!["doc", "table"],
+            vec!["code-block", "table", "33"],
+            vec!["changelog", "--page", "6"],
+            vec!["file", "src/components/Table/Table.tsx"],
+            vec!["function", "src/components/Table/Table.tsx", "Table.render"],
+        ]
+    };
+    let system = if semi { "semi" } else { "my-design" };
+    let n = 50;
+    println!("\n## whole-process CLI lookup on {system} ({n} runs each)");
+    println!("{:<70} {:>8} {:>8}", "command", "p50 ms", "p99 ms");
+    for args in lookups {
+        let mut times = Vec::new();
+        for _ in 0..n {
+            let mut cmd = Command::new(&bin);
+            cmd.args(&args).args(["--bundles"]).arg(&out).args(["--system", system]);
+            times.push(measure(&mut cmd)?.0);
+        }
+        times.sort();
+        println!("{:<70} {:>8.2} {:>8.2}", args.join(" "), percentile(&times, 0.5), percentile(&times, 0.99));
+    }
+    Ok(())
+}
+
+/// Source and bundle bytes of the set built from `repo`, from `build`'s summary line.
+fn sizes(bin: &Path, out: &Path, repo: &Path, preset: &str) -> anyhow::Result<(u64, u64)> {
+    let o = Command::new(bin).arg("build").arg(repo).arg("--preset").arg(preset).arg("--out").arg(out).output()?;
+    let text = String::from_utf8_lossy(&o.stdout);
+    let line = text.lines().find(|l| l.trim_start().starts_with("bytes:")).context("no bytes line in the summary")?;
+    let nums: Vec<u64> = line.split_whitespace().filter_map(|w| w.replace(',', "").parse().ok()).collect();
+    match nums.as_slice() {
+        [source, bundle, ..] => Ok((*source, *bundle)),
+        _ => bail!("cannot read `{line}`"),
+    }
+}

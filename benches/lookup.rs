@@ -1,0 +1,104 @@
+//! In-process lookup latency (divan): each lookup as the reader answers it, from an open bundle set, on the Semi
+//! Design set when `target/real-corpus` is assembled (`cargo xtask corpus`), else on the sample.
+//! Run: `cargo bench --bench lookup`.
+
+use std::path::PathBuf;
+use std::sync::LazyLock;
+
+use mydesign_docs::compile::{BuildOptions, build};
+use mydesign_docs::config::Config;
+use mydesign_docs::read::BundleSet;
+
+struct Target {
+    set: BundleSet,
+    component: &'static str,
+    block: u32,
+    page: u32,
+    source: &'static str,
+    function: &'static str,
+}
+
+static TARGET: LazyLock<Target> = LazyLock::new(|| {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let semi = root.join("target/real-corpus/semi");
+    let (repo, preset) = if semi.join("content").is_dir() { (semi, "semi") } else { (root.join("corpus"), "default") };
+    let out = root.join("target/bench-lookup");
+    let config = Config::preset(preset).expect("preset");
+    let report = build(&BuildOptions { repo, out, config, progress: false }).expect("build");
+    let set = BundleSet::open(&report.dir).expect("open");
+    eprintln!("benchmarking lookups on {} {}", set.manifest().system, set.manifest().version);
+    if preset == "semi" {
+        Target {
+            set,
+            component: "table",
+            block: 53,
+            page: 17,
+            source: "packages/semi-foundation/table/foundation.ts",
+            function: "TableFoundation.init",
+        }
+    } else {
+        Target {
+            set,
+            component: "table",
+            block: 33,
+            page: 6,
+            source: "src/components/Table/Table.tsx",
+            function: "Table.render",
+        }
+    }
+});
+
+fn main() {
+    LazyLock::force(&TARGET);
+    divan::main();
+}
+
+#[divan::bench]
+fn open_set() -> BundleSet {
+    BundleSet::open(TARGET.set.dir()).unwrap()
+}
+
+#[divan::bench]
+fn components() {
+    divan::black_box(TARGET.set.components(None));
+}
+
+#[divan::bench]
+fn doc_view() {
+    divan::black_box(TARGET.set.doc(TARGET.component, None, false).unwrap());
+}
+
+#[divan::bench]
+fn doc_full() {
+    divan::black_box(TARGET.set.doc(TARGET.component, None, true).unwrap());
+}
+
+#[divan::bench]
+fn code_block() {
+    divan::black_box(TARGET.set.code_block(TARGET.component, TARGET.block, None).unwrap());
+}
+
+#[divan::bench]
+fn changelog_page() {
+    divan::black_box(TARGET.set.changelog(Some(TARGET.page), None).unwrap());
+}
+
+#[divan::bench]
+fn files() {
+    divan::black_box(TARGET.set.files(TARGET.component).unwrap());
+}
+
+#[divan::bench]
+fn file_skeleton() {
+    divan::black_box(TARGET.set.file(TARGET.source, false).unwrap());
+}
+
+#[divan::bench]
+fn function() {
+    divan::black_box(TARGET.set.function(TARGET.source, TARGET.function).unwrap());
+}
+
+#[divan::bench]
+fn unknown_component() {
+    divan::black_box(TARGET.set.doc("tabel", None, false).unwrap_err());
+}
