@@ -349,6 +349,112 @@ pub struct BundleSet {
     dir: PathBuf,
     manifest: Manifest,
     open: Mutex<HashMap<String, Arc<Bundle>>>,
+    /// Decoded `component` frames: small, and read by nearly every lookup of a long-running server.
+    metas: Mutex<HashMap<String, Arc<ComponentMeta>>>,
+}
+
+/// Every bundle set found in one or more directories, each opened on first use: what `serve` and the lookups
+/// choose from. Several systems and versions can sit side by side.
+pub struct Library {
+    dirs: Vec<PathBuf>,
+    /// `(system, version, directory)`, sorted by system then version (ascending).
+    entries: Vec<(String, String, PathBuf)>,
+    open: Mutex<HashMap<PathBuf, Arc<BundleSet>>>,
+}
+
+impl Library {
+    /// Lists the bundle sets in `dirs`: each directory is a set itself (it holds `manifest.bundle`) or holds
+    /// `<system>@<version>/` sets. Only directory names are read here (and the manifest of a directory that is a set).
+    ///
+    /// # Errors
+    /// [`LookupError::NoBundles`] when no directory holds any set; a damaged manifest of a set given directly.
+    pub fn scan(dirs: &[PathBuf]) -> Result<Library, LookupError> {
+        let mut entries = Vec::new();
+        let mut open = HashMap::new();
+        for dir in dirs {
+            if dir.join("manifest.bundle").is_file() {
+                let set = BundleSet::open(dir)?;
+                entries.push((set.manifest.system.clone(), set.manifest.version.clone(), dir.clone()));
+                open.insert(dir.clone(), Arc::new(set));
+                continue;
+            }
+            let Ok(read) = std::fs::read_dir(dir) else { continue };
+            for e in read.filter_map(|e| e.ok()) {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let Some((s, v)) = name.split_once('@') else { continue };
+                if !name.starts_with('.') && e.path().join("manifest.bundle").is_file() {
+                    entries.push((s.to_string(), v.to_string(), e.path()));
+                }
+            }
+        }
+        if entries.is_empty() {
+            return Err(LookupError::NoBundles { dir: join_dirs(dirs) });
+        }
+        entries.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| version_cmp(&a.1, &b.1)));
+        entries.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+        Ok(Library { dirs: dirs.to_vec(), entries, open: Mutex::new(open) })
+    }
+
+    /// Systems and their versions (ascending), for lists and error messages.
+    pub fn systems(&self) -> Vec<(String, Vec<String>)> {
+        let mut out: Vec<(String, Vec<String>)> = Vec::new();
+        for (s, v, _) in &self.entries {
+            match out.last_mut() {
+                Some((last, versions)) if last == s => versions.push(v.clone()),
+                _ => out.push((s.clone(), vec![v.clone()])),
+            }
+        }
+        out
+    }
+
+    /// The set of `system` (required when there are several) at `version` (default: the highest present).
+    ///
+    /// # Errors
+    /// `System` (unknown, or several and none chosen), `UnknownVersion`, or a damaged manifest.
+    pub fn select(&self, system: Option<&str>, version: Option<&str>) -> Result<Arc<BundleSet>, LookupError> {
+        let systems = self.systems();
+        let names: Vec<&str> = systems.iter().map(|(s, _)| s.as_str()).collect();
+        let where_ = join_dirs(&self.dirs);
+        let (system, versions) = match system {
+            Some(want) => systems.iter().find(|(s, _)| s.eq_ignore_ascii_case(want)).ok_or_else(|| {
+                LookupError::System { message: format!("no system `{want}` in {where_}; available: {}", names.join(", ")) }
+            })?,
+            None if systems.len() == 1 => &systems[0],
+            None => {
+                return Err(LookupError::System {
+                    message: format!("{where_} holds several systems ({}); choose one with --system (`system` in MCP tools)", names.join(", ")),
+                });
+            }
+        };
+        let version = match version {
+            Some(v) => versions.iter().find(|x| x.as_str() == v.trim_start_matches('v')).ok_or_else(|| {
+                LookupError::UnknownVersion {
+                    system: system.clone(),
+                    version: v.to_string(),
+                    dir: where_.clone(),
+                    available: versions.join(", "),
+                }
+            })?,
+            None => versions.last().ok_or_else(|| LookupError::NoBundles { dir: where_.clone() })?,
+        };
+        let dir = self
+            .entries
+            .iter()
+            .find(|(s, v, _)| s == system && v == version)
+            .map(|(_, _, d)| d.clone())
+            .ok_or_else(|| LookupError::NoBundles { dir: where_.clone() })?;
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(set) = open.get(&dir) {
+            return Ok(set.clone());
+        }
+        let set = Arc::new(BundleSet::open(&dir)?);
+        open.insert(dir, set.clone());
+        Ok(set)
+    }
+}
+
+fn join_dirs(dirs: &[PathBuf]) -> String {
+    dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
 }
 
 /// Splits `changelog` / `changelog-N` (Semi's addressing) into a page number.
@@ -370,72 +476,12 @@ fn version_cmp(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 impl BundleSet {
-    /// Finds and opens a bundle set under `dir`: `dir` itself when it holds a `manifest.bundle`, else its
-    /// `<system>@<version>` subdirectories, choosing `system` (required when there are several) and `version`
-    /// (default: the highest present).
+    /// Finds and opens one bundle set under `dir` (see [`Library::scan`] and [`Library::select`]).
     ///
     /// # Errors
-    /// [`LookupError::NoBundles`], `System`, `UnknownVersion`, or a damaged manifest.
-    pub fn discover(dir: &Path, system: Option<&str>, version: Option<&str>) -> Result<BundleSet, LookupError> {
-        if dir.join("manifest.bundle").is_file() {
-            let set = BundleSet::open(dir)?;
-            if let Some(v) = version.filter(|v| *v != set.manifest.version) {
-                return Err(LookupError::UnknownVersion {
-                    system: set.manifest.system.clone(),
-                    version: v.to_string(),
-                    dir: dir.display().to_string(),
-                    available: set.manifest.version.clone(),
-                });
-            }
-            return Ok(set);
-        }
-        let no_bundles = || LookupError::NoBundles { dir: dir.display().to_string() };
-        let mut sets: Vec<(String, String)> = std::fs::read_dir(dir)
-            .map_err(|_| no_bundles())?
-            .filter_map(|e| e.ok())
-            .filter_map(|e| {
-                let name = e.file_name().to_string_lossy().into_owned();
-                let (s, v) = name.split_once('@')?;
-                (!name.starts_with('.') && e.path().join("manifest.bundle").is_file())
-                    .then(|| (s.to_string(), v.to_string()))
-            })
-            .collect();
-        if sets.is_empty() {
-            return Err(no_bundles());
-        }
-        let mut systems: Vec<&str> = sets.iter().map(|(s, _)| s.as_str()).collect();
-        systems.sort();
-        systems.dedup();
-        let system = match system {
-            Some(s) if systems.contains(&s) => s.to_string(),
-            Some(s) => {
-                return Err(LookupError::System {
-                    message: format!("no system `{s}` in {}; available: {}", dir.display(), systems.join(", ")),
-                });
-            }
-            None if systems.len() == 1 => systems[0].to_string(),
-            None => {
-                return Err(LookupError::System {
-                    message: format!(
-                        "{} holds several systems ({}); choose one with --system",
-                        dir.display(),
-                        systems.join(", ")
-                    ),
-                });
-            }
-        };
-        sets.retain(|(s, _)| *s == system);
-        sets.sort_by(|a, b| version_cmp(&a.1, &b.1));
-        let chosen = match version {
-            Some(v) => sets.iter().find(|(_, sv)| sv == v).ok_or_else(|| LookupError::UnknownVersion {
-                system: system.clone(),
-                version: v.to_string(),
-                dir: dir.display().to_string(),
-                available: sets.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>().join(", "),
-            })?,
-            None => sets.last().ok_or_else(no_bundles)?,
-        };
-        BundleSet::open(&dir.join(format!("{}@{}", chosen.0, chosen.1)))
+    /// As [`Library::scan`] and [`Library::select`].
+    pub fn discover(dir: &Path, system: Option<&str>, version: Option<&str>) -> Result<Arc<BundleSet>, LookupError> {
+        Library::scan(&[dir.to_path_buf()])?.select(system, version)
     }
 
     /// Opens the bundle set in `dir` (which holds `manifest.bundle`).
@@ -448,7 +494,12 @@ impl BundleSet {
             return Err(LookupError::NoBundles { dir: dir.display().to_string() });
         }
         let manifest: Manifest = Bundle::open(&path)?.get(keys::MANIFEST)?;
-        Ok(BundleSet { dir: dir.to_path_buf(), manifest, open: Mutex::new(HashMap::new()) })
+        Ok(BundleSet {
+            dir: dir.to_path_buf(),
+            manifest,
+            open: Mutex::new(HashMap::new()),
+            metas: Mutex::new(HashMap::new()),
+        })
     }
 
     /// The manifest.
@@ -497,10 +548,14 @@ impl BundleSet {
     ///
     /// # Errors
     /// Unknown component or a damaged bundle.
-    pub fn component_meta(&self, name: &str) -> Result<(Arc<Bundle>, ComponentMeta), LookupError> {
+    pub fn component_meta(&self, name: &str) -> Result<(Arc<Bundle>, Arc<ComponentMeta>), LookupError> {
         let entry = self.component(name)?;
         let bundle = self.bundle(&entry.bundle)?;
-        let meta = bundle.get(keys::COMPONENT)?;
+        if let Some(meta) = self.metas.lock().unwrap_or_else(|e| e.into_inner()).get(&entry.key) {
+            return Ok((bundle, meta.clone()));
+        }
+        let meta: Arc<ComponentMeta> = Arc::new(bundle.get(keys::COMPONENT)?);
+        self.metas.lock().unwrap_or_else(|e| e.into_inner()).insert(entry.key.clone(), meta.clone());
         Ok((bundle, meta))
     }
 
@@ -668,7 +723,7 @@ impl BundleSet {
     /// Unknown component, damaged bundle.
     pub fn files(&self, name: &str) -> Result<FilesView, LookupError> {
         let (_, meta) = self.component_meta(name)?;
-        Ok(FilesView { served: self.served(), component: meta.name, files: meta.files })
+        Ok(FilesView { served: self.served(), component: meta.name.clone(), files: meta.files.clone() })
     }
 
     /// Normalizes a requested path (`./a`, `a\b`) and finds the component storing it. Requested paths are only
@@ -697,7 +752,7 @@ impl BundleSet {
             }
         })?;
         let (bundle, meta) = self.component_meta(&owner.component)?;
-        let file = meta.files.into_iter().find(|f| f.path == norm).ok_or_else(|| BundleError::Corrupt {
+        let file = meta.files.iter().find(|f| f.path == norm).cloned().ok_or_else(|| BundleError::Corrupt {
             path: bundle.path().to_string(),
             what: format!("file list (no `{norm}`)"),
         })?;

@@ -2,12 +2,13 @@
 
 use std::process::ExitCode;
 
+use mydesign_docs::compile::source::{SourceLang, dump_tree};
 use mydesign_docs::read::{BundleSet, changelog_page_name};
 use mydesign_docs::render::{Render, thousands};
 
 use super::{Command, LookupArgs};
 
-fn open(args: &LookupArgs) -> anyhow::Result<BundleSet> {
+fn open(args: &LookupArgs) -> anyhow::Result<std::sync::Arc<BundleSet>> {
     Ok(BundleSet::discover(&args.bundles, args.system.as_deref(), args.version.as_deref())?)
 }
 
@@ -35,6 +36,13 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Files { component, lookup: a } => print(&open(&a)?.files(&component)?, a.json),
         Command::File { path, full, lookup: a } => print(&open(&a)?.file(&path, full)?, a.json),
         Command::Function { path, name, lookup: a } => print(&open(&a)?.function(&path, &name)?, a.json),
+        Command::DumpTs { file } => {
+            let lang = SourceLang::from_path(&file)
+                .ok_or_else(|| anyhow::anyhow!("{}: not a .ts/.tsx/.js/.jsx file", file.display()))?;
+            let text = std::fs::read_to_string(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            print!("{}", dump_tree(lang, &text)?);
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Verify(a) => {
             let set = open(&a)?;
             let (bundles, frames) = set.verify()?;

@@ -79,6 +79,12 @@ enum Command {
     },
     /// Check every bundle of a set against the manifest's checksums and decode every frame.
     Verify(LookupArgs),
+    /// Debugging: print the tree-sitter syntax tree of a source file (what skeletons and the function index see).
+    #[command(hide = true)]
+    DumpTs {
+        /// A .ts/.tsx/.js/.jsx file.
+        file: PathBuf,
+    },
 }
 
 /// Options shared by every lookup.
