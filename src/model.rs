@@ -5,6 +5,7 @@
 //! server's count, so a file ending in a newline has `wc -l` + 1 lines); bytes are offsets into UTF-8 text;
 //! tokens are exact counts in the manifest's `encoding` (o200k_base unless configured), computed at build time.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Frame keys of a component bundle and of the changelog bundle. One place, so writer and reader agree.
@@ -224,7 +225,7 @@ pub struct DocMeta {
 }
 
 /// One fenced code block.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct CodeBlockMeta {
     /// 1-based number within its document (`#N` of the placeholders).
     pub index: u32,
@@ -265,7 +266,7 @@ pub struct SectionMeta {
 }
 
 /// What a listed file is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum FileKind {
     /// `.ts/.tsx/.js/.jsx`: analysed with tree-sitter, has a function index.
@@ -277,7 +278,7 @@ pub enum FileKind {
 }
 
 /// One file listed for a component.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FileMeta {
     /// Repository-relative path with `/` separators.
     pub path: String,
@@ -300,7 +301,7 @@ pub struct FileMeta {
 }
 
 /// Size of a skeleton.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SkeletonMeta {
     /// Lines of the skeleton.
     pub lines: u32,
@@ -311,7 +312,7 @@ pub struct SkeletonMeta {
 }
 
 /// One entry of a file's function index.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FunctionMeta {
     /// Simple name, e.g. `render`.
     pub name: String,

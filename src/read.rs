@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::bundle::{Bundle, BundleError};
@@ -177,7 +178,7 @@ pub fn closest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>, m
 }
 
 /// Which system and version a response came from; every view carries one.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, JsonSchema)]
 pub struct Served {
     /// Design-system name.
     pub system: String,
@@ -186,7 +187,7 @@ pub struct Served {
 }
 
 /// `components`: the list.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct ComponentsView {
     /// Source of the answer.
     #[serde(flatten)]
@@ -200,7 +201,7 @@ pub struct ComponentsView {
 }
 
 /// One row of the component list.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct ComponentRow {
     /// Lookup name.
     pub name: String,
@@ -219,7 +220,7 @@ pub struct ComponentRow {
 }
 
 /// `doc`: a document, whole or as the placeholder view.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct DocView {
     /// Source of the answer.
     #[serde(flatten)]
@@ -249,7 +250,7 @@ pub struct DocView {
 }
 
 /// `code-block`: one code block.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct CodeBlockView {
     /// Source of the answer.
     #[serde(flatten)]
@@ -268,7 +269,7 @@ pub struct CodeBlockView {
 }
 
 /// `changelog`: one page.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct ChangelogView {
     /// Source of the answer.
     #[serde(flatten)]
@@ -298,7 +299,7 @@ pub struct ChangelogView {
 }
 
 /// `files`: a component's file list.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct FilesView {
     /// Source of the answer.
     #[serde(flatten)]
@@ -310,7 +311,7 @@ pub struct FilesView {
 }
 
 /// `file`: one file, as its skeleton or whole.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct FileView {
     /// Source of the answer.
     #[serde(flatten)]
@@ -330,7 +331,7 @@ pub struct FileView {
 }
 
 /// `function`: one function's exact source.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct FunctionView {
     /// Source of the answer.
     #[serde(flatten)]
