@@ -50,10 +50,13 @@ pub fn walk(root: &Path, config: &WalkConfig) -> Result<(Vec<WalkedFile>, Vec<Di
 
     let files = Mutex::new(Vec::new());
     let diagnostics = Mutex::new(Vec::new());
+    // Symlinks are followed, but never out of the repository: a link to ~/.ssh must not end up in a bundle.
+    let real_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let real_root = &real_root;
     walker.run(|| {
         let mut local = Local { files: Vec::new(), problems: Vec::new(), sink_files: &files, sink_diags: &diagnostics };
         Box::new(move |entry| {
-            local.visit(root, entry);
+            local.visit(root, real_root, entry);
             WalkState::Continue
         })
     });
@@ -74,13 +77,19 @@ struct Local<'s> {
 }
 
 impl Local<'_> {
-    fn visit(&mut self, root: &Path, entry: Result<ignore::DirEntry, ignore::Error>) {
+    fn visit(&mut self, root: &Path, real_root: &Path, entry: Result<ignore::DirEntry, ignore::Error>) {
         match entry {
             Err(err) => {
                 let path = error_path(&err).map(|p| relative(root, &p)).unwrap_or_default();
                 self.problems.push(Diagnostic::new(path, "walk", err.to_string()));
             }
             Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => {
+                let inside = e.path().canonicalize().is_ok_and(|real| real.starts_with(real_root));
+                if !inside {
+                    let message = "a symlink that leads out of the repository; skipped";
+                    self.problems.push(Diagnostic::new(relative(root, e.path()), "walk", message));
+                    return;
+                }
                 let bytes = e.metadata().map(|m| m.len()).unwrap_or(0);
                 self.files.push(WalkedFile { rel: relative(root, e.path()), abs: e.path().to_path_buf(), bytes });
             }
@@ -148,6 +157,23 @@ mod tests {
         let rels: Vec<_> = files.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(rels, ["docs/table/index.md", "src/components/Table/Table.tsx"]);
         assert!(diags.is_empty(), "{diags:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_out_of_the_repository_are_not_followed() {
+        let outside = tempfile::tempdir().unwrap();
+        touch(outside.path(), "secret.md");
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        touch(root, "docs/a/index.md");
+        std::os::unix::fs::symlink(outside.path().join("secret.md"), root.join("docs/a/secret.md")).unwrap();
+        std::os::unix::fs::symlink(root.join("docs/a/index.md"), root.join("docs/a/alias.md")).unwrap();
+        let (files, diags) = walk(root, &WalkConfig::default()).unwrap();
+        let rels: Vec<_> = files.iter().map(|f| f.rel.as_str()).collect();
+        assert_eq!(rels, ["docs/a/alias.md", "docs/a/index.md"]);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].to_string(), "walk: docs/a/secret.md: a symlink that leads out of the repository; skipped");
     }
 
     #[cfg(unix)]
