@@ -53,6 +53,8 @@ pub struct Thresholds {
 /// `manifest.bundle`: what a bundle set holds, small enough to decode on every lookup.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
+    /// Bundle format version the set was written with (`bundle::format::FORMAT_VERSION`).
+    pub format_version: u16,
     /// Design-system name, e.g. `semi`.
     pub system: String,
     /// Version of the documentation compiled, e.g. `2.102.0`.

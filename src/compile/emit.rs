@@ -201,6 +201,7 @@ pub fn compile_all(
         langs: c.langs.iter().map(|l| l.summary.clone()).collect(),
     });
     let manifest = Manifest {
+        format_version: crate::bundle::format::FORMAT_VERSION,
         system: safe_name(&system),
         version: safe_name(&resolve_version(config, repo, newest.as_deref())),
         built_by: format!("mydesign-docs {}", env!("CARGO_PKG_VERSION")),
