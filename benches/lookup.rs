@@ -60,7 +60,7 @@ fn open_set() -> BundleSet {
 
 #[divan::bench]
 fn components() {
-    divan::black_box(TARGET.set.components(None));
+    divan::black_box(TARGET.set.components(None).unwrap());
 }
 
 #[divan::bench]

@@ -221,6 +221,24 @@ impl Config {
         for p in self.docs.iter().map(|d| &d.pattern).chain(&self.sources.patterns) {
             Pattern::parse(p)?;
         }
+        let rule_langs: Vec<&str> =
+            self.docs.iter().map(|d| d.lang.as_str()).chain(self.changelog.iter().map(|c| c.lang.as_str())).collect();
+        if rule_langs.iter().any(|l| l.trim().is_empty()) {
+            return Err("every [[docs]] and [[changelog]] rule needs a non-empty `lang`".into());
+        }
+        let known = |l: &str| rule_langs.contains(&l);
+        if let Some(l) = self.system.default_lang.as_deref().filter(|l| !known(l)) {
+            return Err(format!("default_lang `{l}` is not the language of any [[docs]] or [[changelog]] rule"));
+        }
+        if let Some(l) = self.system.langs.iter().flatten().find(|l| !known(l)) {
+            return Err(format!("langs lists `{l}`, which no [[docs]] or [[changelog]] rule has"));
+        }
+        if let Some(name) = &self.system.name {
+            check_name("system name", name)?;
+        }
+        if let Some(version) = &self.system.version {
+            check_name("version", version)?;
+        }
         if !["o200k_base", "cl100k_base"].contains(&self.encoding.as_str()) {
             return Err(format!("encoding `{}` is not o200k_base or cl100k_base", self.encoding));
         }
@@ -230,6 +248,23 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// Checks that a system name or version can name a bundle set directory `<system>@<version>`: not empty, no `/`,
+/// `\\`, `@` or control characters, not starting with `.`.
+///
+/// # Errors
+/// A message naming `what` and the offending value.
+pub fn check_name(what: &str, value: &str) -> Result<(), String> {
+    let bad = value.trim().is_empty()
+        || value.starts_with('.')
+        || value.chars().any(|c| matches!(c, '/' | '\\' | '@') || c.is_control() || c.is_whitespace());
+    if bad {
+        return Err(format!(
+            "{what} `{value}` cannot name a bundle set: it must be non-empty, without spaces, `/`, `\\`, `@`, and not start with `.`"
+        ));
+    }
+    Ok(())
 }
 
 /// A compiled path pattern (see the module docs).
@@ -364,6 +399,25 @@ mod tests {
         }
         let err = Config::load(Path::new("."), Some("nope")).unwrap_err().to_string();
         assert_eq!(err, "unknown preset `nope`; the presets are: default, semi, blueprint");
+    }
+
+    #[test]
+    fn settings_that_cannot_work_are_rejected() {
+        let check = |toml_text: &str| toml::from_str::<Config>(toml_text).unwrap().validate().unwrap_err();
+        assert_eq!(
+            check("[system]\ndefault_lang = \"fr\""),
+            "default_lang `fr` is not the language of any [[docs]] or [[changelog]] rule"
+        );
+        assert_eq!(
+            check("[system]\nlangs = [\"fr\"]"),
+            "langs lists `fr`, which no [[docs]] or [[changelog]] rule has"
+        );
+        assert!(check("[system]\nversion = \"../x\"").starts_with("version `../x` cannot name a bundle set"));
+        assert!(check("[system]\nname = \"\"").starts_with("system name `` cannot name"));
+        assert!(check("[[docs]]\npattern = \"d/{component}.md\"\nlang = \"\"").contains("non-empty `lang`"));
+        // A partial [thresholds] table keeps the other defaults.
+        let c: Config = toml::from_str("[thresholds]\ndoc_hide_lines = 500").unwrap();
+        assert_eq!((c.thresholds.doc_hide_lines, c.thresholds.changelog_page_lines), (500, 300));
     }
 
     #[test]

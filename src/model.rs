@@ -39,8 +39,10 @@ pub mod keys {
     }
 }
 
-/// The rule numbers a bundle set was compiled with (defaults from the Semi Design MCP server).
+/// The rule numbers a bundle set was compiled with (defaults from the Semi Design MCP server). In a configuration
+/// file each field may be given alone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Thresholds {
     /// Documents with more lines than this are served as a placeholder view (888).
     pub doc_hide_lines: u32,
@@ -71,6 +73,9 @@ pub struct Manifest {
     pub thresholds: Thresholds,
     /// Components, sorted by `key`.
     pub components: Vec<ComponentEntry>,
+    /// Shared source folders that are no component (`_utils`, Semi's `base`): files served by path, listed as
+    /// the pseudo-component `_shared`, never in `components`.
+    pub shared: Option<ComponentEntry>,
     /// Which component bundle stores each source file, sorted by `path`.
     pub files: Vec<FileOwner>,
     /// The changelog, when the repository has one.

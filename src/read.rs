@@ -44,8 +44,14 @@ pub enum LookupError {
         available: String,
     },
     /// No component of that name.
-    #[error("unknown component `{name}` in {system} {version}{}", suggest(suggestions))]
+    #[error("unknown component `{name}` in {system} {version}{}", if suggestions.is_empty() {
+        format!("; it has {known} components: list them with `components` (MCP: list_components)")
+    } else {
+        suggest(suggestions)
+    })]
     UnknownComponent {
+        /// How many components there are.
+        known: usize,
         /// Name asked for.
         name: String,
         /// System.
@@ -54,6 +60,14 @@ pub enum LookupError {
         version: String,
         /// Closest names.
         suggestions: Vec<String>,
+    },
+    /// A language the bundle set does not have.
+    #[error("no {lang} documents in this bundle set; languages: {available}")]
+    UnknownLang {
+        /// Language asked for.
+        lang: String,
+        /// Languages present.
+        available: String,
     },
     /// The component has no document in that language (or none at all).
     #[error("component `{component}` has no {lang} document; available: {available}")]
@@ -198,6 +212,8 @@ pub struct ComponentsView {
     pub components: Vec<ComponentRow>,
     /// Whether a changelog is available (`changelog` lookups).
     pub changelog_pages: Option<u32>,
+    /// Files of shared folders that are no component (listed by `files _shared`).
+    pub shared_files: u32,
 }
 
 /// One row of the component list.
@@ -257,7 +273,8 @@ pub struct CodeBlockView {
     pub served: Served,
     /// Component name.
     pub component: String,
-    /// Language of the document.
+    /// Language of the document (`doc_lang` in JSON: the flattened block has its own `lang`, the code's language).
+    #[serde(rename = "doc_lang")]
     pub lang: String,
     /// The block's metadata (number, info string, language, heading, lines, tokens).
     #[serde(flatten)]
@@ -324,7 +341,7 @@ pub struct FileView {
     pub threshold: u32,
     /// Tokens of `text`.
     pub tokens: u32,
-    /// Functions in the file's index, to fetch with `function` (empty unless a skeleton is served).
+    /// Qualified names of the file's functions, each once, to fetch with `function` (empty for other files).
     pub functions: Vec<String>,
     /// The text served.
     pub text: String,
@@ -417,13 +434,18 @@ impl Library {
         let names: Vec<&str> = systems.iter().map(|(s, _)| s.as_str()).collect();
         let where_ = join_dirs(&self.dirs);
         let (system, versions) = match system {
-            Some(want) => systems.iter().find(|(s, _)| s.eq_ignore_ascii_case(want)).ok_or_else(|| {
-                LookupError::System { message: format!("no system `{want}` in {where_}; available: {}", names.join(", ")) }
-            })?,
+            Some(want) => {
+                systems.iter().find(|(s, _)| s.eq_ignore_ascii_case(want)).ok_or_else(|| LookupError::System {
+                    message: format!("no system `{want}` in {where_}; available: {}", names.join(", ")),
+                })?
+            }
             None if systems.len() == 1 => &systems[0],
             None => {
                 return Err(LookupError::System {
-                    message: format!("{where_} holds several systems ({}); choose one with --system (`system` in MCP tools)", names.join(", ")),
+                    message: format!(
+                        "{where_} holds several systems ({}); choose one with --system (`system` in MCP tools)",
+                        names.join(", ")
+                    ),
                 });
             }
         };
@@ -454,6 +476,12 @@ impl Library {
     }
 }
 
+/// Qualified names of a function index, each once (a getter and its setter share one), in source order.
+fn qualified_names(index: &[FunctionMeta]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    index.iter().filter(|f| seen.insert(f.qualified.as_str())).map(|f| f.qualified.clone()).collect()
+}
+
 fn join_dirs(dirs: &[PathBuf]) -> String {
     dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
 }
@@ -465,7 +493,8 @@ pub fn changelog_page_name(name: &str) -> Option<Option<u32>> {
     if rest.is_empty() {
         return Some(None);
     }
-    rest.strip_prefix('-').and_then(|n| n.parse().ok()).map(Some)
+    // A page number too large for u32 is still a page request (and out of range), not a component name.
+    rest.strip_prefix('-').and_then(|n| n.parse::<u64>().ok()).map(|n| Some(u32::try_from(n).unwrap_or(u32::MAX)))
 }
 
 /// Compares versions numerically part by part (`2.10.0` > `2.9.1`), falling back to text.
@@ -533,6 +562,9 @@ impl BundleSet {
     /// # Errors
     /// [`LookupError::UnknownComponent`] with the closest names.
     pub fn component(&self, name: &str) -> Result<&ComponentEntry, LookupError> {
+        if let Some(shared) = self.manifest.shared.as_ref().filter(|s| name.trim() == s.key) {
+            return Ok(shared);
+        }
         let key = component_key(name);
         let comps = &self.manifest.components;
         comps.binary_search_by(|c| c.key.as_str().cmp(&key)).map(|i| &comps[i]).map_err(|_| {
@@ -541,6 +573,7 @@ impl BundleSet {
                 system: self.manifest.system.clone(),
                 version: self.manifest.version.clone(),
                 suggestions: closest(name, comps.iter().map(|c| c.name.as_str()), 5),
+                known: comps.len(),
             }
         })
     }
@@ -580,8 +613,19 @@ impl BundleSet {
     }
 
     /// All components, with sizes of their documents in `lang` (default language when `None`).
-    pub fn components(&self, lang: Option<&str>) -> ComponentsView {
-        let lang = lang.unwrap_or(&self.manifest.default_lang).to_string();
+    ///
+    /// # Errors
+    /// [`LookupError::UnknownLang`] for a language the set does not have.
+    pub fn components(&self, lang: Option<&str>) -> Result<ComponentsView, LookupError> {
+        let langs = &self.manifest.langs;
+        let lang = match lang {
+            None => self.manifest.default_lang.clone(),
+            Some(l) => langs
+                .iter()
+                .find(|x| x.eq_ignore_ascii_case(l))
+                .cloned()
+                .ok_or_else(|| LookupError::UnknownLang { lang: l.to_string(), available: langs.join(", ") })?,
+        };
         let components = self
             .manifest
             .components
@@ -605,7 +649,8 @@ impl BundleSet {
             .as_ref()
             .and_then(|c| c.langs.iter().find(|l| l.lang.eq_ignore_ascii_case(&lang)).or(c.langs.first()))
             .map(|l| l.pages);
-        ComponentsView { served: self.served(), lang, components, changelog_pages }
+        let shared_files = self.manifest.shared.as_ref().map_or(0, |s| s.files);
+        Ok(ComponentsView { served: self.served(), lang, components, changelog_pages, shared_files })
     }
 
     /// The document of `name`: the placeholder view when it is over the threshold, unless `full`.
@@ -772,8 +817,8 @@ impl BundleSet {
             (_, true) => (bundle.get(&keys::skeleton(&norm))?, file.skeleton.as_ref().map_or(0, |s| s.tokens)),
             (_, false) => (bundle.get(&keys::file(&norm))?, file.tokens),
         };
-        let functions = if skeleton {
-            bundle.get::<Vec<FunctionMeta>>(&keys::functions(&norm))?.into_iter().map(|f| f.qualified).collect()
+        let functions = if file.kind == FileKind::Source {
+            qualified_names(&bundle.get::<Vec<FunctionMeta>>(&keys::functions(&norm))?)
         } else {
             vec![]
         };
@@ -816,51 +861,40 @@ impl BundleSet {
             return Err(LookupError::NoFunctions { path: norm });
         }
         let name = name.trim();
-        let exact: Vec<&FunctionMeta> = index.iter().filter(|f| f.qualified == name).collect();
-        let merged;
-        let chosen = match exact.as_slice() {
-            [one] => *one,
-            [first, ..] => {
-                // A getter and its setter (or overloads) share a qualified name: serve them together, as the one
-                // exact span from the first to the last.
-                let last = exact.iter().max_by_key(|f| f.end_byte).unwrap_or(first);
-                merged = FunctionMeta {
-                    kind: exact.iter().map(|f| f.kind.as_str()).collect::<Vec<_>>().join("+"),
-                    end_line: last.end_line,
-                    end_byte: last.end_byte,
-                    tokens: exact.iter().map(|f| f.tokens).sum(),
-                    ..(*first).clone()
-                };
-                &merged
-            }
-            [] => {
-                let simple: Vec<&FunctionMeta> = index.iter().filter(|f| f.name == name).collect();
-                match simple.as_slice() {
-                    [one] => *one,
-                    [] => {
-                        let names = index.iter().map(|f| f.qualified.as_str());
-                        let mut suggestions = closest(name, names.clone(), 8);
-                        if suggestions.is_empty() && index.len() <= 30 {
-                            suggestions = names.map(str::to_string).collect();
-                        }
-                        return Err(LookupError::UnknownFunction { path: norm, name: name.to_string(), suggestions });
+        // A qualified name, or a simple name that leads to exactly one qualified name.
+        let qualified = if index.iter().any(|f| f.qualified == name) {
+            name.to_string()
+        } else {
+            let mut candidates: Vec<String> =
+                index.iter().filter(|f| f.name == name).map(|f| f.qualified.clone()).collect();
+            candidates.dedup();
+            match candidates.len() {
+                1 => candidates.remove(0),
+                0 => {
+                    let names = qualified_names(&index);
+                    let mut suggestions = closest(name, names.iter().map(String::as_str), 8);
+                    if suggestions.is_empty() {
+                        suggestions = names;
                     }
-                    many => {
-                        let mut candidates: Vec<String> = many.iter().map(|f| f.qualified.clone()).collect();
-                        candidates.dedup();
-                        if candidates.len() == 1 {
-                            many[0]
-                        } else {
-                            return Err(LookupError::AmbiguousFunction {
-                                path: norm,
-                                name: name.to_string(),
-                                candidates,
-                            });
-                        }
-                    }
+                    return Err(LookupError::UnknownFunction { path: norm, name: name.to_string(), suggestions });
                 }
+                _ => return Err(LookupError::AmbiguousFunction { path: norm, name: name.to_string(), candidates }),
             }
         };
+        // A getter and its setter (or overloads) share a qualified name: serve them together, as the one exact span
+        // from the first to the last.
+        let all: Vec<&FunctionMeta> = index.iter().filter(|f| f.qualified == qualified).collect();
+        let (Some(first), Some(last)) = (all.first(), all.iter().max_by_key(|f| f.end_byte)) else {
+            return Err(LookupError::NoFunctions { path: norm });
+        };
+        let merged = FunctionMeta {
+            kind: all.iter().map(|f| f.kind.as_str()).collect::<Vec<_>>().join("+"),
+            end_line: last.end_line,
+            end_byte: last.end_byte,
+            tokens: all.iter().map(|f| f.tokens).sum(),
+            ..(*first).clone()
+        };
+        let chosen = &merged;
         let text: String = bundle.get(&keys::file(&norm))?;
         let body =
             text.get(chosen.start_byte as usize..chosen.end_byte as usize).ok_or_else(|| BundleError::Corrupt {
@@ -880,7 +914,7 @@ impl BundleSet {
         for b in &self.manifest.bundles {
             let path = self.dir.join(&b.name);
             let bytes =
-                std::fs::read(&path).map_err(|source| BundleError::Io { path: path.display().to_string(), source })?;
+                std::fs::read(&path).map_err(|error| BundleError::Io { path: path.display().to_string(), error })?;
             let p = path.display().to_string();
             if bytes.len() as u64 != b.bytes {
                 return Err(BundleError::Truncated {

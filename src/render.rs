@@ -28,6 +28,12 @@ pub fn thousands(n: impl Into<u64>) -> String {
     out
 }
 
+/// `1 code block`, `2 code blocks`.
+pub fn plural(n: impl Into<u64>, word: &str) -> String {
+    let n = n.into();
+    format!("{} {word}{}", thousands(n), if n == 1 { "" } else { "s" })
+}
+
 fn served(s: &Served) -> String {
     format!("{} {}", s.system, s.version)
 }
@@ -35,11 +41,11 @@ fn served(s: &Served) -> String {
 impl Render for ComponentsView {
     fn text(&self) -> String {
         let mut out = format!(
-            "[{} · {} components · sizes for {} · tokens of the default view{}]\n",
+            "[{} · {} · sizes for {} · tokens of the default view{}]\n",
             served(&self.served),
-            self.components.len(),
+            plural(self.components.len() as u64, "component"),
             self.lang,
-            self.changelog_pages.map_or(String::new(), |p| format!(" · changelog: {p} pages"))
+            self.changelog_pages.map_or(String::new(), |p| format!(" · changelog: {}", plural(p, "page")))
         );
         let width = self.components.iter().map(|c| c.name.chars().count()).max().unwrap_or(4).max(4);
         out.push_str(&format!(
@@ -48,19 +54,30 @@ impl Render for ComponentsView {
         ));
         for c in &self.components {
             let title = c.title.as_deref().unwrap_or("");
-            let about = match (title, c.brief.as_deref()) {
-                ("", None) => "(no document)".to_string(),
+            let mut about = match (title, c.brief.as_deref()) {
+                ("", None) => String::new(),
                 (t, None) => t.to_string(),
                 ("", Some(b)) => b.to_string(),
                 (t, Some(b)) => format!("{t} — {b}"),
             };
+            let has_lang = c.langs.iter().any(|l| l.eq_ignore_ascii_case(&self.lang));
+            if !has_lang {
+                let note = match c.langs.as_slice() {
+                    [] => "(sources only)".to_string(),
+                    langs => format!("({} only)", langs.join(", ")),
+                };
+                about = if about.is_empty() { note } else { format!("{note} {about}") };
+            }
+            let tokens = if has_lang { thousands(c.tokens) } else { "—".into() };
             out.push_str(&format!(
                 "{:<width$}  {:>7}  {:>6}  {:>5}  {}\n",
-                c.name,
-                thousands(c.tokens),
-                c.code_blocks,
-                c.files,
-                about
+                c.name, tokens, c.code_blocks, c.files, about
+            ));
+        }
+        if self.shared_files > 0 {
+            out.push_str(&format!(
+                "[+ {} of shared folders that are no component: files _shared]\n",
+                plural(self.shared_files, "file")
             ));
         }
         out
@@ -71,11 +88,13 @@ impl Render for DocView {
     fn text(&self) -> String {
         let hidden = if self.hidden {
             format!(
-                " · {} code blocks hidden (document over {} lines): fetch one with get_code_block, or the whole document with full",
-                self.code_blocks, self.threshold
+                " · {} hidden (document over {} lines): get one with get_code_block (CLI: code-block {} N), the whole document with full (CLI: --full)",
+                plural(self.code_blocks, "code block"),
+                self.threshold,
+                self.component
             )
         } else {
-            format!(" · {} code blocks", self.code_blocks)
+            format!(" · {}", plural(self.code_blocks, "code block"))
         };
         let full =
             if self.hidden { format!(" (whole document: {})", thousands(self.full_tokens)) } else { String::new() };
@@ -137,7 +156,8 @@ impl Render for ChangelogView {
 
 impl Render for FilesView {
     fn text(&self) -> String {
-        let mut out = format!("[{} · {} · {} files]\n", served(&self.served), self.component, self.files.len());
+        let mut out =
+            format!("[{} · {} · {}]\n", served(&self.served), self.component, plural(self.files.len() as u64, "file"));
         let width = self.files.iter().map(|f| f.path.chars().count()).max().unwrap_or(4).max(4);
         out.push_str(&format!("{:<width$}  {:>6}  {:>7}  {:>9}  NOTES\n", "PATH", "LINES", "TOKENS", "FUNCTIONS"));
         for f in &self.files {
@@ -149,7 +169,7 @@ impl Render for FilesView {
                 notes.push(format!("binary, {} bytes", thousands(f.bytes)));
             }
             if f.parse_errors > 0 {
-                notes.push(format!("{} syntax errors", f.parse_errors));
+                notes.push(plural(f.parse_errors, "syntax error"));
             }
             out.push_str(&format!(
                 "{:<width$}  {:>6}  {:>7}  {:>9}  {}\n",
@@ -169,10 +189,11 @@ impl Render for FileView {
         let f = &self.file;
         let what = match (&f.skeleton, self.skeleton) {
             (Some(s), true) => format!(
-                " · skeleton (source of {}+ lines): {} lines, {} outer function bodies replaced by {{ /* ... */ }}; whole file ({} tokens) with full",
+                " · skeleton (source of {}+ lines): {} lines, {} outer function {} replaced by {{ /* ... */ }}; whole file ({} tokens) with full (CLI: --full)",
                 self.threshold,
                 thousands(s.lines),
                 s.outer_bodies,
+                if s.outer_bodies == 1 { "body" } else { "bodies" },
                 thousands(f.tokens)
             ),
             _ if f.kind == crate::model::FileKind::Binary => " · binary file, not stored".to_string(),
@@ -186,10 +207,11 @@ impl Render for FileView {
             thousands(self.tokens),
             self.text
         );
-        if !self.functions.is_empty() {
+        if self.skeleton && !self.functions.is_empty() {
             out.push_str(&format!(
-                "\n[{} functions, fetch one with get_function_code: {}]",
-                self.functions.len(),
+                "\n[{} (not counted above); get one with get_function_code (CLI: function {} NAME): {}]",
+                plural(self.functions.len() as u64, "function"),
+                f.path,
                 self.functions.join(", ")
             ));
         }
@@ -217,6 +239,12 @@ impl Render for FunctionView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1u32, "code block"), "1 code block");
+        assert_eq!(plural(1611u32, "page"), "1,611 pages");
+    }
 
     #[test]
     fn thousands_groups_digits() {

@@ -76,6 +76,10 @@ fn bad_files_are_reported_and_skipped_and_the_build_completes() {
     // The broken source is still served whole.
     let text = set.file("src/components/Broken/Broken.tsx", true).unwrap().text;
     assert!(text.starts_with("export function Broken("));
+    // A build killed earlier left a temporary directory: the next build removes it (its process is gone).
+    let stale = out.path().join(".bad-design@1.2.3.tmp-4000000");
+    std::fs::create_dir_all(stale.join("x")).unwrap();
+    common::ok(repo.path(), &["build", ".", "--out", out.path().to_str().unwrap()]);
     // Nothing temporary is left in the output directory.
     let names: Vec<String> =
         std::fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();

@@ -41,8 +41,14 @@ fn sample_numbers_follow_the_rules() {
     // Build folders, tests and stories are not listed; the source-only component is.
     let all: Vec<&str> = m.files.iter().map(|f| f.path.as_str()).collect();
     assert!(!all.iter().any(|p| p.starts_with("lib/") || p.contains("__tests__") || p.contains(".stories.")));
-    assert!(!all.iter().any(|p| p.contains("/_utils/")), "_utils is not a component");
+    // _utils is no component, but its files are served by path under the pseudo-component `_shared`.
     assert!(b.set.component("spin").is_ok() && b.set.component("_utils").is_err());
+    assert!(m.components.iter().all(|c| !c.name.starts_with('_')));
+    let shared = b.set.files("_shared").unwrap();
+    assert_eq!(shared.files.len(), 12);
+    assert!(shared.files.iter().all(|f| f.path.starts_with("src/components/_utils/")));
+    assert!(m.files.iter().filter(|f| f.path.contains("/_utils/")).all(|f| f.component == "_shared"));
+    assert!(b.set.file("src/components/_utils/debounce.ts", false).is_ok());
     assert!(b.set.component("DatePicker").is_ok() && b.set.component("date-picker").is_ok());
 }
 
@@ -115,6 +121,8 @@ fn cli_text_outputs() {
     insta::assert_snapshot!("changelog_page_2", lookup(&["changelog", "--page", "2"]));
     insta::assert_snapshot!("doc_changelog_6", lookup(&["doc", "changelog-6", "--lang", "zh-CN"]));
     insta::assert_snapshot!("files_table", lookup(&["files", "table"]));
+    insta::assert_snapshot!("files_shared", lookup(&["files", "_shared"]));
+    insta::assert_snapshot!("file_small_whole", lookup(&["file", "src/components/Tag/Tag.tsx"]));
     insta::assert_snapshot!("file_table_skeleton", lookup(&["file", "src/components/Table/Table.tsx"]));
     insta::assert_snapshot!(
         "function_table_render",

@@ -58,13 +58,13 @@ pub struct FrameEntry {
 /// Everything that can be wrong with a bundle file. Each message ends with what to do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum BundleError {
-    /// The file could not be opened or mapped.
-    #[error("{path}: {source}")]
+    /// The file could not be opened or mapped (a missing bundle: the set is incomplete).
+    #[error("{path}: {error}; the bundle set is incomplete or unreadable, copy it again or rebuild")]
     Io {
         /// The bundle file.
         path: String,
-        /// The OS error.
-        source: std::io::Error,
+        /// The OS error (shown in the message, not chained, so it is not printed twice).
+        error: std::io::Error,
     },
     /// The file does not start with [`MAGIC`].
     #[error("{path}: not a mydesign-docs bundle (bad magic); rebuild with `mydesign-docs build`")]

@@ -37,7 +37,7 @@ impl Bundle {
     /// [`BundleError::Io`], `NotABundle`, `UnsupportedVersion`, `Truncated`, `ChecksumMismatch` or `Corrupt`.
     pub fn open(path: &Path) -> Result<Bundle, BundleError> {
         let name = path.display().to_string();
-        let io = |source| BundleError::Io { path: name.clone(), source };
+        let io = |error| BundleError::Io { path: name.clone(), error };
         let file = std::fs::File::open(path).map_err(io)?;
         // SAFETY: bundles are written once and renamed into place, never modified in place; a file replaced while
         // mapped keeps its old inode. Every read below is bounds-checked and checksummed.

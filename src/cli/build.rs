@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use mydesign_docs::compile::{BuildOptions, build};
 use mydesign_docs::config::{CONFIG_FILE, Config};
-use mydesign_docs::render::thousands;
+use mydesign_docs::render::{plural, thousands};
 
 /// Arguments of `build`.
 #[derive(Args, Debug)]
@@ -66,37 +66,55 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     }
     let m = &report.manifest;
     let s = &m.stats;
-    let docs_langs = m.langs.join(", ");
-    println!("built {} {} → {} in {:.2} s", m.system, m.version, report.dir.display(), report.elapsed.as_secs_f64());
-    println!(
-        "  {} components, {} documents ({docs_langs}), {} code blocks",
-        m.components.len(),
-        s.documents,
-        thousands(s.code_blocks)
-    );
-    println!(
-        "  {} files, {} sources, {} skeletons, {} functions indexed",
-        thousands(s.files),
-        thousands(s.sources),
-        s.skeletons,
-        thousands(s.functions)
-    );
+    let mut out = vec![format!(
+        "built {} {} → {} in {:.2} s",
+        m.system,
+        m.version,
+        report.dir.display(),
+        report.elapsed.as_secs_f64()
+    )];
+    out.push(format!(
+        "  {}, {} ({}), {}",
+        plural(m.components.len() as u64, "component"),
+        plural(s.documents, "document"),
+        m.langs.join(", "),
+        plural(s.code_blocks, "code block")
+    ));
+    out.push(format!(
+        "  {}, {}, {}, {} indexed",
+        plural(s.files, "file"),
+        plural(s.sources, "source"),
+        plural(s.skeletons, "skeleton"),
+        plural(s.functions, "function")
+    ));
     if let Some(c) = &m.changelog {
-        let pages: Vec<String> =
-            c.langs.iter().map(|l| format!("{} {} lines → {} pages", l.lang, thousands(l.lines), l.pages)).collect();
-        println!("  changelog: {}", pages.join("; "));
+        let pages: Vec<String> = c
+            .langs
+            .iter()
+            .map(|l| format!("{} {} lines → {}", l.lang, thousands(l.lines), plural(l.pages, "page")))
+            .collect();
+        out.push(format!("  changelog: {}", pages.join("; ")));
     }
     let ratio = if s.source_bytes == 0 { 0.0 } else { s.bundle_bytes as f64 / s.source_bytes as f64 };
-    println!("  bytes: {} source → {} bundles ({ratio:.2}×)", thousands(s.source_bytes), thousands(s.bundle_bytes));
-    println!(
+    out.push(format!(
+        "  bytes: {} source → {} bundles ({ratio:.2}×)",
+        thousands(s.source_bytes),
+        thousands(s.bundle_bytes)
+    ));
+    out.push(format!(
         "  tokens ({}): {} raw → {} in default views",
         m.encoding,
         thousands(s.raw_tokens),
         thousands(s.view_tokens)
-    );
+    ));
     if !warnings.is_empty() || !notes.is_empty() {
         let hint = if args.verbose || notes.is_empty() { "" } else { " (notes: --verbose)" };
-        println!("  {} warnings, {} notes{hint}", warnings.len(), notes.len());
+        out.push(format!(
+            "  {}, {}{hint}",
+            plural(warnings.len() as u64, "warning"),
+            plural(notes.len() as u64, "note")
+        ));
     }
+    super::emit(&out.join("\n"))?;
     Ok(if args.deny_warnings && !warnings.is_empty() { ExitCode::from(2) } else { ExitCode::SUCCESS })
 }

@@ -6,21 +6,47 @@ use mydesign_docs::compile::source::{SourceLang, dump_tree};
 use mydesign_docs::read::{BundleSet, changelog_page_name};
 use mydesign_docs::render::{Render, thousands};
 
-use super::{Command, LookupArgs};
+use super::{Command, LookupArgs, emit};
 
 fn open(args: &LookupArgs) -> anyhow::Result<std::sync::Arc<BundleSet>> {
     Ok(BundleSet::discover(&args.bundles, args.system.as_deref(), args.version.as_deref())?)
 }
 
 fn print(view: &impl Render, json: bool) -> anyhow::Result<ExitCode> {
-    println!("{}", if json { view.json() } else { view.text() });
+    emit(&if json { view.json() } else { view.text() })?;
     Ok(ExitCode::SUCCESS)
 }
 
+/// Whether the command asked for JSON: its errors are then JSON on stdout too (`{"error": "..."}`), exit code 2.
+fn wants_json(command: &Command) -> bool {
+    match command {
+        Command::Components(a) | Command::Verify(a) => a.json,
+        Command::Doc { lookup: a, .. }
+        | Command::CodeBlock { lookup: a, .. }
+        | Command::Changelog { lookup: a, .. }
+        | Command::Files { lookup: a, .. }
+        | Command::File { lookup: a, .. }
+        | Command::Function { lookup: a, .. } => a.json,
+        _ => false,
+    }
+}
+
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
+    let json = wants_json(&command);
+    match dispatch(command) {
+        Err(e) if json => {
+            emit(&serde_json::json!({ "error": format!("{e:#}") }).to_string())?;
+            Ok(ExitCode::from(2))
+        }
+        other => other,
+    }
+}
+
+fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Build(args) => super::build::run(args),
-        Command::Components(a) => print(&open(&a)?.components(a.lang.as_deref()), a.json),
+        Command::Serve(args) => super::serve::run(args),
+        Command::Components(a) => print(&open(&a)?.components(a.lang.as_deref())?, a.json),
         Command::Doc { component, full, lookup: a } => {
             let set = open(&a)?;
             // Semi's addressing: `changelog` / `changelog-N`, unless a component has that name.
@@ -40,20 +66,26 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             let lang = SourceLang::from_path(&file)
                 .ok_or_else(|| anyhow::anyhow!("{}: not a .ts/.tsx/.js/.jsx file", file.display()))?;
             let text = std::fs::read_to_string(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-            print!("{}", dump_tree(lang, &text)?);
+            emit(dump_tree(lang, &text)?.trim_end())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify(a) => {
             let set = open(&a)?;
             let (bundles, frames) = set.verify()?;
             let m = set.manifest();
-            println!(
-                "ok: {} {} in {}: {bundles} bundles, {} frames, checksums match",
-                m.system,
-                m.version,
-                set.dir().display(),
-                thousands(frames as u64)
-            );
+            let dir = set.dir().display().to_string();
+            if a.json {
+                let v = serde_json::json!({
+                    "ok": true, "system": m.system, "version": m.version, "dir": dir, "bundles": bundles, "frames": frames
+                });
+                emit(&v.to_string())?;
+            } else {
+                let frames = thousands(frames as u64);
+                emit(&format!(
+                    "ok: {} {} in {dir}: {bundles} bundles, {frames} frames, checksums match",
+                    m.system, m.version
+                ))?;
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

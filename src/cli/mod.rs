@@ -3,6 +3,7 @@
 
 mod build;
 mod lookup;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -77,6 +78,8 @@ enum Command {
         #[command(flatten)]
         lookup: LookupArgs,
     },
+    /// Serve the lookups to AI agents over MCP: stdio by default, streamable HTTP at /mcp with --http.
+    Serve(serve::ServeArgs),
     /// Check every bundle of a set against the manifest's checksums and decode every frame.
     Verify(LookupArgs),
     /// Debugging: print the tree-sitter syntax tree of a source file (what skeletons and the function index see).
@@ -105,6 +108,20 @@ struct LookupArgs {
     /// Print the structured result as JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// Writes `text` and a newline to stdout. A closed pipe (`mydesign-docs doc table | head`) is not an error: the
+/// reader has what it wanted.
+///
+/// # Errors
+/// Any other write error.
+pub(crate) fn emit(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
 }
 
 /// Runs the parsed command; errors are printed to stderr and give exit code 2.

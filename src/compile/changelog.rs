@@ -40,10 +40,13 @@ pub fn pages(text: &str, page_lines: u32) -> Vec<Page> {
     let mut starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
     let lines = starts.len();
     starts.push(text.len() + 1);
-    (0..lines.div_ceil(page_lines))
+    // The empty piece after a final newline never makes a page of its own: it stays on the last page.
+    let counted = if lines > 1 && text.ends_with('\n') { lines - 1 } else { lines };
+    let pages = counted.div_ceil(page_lines);
+    (0..pages)
         .map(|p| {
             let first = p * page_lines + 1;
-            let last = ((p + 1) * page_lines).min(lines);
+            let last = if p + 1 == pages { lines } else { (p + 1) * page_lines };
             Page {
                 number: to_u32(p + 1),
                 start_line: to_u32(first),
@@ -214,12 +217,16 @@ mod tests {
 
     #[test]
     fn pages_with_trailing_newline_crlf_and_exact_fit() {
-        // "a\nb\n" has 3 lines: a, b and an empty last line.
+        // "a\nb\n" has 3 lines: a, b and an empty last line, which stays on the last page instead of making an
+        // empty page of its own.
         let text = "a\nb\n";
         let got = pages(text, 2);
-        assert_eq!(page_texts(text, &got), ["a\nb", ""]);
-        assert_eq!((got[1].start_line, got[1].end_line), (3, 3));
+        assert_eq!(page_texts(text, &got), ["a\nb\n"]);
+        assert_eq!((got[0].start_line, got[0].end_line), (1, 3));
         assert_eq!(pages("a\nb", 2).len(), 1);
+        let text = "a\nb\nc\n";
+        assert_eq!(page_texts(text, &pages(text, 2)), ["a\nb", "c\n"]);
+        assert_eq!(page_texts(text, &pages(text, 2)).join("\n"), text);
 
         let text = "a\r\nb\r\nc";
         let got = pages(text, 2);

@@ -9,13 +9,13 @@ use std::sync::Mutex;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::layout::{ComponentPlan, Layout};
+use super::layout::{ComponentPlan, Layout, SHARED};
 use super::source::{SourceLang, analyze};
 use super::tokens::TokenCounter;
 use super::walk::WalkedFile;
 use super::{Diagnostic, changelog, markdown, resolve_version};
 use crate::bundle::writer::{BundleWriter, Frame, write_atomically};
-use crate::config::{Config, package_json};
+use crate::config::{CONFIG_FILE, Config, check_name, package_json};
 use crate::model::*;
 use crate::view::{fetch_hint, placeholder_view};
 
@@ -98,14 +98,20 @@ pub fn compile_all(
         .or_else(|| doc_langs.first().map(|l| l.to_string()))
         .unwrap_or_else(|| "en-US".into());
 
-    // Each file once, owned by the first component (by key) that lists it.
+    // Components plus the shared pseudo-component; each file compiled once, owned by the first (by key) that
+    // lists it.
+    let shared = ComponentPlan { name: SHARED.into(), docs: BTreeMap::new(), files: layout.shared.clone() };
+    let mut plans: Vec<(&str, &ComponentPlan)> = layout.components.iter().map(|(k, p)| (k.as_str(), p)).collect();
+    if !shared.files.is_empty() {
+        plans.push((SHARED, &shared));
+    }
     let mut owners: BTreeMap<&str, (&WalkedFile, &str)> = BTreeMap::new();
-    for (key, plan) in &layout.components {
+    for (key, plan) in &plans {
         for f in &plan.files {
-            owners.entry(f.rel.as_str()).or_insert((f, key.as_str()));
+            owners.entry(f.rel.as_str()).or_insert((f, key));
         }
     }
-    let units = owners.len() + layout.components.values().map(|p| p.docs.len()).sum::<usize>();
+    let units = owners.len() + plans.iter().map(|(_, p)| p.docs.len()).sum::<usize>();
     let bar = if progress { ProgressBar::new(units as u64) } else { ProgressBar::hidden() };
     bar.set_style(
         ProgressStyle::with_template("{spinner} compiling {pos}/{len} {wide_bar} {elapsed}")
@@ -122,14 +128,21 @@ pub fn compile_all(
             c.map(|c| (*rel, c))
         })
         .collect();
-    let mut components: Vec<(String, ComponentEntry, ComponentMeta, Vec<Frame>)> = layout
-        .components
+    let mut components: Vec<(String, ComponentEntry, ComponentMeta, Vec<Frame>)> = plans
         .par_iter()
         .map(|(key, plan)| {
             let (entry, meta, frames) = compile_component(&ctx, key, plan, &files);
-            (key.clone(), entry, meta, frames)
+            (key.to_string(), entry, meta, frames)
         })
         .collect();
+    // A component whose only document could not be read, and that has no files, has nothing to serve.
+    components.retain(|(_, entry, meta, _)| {
+        let empty = meta.docs.is_empty() && meta.files.is_empty();
+        if empty {
+            ctx.report(Diagnostic::new(entry.name.clone(), "layout", "nothing usable left; component dropped"));
+        }
+        !empty
+    });
     let (changelog_meta, changelog_writer) = compile_changelogs(&ctx, &layout.changelogs)?;
     ctx.progress.finish_and_clear();
     diagnostics.extend(ctx.diagnostics.into_inner().unwrap_or_else(|e| e.into_inner()));
@@ -156,6 +169,7 @@ pub fn compile_all(
     }
 
     let mut entries = Vec::new();
+    let mut shared_entry = None;
     let mut writers = Vec::new();
     for (key, entry, meta, frames) in components {
         for d in &meta.docs {
@@ -170,7 +184,11 @@ pub fn compile_all(
         for f in frames {
             w.push(f);
         }
-        entries.push(entry);
+        if key == SHARED {
+            shared_entry = Some(entry);
+        } else {
+            entries.push(entry);
+        }
         writers.push((key, w));
     }
     if let Some(c) = &changelog_meta {
@@ -200,16 +218,20 @@ pub fn compile_all(
         bundle: "changelog.bundle".into(),
         langs: c.langs.iter().map(|l| l.summary.clone()).collect(),
     });
+    let version = resolve_version(config, repo, newest.as_deref());
+    check_name("system name", &system).map_err(|e| anyhow::anyhow!("{e}; set [system] name in {CONFIG_FILE}"))?;
+    check_name("version", &version).map_err(|e| anyhow::anyhow!("{e}; set [system] version or --set-version"))?;
     let manifest = Manifest {
         format_version: crate::bundle::format::FORMAT_VERSION,
-        system: safe_name(&system),
-        version: safe_name(&resolve_version(config, repo, newest.as_deref())),
+        system,
+        version,
         built_by: format!("mydesign-docs {}", env!("CARGO_PKG_VERSION")),
         encoding: config.encoding.clone(),
         default_lang,
         langs,
         thresholds: config.thresholds.clone(),
         components: entries,
+        shared: shared_entry,
         files: file_owners,
         changelog: changelog_entry,
         bundles: vec![],
@@ -218,19 +240,9 @@ pub fn compile_all(
     Ok(CompiledSet { manifest, components: writers, changelog: changelog_writer })
 }
 
-/// A name usable as (part of) a directory name: path separators and control characters become `-`.
-fn safe_name(s: &str) -> String {
-    let cleaned: String =
-        s.trim().chars().map(|c| if c == '/' || c == '\\' || c.is_control() || c == '@' { '-' } else { c }).collect();
-    match cleaned.trim_matches('.') {
-        "" => "unnamed".into(),
-        t => t.to_string(),
-    }
-}
-
 /// File name of a component's bundle: the key when it is plain ASCII, else a hash of it.
 fn bundle_file_name(key: &str) -> String {
-    if !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric()) {
+    if !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         format!("{key}.bundle")
     } else {
         format!("c-{:016x}.bundle", xxhash_rust::xxh3::xxh3_64(key.as_bytes()))
@@ -253,6 +265,10 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
         Ok(t) => t,
         Err(ReadProblem::Binary) => {
             meta.kind = FileKind::Binary;
+            if SourceLang::from_path(Path::new(&f.rel)).is_some() {
+                let message = "binary content in a source file; listed, not stored";
+                ctx.report(Diagnostic::new(f.rel.clone(), "read", message));
+            }
             return Some(CompiledFile { meta, frames: vec![] });
         }
         Err(ReadProblem::Skip(d)) => {
@@ -290,17 +306,18 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                 let functions: Vec<FunctionMeta> = a
                     .functions
                     .iter()
-                    .map(|func| FunctionMeta {
-                        name: func.name.clone(),
-                        qualified: func.qualified.clone(),
-                        kind: kind_name(&func.kind),
-                        start_line: func.start_line,
-                        end_line: func.end_line,
-                        start_byte: func.start_byte,
-                        end_byte: func.end_byte,
-                        tokens: text
-                            .get(func.start_byte as usize..func.end_byte as usize)
-                            .map_or(0, |s| ctx.tokens.count(s)),
+                    .map(|func| {
+                        let start = with_indentation(&text, func.start_byte);
+                        FunctionMeta {
+                            name: func.name.clone(),
+                            qualified: func.qualified.clone(),
+                            kind: kind_name(&func.kind),
+                            start_line: func.start_line,
+                            end_line: func.end_line,
+                            start_byte: start,
+                            end_byte: func.end_byte,
+                            tokens: text.get(start as usize..func.end_byte as usize).map_or(0, |s| ctx.tokens.count(s)),
+                        }
                     })
                     .collect();
                 Frame::new(keys::functions(&f.rel), &functions).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
@@ -310,6 +327,15 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
     }
     Frame::new(keys::file(&f.rel), text.as_str()).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
     Some(CompiledFile { meta, frames })
+}
+
+/// Moves `start` back to the start of its line when only indentation precedes it there, so a method is served
+/// with its own indentation (its closing brace has it too) and the slice stays exact.
+fn with_indentation(text: &str, start: u32) -> u32 {
+    let start = start as usize;
+    let Some(before) = text.get(..start) else { return start as u32 };
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    if before[line_start..].chars().all(|c| c == ' ' || c == '\t') { line_start as u32 } else { start as u32 }
 }
 
 /// The kebab-case name of a function kind, as serialized by the source module.
@@ -378,13 +404,16 @@ fn compile_doc(ctx: &Ctx, key: &str, lang: &str, f: &WalkedFile) -> Option<Compi
         Ok(fr) => frames.push(fr),
         Err(e) => ctx.report(Diagnostic::new(f.rel.clone(), "markdown", e.to_string())),
     };
-    // The view is rebuilt by the reader from the stored spans; only its size is stored.
+    // The view is rebuilt by the reader from the stored spans; only its size is stored. Placeholders cost ~30
+    // tokens each, so a document of many tiny blocks is served whole when hiding would not save anything.
     let view_tokens = if hidden {
         let hint = |b: &markdown::CodeBlock| fetch_hint(key, lang, &ctx.default_lang, b.index);
         ctx.tokens.count(&placeholder_view(&text, &doc.code_blocks, &hint))
     } else {
         tokens
     };
+    let hidden = hidden && view_tokens < tokens;
+    let view_tokens = view_tokens.min(tokens);
     let code_blocks = doc
         .code_blocks
         .iter()
@@ -487,6 +516,26 @@ fn compile_changelogs(
     Ok((Some(meta), Some(w)))
 }
 
+/// Removes `.<name>.tmp-<pid>` / `.<name>.old-<pid>` directories left by builds that were killed: those whose
+/// process no longer runs (checked in /proc; where there is no /proc nothing is removed, as another build may be
+/// writing).
+fn remove_stale_temporaries(out: &Path, name: &str) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(out) else { return };
+    for e in entries.filter_map(Result::ok) {
+        let file = e.file_name().to_string_lossy().into_owned();
+        let pid = [".tmp-", ".old-"]
+            .iter()
+            .find_map(|sep| file.strip_prefix(&format!(".{name}{sep}")))
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if pid.is_some_and(|p| p != std::process::id() && !Path::new(&format!("/proc/{p}")).exists()) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
 /// Writes `set` into `out/<system>@<version>/`: every bundle into a temporary sibling directory, the manifest last,
 /// then the directory is swapped into place. Returns the final manifest and directory.
 ///
@@ -497,6 +546,7 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
     let name = format!("{}@{}", manifest.system, manifest.version);
     std::fs::create_dir_all(out)
         .map_err(|e| anyhow::anyhow!("{}: cannot create output directory: {e}", out.display()))?;
+    remove_stale_temporaries(out, &name);
     let tmp = out.join(format!(".{name}.tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let result = (|| -> anyhow::Result<()> {

@@ -18,7 +18,13 @@ pub struct Layout {
     pub components: BTreeMap<String, ComponentPlan>,
     /// Changelog files by language.
     pub changelogs: Vec<(String, WalkedFile)>,
+    /// Files of shared folders that are not components (`_utils`, Semi's `base`): served by path, listed under
+    /// the pseudo-component [`SHARED`], never in the component list.
+    pub shared: Vec<WalkedFile>,
 }
+
+/// Key of the pseudo-component that holds shared, non-component source folders.
+pub const SHARED: &str = "_shared";
 
 /// One component's inputs.
 #[derive(Debug, Default)]
@@ -38,6 +44,18 @@ fn is_component_name(name: &str, config: &Config) -> bool {
         || name.contains('.')
         || NEVER_COMPONENTS.contains(&name)
         || config.sources.not_components.iter().any(|n| component_key(n) == component_key(name)))
+}
+
+/// `DatePicker` → `date-picker`: source folders' PascalCase as the kebab-case documents use.
+fn kebab_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() && i > 0 && !out.ends_with('-') {
+            out.push('-');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out.replace('_', "-")
 }
 
 /// Sorts `files` into a [`Layout`]. Patterns were validated with the config.
@@ -101,22 +119,51 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
             None if is_component_name(name, config) => {
                 let plan = layout.components.entry(component_key(name)).or_default();
                 if plan.name.is_empty() {
-                    plan.name = name.to_string();
+                    plan.name = kebab_case(name);
                 }
                 plan.files.push(f.clone());
             }
+            None if !NEVER_COMPONENTS.contains(&name) => layout.shared.push(f.clone()),
             None => {}
         }
     }
-    for (key, plan) in &layout.components {
+    // Rules that match nothing: a warning when nothing of the kind was found at all, else a note (a repository may
+    // document fewer languages than the preset knows).
+    let missing: Vec<&str> = config
+        .changelog
+        .iter()
+        .filter(|r| wanted(&r.lang) && !files.iter().any(|f| f.rel == r.path))
+        .map(|r| r.path.as_str())
+        .collect();
+    if !missing.is_empty() && layout.changelogs.is_empty() {
+        diags.push(Diagnostic::new(missing.join(", "), "layout", "no changelog found at these paths"));
+    } else {
+        for path in missing {
+            diags.push(Diagnostic::note(path, "layout", "no changelog at this path"));
+        }
+    }
+    let any_doc = layout.components.values().any(|p| !p.docs.is_empty());
+    for (pattern, lang) in &doc_patterns {
+        if wanted(lang) && !files.iter().any(|f| pattern.capture(&f.rel).is_some()) {
+            let rule = config.docs.iter().find(|d| d.lang == *lang).map_or("", |d| d.pattern.as_str());
+            let message = format!("no {lang} document matches this pattern");
+            diags.push(if any_doc {
+                Diagnostic::note(rule, "layout", message)
+            } else {
+                Diagnostic::new(rule, "layout", message)
+            });
+        }
+    }
+    for plan in layout.components.values() {
+        let key = &plan.name;
         if plan.docs.is_empty() {
-            diags.push(Diagnostic::new(
+            diags.push(Diagnostic::note(
                 key.clone(),
                 "layout",
                 format!("component `{key}` has sources but no document"),
             ));
         } else if plan.files.is_empty() && !source_patterns.is_empty() {
-            diags.push(Diagnostic::new(
+            diags.push(Diagnostic::note(
                 key.clone(),
                 "layout",
                 format!("component `{key}` has documents but no sources"),
@@ -172,11 +219,21 @@ mod tests {
             ]
         );
         assert_eq!(layout.components["datepicker"].name, "date-picker");
-        let messages: Vec<_> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(layout.components["spin"].name, "spin");
+        assert_eq!(layout.shared.iter().map(|f| f.rel.as_str()).collect::<Vec<_>>(), ["src/components/_utils/dom.ts"]);
+        let messages: Vec<_> = diags.iter().map(|d| (d.message.as_str(), d.note)).collect();
         assert_eq!(
             messages,
-            ["component `empty` has documents but no sources", "component `spin` has sources but no document"]
+            [
+                ("no changelog at this path", true),
+                ("component `empty` has documents but no sources", true),
+                ("component `spin` has sources but no document", true)
+            ]
         );
+        // Nothing of a kind at all is a warning.
+        let (_, diags) = classify(&walked(&["docs/a/index.md"]), &Config::default());
+        assert_eq!(diags[0].to_string(), "layout: CHANGELOG.md, CHANGELOG.zh-CN.md: no changelog found at these paths");
+        assert!(!diags[0].note);
     }
 
     #[test]
@@ -210,5 +267,7 @@ mod tests {
         ]);
         let (layout, _) = classify(&files, &Config::preset("semi").unwrap());
         assert_eq!(layout.components.keys().collect::<Vec<_>>(), ["table"]);
+        let shared: Vec<_> = layout.shared.iter().map(|f| f.rel.as_str()).collect();
+        assert_eq!(shared, ["packages/semi-foundation/_base/a.ts", "packages/semi-foundation/base/foundation.ts"]);
     }
 }

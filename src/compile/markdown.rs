@@ -92,7 +92,7 @@ pub struct Document {
     /// both are empty.
     pub title: Option<String>,
     /// Front matter `brief`, else `description`, else the plain text of the first paragraph that
-    /// is not an MDX `import`/`export` line or a Blueprint `@directive`, truncated to 200 chars
+    /// is not an MDX `import`/`export` line or a Blueprint `@directive`, cut to 200 chars at a word boundary with `…`
     /// (on a char boundary, no ellipsis). `None` when nothing qualifies.
     pub brief: Option<String>,
     /// Every fenced code block, in document order (`index` 1..=len).
@@ -153,7 +153,7 @@ pub fn parse(text: &str) -> Document {
             NodeValue::Paragraph if first_paragraph.is_none() => {
                 let text = plain_text(node);
                 if is_brief_candidate(&text) {
-                    first_paragraph = Some(text.chars().take(BRIEF_MAX_CHARS).collect());
+                    first_paragraph = Some(shorten(&text, BRIEF_MAX_CHARS));
                 }
             }
             _ => {}
@@ -248,6 +248,17 @@ fn plain_text<'a>(node: &'a AstNode<'a>) -> String {
         }
     }
     raw.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `text` cut to at most `max` chars, at a word boundary when there is one in the last fifth, ending with `…`
+/// when anything was cut.
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    let at_word = cut.rfind(' ').filter(|&i| i >= cut.len() * 4 / 5).unwrap_or(cut.len());
+    format!("{}…", cut[..at_word].trim_end())
 }
 
 /// Whether a paragraph's plain text can serve as a document brief: not empty, not an MDX ESM
@@ -544,6 +555,10 @@ mod tests {
         let long = "字".repeat(300);
         let brief = parse(&long).brief.unwrap();
         assert_eq!(brief.chars().count(), 200);
+        assert!(brief.ends_with("字…"));
+        let words = "word ".repeat(60);
+        let brief = parse(&words).brief.unwrap();
+        assert!(brief.ends_with("word…") && brief.chars().count() <= 200, "{brief}");
     }
 
     #[test]

@@ -29,19 +29,24 @@ pub struct Diagnostic {
     pub stage: &'static str,
     /// What is wrong, for a person.
     pub message: String,
+    /// Only informs (a component without sources, a language without a changelog); warnings report lost input.
+    pub note: bool,
 }
 
 impl Diagnostic {
     /// A diagnostic for `path` at `stage`.
     pub fn new(path: impl Into<String>, stage: &'static str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { path: path.into(), stage, message: message.into() }
+        Diagnostic { path: path.into(), stage, message: message.into(), note: false }
     }
 
-    /// Whether this only informs (a component without sources or without documents) rather than reports lost
-    /// input.
+    /// A note: information about the layout, not lost input.
+    pub fn note(path: impl Into<String>, stage: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { note: true, ..Diagnostic::new(path, stage, message) }
+    }
+
+    /// Whether this only informs rather than reports lost input.
     pub fn is_note(&self) -> bool {
-        self.stage == "layout"
-            && (self.message.ends_with("but no document") || self.message.ends_with("but no sources"))
+        self.note
     }
 }
 

@@ -1,0 +1,706 @@
+//! The MCP server end to end: the real binary (`mydesign-docs serve`) driven over stdio by a bare JSON-RPC client
+//! written here (every tool, every error path, 100 calls in a row, resources, the size of `tools/list`), over HTTP
+//! for the transport's own rules (loopback, `Origin`, `/mcp`), and by the official Python `mcp` SDK
+//! (`tests/mcp_client.py`, over stdio and HTTP) when `.ci/run` has installed it into `target/mcp-venv`.
+//! Everything runs on the sample corpus; the Semi Design corpus adds the compiler issue's real values when
+//! `../shared` is present.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use mydesign_docs::compile::tokens::TokenCounter;
+use serde_json::{Value, json};
+
+/// JSON-RPC "invalid params".
+const INVALID_PARAMS: i64 = -32602;
+
+/// A bare MCP client over the server's stdio: newline-delimited JSON-RPC, one request at a time.
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+    /// Result of `initialize`.
+    init: Value,
+}
+
+impl Client {
+    /// Starts `mydesign-docs serve ARGS` and completes the handshake (protocol 2025-06-18).
+    fn start(args: &[&str]) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+            .arg("serve")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn mydesign-docs serve");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut c = Client { child, stdin, stdout, next_id: 1, init: Value::Null };
+        let init = c.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "tests/mcp.rs", "version": "1"}}),
+        );
+        c.init = init["result"].clone();
+        assert!(c.init.is_object(), "initialize failed: {init}");
+        c.notify("notifications/initialized");
+        c
+    }
+
+    fn send(&mut self, msg: &Value) {
+        writeln!(self.stdin, "{msg}").expect("write to server");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn notify(&mut self, method: &str) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method}));
+    }
+
+    /// Sends a request and returns the whole response (`result` or `error`). Every line the server writes must be a
+    /// JSON-RPC message: stdout carries nothing else.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            let n = self.stdout.read_line(&mut line).expect("read from server");
+            assert!(n > 0, "server closed stdout while answering {method}");
+            let msg: Value =
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:?}"));
+            assert_eq!(msg["jsonrpc"], "2.0", "not JSON-RPC: {line}");
+            if msg["id"] == id {
+                return msg;
+            }
+        }
+    }
+
+    /// `tools/call`; returns the whole response.
+    fn call(&mut self, tool: &str, args: Value) -> Value {
+        self.request("tools/call", json!({"name": tool, "arguments": args}))
+    }
+
+    /// A successful tool result: checks the contract every answer keeps (text + structuredContent naming the system
+    /// and version served, the text's header saying the same) and returns (text, structuredContent).
+    fn ok(&mut self, tool: &str, args: Value) -> (String, Value) {
+        let r = self.call(tool, args.clone());
+        let result = &r["result"];
+        assert_eq!(result["isError"], false, "{tool} {args}: {r}");
+        let text = result["content"][0]["text"].as_str().unwrap_or_else(|| panic!("no text content: {r}")).to_string();
+        assert_eq!(result["content"][0]["type"], "text");
+        let s = result["structuredContent"].clone();
+        let header = format!("[{} {} · ", s["system"].as_str().unwrap(), s["version"].as_str().unwrap());
+        assert!(
+            text.starts_with(&header),
+            "{tool}: text header does not name {header}: {}",
+            &text[..80.min(text.len())]
+        );
+        (text, s)
+    }
+
+    /// A failed lookup: an `isError` result; returns its text.
+    fn lookup_error(&mut self, tool: &str, args: Value) -> String {
+        let r = self.call(tool, args.clone());
+        assert_eq!(r["result"]["isError"], true, "{tool} {args} should fail as a tool result: {r}");
+        r["result"]["content"][0]["text"].as_str().expect("error text").to_string()
+    }
+
+    /// A malformed request: a JSON-RPC invalid-params error; returns its message.
+    fn invalid_params(&mut self, tool: &str, args: Value) -> String {
+        let r = self.call(tool, args.clone());
+        assert_eq!(r["error"]["code"], INVALID_PARAMS, "{tool} {args} should be invalid params: {r}");
+        r["error"]["message"].as_str().expect("message").to_string()
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The sample's bundle set, built once per test binary.
+fn sample_dir() -> PathBuf {
+    common::sample().report.dir.clone()
+}
+
+fn arg(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// Tokens (o200k_base) of a JSON value as sent.
+fn tokens(v: &Value) -> u32 {
+    TokenCounter::new("o200k_base").expect("o200k").count(&v.to_string())
+}
+
+#[test]
+fn initialize_declares_only_what_is_implemented() {
+    let dir = sample_dir();
+    let c = Client::start(&["--bundles", arg(&dir)]);
+    let caps = &c.init["capabilities"];
+    assert!(caps["tools"].is_object() && caps["resources"].is_object(), "{caps}");
+    for absent in ["prompts", "logging", "completions"] {
+        assert!(caps[absent].is_null(), "{absent} declared but not implemented: {caps}");
+    }
+    assert!(caps["resources"]["subscribe"].is_null() && caps["tools"]["listChanged"].is_null(), "{caps}");
+    assert_eq!(c.init["serverInfo"]["name"], "mydesign-docs");
+    let instructions = c.init["instructions"].as_str().expect("instructions");
+    assert!(instructions.contains("my-design 3.4.0"), "instructions name what is served: {instructions}");
+    assert!(instructions.contains("list_components → component_details"), "{instructions}");
+}
+
+#[test]
+fn tools_list_is_complete_and_small() {
+    let dir = sample_dir();
+    let mut c = Client::start(&["--bundles", arg(&dir)]);
+    let tools = c.request("tools/list", json!({}))["result"]["tools"].clone();
+    let tools = tools.as_array().expect("tools");
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "component_details",
+            "get_changelog",
+            "get_code_block",
+            "get_file_code",
+            "get_function_code",
+            "list_component_files",
+            "list_components"
+        ]
+    );
+    for t in tools {
+        let name = t["name"].as_str().unwrap();
+        assert!(name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'), "{name}");
+        assert!(t["title"].is_string() && t["description"].is_string(), "{name}: title and description");
+        assert_eq!(
+            t["annotations"],
+            json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}),
+            "{name}"
+        );
+        assert_eq!(t["inputSchema"]["type"], "object", "{name}");
+        assert_eq!(t["outputSchema"]["type"], "object", "{name}");
+        for p in ["system", "version"] {
+            assert_eq!(t["inputSchema"]["properties"][p]["type"], "string", "{name} takes {p}");
+        }
+    }
+    let all = json!({ "tools": tools });
+    let seen: Vec<Value> = tools
+        .iter()
+        .map(|t| json!({"name": t["name"], "description": t["description"], "input_schema": t["inputSchema"]}))
+        .collect();
+    let (bytes, all_tokens, seen_tokens) = (all.to_string().len(), tokens(&all), tokens(&Value::Array(seen)));
+    eprintln!(
+        "tools/list: {} tools, {bytes} bytes, {all_tokens} tokens (o200k_base); name + description + inputSchema \
+         (what a model is shown): {seen_tokens} tokens",
+        tools.len()
+    );
+    assert!(all_tokens <= 1_500, "tools/list is {all_tokens} tokens, the goal is ≤ 1,500");
+}
+
+#[test]
+fn every_tool_answers_on_the_sample() {
+    let dir = sample_dir();
+    let mut c = Client::start(&["--bundles", arg(&dir)]);
+    let (text, s) = c.ok("list_components", json!({}));
+    assert_eq!(s["components"].as_array().map(Vec::len), Some(16), "{text}");
+    assert!(text.contains("table"));
+    let (_, s) = c.ok("list_components", json!({"lang": "zh-CN"}));
+    assert_eq!(s["lang"], "zh-CN");
+
+    let (text, s) = c.ok("component_details", json!({"component": "Table"}));
+    assert_eq!(
+        (s["lines"].as_u64(), s["code_blocks"].as_u64(), s["hidden"].as_bool()),
+        (Some(1444), Some(33), Some(true))
+    );
+    assert!(text.contains("get_code_block") && text.contains("#33") && !text.contains("#34"), "placeholders");
+    let (_, full) = c.ok("component_details", json!({"component": "table", "full": true}));
+    assert_eq!(full["hidden"], false);
+    assert!(full["tokens"].as_u64() > s["tokens"].as_u64());
+    // Semi's addressing: changelog / changelog-N through component_details.
+    let (text, s) = c.ok("component_details", json!({"component": "changelog-6"}));
+    assert_eq!((s["page"].as_u64(), s["pages"].as_u64(), s["next"].as_u64()), (Some(6), Some(6), None), "{text:.200}");
+    let (_, s) = c.ok("component_details", json!({"component": "changelog"}));
+    assert_eq!(s["page"], 1);
+
+    let (text, s) = c.ok("get_code_block", json!({"component": "table", "index": 33}));
+    assert_eq!((s["index"].as_u64(), s["count"].as_u64(), s["doc_lang"].as_str()), (Some(33), Some(33), Some("en-US")));
+    assert!(text.contains("code block 33/33"), "{text:.200}");
+
+    let (text, s) = c.ok("get_changelog", json!({"page": 6}));
+    assert_eq!((s["page"].as_u64(), s["previous"].as_u64(), s["next"].as_u64()), (Some(6), Some(5), None));
+    assert!(text.contains("page 6/6"), "{text:.200}");
+    let (_, s) = c.ok("get_changelog", json!({}));
+    assert_eq!((s["page"].as_u64(), s["next"].as_u64()), (Some(1), Some(2)));
+
+    let (_, s) = c.ok("list_component_files", json!({"component": "table"}));
+    let paths: Vec<&str> = s["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert!(paths.contains(&"src/components/Table/Table.tsx"), "{paths:?}");
+
+    let (text, s) = c.ok("get_file_code", json!({"path": "src/components/Table/Table.tsx"}));
+    assert_eq!(s["skeleton"], true);
+    assert!(s["functions"].as_array().unwrap().iter().any(|f| f == "Table.render"), "{text:.300}");
+    let (_, s) = c.ok("get_file_code", json!({"path": "./src/components/Table/Table.tsx", "full": true}));
+    assert_eq!((s["skeleton"].as_bool(), s["file"]["lines"].as_u64()), (Some(false), Some(1738)));
+
+    let (text, s) =
+        c.ok("get_function_code", json!({"path": "src/components/Table/Table.tsx", "function": "Table.render"}));
+    assert_eq!(s["qualified"], "Table.render");
+    assert!(text.contains("render("), "{text:.300}");
+
+    // The version asked for, with or without a leading v, and the system by name.
+    let (_, s) =
+        c.ok("get_code_block", json!({"component": "button", "index": 1, "version": "v3.4.0", "system": "my-design"}));
+    assert_eq!(s["version"], "3.4.0");
+}
+
+#[test]
+fn failed_lookups_are_tool_errors_that_name_what_exists() {
+    let dir = sample_dir();
+    let mut c = Client::start(&["--bundles", arg(&dir)]);
+    let e = c.lookup_error("component_details", json!({"component": "tabel"}));
+    assert!(e.contains("did you mean: table"), "{e}");
+    let e = c.lookup_error("get_code_block", json!({"component": "table", "index": 34}));
+    assert_eq!(e, "code block 34 is out of range: `table` (en-US) has code blocks 1..33");
+    let e = c.lookup_error("get_changelog", json!({"page": 7}));
+    assert!(e.contains("1..6"), "{e}");
+    let e = c.lookup_error("component_details", json!({"component": "changelog-9"}));
+    assert!(e.contains("1..6"), "{e}");
+    let e = c.lookup_error("get_function_code", json!({"path": "src/components/Table/Table.tsx", "function": "rendr"}));
+    assert!(e.contains("Table.render"), "{e}");
+    let e = c.lookup_error("get_file_code", json!({"path": "Table.tsx"}));
+    assert!(e.contains("src/components/Table/Table.tsx"), "{e}");
+    let e = c.lookup_error("list_component_files", json!({"component": "tabel"}));
+    assert!(e.contains("table"), "{e}");
+    let e = c.lookup_error("list_components", json!({"version": "9.9.9"}));
+    assert!(e.contains("available: 3.4.0"), "{e}");
+    let e = c.lookup_error("get_changelog", json!({"system": "semi-design"}));
+    assert!(e.contains("available: my-design"), "{e}");
+    let e = c.lookup_error("component_details", json!({"component": "table", "lang": "fr-FR"}));
+    assert!(e.contains("en-US"), "{e}");
+}
+
+#[test]
+fn malformed_arguments_are_invalid_params_and_the_server_keeps_running() {
+    let dir = sample_dir();
+    let mut c = Client::start(&["--bundles", arg(&dir)]);
+    for (tool, args) in [
+        ("get_code_block", json!({"component": "table", "index": 0})),
+        ("get_code_block", json!({"component": "table", "index": -1})),
+        ("get_code_block", json!({"component": "table", "index": 1.5})),
+        ("get_code_block", json!({"component": "table", "index": "3"})),
+        ("get_code_block", json!({"component": "table", "index": 4294967296u64})),
+        ("get_code_block", json!({"index": 3})),
+        ("get_changelog", json!({"page": 0})),
+        ("get_changelog", json!({"page": -4})),
+        ("component_details", json!({"component": ["table"]})),
+        ("get_file_code", json!({"path": "src/components/Table/Table.tsx", "full": "yes"})),
+        ("no_such_tool", json!({})),
+    ] {
+        let message = c.invalid_params(tool, args.clone());
+        assert!(!message.is_empty(), "{tool} {args}");
+        // Still serving after each one.
+        c.ok("get_code_block", json!({"component": "table", "index": 1}));
+    }
+    assert!(c.invalid_params("get_code_block", json!({"component": "table", "index": 0})).contains("1-based"));
+    assert!(c.invalid_params("no_such_tool", json!({})).contains("list_components"), "names the tools");
+    // An unknown method is the protocol's own error, and the session goes on.
+    let r = c.request("no/such/method", json!({}));
+    assert!(r["error"]["code"].is_i64(), "{r}");
+    c.ok("list_components", json!({}));
+}
+
+#[test]
+fn a_hundred_calls_in_a_row() {
+    let dir = sample_dir();
+    let mut c = Client::start(&["--bundles", arg(&dir)]);
+    let calls = [
+        ("list_components", json!({})),
+        ("component_details", json!({"component": "table"})),
+        ("get_code_block", json!({"component": "table", "index": 33})),
+        ("get_changelog", json!({"page": 6})),
+        ("list_component_files", json!({"component": "table"})),
+        ("get_file_code", json!({"path": "src/components/Table/Table.tsx"})),
+        ("get_function_code", json!({"path": "src/components/Table/Table.tsx", "function": "Table.render"})),
+    ];
+    let start = Instant::now();
+    for i in 0..100 {
+        let (tool, args) = &calls[i % calls.len()];
+        c.ok(tool, args.clone());
+    }
+    eprintln!("100 calls over stdio in {:?}", start.elapsed());
+}
+
+#[test]
+fn resources_serve_documents_by_uri() {
+    let dir = sample_dir();
+    let mut c = Client::start(&["--bundles", arg(&dir)]);
+    let r = c.request("resources/templates/list", json!({}));
+    let templates = r["result"]["resourceTemplates"].as_array().expect("templates");
+    assert_eq!(templates.len(), 1);
+    assert_eq!(templates[0]["uriTemplate"], "mydesign://{system}/{version}/{component}");
+    assert_eq!(templates[0]["mimeType"], "text/markdown");
+    let r = c.request("resources/list", json!({}));
+    let uris: Vec<&str> =
+        r["result"]["resources"].as_array().unwrap().iter().map(|r| r["uri"].as_str().unwrap()).collect();
+    assert!(uris.contains(&"mydesign://my-design/3.4.0/table"), "{uris:?}");
+    assert!(!uris.iter().any(|u| u.ends_with("/spin")), "spin has no document: {uris:?}");
+    let (doc, _) = c.ok("component_details", json!({"component": "table"}));
+    for uri in ["mydesign://my-design/3.4.0/table", "mydesign://my-design/latest/Table"] {
+        let r = c.request("resources/read", json!({"uri": uri}));
+        let contents = &r["result"]["contents"][0];
+        assert_eq!(contents["text"].as_str(), Some(doc.as_str()), "{uri}");
+        assert_eq!(contents["mimeType"], "text/markdown");
+    }
+    let r = c.request("resources/read", json!({"uri": "mydesign://my-design/3.4.0/tabel"}));
+    assert!(r["error"]["message"].as_str().unwrap().contains("did you mean: table"), "{r}");
+    let r = c.request("resources/read", json!({"uri": "file:///etc/passwd"}));
+    assert_eq!(r["error"]["code"], INVALID_PARAMS, "{r}");
+}
+
+#[test]
+fn stdout_carries_only_json_rpc_even_with_debug_logs() {
+    let dir = sample_dir();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+        .args(["serve", "--bundles", arg(&dir)])
+        .env("RUST_LOG", "trace")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_code_block", "arguments": {"component": "table", "index": 0}}}),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "component_details", "arguments": {"component": "table"}}}),
+    ];
+    for m in &messages {
+        writeln!(stdin, "{m}").unwrap();
+    }
+    drop(stdin); // end of input: the server answers what it has and exits
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let ids: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .map(|m| m["id"].clone())
+        .collect();
+    assert_eq!(ids, [json!(1), json!(2), json!(3), json!(4)], "{stdout:.500}");
+    assert!(!out.stderr.is_empty(), "logs go to stderr");
+}
+
+#[test]
+fn start_up_is_fast_and_reads_no_bundle() {
+    let dir = sample_dir();
+    let start = Instant::now();
+    let c = Client::start(&["--bundles", arg(&dir)]);
+    let took = start.elapsed();
+    drop(c);
+    eprintln!("spawn → initialized: {took:?} (debug build)");
+    assert!(took < Duration::from_secs(2), "{took:?}");
+}
+
+#[test]
+fn start_up_errors_say_where_bundles_were_looked_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+        .args(["serve", "--bundles"])
+        .arg(tmp.path().join("nothing-here"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no bundles in") && err.contains("nothing-here"), "{err}");
+    assert!(out.stdout.is_empty());
+    // No --bundles: ./out, then $XDG_DATA_HOME/mydesign-docs; both named when both are empty.
+    let out = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+        .arg("serve")
+        .current_dir(tmp.path())
+        .env("XDG_DATA_HOME", tmp.path().join("data"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("out") && err.contains("data/mydesign-docs"), "{err}");
+}
+
+#[test]
+fn bundles_default_to_out_then_the_user_data_directory() {
+    let set = sample_dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data/mydesign-docs");
+    std::fs::create_dir_all(&data).unwrap();
+    std::os::unix::fs::symlink(&set, data.join("my-design@3.4.0")).unwrap();
+    let serve = |cwd: &Path| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"));
+        c.arg("serve").current_dir(cwd).env("XDG_DATA_HOME", tmp.path().join("data"));
+        c
+    };
+    let instructions = |cmd: &mut Command| {
+        let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})).unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        let first: Value = serde_json::from_slice(out.stdout.split(|b| *b == b'\n').next().unwrap()).unwrap();
+        first["result"]["instructions"].as_str().unwrap().to_string()
+    };
+    // No ./out: the data directory.
+    assert!(instructions(&mut serve(tmp.path())).contains("my-design 3.4.0"));
+    // ./out wins when it holds a set.
+    let cwd = tmp.path().join("project");
+    std::fs::create_dir_all(cwd.join("out")).unwrap();
+    let other = build_variant("other-design", "1.0.0");
+    std::os::unix::fs::symlink(&other, cwd.join("out/other-design@1.0.0")).unwrap();
+    let text = instructions(&mut serve(&cwd));
+    assert!(text.contains("other-design 1.0.0") && !text.contains("my-design"), "{text}");
+}
+
+/// The sample built again under another system name and version, once per test binary.
+fn build_variant(name: &str, version: &str) -> PathBuf {
+    use mydesign_docs::compile::{BuildOptions, build};
+    use mydesign_docs::config::Config;
+    let out = tempfile::tempdir().unwrap().keep();
+    let mut config = Config::preset("default").unwrap();
+    config.system.name = Some(name.into());
+    config.system.version = Some(version.into());
+    let report = build(&BuildOptions { repo: common::root().join("corpus"), out, config, progress: false }).unwrap();
+    report.dir
+}
+
+#[test]
+fn several_systems_and_versions_at_once() {
+    let v340 = sample_dir();
+    let v350 = build_variant("my-design", "3.5.0");
+    let other = build_variant("other-design", "1.0.0");
+    let mut c = Client::start(&["--bundles", arg(&v340), "--bundles", arg(&v350), "--bundles", arg(&other)]);
+    let instructions = c.init["instructions"].as_str().unwrap().to_string();
+    assert!(
+        instructions.contains("my-design 3.4.0, 3.5.0") && instructions.contains("other-design 1.0.0"),
+        "{instructions}"
+    );
+    // Two systems: a call must name one, and the error lists them.
+    let e = c.lookup_error("list_components", json!({}));
+    assert!(e.contains("my-design") && e.contains("other-design") && e.contains("system"), "{e}");
+    // No version: the highest; every answer says which it served.
+    let (text, s) = c.ok("get_code_block", json!({"system": "my-design", "component": "table", "index": 1}));
+    assert_eq!(s["version"], "3.5.0");
+    assert!(text.starts_with("[my-design 3.5.0 · "));
+    let (_, s) =
+        c.ok("get_code_block", json!({"system": "my-design", "version": "3.4.0", "component": "table", "index": 1}));
+    assert_eq!(s["version"], "3.4.0");
+    let (_, s) = c.ok("list_components", json!({"system": "other-design"}));
+    assert_eq!((s["system"].as_str(), s["version"].as_str()), (Some("other-design"), Some("1.0.0")));
+    let r = c.request("resources/list", json!({}));
+    let uris: Vec<&str> =
+        r["result"]["resources"].as_array().unwrap().iter().map(|r| r["uri"].as_str().unwrap()).collect();
+    assert!(
+        uris.contains(&"mydesign://my-design/3.5.0/table") && uris.contains(&"mydesign://other-design/1.0.0/table")
+    );
+    assert!(!uris.contains(&"mydesign://my-design/3.4.0/table"), "only the highest version is listed");
+    let r = c.request("resources/read", json!({"uri": "mydesign://my-design/3.4.0/button"}));
+    assert!(r["result"]["contents"][0]["text"].as_str().unwrap().starts_with("[my-design 3.4.0 · button"));
+}
+
+/// `mydesign-docs serve --http ADDR ARGS`, killed on drop; `url` is what it printed.
+struct HttpServer {
+    child: Child,
+    url: String,
+}
+
+impl HttpServer {
+    fn start(addr: &str, args: &[&str]) -> HttpServer {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+            .args(["serve", "--http", addr])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        let url = loop {
+            line.clear();
+            assert!(stderr.read_line(&mut line).unwrap() > 0, "server exited before saying where it listens");
+            if let Some(url) = line.trim().strip_prefix("serving MCP at ") {
+                break url.to_string();
+            }
+        };
+        // Keep draining stderr so the server never blocks on a full pipe.
+        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+        HttpServer { child, url }
+    }
+
+    fn authority(&self) -> &str {
+        self.url.trim_start_matches("http://").trim_end_matches("/mcp")
+    }
+
+    /// Sends one raw HTTP/1.1 request and returns the status code.
+    fn status(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> u16 {
+        let mut stream = TcpStream::connect(self.authority()).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            req.push_str(&format!("Host: {}\r\n", self.authority()));
+        }
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str("\r\n");
+        req.push_str(body);
+        stream.write_all(req.as_bytes()).unwrap();
+        let mut status = [0u8; 12];
+        stream.read_exact(&mut status).unwrap();
+        let line = String::from_utf8_lossy(&status);
+        line[9..12].parse().unwrap_or_else(|_| panic!("bad status line {line:?}"))
+    }
+
+    fn initialize(&self, extra: &[(&str, &str)]) -> u16 {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}).to_string();
+        let mut headers = vec![("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream")];
+        headers.extend_from_slice(extra);
+        self.status("POST", "/mcp", &headers, &body)
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn http_binds_loopback_and_checks_origin_and_host() {
+    let dir = sample_dir();
+    let server = HttpServer::start("0", &["--bundles", arg(&dir), "--allow-origin", "https://tools.example.com:*"]);
+    assert!(server.url.starts_with("http://127.0.0.1:") && server.url.ends_with("/mcp"), "{}", server.url);
+    assert_eq!(server.initialize(&[]), 200, "no Origin: not a browser, accepted");
+    assert_eq!(server.initialize(&[("Origin", "http://localhost:5173")]), 200);
+    assert_eq!(server.initialize(&[("Origin", "http://127.0.0.1:8080")]), 200);
+    assert_eq!(server.initialize(&[("Origin", "https://tools.example.com")]), 200, "--allow-origin");
+    assert_eq!(server.initialize(&[("Origin", "http://evil.example")]), 403);
+    assert_eq!(server.initialize(&[("Origin", "https://localhost.evil.example")]), 403);
+    assert_eq!(server.initialize(&[("Host", "evil.example")]), 403, "DNS rebinding: a foreign Host");
+    assert_eq!(server.status("GET", "/", &[], ""), 404);
+    assert_eq!(server.status("POST", "/mcp/other", &[], "{}"), 404);
+    // Still serving after all of these.
+    assert_eq!(server.initialize(&[]), 200);
+}
+
+/// The Python interpreter of the virtual environment `.ci/run` installs the `mcp` SDK into (or
+/// `$MYDESIGN_MCP_PYTHON`), or `None` with the reason printed.
+fn python_with_mcp() -> Option<PathBuf> {
+    let python = std::env::var_os("MYDESIGN_MCP_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| common::root().join("target/mcp-venv/bin/python"));
+    if !python.exists() {
+        eprintln!(
+            "skipping the Python MCP SDK client test: {} not found (`.ci/run` creates it: python3 -m venv target/mcp-venv \
+             && target/mcp-venv/bin/pip install mcp)",
+            python.display()
+        );
+        return None;
+    }
+    let check = Command::new(&python).args(["-c", "import mcp, jsonschema"]).output().ok()?;
+    if !check.status.success() {
+        eprintln!(
+            "skipping the Python MCP SDK client test: `import mcp` fails in {}: {}",
+            python.display(),
+            String::from_utf8_lossy(&check.stderr)
+        );
+        return None;
+    }
+    Some(python)
+}
+
+/// Runs tests/mcp_client.py (stdio and HTTP, legacy and 2026-07-28 connections) and shows its report.
+fn python_client(bundles: &Path, profile: &str) {
+    let Some(python) = python_with_mcp() else { return };
+    let out = Command::new(python)
+        .arg(common::root().join("tests/mcp_client.py"))
+        .args(["--server", env!("CARGO_BIN_EXE_mydesign-docs"), "--bundles", arg(bundles), "--profile", profile])
+        .env("RUST_LOG", "error")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    eprintln!("{stdout}");
+    assert!(
+        out.status.success(),
+        "tests/mcp_client.py --profile {profile} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains(", 0 failed"), "{stdout}");
+}
+
+#[test]
+fn python_sdk_client_on_the_sample() {
+    python_client(&sample_dir(), "sample");
+}
+
+#[test]
+fn python_sdk_client_on_semi() {
+    let Some(semi) = common::semi() else { return };
+    python_client(&semi.report.dir, "semi");
+}
+
+#[test]
+fn semi_values_over_stdio() {
+    let Some(semi) = common::semi() else { return };
+    let mut c = Client::start(&["--bundles", arg(&semi.report.dir)]);
+    assert!(c.init["instructions"].as_str().unwrap().contains("semi 2.102.0"));
+    let (text, s) = c.ok("component_details", json!({"component": "table"}));
+    assert_eq!(
+        (s["lines"].as_u64(), s["code_blocks"].as_u64(), s["lang"].as_str()),
+        (Some(6374), Some(53), Some("zh-CN"))
+    );
+    assert!(text.starts_with("[semi 2.102.0 · table · zh-CN"), "{text:.200}");
+    let (_, s) = c.ok("get_code_block", json!({"component": "table", "index": 53}));
+    assert_eq!((s["start_line"].as_u64(), s["end_line"].as_u64()), (Some(6333), Some(6336)));
+    let e = c.lookup_error("get_code_block", json!({"component": "table", "index": 54}));
+    assert_eq!(e, "code block 54 is out of range: `table` (zh-CN) has code blocks 1..53");
+    let (text, s) = c.ok("get_changelog", json!({"page": 17}));
+    assert_eq!((s["page"].as_u64(), s["pages"].as_u64(), s["total_lines"].as_u64()), (Some(17), Some(17), Some(5069)));
+    assert!(text.contains("page 17/17"));
+    let e = c.lookup_error("get_changelog", json!({"page": 18}));
+    assert_eq!(e, "changelog page 18 is out of range: the zh-CN changelog has pages 1..17");
+    let (_, s) = c.ok("get_changelog", json!({"page": 18, "lang": "en-US"}));
+    assert_eq!((s["pages"].as_u64(), s["total_lines"].as_u64()), (Some(18), Some(5211)));
+    let (_, s) = c.ok("component_details", json!({"component": "changelog-17"}));
+    assert_eq!(s["page"], 17);
+    let (_, s) = c.ok("get_code_block", json!({"component": "table", "index": 50, "lang": "en-US"}));
+    assert_eq!(s["count"], 50);
+    for (component, blocks) in [("form", 51), ("button", 18), ("checkbox", 13)] {
+        let (_, s) = c.ok("component_details", json!({"component": component}));
+        assert_eq!(s["code_blocks"], blocks, "{component}");
+    }
+    let path = "packages/semi-foundation/table/foundation.ts";
+    let (_, s) = c.ok("get_file_code", json!({"path": path}));
+    assert_eq!((s["skeleton"].as_bool(), s["file"]["lines"].as_u64()), (Some(true), Some(1286)));
+    let (_, s) = c.ok("get_function_code", json!({"path": path, "function": "TableFoundation.init"}));
+    assert_eq!(s["qualified"], "TableFoundation.init");
+    let (_, s) = c.ok("list_component_files", json!({"component": "Table"}));
+    assert!(s["files"].as_array().unwrap().iter().any(|f| f["path"] == path));
+    let e = c.lookup_error("component_details", json!({"component": "Tabel"}));
+    assert!(e.starts_with("unknown component `Tabel` in semi 2.102.0; did you mean: table"), "{e}");
+    let e = c.lookup_error("get_file_code", json!({"path": "../../etc/passwd"}));
+    assert!(e.starts_with("no file `../../etc/passwd` in semi 2.102.0"), "{e}");
+    let (_, s) = c.ok("list_components", json!({}));
+    assert!(s["components"].as_array().unwrap().len() >= 101);
+    for _ in 0..100 {
+        c.ok("get_code_block", json!({"component": "table", "index": 53}));
+    }
+}
