@@ -369,7 +369,22 @@ pub struct BundleSet {
     open: Mutex<HashMap<String, Arc<Bundle>>>,
     /// Decoded `component` frames: small, and read by nearly every lookup of a long-running server.
     metas: Mutex<HashMap<String, Arc<ComponentMeta>>>,
+    /// Recently decoded documents and files (code blocks and functions are slices of them), so that a server asked
+    /// for several blocks of one document decodes it once.
+    texts: Mutex<TextCache>,
+    /// The decoded `changelog` frame (pages and releases of every language), read by every changelog lookup.
+    changelog: Mutex<Option<Arc<ChangelogMeta>>>,
 }
+
+/// Decoded text frames, oldest first, at most [`TEXT_CACHE_BYTES`] of text in all.
+#[derive(Default)]
+struct TextCache {
+    entries: std::collections::VecDeque<(String, Arc<String>)>,
+    bytes: usize,
+}
+
+/// Bound of [`TextCache`], in bytes of text: about 20 of Semi's largest documents.
+const TEXT_CACHE_BYTES: usize = 4 << 20;
 
 /// Every bundle set found in one or more directories, each opened on first use: what `serve` and the lookups
 /// choose from. Several systems and versions can sit side by side.
@@ -529,6 +544,8 @@ impl BundleSet {
             manifest,
             open: Mutex::new(HashMap::new()),
             metas: Mutex::new(HashMap::new()),
+            texts: Mutex::new(TextCache::default()),
+            changelog: Mutex::new(None),
         })
     }
 
@@ -554,6 +571,25 @@ impl BundleSet {
         let b = Arc::new(Bundle::open(&self.dir.join(file))?);
         open.insert(file.to_string(), b.clone());
         Ok(b)
+    }
+
+    /// The text frame `key` of `bundle`, from the cache or decoded (and cached).
+    fn text(&self, bundle: &Bundle, key: &str) -> Result<Arc<String>, LookupError> {
+        let id = format!("{}\0{key}", bundle.path());
+        let lock = || self.texts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, text)) = lock().entries.iter().find(|(k, _)| *k == id) {
+            return Ok(text.clone());
+        }
+        let text: Arc<String> = Arc::new(bundle.get(key)?);
+        let mut cache = lock();
+        cache.bytes += text.len();
+        cache.entries.push_back((id, text.clone()));
+        while cache.bytes > TEXT_CACHE_BYTES && cache.entries.len() > 1 {
+            if let Some((_, old)) = cache.entries.pop_front() {
+                cache.bytes -= old.len();
+            }
+        }
+        Ok(text)
     }
 
     /// The manifest entry of component `name` (matched by key, so `DatePicker`, `date-picker` and `datepicker`
@@ -661,12 +697,14 @@ impl BundleSet {
         let (bundle, meta) = self.component_meta(name)?;
         let doc = self.pick_doc(&meta, lang)?;
         let hidden = doc.hidden && !full;
-        let mut text: String = bundle.get(&keys::doc(&doc.lang))?;
-        if hidden {
+        let whole = self.text(&bundle, &keys::doc(&doc.lang))?;
+        let text = if hidden {
             let default_lang = &self.manifest.default_lang;
             let hint = |b: &CodeBlockMeta| fetch_hint(&meta.key, &doc.lang, default_lang, b.index);
-            text = placeholder_view(&text, &doc.code_blocks, &hint);
-        }
+            placeholder_view(&whole, &doc.code_blocks, &hint)
+        } else {
+            whole.to_string()
+        };
         Ok(DocView {
             served: self.served(),
             component: meta.name.clone(),
@@ -697,7 +735,7 @@ impl BundleSet {
         let block = index.checked_sub(1).and_then(|i| doc.code_blocks.get(i as usize)).ok_or_else(|| {
             LookupError::BlockOutOfRange { component: meta.name.clone(), lang: doc.lang.clone(), index, count }
         })?;
-        let whole: String = bundle.get(&keys::doc(&doc.lang))?;
+        let whole = self.text(&bundle, &keys::doc(&doc.lang))?;
         let text =
             whole.get(block.start_byte as usize..block.end_byte as usize).map(str::to_string).ok_or_else(|| {
                 BundleError::Corrupt { path: bundle.path().to_string(), what: format!("code block {index} span") }
@@ -736,7 +774,15 @@ impl BundleSet {
             return Err(LookupError::PageOutOfRange { page, lang: summary.lang.clone(), pages: summary.pages });
         }
         let bundle = self.bundle(&entry.bundle)?;
-        let meta: ChangelogMeta = bundle.get(keys::CHANGELOG)?;
+        let cached = self.changelog.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let meta = match cached {
+            Some(meta) => meta,
+            None => {
+                let meta: Arc<ChangelogMeta> = Arc::new(bundle.get(keys::CHANGELOG)?);
+                *self.changelog.lock().unwrap_or_else(|e| e.into_inner()) = Some(meta.clone());
+                meta
+            }
+        };
         let lang_meta = meta
             .langs
             .iter()
@@ -814,8 +860,11 @@ impl BundleSet {
         let skeleton = !full && file.skeleton.is_some();
         let (text, tokens) = match (&file.kind, skeleton) {
             (FileKind::Binary, _) => (String::new(), 0),
-            (_, true) => (bundle.get(&keys::skeleton(&norm))?, file.skeleton.as_ref().map_or(0, |s| s.tokens)),
-            (_, false) => (bundle.get(&keys::file(&norm))?, file.tokens),
+            (_, true) => (
+                self.text(&bundle, &keys::skeleton(&norm))?.to_string(),
+                file.skeleton.as_ref().map_or(0, |s| s.tokens),
+            ),
+            (_, false) => (self.text(&bundle, &keys::file(&norm))?.to_string(), file.tokens),
         };
         let functions = if file.kind == FileKind::Source {
             qualified_names(&bundle.get::<Vec<FunctionMeta>>(&keys::functions(&norm))?)
@@ -895,7 +944,7 @@ impl BundleSet {
             ..(*first).clone()
         };
         let chosen = &merged;
-        let text: String = bundle.get(&keys::file(&norm))?;
+        let text = self.text(&bundle, &keys::file(&norm))?;
         let body =
             text.get(chosen.start_byte as usize..chosen.end_byte as usize).ok_or_else(|| BundleError::Corrupt {
                 path: bundle.path().to_string(),

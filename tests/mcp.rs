@@ -1,7 +1,9 @@
 //! The MCP server end to end: the real binary (`mydesign-docs serve`) driven over stdio by a bare JSON-RPC client
 //! written here (every tool, every error path, 100 calls in a row, resources, the size of `tools/list`), over HTTP
-//! for the transport's own rules (loopback, `Origin`, `/mcp`), and by the official Python `mcp` SDK
-//! (`tests/mcp_client.py`, over stdio and HTTP) when `.ci/run` has installed it into `target/mcp-venv`.
+//! for the transport's own rules (loopback, `Host`, `Origin`, `/mcp`), and by two clients nobody here wrote when
+//! `.ci/run` has installed them (else they print why and skip): the official Python `mcp` SDK
+//! (`tests/mcp_client.py`, over stdio and HTTP, in `target/mcp-venv`) and the MCP Inspector CLI
+//! (`target/mcp-inspector`).
 //! Everything runs on the sample corpus; the Semi Design corpus adds the compiler issue's real values when
 //! `../shared` is present.
 
@@ -400,7 +402,7 @@ fn stdout_carries_only_json_rpc_even_with_debug_logs() {
 }
 
 #[test]
-fn start_up_is_fast_and_reads_no_bundle() {
+fn start_up_takes_milliseconds() {
     let dir = sample_dir();
     let start = Instant::now();
     let c = Client::start(&["--bundles", arg(&dir)]);
@@ -703,4 +705,69 @@ fn semi_values_over_stdio() {
     for _ in 0..100 {
         c.ok("get_code_block", json!({"component": "table", "index": 53}));
     }
+}
+
+/// The MCP Inspector CLI `.ci/run` installs with npm into `target/mcp-inspector`, or `None` with the reason printed.
+fn inspector() -> Option<PathBuf> {
+    let bin = common::root().join("target/mcp-inspector/node_modules/.bin/mcp-inspector");
+    if bin.exists() {
+        Some(bin)
+    } else {
+        eprintln!(
+            "skipping the MCP Inspector CLI test: {} not found (`.ci/run` installs it: npm install --prefix \
+             target/mcp-inspector @modelcontextprotocol/inspector)",
+            bin.display()
+        );
+        None
+    }
+}
+
+/// Runs the Inspector CLI and parses the JSON it prints; it exits non-zero when the result is an error, so that must
+/// match what the JSON says.
+fn inspect(inspector: &Path, args: &[&str]) -> Value {
+    let out = Command::new(inspector).arg("--cli").args(args).env("RUST_LOG", "error").output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    // A result on stdout; a protocol error as the last line of stderr.
+    let json =
+        if stdout.trim().is_empty() { stderr.lines().rfind(|l| l.starts_with('{')).unwrap_or("") } else { &stdout };
+    let v: Value = serde_json::from_str(json)
+        .unwrap_or_else(|e| panic!("inspector {args:?} printed no JSON ({e}): {stdout}\n{stderr}"));
+    let failed = v["isError"] == true || v["error"].is_object();
+    assert_eq!(out.status.success(), !failed, "inspector {args:?}: {stdout}\n{stderr}");
+    v
+}
+
+#[test]
+fn mcp_inspector_cli_over_stdio_and_http() {
+    let Some(inspector) = inspector() else { return };
+    let dir = sample_dir();
+    let bin = env!("CARGO_BIN_EXE_mydesign-docs");
+    // --strict: the Inspector's tool-schema portability checks fail the run on any error-severity problem.
+    let list = inspect(&inspector, &["--strict", bin, "serve", "--bundles", arg(&dir), "--method", "tools/list"]);
+    assert_eq!(list["tools"].as_array().map(Vec::len), Some(7), "{list}");
+    let call = |target: &[&str], tool: &str, tool_args: &[&str]| {
+        let mut args: Vec<&str> = target.to_vec();
+        args.extend(["--method", "tools/call", "--tool-name", tool, "--tool-arg"]);
+        args.extend(tool_args);
+        inspect(&inspector, &args)
+    };
+    let stdio = [bin, "serve", "--bundles", arg(&dir)];
+    let r = call(&stdio, "get_code_block", &["component=table", "index=33"]);
+    assert_eq!((r["structuredContent"]["index"].as_u64(), r["isError"].as_bool()), (Some(33), Some(false)), "{r}");
+    let r = call(&stdio, "get_code_block", &["component=table", "index=34"]);
+    assert_eq!(r["isError"], true, "{r}");
+    let r = call(&stdio, "get_code_block", &["component=table", "index=0"]);
+    assert!(r["error"]["message"].as_str().unwrap().contains("1-based"), "{r}");
+    let server = HttpServer::start("0", &["--bundles", arg(&dir)]);
+    let r = call(&[server.url.as_str()], "get_changelog", &["page=6"]);
+    assert_eq!(
+        (r["structuredContent"]["page"].as_u64(), r["structuredContent"]["next"].as_u64()),
+        (Some(6), None),
+        "{r}"
+    );
+    let read = inspect(
+        &inspector,
+        &[&server.url, "--method", "resources/read", "--uri", "mydesign://my-design/latest/button"],
+    );
+    assert!(read["contents"][0]["text"].as_str().unwrap().starts_with("[my-design 3.4.0 · button"), "{read}");
 }

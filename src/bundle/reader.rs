@@ -147,11 +147,29 @@ fn frame_bytes<'a>(path: &str, b: &'a [u8], e: &FrameEntry) -> Result<&'a [u8], 
     Ok(bytes)
 }
 
+thread_local! {
+    /// One zstd decompression context per thread, reused: creating one costs more than decoding a small frame.
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Decompresses one frame of at most `capacity` bytes with this thread's context.
+fn decompress(raw: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
+    DECOMPRESSOR.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let d = match slot.as_mut() {
+            Some(d) => d,
+            None => slot.insert(zstd::bulk::Decompressor::new()?),
+        };
+        d.decompress(raw, capacity)
+    })
+}
+
 fn decode_frame<T: DeserializeOwned>(path: &str, b: &[u8], e: &FrameEntry, key: &str) -> Result<T, BundleError> {
     let raw = frame_bytes(path, b, e)?;
     let corrupt =
         |what: String| BundleError::Corrupt { path: path.to_string(), what: format!("frame `{key}` ({what})") };
-    let bytes = zstd::bulk::decompress(raw, e.raw_len as usize).map_err(|err| corrupt(err.to_string()))?;
+    let bytes = decompress(raw, e.raw_len as usize).map_err(|err| corrupt(err.to_string()))?;
     if bytes.len() as u64 != e.raw_len {
         return Err(corrupt(format!("{} bytes, index says {}", bytes.len(), e.raw_len)));
     }

@@ -5,8 +5,8 @@
 //!
 //! - Tools ([`tools`]): `list_components`, `component_details`, `get_code_block`, `get_changelog`,
 //!   `list_component_files`, `get_file_code`, `get_function_code`. Every one is read-only, declares an
-//!   `outputSchema` (the JSON schema of its view) and answers with `structuredContent` (the view) plus the rendered
-//!   text. A failed lookup is a result with `isError: true` whose text names what exists; malformed arguments
+//!   `outputSchema` (the fields every answer shares, cut from its view's JSON schema: [`tools::output_schema`]) and
+//!   answers with `structuredContent` (the whole view) plus the rendered text. A failed lookup is a result with `isError: true` whose text names what exists; malformed arguments
 //!   (wrong types, a zero index or page, an unknown tool) are JSON-RPC invalid-params errors.
 //! - Resources: the template `mydesign://{system}/{version}/{component}` (version may be `latest`) reads a document
 //!   as `component_details` renders it; `resources/list` lists the documents of each system's highest version.
@@ -80,13 +80,19 @@ pub fn default_bundle_dirs() -> Vec<PathBuf> {
 /// [`LookupError::NoBundles`] naming every directory searched; a damaged manifest of a set given directly.
 pub fn open_library(dirs: &[PathBuf]) -> Result<Library, LookupError> {
     if !dirs.is_empty() {
+        for dir in dirs.iter().filter(|d| !d.is_dir()) {
+            tracing::warn!("--bundles {}: no such directory", dir.display());
+        }
         return Library::scan(dirs);
     }
     let defaults = default_bundle_dirs();
     for dir in &defaults {
         match Library::scan(std::slice::from_ref(dir)) {
             Err(LookupError::NoBundles { .. }) => continue,
-            other => return other,
+            other => {
+                tracing::info!("bundles from {}", dir.display());
+                return other;
+            }
         }
     }
     Library::scan(&defaults)

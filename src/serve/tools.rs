@@ -223,23 +223,25 @@ fn type_of(schema: &JsonObject, defs: Option<&JsonObject>) -> Option<Value> {
 /// The `inputSchema` of a tool taking `T`: its JSON schema (the doc comments of `T`'s fields are the argument
 /// descriptions the model reads), without the `$schema` URL and number formats, and with optional arguments typed
 /// as their value (`"string"`, not `["string", "null"]`): leaving one out is how it is omitted.
+///
+/// # Panics
+/// When `T`'s schema is not an object (a programming error: tool parameters are structs).
 pub fn input_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
     let mut schema = rmcp::handler::server::tool::schema_for_input::<T>()
         .unwrap_or_else(|e| panic!("tool parameters must be a struct: {e}"))
         .as_ref()
         .clone();
     schema.remove("$schema");
-    let required: Vec<serde_json::Value> =
-        schema.get("required").and_then(|r| r.as_array()).cloned().unwrap_or_default();
-    if let Some(props) = schema.get_mut("properties").and_then(|p| p.as_object_mut()) {
+    let required: Vec<Value> = schema.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
+    if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
         for (name, prop) in props.iter_mut() {
             let Some(prop) = prop.as_object_mut() else { continue };
             prop.remove("format");
-            if prop.get("minimum").and_then(|m| m.as_u64()) == Some(0) {
+            if prop.get("minimum").and_then(Value::as_u64) == Some(0) {
                 prop.remove("minimum");
             }
             if !required.iter().any(|r| r == name)
-                && let Some(serde_json::Value::Array(types)) = prop.get("type")
+                && let Some(Value::Array(types)) = prop.get("type")
                 && let [t, n] = types.as_slice()
                 && n == "null"
             {
@@ -387,5 +389,38 @@ impl DocsServer {
     )]
     fn get_function_code(&self, Parameters(p): Parameters<FunctionCodeParams>) -> CallToolResult {
         self.lookup(&p.set, |set| set.function(&p.path, &p.function))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_schemas_declare_the_envelope() {
+        let doc = output_schema::<DetailsView>();
+        assert_eq!(doc["type"], "object");
+        assert_eq!(doc["required"], json!(["system", "version", "tokens", "text"]));
+        assert_eq!(doc["properties"]["tokens"], json!({"type": "integer"}));
+        let list = output_schema::<ComponentsView>();
+        assert_eq!(list["required"], json!(["system", "version"]));
+    }
+
+    #[test]
+    fn input_schemas_are_lean() {
+        let s = input_schema::<CodeBlockParams>();
+        assert_eq!(s["required"], json!(["component", "index"]));
+        assert_eq!(s["properties"]["index"]["minimum"], 1);
+        assert_eq!(s["properties"]["lang"]["type"], "string");
+        assert_eq!(s["properties"]["system"]["type"], "string", "the flattened set parameters are there");
+        assert!(s.get("$schema").is_none() && s["properties"]["index"].get("format").is_none());
+    }
+
+    #[test]
+    fn zero_is_not_a_number_here() {
+        assert_eq!(at_least_one("index", 3).ok(), Some(3));
+        let e = at_least_one("page", 0).unwrap_err();
+        assert_eq!(e.code, rmcp::model::ErrorCode::INVALID_PARAMS);
+        assert!(e.message.contains("1-based"));
     }
 }

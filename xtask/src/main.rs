@@ -1,5 +1,6 @@
 //! Project chores: `cargo xtask bench` (whole-process figures: build time and peak RSS, CLI lookup latency,
-//! bundle vs source bytes) and `cargo xtask corpus` (assemble the real Semi Design and Blueprint inputs).
+//! bundle vs source bytes, MCP start-up, round trips and resident memory) and `cargo xtask corpus` (assemble the
+//! real Semi Design and Blueprint inputs).
 //! In-process lookup latency is `cargo bench` (benches/lookup.rs).
 
 use std::path::{Path, PathBuf};
@@ -144,7 +145,129 @@ fn bench(args: &[String]) -> anyhow::Result<()> {
         times.sort();
         println!("{:<70} {:>8.2} {:>8.2}", args.join(" "), percentile(&times, 0.5), percentile(&times, 0.99));
     }
+    mcp_bench(&bin, &out, system, semi)
+}
+
+/// MCP over stdio, timed with ../shared/tools/mcp_time.py (a bare JSON-RPC client, so figures compare across
+/// servers): start → initialized and the round trip of each tool; then the server's resident memory after a call to
+/// every tool.
+fn mcp_bench(bin: &Path, out: &Path, system: &str, semi: bool) -> anyhow::Result<()> {
+    let timer = root().join("../shared/tools/mcp_time.py");
+    if !timer.exists() {
+        println!("\nnote: {} not found; MCP figures skipped", timer.display());
+        return Ok(());
+    }
+    let calls: Vec<(&str, &str)> = if semi {
+        vec![
+            ("list_components", r#"{}"#),
+            ("component_details", r#"{"component":"table"}"#),
+            ("get_code_block", r#"{"component":"table","index":53}"#),
+            ("get_changelog", r#"{"page":17}"#),
+            ("list_component_files", r#"{"component":"table"}"#),
+            ("get_file_code", r#"{"path":"packages/semi-foundation/table/foundation.ts"}"#),
+            (
+                "get_function_code",
+                r#"{"path":"packages/semi-foundation/table/foundation.ts","function":"TableFoundation.init"}"#,
+            ),
+        ]
+    } else {
+        vec![
+            ("list_components", r#"{}"#),
+            ("component_details", r#"{"component":"table"}"#),
+            ("get_code_block", r#"{"component":"table","index":33}"#),
+            ("get_changelog", r#"{"page":6}"#),
+            ("list_component_files", r#"{"component":"table"}"#),
+            ("get_file_code", r#"{"path":"src/components/Table/Table.tsx"}"#),
+            ("get_function_code", r#"{"path":"src/components/Table/Table.tsx","function":"Table.render"}"#),
+        ]
+    };
+    let n = 500;
+    println!("\n## MCP over stdio on {system} (mcp_time.py, {n} calls each; start = spawn → initialized)");
+    println!("{:<22} {:>9} {:>9} {:>9} {:>12}", "tool", "start ms", "p50 ms", "p99 ms", "tools/list B");
+    let serve = |cmd: &mut Command| {
+        cmd.arg(bin).args(["serve", "--bundles"]).arg(out);
+    };
+    // The bench directory holds several systems: every call names its own.
+    let calls: Vec<(&str, String)> = calls
+        .iter()
+        .map(|(tool, args)| {
+            let rest = args.trim_start_matches('{').trim_end_matches('}');
+            let sep = if rest.is_empty() { "" } else { "," };
+            (*tool, format!(r#"{{"system":"{system}"{sep}{rest}}}"#))
+        })
+        .collect();
+    for (tool, args) in &calls {
+        let mut cmd = Command::new("python3");
+        cmd.arg(&timer).args(["-n", &n.to_string(), "--tool", tool, "--args", args, "--"]);
+        serve(&mut cmd);
+        let o = cmd.env("RUST_LOG", "off").output()?;
+        let line = String::from_utf8_lossy(&o.stdout);
+        let field = |name: &str| -> String {
+            let at = line.find(&format!("\"{name}\": ")).map(|i| i + name.len() + 4);
+            at.map(|i| line[i..].split([',', '}']).next().unwrap_or("").trim().to_string()).unwrap_or_default()
+        };
+        if !o.status.success() || field("is_error") != "false" {
+            bail!("mcp_time.py {tool} failed: {line}{}", String::from_utf8_lossy(&o.stderr));
+        }
+        println!(
+            "{tool:<22} {:>9} {:>9} {:>9} {:>12}",
+            field("init_ms"),
+            field("p50_ms"),
+            field("p99_ms"),
+            field("tools_list_bytes")
+        );
+    }
+    println!(
+        "server resident memory after one call of each tool: {:.1} MiB",
+        mcp_rss(bin, out, &calls)? as f64 / 1024.0
+    );
     Ok(())
+}
+
+/// VmRSS in KiB of `mydesign-docs serve` after initialize and one call of each tool (a bare JSON-RPC exchange).
+fn mcp_rss(bin: &Path, out: &Path, calls: &[(&str, String)]) -> anyhow::Result<u64> {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Command::new(bin)
+        .args(["serve", "--bundles"])
+        .arg(out)
+        .env("RUST_LOG", "off")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let mut stdin = child.stdin.take().context("stdin")?;
+    let mut stdout = BufReader::new(child.stdout.take().context("stdout")?);
+    let mut messages = vec![
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"xtask","version":"1"}}}"#.to_string(),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_string(),
+    ];
+    for (i, (tool, args)) in calls.iter().enumerate() {
+        let id = i + 1;
+        messages.push(format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{args}}}}}"#
+        ));
+    }
+    for m in &messages {
+        writeln!(stdin, "{m}")?;
+    }
+    stdin.flush()?;
+    // One response line per request: initialize and each call.
+    let mut line = String::new();
+    for _ in 0..=calls.len() {
+        line.clear();
+        if stdout.read_line(&mut line)? == 0 {
+            bail!("the server closed its output");
+        }
+    }
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()))?;
+    let rss = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .context("no VmRSS in /proc/PID/status")?;
+    drop(stdin);
+    child.wait()?;
+    Ok(rss)
 }
 
 /// Source and bundle bytes of the set built from `repo`, from `build`'s summary line.
