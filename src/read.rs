@@ -164,6 +164,14 @@ pub enum LookupError {
     Bundle(#[from] BundleError),
 }
 
+/// Longest name, path or query part looked up by similarity, in chars; longer ones are echoed shortened.
+pub const MAX_NAME_CHARS: usize = 256;
+
+/// `s` for an error message: at most 80 chars, with `…` when cut (a 1 MB argument is not echoed back).
+fn echo(s: &str) -> String {
+    if s.chars().count() <= 80 { s.to_string() } else { format!("{}…", s.chars().take(79).collect::<String>()) }
+}
+
 fn suggest(s: &[String]) -> String {
     if s.is_empty() { String::new() } else { format!("; did you mean: {}?", s.join(", ")) }
 }
@@ -172,6 +180,10 @@ fn suggest(s: &[String]) -> String {
 /// Damerau-Levenshtein similarity above 0.5, comparing with the whole candidate and with its last segment (after
 /// the last `.` or `/`), so `rendr` finds `Table.render` and `table.tsx` finds `src/components/Table/Table.tsx`.
 pub fn closest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>, max: usize) -> Vec<String> {
+    // Edit distance is quadratic: a name longer than any real one gets no suggestions rather than a slow answer.
+    if query.chars().count() > MAX_NAME_CHARS {
+        return vec![];
+    }
     let q = query.to_lowercase();
     let score = |l: &str| {
         let sim = strsim::normalized_damerau_levenshtein(&q, l);
@@ -311,6 +323,8 @@ pub struct ChangelogView {
     pub previous: Option<u32>,
     /// Next page number (older entries), if any.
     pub next: Option<u32>,
+    /// Versions whose release heading is on this page, newest first.
+    pub releases: Vec<String>,
     /// The page text.
     pub text: String,
 }
@@ -464,7 +478,7 @@ impl Library {
                 });
             }
         };
-        let version = match version {
+        let version = match version.map(str::trim).filter(|v| !v.eq_ignore_ascii_case("latest") && !v.is_empty()) {
             Some(v) => versions.iter().find(|x| x.as_str() == v.trim_start_matches('v')).ok_or_else(|| {
                 LookupError::UnknownVersion {
                     system: system.clone(),
@@ -605,10 +619,23 @@ impl BundleSet {
         let comps = &self.manifest.components;
         comps.binary_search_by(|c| c.key.as_str().cmp(&key)).map(|i| &comps[i]).map_err(|_| {
             LookupError::UnknownComponent {
-                name: name.to_string(),
+                name: echo(name),
                 system: self.manifest.system.clone(),
                 version: self.manifest.version.clone(),
-                suggestions: closest(name, comps.iter().map(|c| c.name.as_str()), 5),
+                suggestions: {
+                    // Titles too: `表格` is in Table's title "Table 表格".
+                    let q = name.trim().to_lowercase();
+                    let mut by_title: Vec<String> = comps
+                        .iter()
+                        .filter(|c| !q.is_empty() && c.title.as_ref().is_some_and(|t| t.to_lowercase().contains(&q)))
+                        .map(|c| c.name.clone())
+                        .take(5)
+                        .collect();
+                    if by_title.is_empty() {
+                        by_title = closest(name, comps.iter().map(|c| c.name.as_str()), 5);
+                    }
+                    by_title
+                },
                 known: comps.len(),
             }
         })
@@ -629,8 +656,23 @@ impl BundleSet {
         Ok((bundle, meta))
     }
 
+    /// A requested language as the set spells it: `zh-cn` → `zh-CN`, and `en` → `en-US` when one language of the
+    /// set has that primary subtag; anything else is returned as given (the lookup then names what exists).
+    fn lang(&self, lang: Option<&str>) -> Option<String> {
+        let want = lang?.trim();
+        let langs = &self.manifest.langs;
+        if let Some(l) = langs.iter().find(|l| l.eq_ignore_ascii_case(want)) {
+            return Some(l.clone());
+        }
+        let primary = |l: &str| l.split(['-', '_']).next().unwrap_or(l).to_ascii_lowercase();
+        let matches: Vec<&String> = langs.iter().filter(|l| primary(l) == primary(want)).collect();
+        Some(if matches.len() == 1 { matches[0].clone() } else { want.to_string() })
+    }
+
     /// Picks the document in `lang` (default: the set's default language, else the first the component has).
     fn pick_doc<'m>(&self, meta: &'m ComponentMeta, lang: Option<&str>) -> Result<&'m DocMeta, LookupError> {
+        let lang = self.lang(lang);
+        let lang = lang.as_deref();
         let want = lang.unwrap_or(&self.manifest.default_lang);
         let found = meta.docs.iter().find(|d| d.lang.eq_ignore_ascii_case(want));
         match (found, lang) {
@@ -653,6 +695,8 @@ impl BundleSet {
     /// # Errors
     /// [`LookupError::UnknownLang`] for a language the set does not have.
     pub fn components(&self, lang: Option<&str>) -> Result<ComponentsView, LookupError> {
+        let lang = self.lang(lang);
+        let lang = lang.as_deref();
         let langs = &self.manifest.langs;
         let lang = match lang {
             None => self.manifest.default_lang.clone(),
@@ -755,6 +799,8 @@ impl BundleSet {
     /// # Errors
     /// No changelog (in that language), page out of range (naming `1..T`), damaged bundle.
     pub fn changelog(&self, page: Option<u32>, lang: Option<&str>) -> Result<ChangelogView, LookupError> {
+        let lang = self.lang(lang);
+        let lang = lang.as_deref();
         let want = lang.unwrap_or(&self.manifest.default_lang);
         let no_changelog = |available: String| LookupError::NoChangelog {
             system: self.manifest.system.clone(),
@@ -805,6 +851,12 @@ impl BundleSet {
             tokens: p.tokens,
             previous: (page > 1).then(|| page - 1),
             next: (page < summary.pages).then(|| page + 1),
+            releases: lang_meta
+                .releases
+                .iter()
+                .filter(|r| (p.start_line..=p.end_line).contains(&r.start_line))
+                .map(|r| r.version.clone())
+                .collect(),
             text,
         })
     }
@@ -825,19 +877,26 @@ impl BundleSet {
         let norm = norm.trim_start_matches("./").to_string();
         let files = &self.manifest.files;
         let owner = files.binary_search_by(|f| f.path.as_str().cmp(&norm)).map(|i| &files[i]).map_err(|_| {
-            // Suggest by file name first: agents often pass a partial path.
-            let base = norm.rsplit('/').next().unwrap_or(&norm).to_lowercase();
-            let mut by_name: Vec<String> = files
-                .iter()
-                .filter(|f| !base.is_empty() && f.path.to_lowercase().ends_with(&base))
-                .map(|f| f.path.clone())
-                .take(5)
-                .collect();
+            // Agents often pass a partial path: suggest the paths it ends, then the files of that name.
+            let lower = norm.to_lowercase();
+            let base = lower.rsplit('/').next().unwrap_or(&lower).to_string();
+            let ends = |suffix: &str| -> Vec<String> {
+                files
+                    .iter()
+                    .filter(|f| !suffix.is_empty() && f.path.to_lowercase().ends_with(suffix))
+                    .map(|f| f.path.clone())
+                    .take(5)
+                    .collect()
+            };
+            let mut by_name = ends(&format!("/{lower}"));
+            if by_name.is_empty() {
+                by_name = ends(&base);
+            }
             if by_name.is_empty() {
                 by_name = closest(&norm, files.iter().map(|f| f.path.as_str()), 5);
             }
             LookupError::UnknownPath {
-                path: path.to_string(),
+                path: echo(path),
                 system: self.manifest.system.clone(),
                 version: self.manifest.version.clone(),
                 suggestions: by_name,
@@ -910,12 +969,16 @@ impl BundleSet {
             return Err(LookupError::NoFunctions { path: norm });
         }
         let name = name.trim();
-        // A qualified name, or a simple name that leads to exactly one qualified name.
+        // A qualified name, or a simple name that leads to exactly one qualified name; letter case matters only
+        // when it tells names apart.
+        let exact = |n: &str, f: &FunctionMeta| f.qualified == n || f.name == n;
+        let folded = |n: &str, f: &FunctionMeta| f.qualified.eq_ignore_ascii_case(n) || f.name.eq_ignore_ascii_case(n);
         let qualified = if index.iter().any(|f| f.qualified == name) {
             name.to_string()
         } else {
+            let matcher = if index.iter().any(|f| exact(name, f)) { exact } else { folded };
             let mut candidates: Vec<String> =
-                index.iter().filter(|f| f.name == name).map(|f| f.qualified.clone()).collect();
+                index.iter().filter(|f| matcher(name, f)).map(|f| f.qualified.clone()).collect();
             candidates.dedup();
             match candidates.len() {
                 1 => candidates.remove(0),
@@ -925,9 +988,9 @@ impl BundleSet {
                     if suggestions.is_empty() {
                         suggestions = names;
                     }
-                    return Err(LookupError::UnknownFunction { path: norm, name: name.to_string(), suggestions });
+                    return Err(LookupError::UnknownFunction { path: norm, name: echo(name), suggestions });
                 }
-                _ => return Err(LookupError::AmbiguousFunction { path: norm, name: name.to_string(), candidates }),
+                _ => return Err(LookupError::AmbiguousFunction { path: norm, name: echo(name), candidates }),
             }
         };
         // A getter and its setter (or overloads) share a qualified name: serve them together, as the one exact span

@@ -1,13 +1,65 @@
 //! One renderer for every lookup: the structured form is the view itself (serialized as JSON), the text form is a
 //! one-line bracketed header (system, version, what was served, its size in tokens, how to get more) followed by
-//! the content exactly as stored. CLI and MCP share it, so both say the same thing.
+//! the content exactly as stored. CLI and MCP share it, so both say the same thing; only the calls that fetch more
+//! are spelled for the [`Surface`] reading them, always with the system, version and language that were served so
+//! following one never lands on another set.
 
 use crate::read::*;
 
+/// Who reads a rendered text, which decides how "fetch more" calls are spelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surface {
+    /// An MCP client: `get_code_block(system="semi", version="2.102.0", lang="zh-CN", component="table", index=N)`.
+    Mcp,
+    /// A person or script at the command line: `mydesign-docs code-block table N --system semi --version …`.
+    Cli,
+}
+
+impl Surface {
+    /// The call of MCP tool `tool` / CLI subcommand `cli` (positional words) for the set of `s`, in `lang` when
+    /// given, with `args` (`name=value` for MCP; for the CLI, values are positional unless the name starts with
+    /// `--`).
+    fn call(self, s: &Served, lang: Option<&str>, tool: &str, cli: &str, args: &[(&str, String)]) -> String {
+        match self {
+            Surface::Mcp => {
+                let mut parts = vec![format!("system=\"{}\"", s.system), format!("version=\"{}\"", s.version)];
+                parts.extend(lang.map(|l| format!("lang=\"{l}\"")));
+                parts.extend(args.iter().map(|(k, v)| {
+                    let k = k.trim_start_matches("--");
+                    if v.parse::<u64>().is_ok() || v == "true" || v == "N" || v == "NAME" {
+                        format!("{k}={v}")
+                    } else {
+                        format!("{k}=\"{v}\"")
+                    }
+                }));
+                format!("{tool}({})", parts.join(", "))
+            }
+            Surface::Cli => {
+                let mut words = vec![format!("mydesign-docs {cli}")];
+                for (k, v) in args {
+                    words.push(match (k.strip_prefix("--"), v.as_str()) {
+                        (Some(flag), "true") => format!("--{flag}"),
+                        (Some(flag), v) => format!("--{flag} {v}"),
+                        (None, v) => v.to_string(),
+                    });
+                }
+                words.push(format!("--system {} --version {}", s.system, s.version));
+                words.extend(lang.map(|l| format!("--lang {l}")));
+                words.join(" ")
+            }
+        }
+    }
+}
+
 /// A view that renders to text.
 pub trait Render: serde::Serialize {
-    /// The text form: header line, then content.
-    fn text(&self) -> String;
+    /// The text form for `surface`: header line, then content.
+    fn render(&self, surface: Surface) -> String;
+
+    /// The text form for MCP clients (what `text` content carries).
+    fn text(&self) -> String {
+        self.render(Surface::Mcp)
+    }
 
     /// The structured form, as pretty JSON.
     fn json(&self) -> String {
@@ -39,7 +91,7 @@ fn served(s: &Served) -> String {
 }
 
 impl Render for ComponentsView {
-    fn text(&self) -> String {
+    fn render(&self, surface: Surface) -> String {
         let mut out = format!(
             "[{} · {} · sizes for {} · tokens of the default view{}]\n",
             served(&self.served),
@@ -75,8 +127,10 @@ impl Render for ComponentsView {
             ));
         }
         if self.shared_files > 0 {
+            let call =
+                surface.call(&self.served, None, "list_component_files", "files", &[("component", "_shared".into())]);
             out.push_str(&format!(
-                "[+ {} of shared folders that are no component: files _shared]\n",
+                "[+ {} of shared folders that are no component: {call}]\n",
                 plural(self.shared_files, "file")
             ));
         }
@@ -85,13 +139,17 @@ impl Render for ComponentsView {
 }
 
 impl Render for DocView {
-    fn text(&self) -> String {
+    fn render(&self, surface: Surface) -> String {
         let hidden = if self.hidden {
+            let lang = Some(self.lang.as_str());
+            let c = ("component", self.component.clone());
+            let block =
+                surface.call(&self.served, lang, "get_code_block", "code-block", &[c.clone(), ("index", "N".into())]);
+            let full = surface.call(&self.served, lang, "component_details", "doc", &[c, ("--full", "true".into())]);
             format!(
-                " · {} hidden (document over {} lines): get one with get_code_block (CLI: code-block {} N), the whole document with full (CLI: --full)",
+                " · {} hidden (document over {} lines): get one with {block}; the whole document with {full}",
                 plural(self.code_blocks, "code block"),
                 self.threshold,
-                self.component
             )
         } else {
             format!(" · {}", plural(self.code_blocks, "code block"))
@@ -112,7 +170,7 @@ impl Render for DocView {
 }
 
 impl Render for CodeBlockView {
-    fn text(&self) -> String {
+    fn render(&self, _: Surface) -> String {
         let b = &self.block;
         let info = if b.info.is_empty() { String::new() } else { format!(" · {}", b.info) };
         let heading = b.heading.as_ref().map_or(String::new(), |h| format!(" · under \"{h}\""));
@@ -132,10 +190,23 @@ impl Render for CodeBlockView {
 }
 
 impl Render for ChangelogView {
-    fn text(&self) -> String {
-        let nav = |label: &str, p: Option<u32>| p.map_or(String::new(), |p| format!(" · {label}: changelog-{p}"));
+    fn render(&self, surface: Surface) -> String {
+        let nav = |label: &str, p: Option<u32>| {
+            p.map_or(String::new(), |p| {
+                let args = [("--page", p.to_string())];
+                format!(
+                    " · {label}: {}",
+                    surface.call(&self.served, Some(&self.lang), "get_changelog", "changelog", &args)
+                )
+            })
+        };
+        let releases = match self.releases.as_slice() {
+            [] => String::new(),
+            [one] => format!(" · release {one}"),
+            [first, .., last] => format!(" · releases {first} … {last}"),
+        };
         format!(
-            "[{} · changelog · {} · page {}/{} · lines {}–{} · {} tokens{}{}]\n{}\n[page {}/{} · {} lines per page · {} lines in all]",
+            "[{} · changelog · {} · page {}/{} · lines {}–{}{releases} · {} tokens{}{}]\n{}\n[page {}/{} · {} lines per page · {} lines in all]",
             served(&self.served),
             self.lang,
             self.page,
@@ -155,7 +226,7 @@ impl Render for ChangelogView {
 }
 
 impl Render for FilesView {
-    fn text(&self) -> String {
+    fn render(&self, _: Surface) -> String {
         let mut out =
             format!("[{} · {} · {}]\n", served(&self.served), self.component, plural(self.files.len() as u64, "file"));
         let width = self.files.iter().map(|f| f.path.chars().count()).max().unwrap_or(4).max(4);
@@ -185,16 +256,18 @@ impl Render for FilesView {
 }
 
 impl Render for FileView {
-    fn text(&self) -> String {
+    fn render(&self, surface: Surface) -> String {
         let f = &self.file;
+        let path = ("path", f.path.clone());
         let what = match (&f.skeleton, self.skeleton) {
             (Some(s), true) => format!(
-                " · skeleton (source of {}+ lines): {} lines, {} outer function {} replaced by {{ /* ... */ }}; whole file ({} tokens) with full (CLI: --full)",
+                " · skeleton (source of {}+ lines): {} lines, {} outer function {} replaced by {{ /* ... */ }}; whole file ({} tokens) with {}",
                 self.threshold,
                 thousands(s.lines),
                 s.outer_bodies,
                 if s.outer_bodies == 1 { "body" } else { "bodies" },
-                thousands(f.tokens)
+                thousands(f.tokens),
+                surface.call(&self.served, None, "get_file_code", "file", &[path.clone(), ("--full", "true".into())])
             ),
             _ if f.kind == crate::model::FileKind::Binary => " · binary file, not stored".to_string(),
             _ => String::new(),
@@ -208,10 +281,11 @@ impl Render for FileView {
             self.text
         );
         if self.skeleton && !self.functions.is_empty() {
+            let call =
+                surface.call(&self.served, None, "get_function_code", "function", &[path, ("function", "NAME".into())]);
             out.push_str(&format!(
-                "\n[{} (not counted above); get one with get_function_code (CLI: function {} NAME): {}]",
+                "\n[{} (not counted above); get one with {call}: {}]",
                 plural(self.functions.len() as u64, "function"),
-                f.path,
                 self.functions.join(", ")
             ));
         }
@@ -220,7 +294,7 @@ impl Render for FileView {
 }
 
 impl Render for FunctionView {
-    fn text(&self) -> String {
+    fn render(&self, _: Surface) -> String {
         let f = &self.function;
         format!(
             "[{} · {} · {} ({}) · lines {}–{} · {} tokens]\n{}",
@@ -239,6 +313,29 @@ impl Render for FunctionView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn calls_carry_the_set_served_on_both_surfaces() {
+        let s = Served { system: "semi".into(), version: "2.102.0".into() };
+        let args = [("component", "table".to_string()), ("index", "N".to_string())];
+        assert_eq!(
+            Surface::Mcp.call(&s, Some("zh-CN"), "get_code_block", "code-block", &args),
+            "get_code_block(system=\"semi\", version=\"2.102.0\", lang=\"zh-CN\", component=\"table\", index=N)"
+        );
+        assert_eq!(
+            Surface::Cli.call(&s, Some("zh-CN"), "get_code_block", "code-block", &args),
+            "mydesign-docs code-block table N --system semi --version 2.102.0 --lang zh-CN"
+        );
+        let full = [("path", "a/b.ts".to_string()), ("--full", "true".to_string())];
+        assert_eq!(
+            Surface::Cli.call(&s, None, "get_file_code", "file", &full),
+            "mydesign-docs file a/b.ts --full --system semi --version 2.102.0"
+        );
+        assert_eq!(
+            Surface::Mcp.call(&s, None, "get_file_code", "file", &full),
+            "get_file_code(system=\"semi\", version=\"2.102.0\", path=\"a/b.ts\", full=true)"
+        );
+    }
 
     #[test]
     fn plurals() {

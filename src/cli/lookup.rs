@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use mydesign_docs::compile::source::{SourceLang, dump_tree};
 use mydesign_docs::read::{BundleSet, changelog_page_name};
-use mydesign_docs::render::{Render, thousands};
+use mydesign_docs::render::{Render, Surface, thousands};
 
 use super::{Command, LookupArgs, emit};
 
@@ -13,7 +13,7 @@ fn open(args: &LookupArgs) -> anyhow::Result<std::sync::Arc<BundleSet>> {
 }
 
 fn print(view: &impl Render, json: bool) -> anyhow::Result<ExitCode> {
-    emit(&if json { view.json() } else { view.text() })?;
+    emit(&if json { view.json() } else { view.render(Surface::Cli) })?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -294,7 +294,10 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                     ));
                 }
                 meta.parse_errors = a.parse_errors as u32;
-                meta.functions = a.functions.len() as u32;
+                // Functions as `function` serves them: a getter and its setter are one.
+                let names: std::collections::BTreeSet<&str> =
+                    a.functions.iter().map(|f| f.qualified.as_str()).collect();
+                meta.functions = names.len() as u32;
                 if let Some(sk) = &a.skeleton {
                     meta.skeleton = Some(SkeletonMeta {
                         lines: line_count(sk),

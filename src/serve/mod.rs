@@ -121,13 +121,21 @@ impl DocsServer {
 
 /// The `instructions` of the initialize result: what is served and the workflow, in a few lines.
 pub fn instructions(library: &Library) -> String {
-    let served: Vec<String> = library.systems().iter().map(|(s, v)| format!("{s} {}", v.join(", "))).collect();
+    let served: Vec<String> = library
+        .systems()
+        .iter()
+        .map(|(s, v)| {
+            let langs = library.select(Some(s), None).map(|set| set.manifest().langs.join("/")).unwrap_or_default();
+            format!("{s} {} ({langs})", v.join(", "))
+        })
+        .collect();
     format!(
         "Design-system documentation, compiled and exact, served offline: {}. Workflow: list_components → \
          component_details (long documents show code blocks as numbered placeholders) → get_code_block; \
          list_component_files → get_file_code (large sources as skeletons) → get_function_code; get_changelog pages \
          the changelog (page 1 = newest). Every answer starts with a header naming the system, the version served \
-         and its size in tokens. Omit `version` for the highest; pass `system` when several are served.",
+         and its size in tokens, and spells the exact call that fetches more. Omit `version` for the highest; \
+         pass `system` when several are served; `lang` picks a language (`en` or `en-US`).",
         served.join("; ")
     )
 }

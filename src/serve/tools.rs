@@ -129,10 +129,10 @@ pub enum DetailsView {
 }
 
 impl Render for DetailsView {
-    fn text(&self) -> String {
+    fn render(&self, surface: crate::render::Surface) -> String {
         match self {
-            DetailsView::Doc(v) => v.text(),
-            DetailsView::Changelog(v) => v.text(),
+            DetailsView::Doc(v) => v.render(surface),
+            DetailsView::Changelog(v) => v.render(surface),
         }
     }
 }
