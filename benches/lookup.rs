@@ -102,3 +102,23 @@ fn function() {
 fn unknown_component() {
     divan::black_box(TARGET.set.doc("tabel", None, false).unwrap_err());
 }
+
+#[divan::bench(args = ["how do I make a table row selectable", "表格 固定列", "onChange of Select"])]
+fn search(query: &str) {
+    let opts = mydesign_docs::search::query::SearchOptions::default();
+    divan::black_box(TARGET.set.search(query, &opts).unwrap());
+}
+
+#[divan::bench]
+fn search_long_question() {
+    let q = "I have a table with a few thousand rows and I need users to be able to pick several of them with \
+             checkboxes, keep the first column visible while scrolling sideways, and get the selected keys in onChange";
+    divan::black_box(TARGET.set.search(q, &mydesign_docs::search::query::SearchOptions::default()).unwrap());
+}
+
+#[divan::bench]
+fn search_cold_open() {
+    // A fresh set per query: what a CLI process pays (manifest, search meta, the shards and texts it needs).
+    let set = BundleSet::open(TARGET.set.dir()).unwrap();
+    divan::black_box(set.search("表格 固定列", &mydesign_docs::search::query::SearchOptions::default()).unwrap());
+}

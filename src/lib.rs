@@ -12,6 +12,7 @@ pub mod config;
 pub mod model;
 pub mod read;
 pub mod render;
+pub mod search;
 pub mod serve;
 pub mod view;
 

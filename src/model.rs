@@ -84,6 +84,20 @@ pub struct Manifest {
     pub bundles: Vec<BundleFile>,
     /// Totals for the build summary.
     pub stats: BuildStats,
+    /// The search index (`search.bundle`); absent in sets built before search existed.
+    #[serde(default)]
+    pub search: Option<SearchEntry>,
+}
+
+/// The search index in the manifest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchEntry {
+    /// File name of the search bundle.
+    pub bundle: String,
+    /// Units indexed (sections and their parts, code blocks, functions, changelog releases).
+    pub units: u32,
+    /// Distinct terms.
+    pub terms: u32,
 }
 
 /// One component in the manifest.

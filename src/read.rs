@@ -159,6 +159,14 @@ pub enum LookupError {
         /// Qualified names that match.
         candidates: Vec<String>,
     },
+    /// The set has no search index (built before search existed).
+    #[error("{system} {version} has no search index: rebuild it with this version of `mydesign-docs build`")]
+    NoSearchIndex {
+        /// System.
+        system: String,
+        /// Version.
+        version: String,
+    },
     /// A damaged bundle.
     #[error(transparent)]
     Bundle(#[from] BundleError),
@@ -388,6 +396,8 @@ pub struct BundleSet {
     texts: Mutex<TextCache>,
     /// The decoded `changelog` frame (pages and releases of every language), read by every changelog lookup.
     changelog: Mutex<Option<Arc<ChangelogMeta>>>,
+    /// The search index, opened by the first search and kept (`crate::search::query`).
+    pub(crate) search: Mutex<Option<Arc<crate::search::query::SearchIndex>>>,
 }
 
 /// Decoded text frames, oldest first, at most [`TEXT_CACHE_BYTES`] of text in all.
@@ -560,6 +570,7 @@ impl BundleSet {
             metas: Mutex::new(HashMap::new()),
             texts: Mutex::new(TextCache::default()),
             changelog: Mutex::new(None),
+            search: Mutex::new(None),
         })
     }
 
@@ -573,11 +584,11 @@ impl BundleSet {
         &self.dir
     }
 
-    fn served(&self) -> Served {
+    pub(crate) fn served(&self) -> Served {
         Served { system: self.manifest.system.clone(), version: self.manifest.version.clone() }
     }
 
-    fn bundle(&self, file: &str) -> Result<Arc<Bundle>, LookupError> {
+    pub(crate) fn bundle(&self, file: &str) -> Result<Arc<Bundle>, LookupError> {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(b) = open.get(file) {
             return Ok(b.clone());
@@ -588,7 +599,7 @@ impl BundleSet {
     }
 
     /// The text frame `key` of `bundle`, from the cache or decoded (and cached).
-    fn text(&self, bundle: &Bundle, key: &str) -> Result<Arc<String>, LookupError> {
+    pub(crate) fn text(&self, bundle: &Bundle, key: &str) -> Result<Arc<String>, LookupError> {
         let id = format!("{}\0{key}", bundle.path());
         let lock = || self.texts.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, text)) = lock().entries.iter().find(|(k, _)| *k == id) {

@@ -95,12 +95,27 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
             .collect();
         out.push(format!("  changelog: {}", pages.join("; ")));
     }
-    let ratio = if s.source_bytes == 0 { 0.0 } else { s.bundle_bytes as f64 / s.source_bytes as f64 };
+    // Documents, sources and changelog against their bundles; the search index is reported on its own, as it is
+    // not a copy of the inputs but an addition to them.
+    let search_bytes =
+        m.search.as_ref().and_then(|x| m.bundles.iter().find(|b| b.name == x.bundle)).map_or(0, |b| b.bytes);
+    let content_bytes = s.bundle_bytes - search_bytes;
+    let ratio = |b: u64| if s.source_bytes == 0 { 0.0 } else { b as f64 / s.source_bytes as f64 };
     out.push(format!(
-        "  bytes: {} source → {} bundles ({ratio:.2}×)",
+        "  bytes: {} source → {} bundles ({:.2}×)",
         thousands(s.source_bytes),
-        thousands(s.bundle_bytes)
+        thousands(content_bytes),
+        ratio(content_bytes)
     ));
+    if let Some(x) = &m.search {
+        out.push(format!(
+            "  search index: {} units, {} terms, {} bytes ({:.2}× with the bundles)",
+            thousands(x.units),
+            thousands(x.terms),
+            thousands(search_bytes),
+            ratio(s.bundle_bytes)
+        ));
+    }
     out.push(format!(
         "  tokens ({}): {} raw → {} in default views",
         m.encoding,

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use mydesign_docs::compile::source::{SourceLang, dump_tree};
 use mydesign_docs::read::{BundleSet, changelog_page_name};
 use mydesign_docs::render::{Render, Surface, thousands};
+use mydesign_docs::search::query::SearchOptions;
 
 use super::{Command, LookupArgs, emit};
 
@@ -26,7 +27,8 @@ fn wants_json(command: &Command) -> bool {
         | Command::Changelog { lookup: a, .. }
         | Command::Files { lookup: a, .. }
         | Command::File { lookup: a, .. }
-        | Command::Function { lookup: a, .. } => a.json,
+        | Command::Function { lookup: a, .. }
+        | Command::Search { lookup: a, .. } => a.json,
         _ => false,
     }
 }
@@ -62,6 +64,10 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Files { component, lookup: a } => print(&open(&a)?.files(&component)?, a.json),
         Command::File { path, full, lookup: a } => print(&open(&a)?.file(&path, full)?, a.json),
         Command::Function { path, name, lookup: a } => print(&open(&a)?.function(&path, &name)?, a.json),
+        Command::Search { query, component, kind, max_tokens, lookup: a } => {
+            let opts = SearchOptions { component, kind, lang: a.lang.clone(), max_tokens, ..Default::default() };
+            print(&open(&a)?.search(&query, &opts)?, a.json)
+        }
         Command::DumpTs { file } => {
             let lang = SourceLang::from_path(&file)
                 .ok_or_else(|| anyhow::anyhow!("{}: not a .ts/.tsx/.js/.jsx file", file.display()))?;

@@ -78,6 +78,23 @@ enum Command {
         #[command(flatten)]
         lookup: LookupArgs,
     },
+    /// Search the documents, code blocks, functions and changelog: any question or names, in any language the
+    /// set has. Prints the best sections within a token budget, each with the call that gets more.
+    Search {
+        /// What to look for, e.g. "how do I make a table row selectable", "表格 固定列", "onChange of Select".
+        query: String,
+        /// Only this component (changelog releases that mention it too).
+        #[arg(long)]
+        component: Option<String>,
+        /// Only this kind of unit: doc, code, function or changelog.
+        #[arg(long, value_parser = parse_kind)]
+        kind: Option<mydesign_docs::search::Kind>,
+        /// Token budget of the answer (default 2000).
+        #[arg(long)]
+        max_tokens: Option<u32>,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
     /// Serve the lookups to AI agents over MCP: stdio by default, streamable HTTP at /mcp with --http.
     Serve(serve::ServeArgs),
     /// Check every bundle of a set against the manifest's checksums and decode every frame.
@@ -88,6 +105,11 @@ enum Command {
         /// A .ts/.tsx/.js/.jsx file.
         file: PathBuf,
     },
+}
+
+fn parse_kind(s: &str) -> Result<mydesign_docs::search::Kind, String> {
+    mydesign_docs::search::Kind::parse(s)
+        .ok_or_else(|| format!("`{s}` is not a kind: doc, code, function or changelog"))
 }
 
 /// Options shared by every lookup.

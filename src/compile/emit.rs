@@ -17,6 +17,7 @@ use super::{Diagnostic, changelog, markdown, resolve_version};
 use crate::bundle::writer::{BundleWriter, Frame, write_atomically};
 use crate::config::{CONFIG_FILE, Config, check_name, package_json};
 use crate::model::*;
+use crate::search::index::{self as search_index, DocSource, UnitDraft};
 use crate::view::{fetch_hint, placeholder_view};
 
 /// Everything compiled, before it is written.
@@ -24,16 +25,25 @@ pub struct CompiledSet {
     manifest: Manifest,
     components: Vec<(String, BundleWriter)>,
     changelog: Option<BundleWriter>,
+    /// Search units, indexed while the other bundles are written.
+    search: Vec<UnitDraft>,
 }
+
+/// A compiled component: key, manifest entry, meta frame value, frames, search units.
+type CompiledComponent = (String, ComponentEntry, ComponentMeta, Vec<Frame>, Vec<UnitDraft>);
 
 struct CompiledFile {
     meta: FileMeta,
     frames: Vec<Frame>,
+    /// Search units of its functions.
+    units: Vec<UnitDraft>,
 }
 
 struct CompiledDoc {
     meta: DocMeta,
     frames: Vec<Frame>,
+    /// Search units of its sections and code blocks.
+    units: Vec<UnitDraft>,
 }
 
 /// Shared state of one compile run.
@@ -128,22 +138,29 @@ pub fn compile_all(
             c.map(|c| (*rel, c))
         })
         .collect();
-    let mut components: Vec<(String, ComponentEntry, ComponentMeta, Vec<Frame>)> = plans
-        .par_iter()
-        .map(|(key, plan)| {
-            let (entry, meta, frames) = compile_component(&ctx, key, plan, &files);
-            (key.to_string(), entry, meta, frames)
-        })
-        .collect();
+    // The changelog compiles beside the components (it is one long file per language, the last to finish
+    // otherwise).
+    let (mut components, changelogs): (Vec<CompiledComponent>, _) = rayon::join(
+        || {
+            plans
+                .par_iter()
+                .map(|(key, plan)| {
+                    let (entry, meta, frames, units) = compile_component(&ctx, key, plan, &files);
+                    (key.to_string(), entry, meta, frames, units)
+                })
+                .collect()
+        },
+        || compile_changelogs(&ctx, &layout.changelogs),
+    );
     // A component whose only document could not be read, and that has no files, has nothing to serve.
-    components.retain(|(_, entry, meta, _)| {
+    components.retain(|(_, entry, meta, _, _)| {
         let empty = meta.docs.is_empty() && meta.files.is_empty();
         if empty {
             ctx.report(Diagnostic::new(entry.name.clone(), "layout", "nothing usable left; component dropped"));
         }
         !empty
     });
-    let (changelog_meta, changelog_writer) = compile_changelogs(&ctx, &layout.changelogs)?;
+    let (changelog_meta, changelog_writer, changelog_units) = changelogs?;
     ctx.progress.finish_and_clear();
     diagnostics.extend(ctx.diagnostics.into_inner().unwrap_or_else(|e| e.into_inner()));
 
@@ -154,7 +171,10 @@ pub fn compile_all(
     for (i, c) in components.iter().enumerate() {
         by_key.insert(c.0.clone(), i);
     }
-    for (path, file) in files {
+    // Search units in a fixed order: documents by component and language, functions by path, then the changelog.
+    let mut units: Vec<UnitDraft> = components.iter_mut().flat_map(|c| std::mem::take(&mut c.4)).collect();
+    for (path, mut file) in files {
+        units.append(&mut file.units);
         stats.files += 1;
         stats.source_bytes += file.meta.bytes;
         if file.meta.kind == FileKind::Source {
@@ -171,7 +191,7 @@ pub fn compile_all(
     let mut entries = Vec::new();
     let mut shared_entry = None;
     let mut writers = Vec::new();
-    for (key, entry, meta, frames) in components {
+    for (key, entry, meta, frames, _) in components {
         for d in &meta.docs {
             stats.documents += 1;
             stats.code_blocks += d.code_blocks.len() as u32;
@@ -218,6 +238,7 @@ pub fn compile_all(
         bundle: "changelog.bundle".into(),
         langs: c.langs.iter().map(|l| l.summary.clone()).collect(),
     });
+    units.extend(changelog_units);
     let version = resolve_version(config, repo, newest.as_deref());
     check_name("system name", &system).map_err(|e| anyhow::anyhow!("{e}; set [system] name in {CONFIG_FILE}"))?;
     check_name("version", &version).map_err(|e| anyhow::anyhow!("{e}; set [system] version or --set-version"))?;
@@ -236,13 +257,18 @@ pub fn compile_all(
         changelog: changelog_entry,
         bundles: vec![],
         stats,
+        search: None,
     };
-    Ok(CompiledSet { manifest, components: writers, changelog: changelog_writer })
+    Ok(CompiledSet { manifest, components: writers, changelog: changelog_writer, search: units })
 }
 
-/// File name of a component's bundle: the key when it is plain ASCII, else a hash of it.
+/// File names of the set's own bundles, which no component may take.
+const RESERVED: [&str; 3] = ["manifest", "changelog", "search"];
+
+/// File name of a component's bundle: the key when it is plain ASCII and not one of the set's own bundle names,
+/// else a hash of it.
 fn bundle_file_name(key: &str) -> String {
-    if !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+    if !key.is_empty() && !RESERVED.contains(&key) && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         format!("{key}.bundle")
     } else {
         format!("c-{:016x}.bundle", xxhash_rust::xxh3::xxh3_64(key.as_bytes()))
@@ -269,7 +295,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                 let message = "binary content in a source file; listed, not stored";
                 ctx.report(Diagnostic::new(f.rel.clone(), "read", message));
             }
-            return Some(CompiledFile { meta, frames: vec![] });
+            return Some(CompiledFile { meta, frames: vec![], units: vec![] });
         }
         Err(ReadProblem::Skip(d)) => {
             ctx.report(d);
@@ -281,6 +307,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
     meta.lines = line_count(&text);
     meta.tokens = ctx.tokens.count(&text);
     let mut frames = Vec::new();
+    let mut units = Vec::new();
     if let Some(lang) = SourceLang::from_path(Path::new(&f.rel)) {
         meta.kind = FileKind::Source;
         match analyze(lang, &text, ctx.config.thresholds.skeleton_min_lines as usize) {
@@ -323,13 +350,14 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                         }
                     })
                     .collect();
+                units = search_index::function_units(owner, &f.rel, &text, &functions, &ctx.tokens);
                 Frame::new(keys::functions(&f.rel), &functions).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
             }
             Err(e) => ctx.report(Diagnostic::new(f.rel.clone(), "source", format!("{e}; stored as plain text"))),
         }
     }
     Frame::new(keys::file(&f.rel), text.as_str()).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
-    Some(CompiledFile { meta, frames })
+    Some(CompiledFile { meta, frames, units })
 }
 
 /// Moves `start` back to the start of its line when only indentation precedes it there, so a method is served
@@ -351,15 +379,25 @@ fn compile_component(
     key: &str,
     plan: &ComponentPlan,
     files: &BTreeMap<&str, CompiledFile>,
-) -> (ComponentEntry, ComponentMeta, Vec<Frame>) {
+) -> (ComponentEntry, ComponentMeta, Vec<Frame>, Vec<UnitDraft>) {
     let mut docs = Vec::new();
     let mut frames = Vec::new();
-    for (lang, f) in &plan.docs {
-        if let Some(c) = compile_doc(ctx, key, lang, f) {
-            docs.push(c.meta);
-            frames.extend(c.frames);
-        }
-        ctx.progress.inc(1);
+    let mut units = Vec::new();
+    // A component's documents (one per language) compile in parallel too: the largest component would otherwise
+    // be the last task of the build.
+    let compiled: Vec<Option<CompiledDoc>> = plan
+        .docs
+        .par_iter()
+        .map(|(lang, f)| {
+            let c = compile_doc(ctx, key, &plan.name, lang, f);
+            ctx.progress.inc(1);
+            c
+        })
+        .collect();
+    for c in compiled.into_iter().flatten() {
+        docs.push(c.meta);
+        frames.extend(c.frames);
+        units.extend(c.units);
     }
     let metas: Vec<FileMeta> =
         plan.files.iter().filter_map(|f| files.get(f.rel.as_str())).map(|c| c.meta.clone()).collect();
@@ -383,10 +421,10 @@ fn compile_component(
         bundle: bundle_file_name(key),
     };
     let meta = ComponentMeta { key: key.to_string(), name: plan.name.clone(), docs, files: metas };
-    (entry, meta, frames)
+    (entry, meta, frames, units)
 }
 
-fn compile_doc(ctx: &Ctx, key: &str, lang: &str, f: &WalkedFile) -> Option<CompiledDoc> {
+fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> Option<CompiledDoc> {
     let text = match read_text(f, ctx.config.walk.max_file_bytes) {
         Ok(t) => t,
         Err(ReadProblem::Binary) => {
@@ -431,9 +469,9 @@ fn compile_doc(ctx: &Ctx, key: &str, lang: &str, f: &WalkedFile) -> Option<Compi
             end_byte: b.end_byte,
             tokens: ctx.tokens.count(slice(b.start_byte, b.end_byte)),
         })
-        .collect();
+        .collect::<Vec<CodeBlockMeta>>();
     push(keys::doc(lang), &text);
-    let sections = doc
+    let sections: Vec<SectionMeta> = doc
         .sections
         .iter()
         .map(|s| SectionMeta {
@@ -445,6 +483,13 @@ fn compile_doc(ctx: &Ctx, key: &str, lang: &str, f: &WalkedFile) -> Option<Compi
             tokens: ctx.tokens.count(slice(s.start_byte, s.end_byte)),
         })
         .collect();
+    // Search units reuse the counts above (sections, code blocks) wherever their spans are the same.
+    let counts = search_index::Counted {
+        blocks: code_blocks.iter().map(|b| b.tokens).collect(),
+        sections: sections.iter().map(|s| s.tokens).collect(),
+    };
+    let source = DocSource { component: key, name, lang, path: &f.rel };
+    let units = search_index::doc_units(&source, &text, &doc, &counts, &ctx.tokens);
     let meta = DocMeta {
         lang: lang.to_string(),
         path: f.rel.clone(),
@@ -458,15 +503,16 @@ fn compile_doc(ctx: &Ctx, key: &str, lang: &str, f: &WalkedFile) -> Option<Compi
         code_blocks,
         sections,
     };
-    Some(CompiledDoc { meta, frames })
+    Some(CompiledDoc { meta, frames, units })
 }
 
 fn compile_changelogs(
     ctx: &Ctx,
     changelogs: &[(String, WalkedFile)],
-) -> anyhow::Result<(Option<ChangelogMeta>, Option<BundleWriter>)> {
+) -> anyhow::Result<(Option<ChangelogMeta>, Option<BundleWriter>, Vec<UnitDraft>)> {
+    let mut units = Vec::new();
     if changelogs.is_empty() {
-        return Ok((None, None));
+        return Ok((None, None, units));
     }
     let mut w = BundleWriter::new();
     let mut langs = Vec::new();
@@ -496,7 +542,9 @@ fn compile_changelogs(
                 Ok(PageMeta { number: p.number, start_line: p.start_line, end_line: p.end_line, tokens })
             })
             .collect::<std::io::Result<_>>()?;
-        let releases: Vec<ReleaseMeta> = changelog::releases(&text)
+        let found = changelog::releases(&text);
+        units.extend(search_index::release_units(lang, &f.rel, &text, &found, &ctx.tokens));
+        let releases: Vec<ReleaseMeta> = found
             .into_iter()
             .map(|r| ReleaseMeta { version: r.version, date: r.date, start_line: r.start_line, end_line: r.end_line })
             .collect();
@@ -511,12 +559,12 @@ fn compile_changelogs(
         langs.push(ChangelogLang { summary, pages: page_metas, releases });
     }
     if langs.is_empty() {
-        return Ok((None, None));
+        return Ok((None, None, units));
     }
     langs.sort_by(|a, b| a.summary.lang.cmp(&b.summary.lang));
     let meta = ChangelogMeta { langs };
     w.add(keys::CHANGELOG, &meta)?;
-    Ok((Some(meta), Some(w)))
+    Ok((Some(meta), Some(w), units))
 }
 
 /// Removes `.<name>.tmp-<pid>` / `.<name>.old-<pid>` directories left by builds that were killed: those whose
@@ -545,7 +593,7 @@ fn remove_stale_temporaries(out: &Path, name: &str) {
 /// # Errors
 /// Any I/O error; the temporary directory is removed and an existing set is left as it was.
 pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifest, PathBuf)> {
-    let CompiledSet { mut manifest, components, changelog } = set;
+    let CompiledSet { mut manifest, components, changelog, search } = set;
     let name = format!("{}@{}", manifest.system, manifest.version);
     std::fs::create_dir_all(out)
         .map_err(|e| anyhow::anyhow!("{}: cannot create output directory: {e}", out.display()))?;
@@ -560,13 +608,28 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
             .chain(changelog.map(|w| ("changelog.bundle".to_string(), w)))
             .collect();
         named.sort_by(|a, b| a.0.cmp(&b.0));
-        let written: Vec<BundleFile> = named
-            .into_par_iter()
-            .map(|(file, w)| {
-                let (bytes, xxh3) = w.finish(&tmp.join(&file))?;
-                Ok(BundleFile { name: file, bytes, xxh3 })
-            })
-            .collect::<std::io::Result<_>>()?;
+        // The search index is built (postings merged, frames compressed) while the other bundles are written.
+        let (written, indexed) = rayon::join(
+            || {
+                named
+                    .into_par_iter()
+                    .map(|(file, w)| {
+                        let (bytes, xxh3) = w.finish(&tmp.join(&file))?;
+                        Ok(BundleFile { name: file, bytes, xxh3 })
+                    })
+                    .collect::<std::io::Result<Vec<BundleFile>>>()
+            },
+            || -> std::io::Result<(BundleFile, SearchEntry)> {
+                let (w, entry) = search_index::build(search, Default::default())?;
+                let (bytes, xxh3) = w.finish(&tmp.join(&entry.bundle))?;
+                Ok((BundleFile { name: entry.bundle.clone(), bytes, xxh3 }, entry))
+            },
+        );
+        let (search_file, search_entry) = indexed?;
+        let mut written = written?;
+        written.push(search_file);
+        written.sort_by(|a, b| a.name.cmp(&b.name));
+        manifest.search = Some(search_entry);
         manifest.stats.bundle_bytes = written.iter().map(|b| b.bytes).sum();
         manifest.bundles = written;
         let mut w = BundleWriter::new();

@@ -1,0 +1,683 @@
+//! Compiler side of search: cuts what the compiler already parsed into units, analyzes their terms, counts their
+//! tokens with the compiler's [`TokenCounter`], and writes `search.bundle`.
+//!
+//! Units, each with a title, a context and a body (the fields of [`Weights`]):
+//! - **doc**: a document section at every heading level H1–H4 (deeper headings stay in their H4), from its heading
+//!   to the next heading of level ≤ 4; the text before the first heading is a unit too. A section over
+//!   [`HARD_LIMIT`] tokens is split into parts of about [`TARGET`] tokens at paragraph and code-block boundaries,
+//!   never inside a fence. Title: the heading; context: document title, component name, enclosing headings;
+//!   body: the prose (code blocks are indexed as code units, so their terms are not counted twice).
+//! - **code**: every fenced code block. Title: the heading above it; context: as its section; body: the code
+//!   between the fences.
+//! - **function**: every function of the function index. Title: the qualified name; context: the file path;
+//!   body: the doc comment and the signature, which are also the text served.
+//! - **changelog**: one release entry per version and language. Title: the heading (version, date); body: the
+//!   entry.
+//!
+//! Props units come with the props extraction (a later issue): it will add [`UnitDraft`]s of a new [`Kind`] from
+//! where documents are compiled, like [`doc_units`] does, and [`build`] needs no change.
+//!
+//! Everything here is deterministic: units are numbered in the order the caller passes them (sorted by component,
+//! language, position), terms are sorted, no hash-map order reaches the output.
+
+use std::collections::HashMap;
+
+use xxhash_rust::xxh3::Xxh3DefaultBuilder;
+
+use rayon::prelude::*;
+
+use super::analyze::analyze;
+use super::{
+    Bytes, Kind, MAX_TF, SearchMeta, Source, TermShard, UnitChunk, UnitInfo, Weights, keys, put_varint, shard_of,
+};
+use crate::bundle::writer::{BundleWriter, Frame};
+use crate::compile::changelog::Release;
+use crate::compile::markdown::Document;
+use crate::compile::tokens::TokenCounter;
+use crate::model::{FunctionMeta, SearchEntry};
+
+/// Tokens a section part aims at when a section is split.
+pub const TARGET: u32 = 800;
+/// Sections over this many tokens are split.
+pub const HARD_LIMIT: u32 = 1200;
+/// Units per unit chunk frame.
+pub const CHUNK: u32 = 128;
+/// Raw bytes of postings a term shard aims at.
+const SHARD_BYTES: usize = 48 << 10;
+
+/// Bit of a posting: the term is in the unit's title.
+pub const IN_TITLE: u32 = 2;
+/// Bit of a posting: the term is in the unit's context.
+pub const IN_CONTEXT: u32 = 1;
+
+/// A unit before it is numbered: its details and its terms.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitDraft {
+    /// What it is.
+    pub kind: Kind,
+    /// Where its text is.
+    pub source: Source,
+    /// Details (its `source` index is set by [`build`]).
+    pub info: UnitInfo,
+    /// Terms, sorted, each with its body frequency and the [`IN_TITLE`]/[`IN_CONTEXT`] bits.
+    pub terms: Vec<(String, u32, u32)>,
+    /// Body length in terms.
+    pub len: u32,
+}
+
+impl UnitDraft {
+    /// A unit of `kind` from its three fields, analyzed (the way every builder here makes them, and the way the
+    /// props units of a later extraction will).
+    pub fn new(kind: Kind, source: Source, info: UnitInfo, title: &str, context: &str, body: &str) -> UnitDraft {
+        let mut f = Fields::default();
+        f.title(title);
+        f.context(context);
+        f.body(body);
+        f.finish(kind, source, info)
+    }
+}
+
+/// Collects the fields of one unit into its sorted term list.
+#[derive(Default)]
+struct Fields {
+    map: HashMap<String, (u32, u32), Xxh3DefaultBuilder>,
+    len: u32,
+}
+
+impl Fields {
+    /// The entry of `term`, allocated only the first time it is seen.
+    fn entry<'m>(map: &'m mut HashMap<String, (u32, u32), Xxh3DefaultBuilder>, term: &str) -> &'m mut (u32, u32) {
+        if !map.contains_key(term) {
+            map.insert(term.to_string(), (0, 0));
+        }
+        map.get_mut(term).expect("just inserted")
+    }
+    fn title(&mut self, text: &str) {
+        analyze(text, |t| Self::entry(&mut self.map, t).1 |= IN_TITLE);
+    }
+    fn context(&mut self, text: &str) {
+        analyze(text, |t| Self::entry(&mut self.map, t).1 |= IN_CONTEXT);
+    }
+    fn body(&mut self, text: &str) {
+        analyze(text, |t| {
+            Self::entry(&mut self.map, t).0 += 1;
+            self.len += 1;
+        });
+    }
+    fn finish(self, kind: Kind, source: Source, info: UnitInfo) -> UnitDraft {
+        let mut terms: Vec<(String, u32, u32)> = self.map.into_iter().map(|(t, (tf, f))| (t, tf, f)).collect();
+        terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        UnitDraft { kind, source, info, terms, len: self.len }
+    }
+}
+
+/// Byte offsets of line starts (lines counted as `split('\n')`, 1-based).
+struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        Lines { text, starts }
+    }
+    fn count(&self) -> u32 {
+        self.starts.len() as u32
+    }
+    /// Start byte of line `n`.
+    fn start(&self, n: u32) -> usize {
+        self.starts.get((n.max(1) - 1) as usize).copied().unwrap_or(self.text.len())
+    }
+    /// End byte of line `n`, without its line terminator.
+    fn end(&self, n: u32) -> usize {
+        let end = self.starts.get(n as usize).map_or(self.text.len(), |&next| next - 1);
+        let end = end.max(self.start(n));
+        if end > self.start(n) && self.text.as_bytes().get(end - 1) == Some(&b'\r') { end - 1 } else { end }
+    }
+    /// Lines `a..=b`.
+    fn slice(&self, a: u32, b: u32) -> &'a str {
+        let (s, e) = (self.start(a), self.end(b));
+        self.text.get(s..e.max(s)).unwrap_or("")
+    }
+    /// The line holding byte `at`.
+    fn line_of(&self, at: usize) -> u32 {
+        self.starts.partition_point(|&s| s <= at) as u32
+    }
+    fn is_blank(&self, n: u32) -> bool {
+        self.slice(n, n).trim().is_empty()
+    }
+}
+
+/// Last line of a leading `---` front matter block (0 when there is none).
+fn front_matter_end(lines: &Lines) -> u32 {
+    if lines.slice(1, 1).trim_end() != "---" {
+        return 0;
+    }
+    (2..=lines.count()).find(|&n| lines.slice(n, n).trim_end() == "---").unwrap_or(0)
+}
+
+/// Where a document is: the arguments of [`doc_units`] that describe it.
+pub struct DocSource<'a> {
+    /// Component key.
+    pub component: &'a str,
+    /// Component display name.
+    pub name: &'a str,
+    /// Language tag.
+    pub lang: &'a str,
+    /// Repository-relative path.
+    pub path: &'a str,
+}
+
+/// A span of lines of one section: a paragraph group or one whole code block.
+#[derive(Clone, Copy)]
+struct Piece {
+    start: u32,
+    end: u32,
+    /// Index into the document's code blocks when the piece is one.
+    block: Option<usize>,
+}
+
+/// Token counts the compiler already made for a document, reused where a unit has the same span.
+pub struct Counted {
+    /// Tokens of each code block, in order (fences included).
+    pub blocks: Vec<u32>,
+    /// Tokens of each section of [`Document::sections`] (its whole span, sub-sections included).
+    pub sections: Vec<u32>,
+}
+
+/// The units of one document: its sections (split when over [`HARD_LIMIT`] tokens) and its code blocks.
+///
+/// Token counts are exact: a unit whose span is a whole section or code block takes the count already made; other
+/// sections and the parts of split sections are counted.
+pub fn doc_units(
+    src: &DocSource,
+    text: &str,
+    doc: &Document,
+    counted: &Counted,
+    tokens: &TokenCounter,
+) -> Vec<UnitDraft> {
+    let block_tokens = counted.blocks.as_slice();
+    let lines = Lines::new(text);
+    let source = Source { component: src.component.into(), lang: src.lang.into(), path: src.path.into() };
+    let title = doc.title.clone().unwrap_or_default();
+    let doc_context = format!("{title} {}", src.name);
+    let heads: Vec<&crate::compile::markdown::Section> = doc.sections.iter().filter(|s| s.level <= 4).collect();
+    let first_line = front_matter_end(&lines) + 1;
+    let mut out = Vec::new();
+
+    // The segments: (first line, last line, index into `heads` of the heading that starts it).
+    let mut segments: Vec<(u32, u32, Option<usize>)> = Vec::new();
+    let intro_end = heads.first().map_or(lines.count(), |h| h.start_line.saturating_sub(1));
+    if intro_end >= first_line {
+        segments.push((first_line, intro_end, None));
+    }
+    for (i, h) in heads.iter().enumerate() {
+        let end = heads.get(i + 1).map_or(lines.count(), |n| n.start_line.saturating_sub(1)).max(h.start_line);
+        segments.push((h.start_line.max(first_line), end, Some(i)));
+    }
+
+    // Enclosing headings (levels 2..=4) of every heading.
+    let mut stack: Vec<(u8, &str)> = Vec::new();
+    let mut paths: Vec<Vec<String>> = Vec::with_capacity(heads.len());
+    for h in &heads {
+        while stack.last().is_some_and(|(l, _)| *l >= h.level) {
+            stack.pop();
+        }
+        let mut p: Vec<String> = stack.iter().filter(|(l, _)| *l > 1).map(|(_, t)| t.to_string()).collect();
+        p.push(h.title.clone());
+        paths.push(p);
+        stack.push((h.level, &h.title));
+    }
+
+    let blocks = &doc.code_blocks;
+    for (start, end, head) in segments {
+        if start > end {
+            continue;
+        }
+        let heading = head.map(|i| heads[i]);
+        let path = head.map(|i| paths[i].clone()).unwrap_or_default();
+        let ancestors = path.iter().take(path.len().saturating_sub(1)).cloned().collect::<Vec<_>>().join(" ");
+        let context = format!("{doc_context} {ancestors}");
+        let own_title = heading.map_or_else(|| title.clone(), |h| h.title.clone());
+        // Body lines start after the heading line (a setext heading's underline is markup).
+        let body_start = if heading.is_some() { start + 1 } else { start };
+        let pieces = pieces(&lines, blocks, body_start, end);
+        if pieces.is_empty() {
+            // A heading with nothing under it but sub-sections: the sub-sections are the units.
+            continue;
+        }
+        let same_section = head.and_then(|i| {
+            let s = heads[i];
+            (s.start_line == start && s.end_line == end).then(|| doc.sections.iter().position(|x| std::ptr::eq(x, s)))
+        });
+        let count = match same_section.flatten().and_then(|i| counted.sections.get(i)) {
+            Some(&n) => n,
+            None => tokens.count(lines.slice(start, end)),
+        };
+        let parts: Vec<(u32, u32, u32)> = if count <= HARD_LIMIT {
+            vec![(start, end, count)]
+        } else {
+            split(&lines, &pieces, start, end, block_tokens, tokens)
+        };
+        let n = parts.len() as u16;
+        for (k, (a, b, part_tokens)) in parts.into_iter().enumerate() {
+            let mut f = Fields::default();
+            f.title(&own_title);
+            f.context(&context);
+            for p in pieces.iter().filter(|p| p.block.is_none() && p.end >= a && p.start <= b) {
+                f.body(lines.slice(p.start.max(a), p.end.min(b)));
+            }
+            let info = UnitInfo {
+                start_line: a,
+                end_line: b,
+                start_byte: lines.start(a) as u32,
+                end_byte: lines.end(b) as u32,
+                tokens: part_tokens,
+                part: k as u16 + 1,
+                parts: n,
+                ..UnitInfo::default()
+            };
+            out.push(f.finish(Kind::Doc, source.clone(), info));
+        }
+    }
+
+    // Code units, each in its section's context.
+    for (i, b) in blocks.iter().enumerate() {
+        let at = heads.partition_point(|h| h.start_line <= b.start_line);
+        let path = at.checked_sub(1).map(|h| paths[h].clone()).unwrap_or_default();
+        let mut f = Fields::default();
+        f.title(b.heading.as_deref().unwrap_or(&title));
+        f.context(&format!("{doc_context} {}", path.join(" ")));
+        if b.end_line > b.start_line + 1 {
+            f.body(&without_prose_literals(lines.slice(b.start_line + 1, b.end_line - 1)));
+        }
+        let info = UnitInfo {
+            start_line: b.start_line,
+            end_line: b.end_line,
+            start_byte: b.start_byte,
+            end_byte: b.end_byte,
+            tokens: block_tokens.get(i).copied().unwrap_or(0),
+            block: b.index,
+            ..UnitInfo::default()
+        };
+        out.push(f.finish(Kind::Code, source.clone(), info));
+    }
+    out
+}
+
+/// Code with the contents of its sentence-like string literals (with a space or a Chinese character: demo data,
+/// labels, placeholders) blanked out; identifiers, one-word literals (`'left'`, `"primary"`) and comments stay.
+fn without_prose_literals(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    for line in code.split_inclusive('\n') {
+        let mut rest = line;
+        while let Some(open) = rest.find(['\'', '"', '`']) {
+            let q = rest.as_bytes()[open];
+            out.push_str(&rest[..=open]);
+            let body = &rest[open + 1..];
+            let mut close = None;
+            let mut escaped = false;
+            for (i, b) in body.bytes().enumerate() {
+                match b {
+                    _ if escaped => escaped = false,
+                    b'\\' => escaped = true,
+                    _ if b == q => {
+                        close = Some(i);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let Some(close) = close else {
+                rest = body;
+                continue;
+            };
+            let lit = &body[..close];
+            if lit.contains(char::is_whitespace) || super::analyze::has_cjk(lit) {
+                out.push(' ');
+            } else {
+                out.push_str(lit);
+            }
+            out.push(q as char);
+            rest = &body[close + 1..];
+        }
+        out.push_str(rest);
+    }
+    out
+}
+
+/// The pieces of lines `start..=end`: each code block whole, and runs of other lines cut after blank lines.
+fn pieces(lines: &Lines, blocks: &[crate::compile::markdown::CodeBlock], start: u32, end: u32) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let mut n = start;
+    let mut para: Option<u32> = None;
+    let mut bi = blocks.partition_point(|b| b.end_line < start);
+    while n <= end {
+        if let Some(b) = blocks.get(bi).filter(|b| b.start_line == n) {
+            if let Some(p) = para.take() {
+                out.push(Piece { start: p, end: n - 1, block: None });
+            }
+            let last = b.end_line.min(end).max(n);
+            out.push(Piece { start: n, end: last, block: Some(bi) });
+            n = last + 1;
+            bi += 1;
+            continue;
+        }
+        if blocks.get(bi).is_some_and(|b| b.start_line < n) {
+            bi += 1;
+            continue;
+        }
+        if lines.is_blank(n) {
+            if let Some(p) = para.take() {
+                out.push(Piece { start: p, end: n, block: None });
+            }
+        } else if para.is_none() {
+            para = Some(n);
+        }
+        n += 1;
+    }
+    if let Some(p) = para {
+        out.push(Piece { start: p, end, block: None });
+    }
+    out
+}
+
+/// Tokens of prose, estimated for packing only: a token per 4 bytes of ASCII, one per other character.
+fn estimate(text: &str) -> u32 {
+    let ascii = text.bytes().filter(u8::is_ascii).count();
+    let other = text.chars().count() - ascii;
+    (ascii / 4 + other) as u32
+}
+
+/// Splits an oversized section into parts of about [`TARGET`] tokens at piece boundaries: `(start, end, tokens)`.
+fn split(
+    lines: &Lines,
+    pieces: &[Piece],
+    start: u32,
+    end: u32,
+    block_tokens: &[u32],
+    tokens: &TokenCounter,
+) -> Vec<(u32, u32, u32)> {
+    // Parts are packed from code blocks' exact counts and estimates of the prose (the tokenizer is the build's
+    // costliest step after compression); each part is then counted exactly. A paragraph over the target (a long
+    // API table has no blank line) is cut at its lines instead.
+    let mut fine: Vec<(u32, u32, u32)> = Vec::new();
+    let mut covered = start.saturating_sub(1);
+    let gap = |fine: &mut Vec<(u32, u32, u32)>, a: u32, b: u32| {
+        if a <= b {
+            fine.push((a, b, estimate(lines.slice(a, b))));
+        }
+    };
+    for (i, p) in pieces.iter().enumerate() {
+        // The heading line (and anything before the first piece) goes with the first part.
+        let p_start = if i == 0 { start } else { p.start };
+        gap(&mut fine, covered + 1, p_start.saturating_sub(1));
+        covered = p.end;
+        match p.block {
+            Some(b) => fine.push((p_start, p.end, block_tokens.get(b).copied().unwrap_or(0))),
+            None => {
+                let size = estimate(lines.slice(p_start, p.end));
+                if size <= TARGET || p_start == p.end {
+                    fine.push((p_start, p.end, size));
+                } else {
+                    for n in p_start..=p.end {
+                        fine.push((n, n, estimate(lines.slice(n, n))));
+                    }
+                }
+            }
+        }
+    }
+    gap(&mut fine, covered + 1, end);
+    // The pieces and the blank lines between them now cover `start..=end`: each part is the pieces it packs.
+    let mut parts: Vec<(u32, u32, u32)> = Vec::new();
+    for (p_start, p_end, size) in fine {
+        match parts.last_mut() {
+            Some((_, b, sum)) if *sum + size <= TARGET => {
+                *b = p_end;
+                *sum += size;
+            }
+            _ => parts.push((p_start, p_end, size)),
+        }
+    }
+    if let Some(last) = parts.last_mut() {
+        last.1 = end;
+    }
+    // The sums only packed the parts: each part is counted whole, exactly.
+    for p in &mut parts {
+        p.2 = tokens.count(lines.slice(p.0, p.1));
+    }
+    parts
+}
+
+/// The function units of one source file: doc comment and signature of each function (a getter and its setter,
+/// which share a qualified name, make one unit).
+pub fn function_units(
+    component: &str,
+    path: &str,
+    text: &str,
+    functions: &[FunctionMeta],
+    tokens: &TokenCounter,
+) -> Vec<UnitDraft> {
+    let lines = Lines::new(text);
+    let source = Source { component: component.into(), lang: String::new(), path: path.into() };
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for func in functions {
+        if !seen.insert(func.qualified.as_str()) {
+            continue;
+        }
+        let start = func.start_byte as usize;
+        let Some(body) = text.get(start..(func.end_byte as usize).max(start)) else { continue };
+        let sig_end = start + signature_len(body);
+        let doc_start = doc_comment_start(text, start);
+        let Some(span) = text.get(doc_start..sig_end) else { continue };
+        let mut f = Fields::default();
+        f.title(&func.qualified);
+        f.context(path);
+        f.body(span);
+        let info = UnitInfo {
+            start_line: lines.line_of(doc_start),
+            end_line: func.end_line,
+            start_byte: doc_start as u32,
+            end_byte: sig_end as u32,
+            tokens: tokens.count(span),
+            name: func.qualified.clone(),
+            ..UnitInfo::default()
+        };
+        out.push(f.finish(Kind::Function, source.clone(), info));
+    }
+    out
+}
+
+/// Bytes of a function's signature: up to its body's `{` (outside parentheses), else its first line; at most
+/// 400 bytes (on a char boundary).
+fn signature_len(body: &str) -> usize {
+    let mut depth = 0i32;
+    for (i, c) in body.char_indices() {
+        if i > 400 {
+            break;
+        }
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            '{' if depth <= 0 => return body[..i].trim_end().len(),
+            _ => {}
+        }
+    }
+    let first = body.find('\n').unwrap_or(body.len());
+    let mut cut = first.min(400);
+    while !body.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    body[..cut].trim_end().len()
+}
+
+/// Where the doc comment (`/** … */`, or a run of `//` lines) right above `start` begins; `start` when there is
+/// none. Decorator lines (`@…`) between the comment and the function are included.
+fn doc_comment_start(text: &str, start: usize) -> usize {
+    let mut at = start;
+    loop {
+        let before = text[..at].trim_end();
+        if before.ends_with("*/") {
+            match before.rfind("/*") {
+                Some(open) => {
+                    at = line_start(text, open);
+                    continue;
+                }
+                None => return at,
+            }
+        }
+        // The previous line: a `//` comment or a decorator joins.
+        let end = before.len();
+        if end == 0 {
+            return at;
+        }
+        let begin = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        let line = text[begin..end].trim_start();
+        if line.starts_with("//") || line.starts_with('@') {
+            at = begin;
+            continue;
+        }
+        return at;
+    }
+}
+
+/// Start of the line holding byte `at`, when only whitespace precedes `at` on it; else `at`.
+fn line_start(text: &str, at: usize) -> usize {
+    let begin = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    if text[begin..at].trim().is_empty() { begin } else { at }
+}
+
+/// The release units of one changelog.
+pub fn release_units(
+    lang: &str,
+    path: &str,
+    text: &str,
+    releases: &[Release],
+    tokens: &TokenCounter,
+) -> Vec<UnitDraft> {
+    let lines = Lines::new(text);
+    let source = Source { component: String::new(), lang: lang.into(), path: path.into() };
+    releases
+        .par_iter()
+        .map(|r| {
+            let mut f = Fields::default();
+            f.title(&r.heading);
+            f.context("changelog");
+            if r.end_line > r.start_line {
+                f.body(lines.slice(r.start_line + 1, r.end_line));
+            }
+            let whole = text.get(r.start_byte as usize..r.end_byte as usize).unwrap_or("");
+            let info = UnitInfo {
+                start_line: r.start_line,
+                end_line: r.end_line,
+                start_byte: r.start_byte,
+                end_byte: r.end_byte,
+                tokens: tokens.count(whole),
+                ..UnitInfo::default()
+            };
+            f.finish(Kind::Changelog, source.clone(), info)
+        })
+        .collect()
+}
+
+/// A term with its postings: (term, unit id gaps, values).
+type TermPostings = (String, Vec<u8>, Vec<u8>);
+
+/// Numbers `drafts` in the order given and writes the search bundle: the `meta` frame, the term shards and the
+/// unit chunks (frames compressed in parallel).
+///
+/// # Errors
+/// Serialization or compression failure.
+pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(BundleWriter, SearchEntry)> {
+    let mut sources: Vec<Source> = Vec::new();
+    let mut source_ids: HashMap<Source, u32> = HashMap::new();
+    let n = drafts.len();
+    let mut unit_kind = Vec::with_capacity(n);
+    let mut unit_source = Vec::with_capacity(n);
+    let mut unit_len = Vec::with_capacity(n);
+    let mut len_sum = [0f64; 4];
+    let mut len_count = [0u32; 4];
+    // term → (last unit id, gap varints, values)
+    let mut postings: HashMap<String, (u32, Vec<u8>, Vec<u8>), Xxh3DefaultBuilder> = HashMap::default();
+    let mut infos = Vec::with_capacity(n);
+    for (id, d) in drafts.into_iter().enumerate() {
+        let id = id as u32;
+        let sid = *source_ids.entry(d.source.clone()).or_insert_with(|| {
+            sources.push(d.source.clone());
+            sources.len() as u32 - 1
+        });
+        unit_kind.push(d.kind.code());
+        unit_source.push(sid);
+        unit_len.push(d.len);
+        len_sum[d.kind.code() as usize] += f64::from(d.len);
+        len_count[d.kind.code() as usize] += 1;
+        for (term, tf, flags) in d.terms {
+            let e = postings.entry(term).or_insert_with(|| (0, Vec::new(), Vec::new()));
+            put_varint(&mut e.1, id - e.0);
+            e.2.push(((tf.min(MAX_TF) << 2) | flags) as u8);
+            e.0 = id;
+        }
+        infos.push(UnitInfo { source: sid, ..d.info });
+    }
+    let avg_len: [f32; 4] =
+        std::array::from_fn(|k| if len_count[k] == 0 { 1.0 } else { (len_sum[k] / f64::from(len_count[k])) as f32 });
+    // A Chinese bigram found once, in a body only, is almost always two words' edges ("格固" of 表格固定): dropped.
+    postings.retain(|t, p| !(p.2.len() == 1 && p.2[0] & 3 == 0 && super::analyze::has_cjk(t)));
+    let terms = postings.len() as u32;
+    let raw: usize = postings.iter().map(|(t, p)| t.len() + p.1.len() + p.2.len() + 8).sum();
+    let shards = (raw / SHARD_BYTES).clamp(1, 1024) as u32;
+    let mut by_shard: Vec<Vec<TermPostings>> = vec![Vec::new(); shards as usize];
+    for (term, (_, gaps, values)) in postings {
+        by_shard[shard_of(&term, shards) as usize].push((term, gaps, values));
+    }
+    let mut frames: Vec<Frame> = by_shard
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, mut list)| {
+            list.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            let mut shard = TermShard::default();
+            let mut prev = String::new();
+            for (term, gaps, values) in list {
+                // Front coding: the bytes shared with the previous term (on a char boundary) are not repeated.
+                let mut shared = prev.bytes().zip(term.bytes()).take_while(|(a, b)| a == b).count().min(255);
+                while !term.is_char_boundary(shared) {
+                    shared -= 1;
+                }
+                shard.shared.0.push(shared as u8);
+                shard.suffix_lens.0.push((term.len() - shared) as u8);
+                shard.suffixes.push_str(&term[shared..]);
+                prev = term;
+                put_varint(&mut shard.df.0, values.len() as u32);
+                shard.gaps.0.extend_from_slice(&gaps);
+                shard.values.0.extend_from_slice(&values);
+            }
+            Frame::new(keys::shard(i as u32), &shard)
+        })
+        .collect::<std::io::Result<_>>()?;
+    let chunks: Vec<Frame> = infos
+        .par_chunks(CHUNK as usize)
+        .enumerate()
+        .map(|(i, units)| Frame::new(keys::units(i as u32), &UnitChunk { units: units.to_vec() }))
+        .collect::<std::io::Result<_>>()?;
+    frames.extend(chunks);
+    let meta = SearchMeta {
+        units: n as u32,
+        terms,
+        shards,
+        chunk: CHUNK,
+        weights,
+        avg_len,
+        sources,
+        unit_kind: Bytes(unit_kind),
+        unit_source,
+        unit_len,
+    };
+    let mut w = BundleWriter::new();
+    w.add(keys::META, &meta)?;
+    for f in frames {
+        w.push(f);
+    }
+    Ok((w, SearchEntry { bundle: super::BUNDLE_NAME.into(), units: n as u32, terms }))
+}

@@ -1,0 +1,801 @@
+//! Reader side of search: [`BundleSet::search`] ranks units with BM25F over the query's terms and answers with the
+//! best of them, their texts within a token budget, and the exact call that gets more.
+//!
+//! Only what a query needs is decompressed: the small `meta` frame, the term shards of the query's terms, the unit
+//! chunks of the hits, and the frames holding the hits' texts (the document, source file or changelog page frames
+//! the other lookups serve too: one stored copy of every text). A [`SearchIndex`] keeps what it decoded, and the
+//! set keeps its index, so a long-running server decodes each frame once.
+//!
+//! Any string is a valid query: nothing in it is syntax. An empty query is answered with a message, a query of no
+//! known term with no hits.
+
+use std::collections::HashSet;
+use std::sync::{Arc, OnceLock};
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::analyze::{analyze, is_cjk};
+use super::{Kind, LoadedShard, SearchMeta, TermShard, UnitChunk, UnitInfo, Weights, keys, shard_of};
+use crate::bundle::{Bundle, BundleError};
+use crate::model::{ChangelogMeta, ComponentMeta, DocMeta, SectionMeta};
+use crate::read::{BundleSet, LookupError, Served};
+use crate::render::Surface;
+
+/// Default token budget of an answer.
+pub const DEFAULT_MAX_TOKENS: u32 = 2000;
+/// Hits are kept down to this fraction of the top score.
+pub const MIN_SCORE_RATIO: f32 = 0.5;
+/// Most hits listed in an answer (with or without their text).
+pub const MAX_HITS: usize = 10;
+/// Most distinct query terms ranked (a longer question keeps its first ones).
+pub const MAX_QUERY_TERMS: usize = 256;
+/// Adjacent units of one document are merged into one hit up to this many tokens (the unit size limit).
+pub const MERGE_MAX_TOKENS: u32 = 1200;
+/// Longest query echoed back, in chars.
+const ECHO_CHARS: usize = 120;
+
+/// What to search and how much to return.
+#[derive(Clone, Debug, Default)]
+pub struct SearchOptions {
+    /// Only units of this component (any spelling); changelog releases that mention it.
+    pub component: Option<String>,
+    /// Only units of this kind.
+    pub kind: Option<Kind>,
+    /// Only documents and changelog in this language (functions have none and always qualify). Default: the
+    /// query's script: Chinese/Japanese text searches the `zh`/`ja` languages, other text the others (each only
+    /// when the set has such a language).
+    pub lang: Option<String>,
+    /// Token budget of the answer (default [`DEFAULT_MAX_TOKENS`]).
+    pub max_tokens: Option<u32>,
+    /// The operator's cap on any answer: `max_tokens` never exceeds it.
+    pub token_cap: Option<u32>,
+    /// Ranking weights (default: those the index was built with); for tuning.
+    pub weights: Option<Weights>,
+}
+
+/// The call that gets more of a hit: an MCP tool with its arguments, and the CLI equivalent.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct FollowUp {
+    /// MCP tool name: `component_details` (with `sections`: heading slugs), `get_code_block`,
+    /// `get_function_code` or `get_changelog`.
+    pub tool: String,
+    /// Its arguments, the system, version and language served included.
+    pub arguments: serde_json::Map<String, serde_json::Value>,
+    /// The call written out, e.g. `get_code_block(system="semi", version="2.102.0", lang="zh-CN",
+    /// component="table", index=12)`.
+    pub call: String,
+    /// The same as a command line, e.g. `mydesign-docs code-block table 12 --system semi --version 2.102.0 --lang
+    /// zh-CN` (documents: the whole document, as the CLI has no section lookup).
+    pub cli: String,
+}
+
+/// One hit: a unit, or adjacent units of one document merged.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SearchHit {
+    /// What it is.
+    pub kind: Kind,
+    /// Component name (none for the changelog).
+    pub component: Option<String>,
+    /// Repository-relative path of the document, source file or changelog.
+    pub document: String,
+    /// Language of the document or changelog (none for source files).
+    pub lang: Option<String>,
+    /// Enclosing headings (documents, code blocks), qualified name (functions) or release heading (changelog).
+    pub section: Vec<String>,
+    /// First line in the document.
+    pub start_line: u32,
+    /// Last line (inclusive).
+    pub end_line: u32,
+    /// Language of a code block (the info string's first word).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code_lang: Option<String>,
+    /// BM25F score (higher is better; comparable within one answer only).
+    pub score: f32,
+    /// Tokens of the hit's text (stored counts).
+    pub tokens: u32,
+    /// The text, exactly as in the document or file; absent when it did not fit the budget (use `follow_up`).
+    pub text: Option<String>,
+    /// How to get the whole section, code block, function or changelog page.
+    pub follow_up: FollowUp,
+}
+
+/// `search`: the best units for a query.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SearchView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// The query (cut to 120 characters).
+    pub query: String,
+    /// Languages searched (functions have none and are always searched).
+    pub langs: Vec<String>,
+    /// Hits, best first: those scoring at least half the top score, with their texts while the budget lasts.
+    pub hits: Vec<SearchHit>,
+    /// Hits that qualified but are not listed (over the budget or past the 10 listed).
+    pub omitted: u32,
+    /// Tokens of the answer: the texts served (stored counts) plus an estimate of each hit's header line.
+    pub tokens: u32,
+    /// The budget applied.
+    pub max_tokens: u32,
+    /// Why there are no hits, or how to get more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// The decoded parts of a set's `search.bundle`, loaded as queries need them and kept.
+pub struct SearchIndex {
+    bundle: Arc<Bundle>,
+    meta: SearchMeta,
+    shards: Vec<OnceLock<Arc<LoadedShard>>>,
+    chunks: Vec<OnceLock<Arc<UnitChunk>>>,
+    changelog: OnceLock<Arc<ChangelogMeta>>,
+}
+
+impl SearchIndex {
+    /// Opens `search.bundle` and decodes its `meta` frame.
+    ///
+    /// # Errors
+    /// A damaged bundle.
+    pub fn open(bundle: Arc<Bundle>) -> Result<SearchIndex, LookupError> {
+        let meta: SearchMeta = bundle.get(keys::META)?;
+        let n = meta.units as usize;
+        if meta.unit_kind.0.len() != n || meta.unit_source.len() != n || meta.unit_len.len() != n {
+            return Err(corrupt(&bundle, "unit columns"));
+        }
+        if meta.unit_source.iter().any(|&s| s as usize >= meta.sources.len())
+            || meta.unit_kind.0.iter().any(|&k| Kind::from_code(k).is_none())
+            || meta.chunk == 0
+        {
+            return Err(corrupt(&bundle, "unit columns"));
+        }
+        let shards = (0..meta.shards).map(|_| OnceLock::new()).collect();
+        let chunks = (0..meta.units.div_ceil(meta.chunk)).map(|_| OnceLock::new()).collect();
+        Ok(SearchIndex { bundle, meta, shards, chunks, changelog: OnceLock::new() })
+    }
+
+    /// The `meta` frame.
+    pub fn meta(&self) -> &SearchMeta {
+        &self.meta
+    }
+
+    /// Decodes every term shard and unit chunk now (a server may call it at start so that no query pays for a
+    /// decode); returns the frames decoded.
+    ///
+    /// # Errors
+    /// A damaged bundle.
+    pub fn load_all(&self) -> Result<usize, LookupError> {
+        for n in 0..self.meta.shards {
+            self.shard(n)?;
+        }
+        for n in 0..self.chunks.len() as u32 {
+            self.unit(n * self.meta.chunk)?;
+        }
+        Ok(self.shards.len() + self.chunks.len())
+    }
+
+    fn shard(&self, n: u32) -> Result<Arc<LoadedShard>, LookupError> {
+        let cell = &self.shards[n as usize];
+        if let Some(s) = cell.get() {
+            return Ok(s.clone());
+        }
+        let raw: TermShard = self.bundle.get(&keys::shard(n))?;
+        let loaded = Arc::new(LoadedShard::new(raw).ok_or_else(|| corrupt(&self.bundle, "term shard"))?);
+        Ok(cell.get_or_init(|| loaded).clone())
+    }
+
+    fn unit(&self, id: u32) -> Result<UnitInfo, LookupError> {
+        let n = id / self.meta.chunk;
+        let cell = self.chunks.get(n as usize).ok_or_else(|| corrupt(&self.bundle, "unit id"))?;
+        let chunk = match cell.get() {
+            Some(c) => c.clone(),
+            None => {
+                let c: UnitChunk = self.bundle.get(&keys::units(n))?;
+                cell.get_or_init(|| Arc::new(c)).clone()
+            }
+        };
+        let info = chunk
+            .units
+            .get((id % self.meta.chunk) as usize)
+            .filter(|u| u.source == self.meta.unit_source[id as usize] && u.start_line <= u.end_line)
+            .ok_or_else(|| corrupt(&self.bundle, "unit chunk"))?;
+        Ok(info.clone())
+    }
+
+    /// The postings of `term`: `(df, shard, index in shard)`, or `None` when no unit has it.
+    fn lookup(&self, term: &str) -> Result<Option<(Arc<LoadedShard>, usize)>, LookupError> {
+        let shard = self.shard(shard_of(term, self.meta.shards))?;
+        Ok(shard.find(term).map(|i| (shard, i)))
+    }
+
+    /// Text of frame `key` of bundle `file` of `set` (through the set's cache of decoded texts).
+    fn text(&self, set: &BundleSet, file: &str, key: &str) -> Result<Arc<String>, LookupError> {
+        set.text(&*set.bundle(file)?, key)
+    }
+
+    fn changelog_meta(&self, set: &BundleSet) -> Result<Arc<ChangelogMeta>, LookupError> {
+        if let Some(c) = self.changelog.get() {
+            return Ok(c.clone());
+        }
+        let entry = set.manifest().changelog.as_ref().ok_or_else(|| corrupt(&self.bundle, "changelog source"))?;
+        let meta: ChangelogMeta = set.bundle(&entry.bundle)?.get(crate::model::keys::CHANGELOG)?;
+        Ok(self.changelog.get_or_init(|| Arc::new(meta)).clone())
+    }
+}
+
+fn corrupt(bundle: &Bundle, what: &str) -> LookupError {
+    BundleError::Corrupt { path: bundle.path().to_string(), what: format!("search index ({what})") }.into()
+}
+
+/// A ranked unit or a run of merged units.
+struct Group {
+    score: f32,
+    kind: Kind,
+    source: u32,
+    /// In document order.
+    units: Vec<UnitInfo>,
+    /// Index in `units` of the best-scoring unit (whose section path the hit shows).
+    best: usize,
+}
+
+impl Group {
+    fn start_line(&self) -> u32 {
+        self.units.first().map_or(0, |u| u.start_line)
+    }
+    fn end_line(&self) -> u32 {
+        self.units.iter().map(|u| u.end_line).max().unwrap_or(0)
+    }
+    fn tokens(&self) -> u32 {
+        self.units.iter().map(|u| u.tokens).sum()
+    }
+}
+
+/// Whether a language tag is Chinese or Japanese (searched for queries in those scripts).
+fn is_cjk_lang(lang: &str) -> bool {
+    let l = lang.to_ascii_lowercase();
+    l.starts_with("zh") || l.starts_with("ja")
+}
+
+/// Tokens of a hit's header lines, estimated without a tokenizer: a byte in three (headers are ASCII paths and
+/// names, which tokenize at three to four bytes per token; a Chinese title's three-byte characters count one each).
+fn estimate_tokens(text: &str) -> u32 {
+    (text.len() as u32).div_ceil(3)
+}
+
+impl BundleSet {
+    /// The search index of this set, opened on first use and kept.
+    ///
+    /// # Errors
+    /// [`LookupError::NoSearchIndex`] for a set built before search existed; a damaged bundle.
+    pub fn search_index(&self) -> Result<Arc<SearchIndex>, LookupError> {
+        let mut cell = self.search.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(ix) = cell.as_ref() {
+            return Ok(ix.clone());
+        }
+        let m = self.manifest();
+        let entry = m
+            .search
+            .as_ref()
+            .ok_or_else(|| LookupError::NoSearchIndex { system: m.system.clone(), version: m.version.clone() })?;
+        let ix = Arc::new(SearchIndex::open(self.bundle(&entry.bundle)?)?);
+        *cell = Some(ix.clone());
+        Ok(ix)
+    }
+
+    /// Searches the set for `query` (any string: a question, names, Chinese or English) and answers with the best
+    /// units within the token budget.
+    ///
+    /// # Errors
+    /// An unknown component or language in the filters, a set without search index, a damaged bundle. Never the
+    /// query itself.
+    pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<SearchView, LookupError> {
+        let ix = self.search_index()?;
+        let m = self.manifest();
+        let max_tokens = opts.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).min(opts.token_cap.unwrap_or(u32::MAX));
+        let component = match &opts.component {
+            Some(c) => Some(self.component(c)?.key.clone()),
+            None => None,
+        };
+        let langs: Vec<String> = match &opts.lang {
+            Some(l) => vec![
+                m.langs
+                    .iter()
+                    .find(|x| x.eq_ignore_ascii_case(l))
+                    .cloned()
+                    .ok_or_else(|| LookupError::UnknownLang { lang: l.clone(), available: m.langs.join(", ") })?,
+            ],
+            None => {
+                let cjk = query.chars().any(is_cjk);
+                let same: Vec<String> = m.langs.iter().filter(|l| is_cjk_lang(l) == cjk).cloned().collect();
+                if same.is_empty() { m.langs.clone() } else { same }
+            }
+        };
+        let echo: String = query.trim().chars().take(ECHO_CHARS).collect();
+        let mut view = SearchView {
+            served: self.served(),
+            query: echo,
+            langs: langs.clone(),
+            hits: vec![],
+            omitted: 0,
+            tokens: 0,
+            max_tokens,
+            message: None,
+        };
+        if query.trim().is_empty() {
+            view.message = Some(
+                "empty query: ask a question or name what you look for, e.g. `table fixed column`, `Select onChange`, \
+                 `表格 固定列`"
+                    .into(),
+            );
+            return Ok(view);
+        }
+        let mut terms: Vec<String> = Vec::new();
+        let mut seen = HashSet::new();
+        analyze(query, |t| {
+            if terms.len() < MAX_QUERY_TERMS && seen.insert(t.to_string()) {
+                terms.push(t.to_string());
+            }
+        });
+        let ranked = keep_best(rank(&ix, &terms, &langs, component.as_deref(), opts)?);
+        if ranked.is_empty() {
+            let filtered = opts.component.is_some() || opts.kind.is_some() || opts.lang.is_some();
+            view.message = Some(if terms.is_empty() {
+                "no searchable word in the query (only stop words, punctuation or symbols): name the component, \
+                 prop or behaviour you look for"
+                    .to_string()
+            } else if filtered {
+                "nothing matches with these filters: try without `component`, `kind` or `lang`".into()
+            } else {
+                "nothing matches: try other words, or list the components with list_components".into()
+            });
+            return Ok(view);
+        }
+        let groups = merge(&ix, ranked)?;
+        let mut used = 0u32;
+        let mut omitted = 0u32;
+        for g in groups {
+            if view.hits.len() >= MAX_HITS {
+                omitted += 1;
+                continue;
+            }
+            let mut hit = self.hit(&ix, &g)?;
+            let header = estimate_tokens(&header_text(&hit, Surface::Mcp));
+            if used + header + hit.tokens <= max_tokens {
+                hit.text = Some(self.hit_text(&ix, &g)?);
+                used += header + hit.tokens;
+                view.hits.push(hit);
+            } else if used + header <= max_tokens {
+                used += header;
+                view.hits.push(hit);
+            } else {
+                omitted += 1;
+            }
+        }
+        view.tokens = used;
+        view.omitted = omitted;
+        let without_text = view.hits.iter().filter(|h| h.text.is_none()).count();
+        if omitted > 0 || without_text > 0 {
+            view.message = Some(format!(
+                "{}budget of {} tokens: get a hit's text with its follow-up call{}",
+                if omitted > 0 { format!("{omitted} more hits over the ") } else { "texts over the ".into() },
+                max_tokens,
+                if opts.max_tokens.is_none() { ", or raise max_tokens" } else { "" }
+            ));
+        }
+        Ok(view)
+    }
+
+    /// A hit's details (without its text).
+    fn hit(&self, ix: &SearchIndex, g: &Group) -> Result<SearchHit, LookupError> {
+        let src = &ix.meta.sources[g.source as usize];
+        let m = self.manifest();
+        let first = &g.units[0];
+        let component = if src.component.is_empty() { None } else { Some(self.component(&src.component)?) };
+        let lang = (!src.lang.is_empty()).then(|| src.lang.clone());
+        let key = src.component.as_str();
+        let mut section = Vec::new();
+        let mut code_lang = None;
+        // (tool, CLI words, tool-specific arguments)
+        let (tool, cli, args): (&str, String, Vec<(&str, serde_json::Value)>) = match g.kind {
+            Kind::Doc | Kind::Code => {
+                let (meta, i) = self.doc_meta(key, &src.lang)?;
+                let doc: Option<&DocMeta> = i.map(|i| &meta.docs[i]);
+                let sections = doc.map_or(&[][..], |d| d.sections.as_slice());
+                let best = &g.units[g.best.min(g.units.len() - 1)];
+                section = section_path(sections, best.start_line).into_iter().map(|s| s.title.clone()).collect();
+                if g.kind == Kind::Code {
+                    let block = doc.and_then(|d| d.code_blocks.get(first.block.saturating_sub(1) as usize));
+                    code_lang = block.map(|b| b.lang.clone()).filter(|l| !l.is_empty());
+                    let args = vec![("component", key.into()), ("index", first.block.into())];
+                    ("get_code_block", format!("code-block {key} {}", first.block), args)
+                } else {
+                    let mut slugs: Vec<String> = Vec::new();
+                    for u in &g.units {
+                        if let Some(s) = section_path(sections, u.start_line).last()
+                            && !slugs.contains(&s.slug)
+                        {
+                            slugs.push(s.slug.clone());
+                        }
+                    }
+                    let mut args = vec![("component", key.into())];
+                    if !slugs.is_empty() {
+                        args.push(("sections", slugs.into()));
+                    }
+                    ("component_details", format!("doc {key}"), args)
+                }
+            }
+            Kind::Function => {
+                section = vec![first.name.clone()];
+                let args = vec![("path", src.path.clone().into()), ("function", first.name.clone().into())];
+                ("get_function_code", format!("function {} {}", src.path, first.name), args)
+            }
+            Kind::Changelog => {
+                let meta = ix.changelog_meta(self)?;
+                let cl = meta.langs.iter().find(|l| l.summary.lang == src.lang);
+                if let Some(r) = cl.and_then(|l| l.releases.iter().find(|r| r.start_line == first.start_line)) {
+                    let date = r.date.as_ref().map_or(String::new(), |d| format!(" ({d})"));
+                    section = vec![format!("{}{date}", r.version)];
+                }
+                let page = (first.start_line.saturating_sub(1) / m.thresholds.changelog_page_lines.max(1)) + 1;
+                ("get_changelog", format!("changelog --page {page}"), vec![("page", page.into())])
+            }
+        };
+        Ok(SearchHit {
+            kind: g.kind,
+            component: component.map(|c| c.name.clone()),
+            document: src.path.clone(),
+            lang: lang.clone(),
+            section,
+            start_line: g.start_line(),
+            end_line: g.end_line(),
+            code_lang,
+            score: (g.score * 100.0).round() / 100.0,
+            tokens: g.tokens(),
+            text: None,
+            follow_up: follow_up(&self.served(), lang.as_deref(), tool, &cli, args),
+        })
+    }
+
+    /// The component's meta frame (cached by the set) and the index of its document in `lang`.
+    fn doc_meta(&self, component: &str, lang: &str) -> Result<(Arc<ComponentMeta>, Option<usize>), LookupError> {
+        let (_, meta) = self.component_meta(component)?;
+        let i = meta.docs.iter().position(|d| d.lang == lang);
+        Ok((meta, i))
+    }
+
+    /// The text of a hit: its units' span of the document or file, or its lines of the changelog.
+    fn hit_text(&self, ix: &SearchIndex, g: &Group) -> Result<String, LookupError> {
+        let src = &ix.meta.sources[g.source as usize];
+        let first = &g.units[0];
+        match g.kind {
+            Kind::Doc | Kind::Code | Kind::Function => {
+                let (file, key) = if g.kind == Kind::Function {
+                    let owner = self
+                        .manifest()
+                        .files
+                        .binary_search_by(|f| f.path.as_str().cmp(&src.path))
+                        .map(|i| self.manifest().files[i].component.clone())
+                        .map_err(|_| corrupt(&ix.bundle, "function source"))?;
+                    (self.component(&owner)?.bundle.clone(), crate::model::keys::file(&src.path))
+                } else {
+                    (self.component(&src.component)?.bundle.clone(), crate::model::keys::doc(&src.lang))
+                };
+                let text = ix.text(self, &file, &key)?;
+                let end = g.units.iter().map(|u| u.end_byte).max().unwrap_or(first.end_byte);
+                text.get(first.start_byte as usize..end as usize)
+                    .map(str::to_string)
+                    .ok_or_else(|| corrupt(&ix.bundle, "unit span"))
+            }
+            Kind::Changelog => {
+                let entry = self.manifest().changelog.as_ref().ok_or_else(|| corrupt(&ix.bundle, "changelog"))?;
+                let per = self.manifest().thresholds.changelog_page_lines.max(1);
+                let (a, b) = (first.start_line, g.end_line());
+                let mut out: Vec<&str> = Vec::new();
+                let mut pages = Vec::new();
+                for p in (a - 1) / per + 1..=(b - 1) / per + 1 {
+                    pages.push((p, ix.text(self, &entry.bundle, &crate::model::keys::page(&src.lang, p))?));
+                }
+                for (p, text) in &pages {
+                    let first_line = (p - 1) * per + 1;
+                    for (i, line) in text.split('\n').enumerate() {
+                        let n = first_line + i as u32;
+                        if n >= a && n <= b {
+                            out.push(line);
+                        }
+                    }
+                }
+                Ok(out.join("\n"))
+            }
+        }
+    }
+}
+
+/// The headings (levels 1–4) whose sections hold line `line`, outermost first; a level-1 heading only when no
+/// deeper one holds it (the document title is not part of a path).
+fn section_path(sections: &[SectionMeta], line: u32) -> Vec<&SectionMeta> {
+    let holding: Vec<&SectionMeta> =
+        sections.iter().filter(|s| s.level <= 4 && s.start_line <= line && line <= s.end_line).collect();
+    let deeper: Vec<&SectionMeta> = holding.iter().copied().filter(|s| s.level > 1).collect();
+    if deeper.is_empty() { holding } else { deeper }
+}
+
+/// Ranks the units holding any of `terms` that pass the filters: `(score, unit)`, best first (ties by unit id).
+fn rank(
+    ix: &SearchIndex,
+    terms: &[String],
+    langs: &[String],
+    component: Option<&str>,
+    opts: &SearchOptions,
+) -> Result<Vec<(f32, u32)>, LookupError> {
+    let meta = &ix.meta;
+    let w = opts.weights.unwrap_or(meta.weights);
+    let n = meta.units as usize;
+    // Which sources qualify (the language and component filters), computed once per source.
+    let source_ok: Vec<bool> = meta
+        .sources
+        .iter()
+        .map(|s| {
+            let lang_ok = s.lang.is_empty() || langs.contains(&s.lang);
+            let comp_ok = component.is_none_or(|c| s.component == c || s.component.is_empty());
+            lang_ok && comp_ok
+        })
+        .collect();
+    // Changelog releases qualify for a component filter when they mention it.
+    let mentions: Option<HashSet<u32>> = match component {
+        Some(c) => {
+            let mut set = HashSet::new();
+            let mut first = None;
+            analyze(c, |t| {
+                if first.is_none() {
+                    first = Some(t.to_string());
+                }
+            });
+            if let Some((shard, i)) = first.map(|t| ix.lookup(&t)).transpose()?.flatten() {
+                shard.postings(i, |u, _| {
+                    set.insert(u);
+                });
+            }
+            Some(set)
+        }
+        None => None,
+    };
+    let ok = |u: usize| -> bool {
+        let kind = Kind::from_code(meta.unit_kind.0[u]).unwrap_or(Kind::Doc);
+        if opts.kind.is_some_and(|k| k != kind) || !source_ok[meta.unit_source[u] as usize] {
+            return false;
+        }
+        match (&mentions, kind) {
+            (Some(m), Kind::Changelog) => m.contains(&(u as u32)),
+            _ => true,
+        }
+    };
+    let mut scores = vec![0f32; n];
+    let mut touched: Vec<u32> = Vec::new();
+    for t in terms {
+        let Some((shard, i)) = ix.lookup(t)? else { continue };
+        let df = shard.df(i) as f32;
+        let idf = (1.0 + (n as f32 - df + 0.5) / (df + 0.5)).ln();
+        shard.postings(i, |u, v| {
+            let ui = u as usize;
+            if ui >= n || !ok(ui) {
+                return;
+            }
+            let kind = meta.unit_kind.0[ui] as usize;
+            let norm = 1.0 - w.b + w.b * meta.unit_len[ui] as f32 / meta.avg_len[kind.min(3)].max(1.0);
+            let tf = f32::from(v >> 2);
+            let weighted = w.title * f32::from((v >> 1) & 1) + w.context * f32::from(v & 1) + w.body * tf / norm;
+            if scores[ui] == 0.0 {
+                touched.push(u);
+            }
+            scores[ui] += idf * weighted * (w.k1 + 1.0) / (weighted + w.k1) * w.kinds[kind.min(3)];
+        });
+    }
+    let mut ranked: Vec<(f32, u32)> = touched.into_iter().map(|u| (scores[u as usize], u)).collect();
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    Ok(ranked)
+}
+
+/// The units worth showing: those scoring at least [`MIN_SCORE_RATIO`] of the top, at most `4 ×` [`MAX_HITS`].
+fn keep_best(mut ranked: Vec<(f32, u32)>) -> Vec<(f32, u32)> {
+    let top = ranked.first().map_or(0.0, |r| r.0);
+    ranked.retain(|r| r.0 >= top * MIN_SCORE_RATIO && r.0 > 0.0);
+    ranked.truncate(4 * MAX_HITS);
+    ranked
+}
+
+/// Loads the ranked units and merges those of one document that touch: adjacent sections (or parts), and code
+/// blocks inside a section that is a hit too. Groups keep the best score of their units and are ordered by it.
+fn merge(ix: &SearchIndex, ranked: Vec<(f32, u32)>) -> Result<Vec<Group>, LookupError> {
+    let mut groups: Vec<Group> = Vec::new();
+    for (score, u) in ranked {
+        let info = ix.unit(u)?;
+        let kind = Kind::from_code(ix.meta.unit_kind.0[u as usize]).unwrap_or(Kind::Doc);
+        groups.push(Group { score, kind, source: info.source, units: vec![info], best: 0 });
+    }
+    // Merge in document order within each source, then restore score order.
+    let mut order: Vec<usize> = (0..groups.len()).collect();
+    order.sort_by_key(|&i| (groups[i].source, groups[i].start_line(), groups[i].kind != Kind::Doc));
+    let mut merged: Vec<Group> = Vec::new();
+    for i in order {
+        let g =
+            std::mem::replace(&mut groups[i], Group { score: 0.0, kind: Kind::Doc, source: 0, units: vec![], best: 0 });
+        if let Some(last) = merged.last_mut()
+            && last.source == g.source
+            && last.kind == Kind::Doc
+            && matches!(g.kind, Kind::Doc | Kind::Code)
+        {
+            let inside = g.end_line() <= last.end_line();
+            let adjacent = g.kind == Kind::Doc
+                && g.start_line() == last.end_line() + 1
+                && last.tokens() + g.tokens() <= MERGE_MAX_TOKENS;
+            if inside {
+                last.score = last.score.max(g.score);
+                continue;
+            }
+            if adjacent {
+                if g.score > last.score {
+                    last.score = g.score;
+                    last.best = last.units.len() + g.best;
+                }
+                last.units.extend(g.units);
+                continue;
+            }
+        }
+        merged.push(g);
+    }
+    merged.sort_by(|a, b| {
+        b.score.total_cmp(&a.score).then(a.source.cmp(&b.source)).then(a.start_line().cmp(&b.start_line()))
+    });
+    Ok(merged)
+}
+
+/// The follow-up call of a hit, with the system, version and language served (as every "fetch more" call of
+/// `crate::render` carries them, so following one never lands on another set).
+fn follow_up(
+    served: &Served,
+    lang: Option<&str>,
+    tool: &str,
+    cli: &str,
+    args: Vec<(&str, serde_json::Value)>,
+) -> FollowUp {
+    let mut all: Vec<(&str, serde_json::Value)> =
+        vec![("system", served.system.clone().into()), ("version", served.version.clone().into())];
+    if let Some(l) = lang {
+        all.push(("lang", l.into()));
+    }
+    all.extend(args);
+    let call = format!("{tool}({})", all.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", "));
+    let mut cli = format!("mydesign-docs {cli} --system {} --version {}", served.system, served.version);
+    if let Some(l) = lang {
+        cli.push_str(&format!(" --lang {l}"));
+    }
+    FollowUp {
+        tool: tool.to_string(),
+        arguments: all.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        call,
+        cli,
+    }
+}
+
+/// The header lines of a hit as rendered for `surface` (used for the budget estimate too, with the longer MCP
+/// form).
+pub fn header_text(h: &SearchHit, surface: Surface) -> String {
+    let mut what = Vec::new();
+    if let Some(c) = &h.component {
+        what.push(c.clone());
+    }
+    if let Some(l) = &h.lang {
+        what.push(l.clone());
+    }
+    if !h.section.is_empty() {
+        what.push(h.section.join(" › "));
+    }
+    let code = h.code_lang.as_ref().map_or(String::new(), |l| format!(" {l}"));
+    format!(
+        "── {}{code} · {} · {} lines {}–{} · score {:.2} · {} tokens\n→ {}\n",
+        h.kind.name(),
+        what.join(" · "),
+        h.document,
+        h.start_line,
+        h.end_line,
+        h.score,
+        h.tokens,
+        if surface == Surface::Mcp { &h.follow_up.call } else { &h.follow_up.cli }
+    )
+}
+
+impl crate::render::Render for SearchView {
+    fn render(&self, surface: Surface) -> String {
+        let mut out = format!(
+            "[{} {} · search \"{}\" · {} · {} tokens]\n",
+            self.served.system,
+            self.served.version,
+            self.query,
+            crate::render::plural(self.hits.len() as u64, "hit"),
+            crate::render::thousands(self.tokens)
+        );
+        for h in &self.hits {
+            out.push_str(&header_text(h, surface));
+            match &h.text {
+                Some(t) => {
+                    out.push_str(t);
+                    out.push('\n');
+                }
+                None => out.push_str("[text not shown: over the token budget; get it with the call above]\n"),
+            }
+        }
+        if let Some(m) = &self.message {
+            out.push_str(&format!("[{m}]\n"));
+        }
+        out.pop();
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Source;
+    use crate::search::index::{UnitDraft, build};
+
+    /// A tiny index written to a temporary bundle: (title, context, body) per unit, all `doc` units of one source.
+    fn fixture(units: &[(&str, &str, &str)]) -> (tempfile::TempDir, SearchIndex) {
+        let source = Source { component: "table".into(), lang: "en-US".into(), path: "table.md".into() };
+        let drafts = units
+            .iter()
+            .enumerate()
+            .map(|(i, (t, c, b))| {
+                let info =
+                    UnitInfo { start_line: i as u32 * 10 + 1, end_line: i as u32 * 10 + 9, ..Default::default() };
+                UnitDraft::new(Kind::Doc, source.clone(), info, t, c, b)
+            })
+            .collect();
+        let (w, entry) = build(drafts, Weights::default()).unwrap();
+        assert_eq!(entry.units as usize, units.len());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("search.bundle");
+        w.finish(&path).unwrap();
+        let ix = SearchIndex::open(Arc::new(Bundle::open(&path).unwrap())).unwrap();
+        (dir, ix)
+    }
+
+    fn order(ix: &SearchIndex, q: &str) -> Vec<u32> {
+        let terms: Vec<String> = crate::search::analyze::terms(q);
+        rank(ix, &terms, &["en-US".to_string()], None, &SearchOptions::default()).unwrap().iter().map(|r| r.1).collect()
+    }
+
+    #[test]
+    fn bm25f_ranks_title_over_context_over_body() {
+        let (_dir, ix) = fixture(&[
+            ("Pagination", "Table", "Split rows into pages of ten rows."),
+            ("Row selection", "Table", "Select rows with checkboxes: rowSelection turns it on."),
+            ("Basic usage", "Select", "A select lets users pick an option; onChange fires on selection."),
+            ("Fixed columns", "Table", "Fix columns to the left while the rows scroll."),
+            ("Sorting", "Table", "Sort rows by a column."),
+        ]);
+        // Title matches (row, select) beat the context (table, in all but one unit: a low IDF) and body matches.
+        assert_eq!(order(&ix, "table row selection"), [1, 2, 0, 4, 3]);
+        // Only hits of at least half the top score are kept.
+        let terms = crate::search::analyze::terms("table row selection");
+        let all = rank(&ix, &terms, &["en-US".to_string()], None, &SearchOptions::default()).unwrap();
+        assert_eq!(keep_best(all).iter().map(|r| r.1).collect::<Vec<_>>(), [1, 2]);
+        // An identifier is found whole; its parts alone rank lower.
+        assert_eq!(order(&ix, "onChange"), [2]);
+        assert_eq!(order(&ix, "rowSelection")[0], 1);
+        // Long questions rank on the terms they have; none of them required.
+        assert_eq!(order(&ix, "how can I make the columns stay fixed on the left side when I scroll"), [3, 4]);
+        assert!(order(&ix, "nothing here matches").is_empty());
+    }
+
+    #[test]
+    fn filters_exclude_units() {
+        let (_dir, ix) = fixture(&[("Row selection", "Table", "rows"), ("Rows", "Table", "rows")]);
+        let terms = crate::search::analyze::terms("rows");
+        let none = rank(&ix, &terms, &["zh-CN".into()], None, &SearchOptions::default()).unwrap();
+        assert!(none.is_empty());
+        let opts = SearchOptions { kind: Some(Kind::Code), ..Default::default() };
+        assert!(rank(&ix, &terms, &["en-US".into()], None, &opts).unwrap().is_empty());
+        assert_eq!(rank(&ix, &terms, &["en-US".into()], Some("table"), &SearchOptions::default()).unwrap().len(), 2);
+        assert!(rank(&ix, &terms, &["en-US".into()], Some("select"), &SearchOptions::default()).unwrap().is_empty());
+    }
+}
