@@ -397,6 +397,60 @@ pub struct ReleaseMeta {
     pub end_line: u32,
 }
 
+/// Where a props table was extracted from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PropsOrigin {
+    /// A TypeScript `interface XxxProps` or `type XxxProps = {…}` of a source file.
+    Typescript,
+    /// A Markdown table under an API heading of a document.
+    Document,
+}
+
+/// One props table of a component: the props of one React component (or of a sub-component, e.g. Semi's
+/// `Table.Column`), extracted at build time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PropsTable {
+    /// What the props belong to: the interface name for TypeScript (`AlertProps`), the heading above the table
+    /// for documents (`Table`, `Column`).
+    pub name: String,
+    /// Where it was found.
+    pub origin: PropsOrigin,
+    /// Repository-relative path of the file it was found in.
+    pub path: String,
+    /// Language of the document (documents only).
+    pub lang: Option<String>,
+    /// First line of the interface, type alias or table (1-based).
+    pub line: u32,
+    /// Local types it extends whose props were merged in (TypeScript only), e.g. `OverlayLifecycleProps`;
+    /// types that could not be resolved in the file are listed in `unresolved_extends`.
+    pub extends: Vec<String>,
+    /// Extended types not found in the same file (their props are not in `props`).
+    pub unresolved_extends: Vec<String>,
+    /// Props in source order.
+    pub props: Vec<Prop>,
+}
+
+/// One prop of a [`PropsTable`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Prop {
+    /// Prop name, e.g. `canEscapeKeyCancel`.
+    pub name: String,
+    /// Type as written (TypeScript) or as the table's type cell reads once reduced to text (`<ApiType>` JSX and
+    /// links reduced to their text), e.g. `boolean`, `"top" | "bottom"`.
+    pub type_text: String,
+    /// Whether it may be omitted (`?` in TypeScript; documents: true unless the table marks it required).
+    pub optional: bool,
+    /// Default value: JSDoc `@default`, `defaultProps`, a destructuring default, or the table's default column.
+    pub default: Option<String>,
+    /// Description: the JSDoc comment without its tags, or the table's description cell, as plain text.
+    pub description: Option<String>,
+    /// Version it appeared in, when stated (JSDoc `@since`, a document's version column).
+    pub since: Option<String>,
+    /// Whether it is deprecated (JSDoc `@deprecated`, or the document says so).
+    pub deprecated: bool,
+}
+
 /// Normalizes a component name into its lookup key: lower-cased, with `-`, `_`, `.` and spaces removed, so that
 /// `date-picker`, `DatePicker` and `datepicker` meet.
 pub fn component_key(name: &str) -> String {
