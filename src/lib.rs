@@ -6,6 +6,7 @@
 //! half never parses Markdown, runs tree-sitter or tokenizes. See `ARCHITECTURE.md`.
 #![deny(missing_docs)]
 
+pub mod budget;
 pub mod bundle;
 pub mod compile;
 pub mod config;

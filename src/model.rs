@@ -37,6 +37,15 @@ pub mod keys {
     pub fn page(lang: &str, n: u32) -> String {
         format!("page/{lang}/{n}")
     }
+    /// The placeholder view of the document in `lang`: no text is stored under it (the reader rebuilds the view),
+    /// only its [`super::TokenMap`].
+    pub fn view(lang: &str) -> String {
+        format!("view/{lang}")
+    }
+    /// The [`super::TokenMap`] of the text stored (or rebuilt) under `text_key`.
+    pub fn tokens(text_key: &str) -> String {
+        format!("tokens/{text_key}")
+    }
 }
 
 /// The rule numbers a bundle set was compiled with (defaults from the Semi Design MCP server). In a configuration
@@ -395,6 +404,29 @@ pub struct ReleaseMeta {
     pub start_line: u32,
     /// Last line.
     pub end_line: u32,
+}
+
+/// Exact token counts inside one text, so the reader can cut it to a token budget without a tokenizer: the text
+/// is tiled by segments that end at *cut points*, byte offsets where tiktoken's pre-tokenizer always starts a new
+/// piece (`compile::tokens` says which), so the tokens of any run of whole segments are exactly the sum of their
+/// counts. Segments are whole lines (a blank line or one starting with `/` joins the line before it); a line of
+/// more than [`TokenMap::LONG_SEGMENT_BYTES`] bytes is also cut after words.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenMap {
+    /// Bytes of each segment, in text order; they add up to the text's length.
+    pub bytes: Vec<u32>,
+    /// Tokens of each segment; they add up to the text's token count.
+    pub tokens: Vec<u32>,
+}
+
+impl TokenMap {
+    /// Segments longer than this many bytes are cut after words too (1 KiB, about 250 tokens of English).
+    pub const LONG_SEGMENT_BYTES: usize = 1024;
+
+    /// Tokens of the whole text.
+    pub fn total(&self) -> u32 {
+        self.tokens.iter().sum()
+    }
 }
 
 /// Where a props table was extracted from.

@@ -20,6 +20,10 @@ pub trait BlockSpan {
     fn lines(&self) -> (u32, u32);
     /// Byte range in the document, whole lines from the opening fence line to the end of the closing fence.
     fn bytes(&self) -> (u32, u32);
+    /// Tokens of the block, when known (stored blocks know theirs; the parser's do not).
+    fn tokens(&self) -> Option<u32> {
+        None
+    }
 }
 
 impl BlockSpan for CodeBlockMeta {
@@ -38,6 +42,9 @@ impl BlockSpan for CodeBlockMeta {
     fn bytes(&self) -> (u32, u32) {
         (self.start_byte, self.end_byte)
     }
+    fn tokens(&self) -> Option<u32> {
+        Some(self.tokens)
+    }
 }
 
 /// The fetch instruction inside a placeholder, the same for CLI and MCP users:
@@ -55,7 +62,7 @@ pub fn fetch_hint(component: &str, lang: &str, default_lang: &str, index: u32) -
 ///
 /// ````text
 /// ```text
-/// [code block #7 hidden: jsx live=true, 42 lines, under "Basic table"]
+/// [code block #7 hidden: jsx live=true, 42 lines, 389 tokens, under "Basic table"]
 /// <fetch_hint(block), each of its lines on a line of its own>
 /// ```
 /// ````
@@ -112,6 +119,9 @@ fn placeholder<B: BlockSpan>(text: &str, block: &B, hint: &str) -> String {
         let _ = write!(summary, "{}, ", block.info());
     }
     let _ = write!(summary, "{lines} line{}", if lines == 1 { "" } else { "s" });
+    if let Some(tokens) = block.tokens() {
+        let _ = write!(summary, ", {} token{}", crate::render::thousands(tokens), if tokens == 1 { "" } else { "s" });
+    }
     if let Some(heading) = block.heading().filter(|h| !h.is_empty()) {
         let _ = write!(summary, ", under \"{heading}\"");
     }

@@ -305,8 +305,10 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
     let frame_err = |e: std::io::Error| ctx.report(Diagnostic::new(f.rel.clone(), "source", e.to_string()));
     meta.bytes = text.len() as u64;
     meta.lines = line_count(&text);
-    meta.tokens = ctx.tokens.count(&text);
     let mut frames = Vec::new();
+    let map = ctx.tokens.map(&text);
+    meta.tokens = map.total();
+    Frame::new(keys::tokens(&keys::file(&f.rel)), &map).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
     let mut units = Vec::new();
     if let Some(lang) = SourceLang::from_path(Path::new(&f.rel)) {
         meta.kind = FileKind::Source;
@@ -326,11 +328,12 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                     a.functions.iter().map(|f| f.qualified.as_str()).collect();
                 meta.functions = names.len() as u32;
                 if let Some(sk) = &a.skeleton {
-                    meta.skeleton = Some(SkeletonMeta {
-                        lines: line_count(sk),
-                        tokens: ctx.tokens.count(sk),
-                        outer_bodies: a.outer_bodies as u32,
-                    });
+                    let map = ctx.tokens.map(sk);
+                    meta.skeleton =
+                        Some(SkeletonMeta { lines: line_count(sk), tokens: map.total(), outer_bodies: a.outer_bodies as u32 });
+                    Frame::new(keys::tokens(&keys::skeleton(&f.rel)), &map)
+                        .map(|fr| frames.push(fr))
+                        .unwrap_or_else(frame_err);
                     Frame::new(keys::skeleton(&f.rel), sk.as_str()).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
                 }
                 let functions: Vec<FunctionMeta> = a
@@ -438,23 +441,13 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     };
     let doc = markdown::parse(&text);
     let slice = |a: u32, b: u32| text.get(a as usize..b as usize).unwrap_or("");
-    let hidden = doc.lines > ctx.config.thresholds.doc_hide_lines && !doc.code_blocks.is_empty();
-    let tokens = ctx.tokens.count(&text);
     let mut frames = Vec::new();
-    let mut push = |key: String, value: &str| match Frame::new(key, value) {
+    let mut push = |frame: std::io::Result<Frame>| match frame {
         Ok(fr) => frames.push(fr),
         Err(e) => ctx.report(Diagnostic::new(f.rel.clone(), "markdown", e.to_string())),
     };
-    // The view is rebuilt by the reader from the stored spans; only its size is stored. Placeholders cost ~30
-    // tokens each, so a document of many tiny blocks is served whole when hiding would not save anything.
-    let view_tokens = if hidden {
-        let hint = |b: &markdown::CodeBlock| fetch_hint(key, lang, &ctx.default_lang, b.index);
-        ctx.tokens.count(&placeholder_view(&text, &doc.code_blocks, &hint))
-    } else {
-        tokens
-    };
-    let hidden = hidden && view_tokens < tokens;
-    let view_tokens = view_tokens.min(tokens);
+    let map = ctx.tokens.map(&text);
+    let tokens = map.total();
     let code_blocks = doc
         .code_blocks
         .iter()
@@ -470,7 +463,21 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
             tokens: ctx.tokens.count(slice(b.start_byte, b.end_byte)),
         })
         .collect::<Vec<CodeBlockMeta>>();
-    push(keys::doc(lang), &text);
+    // The view is rebuilt by the reader from the stored spans; only its token map is stored. Placeholders cost ~40
+    // tokens each, so a document of many tiny blocks is served whole when hiding would not save anything.
+    let mut hidden = doc.lines > ctx.config.thresholds.doc_hide_lines && !code_blocks.is_empty();
+    let mut view_tokens = tokens;
+    if hidden {
+        let hint = |b: &CodeBlockMeta| fetch_hint(key, lang, &ctx.default_lang, b.index);
+        let view_map = ctx.tokens.map(&placeholder_view(&text, &code_blocks, &hint));
+        hidden = view_map.total() < tokens;
+        if hidden {
+            view_tokens = view_map.total();
+            push(Frame::new(keys::tokens(&keys::view(lang)), &view_map));
+        }
+    }
+    push(Frame::new(keys::doc(lang), text.as_str()));
+    push(Frame::new(keys::tokens(&keys::doc(lang)), &map));
     let sections: Vec<SectionMeta> = doc
         .sections
         .iter()
@@ -533,12 +540,15 @@ fn compile_changelogs(
             .par_iter()
             .map(|p| {
                 let body = text.get(p.start_byte as usize..p.end_byte as usize).unwrap_or("");
-                (p, body, ctx.tokens.count(body))
+                (p, body, ctx.tokens.map(body))
             })
             .collect::<Vec<_>>()
             .into_iter()
-            .map(|(p, body, tokens)| {
-                w.add(keys::page(lang, p.number), body)?;
+            .map(|(p, body, map)| {
+                let key = keys::page(lang, p.number);
+                w.add(&keys::tokens(&key), &map)?;
+                w.add(&key, body)?;
+                let tokens = map.total();
                 Ok(PageMeta { number: p.number, start_line: p.start_line, end_line: p.end_line, tokens })
             })
             .collect::<std::io::Result<_>>()?;
