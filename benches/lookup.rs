@@ -2,6 +2,7 @@
 //! Design set when `target/real-corpus` is assembled (`cargo xtask corpus`), else on the sample.
 //! Run: `cargo bench --bench lookup`.
 
+use mydesign_docs::read::{Detail, Paging};
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
@@ -65,22 +66,22 @@ fn components() {
 
 #[divan::bench]
 fn doc_view() {
-    divan::black_box(TARGET.set.doc(TARGET.component, None, false).unwrap());
+    divan::black_box(TARGET.set.doc(TARGET.component, None, Detail::Normal, &[], Paging::unlimited()).unwrap());
 }
 
 #[divan::bench]
 fn doc_full() {
-    divan::black_box(TARGET.set.doc(TARGET.component, None, true).unwrap());
+    divan::black_box(TARGET.set.doc(TARGET.component, None, Detail::Full, &[], Paging::unlimited()).unwrap());
 }
 
 #[divan::bench]
 fn code_block() {
-    divan::black_box(TARGET.set.code_block(TARGET.component, TARGET.block, None).unwrap());
+    divan::black_box(TARGET.set.code_block(TARGET.component, TARGET.block, None, Paging::unlimited()).unwrap());
 }
 
 #[divan::bench]
 fn changelog_page() {
-    divan::black_box(TARGET.set.changelog(Some(TARGET.page), None).unwrap());
+    divan::black_box(TARGET.set.changelog(Some(TARGET.page), None, Paging::unlimited()).unwrap());
 }
 
 #[divan::bench]
@@ -90,17 +91,17 @@ fn files() {
 
 #[divan::bench]
 fn file_skeleton() {
-    divan::black_box(TARGET.set.file(TARGET.source, false).unwrap());
+    divan::black_box(TARGET.set.file(TARGET.source, false, None, Paging::unlimited()).unwrap());
 }
 
 #[divan::bench]
 fn function() {
-    divan::black_box(TARGET.set.function(TARGET.source, TARGET.function).unwrap());
+    divan::black_box(TARGET.set.function(TARGET.source, TARGET.function, Paging::unlimited()).unwrap());
 }
 
 #[divan::bench]
 fn unknown_component() {
-    divan::black_box(TARGET.set.doc("tabel", None, false).unwrap_err());
+    divan::black_box(TARGET.set.doc("tabel", None, Detail::Normal, &[], Paging::unlimited()).unwrap_err());
 }
 
 #[divan::bench(args = ["how do I make a table row selectable", "表格 固定列", "onChange of Select"])]

@@ -22,6 +22,57 @@ pub const MIN_MAX_TOKENS: u32 = 200;
 /// is under 120 tokens (`tests/budget.rs` tokenizes every envelope it sees and asserts this bound).
 pub const ENVELOPE_TOKENS: u32 = 150;
 
+/// Lines longer than this many bytes (1 KiB, about 250 tokens of English) are also cut after words.
+pub const LONG_SEGMENT_BYTES: usize = 1024;
+
+/// Byte offsets (ascending, never 0 or `text.len()`) where both o200k_base's and cl100k_base's pre-tokenizer
+/// regexes must start a new piece, so no token spans them:
+///
+/// - the start of a line after `\n`, unless the line is blank (`\s*[\r\n]+` takes runs of newlines and the
+///   whitespace between them) or starts with `/` (o200k's punctuation piece ` ?[^\s\p{L}\p{N}]+[\r\n/]*` takes
+///   the newline *and* following slashes, as in `;\n//`);
+/// - inside lines longer than [`LONG_SEGMENT_BYTES`], at most one every 256 bytes: the position after a
+///   letter or digit followed by an ASCII space or ASCII punctuation other than `'` (a letter or number piece ends
+///   at the first character that is neither, and `'` may start a contraction such as `'s`).
+pub fn cut_points(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut last = 0;
+    let line_starts = text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1);
+    for p in line_starts.filter(|&p| p < text.len() && clean_line_start(&text[p..])).chain([text.len()]) {
+        if p - last > LONG_SEGMENT_BYTES {
+            out.extend(word_cuts(text, last, p));
+        }
+        if p < text.len() {
+            out.push(p);
+        }
+        last = p;
+    }
+    out
+}
+
+fn clean_line_start(line: &str) -> bool {
+    let first = line.as_bytes()[0];
+    first != b'/' && line.split('\n').next().is_some_and(|l| !l.trim().is_empty())
+}
+
+/// Cut points strictly inside `text[from..to]`, at least 256 bytes apart (see [`cut_points`]).
+fn word_cuts(text: &str, from: usize, to: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut last = from;
+    let mut prev: Option<char> = None;
+    for (i, c) in text[from..to].char_indices() {
+        let at = from + i;
+        let ends_word =
+            prev.is_some_and(char::is_alphanumeric) && (c == ' ' || (c.is_ascii_punctuation() && c != '\''));
+        if ends_word && at - last >= 256 && to - at >= 64 {
+            out.push(at);
+            last = at;
+        }
+        prev = Some(c);
+    }
+    out
+}
+
 /// Why a budget or cursor was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BudgetError {
@@ -52,6 +103,8 @@ pub enum BudgetError {
 pub struct Budget {
     /// Whole-response cap: the operator's cap, or the call's `max_tokens` when lower.
     pub max_tokens: u32,
+    /// Whether the call lowered the cap (continuation calls then repeat `max_tokens`).
+    pub lowered: bool,
 }
 
 impl Budget {
@@ -62,8 +115,11 @@ impl Budget {
     pub fn new(cap: u32, max_tokens: Option<u32>) -> Result<Budget, BudgetError> {
         match max_tokens {
             Some(asked) if asked < MIN_MAX_TOKENS => Err(BudgetError::TooSmall { asked }),
-            Some(asked) => Ok(Budget { max_tokens: asked.min(cap.max(MIN_MAX_TOKENS)) }),
-            None => Ok(Budget { max_tokens: cap.max(MIN_MAX_TOKENS) }),
+            Some(asked) => {
+                let cap = cap.max(MIN_MAX_TOKENS);
+                Ok(Budget { max_tokens: asked.min(cap), lowered: asked < cap })
+            }
+            None => Ok(Budget { max_tokens: cap.max(MIN_MAX_TOKENS), lowered: false }),
         }
     }
 
@@ -75,7 +131,7 @@ impl Budget {
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { max_tokens: DEFAULT_MAX_TOKENS }
+        Budget { max_tokens: DEFAULT_MAX_TOKENS, lowered: false }
     }
 }
 
@@ -87,18 +143,22 @@ pub struct Cuts {
 }
 
 impl Cuts {
-    /// The cut points of `map`.
-    pub fn new(map: &TokenMap) -> Cuts {
-        let (mut at, mut total) = (0usize, 0u64);
-        let mut ends = Vec::with_capacity(map.bytes.len());
-        let mut cum = Vec::with_capacity(map.bytes.len());
-        for (b, t) in map.bytes.iter().zip(&map.tokens) {
-            at += *b as usize;
-            total += u64::from(*t);
-            ends.push(at);
-            cum.push(total);
+    /// The segments of `text` ([`cut_points`]) with their counts from `map`; `None` when the map does not have
+    /// one count per segment (a bundle built with another cut rule, or damaged).
+    pub fn new(text: &str, map: &TokenMap) -> Option<Cuts> {
+        let ends: Vec<usize> = cut_points(text).into_iter().chain([text.len()]).filter(|&e| e > 0).collect();
+        if ends.len() != map.tokens.len() {
+            return None;
         }
-        Cuts { ends, cum }
+        let cum = map
+            .tokens
+            .iter()
+            .scan(0u64, |total, t| {
+                *total += u64::from(*t);
+                Some(*total)
+            })
+            .collect();
+        Some(Cuts { ends, cum })
     }
 
     /// Length of the text the map describes, in bytes.
@@ -160,6 +220,152 @@ impl Cuts {
     pub fn is_cut(&self, at: usize) -> bool {
         at == 0 || self.ends.binary_search(&at).is_ok()
     }
+}
+
+/// A fenced block of the served text, so a part never ends inside one silently: byte span and what to write when
+/// a part closes or reopens it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fence {
+    /// Block number in its document.
+    pub index: u32,
+    /// Byte range of the block (opening fence line to the end of the closing fence).
+    pub start: usize,
+    /// End of the closing fence (exclusive).
+    pub end: usize,
+}
+
+/// One part of a text served under a budget.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Part {
+    /// The text served: exact bytes of the stored text, the parts of several ranges joined.
+    #[serde(skip)]
+    pub text: String,
+    /// Tokens of `text` (exact unless `tokens_exact` is false: see [`Cuts::tokens`]).
+    #[serde(skip)]
+    pub tokens: u32,
+    /// Whether `tokens` is exact: false only for line ranges that start or end inside a segment.
+    pub tokens_exact: bool,
+    /// First and last line served, 1-based, in the text the lines belong to (the document, its placeholder view,
+    /// the file, the changelog file).
+    #[serde(rename = "served_lines")]
+    pub lines: (u32, u32),
+    /// What was left out, when the part was cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut: Option<Rest>,
+    /// The block the part ends inside (its fence is closed in the text form and reopened by the next part).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ends_in_block: Option<u32>,
+    /// The block the part starts inside (continued from the previous part).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub starts_in_block: Option<u32>,
+    /// Offset the next part starts at, in the joined ranges (for the cursor).
+    #[serde(skip)]
+    pub next_offset: Option<u32>,
+    /// The opening fence line of the block the part starts inside, to reopen it in the text form.
+    #[serde(skip)]
+    pub reopen: Option<String>,
+    /// The fence that closes the block the part ends inside, for the text form.
+    #[serde(skip)]
+    pub close: Option<String>,
+    /// The call's own `max_tokens`, which the continuation call repeats.
+    #[serde(skip)]
+    pub max_tokens: Option<u32>,
+    /// Lines of the text the part belongs to (the document, its placeholder view, the file, the page).
+    pub text_lines: u32,
+}
+
+/// The opening fence line of `fence` in `text`, and the fence run that closes it (` ``` `, `~~~~`), without the
+/// container prefix (indentation, `>`, list markers).
+fn fence_lines(text: &str, fence: &Fence) -> (String, String) {
+    let first = text.get(fence.start..fence.end).and_then(|t| t.split('\n').next()).unwrap_or("");
+    let first = first.trim_end_matches('\r');
+    let body = first.trim_start_matches(|c: char| !matches!(c, '`' | '~'));
+    let run: String = body.chars().take_while(|&c| c == body.chars().next().unwrap_or('`')).collect();
+    (body.to_string(), if run.is_empty() { "```".into() } else { run })
+}
+
+/// What a cut part left for later parts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Rest {
+    /// Tokens not served yet.
+    pub tokens: u32,
+    /// Lines not served yet.
+    pub lines: u32,
+}
+
+/// Serves `ranges` of `text` (byte ranges, in order, joined) from `offset` (into the joined ranges) within `budget`
+/// tokens of content: the longest run of whole segments that fits, at least one segment. A part that would end
+/// inside a fence ends before the fence instead, unless the fence starts the part (then it ends inside, and says
+/// so). Never panics: ranges are clamped to the text and to char boundaries the map cuts at.
+pub fn serve(text: &str, cuts: &Cuts, ranges: &[(usize, usize)], offset: u32, budget: u32, fences: &[Fence]) -> Part {
+    let ranges: Vec<(usize, usize)> =
+        ranges.iter().map(|&(a, b)| (a.min(text.len()), b.min(text.len()))).filter(|(a, b)| a < b).collect();
+    let line_at = |at: usize| text.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    let mut part = Part { tokens_exact: true, text_lines: line_at(text.len()), ..Part::default() };
+    // Find where `offset` falls.
+    let mut skip = offset as usize;
+    let mut i = 0;
+    while i < ranges.len() && skip >= ranges[i].1 - ranges[i].0 {
+        skip -= ranges[i].1 - ranges[i].0;
+        i += 1;
+    }
+    let Some(&(first_start, _)) = ranges.get(i) else {
+        return part;
+    };
+    let mut cur = first_start + skip;
+    if let Some(f) = fences.iter().find(|f| f.start < cur && cur < f.end) {
+        part.starts_in_block = Some(f.index);
+        part.reopen = Some(fence_lines(text, f).0);
+    }
+    part.lines.0 = line_at(cur);
+    let mut left = budget;
+    let mut served = offset as usize;
+    let mut first_piece = true;
+    while let Some(&(_, end)) = ranges.get(i) {
+        let mut stop = cuts.fit(cur, end, left);
+        let (t, _) = cuts.tokens(cur, stop);
+        if !first_piece && t > left {
+            stop = cur; // the next range does not fit at all
+        }
+        if stop < end && stop > cur {
+            // Not inside a fence, unless the fence began before this part's own start.
+            if let Some(f) = fences.iter().find(|f| f.start < stop && stop < f.end)
+                && f.start > cur
+                && cuts.is_cut(f.start)
+            {
+                stop = f.start;
+            }
+        }
+        if stop > cur {
+            let (tokens, exact) = cuts.tokens(cur, stop);
+            part.text.push_str(&text[cur..stop]);
+            part.tokens += tokens;
+            part.tokens_exact &= exact;
+            part.lines.1 = line_at(stop.saturating_sub(1).max(cur));
+            left = left.saturating_sub(tokens);
+            served += stop - cur;
+        }
+        first_piece = false;
+        if stop < end {
+            if let Some(f) = fences.iter().find(|f| f.start < stop && stop < f.end) {
+                part.ends_in_block = Some(f.index);
+                part.close = Some(fence_lines(text, f).1);
+            }
+            let mut rest = Rest { tokens: cuts.tokens(stop, end).0, lines: line_at(end - 1) - line_at(stop) + 1 };
+            for &(a, b) in &ranges[i + 1..] {
+                rest.tokens += cuts.tokens(a, b).0;
+                rest.lines += line_at(b.saturating_sub(1).max(a)) - line_at(a) + 1;
+            }
+            part.cut = Some(rest);
+            part.next_offset = Some(served as u32);
+            return part;
+        }
+        i += 1;
+        if let Some(&(next, _)) = ranges.get(i) {
+            cur = next;
+        }
+    }
+    part
 }
 
 /// What a cursor continues: the request, as the tool call that made it.
@@ -255,7 +461,8 @@ impl Cursor {
     pub fn decode(s: &str) -> Result<Cursor, BudgetError> {
         let malformed = |why: &str| BudgetError::Malformed { why: why.into() };
         let bytes = URL_SAFE_NO_PAD.decode(s.trim()).map_err(|_| malformed("not base64url"))?;
-        let (body, sum) = bytes.split_at_checked(bytes.len().saturating_sub(4)).ok_or_else(|| malformed("too short"))?;
+        let (body, sum) =
+            bytes.split_at_checked(bytes.len().saturating_sub(4)).ok_or_else(|| malformed("too short"))?;
         if sum.len() != 4 || (xxhash_rust::xxh3::xxh3_64(body) as u32).to_le_bytes() != sum {
             return Err(malformed("checksum mismatch (cut short or edited?)"));
         }
@@ -268,7 +475,10 @@ impl Cursor {
     /// [`BudgetError::Mismatch`] naming what the cursor continues.
     pub fn check(&self, set: &str, request: &Request) -> Result<(), BudgetError> {
         if self.set != set {
-            return Err(BudgetError::Mismatch { cursor: format!("{} of {}", self.request, self.set), call: set.into() });
+            return Err(BudgetError::Mismatch {
+                cursor: format!("{} of {}", self.request, self.set),
+                call: set.into(),
+            });
         }
         if &self.request != request {
             return Err(BudgetError::Mismatch { cursor: self.request.to_string(), call: request.to_string() });
@@ -281,8 +491,10 @@ impl Cursor {
 mod tests {
     use super::*;
 
-    fn map(segments: &[(u32, u32)]) -> TokenMap {
-        TokenMap { bytes: segments.iter().map(|s| s.0).collect(), tokens: segments.iter().map(|s| s.1).collect() }
+    /// A text of lines of the given byte lengths (newline included), with the given token counts.
+    fn text_of(segments: &[(usize, u32)]) -> (String, TokenMap) {
+        let text = segments.iter().map(|&(len, _)| format!("{}\n", "x".repeat(len - 1))).collect();
+        (text, TokenMap { tokens: segments.iter().map(|s| s.1).collect() })
     }
 
     #[test]
@@ -298,7 +510,9 @@ mod tests {
     #[test]
     fn fit_ends_on_cut_points_within_budget() {
         // Segments of 10, 20, 30 bytes with 5, 7, 9 tokens: ends 10, 30, 60; cumulative 5, 12, 21.
-        let cuts = Cuts::new(&map(&[(10, 5), (20, 7), (30, 9)]));
+        let (text, map) = text_of(&[(10, 5), (20, 7), (30, 9)]);
+        let cuts = Cuts::new(&text, &map).unwrap();
+        assert!(Cuts::new(&text, &TokenMap { tokens: vec![5, 7] }).is_none(), "one count per segment");
         assert_eq!(cuts.len(), 60);
         assert_eq!(cuts.tokens(0, 60), (21, true));
         assert_eq!(cuts.tokens(10, 30), (7, true));
@@ -311,6 +525,72 @@ mod tests {
         assert_eq!(cuts.fit(0, 60, 1), 10, "a segment over the budget is served alone");
         assert_eq!(cuts.fit(0, 20, 1), 10);
         assert!(cuts.is_cut(30) && !cuts.is_cut(31));
+    }
+
+    /// A text of one-token lines `L1\n` … with a fence over lines 4–6.
+    fn lines(n: usize) -> (String, Cuts) {
+        let text: String = (1..=n).map(|i| format!("L{i}\n")).collect();
+        let map = TokenMap { tokens: vec![1; n] };
+        let cuts = Cuts::new(&text, &map).unwrap();
+        (text, cuts)
+    }
+
+    #[test]
+    fn parts_rejoin_the_text_exactly() {
+        let (text, cuts) = lines(12);
+        let fences = [Fence { index: 1, start: text.find("L4").unwrap(), end: text.find("L7").unwrap() - 1 }];
+        let mut joined = String::new();
+        let mut offset = 0;
+        let mut parts = Vec::new();
+        loop {
+            let part = serve(&text, &cuts, &[(0, text.len())], offset, 4, &fences);
+            joined.push_str(&part.text);
+            parts.push(part.clone());
+            match part.next_offset {
+                Some(next) => offset = next,
+                None => break,
+            }
+        }
+        assert_eq!(joined, text);
+        // L1–L3 (the fence starting at L4 would not fit whole), L4–L7, L8–L11, L12.
+        let spans: Vec<(u32, u32)> = parts.iter().map(|p| p.lines).collect();
+        assert_eq!(spans, vec![(1, 3), (4, 7), (8, 11), (12, 12)]);
+        assert_eq!(parts[0].cut, Some(Rest { tokens: 9, lines: 9 }));
+        assert_eq!(parts[0].ends_in_block, None, "cut before the fence, not inside");
+        assert!(parts.iter().all(|p| p.tokens <= 4));
+    }
+
+    #[test]
+    fn a_fence_longer_than_the_budget_is_cut_and_marked() {
+        let (text, cuts) = lines(12);
+        let fences = [Fence { index: 2, start: 0, end: text.find("L9").unwrap() - 1 }];
+        let first = serve(&text, &cuts, &[(0, text.len())], 0, 3, &fences);
+        assert_eq!(first.text, "L1\nL2\nL3\n");
+        assert_eq!(first.ends_in_block, Some(2));
+        let second = serve(&text, &cuts, &[(0, text.len())], first.next_offset.unwrap(), 3, &fences);
+        assert_eq!(second.starts_in_block, Some(2));
+        assert_eq!(
+            (first.close.as_deref(), second.reopen.as_deref()),
+            (Some("```"), Some("")),
+            "no fence line: a bare one"
+        );
+        assert_eq!(second.lines, (4, 6));
+    }
+
+    #[test]
+    fn several_ranges_are_joined() {
+        let (text, cuts) = lines(10);
+        let a = (text.find("L2").unwrap(), text.find("L4").unwrap());
+        let b = (text.find("L7").unwrap(), text.find("L9").unwrap());
+        let whole = serve(&text, &cuts, &[a, b], 0, 100, &[]);
+        assert_eq!(whole.text, "L2\nL3\nL7\nL8\n");
+        assert_eq!((whole.tokens, whole.cut.clone(), whole.next_offset), (4, None, None));
+        let first = serve(&text, &cuts, &[a, b], 0, 3, &[]);
+        assert_eq!(first.text, "L2\nL3\nL7\n");
+        assert_eq!(first.cut, Some(Rest { tokens: 1, lines: 1 }));
+        let rest = serve(&text, &cuts, &[a, b], first.next_offset.unwrap(), 3, &[]);
+        assert_eq!(rest.text, "L8\n");
+        assert_eq!(serve(&text, &cuts, &[a, b], 99, 3, &[]).text, "", "an offset past the end serves nothing");
     }
 
     #[test]

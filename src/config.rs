@@ -119,7 +119,7 @@ impl Default for WalkConfig {
 
 impl Default for Thresholds {
     fn default() -> Self {
-        Thresholds { doc_hide_lines: 888, changelog_page_lines: 300, skeleton_min_lines: 500 }
+        Thresholds { doc_hide_lines: 888, changelog_page_lines: 300, skeleton_min_lines: 500, max_tokens: 10_000 }
     }
 }
 
@@ -245,6 +245,9 @@ impl Config {
         let t = &self.thresholds;
         if t.doc_hide_lines == 0 || t.changelog_page_lines == 0 || t.skeleton_min_lines == 0 {
             return Err("thresholds must be positive".into());
+        }
+        if t.max_tokens < crate::budget::MIN_MAX_TOKENS {
+            return Err(format!("max_tokens must be at least {}", crate::budget::MIN_MAX_TOKENS));
         }
         Ok(())
     }

@@ -42,10 +42,20 @@ pub mod keys {
     pub fn view(lang: &str) -> String {
         format!("view/{lang}")
     }
-    /// The [`super::TokenMap`] of the text stored (or rebuilt) under `text_key`.
-    pub fn tokens(text_key: &str) -> String {
-        format!("tokens/{text_key}")
+    /// The component card of the document in `lang` (`detail=brief`): rebuilt by the reader, only its
+    /// [`super::TokenMap`] is stored.
+    pub fn card(lang: &str) -> String {
+        format!("card/{lang}")
     }
+    /// The props tables of a component as Markdown (`sections=["props"]`) for the document in `lang`: rebuilt by the
+    /// reader, only its [`super::TokenMap`] is stored.
+    pub fn props_text(lang: &str) -> String {
+        format!("props/{lang}")
+    }
+    /// The props tables of a component: `Vec<PropsTable>`, all languages and sources.
+    pub const PROPS: &str = "props";
+    /// The [`super::TokenMaps`] of every text of the bundle.
+    pub const TOKENS: &str = "tokens";
 }
 
 /// The rule numbers a bundle set was compiled with (defaults from the Semi Design MCP server). In a configuration
@@ -59,6 +69,8 @@ pub struct Thresholds {
     pub changelog_page_lines: u32,
     /// Sources with at least this many lines are served as a skeleton (500).
     pub skeleton_min_lines: u32,
+    /// Cap on every response, in tokens, unless `serve --max-tokens` says otherwise (10,000; wcgw's budgets).
+    pub max_tokens: u32,
 }
 
 /// `manifest.bundle`: what a bundle set holds, small enough to decode on every lookup.
@@ -238,6 +250,11 @@ pub struct DocMeta {
     pub title: Option<String>,
     /// One-line description.
     pub brief: Option<String>,
+    /// The import statement of the component, from the document's code blocks (e.g.
+    /// `import { Table } from '@douyinfe/semi-ui';`).
+    pub import: Option<String>,
+    /// Tokens of the component card (`detail=brief`) in this language.
+    pub card_tokens: u32,
     /// Lines of the whole document.
     pub lines: u32,
     /// Bytes of the whole document.
@@ -279,7 +296,7 @@ pub struct CodeBlockMeta {
 }
 
 /// One heading of a document and the lines it spans.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SectionMeta {
     /// Heading level, 1 to 6.
     pub level: u8,
@@ -407,27 +424,26 @@ pub struct ReleaseMeta {
 }
 
 /// Exact token counts inside one text, so the reader can cut it to a token budget without a tokenizer: the text
-/// is tiled by segments that end at *cut points*, byte offsets where tiktoken's pre-tokenizer always starts a new
-/// piece (`compile::tokens` says which), so the tokens of any run of whole segments are exactly the sum of their
-/// counts. Segments are whole lines (a blank line or one starting with `/` joins the line before it); a line of
-/// more than [`TokenMap::LONG_SEGMENT_BYTES`] bytes is also cut after words.
+/// is tiled by segments that end at the *cut points* of `budget::cut_points` (a pure function of the text, run by
+/// the compiler and again by the reader, so only the counts are stored), where tiktoken's pre-tokenizer always
+/// starts a new piece; the tokens of any run of whole segments are then exactly the sum of their counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenMap {
-    /// Bytes of each segment, in text order; they add up to the text's length.
-    pub bytes: Vec<u32>,
-    /// Tokens of each segment; they add up to the text's token count.
+    /// Tokens of each segment, in text order; they add up to the text's token count.
     pub tokens: Vec<u32>,
 }
 
 impl TokenMap {
-    /// Segments longer than this many bytes are cut after words too (1 KiB, about 250 tokens of English).
-    pub const LONG_SEGMENT_BYTES: usize = 1024;
-
     /// Tokens of the whole text.
     pub fn total(&self) -> u32 {
         self.tokens.iter().sum()
     }
 }
+
+/// The `tokens` frame of a bundle: the [`TokenMap`] of every text it stores or that the reader rebuilds from it,
+/// by the text's frame key (`doc/zh-CN`, `view/zh-CN`, `card/zh-CN`, `props/zh-CN`, `file/<path>`,
+/// `skeleton/<path>`, `page/<lang>/<n>`). One frame per bundle: thousands of small maps compress far better together.
+pub type TokenMaps = std::collections::BTreeMap<String, TokenMap>;
 
 /// Where a props table was extracted from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -12,9 +12,10 @@ use std::sync::{Arc, Mutex};
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::budget::{Budget, BudgetError, Cursor, Cuts, Fence, Part, Request, serve};
 use crate::bundle::{Bundle, BundleError};
 use crate::model::*;
-use crate::view::{fetch_hint, placeholder_view};
+use crate::view::fetch_hint;
 
 /// Why a lookup failed. Every message says what exists or what to do.
 #[derive(Debug, thiserror::Error)]
@@ -167,9 +168,88 @@ pub enum LookupError {
         /// Version.
         version: String,
     },
+    /// Sections asked for that the document does not have.
+    #[error("`{component}` ({lang}) has no section {}; its sections (tokens): {}", asked.join(", "), available.join("; "))]
+    UnknownSection {
+        /// Component.
+        component: String,
+        /// Language.
+        lang: String,
+        /// The names not found, quoted.
+        asked: Vec<String>,
+        /// `title (slug) N` for each H2–H4 section, indented by level.
+        available: Vec<String>,
+    },
+    /// A line range outside the file.
+    #[error("lines {start}–{end} are out of range: `{path}` has lines 1–{lines}")]
+    LineRange {
+        /// File.
+        path: String,
+        /// First line asked for.
+        start: u32,
+        /// Last line asked for.
+        end: u32,
+        /// Lines of the file.
+        lines: u32,
+    },
+    /// A refused `max_tokens` or cursor.
+    #[error(transparent)]
+    Budget(#[from] BudgetError),
     /// A damaged bundle.
     #[error(transparent)]
     Bundle(#[from] BundleError),
+}
+
+/// How much of a document `component_details` serves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Detail {
+    /// The component card: description, import, outline with token sizes, code blocks, props, files.
+    Brief,
+    /// The document, with code blocks as placeholders when it is over the 888-line threshold (Semi's rule).
+    #[default]
+    Normal,
+    /// The whole document.
+    Full,
+}
+
+impl Detail {
+    /// The lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Detail::Brief => "brief",
+            Detail::Normal => "normal",
+            Detail::Full => "full",
+        }
+    }
+}
+
+impl std::str::FromStr for Detail {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "brief" => Ok(Detail::Brief),
+            "normal" => Ok(Detail::Normal),
+            "full" => Ok(Detail::Full),
+            other => Err(format!("unknown detail `{}`: brief, normal or full", echo(other))),
+        }
+    }
+}
+
+/// The budget of one lookup and the cursor it continues, if any.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Paging<'a> {
+    /// Token budget of the response.
+    pub budget: Budget,
+    /// `next_cursor` of a previous part.
+    pub cursor: Option<&'a str>,
+}
+
+impl Paging<'_> {
+    /// No budget at all: every text whole (for programs that want the exact texts, and tests).
+    pub fn unlimited() -> Paging<'static> {
+        Paging { budget: Budget { max_tokens: u32::MAX, lowered: false }, cursor: None }
+    }
 }
 
 /// Longest name, path or query part looked up by similarity, in chars; longer ones are echoed shortened.
@@ -273,15 +353,93 @@ pub struct DocView {
     pub lines: u32,
     /// Code blocks in the document.
     pub code_blocks: u32,
-    /// Whether code blocks were replaced by placeholders (document over the threshold, not `--full`).
+    /// Detail level served (`normal` or `full`; `brief` is a [`CardView`]).
+    pub detail: Detail,
+    /// Whether code blocks were replaced by placeholders (document over the threshold, detail `normal`).
     pub hidden: bool,
     /// The threshold in lines.
     pub threshold: u32,
-    /// Tokens of `text`.
+    /// Titles of the sections served, when sections were asked for.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sections: Vec<String>,
+    /// Tokens of `text`, exact.
+    pub tokens: u32,
+    /// Tokens of everything asked for (the whole view, document or sections), of which `text` is a part.
+    pub total_tokens: u32,
+    /// Tokens of the whole document.
+    pub full_tokens: u32,
+    /// Lines served and what is left.
+    #[serde(flatten)]
+    pub part: Part,
+    /// Pass it as `cursor` to get the next part (present when the answer was cut).
+    pub next_cursor: Option<String>,
+    /// The text served.
+    pub text: String,
+}
+
+/// `doc --detail brief`: the component card.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CardView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// Component name.
+    pub component: String,
+    /// Language of the document described.
+    pub lang: String,
+    /// Repository-relative path of the document.
+    pub path: String,
+    /// Title.
+    pub title: Option<String>,
+    /// One-line description.
+    pub brief: Option<String>,
+    /// Import statement, when the document shows one.
+    pub import: Option<String>,
+    /// Always `brief`.
+    pub detail: Detail,
+    /// Tokens of `text`, exact.
     pub tokens: u32,
     /// Tokens of the whole document.
     pub full_tokens: u32,
-    /// The text served.
+    /// Tokens of the default view (`detail=normal`).
+    pub view_tokens: u32,
+    /// H2–H4 sections with their lines and tokens.
+    pub sections: Vec<SectionMeta>,
+    /// Code blocks (number, heading, language, lines, tokens).
+    pub code_blocks: Vec<CodeBlockMeta>,
+    /// Props tables: from the sources, and from this document's API tables.
+    pub props: Vec<PropsTable>,
+    /// The component's files with their sizes.
+    pub files: Vec<FileMeta>,
+    /// Lines served and what is left (a card is cut only under a very small budget).
+    #[serde(flatten)]
+    pub part: Part,
+    /// Pass it as `cursor` to get the next part.
+    pub next_cursor: Option<String>,
+    /// The card as text.
+    pub text: String,
+}
+
+/// `component_details` with `sections=["props"]`: the component's props tables.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PropsView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// Component name.
+    pub component: String,
+    /// Language of the document tables included.
+    pub lang: String,
+    /// Tokens of `text`, exact.
+    pub tokens: u32,
+    /// The tables: from the sources, and from this document's API tables.
+    pub props: Vec<PropsTable>,
+    /// Lines served and what is left.
+    #[serde(flatten)]
+    pub part: Part,
+    /// Pass it as `cursor` to get the next part.
+    pub next_cursor: Option<String>,
+    /// The tables as Markdown.
     pub text: String,
 }
 
@@ -301,7 +459,12 @@ pub struct CodeBlockView {
     pub block: CodeBlockMeta,
     /// Blocks in the document.
     pub count: u32,
-    /// Exact source of the block, fences included.
+    /// Lines served and what is left (only a block over the budget is cut).
+    #[serde(flatten)]
+    pub part: Part,
+    /// Pass it as `cursor` to get the next part.
+    pub next_cursor: Option<String>,
+    /// Exact source of the block, fences included (or the part served).
     pub text: String,
 }
 
@@ -333,7 +496,12 @@ pub struct ChangelogView {
     pub next: Option<u32>,
     /// Versions whose release heading is on this page, newest first.
     pub releases: Vec<String>,
-    /// The page text.
+    /// Lines served (within the page's lines of the file) and what is left of the page.
+    #[serde(flatten)]
+    pub part: Part,
+    /// Pass it as `cursor` to continue: the rest of the page, else the next page.
+    pub next_cursor: Option<String>,
+    /// The page text (or the part served).
     pub text: String,
 }
 
@@ -361,12 +529,31 @@ pub struct FileView {
     pub skeleton: bool,
     /// The threshold in lines for skeletons.
     pub threshold: u32,
-    /// Tokens of `text`.
+    /// Tokens of `text` (exact unless `tokens_exact` is false).
     pub tokens: u32,
-    /// Qualified names of the file's functions, each once, to fetch with `function` (empty for other files).
-    pub functions: Vec<String>,
+    /// The line range asked for, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<(u32, u32)>,
+    /// The file's functions, each once (qualified name, first line, tokens), to fetch with `function`.
+    pub functions: Vec<FunctionSize>,
+    /// Lines served and what is left.
+    #[serde(flatten)]
+    pub part: Part,
+    /// Pass it as `cursor` to get the next part.
+    pub next_cursor: Option<String>,
     /// The text served.
     pub text: String,
+}
+
+/// A function of a file's index, with its size: enough to plan which to fetch.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FunctionSize {
+    /// Qualified name.
+    pub name: String,
+    /// First line.
+    pub line: u32,
+    /// Tokens of its source (getter and setter together).
+    pub tokens: u32,
 }
 
 /// `function`: one function's exact source.
@@ -380,7 +567,12 @@ pub struct FunctionView {
     /// The index entry.
     #[serde(flatten)]
     pub function: FunctionMeta,
-    /// The source text, exactly as in the file.
+    /// Lines served and what is left (only a function over the budget is cut).
+    #[serde(flatten)]
+    pub part: Part,
+    /// Pass it as `cursor` to get the next part.
+    pub next_cursor: Option<String>,
+    /// The source text, exactly as in the file (or the part served).
     pub text: String,
 }
 
@@ -396,6 +588,8 @@ pub struct BundleSet {
     texts: Mutex<TextCache>,
     /// The decoded `changelog` frame (pages and releases of every language), read by every changelog lookup.
     changelog: Mutex<Option<Arc<ChangelogMeta>>>,
+    /// Decoded `tokens` frames by bundle path: every lookup that serves text reads one.
+    maps: Mutex<HashMap<String, Arc<TokenMaps>>>,
     /// The search index, opened by the first search and kept (`crate::search::query`).
     pub(crate) search: Mutex<Option<Arc<crate::search::query::SearchIndex>>>,
 }
@@ -517,12 +711,37 @@ impl Library {
 
 /// Qualified names of a function index, each once (a getter and its setter share one), in source order.
 fn qualified_names(index: &[FunctionMeta]) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
-    index.iter().filter(|f| seen.insert(f.qualified.as_str())).map(|f| f.qualified.clone()).collect()
+    function_sizes(index).into_iter().map(|f| f.name).collect()
+}
+
+/// The functions of an index, each qualified name once (a getter and its setter add up), in source order.
+fn function_sizes(index: &[FunctionMeta]) -> Vec<FunctionSize> {
+    let mut out: Vec<FunctionSize> = Vec::new();
+    let mut at: HashMap<&str, usize> = HashMap::new();
+    for f in index {
+        match at.get(f.qualified.as_str()) {
+            Some(&i) => out[i].tokens += f.tokens,
+            None => {
+                at.insert(&f.qualified, out.len());
+                out.push(FunctionSize { name: f.qualified.clone(), line: f.start_line, tokens: f.tokens });
+            }
+        }
+    }
+    out
 }
 
 fn join_dirs(dirs: &[PathBuf]) -> String {
     dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// Byte offsets where each line starts (line 1 at index 0).
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0).chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1)).collect()
+}
+
+/// Byte offset where 1-based `line` starts; the text's end past the last line.
+fn line_byte(starts: &[usize], text: &str, line: u32) -> usize {
+    starts.get((line as usize).saturating_sub(1)).copied().unwrap_or(text.len()).min(text.len())
 }
 
 /// Splits `changelog` / `changelog-N` (Semi's addressing) into a page number.
@@ -570,6 +789,7 @@ impl BundleSet {
             metas: Mutex::new(HashMap::new()),
             texts: Mutex::new(TextCache::default()),
             changelog: Mutex::new(None),
+            maps: Mutex::new(HashMap::new()),
             search: Mutex::new(None),
         })
     }
@@ -744,22 +964,119 @@ impl BundleSet {
         Ok(ComponentsView { served: self.served(), lang, components, changelog_pages, shared_files })
     }
 
-    /// The document of `name`: the placeholder view when it is over the threshold, unless `full`.
+    /// `system@version`, as cursors name the set.
+    fn label(&self) -> String {
+        format!("{}@{}", self.manifest.system, self.manifest.version)
+    }
+
+    /// The segments of `text` (stored, or rebuilt under `text_key`) with their stored token counts. The `tokens`
+    /// frame of a bundle is decoded once and kept.
+    fn cuts(&self, bundle: &Bundle, text_key: &str, text: &str) -> Result<Cuts, LookupError> {
+        let cached = self.maps.lock().unwrap_or_else(|e| e.into_inner()).get(bundle.path()).cloned();
+        let maps = match cached {
+            Some(m) => m,
+            None => {
+                let m: Arc<TokenMaps> = Arc::new(bundle.get(keys::TOKENS)?);
+                self.maps.lock().unwrap_or_else(|e| e.into_inner()).insert(bundle.path().to_string(), m.clone());
+                m
+            }
+        };
+        let corrupt = |what: String| BundleError::Corrupt { path: bundle.path().to_string(), what };
+        let map = maps.get(text_key).ok_or_else(|| corrupt(format!("no token map for `{text_key}`")))?;
+        Cuts::new(text, map).ok_or_else(|| corrupt(format!("token map of `{text_key}` does not fit its text")).into())
+    }
+
+    /// Serves `ranges` of `text` as one part within the budget of `paging`, continuing its cursor when given (which
+    /// must continue `request` on this set). Returns the part and the cursor of the next one.
+    fn part(
+        &self,
+        request: &Request,
+        text: &str,
+        cuts: &Cuts,
+        ranges: &[(usize, usize)],
+        fences: &[Fence],
+        paging: Paging,
+    ) -> Result<(Part, Option<String>), LookupError> {
+        let label = self.label();
+        let offset = match paging.cursor {
+            Some(c) => {
+                let cursor = Cursor::decode(c)?;
+                cursor.check(&label, request)?;
+                let total: usize = ranges.iter().map(|(a, b)| b.saturating_sub(*a)).sum();
+                if cursor.offset as usize >= total.max(1) {
+                    return Err(BudgetError::Malformed { why: "it points past the end of the text".into() }.into());
+                }
+                cursor.offset
+            }
+            None => 0,
+        };
+        let mut part = serve(text, cuts, ranges, offset, paging.budget.content(), fences);
+        part.max_tokens = paging.budget.lowered.then_some(paging.budget.max_tokens);
+        let next = part.next_offset.map(|offset| Cursor { set: label, request: request.clone(), offset }.encode());
+        Ok((part, next))
+    }
+
+    /// The document of `name` at `detail` (`normal`: the placeholder view when it is over the threshold; `full`:
+    /// the whole document), or only `sections` of it (headings matched by title or slug, case-insensitively, in
+    /// either language; whole, code blocks included), cut to the budget. `Brief` is served by [`BundleSet::card`].
     ///
     /// # Errors
-    /// Unknown component, no document in that language, damaged bundle.
-    pub fn doc(&self, name: &str, lang: Option<&str>, full: bool) -> Result<DocView, LookupError> {
+    /// Unknown component, no document in that language, unknown sections (listing those there are with their
+    /// sizes), a refused budget or cursor, damaged bundle.
+    pub fn doc(
+        &self,
+        name: &str,
+        lang: Option<&str>,
+        mut detail: Detail,
+        sections: &[String],
+        paging: Paging,
+    ) -> Result<DocView, LookupError> {
+        // A cursor carries the detail and sections of the first call: a continuation names only the component.
+        let mut sections = sections.to_vec();
+        if let Some(Request::Doc { detail: d, sections: s, .. }) =
+            paging.cursor.map(Cursor::decode).transpose()?.map(|c| c.request)
+        {
+            detail = if d == "full" { Detail::Full } else { Detail::Normal };
+            sections = s;
+        }
+        let sections = sections.as_slice();
         let (bundle, meta) = self.component_meta(name)?;
         let doc = self.pick_doc(&meta, lang)?;
-        let hidden = doc.hidden && !full;
         let whole = self.text(&bundle, &keys::doc(&doc.lang))?;
-        let text = if hidden {
+        let found = if sections.is_empty() { vec![] } else { self.find_sections(&meta, doc, sections)? };
+        let hidden = doc.hidden && detail != Detail::Full && found.is_empty();
+        let request = Request::Doc {
+            component: meta.key.clone(),
+            lang: doc.lang.clone(),
+            detail: if hidden { "normal" } else { "full" }.into(),
+            sections: found.iter().map(|s| s.slug.clone()).collect(),
+        };
+        let (text, map, fences) = if hidden {
             let default_lang = &self.manifest.default_lang;
             let hint = |b: &CodeBlockMeta| fetch_hint(&meta.key, &doc.lang, default_lang, b.index);
-            placeholder_view(&whole, &doc.code_blocks, &hint)
+            let (view, spans) = crate::view::placeholder_view_spans(&whole, &doc.code_blocks, &hint);
+            let fences = spans.into_iter().map(|(index, start, end)| Fence { index, start, end }).collect();
+            (std::borrow::Cow::Owned(view), keys::view(&doc.lang), fences)
         } else {
-            whole.to_string()
+            let fences = doc
+                .code_blocks
+                .iter()
+                .map(|b| Fence { index: b.index, start: b.start_byte as usize, end: b.end_byte as usize })
+                .collect::<Vec<_>>();
+            (std::borrow::Cow::Borrowed(whole.as_str()), keys::doc(&doc.lang), fences)
         };
+        let map = self.cuts(&bundle, &map, &text)?;
+        let ranges: Vec<(usize, usize)> = if found.is_empty() {
+            vec![(0, text.len())]
+        } else {
+            let starts = line_starts(&text);
+            found
+                .iter()
+                .map(|s| (line_byte(&starts, &text, s.start_line), line_byte(&starts, &text, s.end_line + 1)))
+                .collect()
+        };
+        let total_tokens = ranges.iter().map(|&(a, b)| map.tokens(a, b).0).sum();
+        let (part, next_cursor) = self.part(&request, &text, &map, &ranges, &fences, paging)?;
         Ok(DocView {
             served: self.served(),
             component: meta.name.clone(),
@@ -768,19 +1085,182 @@ impl BundleSet {
             title: doc.title.clone(),
             lines: doc.lines,
             code_blocks: doc.code_blocks.len() as u32,
+            detail: if hidden { Detail::Normal } else { Detail::Full },
             hidden,
             threshold: self.manifest.thresholds.doc_hide_lines,
-            tokens: if hidden { doc.view_tokens } else { doc.tokens },
+            sections: found.iter().map(|s| s.title.clone()).collect(),
+            tokens: part.tokens,
+            total_tokens,
             full_tokens: doc.tokens,
-            text,
+            text: part.text.clone(),
+            part,
+            next_cursor,
         })
     }
 
-    /// Code block `index` (1-based) of `name`'s document.
+    /// The component card of `name` in `lang` (`detail=brief`), cut to the budget.
     ///
     /// # Errors
-    /// Unknown component, no document in that language, index out of range (naming `1..N`), damaged bundle.
-    pub fn code_block(&self, name: &str, index: u32, lang: Option<&str>) -> Result<CodeBlockView, LookupError> {
+    /// As [`BundleSet::doc`].
+    pub fn card(&self, name: &str, lang: Option<&str>, paging: Paging) -> Result<CardView, LookupError> {
+        let (bundle, meta) = self.component_meta(name)?;
+        let doc = self.pick_doc(&meta, lang)?;
+        let props: Vec<PropsTable> = self.props_of(&bundle)?;
+        let text = crate::view::card(&meta.name, doc, &meta.files, &props);
+        let map = self.cuts(&bundle, &keys::card(&doc.lang), &text)?;
+        let request = Request::Doc {
+            component: meta.key.clone(),
+            lang: doc.lang.clone(),
+            detail: "brief".into(),
+            sections: vec![],
+        };
+        let (part, next_cursor) = self.part(&request, &text, &map, &[(0, text.len())], &[], paging)?;
+        Ok(CardView {
+            served: self.served(),
+            component: meta.name.clone(),
+            lang: doc.lang.clone(),
+            path: doc.path.clone(),
+            title: doc.title.clone(),
+            brief: doc.brief.clone(),
+            import: doc.import.clone(),
+            detail: Detail::Brief,
+            tokens: part.tokens,
+            full_tokens: doc.tokens,
+            view_tokens: doc.view_tokens,
+            sections: doc.sections.iter().filter(|s| (2..=4).contains(&s.level)).cloned().collect(),
+            code_blocks: doc.code_blocks.clone(),
+            props: props
+                .into_iter()
+                .filter(|t| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
+                .collect(),
+            files: meta.files.clone(),
+            text: part.text.clone(),
+            part,
+            next_cursor,
+        })
+    }
+
+    /// The props tables of `name` (from its sources, and from its document's API tables in `lang`) as Markdown
+    /// tables, cut to the budget.
+    ///
+    /// # Errors
+    /// Unknown component, no document in that language, a refused budget or cursor, damaged bundle.
+    pub fn props(&self, name: &str, lang: Option<&str>, paging: Paging) -> Result<PropsView, LookupError> {
+        let (bundle, meta) = self.component_meta(name)?;
+        let doc = self.pick_doc(&meta, lang)?;
+        let props: Vec<PropsTable> = self
+            .props_of(&bundle)?
+            .into_iter()
+            .filter(|t| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
+            .collect();
+        let text = crate::view::props_text(&meta.name, &props);
+        let map = self.cuts(&bundle, &keys::props_text(&doc.lang), &text)?;
+        let request = Request::Doc {
+            component: meta.key.clone(),
+            lang: doc.lang.clone(),
+            detail: "props".into(),
+            sections: vec![],
+        };
+        let (part, next_cursor) = self.part(&request, &text, &map, &[(0, text.len())], &[], paging)?;
+        Ok(PropsView {
+            served: self.served(),
+            component: meta.name.clone(),
+            lang: doc.lang.clone(),
+            tokens: part.tokens,
+            props,
+            text: part.text.clone(),
+            part,
+            next_cursor,
+        })
+    }
+
+    /// Whether the document of `name` in `lang` has a heading `title` (by title or slug, case-insensitively).
+    ///
+    /// # Errors
+    /// Unknown component, no document in that language, damaged bundle.
+    pub fn has_section(&self, name: &str, lang: Option<&str>, title: &str) -> Result<bool, LookupError> {
+        let (_, meta) = self.component_meta(name)?;
+        let doc = self.pick_doc(&meta, lang)?;
+        Ok(doc.sections.iter().any(|s| s.title.eq_ignore_ascii_case(title) || s.slug.eq_ignore_ascii_case(title)))
+    }
+
+    /// The props tables stored for a component (none in bundles of components without any).
+    fn props_of(&self, bundle: &Bundle) -> Result<Vec<PropsTable>, LookupError> {
+        match bundle.get(keys::PROPS) {
+            Ok(p) => Ok(p),
+            Err(BundleError::MissingFrame { .. }) => Ok(vec![]),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The sections of `doc` named by `asked` (title or slug, case-insensitive; a heading of the component's
+    /// document in another language is mapped by its level and position), in document order, each once; a
+    /// section inside another one asked for is dropped (it is served with its parent).
+    fn find_sections(
+        &self,
+        meta: &ComponentMeta,
+        doc: &DocMeta,
+        asked: &[String],
+    ) -> Result<Vec<SectionMeta>, LookupError> {
+        let matches = |s: &SectionMeta, q: &str| {
+            let q = q.trim().trim_start_matches('#').trim();
+            s.title.eq_ignore_ascii_case(q) || s.slug.eq_ignore_ascii_case(q) || s.slug == crate::view::slugify(q)
+        };
+        let ordinal = |d: &DocMeta, s: &SectionMeta| {
+            d.sections.iter().filter(|x| x.level == s.level && x.start_line < s.start_line).count()
+        };
+        let mut found: Vec<SectionMeta> = Vec::new();
+        let mut missing = Vec::new();
+        for q in asked {
+            let here = doc.sections.iter().find(|s| matches(s, q));
+            let mapped = here.cloned().or_else(|| {
+                meta.docs.iter().filter(|d| d.lang != doc.lang).find_map(|other| {
+                    let s = other.sections.iter().find(|s| matches(s, q))?;
+                    let same_shape = |d: &DocMeta| d.sections.iter().filter(|x| x.level == s.level).count();
+                    (same_shape(other) == same_shape(doc)).then_some(())?;
+                    doc.sections.iter().filter(|x| x.level == s.level).nth(ordinal(other, s)).cloned()
+                })
+            });
+            match mapped {
+                Some(s) => found.push(s),
+                None => missing.push(format!("`{}`", echo(q))),
+            }
+        }
+        if !missing.is_empty() {
+            return Err(LookupError::UnknownSection {
+                component: meta.name.clone(),
+                lang: doc.lang.clone(),
+                asked: missing,
+                available: doc
+                    .sections
+                    .iter()
+                    .filter(|s| (2..=4).contains(&s.level))
+                    .map(|s| {
+                        let indent = "  ".repeat(usize::from(s.level - 2));
+                        format!("{indent}{} ({}) {}", s.title, s.slug, crate::render::thousands(s.tokens))
+                    })
+                    .collect(),
+            });
+        }
+        found.sort_by_key(|s| s.start_line);
+        found.dedup_by_key(|s| s.start_line);
+        let outer: Vec<(u32, u32)> = found.iter().map(|s| (s.start_line, s.end_line)).collect();
+        found.retain(|s| !outer.iter().any(|&(a, b)| a < s.start_line && s.end_line <= b));
+        Ok(found)
+    }
+
+    /// Code block `index` (1-based) of `name`'s document, cut to the budget when it is over it.
+    ///
+    /// # Errors
+    /// Unknown component, no document in that language, index out of range (naming `1..N`), a refused budget or
+    /// cursor, damaged bundle.
+    pub fn code_block(
+        &self,
+        name: &str,
+        index: u32,
+        lang: Option<&str>,
+        paging: Paging,
+    ) -> Result<CodeBlockView, LookupError> {
         let (bundle, meta) = self.component_meta(name)?;
         let doc = self.pick_doc(&meta, lang)?;
         let count = doc.code_blocks.len() as u32;
@@ -791,25 +1271,45 @@ impl BundleSet {
             LookupError::BlockOutOfRange { component: meta.name.clone(), lang: doc.lang.clone(), index, count }
         })?;
         let whole = self.text(&bundle, &keys::doc(&doc.lang))?;
-        let text =
-            whole.get(block.start_byte as usize..block.end_byte as usize).map(str::to_string).ok_or_else(|| {
-                BundleError::Corrupt { path: bundle.path().to_string(), what: format!("code block {index} span") }
-            })?;
+        let (start, end) = (block.start_byte as usize, block.end_byte as usize);
+        if whole.get(start..end).is_none() {
+            let what = format!("code block {index} span");
+            return Err(BundleError::Corrupt { path: bundle.path().to_string(), what }.into());
+        }
+        let request = Request::Block { component: meta.key.clone(), lang: doc.lang.clone(), index };
+        let map = self.cuts(&bundle, &keys::doc(&doc.lang), &whole)?;
+        let fences = [Fence { index, start, end }];
+        let (part, next_cursor) = self.part(&request, &whole, &map, &[(start, end)], &fences, paging)?;
         Ok(CodeBlockView {
             served: self.served(),
             component: meta.name.clone(),
             lang: doc.lang.clone(),
             block: block.clone(),
             count,
-            text,
+            text: part.text.clone(),
+            part,
+            next_cursor,
         })
     }
 
-    /// Changelog page `page` (1-based, 1 = newest; default 1) in `lang`.
+    /// Changelog page `page` (1-based, 1 = newest; default 1, or the cursor's page) in `lang`, cut to the budget
+    /// when it is over it. The cursor of the last part of a page starts the next page, so following cursors from
+    /// page 1 reads the whole changelog once.
     ///
     /// # Errors
-    /// No changelog (in that language), page out of range (naming `1..T`), damaged bundle.
-    pub fn changelog(&self, page: Option<u32>, lang: Option<&str>) -> Result<ChangelogView, LookupError> {
+    /// No changelog (in that language), page out of range (naming `1..T`), a refused budget or cursor, damaged
+    /// bundle.
+    pub fn changelog(
+        &self,
+        page: Option<u32>,
+        lang: Option<&str>,
+        paging: Paging,
+    ) -> Result<ChangelogView, LookupError> {
+        // A cursor names its page: `page` may be left out when continuing.
+        let page = match (page, paging.cursor.map(Cursor::decode)) {
+            (None, Some(Ok(Cursor { request: Request::Changelog { page, .. }, .. }))) => Some(page),
+            _ => page,
+        };
         let lang = self.lang(lang);
         let lang = lang.as_deref();
         let want = lang.unwrap_or(&self.manifest.default_lang);
@@ -849,7 +1349,17 @@ impl BundleSet {
             .pages
             .get(page as usize - 1)
             .ok_or_else(|| BundleError::Corrupt { path: entry.bundle.clone(), what: "changelog pages".into() })?;
-        let text = bundle.get(&keys::page(&summary.lang, page))?;
+        let text: String = bundle.get(&keys::page(&summary.lang, page))?;
+        let key = keys::page(&summary.lang, page);
+        let map = self.cuts(&bundle, &key, &text)?;
+        let request = Request::Changelog { lang: summary.lang.clone(), page };
+        let (mut part, mut next_cursor) = self.part(&request, &text, &map, &[(0, text.len())], &[], paging)?;
+        // Lines of the file, not of the page.
+        part.lines = (part.lines.0 + p.start_line - 1, part.lines.1 + p.start_line - 1);
+        if next_cursor.is_none() && page < summary.pages {
+            let next = Request::Changelog { lang: summary.lang.clone(), page: page + 1 };
+            next_cursor = Some(Cursor { set: self.label(), request: next, offset: 0 }.encode());
+        }
         Ok(ChangelogView {
             served: self.served(),
             lang: summary.lang.clone(),
@@ -868,7 +1378,9 @@ impl BundleSet {
                 .filter(|r| (p.start_line..=p.end_line).contains(&r.start_line))
                 .map(|r| r.version.clone())
                 .collect(),
-            text,
+            text: part.text.clone(),
+            part,
+            next_cursor,
         })
     }
 
@@ -921,35 +1433,67 @@ impl BundleSet {
         Ok((norm, bundle, file))
     }
 
-    /// File `path`: its skeleton when it has one, unless `full`; binary files have no text.
+    /// File `path`: its skeleton when it has one, unless `full` or a line range is given; binary files have no
+    /// text. `lines` (1-based, inclusive, of the original file, as wcgw's ranges) serves exactly those lines. Cut to
+    /// the budget either way.
     ///
     /// # Errors
-    /// Unknown path (with suggestions), damaged bundle.
-    pub fn file(&self, path: &str, full: bool) -> Result<FileView, LookupError> {
-        let (norm, bundle, file) = self.locate(path)?;
-        let skeleton = !full && file.skeleton.is_some();
-        let (text, tokens) = match (&file.kind, skeleton) {
-            (FileKind::Binary, _) => (String::new(), 0),
-            (_, true) => (
-                self.text(&bundle, &keys::skeleton(&norm))?.to_string(),
-                file.skeleton.as_ref().map_or(0, |s| s.tokens),
-            ),
-            (_, false) => (self.text(&bundle, &keys::file(&norm))?.to_string(), file.tokens),
+    /// Unknown path (with suggestions), a line range outside the file, a refused budget or cursor, damaged bundle.
+    pub fn file(
+        &self,
+        path: &str,
+        full: bool,
+        lines: Option<(u32, u32)>,
+        paging: Paging,
+    ) -> Result<FileView, LookupError> {
+        // A cursor carries the form and range of the first call: a continuation names only the path.
+        let (full, lines) = match paging.cursor.map(Cursor::decode).transpose()?.map(|c| c.request) {
+            Some(Request::File { full, lines, .. }) => (full, lines),
+            _ => (full, lines),
         };
+        let (norm, bundle, file) = self.locate(path)?;
+        let skeleton = !full && lines.is_none() && file.skeleton.is_some();
         let functions = if file.kind == FileKind::Source {
-            qualified_names(&bundle.get::<Vec<FunctionMeta>>(&keys::functions(&norm))?)
+            function_sizes(&bundle.get::<Vec<FunctionMeta>>(&keys::functions(&norm))?)
         } else {
             vec![]
         };
-        Ok(FileView {
+        let mut view = FileView {
             served: self.served(),
-            file,
+            file: file.clone(),
             skeleton,
             threshold: self.manifest.thresholds.skeleton_min_lines,
-            tokens,
+            tokens: 0,
+            range: lines,
             functions,
-            text,
-        })
+            part: Part { tokens_exact: true, ..Part::default() },
+            next_cursor: None,
+            text: String::new(),
+        };
+        if file.kind == FileKind::Binary {
+            return Ok(view);
+        }
+        let key = if skeleton { keys::skeleton(&norm) } else { keys::file(&norm) };
+        let text = self.text(&bundle, &key)?;
+        let range = match lines {
+            None => (0, text.len()),
+            Some((start, end)) => {
+                let last = file.lines;
+                if start == 0 || end < start || start > last {
+                    return Err(LookupError::LineRange { path: norm, start, end, lines: last });
+                }
+                let starts = line_starts(&text);
+                (line_byte(&starts, &text, start), line_byte(&starts, &text, end.min(last) + 1))
+            }
+        };
+        let map = self.cuts(&bundle, &key, &text)?;
+        let request = Request::File { path: norm, full: !skeleton, lines };
+        let (part, next_cursor) = self.part(&request, &text, &map, &[range], &[], paging)?;
+        view.tokens = part.tokens;
+        view.text = part.text.clone();
+        view.part = part;
+        view.next_cursor = next_cursor;
+        Ok(view)
     }
 
     /// The function index of source `path`, in source order.
@@ -974,7 +1518,7 @@ impl BundleSet {
     /// # Errors
     /// Unknown path, no function index, unknown name (listing the closest names), an ambiguous simple name
     /// (listing the qualified ones), damaged bundle.
-    pub fn function(&self, path: &str, name: &str) -> Result<FunctionView, LookupError> {
+    pub fn function(&self, path: &str, name: &str, paging: Paging) -> Result<FunctionView, LookupError> {
         let (norm, bundle, index) = self.source_index(path)?;
         if index.is_empty() {
             return Err(LookupError::NoFunctions { path: norm });
@@ -1017,14 +1561,23 @@ impl BundleSet {
             tokens: all.iter().map(|f| f.tokens).sum(),
             ..(*first).clone()
         };
-        let chosen = &merged;
         let text = self.text(&bundle, &keys::file(&norm))?;
-        let body =
-            text.get(chosen.start_byte as usize..chosen.end_byte as usize).ok_or_else(|| BundleError::Corrupt {
-                path: bundle.path().to_string(),
-                what: format!("function `{}` span", chosen.qualified),
-            })?;
-        Ok(FunctionView { served: self.served(), path: norm, function: chosen.clone(), text: body.to_string() })
+        let (start, end) = (merged.start_byte as usize, merged.end_byte as usize);
+        if text.get(start..end).is_none() {
+            let what = format!("function `{}` span", merged.qualified);
+            return Err(BundleError::Corrupt { path: bundle.path().to_string(), what }.into());
+        }
+        let map = self.cuts(&bundle, &keys::file(&norm), &text)?;
+        let request = Request::Function { path: norm.clone(), qualified: merged.qualified.clone() };
+        let (part, next_cursor) = self.part(&request, &text, &map, &[(start, end)], &[], paging)?;
+        Ok(FunctionView {
+            served: self.served(),
+            path: norm,
+            function: merged,
+            text: part.text.clone(),
+            part,
+            next_cursor,
+        })
     }
 
     /// Recomputes the checksum of every bundle file against the manifest and decompresses every frame. Returns

@@ -4,6 +4,7 @@
 //! are spelled for the [`Surface`] reading them, always with the system, version and language that were served so
 //! following one never lands on another set.
 
+use crate::budget::Part;
 use crate::read::*;
 
 /// Who reads a rendered text, which decides how "fetch more" calls are spelled.
@@ -25,7 +26,7 @@ impl Surface {
                 let mut parts = vec![format!("system=\"{}\"", s.system), format!("version=\"{}\"", s.version)];
                 parts.extend(lang.map(|l| format!("lang=\"{l}\"")));
                 parts.extend(args.iter().map(|(k, v)| {
-                    let k = k.trim_start_matches("--");
+                    let k = k.trim_start_matches("--").replace('-', "_");
                     if v.parse::<u64>().is_ok() || v == "true" || v == "N" || v == "NAME" {
                         format!("{k}={v}")
                     } else {
@@ -138,44 +139,166 @@ impl Render for ComponentsView {
     }
 }
 
+/// The text of a part: `text` framed by what a reader needs to know when it is not the whole of what was asked
+/// for: a line before it when it continues a code block (and the reopened fence), and after it the closing fence
+/// of a block it ends inside and the call that continues (`more`, given when the part was cut).
+fn framed(part: &Part, text: &str, more: Option<String>) -> String {
+    let mut out = String::with_capacity(text.len() + 256);
+    if let (Some(index), Some(reopen)) = (part.starts_in_block, &part.reopen) {
+        out.push_str(&format!("[continuing code block #{index}]\n{reopen}\n"));
+    }
+    out.push_str(text);
+    let end_line = |out: &mut String, line: &str| {
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(line);
+    };
+    if let (Some(index), Some(close)) = (part.ends_in_block, &part.close) {
+        end_line(
+            &mut out,
+            &format!(
+                "{close}\n[code block #{index} is cut here: its fence is closed above and reopened by the next part]"
+            ),
+        );
+    }
+    if let (Some(rest), Some(call)) = (&part.cut, more) {
+        end_line(
+            &mut out,
+            &format!(
+                "[cut to the token budget after line {}: {} and {} tokens left; continue with {call}]",
+                thousands(part.lines.1),
+                plural(rest.lines, "line"),
+                thousands(rest.tokens)
+            ),
+        );
+    }
+    out
+}
+
+/// `lines 1–120 of 6,374 · ` when a part is not the whole text, else nothing.
+fn served_lines(part: &Part, of: u32) -> String {
+    if part.cut.is_none() && part.lines.0 <= 1 && part.starts_in_block.is_none() {
+        return String::new();
+    }
+    format!("lines {}–{} of {} · ", thousands(part.lines.0), thousands(part.lines.1), thousands(of))
+}
+
+/// The arguments of a continuation call: `args`, the cursor, and the call's own `max_tokens` when it set one.
+fn continuation(part: &Part, args: &[(&'static str, String)], cursor: &str) -> Vec<(&'static str, String)> {
+    let mut out = args.to_vec();
+    out.push(("--cursor", cursor.to_string()));
+    if let Some(n) = part.max_tokens {
+        out.push(("--max-tokens", n.to_string()));
+    }
+    out
+}
+
 impl Render for DocView {
     fn render(&self, surface: Surface) -> String {
+        let lang = Some(self.lang.as_str());
+        let c = ("component", self.component.clone());
         let hidden = if self.hidden {
-            let lang = Some(self.lang.as_str());
-            let c = ("component", self.component.clone());
             let block =
                 surface.call(&self.served, lang, "get_code_block", "code-block", &[c.clone(), ("index", "N".into())]);
-            let full = surface.call(&self.served, lang, "component_details", "doc", &[c, ("--full", "true".into())]);
             format!(
-                " · {} hidden (document over {} lines): get one with {block}; the whole document with {full}",
+                " · {} hidden (document over {} lines): get one with {block}; everything with detail=full",
                 plural(self.code_blocks, "code block"),
                 self.threshold,
             )
         } else {
             format!(" · {}", plural(self.code_blocks, "code block"))
         };
-        let full =
+        let what = if self.sections.is_empty() {
+            format!("{} lines{hidden}", thousands(self.lines))
+        } else {
+            format!("sections: {}", self.sections.join(", "))
+        };
+        let of = if self.part.cut.is_some() || self.part.starts_in_block.is_some() || self.next_cursor.is_some() {
+            format!(" of {}", thousands(self.total_tokens))
+        } else {
+            String::new()
+        };
+        let whole =
             if self.hidden { format!(" (whole document: {})", thousands(self.full_tokens)) } else { String::new() };
+        let more = self.next_cursor.as_ref().map(|cur| {
+            surface.call(&self.served, lang, "component_details", "doc", &continuation(&self.part, &[c.clone()], cur))
+        });
         format!(
-            "[{} · {} · {} · {} · {} lines{hidden} · {} tokens{full}]\n{}",
+            "[{} · {} · {} · {} · {what} · {}{}{of} tokens{whole}]\n{}",
             served(&self.served),
             self.component,
             self.lang,
             self.path,
-            thousands(self.lines),
+            if self.hidden {
+                served_lines(&self.part, self.part.text_lines).replace("lines", "view lines")
+            } else {
+                served_lines(&self.part, self.lines)
+            },
             thousands(self.tokens),
-            self.text
+            framed(&self.part, &self.text, more)
+        )
+    }
+}
+
+impl Render for CardView {
+    fn render(&self, surface: Surface) -> String {
+        let lang = Some(self.lang.as_str());
+        let c = ("component", self.component.clone());
+        let normal = surface.call(&self.served, lang, "component_details", "doc", std::slice::from_ref(&c));
+        let more = self.next_cursor.as_ref().map(|cur| {
+            surface.call(&self.served, lang, "component_details", "doc", &continuation(&self.part, &[c.clone()], cur))
+        });
+        format!(
+            "[{} · {} card · {} · {} tokens · the document: {normal} ({} tokens), or sections=[…] by title]\n{}",
+            served(&self.served),
+            self.component,
+            self.lang,
+            thousands(self.tokens),
+            thousands(self.view_tokens),
+            framed(&self.part, &self.text, more)
+        )
+    }
+}
+
+impl Render for PropsView {
+    fn render(&self, surface: Surface) -> String {
+        let lang = Some(self.lang.as_str());
+        let more = self.next_cursor.as_ref().map(|cur| {
+            let args = continuation(&self.part, &[("component", self.component.clone())], cur);
+            surface.call(&self.served, lang, "component_details", "doc", &args)
+        });
+        let props: usize = self.props.iter().map(|t| t.props.len()).sum();
+        format!(
+            "[{} · {} props · {} · {} in {} · {} tokens]\n{}",
+            served(&self.served),
+            self.component,
+            self.lang,
+            plural(props as u64, "prop"),
+            plural(self.props.len() as u64, "table"),
+            thousands(self.tokens),
+            framed(&self.part, &self.text, more)
         )
     }
 }
 
 impl Render for CodeBlockView {
-    fn render(&self, _: Surface) -> String {
+    fn render(&self, surface: Surface) -> String {
         let b = &self.block;
         let info = if b.info.is_empty() { String::new() } else { format!(" · {}", b.info) };
         let heading = b.heading.as_ref().map_or(String::new(), |h| format!(" · under \"{h}\""));
+        let more = self.next_cursor.as_ref().map(|cur| {
+            let args =
+                continuation(&self.part, &[("component", self.component.clone()), ("index", b.index.to_string())], cur);
+            surface.call(&self.served, Some(&self.lang), "get_code_block", "code-block", &args)
+        });
+        let of = if more.is_some() || self.part.starts_in_block.is_some() {
+            format!("{} of ", thousands(self.part.tokens))
+        } else {
+            String::new()
+        };
         format!(
-            "[{} · {} · {} · code block {}/{}{info}{heading} · lines {}–{} · {} tokens]\n{}",
+            "[{} · {} · {} · code block {}/{}{info}{heading} · lines {}–{} · {of}{} tokens]\n{}",
             served(&self.served),
             self.component,
             self.lang,
@@ -184,7 +307,7 @@ impl Render for CodeBlockView {
             b.start_line,
             b.end_line,
             thousands(b.tokens),
-            self.text
+            framed(&self.part, &self.text, more)
         )
     }
 }
@@ -205,18 +328,23 @@ impl Render for ChangelogView {
             [one] => format!(" · release {one}"),
             [first, .., last] => format!(" · releases {first} … {last}"),
         };
+        // Within a page, the cursor continues it; at its end, the next page is named instead.
+        let more = self.part.cut.as_ref().and(self.next_cursor.as_ref()).map(|cur| {
+            let args = continuation(&self.part, &[("--page", self.page.to_string())], cur);
+            surface.call(&self.served, Some(&self.lang), "get_changelog", "changelog", &args)
+        });
         format!(
             "[{} · changelog · {} · page {}/{} · lines {}–{}{releases} · {} tokens{}{}]\n{}\n[page {}/{} · {} lines per page · {} lines in all]",
             served(&self.served),
             self.lang,
             self.page,
             self.pages,
-            thousands(self.start_line),
-            thousands(self.end_line),
+            thousands(self.part.lines.0),
+            thousands(self.part.lines.1),
             thousands(self.tokens),
             nav("previous (newer)", self.previous),
             nav("next (older)", self.next),
-            self.text,
+            framed(&self.part, &self.text, more),
             self.page,
             self.pages,
             self.page_lines,
@@ -272,21 +400,35 @@ impl Render for FileView {
             _ if f.kind == crate::model::FileKind::Binary => " · binary file, not stored".to_string(),
             _ => String::new(),
         };
+        let lines = match self.range {
+            Some(_) => format!(
+                "lines {}–{} of {}",
+                thousands(self.part.lines.0),
+                thousands(self.part.lines.1),
+                thousands(f.lines)
+            ),
+            None => format!("{}{} lines", served_lines(&self.part, f.lines), thousands(f.lines)),
+        };
+        let about = if self.part.tokens_exact { "" } else { "at most " };
+        let more = self.next_cursor.as_ref().map(|cur| {
+            surface.call(&self.served, None, "get_file_code", "file", &continuation(&self.part, &[path.clone()], cur))
+        });
         let mut out = format!(
-            "[{} · {} · {} lines{what} · {} tokens]\n{}",
+            "[{} · {} · {lines}{what} · {about}{} tokens]\n{}",
             served(&self.served),
             f.path,
-            thousands(f.lines),
             thousands(self.tokens),
-            self.text
+            framed(&self.part, &self.text, more)
         );
         if self.skeleton && !self.functions.is_empty() {
             let call =
                 surface.call(&self.served, None, "get_function_code", "function", &[path, ("function", "NAME".into())]);
+            let list: Vec<String> =
+                self.functions.iter().map(|f| format!("{} {}", f.name, thousands(f.tokens))).collect();
             out.push_str(&format!(
-                "\n[{} (not counted above); get one with {call}: {}]",
+                "\n[{} with tokens (not counted above); get one with {call}: {}]",
                 plural(self.functions.len() as u64, "function"),
-                self.functions.join(", ")
+                list.join(", ")
             ));
         }
         out
@@ -294,8 +436,12 @@ impl Render for FileView {
 }
 
 impl Render for FunctionView {
-    fn render(&self, _: Surface) -> String {
+    fn render(&self, surface: Surface) -> String {
         let f = &self.function;
+        let more = self.next_cursor.as_ref().map(|cur| {
+            let args = continuation(&self.part, &[("path", self.path.clone()), ("function", f.qualified.clone())], cur);
+            surface.call(&self.served, None, "get_function_code", "function", &args)
+        });
         format!(
             "[{} · {} · {} ({}) · lines {}–{} · {} tokens]\n{}",
             served(&self.served),
@@ -305,7 +451,7 @@ impl Render for FunctionView {
             f.start_line,
             f.end_line,
             thousands(f.tokens),
-            self.text
+            framed(&self.part, &self.text, more)
         )
     }
 }

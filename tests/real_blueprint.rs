@@ -3,6 +3,7 @@
 
 mod common;
 
+use mydesign_docs::read::{Detail, Paging};
 use std::path::Path;
 
 use mydesign_docs::compile::source::{SourceLang, analyze};
@@ -27,7 +28,7 @@ fn every_mdx_document_compiles() {
     let m = b.set.manifest();
     let mut docs: Vec<String> = Vec::new();
     for c in &m.components {
-        if let Ok(doc) = b.set.doc(&c.name, None, true) {
+        if let Ok(doc) = b.set.doc(&c.name, None, Detail::Full, &[], Paging::unlimited()) {
             let raw = std::fs::read_to_string(b.repo.join(&doc.path)).unwrap();
             assert_eq!(doc.text, raw);
             docs.push(doc.path);
@@ -37,7 +38,7 @@ fn every_mdx_document_compiles() {
     mdx.sort();
     assert_eq!(docs, mdx);
     assert_eq!((m.system.as_str(), m.version.as_str()), ("blueprint", "6.20.0"));
-    let alert = b.set.doc("alert", None, false).unwrap();
+    let alert = b.set.doc("alert", None, Detail::Normal, &[], Paging::unlimited()).unwrap();
     assert_eq!(alert.title.as_deref(), Some("Alert"));
 }
 
@@ -76,11 +77,11 @@ fn every_skeleton_reparses_and_every_function_is_exact() {
         let Ok(index) = b.set.functions(&owner.path) else { continue };
         let disk = std::fs::read_to_string(b.repo.join(&owner.path)).unwrap();
         for f in &index {
-            let view = b.set.function(&owner.path, &f.qualified).unwrap();
+            let view = b.set.function(&owner.path, &f.qualified, Paging::unlimited()).unwrap();
             let (s, e) = (view.function.start_byte as usize, view.function.end_byte as usize);
             assert_eq!(view.text, disk[s..e]);
         }
-        let file = b.set.file(&owner.path, false).unwrap();
+        let file = b.set.file(&owner.path, false, None, Paging::unlimited()).unwrap();
         if file.skeleton {
             let lang = SourceLang::from_path(Path::new(&owner.path)).unwrap();
             assert_eq!(analyze(lang, &file.text, usize::MAX).unwrap().parse_errors, 0, "{}", owner.path);

@@ -6,6 +6,7 @@ mod common;
 use mydesign_docs::compile::source::{SourceLang, analyze};
 use mydesign_docs::model::FileKind;
 use mydesign_docs::read::LookupError;
+use mydesign_docs::read::{Detail, Paging};
 
 macro_rules! semi_or_skip {
     () => {
@@ -23,7 +24,7 @@ fn zh() -> Option<&'static str> {
 #[test]
 fn table_document_has_6374_lines_and_53_code_blocks() {
     let b = semi_or_skip!();
-    let doc = b.set.doc("Table", zh(), false).unwrap();
+    let doc = b.set.doc("Table", zh(), Detail::Normal, &[], Paging::unlimited()).unwrap();
     assert_eq!((doc.lines, doc.code_blocks, doc.hidden), (6374, 53, true));
     assert_eq!(doc.path, "content/show/table/index.md");
     // The default view shows placeholders #1..#53 and no other fence.
@@ -33,7 +34,7 @@ fn table_document_has_6374_lines_and_53_code_blocks() {
     assert!(!doc.text.contains("[code block #54"));
     assert!(doc.tokens * 4 < doc.full_tokens, "view {} vs full {}", doc.tokens, doc.full_tokens);
     assert_eq!((doc.served.system.as_str(), doc.served.version.as_str()), ("semi", "2.102.0"));
-    let full = b.set.doc("table", zh(), true).unwrap();
+    let full = b.set.doc("table", zh(), Detail::Full, &[], Paging::unlimited()).unwrap();
     let raw = std::fs::read_to_string(b.repo.join("content/show/table/index.md")).unwrap();
     assert_eq!(full.text, raw);
 }
@@ -41,32 +42,35 @@ fn table_document_has_6374_lines_and_53_code_blocks() {
 #[test]
 fn table_code_block_53_is_exact_and_54_names_the_range() {
     let b = semi_or_skip!();
-    let block = b.set.code_block("table", 53, zh()).unwrap();
+    let block = b.set.code_block("table", 53, zh(), Paging::unlimited()).unwrap();
     let raw = std::fs::read_to_string(b.repo.join("content/show/table/index.md")).unwrap();
     let lines: Vec<&str> = raw.split('\n').collect();
     let expected = lines[block.block.start_line as usize - 1..block.block.end_line as usize].join("\n");
     assert_eq!(block.text, expected);
     assert_eq!((block.block.start_line, block.block.end_line), (6333, 6336));
     assert!(block.text.trim_start().starts_with("```") && block.text.trim_end().ends_with("```"));
-    let err = b.set.code_block("table", 54, zh()).unwrap_err();
+    let err = b.set.code_block("table", 54, zh(), Paging::unlimited()).unwrap_err();
     assert_eq!(err.to_string(), "code block 54 is out of range: `table` (zh-CN) has code blocks 1..53");
-    assert!(matches!(b.set.code_block("table", 0, zh()), Err(LookupError::BlockOutOfRange { .. })));
+    assert!(matches!(
+        b.set.code_block("table", 0, zh(), Paging::unlimited()),
+        Err(LookupError::BlockOutOfRange { .. })
+    ));
     // Block 1 matches what the Semi MCP server returns for it (its reference response).
-    let first = b.set.code_block("table", 1, zh()).unwrap();
+    let first = b.set.code_block("table", 1, zh(), Paging::unlimited()).unwrap();
     assert!(first.text.starts_with("```jsx import\nimport React from 'react';"));
 }
 
 #[test]
 fn block_counts_are_commonmark_not_regex() {
     let b = semi_or_skip!();
-    let count = |c: &str, lang| b.set.doc(c, Some(lang), false).unwrap().code_blocks;
+    let count = |c: &str, lang| b.set.doc(c, Some(lang), Detail::Normal, &[], Paging::unlimited()).unwrap().code_blocks;
     assert_eq!(count("form", "zh-CN"), 51);
     assert_eq!(count("button", "zh-CN"), 18, "the Semi server's regex says 20");
     assert_eq!(count("checkbox", "zh-CN"), 13, "the Semi server's regex says 16");
-    let en = b.set.doc("table", Some("en-US"), false).unwrap();
+    let en = b.set.doc("table", Some("en-US"), Detail::Normal, &[], Paging::unlimited()).unwrap();
     assert_eq!((en.lines, en.code_blocks), (5978, 50));
-    assert_eq!(b.set.doc("form", zh(), false).unwrap().lines, 2607);
-    assert_eq!(b.set.doc("button", zh(), false).unwrap().lines, 611);
+    assert_eq!(b.set.doc("form", zh(), Detail::Normal, &[], Paging::unlimited()).unwrap().lines, 2607);
+    assert_eq!(b.set.doc("button", zh(), Detail::Normal, &[], Paging::unlimited()).unwrap().lines, 611);
 }
 
 #[test]
@@ -98,19 +102,20 @@ fn totals_over_all_documents() {
 #[test]
 fn changelog_pages_17_in_zh_and_18_in_en() {
     let b = semi_or_skip!();
-    let first = b.set.changelog(None, zh()).unwrap();
+    let first = b.set.changelog(None, zh(), Paging::unlimited()).unwrap();
     assert_eq!((first.page, first.pages, first.total_lines), (1, 17, 5069));
     assert!(first.text.contains("2.102.0 (2026-07-31)"));
     assert_eq!((first.previous, first.next), (None, Some(2)));
-    let last = b.set.changelog(Some(17), zh()).unwrap();
+    let last = b.set.changelog(Some(17), zh(), Paging::unlimited()).unwrap();
     assert_eq!((last.start_line, last.end_line, last.next), (4801, 5069, None));
-    let err = b.set.changelog(Some(18), zh()).unwrap_err();
+    let err = b.set.changelog(Some(18), zh(), Paging::unlimited()).unwrap_err();
     assert_eq!(err.to_string(), "changelog page 18 is out of range: the zh-CN changelog has pages 1..17");
-    let en = b.set.changelog(Some(18), Some("en-US")).unwrap();
+    let en = b.set.changelog(Some(18), Some("en-US"), Paging::unlimited()).unwrap();
     assert_eq!((en.pages, en.total_lines), (18, 5211));
     // Pages put back together are the file.
     let raw = std::fs::read_to_string(b.repo.join("content/ecosystem/changelog/index.md")).unwrap();
-    let joined: Vec<String> = (1..=17).map(|p| b.set.changelog(Some(p), zh()).unwrap().text).collect();
+    let joined: Vec<String> =
+        (1..=17).map(|p| b.set.changelog(Some(p), zh(), Paging::unlimited()).unwrap().text).collect();
     assert_eq!(joined.join("\n"), raw);
 }
 
@@ -120,7 +125,7 @@ fn semi_foundation_has_17_skeletons_that_reparse() {
     let m = b.set.manifest();
     let mut skeletons = 0;
     for owner in &m.files {
-        let file = b.set.file(&owner.path, false).unwrap();
+        let file = b.set.file(&owner.path, false, None, Paging::unlimited()).unwrap();
         if !file.skeleton {
             continue;
         }
@@ -133,7 +138,7 @@ fn semi_foundation_has_17_skeletons_that_reparse() {
         assert!(file.text.split('\n').count() < file.file.lines as usize);
     }
     assert_eq!(skeletons, 17);
-    let table = b.set.file("packages/semi-foundation/table/foundation.ts", true).unwrap();
+    let table = b.set.file("packages/semi-foundation/table/foundation.ts", true, None, Paging::unlimited()).unwrap();
     assert_eq!(table.file.lines, 1286);
     assert!(!table.skeleton);
 }
@@ -150,14 +155,17 @@ fn every_function_returns_exactly_its_source_slice() {
                 &disk[f.start_byte as usize..f.end_byte as usize].len(),
                 &((f.end_byte - f.start_byte) as usize)
             );
-            let view = b.set.function(&owner.path, &f.qualified).unwrap();
+            let view = b.set.function(&owner.path, &f.qualified, Paging::unlimited()).unwrap();
             let (s, e) = (view.function.start_byte as usize, view.function.end_byte as usize);
             assert_eq!(view.text, disk[s..e], "{} {}", owner.path, f.qualified);
             checked += 1;
         }
     }
     assert!(checked > 1500, "only {checked} functions");
-    let err = b.set.function("packages/semi-foundation/table/foundation.ts", "nosuchfunction").unwrap_err();
+    let err = b
+        .set
+        .function("packages/semi-foundation/table/foundation.ts", "nosuchfunction", Paging::unlimited())
+        .unwrap_err();
     assert!(matches!(err, LookupError::UnknownFunction { .. }), "{err}");
 }
 
@@ -174,8 +182,8 @@ fn files_are_listed_per_component_without_build_output() {
 #[test]
 fn unknown_names_suggest_the_closest() {
     let b = semi_or_skip!();
-    let err = b.set.doc("Tabel", None, false).unwrap_err().to_string();
+    let err = b.set.doc("Tabel", None, Detail::Normal, &[], Paging::unlimited()).unwrap_err().to_string();
     assert!(err.starts_with("unknown component `Tabel` in semi 2.102.0; did you mean: table"), "{err}");
-    let err = b.set.file("../../etc/passwd", false).unwrap_err().to_string();
+    let err = b.set.file("../../etc/passwd", false, None, Paging::unlimited()).unwrap_err().to_string();
     assert!(err.starts_with("no file `../../etc/passwd` in semi 2.102.0"), "{err}");
 }

@@ -3,6 +3,7 @@
 
 mod common;
 
+use mydesign_docs::read::{Detail, Paging};
 use std::path::Path;
 
 use mydesign_docs::read::BundleSet;
@@ -63,10 +64,10 @@ fn bad_files_are_reported_and_skipped_and_the_build_completes() {
     common::fails(repo.path(), &["build", ".", "--out", out.path().to_str().unwrap(), "--deny-warnings"]);
 
     let set = BundleSet::discover(out.path(), None, None).unwrap();
-    let weird = set.doc("weird", None, false).unwrap();
+    let weird = set.doc("weird", None, Detail::Normal, &[], Paging::unlimited()).unwrap();
     assert_eq!(weird.code_blocks, 1);
     assert_eq!(weird.text, std::fs::read_to_string(repo.path().join("docs/weird/index.md")).unwrap());
-    assert!(set.doc("latin1", None, false).is_err());
+    assert!(set.doc("latin1", None, Detail::Normal, &[], Paging::unlimited()).is_err());
     let files = set.files("good").unwrap();
     let kinds: Vec<_> = files.files.iter().map(|f| (f.path.as_str(), f.kind)).collect();
     use mydesign_docs::model::FileKind::*;
@@ -74,7 +75,7 @@ fn bad_files_are_reported_and_skipped_and_the_build_completes() {
     let broken = set.files("broken").unwrap();
     assert!(broken.files[0].parse_errors > 0);
     // The broken source is still served whole.
-    let text = set.file("src/components/Broken/Broken.tsx", true).unwrap().text;
+    let text = set.file("src/components/Broken/Broken.tsx", true, None, Paging::unlimited()).unwrap().text;
     assert!(text.starts_with("export function Broken("));
     // A build killed earlier left a temporary directory: the next build removes it (its process is gone).
     let stale = out.path().join(".bad-design@1.2.3.tmp-4000000");

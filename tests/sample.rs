@@ -3,6 +3,7 @@
 
 mod common;
 
+use mydesign_docs::read::{Detail, Paging};
 use std::path::Path;
 
 /// Runs a lookup against the sample's bundle set.
@@ -28,15 +29,15 @@ fn sample_numbers_follow_the_rules() {
     let m = b.set.manifest();
     assert_eq!((m.system.as_str(), m.version.as_str(), m.default_lang.as_str()), ("my-design", "3.4.0", "en-US"));
     assert_eq!(m.components.len(), 16);
-    let table = b.set.doc("table", None, false).unwrap();
+    let table = b.set.doc("table", None, Detail::Normal, &[], Paging::unlimited()).unwrap();
     assert_eq!((table.lines, table.code_blocks, table.hidden), (1444, 33, true));
-    let zh = b.set.doc("table", Some("zh-CN"), false).unwrap();
+    let zh = b.set.doc("table", Some("zh-CN"), Detail::Normal, &[], Paging::unlimited()).unwrap();
     assert_eq!((zh.lines, zh.code_blocks), (1451, 34));
-    let button = b.set.doc("button", None, false).unwrap();
+    let button = b.set.doc("button", None, Detail::Normal, &[], Paging::unlimited()).unwrap();
     assert_eq!((button.lines, button.code_blocks, button.hidden), (210, 6, false));
-    let changelog = b.set.changelog(None, None).unwrap();
+    let changelog = b.set.changelog(None, None, Paging::unlimited()).unwrap();
     assert_eq!((changelog.pages, changelog.total_lines), (6, 1611));
-    let source = b.set.file("src/components/Table/Table.tsx", false).unwrap();
+    let source = b.set.file("src/components/Table/Table.tsx", false, None, Paging::unlimited()).unwrap();
     assert_eq!((source.file.lines, source.skeleton), (1738, true));
     // Build folders, tests and stories are not listed; the source-only component is.
     let all: Vec<&str> = m.files.iter().map(|f| f.path.as_str()).collect();
@@ -48,7 +49,7 @@ fn sample_numbers_follow_the_rules() {
     assert_eq!(shared.files.len(), 12);
     assert!(shared.files.iter().all(|f| f.path.starts_with("src/components/_utils/")));
     assert!(m.files.iter().filter(|f| f.path.contains("/_utils/")).all(|f| f.component == "_shared"));
-    assert!(b.set.file("src/components/_utils/debounce.ts", false).is_ok());
+    assert!(b.set.file("src/components/_utils/debounce.ts", false, None, Paging::unlimited()).is_ok());
     assert!(b.set.component("DatePicker").is_ok() && b.set.component("date-picker").is_ok());
 }
 
@@ -82,7 +83,7 @@ fn every_function_kind_of_design_3_is_indexed() {
     // Every function's text is exactly its slice of the file.
     let disk = std::fs::read_to_string(common::root().join("corpus/src/components/Table/Table.tsx")).unwrap();
     for f in &index {
-        let view = b.set.function("src/components/Table/Table.tsx", &f.qualified).unwrap();
+        let view = b.set.function("src/components/Table/Table.tsx", &f.qualified, Paging::unlimited()).unwrap();
         assert_eq!(view.text, disk[view.function.start_byte as usize..view.function.end_byte as usize]);
     }
 }

@@ -2,15 +2,23 @@
 
 use std::process::ExitCode;
 
+use mydesign_docs::budget::Budget;
 use mydesign_docs::compile::source::{SourceLang, dump_tree};
-use mydesign_docs::read::{BundleSet, changelog_page_name};
+use mydesign_docs::read::{BundleSet, Detail, Paging};
 use mydesign_docs::render::{Render, Surface, thousands};
 use mydesign_docs::search::query::SearchOptions;
+use mydesign_docs::serve::tools::details;
 
 use super::{Command, LookupArgs, emit};
 
 fn open(args: &LookupArgs) -> anyhow::Result<std::sync::Arc<BundleSet>> {
     Ok(BundleSet::discover(&args.bundles, args.system.as_deref(), args.version.as_deref())?)
+}
+
+/// The budget (`--max-tokens`, capped by the set's) and cursor of a lookup.
+fn paging<'a>(set: &BundleSet, args: &'a LookupArgs) -> anyhow::Result<Paging<'a>> {
+    let budget = Budget::new(set.manifest().thresholds.max_tokens, args.max_tokens)?;
+    Ok(Paging { budget, cursor: args.cursor.as_deref() })
 }
 
 fn print(view: &impl Render, json: bool) -> anyhow::Result<ExitCode> {
@@ -49,24 +57,45 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Build(args) => super::build::run(args),
         Command::Serve(args) => super::serve::run(args),
         Command::Components(a) => print(&open(&a)?.components(a.lang.as_deref())?, a.json),
-        Command::Doc { component, full, lookup: a } => {
+        Command::Doc { component, detail, full, sections, lookup: a } => {
             let set = open(&a)?;
-            // Semi's addressing: `changelog` / `changelog-N`, unless a component has that name.
-            match changelog_page_name(&component).filter(|_| set.component(&component).is_err()) {
-                Some(page) => print(&set.changelog(page, a.lang.as_deref())?, a.json),
-                None => print(&set.doc(&component, a.lang.as_deref(), full)?, a.json),
-            }
+            let detail = if full { Detail::Full } else { detail };
+            // Semi's addressing (`changelog` / `changelog-N`) and `--section props` as over MCP.
+            print(&details(&set, &component, a.lang.as_deref(), detail, &sections, paging(&set, &a)?)?, a.json)
         }
         Command::CodeBlock { component, index, lookup: a } => {
-            print(&open(&a)?.code_block(&component, index, a.lang.as_deref())?, a.json)
+            let set = open(&a)?;
+            print(&set.code_block(&component, index, a.lang.as_deref(), paging(&set, &a)?)?, a.json)
         }
-        Command::Changelog { page, lookup: a } => print(&open(&a)?.changelog(Some(page), a.lang.as_deref())?, a.json),
+        Command::Changelog { page, lookup: a } => {
+            let set = open(&a)?;
+            print(&set.changelog(page, a.lang.as_deref(), paging(&set, &a)?)?, a.json)
+        }
         Command::Files { component, lookup: a } => print(&open(&a)?.files(&component)?, a.json),
-        Command::File { path, full, lookup: a } => print(&open(&a)?.file(&path, full)?, a.json),
-        Command::Function { path, name, lookup: a } => print(&open(&a)?.function(&path, &name)?, a.json),
-        Command::Search { query, component, kind, max_tokens, lookup: a } => {
-            let opts = SearchOptions { component, kind, lang: a.lang.clone(), max_tokens, ..Default::default() };
-            print(&open(&a)?.search(&query, &opts)?, a.json)
+        Command::File { path, full, start_line, end_line, lookup: a } => {
+            let set = open(&a)?;
+            let lines = match (start_line, end_line) {
+                (None, None) => None,
+                (start, end) => Some((start.unwrap_or(1), end.unwrap_or(u32::MAX))),
+            };
+            print(&set.file(&path, full, lines, paging(&set, &a)?)?, a.json)
+        }
+        Command::Function { path, name, lookup: a } => {
+            let set = open(&a)?;
+            print(&set.function(&path, &name, paging(&set, &a)?)?, a.json)
+        }
+        Command::Search { query, component, kind, lookup: a } => {
+            // `--max-tokens` here is the search budget (default 2,000), still capped by the set's.
+            let set = open(&a)?;
+            let opts = SearchOptions {
+                component,
+                kind,
+                lang: a.lang.clone(),
+                max_tokens: a.max_tokens,
+                token_cap: Some(set.manifest().thresholds.max_tokens),
+                ..Default::default()
+            };
+            print(&set.search(&query, &opts)?, a.json)
         }
         Command::DumpTs { file } => {
             let lang = SourceLang::from_path(&file)

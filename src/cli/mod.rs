@@ -29,9 +29,15 @@ enum Command {
     Doc {
         /// Component name (any spelling: Table, table, date-picker, DatePicker), or changelog / changelog-N.
         component: String,
-        /// The whole document, code blocks included.
+        /// brief: the component card with sizes; normal: placeholders over 888 lines; full: the whole document.
+        #[arg(long, value_parser = parse_detail, default_value = "normal")]
+        detail: mydesign_docs::read::Detail,
+        /// The whole document, code blocks included (same as --detail full).
         #[arg(long)]
         full: bool,
+        /// Only this section (heading title or slug, either language; `props` for the props tables); repeatable.
+        #[arg(long = "section", value_name = "HEADING")]
+        sections: Vec<String>,
         #[command(flatten)]
         lookup: LookupArgs,
     },
@@ -46,9 +52,9 @@ enum Command {
     },
     /// Print a page of the changelog (300 lines each; page 1 holds the newest entries).
     Changelog {
-        /// Page number, 1-based.
-        #[arg(long, default_value_t = 1)]
-        page: u32,
+        /// Page number, 1-based (default 1, or the cursor's page).
+        #[arg(long)]
+        page: Option<u32>,
         #[command(flatten)]
         lookup: LookupArgs,
     },
@@ -66,6 +72,12 @@ enum Command {
         /// The whole file even when it has a skeleton.
         #[arg(long)]
         full: bool,
+        /// First line to print (1-based, of the original file).
+        #[arg(long)]
+        start_line: Option<u32>,
+        /// Last line to print (inclusive).
+        #[arg(long)]
+        end_line: Option<u32>,
         #[command(flatten)]
         lookup: LookupArgs,
     },
@@ -89,9 +101,6 @@ enum Command {
         /// Only this kind of unit: doc, code, function or changelog.
         #[arg(long, value_parser = parse_kind)]
         kind: Option<mydesign_docs::search::Kind>,
-        /// Token budget of the answer (default 2000).
-        #[arg(long)]
-        max_tokens: Option<u32>,
         #[command(flatten)]
         lookup: LookupArgs,
     },
@@ -105,6 +114,10 @@ enum Command {
         /// A .ts/.tsx/.js/.jsx file.
         file: PathBuf,
     },
+}
+
+fn parse_detail(s: &str) -> Result<mydesign_docs::read::Detail, String> {
+    s.parse()
 }
 
 fn parse_kind(s: &str) -> Result<mydesign_docs::search::Kind, String> {
@@ -130,6 +143,12 @@ struct LookupArgs {
     /// Print the structured result as JSON.
     #[arg(long)]
     json: bool,
+    /// Token budget of the answer (default: the set's cap, 10,000); longer answers are cut with a cursor.
+    #[arg(long, value_name = "N")]
+    max_tokens: Option<u32>,
+    /// Continue a cut answer: the cursor it printed.
+    #[arg(long)]
+    cursor: Option<String>,
 }
 
 /// Writes `text` and a newline to stdout. A closed pipe (`mydesign-docs doc table | head`) is not an error: the

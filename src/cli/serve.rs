@@ -24,6 +24,10 @@ pub struct ServeArgs {
     /// repeatable. http://localhost, http://127.0.0.1 and requests without Origin are always accepted.
     #[arg(long, value_name = "ORIGIN", requires = "http")]
     allow_origin: Vec<String>,
+    /// Cap on every answer, in tokens (default: each bundle set's `max_tokens`, 10,000 unless configured); calls
+    /// may only lower it. Answers over it are cut on whole lines, with a cursor to continue.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(200..))]
+    max_tokens: Option<u32>,
 }
 
 fn parse_addr(s: &str) -> Result<SocketAddr, String> {
@@ -45,7 +49,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     init_logging();
     let library = Arc::new(open_library(&args.bundles)?);
     let served: Vec<String> = library.systems().iter().map(|(s, v)| format!("{s} {}", v.join(", "))).collect();
-    let server = DocsServer::new(library);
+    let mut server = DocsServer::new(library);
+    if let Some(n) = args.max_tokens {
+        server = server.with_max_tokens(n);
+    }
     match args.http {
         None => {
             tracing::info!("serving {} over MCP on stdio", served.join("; "));

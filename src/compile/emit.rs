@@ -18,7 +18,7 @@ use crate::bundle::writer::{BundleWriter, Frame, write_atomically};
 use crate::config::{CONFIG_FILE, Config, check_name, package_json};
 use crate::model::*;
 use crate::search::index::{self as search_index, DocSource, UnitDraft};
-use crate::view::{fetch_hint, placeholder_view};
+use crate::view::{card, fetch_hint, placeholder_view, props_text};
 
 /// Everything compiled, before it is written.
 pub struct CompiledSet {
@@ -29,12 +29,14 @@ pub struct CompiledSet {
     search: Vec<UnitDraft>,
 }
 
-/// A compiled component: key, manifest entry, meta frame value, frames, search units.
-type CompiledComponent = (String, ComponentEntry, ComponentMeta, Vec<Frame>, Vec<UnitDraft>);
+/// A compiled component: key, manifest entry, meta frame value, frames, search units, token maps.
+type CompiledComponent = (String, ComponentEntry, ComponentMeta, Vec<Frame>, Vec<UnitDraft>, TokenMaps);
 
 struct CompiledFile {
     meta: FileMeta,
     frames: Vec<Frame>,
+    /// Token maps of its text and skeleton.
+    maps: TokenMaps,
     /// Search units of its functions.
     units: Vec<UnitDraft>,
 }
@@ -42,6 +44,8 @@ struct CompiledFile {
 struct CompiledDoc {
     meta: DocMeta,
     frames: Vec<Frame>,
+    /// Token maps of the document and its placeholder view.
+    maps: TokenMaps,
     /// Search units of its sections and code blocks.
     units: Vec<UnitDraft>,
 }
@@ -145,15 +149,15 @@ pub fn compile_all(
             plans
                 .par_iter()
                 .map(|(key, plan)| {
-                    let (entry, meta, frames, units) = compile_component(&ctx, key, plan, &files);
-                    (key.to_string(), entry, meta, frames, units)
+                    let (entry, meta, frames, units, maps) = compile_component(&ctx, key, plan, &files);
+                    (key.to_string(), entry, meta, frames, units, maps)
                 })
                 .collect()
         },
         || compile_changelogs(&ctx, &layout.changelogs),
     );
     // A component whose only document could not be read, and that has no files, has nothing to serve.
-    components.retain(|(_, entry, meta, _, _)| {
+    components.retain(|(_, entry, meta, _, _, _)| {
         let empty = meta.docs.is_empty() && meta.files.is_empty();
         if empty {
             ctx.report(Diagnostic::new(entry.name.clone(), "layout", "nothing usable left; component dropped"));
@@ -185,13 +189,14 @@ pub fn compile_all(
         file_owners.push(FileOwner { path: path.to_string(), component: file.meta.owner.clone() });
         if let Some(&i) = by_key.get(&file.meta.owner) {
             components[i].3.extend(file.frames);
+            components[i].5.append(&mut file.maps);
         }
     }
 
     let mut entries = Vec::new();
     let mut shared_entry = None;
     let mut writers = Vec::new();
-    for (key, entry, meta, frames, _) in components {
+    for (key, entry, meta, frames, _, maps) in components {
         for d in &meta.docs {
             stats.documents += 1;
             stats.code_blocks += d.code_blocks.len() as u32;
@@ -201,6 +206,7 @@ pub fn compile_all(
         }
         let mut w = BundleWriter::new();
         w.add(keys::COMPONENT, &meta)?;
+        w.add(keys::TOKENS, &maps)?;
         for f in frames {
             w.push(f);
         }
@@ -295,7 +301,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                 let message = "binary content in a source file; listed, not stored";
                 ctx.report(Diagnostic::new(f.rel.clone(), "read", message));
             }
-            return Some(CompiledFile { meta, frames: vec![], units: vec![] });
+            return Some(CompiledFile { meta, frames: vec![], maps: TokenMaps::new(), units: vec![] });
         }
         Err(ReadProblem::Skip(d)) => {
             ctx.report(d);
@@ -306,9 +312,10 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
     meta.bytes = text.len() as u64;
     meta.lines = line_count(&text);
     let mut frames = Vec::new();
+    let mut maps = TokenMaps::new();
     let map = ctx.tokens.map(&text);
     meta.tokens = map.total();
-    Frame::new(keys::tokens(&keys::file(&f.rel)), &map).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
+    maps.insert(keys::file(&f.rel), map);
     let mut units = Vec::new();
     if let Some(lang) = SourceLang::from_path(Path::new(&f.rel)) {
         meta.kind = FileKind::Source;
@@ -329,11 +336,12 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                 meta.functions = names.len() as u32;
                 if let Some(sk) = &a.skeleton {
                     let map = ctx.tokens.map(sk);
-                    meta.skeleton =
-                        Some(SkeletonMeta { lines: line_count(sk), tokens: map.total(), outer_bodies: a.outer_bodies as u32 });
-                    Frame::new(keys::tokens(&keys::skeleton(&f.rel)), &map)
-                        .map(|fr| frames.push(fr))
-                        .unwrap_or_else(frame_err);
+                    meta.skeleton = Some(SkeletonMeta {
+                        lines: line_count(sk),
+                        tokens: map.total(),
+                        outer_bodies: a.outer_bodies as u32,
+                    });
+                    maps.insert(keys::skeleton(&f.rel), map);
                     Frame::new(keys::skeleton(&f.rel), sk.as_str()).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
                 }
                 let functions: Vec<FunctionMeta> = a
@@ -360,7 +368,26 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
         }
     }
     Frame::new(keys::file(&f.rel), text.as_str()).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
-    Some(CompiledFile { meta, frames, units })
+    Some(CompiledFile { meta, frames, maps, units })
+}
+
+/// The statement that imports component `name` in the document's code blocks: the first `import { … } from '…'`
+/// line naming it (`DatePicker` for `date-picker`); `None` when no line names it.
+fn import_statement(name: &str, blocks: &[CodeBlockMeta], text: &str) -> Option<String> {
+    let key = component_key(name);
+    blocks
+        .iter()
+        .filter_map(|b| text.get(b.start_byte as usize..b.end_byte as usize))
+        .flat_map(str::lines)
+        .map(str::trim)
+        .filter(|l| l.starts_with("import ") && l.contains(" from "))
+        .find(|l| {
+            let names = l.split(" from ").next().unwrap_or("");
+            names
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .any(|n| !n.is_empty() && component_key(n) == key)
+        })
+        .map(str::to_string)
 }
 
 /// Moves `start` back to the start of its line when only indentation precedes it there, so a method is served
@@ -382,10 +409,11 @@ fn compile_component(
     key: &str,
     plan: &ComponentPlan,
     files: &BTreeMap<&str, CompiledFile>,
-) -> (ComponentEntry, ComponentMeta, Vec<Frame>, Vec<UnitDraft>) {
+) -> (ComponentEntry, ComponentMeta, Vec<Frame>, Vec<UnitDraft>, TokenMaps) {
     let mut docs = Vec::new();
     let mut frames = Vec::new();
     let mut units = Vec::new();
+    let mut maps = TokenMaps::new();
     // A component's documents (one per language) compile in parallel too: the largest component would otherwise
     // be the last task of the build.
     let compiled: Vec<Option<CompiledDoc>> = plan
@@ -397,13 +425,32 @@ fn compile_component(
             c
         })
         .collect();
-    for c in compiled.into_iter().flatten() {
+    for mut c in compiled.into_iter().flatten() {
         docs.push(c.meta);
         frames.extend(c.frames);
         units.extend(c.units);
+        maps.append(&mut c.maps);
     }
     let metas: Vec<FileMeta> =
         plan.files.iter().filter_map(|f| files.get(f.rel.as_str())).map(|c| c.meta.clone()).collect();
+    let props: Vec<PropsTable> = Vec::new();
+    for doc in &mut docs {
+        let own: Vec<PropsTable> = props
+            .iter()
+            .filter(|t| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
+            .cloned()
+            .collect();
+        let card_map = ctx.tokens.map(&card(&plan.name, doc, &metas, &own));
+        doc.card_tokens = card_map.total();
+        maps.insert(keys::card(&doc.lang), card_map);
+        maps.insert(keys::props_text(&doc.lang), ctx.tokens.map(&props_text(&plan.name, &own)));
+    }
+    if !props.is_empty() {
+        match Frame::new(keys::PROPS, &props) {
+            Ok(fr) => frames.push(fr),
+            Err(e) => ctx.report(Diagnostic::new(plan.name.clone(), "props", e.to_string())),
+        }
+    }
     let primary = docs.iter().find(|d| d.lang == ctx.default_lang).or(docs.first());
     let entry = ComponentEntry {
         key: key.to_string(),
@@ -424,7 +471,7 @@ fn compile_component(
         bundle: bundle_file_name(key),
     };
     let meta = ComponentMeta { key: key.to_string(), name: plan.name.clone(), docs, files: metas };
-    (entry, meta, frames, units)
+    (entry, meta, frames, units, maps)
 }
 
 fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> Option<CompiledDoc> {
@@ -446,6 +493,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
         Ok(fr) => frames.push(fr),
         Err(e) => ctx.report(Diagnostic::new(f.rel.clone(), "markdown", e.to_string())),
     };
+    let mut maps = TokenMaps::new();
     let map = ctx.tokens.map(&text);
     let tokens = map.total();
     let code_blocks = doc
@@ -473,11 +521,11 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
         hidden = view_map.total() < tokens;
         if hidden {
             view_tokens = view_map.total();
-            push(Frame::new(keys::tokens(&keys::view(lang)), &view_map));
+            maps.insert(keys::view(lang), view_map);
         }
     }
     push(Frame::new(keys::doc(lang), text.as_str()));
-    push(Frame::new(keys::tokens(&keys::doc(lang)), &map));
+    maps.insert(keys::doc(lang), map);
     let sections: Vec<SectionMeta> = doc
         .sections
         .iter()
@@ -497,11 +545,15 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     };
     let source = DocSource { component: key, name, lang, path: &f.rel };
     let units = search_index::doc_units(&source, &text, &doc, &counts, &ctx.tokens);
+    let import = import_statement(name, &code_blocks, &text);
     let meta = DocMeta {
         lang: lang.to_string(),
         path: f.rel.clone(),
         title: doc.title.clone(),
         brief: doc.brief.clone(),
+        import,
+        card_tokens: 0, // counted once the component's files and props are known
+
         lines: doc.lines,
         bytes: text.len() as u32,
         tokens,
@@ -510,7 +562,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
         code_blocks,
         sections,
     };
-    Some(CompiledDoc { meta, frames, units })
+    Some(CompiledDoc { meta, frames, maps, units })
 }
 
 fn compile_changelogs(
@@ -523,6 +575,7 @@ fn compile_changelogs(
     }
     let mut w = BundleWriter::new();
     let mut langs = Vec::new();
+    let mut maps = TokenMaps::new();
     for (lang, f) in changelogs {
         let text = match read_text(f, ctx.config.walk.max_file_bytes) {
             Ok(t) => t,
@@ -546,9 +599,9 @@ fn compile_changelogs(
             .into_iter()
             .map(|(p, body, map)| {
                 let key = keys::page(lang, p.number);
-                w.add(&keys::tokens(&key), &map)?;
                 w.add(&key, body)?;
                 let tokens = map.total();
+                maps.insert(key, map);
                 Ok(PageMeta { number: p.number, start_line: p.start_line, end_line: p.end_line, tokens })
             })
             .collect::<std::io::Result<_>>()?;
@@ -574,6 +627,7 @@ fn compile_changelogs(
     langs.sort_by(|a, b| a.summary.lang.cmp(&b.summary.lang));
     let meta = ChangelogMeta { langs };
     w.add(keys::CHANGELOG, &meta)?;
+    w.add(keys::TOKENS, &maps)?;
     Ok((Some(meta), Some(w), units))
 }
 

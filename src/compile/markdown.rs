@@ -167,25 +167,7 @@ pub fn parse(text: &str) -> Document {
     Document { lines: lines.count(), title, brief, sections: sections(&headings, &lines), front_matter, code_blocks }
 }
 
-/// GitHub-style heading anchor: lowercase; letters and digits of any script (so Chinese stays),
-/// `-` and `_` kept; each whitespace char becomes `-`; everything else (punctuation, symbols,
-/// emoji) is dropped. `"Table 表格"` → `"table-表格"`, `"🎉 2.102.0 (2026-07-31)"` →
-/// `"-21020-2026-07-31"`. Not deduplicated (see [`Section::slug`]).
-pub fn slugify(title: &str) -> String {
-    title
-        .to_lowercase()
-        .chars()
-        .filter_map(|c| {
-            if c.is_whitespace() {
-                Some('-')
-            } else if c.is_alphanumeric() || c == '-' || c == '_' {
-                Some(c)
-            } else {
-                None
-            }
-        })
-        .collect()
-}
+pub use crate::view::slugify;
 
 impl crate::view::BlockSpan for CodeBlock {
     fn index(&self) -> u32 {

@@ -3,6 +3,7 @@
 
 use tiktoken_rs::CoreBPE;
 
+use crate::budget::cut_points;
 use crate::model::TokenMap;
 
 /// A token counter for one encoding.
@@ -32,67 +33,19 @@ impl TokenCounter {
 
     /// The [`TokenMap`] of `text`: segments cut at [`cut_points`], each counted on its own. Their counts add up to
     /// [`TokenCounter::count`] of the whole text (asserted on the real corpora), because a cut point is always where
-    /// the pre-tokenizer starts a new piece, and BPE never merges across pieces.
+    /// the pre-tokenizer starts a new piece, and BPE never merges across pieces. One count per segment of
+    /// [`cut_points`] (none for an empty text).
     pub fn map(&self, text: &str) -> TokenMap {
         let mut map = TokenMap::default();
         let mut start = 0;
         for end in cut_points(text).into_iter().chain([text.len()]) {
             if end > start {
-                map.bytes.push((end - start) as u32);
                 map.tokens.push(self.count(&text[start..end]));
                 start = end;
             }
         }
         map
     }
-}
-
-/// Byte offsets (ascending, never 0 or `text.len()`) where both o200k_base's and cl100k_base's pre-tokenizer
-/// regexes must start a new piece, so no token spans them:
-///
-/// - the start of a line after `\n`, unless the line is blank (`\s*[\r\n]+` takes runs of newlines and the
-///   whitespace between them) or starts with `/` (o200k's punctuation piece ` ?[^\s\p{L}\p{N}]+[\r\n/]*` takes
-///   the newline *and* following slashes, as in `;\n//`);
-/// - inside lines longer than [`TokenMap::LONG_SEGMENT_BYTES`], at most one every 256 bytes: the position after a
-///   letter or digit followed by an ASCII space or ASCII punctuation other than `'` (a letter or number piece ends
-///   at the first character that is neither, and `'` may start a contraction such as `'s`).
-pub fn cut_points(text: &str) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut last = 0;
-    let line_starts = text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1);
-    for p in line_starts.filter(|&p| p < text.len() && clean_line_start(&text[p..])).chain([text.len()]) {
-        if p - last > TokenMap::LONG_SEGMENT_BYTES {
-            out.extend(word_cuts(text, last, p));
-        }
-        if p < text.len() {
-            out.push(p);
-        }
-        last = p;
-    }
-    out
-}
-
-fn clean_line_start(line: &str) -> bool {
-    let first = line.as_bytes()[0];
-    first != b'/' && line.split('\n').next().is_some_and(|l| !l.trim().is_empty())
-}
-
-/// Cut points strictly inside `text[from..to]`, at least 256 bytes apart (see [`cut_points`]).
-fn word_cuts(text: &str, from: usize, to: usize) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut last = from;
-    let mut prev: Option<char> = None;
-    for (i, c) in text[from..to].char_indices() {
-        let at = from + i;
-        let ends_word = prev.is_some_and(char::is_alphanumeric)
-            && (c == ' ' || (c.is_ascii_punctuation() && c != '\''));
-        if ends_word && at - last >= 256 && to - at >= 64 {
-            out.push(at);
-            last = at;
-        }
-        prev = Some(c);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -130,7 +83,7 @@ mod tests {
             for text in texts {
                 let map = counter.map(text);
                 assert_eq!(map.total(), counter.count(text), "{encoding}: {text:?}");
-                assert_eq!(map.bytes.iter().map(|b| *b as usize).sum::<usize>(), text.len());
+                assert_eq!(map.tokens.len(), cut_points(text).len() + usize::from(!text.is_empty()));
             }
         }
     }

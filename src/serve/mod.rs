@@ -102,6 +102,8 @@ pub fn open_library(dirs: &[PathBuf]) -> Result<Library, LookupError> {
 #[derive(Clone)]
 pub struct DocsServer {
     library: Arc<Library>,
+    /// The operator's cap on every answer, in tokens (`serve --max-tokens`); else each set's configured cap.
+    max_tokens: Option<u32>,
     instructions: Arc<str>,
     tool_router: ToolRouter<Self>,
 }
@@ -110,7 +112,19 @@ impl DocsServer {
     /// A server reading `library`.
     pub fn new(library: Arc<Library>) -> Self {
         let instructions = instructions(&library).into();
-        DocsServer { library, instructions, tool_router: Self::tool_router() }
+        DocsServer { library, instructions, max_tokens: None, tool_router: Self::tool_router() }
+    }
+
+    /// The same server with every answer capped at `max_tokens` tokens (at least
+    /// [`crate::budget::MIN_MAX_TOKENS`]) instead of each bundle set's configured cap (10,000 by default).
+    pub fn with_max_tokens(mut self, max_tokens: u32) -> Self {
+        self.max_tokens = Some(max_tokens.max(crate::budget::MIN_MAX_TOKENS));
+        self
+    }
+
+    /// The cap for answers from `set`.
+    pub(crate) fn cap(&self, set: &crate::read::BundleSet) -> u32 {
+        self.max_tokens.unwrap_or(set.manifest().thresholds.max_tokens)
     }
 
     /// The library served.
@@ -249,7 +263,11 @@ impl ServerHandler for DocsServer {
         let view = self
             .library
             .select(Some(system), version)
-            .and_then(|set| tools::details(&set, component, None, false))
+            .and_then(|set| {
+                let paging =
+                    crate::read::Paging { budget: crate::budget::Budget::new(self.cap(&set), None)?, cursor: None };
+                tools::details(&set, component, None, crate::read::Detail::Normal, &[], paging)
+            })
             .map_err(|e| ErrorData::resource_not_found(e.to_string(), None))?;
         let contents = ResourceContents::text(view.text(), uri).with_mime_type("text/markdown");
         Ok(ReadResourceResult::new(vec![contents]).into())

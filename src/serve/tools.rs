@@ -14,9 +14,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::DocsServer;
+use crate::budget::{Budget, Cursor, Request};
 use crate::read::{
-    BundleSet, ChangelogView, CodeBlockView, ComponentsView, DocView, FileView, FilesView, FunctionView, LookupError,
-    changelog_page_name,
+    BundleSet, CardView, ChangelogView, CodeBlockView, ComponentsView, Detail, DocView, FileView, FilesView,
+    FunctionView, LookupError, Paging, PropsView, changelog_page_name,
 };
 use crate::render::Render;
 
@@ -27,6 +28,15 @@ pub struct SetParams {
     pub system: Option<String>,
     /// Default: the highest served.
     pub version: Option<String>,
+}
+
+/// Budget and continuation; part of the parameters of every tool that returns text.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct PageParams {
+    /// Lower token cap for this answer (min 200).
+    pub max_tokens: Option<u32>,
+    /// next_cursor of a cut answer, to continue it.
+    pub cursor: Option<String>,
 }
 
 /// `list_components` parameters.
@@ -46,9 +56,13 @@ pub struct ComponentDetailsParams {
     pub component: String,
     /// e.g. en-US, zh-CN (default: the system's own).
     pub lang: Option<String>,
-    /// Whole document, code blocks included.
-    #[serde(default)]
-    pub full: bool,
+    /// brief: card with sizes; normal (default): code blocks as placeholders if long; full: everything.
+    pub detail: Option<Detail>,
+    /// Only these headings (title or slug), or "props".
+    pub sections: Option<Vec<String>>,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub paging: PageParams,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub set: SetParams,
@@ -66,6 +80,9 @@ pub struct CodeBlockParams {
     pub lang: Option<String>,
     #[serde(flatten)]
     #[allow(missing_docs)]
+    pub paging: PageParams,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
     pub set: SetParams,
 }
 
@@ -77,6 +94,9 @@ pub struct ChangelogParams {
     pub page: Option<u32>,
     /// e.g. en-US, zh-CN (default: the system's own).
     pub lang: Option<String>,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub paging: PageParams,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub set: SetParams,
@@ -100,6 +120,13 @@ pub struct FileCodeParams {
     /// Whole file, not the skeleton.
     #[serde(default)]
     pub full: bool,
+    /// First line to return (1-based); with end_line, exactly those lines.
+    pub start_line: Option<u32>,
+    /// Last line to return (inclusive).
+    pub end_line: Option<u32>,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub paging: PageParams,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub set: SetParams,
@@ -114,6 +141,9 @@ pub struct FunctionCodeParams {
     pub function: String,
     #[serde(flatten)]
     #[allow(missing_docs)]
+    pub paging: PageParams,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
     pub set: SetParams,
 }
 
@@ -126,6 +156,10 @@ pub enum DetailsView {
     Doc(DocView),
     /// A changelog page.
     Changelog(ChangelogView),
+    /// A component card (`detail=brief`).
+    Card(CardView),
+    /// Props tables (`sections=["props"]`).
+    Props(PropsView),
 }
 
 impl Render for DetailsView {
@@ -133,20 +167,43 @@ impl Render for DetailsView {
         match self {
             DetailsView::Doc(v) => v.render(surface),
             DetailsView::Changelog(v) => v.render(surface),
+            DetailsView::Card(v) => v.render(surface),
+            DetailsView::Props(v) => v.render(surface),
         }
     }
 }
 
-/// The document of `name`, or a changelog page for `changelog` / `changelog-N` unless a component has that name
-/// (as the CLI's `doc`).
+/// What `component_details` (and the CLI's `doc`) answers: a changelog page for `changelog` / `changelog-N` unless
+/// a component has that name; the props tables for `sections=["props"]` (unless the document has a heading of that
+/// name); the card for `detail=brief` without sections; else the document or its sections.
 ///
 /// # Errors
-/// As [`BundleSet::doc`] and [`BundleSet::changelog`].
-pub fn details(set: &BundleSet, name: &str, lang: Option<&str>, full: bool) -> Result<DetailsView, LookupError> {
-    match changelog_page_name(name).filter(|_| set.component(name).is_err()) {
-        Some(page) => set.changelog(page, lang).map(DetailsView::Changelog),
-        None => set.doc(name, lang, full).map(DetailsView::Doc),
+/// As [`BundleSet::doc`], [`BundleSet::card`], [`BundleSet::props`] and [`BundleSet::changelog`].
+pub fn details(
+    set: &BundleSet,
+    name: &str,
+    lang: Option<&str>,
+    detail: Detail,
+    sections: &[String],
+    paging: Paging,
+) -> Result<DetailsView, LookupError> {
+    if let Some(page) = changelog_page_name(name).filter(|_| set.component(name).is_err()) {
+        return set.changelog(page, lang, paging).map(DetailsView::Changelog);
     }
+    let continues = |what: &str| {
+        paging.cursor.and_then(|c| Cursor::decode(c).ok()).is_some_and(|c| match c.request {
+            Request::Doc { detail, .. } => detail == what,
+            _ => false,
+        })
+    };
+    let props_asked = matches!(sections, [one] if one.trim().eq_ignore_ascii_case("props"));
+    if (props_asked && !set.has_section(name, lang, "props")?) || continues("props") {
+        return set.props(name, lang, paging).map(DetailsView::Props);
+    }
+    if (detail == Detail::Brief && sections.is_empty() && paging.cursor.is_none()) || continues("brief") {
+        return set.card(name, lang, paging).map(DetailsView::Card);
+    }
+    set.doc(name, lang, detail, sections, paging).map(DetailsView::Doc)
 }
 
 /// The fields an `outputSchema` declares: the ones every answer shares (the system and version served, and for
@@ -288,6 +345,20 @@ impl DocsServer {
     ) -> CallToolResult {
         answer(self.library.select(at.system.as_deref(), at.version.as_deref()).and_then(|set| lookup(&set)))
     }
+
+    /// [`DocsServer::lookup`] for a tool that returns text: within the operator's cap, lowered by `max_tokens`,
+    /// continuing `cursor`.
+    fn paged<V: Render>(
+        &self,
+        at: &SetParams,
+        page: &PageParams,
+        lookup: impl FnOnce(&BundleSet, Paging) -> Result<V, LookupError>,
+    ) -> CallToolResult {
+        self.lookup(at, |set| {
+            let budget = Budget::new(self.cap(set), page.max_tokens)?;
+            lookup(set, Paging { budget, cursor: page.cursor.as_deref() })
+        })
+    }
 }
 
 #[tool_router(router = tool_router, vis = "pub(super)")]
@@ -318,7 +389,10 @@ impl DocsServer {
         output_schema = output_schema::<DetailsView>()
     )]
     fn component_details(&self, Parameters(p): Parameters<ComponentDetailsParams>) -> CallToolResult {
-        self.lookup(&p.set, |set| details(set, &p.component, p.lang.as_deref(), p.full))
+        let sections = p.sections.unwrap_or_default();
+        self.paged(&p.set, &p.paging, |set, paging| {
+            details(set, &p.component, p.lang.as_deref(), p.detail.unwrap_or_default(), &sections, paging)
+        })
     }
 
     /// One code block of a document.
@@ -333,7 +407,7 @@ impl DocsServer {
     )]
     fn get_code_block(&self, Parameters(p): Parameters<CodeBlockParams>) -> Result<CallToolResult, ErrorData> {
         let index = at_least_one("index", p.index)?;
-        Ok(self.lookup(&p.set, |set| set.code_block(&p.component, index, p.lang.as_deref())))
+        Ok(self.paged(&p.set, &p.paging, |set, paging| set.code_block(&p.component, index, p.lang.as_deref(), paging)))
     }
 
     /// One changelog page.
@@ -348,7 +422,7 @@ impl DocsServer {
     )]
     fn get_changelog(&self, Parameters(p): Parameters<ChangelogParams>) -> Result<CallToolResult, ErrorData> {
         let page = p.page.map(|n| at_least_one("page", n)).transpose()?;
-        Ok(self.lookup(&p.set, |set| set.changelog(page, p.lang.as_deref())))
+        Ok(self.paged(&p.set, &p.paging, |set, paging| set.changelog(page, p.lang.as_deref(), paging)))
     }
 
     /// A component's files.
@@ -375,7 +449,11 @@ impl DocsServer {
         output_schema = output_schema::<FileView>()
     )]
     fn get_file_code(&self, Parameters(p): Parameters<FileCodeParams>) -> CallToolResult {
-        self.lookup(&p.set, |set| set.file(&p.path, p.full))
+        let lines = match (p.start_line, p.end_line) {
+            (None, None) => None,
+            (start, end) => Some((start.unwrap_or(1), end.unwrap_or(u32::MAX))),
+        };
+        self.paged(&p.set, &p.paging, |set, paging| set.file(&p.path, p.full, lines, paging))
     }
 
     /// One function of a source.
@@ -388,7 +466,7 @@ impl DocsServer {
         output_schema = output_schema::<FunctionView>()
     )]
     fn get_function_code(&self, Parameters(p): Parameters<FunctionCodeParams>) -> CallToolResult {
-        self.lookup(&p.set, |set| set.function(&p.path, &p.function))
+        self.paged(&p.set, &p.paging, |set, paging| set.function(&p.path, &p.function, paging))
     }
 }
 
