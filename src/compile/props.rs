@@ -643,7 +643,8 @@ const HTML_ELEMENTS: &[&str] = &[
 /// `Property`, `Properties`, `Prop`, `Props`, `Name`, `Parameter(s)`, `Attribute`; the other columns are found by
 /// header text: description (`说明`, `描述`, `Description`, `Instructions`), type (`类型`, `Type`), default
 /// (`默认值`, `Default`, `Default value`), version (`版本`, `Version`). Blueprint's `@interface AlertProps` lines
-/// are not tables and yield nothing (its props come from [`from_typescript`]).
+/// are not tables and yield nothing (its props come from [`from_typescript`]). Tables whose nearest heading
+/// mentions `Method` or `方法` list instance methods, not props, and are skipped too.
 ///
 /// **Each table** becomes one [`PropsTable`] with `origin` [`PropsOrigin::Document`], `name` the plain text of
 /// the nearest heading above it (`Table`, `Column`, `Select Props`), `lang` `Some(lang)` (`None` when `lang` is
@@ -690,7 +691,7 @@ pub fn from_markdown(path: &str, lang: &str, text: &str) -> Vec<PropsTable> {
             heading = Some(title);
             continue;
         }
-        if api_level.is_none() {
+        if api_level.is_none() || heading.as_deref().is_some_and(is_methods_heading) {
             continue;
         }
         let Some(props) = table_props(node) else { continue };
@@ -706,6 +707,11 @@ pub fn from_markdown(path: &str, lang: &str, text: &str) -> Vec<PropsTable> {
         });
     }
     tables
+}
+
+/// `## Methods` / `## 方法`: a table of instance methods (`getCurrentPageData()`), not props.
+fn is_methods_heading(title: &str) -> bool {
+    title.to_lowercase().contains("method") || title.contains("方法")
 }
 
 fn is_api_heading(title: &str) -> bool {
@@ -1103,6 +1109,12 @@ function helper({ n = 5 }: LooseProps) {}
 | 名称 | 说明 |
 | --- | --- |
 | notProps | 没有名字列 |
+
+## Methods
+
+| Name | Description |
+| --- | --- |
+| focus() | Focuses |
 
 # Other
 
