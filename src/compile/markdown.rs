@@ -1,7 +1,8 @@
 //! Markdown/MDX documents as plain data: front matter, headings (sections), fenced code blocks,
 //! and the placeholder view that hides code blocks in long documents.
 //!
-//! **API boundary:** comrak's AST never leaves this file. [`parse`] walks it once and returns a
+//! **API boundary:** comrak's AST never leaves this file (and `props`, which reads API tables with the same
+//! options and helpers). [`parse`] walks it once and returns a
 //! [`Document`], which is plain data (`Clone`, `PartialEq`, serde), so later passes and the bundle
 //! writer never see a parser type.
 //!
@@ -191,7 +192,7 @@ impl crate::view::BlockSpan for CodeBlock {
 /// (tables, strikethrough, autolinks, task lists) and `---` front matter. Extensions that would
 /// read MDX/JSX prose differently from CommonMark (math, directives, `>>>` quotes, definition
 /// lists) stay off, so block counts match plain CommonMark parsers.
-fn comrak_options() -> Options<'static> {
+pub(super) fn comrak_options() -> Options<'static> {
     let mut options = Options::default();
     options.extension.front_matter_delimiter = Some("---".to_owned());
     options.extension.table = true;
@@ -203,7 +204,7 @@ fn comrak_options() -> Options<'static> {
 
 /// The block nodes under `root`, in document order. Inline content (the children of paragraphs,
 /// headings and tables) is not visited: no heading, code block or paragraph lives there.
-fn blocks<'a>(root: &'a AstNode<'a>) -> impl Iterator<Item = &'a AstNode<'a>> {
+pub(super) fn blocks<'a>(root: &'a AstNode<'a>) -> impl Iterator<Item = &'a AstNode<'a>> {
     let mut stack = vec![root];
     std::iter::from_fn(move || {
         let node = stack.pop()?;
@@ -218,7 +219,7 @@ fn blocks<'a>(root: &'a AstNode<'a>) -> impl Iterator<Item = &'a AstNode<'a>> {
 /// Plain text of a node's inline content: text, inline code (without backticks), math and the
 /// text inside emphasis, links and image alt text; HTML/JSX tags dropped; line breaks become
 /// spaces; whitespace runs collapsed to one space; trimmed.
-fn plain_text<'a>(node: &'a AstNode<'a>) -> String {
+pub(super) fn plain_text<'a>(node: &'a AstNode<'a>) -> String {
     let mut raw = String::new();
     for child in node.descendants().skip(1) {
         match &child.data().value {
@@ -351,7 +352,7 @@ fn to_u32(n: usize) -> u32 {
 
 /// Line starts of the text in our `'\n'` numbering and in comrak's (which also ends lines at a
 /// lone `'\r'`), to map comrak's sourcepos lines onto ours.
-struct LineMap<'t> {
+pub(super) struct LineMap<'t> {
     text: &'t str,
     /// Byte offset of the start of each of our lines; `starts[0] == 0`.
     starts: Vec<usize>,
@@ -361,7 +362,7 @@ struct LineMap<'t> {
 }
 
 impl<'t> LineMap<'t> {
-    fn new(text: &'t str) -> Self {
+    pub(super) fn new(text: &'t str) -> Self {
         let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
         let bytes = text.as_bytes();
         let has_lone_cr = text.match_indices('\r').any(|(i, _)| bytes.get(i + 1) != Some(&b'\n'));
@@ -385,7 +386,7 @@ impl<'t> LineMap<'t> {
     }
 
     /// Our 1-based line holding comrak's 1-based line `cm_line` (clamped to the text).
-    fn line_of_cm_line(&self, cm_line: usize) -> u32 {
+    pub(super) fn line_of_cm_line(&self, cm_line: usize) -> u32 {
         let Some(cm_starts) = &self.cm_starts else {
             return to_u32(cm_line.clamp(1, self.starts.len()));
         };

@@ -8,6 +8,7 @@ pub mod changelog;
 mod emit;
 pub mod layout;
 pub mod markdown;
+pub mod props;
 pub mod source;
 pub mod tokens;
 pub mod walk;

@@ -11,7 +11,7 @@
 //!   byte offset, so everything outside them (imports, types, comments, fields, top-level statements)
 //!   stays byte-identical, and the skeleton re-parses with zero errors.
 //!
-//! Tree-sitter types never leave this module. The tree is walked once with an explicit stack (no
+//! Tree-sitter types never leave `compile/` (this module and `props`, which reuses [`parse`]). The tree is walked once with an explicit stack (no
 //! recursion, so deeply nested input cannot overflow the stack); no tree-sitter queries are used,
 //! because qualified names need the chain of enclosing scopes, which a single walk has at hand.
 //! A parse with errors is not a failure: the partial extraction is kept and the errors are counted
@@ -276,7 +276,8 @@ fn new_parser(lang: SourceLang) -> Result<Parser, SourceError> {
     Ok(parser)
 }
 
-fn parse(lang: SourceLang, text: &str) -> Result<Tree, SourceError> {
+/// Parses `text` with the thread's cached parser for `lang` (also used by `compile::props`).
+pub(super) fn parse(lang: SourceLang, text: &str) -> Result<Tree, SourceError> {
     if text.len() > MAX_SOURCE_BYTES {
         return Err(SourceError::TooLarge { bytes: text.len(), limit: MAX_SOURCE_BYTES });
     }

@@ -1,0 +1,1208 @@
+//! Props tables: the props of a component, extracted at build time from the two places design systems write
+//! them down.
+//!
+//! - [`from_typescript`]: `interface XxxProps` and `type XxxProps = …` declarations of a `.ts`/`.tsx` source
+//!   (Blueprint documents its props this way: its `.mdx` pages only point at the interfaces), parsed with
+//!   tree-sitter. Descriptions, defaults and versions come from the JSDoc comment of each member; defaults also
+//!   from `defaultProps` and from destructuring defaults of a function component's parameter.
+//! - [`from_markdown`]: Markdown tables under an API heading of a document (Semi Design writes `## API 参考`,
+//!   then one `## Table` / `### Column` heading per table), parsed with comrak's GFM table extension.
+//!
+//! Both return plain data ([`PropsTable`]); no parser type leaves `compile/`. Neither fails nor panics on any
+//! input: what cannot be read is left out. Trees are walked with explicit stacks, so deeply nested input cannot
+//! overflow the stack.
+
+use std::collections::{HashMap, HashSet};
+
+use comrak::nodes::{AstNode, NodeValue};
+use comrak::{Arena, parse_document};
+use tree_sitter::Node;
+
+use super::markdown::{LineMap, blocks, comrak_options, plain_text};
+use super::source::SourceLang;
+use crate::model::{Prop, PropsOrigin, PropsTable};
+
+/// Generic types whose arguments change what they mean (`Omit<A, "x">` is not `Omit`): an `extends` of one of
+/// these is kept whole, as written (whitespace collapsed), in [`PropsTable::unresolved_extends`]; any other
+/// generic is listed by its name without arguments (`Props<T>` → `Props`).
+const UTILITY_TYPES: &[&str] = &[
+    "Omit",
+    "Pick",
+    "Partial",
+    "Required",
+    "Readonly",
+    "Record",
+    "Exclude",
+    "Extract",
+    "NonNullable",
+    "Parameters",
+    "ReturnType",
+    "InstanceType",
+    "Awaited",
+];
+
+// ---- TypeScript ----------------------------------------------------------------------------------------------
+
+/// The props tables declared in one TypeScript / TSX / JavaScript source file.
+///
+/// **What is a props table.** Every `interface XxxProps { … }` (exported or not, at any depth, including
+/// namespaces) and every `type XxxProps = …` whose value is an object type `{ … }`, a type reference
+/// (`type RadioProps = ControlProps`) or an intersection of those (`type XProps = A & { … }`), whose name ends
+/// with `Props` (`Props` itself included). Unions are not props tables. One [`PropsTable`] per declaration, in
+/// source order, with `origin` [`PropsOrigin::Typescript`], `lang` `None`, `name` the declared name and `line`
+/// the 1-based line where the declaration starts (`export` excluded).
+///
+/// **Props.** Each property signature (`a?: T`) and method signature (`onClose(evt: E): void`) of the object
+/// bodies, in source order. Index, call and construct signatures are not props.
+/// - `name`: as written; a quoted name (`"aria-label"`) without its quotes.
+/// - `type_text`: the annotation as written, whitespace runs collapsed to one space and a leading `|` or `&` of a
+///   multi-line union dropped; `""` when there is none. For a method signature, everything after the name (and
+///   its `?`): `(evt: E): void`.
+/// - `optional`: the member has `?`.
+/// - From the JSDoc comment (`/** … */`) right before the member: `description` is its text before the first
+///   block tag, each line without its leading `*`, lines joined with one space (inline Markdown and HTML kept as
+///   written); `default` is the text of `@default` (or `@defaultValue`), quotes kept (`@default "OK"` →
+///   `"OK"`); `since` the text of `@since`; `deprecated` whether `@deprecated` is present.
+///
+/// **Extends.** `interface A extends B, C` and the non-object members of an intersection alias. A type declared
+/// in the same file (an interface, or a type alias accepted above, whatever its name) is *resolved*: its props
+/// are appended after the own ones (an own prop wins on a name clash, and the first inherited one wins among
+/// inherited ones), its own extends are followed depth-first (cycles are cut), and its name goes to
+/// `extends`. Anything else goes to `unresolved_extends` as written: generics by their name (`Props<T>` →
+/// `Props`, `React.HTMLAttributes<E>` → `React.HTMLAttributes`), utility generics ([`UTILITY_TYPES`]) whole
+/// (`Omit<A, "x">`). Both lists hold the types met along the whole chain, in depth-first order, without repeats.
+///
+/// **Defaults from code** fill `default` where the JSDoc gives none, value text as written (whitespace
+/// collapsed), first from `defaultProps`, then from destructuring:
+/// - `static defaultProps[: T] = { a: 1 }` in a class: for the props type named in `T` (`Partial<XProps>` →
+///   `XProps`), else the props type argument of the class's `extends` (`React.Component<XProps>`).
+/// - `X.defaultProps = { … }`: for the props type of component `X` declared in the file (a class as above, or a
+///   function component as below), else for `XProps`.
+/// - A function component (a function, or an arrow / function expression held by a variable, possibly through
+///   wrapper calls such as `memo(forwardRef(…))`, whose name starts with an upper-case letter) whose first
+///   parameter is `({ a = 1, b: alias = 2 }: XProps)`, or `(props: XProps)` destructured at the top of its body
+///   (`const { a = 1 } = props;`). The props type is the parameter's annotation, else the variable's
+///   (`React.FC<XProps>`), else the last `…Props` type argument of the wrapper calls (`forwardRef<E, XProps>`).
+///
+/// Defaults apply to the table of that name after inherited props are merged in, so they reach inherited props
+/// too. A file that cannot be parsed (over the size limit of the source analyzer) yields no tables; a file with
+/// syntax errors yields what tree-sitter could recover.
+pub fn from_typescript(lang: SourceLang, path: &str, text: &str) -> Vec<PropsTable> {
+    let Ok(tree) = super::source::parse(lang, text) else {
+        return Vec::new();
+    };
+    let mut decls: Vec<Decl> = Vec::new();
+    let mut found = CodeDefaults::default();
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "interface_declaration" => decls.extend(interface_decl(text, node)),
+            "type_alias_declaration" => decls.extend(alias_decl(text, node)),
+            "public_field_definition" | "field_definition" => static_default_props(text, node, &mut found),
+            "assignment_expression" => assigned_default_props(text, node, &mut found),
+            "class_declaration" | "abstract_class_declaration" | "class" => class_component(text, node, &mut found),
+            "function_declaration" | "arrow_function" | "function_expression" | "function" => {
+                function_component(text, node, &mut found);
+            }
+            _ => {}
+        }
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+
+    let by_name: HashMap<&str, usize> = decls.iter().enumerate().rev().map(|(i, d)| (d.name.as_str(), i)).collect();
+    let defaults = found.by_type(&by_name);
+    let mut tables = Vec::new();
+    for (i, decl) in decls.iter().enumerate() {
+        if !decl.name.ends_with("Props") {
+            continue;
+        }
+        let mut table = PropsTable {
+            name: decl.name.clone(),
+            origin: PropsOrigin::Typescript,
+            path: path.to_string(),
+            lang: None,
+            line: decl.line,
+            extends: Vec::new(),
+            unresolved_extends: Vec::new(),
+            props: decl.props.clone(),
+        };
+        merge_extends(&decls, &by_name, i, &mut table);
+        for (prop, value) in defaults.get(decl.name.as_str()).into_iter().flatten() {
+            if let Some(p) = table.props.iter_mut().find(|p| &p.name == prop && p.default.is_none()) {
+                p.default = Some(value.clone());
+            }
+        }
+        tables.push(table);
+    }
+    tables
+}
+
+/// An interface or accepted type alias of the file, before extends are merged.
+struct Decl {
+    name: String,
+    line: u32,
+    props: Vec<Prop>,
+    extends: Vec<Ext>,
+}
+
+/// One extended type: `key` is the name to look up in the file (`None` for utility generics and other
+/// non-references), `shown` what to list.
+struct Ext {
+    key: Option<String>,
+    shown: String,
+}
+
+/// Appends the props of the local types `decls[at]` extends (depth-first, cycles cut) and fills both extends
+/// lists.
+fn merge_extends(decls: &[Decl], by_name: &HashMap<&str, usize>, at: usize, table: &mut PropsTable) {
+    let mut seen_props: HashSet<String> = table.props.iter().map(|p| p.name.clone()).collect();
+    let mut visited: HashSet<usize> = HashSet::from([at]);
+    let mut stack: Vec<&Ext> = decls[at].extends.iter().rev().collect();
+    while let Some(ext) = stack.pop() {
+        match ext.key.as_deref().and_then(|k| by_name.get(k)) {
+            Some(&i) => {
+                if !visited.insert(i) {
+                    continue;
+                }
+                let decl = &decls[i];
+                if !table.extends.contains(&decl.name) {
+                    table.extends.push(decl.name.clone());
+                }
+                for p in &decl.props {
+                    if seen_props.insert(p.name.clone()) {
+                        table.props.push(p.clone());
+                    }
+                }
+                stack.extend(decl.extends.iter().rev());
+            }
+            None => {
+                if !table.unresolved_extends.contains(&ext.shown) {
+                    table.unresolved_extends.push(ext.shown.clone());
+                }
+            }
+        }
+    }
+}
+
+fn interface_decl(text: &str, node: Node) -> Option<Decl> {
+    let name = node_text(text, node.child_by_field_name("name")?).to_string();
+    let mut cursor = node.walk();
+    let mut extends = Vec::new();
+    for child in node.named_children(&mut cursor) {
+        if child.kind() == "extends_type_clause" {
+            let mut inner = child.walk();
+            extends.extend(child.named_children(&mut inner).filter(|t| t.kind() != "comment").map(|t| ext_of(text, t)));
+        }
+    }
+    let props = node.child_by_field_name("body").map(|b| members(text, b)).unwrap_or_default();
+    Some(Decl { name, line: line_of(node), props, extends })
+}
+
+fn alias_decl(text: &str, node: Node) -> Option<Decl> {
+    let name = node_text(text, node.child_by_field_name("name")?).to_string();
+    let mut value = node.child_by_field_name("value")?;
+    while value.kind() == "parenthesized_type" {
+        value = value.named_child(0)?;
+    }
+    if !matches!(
+        value.kind(),
+        "object_type" | "intersection_type" | "type_identifier" | "nested_type_identifier" | "generic_type"
+    ) {
+        return None;
+    }
+    let mut props = Vec::new();
+    let mut extends = Vec::new();
+    let mut cursor = value.walk();
+    let mut stack = vec![value];
+    while let Some(t) = stack.pop() {
+        match t.kind() {
+            "object_type" => props.extend(members(text, t)),
+            "intersection_type" | "parenthesized_type" => {
+                let children: Vec<Node> = t.named_children(&mut cursor).collect();
+                stack.extend(children.into_iter().rev());
+            }
+            "comment" => {}
+            _ => extends.push(ext_of(text, t)),
+        }
+    }
+    Some(Decl { name, line: line_of(node), props, extends })
+}
+
+fn ext_of(text: &str, node: Node) -> Ext {
+    let whole = collapse(node_text(text, node));
+    match node.kind() {
+        "type_identifier" | "nested_type_identifier" => Ext { key: Some(whole.clone()), shown: whole },
+        "generic_type" => {
+            let name = node.child_by_field_name("name").map(|n| collapse(node_text(text, n))).unwrap_or_default();
+            let last = name.rsplit('.').next().unwrap_or("");
+            if name.is_empty() || UTILITY_TYPES.contains(&last) {
+                Ext { key: None, shown: whole }
+            } else {
+                Ext { key: Some(name.clone()), shown: name }
+            }
+        }
+        _ => Ext { key: None, shown: whole },
+    }
+}
+
+/// The props of an `interface_body` or `object_type`.
+fn members(text: &str, body: Node) -> Vec<Prop> {
+    let mut cursor = body.walk();
+    let mut props = Vec::new();
+    for member in body.named_children(&mut cursor) {
+        let is_method = match member.kind() {
+            "property_signature" => false,
+            "method_signature" => true,
+            _ => continue,
+        };
+        let Some(name_node) = member.child_by_field_name("name") else { continue };
+        let name = unquote(node_text(text, name_node));
+        if name.is_empty() {
+            continue;
+        }
+        let mut inner = member.walk();
+        let optional = member.children(&mut inner).any(|c| c.kind() == "?");
+        let type_text = if is_method {
+            let start = member
+                .child_by_field_name("type_parameters")
+                .or_else(|| member.child_by_field_name("parameters"))
+                .map_or(member.end_byte(), |n| n.start_byte());
+            let sig = text.get(start..member.end_byte()).unwrap_or("");
+            collapse(sig).trim_end_matches([';', ',']).trim_end().to_string()
+        } else {
+            member
+                .child_by_field_name("type")
+                .and_then(|ann| {
+                    let mut c = ann.walk();
+                    ann.named_children(&mut c).find(|n| n.kind() != "comment")
+                })
+                .map(|t| collapse(node_text(text, t)).trim_start_matches(['|', '&']).trim_start().to_string())
+                .unwrap_or_default()
+        };
+        let doc = member
+            .prev_named_sibling()
+            .filter(|c| c.kind() == "comment")
+            .map(|c| node_text(text, c))
+            .filter(|c| c.starts_with("/**"))
+            .map(jsdoc)
+            .unwrap_or_default();
+        props.push(Prop {
+            name,
+            type_text,
+            optional,
+            default: doc.default,
+            description: doc.description,
+            since: doc.since,
+            deprecated: doc.deprecated,
+        });
+    }
+    props
+}
+
+/// What a member's JSDoc comment says.
+#[derive(Default, Debug, PartialEq, Eq)]
+struct JsDoc {
+    description: Option<String>,
+    default: Option<String>,
+    since: Option<String>,
+    deprecated: bool,
+}
+
+/// Reads a `/** … */` comment: the description before the first block tag (a line starting with `@`), and the
+/// `@default`/`@defaultValue`, `@since` and `@deprecated` tags (a tag's text runs until the next tag).
+fn jsdoc(comment: &str) -> JsDoc {
+    let inner = comment.strip_prefix("/**").unwrap_or(comment);
+    let inner = inner.strip_suffix("*/").unwrap_or(inner);
+    let mut description: Vec<&str> = Vec::new();
+    let mut tags: Vec<(&str, Vec<&str>)> = Vec::new();
+    for line in inner.lines() {
+        let line = line.trim();
+        let line = if line == "*" {
+            ""
+        } else if let Some(rest) = line.strip_prefix("* ").or_else(|| line.strip_prefix("*\t")) {
+            rest.trim()
+        } else {
+            line
+        };
+        if let Some(tag) = line.strip_prefix('@') {
+            let (name, rest) = tag.split_once(char::is_whitespace).unwrap_or((tag, ""));
+            tags.push((name, vec![rest]));
+        } else if let Some((_, lines)) = tags.last_mut() {
+            lines.push(line);
+        } else {
+            description.push(line);
+        }
+    }
+    let mut doc = JsDoc { description: non_empty(collapse(&description.join(" "))), ..JsDoc::default() };
+    for (name, lines) in tags {
+        let value = non_empty(collapse(&lines.join(" ")));
+        match name {
+            "default" | "defaultValue" if doc.default.is_none() => doc.default = value,
+            "since" if doc.since.is_none() => doc.since = value,
+            "deprecated" => doc.deprecated = true,
+            _ => {}
+        }
+    }
+    doc
+}
+
+/// Defaults met in code, before they are tied to props tables.
+#[derive(Default)]
+struct CodeDefaults {
+    /// `defaultProps` whose props type is known: (type, prop, value).
+    static_props: Vec<(String, String, String)>,
+    /// `X.defaultProps = {…}`: (component, prop, value).
+    assigned: Vec<(String, String, String)>,
+    /// Destructuring defaults of function components: (type, prop, value).
+    destructured: Vec<(String, String, String)>,
+    /// Component name → its props type, for `X.defaultProps`.
+    components: HashMap<String, String>,
+}
+
+impl CodeDefaults {
+    /// Props type → (prop, value) in priority order (`defaultProps` first, then destructuring).
+    fn by_type(self, decls: &HashMap<&str, usize>) -> HashMap<String, Vec<(String, String)>> {
+        let mut out: HashMap<String, Vec<(String, String)>> = HashMap::new();
+        let CodeDefaults { static_props, assigned, destructured, components } = self;
+        let assigned = assigned.into_iter().filter_map(|(component, prop, value)| {
+            let ty = components.get(&component).cloned().or_else(|| {
+                let guess = format!("{component}Props");
+                decls.contains_key(guess.as_str()).then_some(guess)
+            })?;
+            Some((ty, prop, value))
+        });
+        for (ty, prop, value) in static_props.into_iter().chain(assigned).chain(destructured) {
+            out.entry(ty).or_default().push((prop, value));
+        }
+        out
+    }
+}
+
+/// `static defaultProps[: T] = { … }` in a class body.
+fn static_default_props(text: &str, node: Node, found: &mut CodeDefaults) {
+    let Some(name) = node.child_by_field_name("name").or_else(|| node.child_by_field_name("property")) else {
+        return;
+    };
+    if node_text(text, name) != "defaultProps" {
+        return;
+    }
+    let mut cursor = node.walk();
+    if !node.children(&mut cursor).any(|c| c.kind() == "static") {
+        return;
+    }
+    let Some(value) = node.child_by_field_name("value").filter(|v| v.kind() == "object") else { return };
+    let ty = node.child_by_field_name("type").and_then(|t| first_props_type(text, t)).or_else(|| {
+        let class = node.parent()?.parent()?;
+        heritage_props_type(text, class)
+    });
+    if let Some(ty) = ty {
+        for (prop, v) in object_entries(text, value) {
+            found.static_props.push((ty.clone(), prop, v));
+        }
+    }
+}
+
+/// `X.defaultProps = { … }`.
+fn assigned_default_props(text: &str, node: Node, found: &mut CodeDefaults) {
+    let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+        return;
+    };
+    if left.kind() != "member_expression" || right.kind() != "object" {
+        return;
+    }
+    let (Some(object), Some(property)) = (left.child_by_field_name("object"), left.child_by_field_name("property"))
+    else {
+        return;
+    };
+    if node_text(text, property) != "defaultProps" {
+        return;
+    }
+    let component = collapse(node_text(text, object));
+    for (prop, v) in object_entries(text, right) {
+        found.assigned.push((component.clone(), prop, v));
+    }
+}
+
+/// Records a class's props type (from `extends Base<XProps, …>`) under its name.
+fn class_component(text: &str, node: Node, found: &mut CodeDefaults) {
+    let Some(name) = node.child_by_field_name("name").map(|n| node_text(text, n).to_string()) else { return };
+    if let Some(ty) = heritage_props_type(text, node) {
+        found.components.entry(name).or_insert(ty);
+    }
+}
+
+/// The first `…Props` type argument of a class's `extends` clause.
+fn heritage_props_type(text: &str, class: Node) -> Option<String> {
+    let mut cursor = class.walk();
+    let heritage = class.named_children(&mut cursor).find(|c| c.kind() == "class_heritage")?;
+    let mut inner = heritage.walk();
+    let extends = heritage.named_children(&mut inner).find(|c| c.kind() == "extends_clause")?;
+    first_props_type(text, extends.child_by_field_name("type_arguments")?)
+}
+
+/// A function component's props type and destructuring defaults (see [`from_typescript`]).
+fn function_component(text: &str, node: Node, found: &mut CodeDefaults) {
+    // The component's name, and on the way up to its variable the wrappers' type arguments and the variable's
+    // annotation.
+    let mut wrapper_type: Option<String> = None;
+    let mut declared_type: Option<String> = None;
+    let name = if node.kind() == "function_declaration" {
+        node.child_by_field_name("name").map(|n| node_text(text, n).to_string())
+    } else {
+        let mut up = node.parent();
+        let mut name = None;
+        while let Some(p) = up {
+            match p.kind() {
+                "arguments" | "parenthesized_expression" | "as_expression" | "satisfies_expression" => {}
+                "call_expression" => {
+                    if let Some(ty) = p.child_by_field_name("type_arguments").and_then(|t| last_props_type(text, t)) {
+                        wrapper_type.get_or_insert(ty);
+                    }
+                }
+                "variable_declarator" => {
+                    declared_type = p.child_by_field_name("type").and_then(|t| first_props_type(text, t));
+                    name = p.child_by_field_name("name").map(|n| node_text(text, n).to_string());
+                    break;
+                }
+                _ => break,
+            }
+            up = p.parent();
+        }
+        name
+    };
+    let Some(name) = name.filter(|n| n.starts_with(|c: char| c.is_ascii_uppercase())) else { return };
+    let param = match node.child_by_field_name("parameters") {
+        Some(params) => {
+            let mut cursor = params.walk();
+            params.named_children(&mut cursor).find(|c| !matches!(c.kind(), "comment" | "decorator"))
+        }
+        None => node.child_by_field_name("parameter"),
+    };
+    let Some(param) = param else { return };
+    let pattern = param.child_by_field_name("pattern").unwrap_or(param);
+    let annotated = param.child_by_field_name("type").and_then(|t| first_props_type(text, t));
+    let Some(ty) = annotated.or(declared_type).or(wrapper_type) else { return };
+    found.components.entry(name).or_insert_with(|| ty.clone());
+    let mut entries = Vec::new();
+    match pattern.kind() {
+        "object_pattern" => entries = pattern_defaults(text, pattern),
+        "identifier" => {
+            let param_name = node_text(text, pattern);
+            if let Some(body) = node.child_by_field_name("body").filter(|b| b.kind() == "statement_block") {
+                let mut cursor = body.walk();
+                for statement in body.named_children(&mut cursor) {
+                    if !matches!(statement.kind(), "lexical_declaration" | "variable_declaration") {
+                        continue;
+                    }
+                    let mut inner = statement.walk();
+                    for declarator in statement.named_children(&mut inner) {
+                        let (Some(n), Some(v)) =
+                            (declarator.child_by_field_name("name"), declarator.child_by_field_name("value"))
+                        else {
+                            continue;
+                        };
+                        if n.kind() == "object_pattern" && v.kind() == "identifier" && node_text(text, v) == param_name
+                        {
+                            entries.extend(pattern_defaults(text, n));
+                        }
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    for (prop, v) in entries {
+        found.destructured.push((ty.clone(), prop, v));
+    }
+}
+
+/// `{ a = 1, b: alias = 2, c }` → `[("a", "1"), ("b", "2")]`.
+fn pattern_defaults(text: &str, pattern: Node) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut cursor = pattern.walk();
+    for child in pattern.named_children(&mut cursor) {
+        let (key, value) = match child.kind() {
+            "object_assignment_pattern" => (child.child_by_field_name("left"), child.child_by_field_name("right")),
+            "pair_pattern" => {
+                let value = child.child_by_field_name("value").filter(|v| v.kind() == "assignment_pattern");
+                (child.child_by_field_name("key"), value.and_then(|v| v.child_by_field_name("right")))
+            }
+            _ => continue,
+        };
+        if let (Some(key), Some(value)) = (key, value) {
+            out.push((unquote(node_text(text, key)), collapse(node_text(text, value))));
+        }
+    }
+    out
+}
+
+/// The `key: value` entries of an object literal, values as written (whitespace collapsed); a shorthand `{ a }`
+/// gives `("a", "a")`. Spreads and methods are skipped.
+fn object_entries(text: &str, object: Node) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut cursor = object.walk();
+    for child in object.named_children(&mut cursor) {
+        match child.kind() {
+            "pair" => {
+                if let (Some(k), Some(v)) = (child.child_by_field_name("key"), child.child_by_field_name("value")) {
+                    out.push((unquote(node_text(text, k)), collapse(node_text(text, v))));
+                }
+            }
+            "shorthand_property_identifier" => {
+                let name = node_text(text, child).to_string();
+                out.push((name.clone(), name));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The first type name ending in `Props` in a type (preorder): `Partial<XProps>` → `XProps`.
+fn first_props_type(text: &str, node: Node) -> Option<String> {
+    props_types(text, node).into_iter().next()
+}
+
+/// The last type name ending in `Props` among type arguments: `forwardRef<E, XProps>` → `XProps`.
+fn last_props_type(text: &str, node: Node) -> Option<String> {
+    props_types(text, node).pop()
+}
+
+fn props_types(text: &str, node: Node) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cursor = node.walk();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "type_identifier" {
+            let name = node_text(text, n);
+            if name.ends_with("Props") {
+                out.push(name.to_string());
+            }
+        }
+        let children: Vec<Node> = n.named_children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
+
+fn node_text<'a>(text: &'a str, node: Node) -> &'a str {
+    text.get(node.byte_range()).unwrap_or("")
+}
+
+fn line_of(node: Node) -> u32 {
+    u32::try_from(node.start_position().row).unwrap_or(u32::MAX).saturating_add(1)
+}
+
+/// `"a-b"` or `'a-b'` → `a-b`; anything else as it is.
+fn unquote(s: &str) -> String {
+    let quoted =
+        s.len() >= 2 && ((s.starts_with('"') && s.ends_with('"')) || (s.starts_with('\'') && s.ends_with('\'')));
+    if quoted { s[1..s.len() - 1].to_string() } else { s.to_string() }
+}
+
+// ---- Markdown ------------------------------------------------------------------------------------------------
+
+/// Header texts (trimmed, compared case-insensitively) that mark a column, per field. The name column is what
+/// makes a table a props table; Semi Design writes `属性 | 说明 | 类型 | 默认值 | 版本` and
+/// `Properties | Description | Type | Default | Version` (also `Instructions`, `参数`, `Name`, …).
+const NAME_HEADERS: &[&str] = &[
+    "属性",
+    "参数",
+    "参数名",
+    "property",
+    "properties",
+    "prop",
+    "props",
+    "name",
+    "parameter",
+    "parameters",
+    "attribute",
+];
+const DESCRIPTION_HEADERS: &[&str] = &["说明", "描述", "description", "instructions", "instruction", "desc"];
+const TYPE_HEADERS: &[&str] = &["类型", "type", "data type"];
+const DEFAULT_HEADERS: &[&str] = &["默认值", "default", "default value"];
+const VERSION_HEADERS: &[&str] = &["版本", "version"];
+
+/// HTML element names that stay tags even right after an identifier (`ReactNode<br/>`); any other tag-like
+/// text right after an identifier is a generic argument (`Array<string>`) and is kept as text.
+const HTML_ELEMENTS: &[&str] = &[
+    "a", "b", "br", "code", "del", "div", "em", "i", "img", "kbd", "mark", "p", "s", "small", "span", "strong", "sub",
+    "sup", "u",
+];
+
+/// The props tables of one Markdown / MDX document.
+///
+/// **Which tables.** A GFM table (comrak's table extension) that sits in an *API zone* and whose header row has
+/// a name column. An API zone starts at a heading whose plain text contains `API`, `Props` or `属性`
+/// (case-insensitive: `## API 参考`, `## API reference`, `### Select Props`) and runs until a heading of a
+/// higher level (fewer `#`), so Semi's `## API 参考` followed by sibling `## Table`, `## Column` headings keeps
+/// them all in the zone. The name column is the first header cell reading one of `属性`, `参数`, `参数名`,
+/// `Property`, `Properties`, `Prop`, `Props`, `Name`, `Parameter(s)`, `Attribute`; the other columns are found by
+/// header text: description (`说明`, `描述`, `Description`, `Instructions`), type (`类型`, `Type`), default
+/// (`默认值`, `Default`, `Default value`), version (`版本`, `Version`). Blueprint's `@interface AlertProps` lines
+/// are not tables and yield nothing (its props come from [`from_typescript`]). Tables whose nearest heading
+/// mentions `Method` or `方法` list instance methods, not props, and are skipped too.
+///
+/// **Each table** becomes one [`PropsTable`] with `origin` [`PropsOrigin::Document`], `name` the plain text of
+/// the nearest heading above it (`Table`, `Column`, `Select Props`), `lang` `Some(lang)` (`None` when `lang` is
+/// empty), `line` the 1-based line of its header row (lines are `text.split('\n')`, as in
+/// [`super::markdown`]), and no extends.
+///
+/// **Each body row** with a non-empty name cell becomes a [`Prop`]. Cells are reduced to plain text from the
+/// AST: inline code → its text, links, emphasis and strong → their text, HTML / JSX tags dropped with the text
+/// between them kept (`<ApiType detail='…'>Foo</ApiType>` → `Foo`; `<br/>` → a space), except that a tag-like
+/// `<…>` right after an identifier that is not an HTML element is a generic argument and stays
+/// (`Array<string>`); escaped pipes `\|` → `|`; whitespace collapsed. Missing cells read as empty.
+/// - `default`: `None` when the cell is empty, `-`, `—` or `无`.
+/// - `since`: the version cell, `None` when empty or `-`.
+/// - `deprecated`: the description mentions `deprecated` (any case), `废弃` or `已废弃`.
+/// - `optional`: true unless the table says the prop is required: the name or default cell contains `必填`, or
+///   the description contains `必填` not followed by `的` (`是否展示必填的*号` describes a `required` prop, it
+///   is not required itself), or, in English, the description starts with `Required`, or contains
+///   `(required)` or `required!`, or ends with `, required` (a final `.` ignored); the name cell containing `(required)`
+///   counts too. A bare word `required` elsewhere (`aria-required`, `the key required by React`) does not.
+pub fn from_markdown(path: &str, lang: &str, text: &str) -> Vec<PropsTable> {
+    let lines = LineMap::new(text);
+    let arena = Arena::new();
+    let root = parse_document(&arena, text, &comrak_options());
+    let mut tables = Vec::new();
+    let mut heading: Option<String> = None;
+    let mut api_level: Option<u8> = None;
+    for node in blocks(root) {
+        let (is_heading, level, start_line) = {
+            let data = node.data();
+            match &data.value {
+                NodeValue::Heading(h) => (true, h.level, data.sourcepos.start.line),
+                NodeValue::Table(_) => (false, 0, data.sourcepos.start.line),
+                _ => continue,
+            }
+        };
+        if is_heading {
+            let title = plain_text(node);
+            if api_level.is_some_and(|l| level < l) {
+                api_level = None;
+            }
+            if api_level.is_none() && is_api_heading(&title) {
+                api_level = Some(level);
+            }
+            heading = Some(title);
+            continue;
+        }
+        if api_level.is_none() || heading.as_deref().is_some_and(is_methods_heading) {
+            continue;
+        }
+        let Some(props) = table_props(node) else { continue };
+        tables.push(PropsTable {
+            name: heading.clone().unwrap_or_default(),
+            origin: PropsOrigin::Document,
+            path: path.to_string(),
+            lang: (!lang.is_empty()).then(|| lang.to_string()),
+            line: lines.line_of_cm_line(start_line),
+            extends: Vec::new(),
+            unresolved_extends: Vec::new(),
+            props,
+        });
+    }
+    tables
+}
+
+/// `## Methods` / `## 方法`: a table of instance methods (`getCurrentPageData()`), not props.
+fn is_methods_heading(title: &str) -> bool {
+    title.to_lowercase().contains("method") || title.contains("方法")
+}
+
+fn is_api_heading(title: &str) -> bool {
+    let lower = title.to_lowercase();
+    lower.contains("api") || lower.contains("props") || lower.contains("属性")
+}
+
+/// The props of a table node, or `None` when its header row has no name column.
+fn table_props<'a>(table: &'a AstNode<'a>) -> Option<Vec<Prop>> {
+    let mut rows = table.children().filter(|r| matches!(r.data().value, NodeValue::TableRow(_)));
+    let header: Vec<String> = rows.next()?.children().map(cell_text).collect();
+    let column = |names: &[&str]| header.iter().position(|h| names.contains(&h.to_lowercase().as_str()));
+    let name_col = column(NAME_HEADERS)?;
+    let (desc_col, type_col, default_col, version_col) =
+        (column(DESCRIPTION_HEADERS), column(TYPE_HEADERS), column(DEFAULT_HEADERS), column(VERSION_HEADERS));
+    let mut props = Vec::new();
+    for row in rows {
+        let cells: Vec<String> = row.children().map(cell_text).collect();
+        let cell = |col: Option<usize>| col.and_then(|c| cells.get(c)).cloned().unwrap_or_default();
+        let name = cell(Some(name_col));
+        if name.is_empty() {
+            continue;
+        }
+        let description = cell(desc_col);
+        let default = cell(default_col);
+        let version = cell(version_col);
+        let required = name.contains("必填")
+            || name.to_lowercase().contains("(required)")
+            || default.contains("必填")
+            || says_required(&description);
+        let deprecated = {
+            let lower = description.to_lowercase();
+            lower.contains("deprecated") || description.contains("废弃")
+        };
+        let default = if matches!(default.as_str(), "" | "-" | "—" | "无") || default.contains("必填") {
+            None
+        } else {
+            Some(default)
+        };
+        props.push(Prop {
+            name,
+            type_text: cell(type_col),
+            optional: !required,
+            default,
+            description: non_empty(description),
+            since: non_empty(version).filter(|v| v != "-"),
+            deprecated,
+        });
+    }
+    Some(props)
+}
+
+/// Whether a description marks its prop required (see [`from_markdown`]).
+fn says_required(description: &str) -> bool {
+    let zh = description.match_indices("必填").any(|(i, m)| !description[i + m.len()..].starts_with('的'));
+    let lower = description.to_lowercase();
+    let end = lower.trim_end_matches(['.', '。', ' ', '!', '*']);
+    zh || lower.starts_with("required")
+        || lower.starts_with("**required")
+        || lower.contains("(required)")
+        || lower.contains("required!")
+        || end.ends_with(", required")
+        || end.ends_with("，required")
+}
+
+/// Plain text of a table cell (see [`from_markdown`]).
+fn cell_text<'a>(cell: &'a AstNode<'a>) -> String {
+    let mut raw = String::new();
+    for node in cell.descendants().skip(1) {
+        match &node.data().value {
+            NodeValue::Text(t) => raw.push_str(t),
+            NodeValue::Code(code) => raw.push_str(&code.literal),
+            NodeValue::SoftBreak | NodeValue::LineBreak => raw.push(' '),
+            NodeValue::HtmlInline(html) => {
+                if is_generic_argument(&raw, html) {
+                    raw.push_str(html);
+                } else if html.get(..3).is_some_and(|t| t.eq_ignore_ascii_case("<br")) {
+                    raw.push(' ');
+                }
+            }
+            _ => {}
+        }
+    }
+    collapse(&raw)
+}
+
+/// Whether an inline "HTML" node is really a generic argument: it opens right after an identifier character
+/// and its tag name is not an HTML element (`Array` + `<string>`, but not `ReactNode` + `<br/>`).
+fn is_generic_argument(before: &str, html: &str) -> bool {
+    let after_identifier = before.chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    let Some(tag) = html.strip_prefix('<').filter(|t| !t.starts_with(['/', '!', '?'])) else { return false };
+    let name: String = tag.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+    after_identifier && !name.is_empty() && !HTML_ELEMENTS.contains(&name.to_ascii_lowercase().as_str())
+}
+
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn non_empty(s: String) -> Option<String> {
+    (!s.is_empty()).then_some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prop(name: &str, type_text: &str, optional: bool) -> Prop {
+        Prop {
+            name: name.into(),
+            type_text: type_text.into(),
+            optional,
+            default: None,
+            description: None,
+            since: None,
+            deprecated: false,
+        }
+    }
+
+    fn find<'a>(tables: &'a [PropsTable], name: &str) -> &'a PropsTable {
+        tables.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no table {name}"))
+    }
+
+    fn get<'a>(table: &'a PropsTable, name: &str) -> &'a Prop {
+        table.props.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("no prop {name} in {}", table.name))
+    }
+
+    const PANEL: &str = r#"import type { Remote } from "./remote";
+
+interface Base {
+    /** Shared id. */
+    id?: string;
+    size: number;
+}
+
+interface Sized extends Base, Remote<string> {
+    /** Overridden below. */
+    size: "small" | "large";
+}
+
+/**
+ * Props of the panel.
+ */
+export interface PanelProps extends Sized, Omit<Other, "x">, Ns.Thing {
+    /**
+     * Whether the panel
+     * can be closed.
+     *
+     * @default false
+     * @since 1.2.0
+     */
+    closable?: boolean;
+
+    /** @deprecated use `closable` */
+    dismissible?: boolean;
+
+    /** The title. @default ignored, not a block tag */
+    title: React.ReactNode;
+
+    /**
+     * Tone.
+     * @default "calm"
+     */
+    tone?:
+        | "calm"
+        | "loud";
+
+    "aria-label"?: string;
+
+    onClose?(evt: MouseEvent, reason: string): void;
+    render<T>(item: T): JSX.Element,
+    size: number;
+    [key: string]: unknown;
+}
+
+interface LoopAProps extends LoopBProps { a: 1 }
+interface LoopBProps extends LoopAProps { b: 2 }
+"#;
+
+    #[test]
+    fn interfaces_with_jsdoc_methods_and_extends() {
+        let tables = from_typescript(SourceLang::Tsx, "src/panel.tsx", PANEL);
+        let names: Vec<&str> = tables.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["PanelProps", "LoopAProps", "LoopBProps"]);
+        let panel = &tables[0];
+        assert_eq!((panel.path.as_str(), panel.line, panel.lang.as_deref()), ("src/panel.tsx", 17, None));
+        assert_eq!(panel.origin, PropsOrigin::Typescript);
+        assert_eq!(panel.extends, ["Sized", "Base"]);
+        // Depth-first: Sized's `Remote<string>` is met before the next extends of PanelProps.
+        assert_eq!(panel.unresolved_extends, ["Remote", r#"Omit<Other, "x">"#, "Ns.Thing"]);
+        let want = vec![
+            Prop {
+                default: Some("false".into()),
+                description: Some("Whether the panel can be closed.".into()),
+                since: Some("1.2.0".into()),
+                ..prop("closable", "boolean", true)
+            },
+            Prop { deprecated: true, ..prop("dismissible", "boolean", true) },
+            Prop {
+                description: Some("The title. @default ignored, not a block tag".into()),
+                ..prop("title", "React.ReactNode", false)
+            },
+            Prop {
+                default: Some(r#""calm""#.into()),
+                description: Some("Tone.".into()),
+                ..prop("tone", r#""calm" | "loud""#, true)
+            },
+            prop("aria-label", "string", true),
+            prop("onClose", "(evt: MouseEvent, reason: string): void", true),
+            prop("render", "<T>(item: T): JSX.Element", false),
+            prop("size", "number", false),
+            // Inherited: Sized's own props (its `size` loses to PanelProps'), then Base's.
+            Prop { description: Some("Shared id.".into()), ..prop("id", "string", true) },
+        ];
+        assert_eq!(panel.props, want);
+
+        // Cycles are cut: each side gets the other's props once.
+        let a = find(&tables, "LoopAProps");
+        assert_eq!(a.extends, ["LoopBProps"]);
+        assert_eq!(a.props.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+        assert!(a.unresolved_extends.is_empty());
+    }
+
+    #[test]
+    fn type_aliases_and_intersections() {
+        let src = r#"type Common = { /** Common flag. */ flag?: boolean };
+export type ButtonProps = Common & React.HTMLAttributes<HTMLButtonElement> & {
+    /** Kind. @since 2.0 */
+    kind: "a" | "b";
+};
+type RadioProps = ButtonProps;
+type PickedProps = Pick<ButtonProps, "kind">;
+type EitherProps = ButtonProps | RadioProps;
+type WrappedProps = (Common & { x: number });
+"#;
+        let tables = from_typescript(SourceLang::TypeScript, "b.ts", src);
+        let names: Vec<&str> = tables.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["ButtonProps", "RadioProps", "PickedProps", "WrappedProps"]);
+        let button = &tables[0];
+        assert_eq!(button.line, 2);
+        assert_eq!(button.extends, ["Common"]);
+        assert_eq!(button.unresolved_extends, ["React.HTMLAttributes"]);
+        assert_eq!(
+            button.props,
+            vec![
+                // "@since" inside a line is not a block tag.
+                Prop { description: Some("Kind. @since 2.0".into()), ..prop("kind", r#""a" | "b""#, false) },
+                Prop { description: Some("Common flag.".into()), ..prop("flag", "boolean", true) },
+            ]
+        );
+        let radio = &tables[1];
+        assert_eq!(radio.extends, ["ButtonProps", "Common"]);
+        assert_eq!(radio.props.len(), 2);
+        let picked = &tables[2];
+        assert_eq!(
+            (picked.props.len(), picked.unresolved_extends.as_slice()),
+            (0, &[r#"Pick<ButtonProps, "kind">"#.to_string()][..])
+        );
+        let wrapped = &tables[3];
+        assert_eq!(wrapped.props.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["x", "flag"]);
+    }
+
+    #[test]
+    fn defaults_from_default_props_and_destructuring() {
+        let src = r#"export interface CardProps {
+    /** @default 3 */
+    elevation?: number;
+    interactive?: boolean;
+    label?: string;
+}
+export class Card extends React.PureComponent<CardProps, State> {
+    static defaultProps = { elevation: 1, interactive: false, "label": 'card' };
+}
+interface TagProps { round?: boolean; minimal?: boolean; size?: string }
+export class Tag extends AbstractComponent<TagProps> {
+    public static defaultProps: Partial<TagProps> = {
+        round: true,
+    };
+}
+Tag.defaultProps = { minimal: true, round: false };
+interface ChipProps { a?: number; b?: string; c?: boolean; d?: number[] }
+export function Chip({ a = 1, b: renamed = "x", c }: ChipProps) { return null; }
+Chip.defaultProps = { c: true };
+interface BadgeProps { dot?: boolean; count?: number }
+export const Badge = React.forwardRef<HTMLSpanElement, BadgeProps>((props, ref) => {
+    const { dot = false, count = 10 } = props;
+    return null;
+});
+interface PillProps { tone?: string }
+export const Pill: React.FC<PillProps> = ({ tone = "calm" }) => null;
+interface LooseProps { n?: number }
+function helper({ n = 5 }: LooseProps) {}
+"#;
+        let tables = from_typescript(SourceLang::Tsx, "c.tsx", src);
+        let default = |table: &str, name: &str| get(find(&tables, table), name).default.clone();
+        // JSDoc wins over defaultProps.
+        assert_eq!(default("CardProps", "elevation").as_deref(), Some("3"));
+        assert_eq!(default("CardProps", "interactive").as_deref(), Some("false"));
+        assert_eq!(default("CardProps", "label").as_deref(), Some("'card'"));
+        // The static field comes first, then the assignment.
+        assert_eq!(default("TagProps", "round").as_deref(), Some("true"));
+        assert_eq!(default("TagProps", "minimal").as_deref(), Some("true"));
+        assert_eq!(default("TagProps", "size"), None);
+        // defaultProps (through the function's parameter type) before destructuring.
+        assert_eq!(default("ChipProps", "a").as_deref(), Some("1"));
+        assert_eq!(default("ChipProps", "b").as_deref(), Some(r#""x""#));
+        assert_eq!(default("ChipProps", "c").as_deref(), Some("true"));
+        assert_eq!(default("ChipProps", "d"), None);
+        assert_eq!(default("BadgeProps", "dot").as_deref(), Some("false"));
+        assert_eq!(default("BadgeProps", "count").as_deref(), Some("10"));
+        assert_eq!(default("PillProps", "tone").as_deref(), Some(r#""calm""#));
+        // A lower-case helper is not a component.
+        assert_eq!(default("LooseProps", "n"), None);
+    }
+
+    #[test]
+    fn typescript_odd_inputs_do_not_panic() {
+        let deep = "type DeepProps = ".to_string() + &"{ a: ".repeat(5_000) + "1";
+        let chain: String =
+            (0..500).map(|i| format!("interface P{i}Props extends P{}Props {{ p{i}: {i} }}\n", i + 1)).collect();
+        let inputs = [
+            "",
+            "interface",
+            "interface Props",
+            "interface XProps extends { }",
+            "type XProps = ",
+            "type XProps = { a?: }",
+            "export interface BrokenProps { /** unterminated",
+            "class A { static defaultProps = 1; } A.defaultProps = 2;",
+            "const X = ({ a = }: XProps) => null;",
+            "\u{feff}interface ÜProps { \"é\"?: string; /** 😀 */ x: 1 }",
+            deep.as_str(),
+            chain.as_str(),
+        ];
+        for lang in [SourceLang::TypeScript, SourceLang::Tsx, SourceLang::JavaScript] {
+            for input in inputs {
+                let _ = from_typescript(lang, "x.ts", input);
+            }
+        }
+        let tables = from_typescript(SourceLang::TypeScript, "x.ts", &chain);
+        assert_eq!(tables.len(), 500);
+        assert_eq!(tables[0].props.len(), 500);
+        assert_eq!(tables[0].unresolved_extends, ["P500Props"]);
+    }
+
+    #[test]
+    fn jsdoc_tags() {
+        let doc = jsdoc(
+            "/**\n * First line\n *   second **bold**.\n *\n * @default {\n *   a: 1 }\n * @since v3\n * @deprecated\n */",
+        );
+        assert_eq!(
+            doc,
+            JsDoc {
+                description: Some("First line second **bold**.".into()),
+                default: Some("{ a: 1 }".into()),
+                since: Some("v3".into()),
+                deprecated: true,
+            }
+        );
+        assert_eq!(jsdoc("/** **Bold** start. */").description.as_deref(), Some("**Bold** start."));
+        assert_eq!(jsdoc("/***/"), JsDoc::default());
+    }
+
+    const SEMI_LIKE: &str = "# Widget 组件
+
+| 属性 | 说明 |
+| --- | --- |
+| early | 不在 API 区域 |
+
+## API 参考
+
+## Widget
+
+| 属性 | 说明 | 类型 | 默认值 | 版本 |
+| --- | --- | --- | --- | --- |
+| bordered | 是否有边框 | boolean | false |
+| `mode` | 模式，见[Mode](#mode) | 'a' \\| 'b' | 'a' | **2.1.0** |
+| parts | 组成元素 | <a target=\"_blank\" href=\"https://example.com/x.ts#L1\">WidgetParts</a> | - | - |
+| kind | 种类 | <ApiType detail='{ a: 1 }'>Kind</ApiType> | | |
+| items | 数据 | Array<string> \\| ReactNode<br/>\\|(x: number) => void | [] |
+| field | 映射路径<br/>**必填** | string |
+| oldProp | 已废弃，请使用 mode | string |
+| required | 是否展示必填的\\*号 | boolean | false |
+| short |
+|  | 空名字 | string |
+
+### Widget.Item
+
+| Properties | Description | Type | Default | Version |
+| --- | --- | --- | --- | --- |
+| key | Required and must be unique | string | - |
+| aria-required | Set aria-required | string | - |
+| legacy | **Deprecated**, use key | string | - |
+
+| 名称 | 说明 |
+| --- | --- |
+| notProps | 没有名字列 |
+
+## Methods
+
+| Name | Description |
+| --- | --- |
+| focus() | Focuses |
+
+# Other
+
+| 属性 | 说明 |
+| --- | --- |
+| late | 已离开 API 区域 |
+";
+
+    #[test]
+    fn markdown_tables_under_api_headings() {
+        let tables = from_markdown("content/widget/index.md", "zh-CN", SEMI_LIKE);
+        let names: Vec<(&str, u32)> = tables.iter().map(|t| (t.name.as_str(), t.line)).collect();
+        assert_eq!(names, [("Widget", 11), ("Widget.Item", 26)]);
+        let widget = &tables[0];
+        assert_eq!(widget.origin, PropsOrigin::Document);
+        assert_eq!((widget.path.as_str(), widget.lang.as_deref()), ("content/widget/index.md", Some("zh-CN")));
+        assert!(widget.extends.is_empty() && widget.unresolved_extends.is_empty());
+        let with = |p: Prop, description: &str| Prop { description: Some(description.into()), ..p };
+        let want = vec![
+            Prop { default: Some("false".into()), ..with(prop("bordered", "boolean", true), "是否有边框") },
+            Prop {
+                default: Some("'a'".into()),
+                since: Some("2.1.0".into()),
+                ..with(prop("mode", "'a' | 'b'", true), "模式，见Mode")
+            },
+            with(prop("parts", "WidgetParts", true), "组成元素"),
+            with(prop("kind", "Kind", true), "种类"),
+            Prop {
+                default: Some("[]".into()),
+                ..with(prop("items", "Array<string> | ReactNode |(x: number) => void", true), "数据")
+            },
+            with(prop("field", "string", false), "映射路径 必填"),
+            Prop { deprecated: true, ..with(prop("oldProp", "string", true), "已废弃，请使用 mode") },
+            Prop {
+                default: Some("false".into()), ..with(prop("required", "boolean", true), "是否展示必填的*号")
+            },
+            prop("short", "", true),
+        ];
+        assert_eq!(widget.props, want);
+        let item = &tables[1];
+        assert_eq!(item.lang.as_deref(), Some("zh-CN"));
+        assert_eq!(
+            item.props,
+            vec![
+                with(prop("key", "string", false), "Required and must be unique"),
+                with(prop("aria-required", "string", true), "Set aria-required"),
+                Prop { deprecated: true, ..with(prop("legacy", "string", true), "Deprecated, use key") },
+            ]
+        );
+    }
+
+    #[test]
+    fn markdown_zones_and_headings() {
+        // Blueprint-style: an API heading followed by directives, not tables.
+        let blueprint = "# Alert\n\n## Props interface\n\n@interface AlertProps\n";
+        assert!(from_markdown("alert.mdx", "", blueprint).is_empty());
+        // A nested API heading closes at the next heading of a higher level.
+        let nested = "## Usage\n\n#### via props.x\n\n### Binding\n\n| Name | Type |\n| - | - |\n| a | b |\n";
+        assert!(from_markdown("x.md", "en-US", nested).is_empty());
+        // A table right under the API heading takes its name; CRLF and a lone CR keep our line numbers.
+        let crlf = "x\r\r\n## API\r\n\r\n| Prop | Type | Default |\r\n|---|---|---|\r\n| on | `boolean` | `true` |\r\n";
+        let tables = from_markdown("y.md", "en-US", crlf);
+        assert_eq!(tables.len(), 1);
+        assert_eq!((tables[0].name.as_str(), tables[0].line), ("API", 4));
+        assert_eq!(tables[0].props, vec![Prop { default: Some("true".into()), ..prop("on", "boolean", true) }]);
+        // No heading above at all: not in a zone.
+        assert!(from_markdown("z.md", "", "| 属性 | 说明 |\n|---|---|\n| a | b |\n").is_empty());
+    }
+
+    #[test]
+    fn markdown_odd_inputs_do_not_panic() {
+        let deep_quotes = ">".repeat(10_000) + " ## API\n\n| Name |\n|---|\n| a |";
+        let wide = "## API\n\n| Name |\n|---|\n".to_string() + &"| a | b | c | d |\n".repeat(1000);
+        let inputs = [
+            "",
+            "## API",
+            "## API\n\n| Name |\n|---|\n",
+            "## API\n\n| Name | Default |\n|---|---|\n| a |\n|\n| | |\n",
+            "## API\n\n|Name|\n|:-:|\n|<a>|\n|`|\n|\\|\n",
+            "## API\n\n| Name | Type |\n|---|---|\n| a | x<y<z<w |\n| b | </x> <!-- c --> |\n",
+            "\u{feff}## 属性\r\r| 属性 | 类型 |\r|---|---|\r| é | 😀 |",
+            deep_quotes.as_str(),
+            wide.as_str(),
+        ];
+        for input in inputs {
+            let _ = from_markdown("x.md", "zh-CN", input);
+        }
+        let tables = from_markdown("x.md", "", &wide);
+        assert_eq!((tables.len(), tables[0].props.len()), (1, 1000));
+    }
+}
