@@ -269,6 +269,27 @@ pub struct DocMeta {
     pub code_blocks: Vec<CodeBlockMeta>,
     /// Headings in document order.
     pub sections: Vec<SectionMeta>,
+    /// GFM tables in document order.
+    pub tables: Vec<TableMeta>,
+}
+
+/// One GFM table of a document (the placeholder view hides long ones, as it hides code blocks).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TableMeta {
+    /// Body rows.
+    pub rows: u32,
+    /// Plain text of the nearest heading above it.
+    pub heading: Option<String>,
+    /// First line (the header row).
+    pub start_line: u32,
+    /// Last line.
+    pub end_line: u32,
+    /// Byte offset of its first line.
+    pub start_byte: u32,
+    /// Byte offset of the end of its last line (newline excluded).
+    pub end_byte: u32,
+    /// Tokens of the table.
+    pub tokens: u32,
 }
 
 /// One fenced code block.

@@ -15,7 +15,6 @@ use serde::Serialize;
 use crate::budget::{Budget, BudgetError, Cursor, Cuts, Fence, Part, Request, serve};
 use crate::bundle::{Bundle, BundleError};
 use crate::model::*;
-use crate::view::fetch_hint;
 
 /// Why a lookup failed. Every message says what exists or what to do.
 #[derive(Debug, thiserror::Error)]
@@ -488,8 +487,10 @@ pub struct ChangelogView {
     pub total_lines: u32,
     /// Lines per page.
     pub page_lines: u32,
-    /// Tokens of `text`.
+    /// Tokens of `text`, exact.
     pub tokens: u32,
+    /// Tokens of the whole page.
+    pub page_tokens: u32,
     /// Previous page number (newer entries), if any.
     pub previous: Option<u32>,
     /// Next page number (older entries), if any.
@@ -1012,7 +1013,8 @@ impl BundleSet {
         };
         let mut part = serve(text, cuts, ranges, offset, paging.budget.content(), fences);
         part.max_tokens = paging.budget.lowered.then_some(paging.budget.max_tokens);
-        let next = part.next_offset.map(|offset| Cursor { set: label, request: request.clone(), offset }.encode());
+        let set = Cursor::set_id(&label);
+        let next = part.next_offset.map(|offset| Cursor { set, request: request.clone(), offset }.encode());
         Ok((part, next))
     }
 
@@ -1043,7 +1045,11 @@ impl BundleSet {
         let (bundle, meta) = self.component_meta(name)?;
         let doc = self.pick_doc(&meta, lang)?;
         let whole = self.text(&bundle, &keys::doc(&doc.lang))?;
-        let found = if sections.is_empty() { vec![] } else { self.find_sections(&meta, doc, sections)? };
+        let found = if sections.is_empty() {
+            vec![]
+        } else {
+            self.find_sections(&meta, doc, &self.props_of(&bundle)?, sections)?
+        };
         let hidden = doc.hidden && detail != Detail::Full && found.is_empty();
         let request = Request::Doc {
             component: meta.key.clone(),
@@ -1052,9 +1058,8 @@ impl BundleSet {
             sections: found.iter().map(|s| s.slug.clone()).collect(),
         };
         let (text, map, fences) = if hidden {
-            let default_lang = &self.manifest.default_lang;
-            let hint = |b: &CodeBlockMeta| fetch_hint(&meta.key, &doc.lang, default_lang, b.index);
-            let (view, spans) = crate::view::placeholder_view_spans(&whole, &doc.code_blocks, &hint);
+            let (view, spans) =
+                crate::view::placeholder_view_spans(&whole, &doc.code_blocks, &doc.tables, &|_| String::new());
             let fences = spans.into_iter().map(|(index, start, end)| Fence { index, start, end }).collect();
             (std::borrow::Cow::Owned(view), keys::view(&doc.lang), fences)
         } else {
@@ -1200,6 +1205,7 @@ impl BundleSet {
         &self,
         meta: &ComponentMeta,
         doc: &DocMeta,
+        props: &[PropsTable],
         asked: &[String],
     ) -> Result<Vec<SectionMeta>, LookupError> {
         let matches = |s: &SectionMeta, q: &str| {
@@ -1241,6 +1247,25 @@ impl BundleSet {
                     })
                     .collect(),
             });
+        }
+        // A heading with nothing under it but the next heading of its level (Semi's `## API 参考`, followed by
+        // `## Table`, `## Column`, … each with its table) stands for the sections after it: up to the last one
+        // holding a props table of this document.
+        let last_table =
+            props.iter().filter(|t| t.origin == PropsOrigin::Document && t.path == doc.path).map(|t| t.line).max();
+        for s in &mut found {
+            let empty = s.tokens <= 20 && s.end_line <= s.start_line + 2;
+            if let Some(line) = last_table.filter(|&l| empty && l > s.end_line) {
+                let group_end = doc
+                    .sections
+                    .iter()
+                    .filter(|x| x.level <= s.level && x.start_line > s.start_line && x.start_line <= line)
+                    .map(|x| x.end_line)
+                    .max();
+                if let Some(end) = group_end {
+                    s.end_line = end;
+                }
+            }
         }
         found.sort_by_key(|s| s.start_line);
         found.dedup_by_key(|s| s.start_line);
@@ -1358,7 +1383,7 @@ impl BundleSet {
         part.lines = (part.lines.0 + p.start_line - 1, part.lines.1 + p.start_line - 1);
         if next_cursor.is_none() && page < summary.pages {
             let next = Request::Changelog { lang: summary.lang.clone(), page: page + 1 };
-            next_cursor = Some(Cursor { set: self.label(), request: next, offset: 0 }.encode());
+            next_cursor = Some(Cursor { set: Cursor::set_id(&self.label()), request: next, offset: 0 }.encode());
         }
         Ok(ChangelogView {
             served: self.served(),
@@ -1369,7 +1394,8 @@ impl BundleSet {
             end_line: p.end_line,
             total_lines: summary.lines,
             page_lines: self.manifest.thresholds.changelog_page_lines,
-            tokens: p.tokens,
+            tokens: part.tokens,
+            page_tokens: p.tokens,
             previous: (page > 1).then(|| page - 1),
             next: (page < summary.pages).then(|| page + 1),
             releases: lang_meta

@@ -145,7 +145,7 @@ impl Render for ComponentsView {
 fn framed(part: &Part, text: &str, more: Option<String>) -> String {
     let mut out = String::with_capacity(text.len() + 256);
     if let (Some(index), Some(reopen)) = (part.starts_in_block, &part.reopen) {
-        out.push_str(&format!("[continuing code block #{index}]\n{reopen}\n"));
+        out.push_str(&format!("[code block #{index}, continued]\n{reopen}\n"));
     }
     out.push_str(text);
     let end_line = |out: &mut String, line: &str| {
@@ -155,18 +155,13 @@ fn framed(part: &Part, text: &str, more: Option<String>) -> String {
         out.push_str(line);
     };
     if let (Some(index), Some(close)) = (part.ends_in_block, &part.close) {
-        end_line(
-            &mut out,
-            &format!(
-                "{close}\n[code block #{index} is cut here: its fence is closed above and reopened by the next part]"
-            ),
-        );
+        end_line(&mut out, &format!("{close}\n[code block #{index} continues in the next part]"));
     }
     if let (Some(rest), Some(call)) = (&part.cut, more) {
         end_line(
             &mut out,
             &format!(
-                "[cut to the token budget after line {}: {} and {} tokens left; continue with {call}]",
+                "[cut after line {}: {} and {} tokens left; continue with {call}]",
                 thousands(part.lines.1),
                 plural(rest.lines, "line"),
                 thousands(rest.tokens)
@@ -198,7 +193,8 @@ impl Render for DocView {
     fn render(&self, surface: Surface) -> String {
         let lang = Some(self.lang.as_str());
         let c = ("component", self.component.clone());
-        let hidden = if self.hidden {
+        // How to fetch what is hidden: said by the first part only (continuations keep their envelope small).
+        let hidden = if self.hidden && self.part.offset == 0 {
             let block =
                 surface.call(&self.served, lang, "get_code_block", "code-block", &[c.clone(), ("index", "N".into())]);
             format!(
@@ -206,6 +202,8 @@ impl Render for DocView {
                 plural(self.code_blocks, "code block"),
                 self.threshold,
             )
+        } else if self.hidden {
+            format!(" · {} hidden", plural(self.code_blocks, "code block"))
         } else {
             format!(" · {}", plural(self.code_blocks, "code block"))
         };
@@ -333,22 +331,20 @@ impl Render for ChangelogView {
             let args = continuation(&self.part, &[("--page", self.page.to_string())], cur);
             surface.call(&self.served, Some(&self.lang), "get_changelog", "changelog", &args)
         });
+        // The next page is named once the page is whole; a cut page names its continuation instead.
+        let next = if more.is_none() { nav("next (older)", self.next) } else { String::new() };
         format!(
-            "[{} · changelog · {} · page {}/{} · lines {}–{}{releases} · {} tokens{}{}]\n{}\n[page {}/{} · {} lines per page · {} lines in all]",
+            "[{} · changelog · {} · page {}/{} ({} lines each, {} in all) · lines {}–{}{releases} · {} tokens{next}]\n{}",
             served(&self.served),
             self.lang,
             self.page,
             self.pages,
+            self.page_lines,
+            thousands(self.total_lines),
             thousands(self.part.lines.0),
             thousands(self.part.lines.1),
             thousands(self.tokens),
-            nav("previous (newer)", self.previous),
-            nav("next (older)", self.next),
             framed(&self.part, &self.text, more),
-            self.page,
-            self.pages,
-            self.page_lines,
-            thousands(self.total_lines)
         )
     }
 }

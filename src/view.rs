@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::model::{CodeBlockMeta, DocMeta, FileMeta, PropsOrigin, PropsTable, SectionMeta};
+use crate::model::{CodeBlockMeta, DocMeta, FileMeta, PropsOrigin, PropsTable, SectionMeta, TableMeta};
 
 /// What the placeholder of a code block needs to know: implemented by the compiler's parsed block and by the
 /// stored [`CodeBlockMeta`].
@@ -47,30 +47,25 @@ impl BlockSpan for CodeBlockMeta {
     }
 }
 
-/// The fetch instruction inside a placeholder, the same for CLI and MCP users:
-/// `get_code_block(component="table", index=12)`, with `lang` when it is not the default language.
-pub fn fetch_hint(component: &str, lang: &str, default_lang: &str, index: u32) -> String {
-    let lang = if lang == default_lang { String::new() } else { format!(", lang=\"{lang}\"") };
-    format!("get_code_block(component=\"{component}\", index={index}{lang})")
-}
-
 /// The document with every code block replaced by a numbered placeholder (Semi Design MCP's
 /// rule for documents over 888 lines).
 ///
-/// `blocks` are the document's code blocks in order (from the compiler's parse, or as stored). Each block's byte range `start_byte..end_byte` is replaced by a
-/// fenced `text` block of this shape (here for block 7, 42 lines, under heading "Basic table"):
+/// `blocks` are the document's code blocks in order (from the compiler's parse, or as stored). Each block's byte
+/// range `start_byte..end_byte` is replaced by a fenced `text` block of this shape (here for block 7, of 389
+/// tokens, under heading "Basic table"):
 ///
 /// ````text
 /// ```text
-/// [code block #7 hidden: jsx live=true, 42 lines, 389 tokens, under "Basic table"]
-/// <fetch_hint(block), each of its lines on a line of its own>
+/// [code block #7 hidden: jsx, 389 tokens, under "Basic table"]
+/// <fetch_hint(block), each of its lines on a line of its own (the reader and compiler pass none: the
+///  header of every answer says how to fetch block N)>
 /// ```
 /// ````
 ///
-/// - `jsx live=true` is the block's whole info string, left out (with its comma) when empty;
-///   `42 lines` is the block's line span `end_line - start_line + 1`, fences included (what
-///   fetching the block returns); `under "…"` is left out when no heading (or an empty one)
-///   precedes the block. An empty hint adds no line.
+/// - `jsx` is the first word of the block's info string, left out (with its comma) when empty;
+///   `389 tokens` is what fetching the block costs, when the block knows its size ([`BlockSpan::tokens`]),
+///   else its line span (`42 lines`, fences included); `under "…"` is left out when no heading (or an empty
+///   one) precedes the block. An empty hint adds no line.
 /// - Every placeholder line starts with the block's own container prefix (its indentation, and
 ///   `>` of enclosing block quotes; a list marker on the fence line stays on the first line and
 ///   is replaced by spaces on the others), so blocks inside list items and quotes stay there.
@@ -80,32 +75,73 @@ pub fn fetch_hint(component: &str, lang: &str, default_lang: &str, index: u32) -
 /// Everything outside the blocks is copied unchanged; no header is added (the caller adds one
 /// with totals). Blocks whose ranges do not fit `text` are left as they are; never panics.
 pub fn placeholder_view<B: BlockSpan>(text: &str, blocks: &[B], fetch_hint: &dyn Fn(&B) -> String) -> String {
-    placeholder_view_spans(text, blocks, fetch_hint).0
+    placeholder_view_spans(text, blocks, &[], fetch_hint).0
 }
 
-/// [`placeholder_view`], with where each placeholder sits in the view: `(block number, start byte, end byte)`, so
-/// a part cut to a budget can tell that it ends inside one.
+/// Tables of at least this many tokens are hidden too in the placeholder view: a document's long API tables are
+/// what is left once its code is hidden (Semi's Table: 5,500 of the 13,000 tokens of its view), and
+/// `sections=["<heading>"]` or `sections=["props"]` serve them.
+pub const TABLE_HIDE_TOKENS: u32 = 200;
+
+/// [`placeholder_view`] hiding long `tables` too (those of [`TABLE_HIDE_TOKENS`] or more, each replaced by one line
+/// `[table hidden: 49 rows, 2,332 tokens, under "Table"; get it with sections=["Table"]]`), with where each code
+/// block placeholder sits in the view: `(block number, start byte, end byte)`, so a part cut to a budget can tell
+/// that it ends inside one.
 pub fn placeholder_view_spans<B: BlockSpan>(
     text: &str,
     blocks: &[B],
+    tables: &[TableMeta],
     fetch_hint: &dyn Fn(&B) -> String,
 ) -> (String, Vec<(u32, usize, usize)>) {
+    enum Hidden<'a, B> {
+        Block(&'a B),
+        Table(&'a TableMeta),
+    }
+    let mut hidden: Vec<(usize, usize, Hidden<B>)> =
+        blocks.iter().map(|b| (b.bytes().0 as usize, b.bytes().1 as usize, Hidden::Block(b))).collect();
+    hidden.extend(
+        tables
+            .iter()
+            .filter(|t| t.tokens >= TABLE_HIDE_TOKENS)
+            .map(|t| (t.start_byte as usize, t.end_byte as usize, Hidden::Table(t))),
+    );
+    hidden.sort_by_key(|h| h.0);
     let mut out = String::with_capacity(text.len() / 2);
     let mut spans = Vec::with_capacity(blocks.len());
     let mut copied = 0usize;
-    for block in blocks {
-        let (start, end) = (block.bytes().0 as usize, block.bytes().1 as usize);
+    for (start, end, what) in hidden {
         if start < copied || end < start || text.get(start..end).is_none() {
             continue;
         }
         out.push_str(&text[copied..start]);
         let at = out.len();
-        out.push_str(&placeholder(text, block, &fetch_hint(block)));
-        spans.push((block.index(), at, out.len()));
+        match what {
+            Hidden::Block(block) => {
+                out.push_str(&placeholder(text, block, &fetch_hint(block)));
+                spans.push((block.index(), at, out.len()));
+            }
+            Hidden::Table(table) => out.push_str(&table_placeholder(text, table)),
+        }
         copied = end;
     }
     out.push_str(&text[copied..]);
     (out, spans)
+}
+
+/// The one-line placeholder of a hidden table, indented as the table's first line.
+fn table_placeholder(text: &str, table: &TableMeta) -> String {
+    let first = text[table.start_byte as usize..].split('\n').next().unwrap_or("");
+    let indent = &first[..first.len() - first.trim_start_matches([' ', '\t', '>']).len()];
+    let mut line = format!(
+        "{indent}[table hidden: {}, {} tokens",
+        crate::render::plural(table.rows, "row"),
+        crate::render::thousands(table.tokens)
+    );
+    if let Some(h) = table.heading.as_deref().filter(|h| !h.is_empty()) {
+        let _ = write!(line, ", under \"{h}\"; get it with sections=[\"{h}\"]");
+    }
+    line.push(']');
+    line
 }
 
 /// One placeholder fence for `block` (see [`placeholder_view`]); `text[start..end]` is valid.
@@ -128,12 +164,19 @@ fn placeholder<B: BlockSpan>(text: &str, block: &B, hint: &str) -> String {
     let (start_line, end_line) = block.lines();
     let lines = end_line.saturating_sub(start_line) + 1;
     let mut summary = format!("[code block #{} hidden: ", block.index());
-    if !block.info().is_empty() {
-        let _ = write!(summary, "{}, ", block.info());
+    // The block's language only: the rest of the info string (`live=true dir="column"`) is for the site's renderer,
+    // and costs ~10 tokens a placeholder; `get_code_block` shows it.
+    if let Some(lang) = block.info().split_whitespace().next() {
+        let _ = write!(summary, "{lang}, ");
     }
-    let _ = write!(summary, "{lines} line{}", if lines == 1 { "" } else { "s" });
-    if let Some(tokens) = block.tokens() {
-        let _ = write!(summary, ", {} token{}", crate::render::thousands(tokens), if tokens == 1 { "" } else { "s" });
+    // Tokens when known (what fetching the block costs), else lines; numbers without separators (fewer tokens).
+    match block.tokens() {
+        Some(tokens) => {
+            let _ = write!(summary, "{tokens} token{}", if tokens == 1 { "" } else { "s" });
+        }
+        None => {
+            let _ = write!(summary, "{lines} line{}", if lines == 1 { "" } else { "s" });
+        }
     }
     if let Some(heading) = block.heading().filter(|h| !h.is_empty()) {
         let _ = write!(summary, ", under \"{heading}\"");
@@ -195,41 +238,40 @@ pub fn slugify(title: &str) -> String {
         .collect()
 }
 
-/// The component card (`component_details` at `detail=brief`): what an agent needs to plan its next calls, in a
-/// few hundred tokens. Rebuilt by the reader from stored metadata; the compiler counts its tokens with this same
-/// function. Shape (every size in tokens):
+/// The component card (`component_details` at `detail=brief`): what an agent needs to plan its next calls, in
+/// about 2 % of the document's tokens. Rebuilt by the reader from stored metadata; the compiler counts its tokens
+/// with this same function. Shape (sizes in tokens, numbers without separators):
 ///
 /// ```text
-/// # Table 表格 — table · zh-CN · 6,374 lines · 63,210 tokens · 53 code blocks
+/// # Table 表格 (table, zh-CN: 6374 lines, 52358 tokens, 53 code blocks)
 /// <one-line description>
 /// import { Table } from '@douyinfe/semi-ui';
 ///
-/// ## Sections (tokens; code blocks: #number language tokens)
-/// - 代码演示 41,236
-///   - 基本表格 1,020: #2 jsx 712
-/// ## Props
-/// - Table (63): bordered, childrenRecordName, …
-/// ## Files (lines, tokens)
-/// - packages/semi-ui/table/Table.tsx 1,738 lines, 14,120 tokens (skeleton 2,904)
+/// ## Sections (tokens; code blocks: #number tokens, jsx unless named)
+/// - 代码演示 44381
+///   - 基本表格 849: #2 802, #3 css 80
+/// ## Props tables: Table (49), Column (36) (sections=["props"])
+/// ## Files in packages/semi-foundation/table/ (lines, tokens), largest first
+/// - foundation.ts 1286, 10803 (skeleton 4344)
 /// ```
 ///
-/// Sections are H2–H4 (H4 only when they hold code blocks); blocks under no listed heading are listed on a line
-/// of their own. Files past the first [`CARD_FILES`] are summed up in one line.
+/// Sections are H2 and H3 (a block under an H4 is listed with its H3); blocks under no listed heading are listed
+/// on a line of their own. Files past the largest [`CARD_FILES`] are summed up in one line.
 pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTable]) -> String {
-    use crate::render::{plural, thousands};
+    // Numbers without thousands separators: `44381` is two o200k tokens, `44,381` three.
     let mut out = format!(
-        "# {} — {component} · {} · {} lines · {} tokens · {}\n",
+        "# {} ({component}, {}: {} lines, {} tokens, {} code blocks)\n",
         doc.title.as_deref().unwrap_or(component),
         doc.lang,
-        thousands(doc.lines),
-        thousands(doc.tokens),
-        plural(doc.code_blocks.len() as u64, "code block"),
+        doc.lines,
+        doc.tokens,
+        doc.code_blocks.len(),
     );
     for line in [doc.brief.as_deref(), doc.import.as_deref()].into_iter().flatten() {
         let _ = writeln!(out, "{line}");
     }
-    // Blocks by the section that holds them (the innermost listed section whose lines contain the block).
-    let listed: Vec<&SectionMeta> = doc.sections.iter().filter(|s| (2..=4).contains(&s.level)).collect();
+    // Blocks by the section that holds them: the innermost H2 or H3 whose lines contain the block.
+    let listed: Vec<&SectionMeta> = doc.sections.iter().filter(|s| (2..=3).contains(&s.level)).collect();
     let mut blocks_of: Vec<Vec<&CodeBlockMeta>> = vec![Vec::new(); listed.len()];
     let mut loose = Vec::new();
     for b in &doc.code_blocks {
@@ -239,61 +281,79 @@ pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTa
             None => loose.push(b),
         }
     }
+    // The most common block language is said once, in the legend.
+    let mut langs: Vec<(&str, usize)> = Vec::new();
+    for b in &doc.code_blocks {
+        match langs.iter_mut().find(|(l, _)| *l == b.lang) {
+            Some((_, n)) => *n += 1,
+            None => langs.push((&b.lang, 1)),
+        }
+    }
+    let common = langs.iter().max_by_key(|(_, n)| *n).map_or("", |(l, _)| *l);
     let block_list = |blocks: &[&CodeBlockMeta]| {
         blocks
             .iter()
             .map(|b| {
-                let lang = if b.lang.is_empty() { String::new() } else { format!(" {}", b.lang) };
-                format!("#{}{lang} {}", b.index, thousands(b.tokens))
+                let lang = if b.lang == common || b.lang.is_empty() { String::new() } else { format!(" {}", b.lang) };
+                format!("#{}{lang} {}", b.index, b.tokens)
             })
             .collect::<Vec<_>>()
             .join(", ")
     };
     if !listed.is_empty() || !loose.is_empty() {
-        out.push_str("\n## Sections (tokens; code blocks: #number language tokens)\n");
+        let legend = if common.is_empty() { String::new() } else { format!(", {common} unless named") };
+        let _ = writeln!(out, "\n## Sections (tokens; code blocks: #number tokens{legend})");
     }
     if !loose.is_empty() {
         let _ = writeln!(out, "- (outside sections): {}", block_list(&loose));
     }
     for (s, blocks) in listed.iter().zip(&blocks_of) {
-        if s.level == 4 && blocks.is_empty() {
-            continue;
-        }
         let indent = "  ".repeat(usize::from(s.level - 2));
         let blocks = if blocks.is_empty() { String::new() } else { format!(": {}", block_list(blocks)) };
-        let _ = writeln!(out, "{indent}- {} {}{blocks}", s.title, thousands(s.tokens));
+        let _ = writeln!(out, "{indent}- {} {}{blocks}", s.title, s.tokens);
     }
     let own: Vec<&PropsTable> = props
         .iter()
         .filter(|t| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
         .collect();
     if !own.is_empty() {
-        out.push_str("\n## Props (sections=[\"props\"] for types, defaults and descriptions)\n");
-        for t in own {
-            let names: Vec<&str> = t.props.iter().map(|p| p.name.as_str()).collect();
-            let _ = writeln!(out, "- {} ({}): {}", t.name, t.props.len(), names.join(", "));
-        }
+        let counted: Vec<String> = own.iter().map(|t| format!("{} ({})", t.name, t.props.len())).collect();
+        let _ = writeln!(out, "\n## Props tables: {} (sections=[\"props\"])", counted.join(", "));
     }
     if !files.is_empty() {
-        out.push_str("\n## Files (lines, tokens), largest first\n");
+        // Paths relative to the folder they share, said once.
+        let dir = common_dir(files.iter().map(|f| f.path.as_str()));
+        let _ =
+            writeln!(out, "\n## Files in {} (lines, tokens), largest first", if dir.is_empty() { "." } else { dir });
         let mut files: Vec<&FileMeta> = files.iter().collect();
         files.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.path.cmp(&b.path)));
         for f in files.iter().take(CARD_FILES) {
-            let skeleton =
-                f.skeleton.as_ref().map_or(String::new(), |s| format!(" (skeleton {})", thousands(s.tokens)));
-            let _ = writeln!(out, "- {} {}, {}{skeleton}", f.path, thousands(f.lines), thousands(f.tokens));
+            let skeleton = f.skeleton.as_ref().map_or(String::new(), |s| format!(" (skeleton {})", s.tokens));
+            let _ = writeln!(out, "- {} {}, {}{skeleton}", &f.path[dir.len()..], f.lines, f.tokens);
         }
         if files.len() > CARD_FILES {
             let rest = &files[CARD_FILES..];
             let tokens: u64 = rest.iter().map(|f| u64::from(f.tokens)).sum();
-            let _ = writeln!(out, "- … {} more, {} tokens", plural(rest.len() as u64, "file"), thousands(tokens));
+            let _ = writeln!(out, "- and {} more, {tokens} tokens", rest.len());
         }
     }
     out
 }
 
-/// Files listed one by one in a [`card`]; the rest are summed up.
-pub const CARD_FILES: usize = 12;
+/// The longest folder prefix (ending in `/`) of every path.
+fn common_dir<'a>(mut paths: impl Iterator<Item = &'a str>) -> &'a str {
+    let Some(first) = paths.next() else { return "" };
+    let mut len = first.rfind('/').map_or(0, |i| i + 1);
+    for p in paths {
+        while len > 0 && !p.starts_with(&first[..len]) {
+            len = first[..len - 1].rfind('/').map_or(0, |i| i + 1);
+        }
+    }
+    &first[..len]
+}
+
+/// Files listed one by one in a [`card`] (the largest); the rest are summed up.
+pub const CARD_FILES: usize = 4;
 
 /// The props tables of `component` as Markdown (`component_details` with `sections=["props"]`): per table a heading
 /// naming it and where it comes from, then `| Prop | Type | Default | Description |` rows (`?` marks optional

@@ -174,7 +174,8 @@ fn tools_list_is_complete_and_small() {
             "get_file_code",
             "get_function_code",
             "list_component_files",
-            "list_components"
+            "list_components",
+            "search_docs"
         ]
     );
     for t in tools {
@@ -222,7 +223,7 @@ fn every_tool_answers_on_the_sample() {
         (Some(1444), Some(33), Some(true))
     );
     assert!(text.contains("get_code_block") && text.contains("#33") && !text.contains("#34"), "placeholders");
-    let (_, full) = c.ok("component_details", json!({"component": "table", "full": true}));
+    let (_, full) = c.ok("component_details", json!({"component": "table", "detail": "full"}));
     assert_eq!(full["hidden"], false);
     assert!(full["tokens"].as_u64() > s["tokens"].as_u64());
     // Semi's addressing: changelog / changelog-N through component_details.

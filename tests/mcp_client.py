@@ -34,6 +34,7 @@ TOOLS = [
     "get_function_code",
     "list_component_files",
     "list_components",
+    "search_docs",
 ]
 ANNOTATIONS = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
 
@@ -139,9 +140,21 @@ async def session(c, checks, label, p):
     _, s = await ok(c, checks, label, p, "list_component_files", {"component": comp})
     checks.check(f"{label} files of {comp}", any(f["path"] == p["file"] for f in s.get("files", [])), s.get("files"))
     r, s = await ok(c, checks, label, p, "get_file_code", {"path": p["file"]})
-    checks.check(f"{label} skeleton of {p['file']}", s.get("skeleton") is True and p["function"] in s.get("functions", []), s.get("skeleton"))
-    _, s = await ok(c, checks, label, p, "get_file_code", {"path": p["file"], "full": True})
-    checks.check(f"{label} whole {p['file']}", s.get("skeleton") is False and s["text"].count("\n") + 1 == p["file_lines"], s.get("skeleton"))
+    names = [f["name"] for f in s.get("functions", [])]
+    checks.check(f"{label} skeleton of {p['file']}", s.get("skeleton") is True and p["function"] in names, s.get("skeleton"))
+    # The whole file, part by part: following next_cursor gives every line once.
+    whole, args, parts = "", {"path": p["file"], "full": True}, 0
+    while parts < 100:
+        _, s = await ok(c, checks, label, p, "get_file_code", args)
+        whole, parts = whole + s.get("text", ""), parts + 1
+        if not s.get("next_cursor"):
+            break
+        args = {"path": p["file"], "cursor": s["next_cursor"]}
+    checks.check(f"{label} whole {p['file']} in {parts} parts", s.get("skeleton") is False and whole.count("\n") + 1 == p["file_lines"], parts)
+    _, s = await ok(c, checks, label, p, "get_file_code", {"path": p["file"], "start_line": 2, "end_line": 4})
+    checks.check(f"{label} lines 2-4 of {p['file']}", s.get("served_lines") == [2, 4] and s["text"].count("\n") == 3, s.get("served_lines"))
+    _, s = await ok(c, checks, label, p, "component_details", {"component": comp, "detail": "brief"})
+    checks.check(f"{label} card of {comp}", s.get("detail") == "brief" and s.get("tokens", 0) > 0 and "## Sections" in s.get("text", ""), s.get("tokens"))
     _, s = await ok(c, checks, label, p, "get_function_code", {"path": p["file"], "function": p["function"]})
     checks.check(f"{label} function {p['function']}", s.get("qualified") == p["function"] and s.get("text"), s.get("qualified"))
     _, s = await ok(c, checks, label, p, "get_code_block", {"component": p["other_component"], "index": p["other_blocks"], "lang": p["other_lang"], "version": p["version"], "system": p["system"]})
@@ -156,6 +169,9 @@ async def session(c, checks, label, p):
     await tool_error(c, checks, label, "get_changelog", {"page": pages + 1}, f"1..{pages}")
     await tool_error(c, checks, label, "get_function_code", {"path": p["file"], "function": "nosuchfunction"}, "no function")
     await tool_error(c, checks, label, "get_file_code", {"path": "nope/nothing.ts"}, "no file")
+    await tool_error(c, checks, label, "get_file_code", {"path": p["file"], "cursor": "garbage"}, "malformed cursor")
+    await tool_error(c, checks, label, "component_details", {"component": comp, "max_tokens": 100}, "minimum of 300 tokens")
+    await tool_error(c, checks, label, "component_details", {"component": comp, "sections": ["no such heading"]}, "its sections (tokens)")
     await tool_error(c, checks, label, "list_components", {"version": "0.0.1"}, "available", p["version"])
     await tool_error(c, checks, label, "list_components", {"system": "nosuchsystem"}, "available", p["system"])
 

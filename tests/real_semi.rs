@@ -116,7 +116,7 @@ fn changelog_pages_17_in_zh_and_18_in_en() {
     let raw = std::fs::read_to_string(b.repo.join("content/ecosystem/changelog/index.md")).unwrap();
     let joined: Vec<String> =
         (1..=17).map(|p| b.set.changelog(Some(p), zh(), Paging::unlimited()).unwrap().text).collect();
-    assert_eq!(joined.join("\n"), raw);
+    assert_eq!(joined.concat(), raw, "pages end with their newline and rejoin into the file");
 }
 
 #[test]

@@ -18,7 +18,7 @@ use crate::bundle::writer::{BundleWriter, Frame, write_atomically};
 use crate::config::{CONFIG_FILE, Config, check_name, package_json};
 use crate::model::*;
 use crate::search::index::{self as search_index, DocSource, UnitDraft};
-use crate::view::{card, fetch_hint, placeholder_view, props_text};
+use crate::view::{card, placeholder_view_spans, props_text};
 
 /// Everything compiled, before it is written.
 pub struct CompiledSet {
@@ -37,6 +37,8 @@ struct CompiledFile {
     frames: Vec<Frame>,
     /// Token maps of its text and skeleton.
     maps: TokenMaps,
+    /// Props tables of its `XxxProps` types.
+    props: Vec<PropsTable>,
     /// Search units of its functions.
     units: Vec<UnitDraft>,
 }
@@ -46,6 +48,8 @@ struct CompiledDoc {
     frames: Vec<Frame>,
     /// Token maps of the document and its placeholder view.
     maps: TokenMaps,
+    /// Props tables of its API section.
+    props: Vec<PropsTable>,
     /// Search units of its sections and code blocks.
     units: Vec<UnitDraft>,
 }
@@ -301,7 +305,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                 let message = "binary content in a source file; listed, not stored";
                 ctx.report(Diagnostic::new(f.rel.clone(), "read", message));
             }
-            return Some(CompiledFile { meta, frames: vec![], maps: TokenMaps::new(), units: vec![] });
+            return Some(CompiledFile { meta, frames: vec![], maps: TokenMaps::new(), props: vec![], units: vec![] });
         }
         Err(ReadProblem::Skip(d)) => {
             ctx.report(d);
@@ -313,12 +317,14 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
     meta.lines = line_count(&text);
     let mut frames = Vec::new();
     let mut maps = TokenMaps::new();
+    let mut props = Vec::new();
     let map = ctx.tokens.map(&text);
     meta.tokens = map.total();
     maps.insert(keys::file(&f.rel), map);
     let mut units = Vec::new();
     if let Some(lang) = SourceLang::from_path(Path::new(&f.rel)) {
         meta.kind = FileKind::Source;
+        props = super::props::from_typescript(lang, &f.rel, &text);
         match analyze(lang, &text, ctx.config.thresholds.skeleton_min_lines as usize) {
             Ok(a) => {
                 if a.parse_errors > 0 {
@@ -368,7 +374,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
         }
     }
     Frame::new(keys::file(&f.rel), text.as_str()).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
-    Some(CompiledFile { meta, frames, maps, units })
+    Some(CompiledFile { meta, frames, maps, props, units })
 }
 
 /// The statement that imports component `name` in the document's code blocks: the first `import { … } from '…'`
@@ -425,15 +431,19 @@ fn compile_component(
             c
         })
         .collect();
+    let mut props: Vec<PropsTable> = Vec::new();
     for mut c in compiled.into_iter().flatten() {
         docs.push(c.meta);
         frames.extend(c.frames);
         units.extend(c.units);
         maps.append(&mut c.maps);
+        props.append(&mut c.props);
     }
     let metas: Vec<FileMeta> =
         plan.files.iter().filter_map(|f| files.get(f.rel.as_str())).map(|c| c.meta.clone()).collect();
-    let props: Vec<PropsTable> = Vec::new();
+    if props.is_empty() {
+        props = source_props(key, plan, files);
+    }
     for doc in &mut docs {
         let own: Vec<PropsTable> = props
             .iter()
@@ -472,6 +482,16 @@ fn compile_component(
     };
     let meta = ComponentMeta { key: key.to_string(), name: plan.name.clone(), docs, files: metas };
     (entry, meta, frames, units, maps)
+}
+
+/// The props tables of a component without API tables in its documents: the `XxxProps` types of its sources
+/// (Blueprint's way), only those named after the component when some are (a folder of several components, such as
+/// Blueprint's `forms/`, lists the same sources for each).
+fn source_props(key: &str, plan: &ComponentPlan, files: &BTreeMap<&str, CompiledFile>) -> Vec<PropsTable> {
+    let all: Vec<&PropsTable> =
+        plan.files.iter().filter_map(|f| files.get(f.rel.as_str())).flat_map(|c| &c.props).collect();
+    let named: Vec<&PropsTable> = all.iter().copied().filter(|t| component_key(&t.name).starts_with(key)).collect();
+    if named.is_empty() { all } else { named }.into_iter().cloned().collect()
 }
 
 fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> Option<CompiledDoc> {
@@ -513,11 +533,24 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
         .collect::<Vec<CodeBlockMeta>>();
     // The view is rebuilt by the reader from the stored spans; only its token map is stored. Placeholders cost ~40
     // tokens each, so a document of many tiny blocks is served whole when hiding would not save anything.
+    let tables: Vec<TableMeta> = doc
+        .tables
+        .iter()
+        .map(|t| TableMeta {
+            rows: t.rows,
+            heading: t.heading.clone(),
+            start_line: t.start_line,
+            end_line: t.end_line,
+            start_byte: t.start_byte,
+            end_byte: t.end_byte,
+            tokens: ctx.tokens.count(slice(t.start_byte, t.end_byte)),
+        })
+        .collect();
     let mut hidden = doc.lines > ctx.config.thresholds.doc_hide_lines && !code_blocks.is_empty();
     let mut view_tokens = tokens;
     if hidden {
-        let hint = |b: &CodeBlockMeta| fetch_hint(key, lang, &ctx.default_lang, b.index);
-        let view_map = ctx.tokens.map(&placeholder_view(&text, &code_blocks, &hint));
+        let (view, _) = placeholder_view_spans(&text, &code_blocks, &tables, &|_| String::new());
+        let view_map = ctx.tokens.map(&view);
         hidden = view_map.total() < tokens;
         if hidden {
             view_tokens = view_map.total();
@@ -561,8 +594,10 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
         view_tokens,
         code_blocks,
         sections,
+        tables,
     };
-    Some(CompiledDoc { meta, frames, maps, units })
+    let props = super::props::from_markdown(&f.rel, lang, &text);
+    Some(CompiledDoc { meta, frames, maps, props, units })
 }
 
 fn compile_changelogs(
@@ -592,7 +627,11 @@ fn compile_changelogs(
         let page_metas: Vec<PageMeta> = pages
             .par_iter()
             .map(|p| {
-                let body = text.get(p.start_byte as usize..p.end_byte as usize).unwrap_or("");
+                // A page keeps the newline that ends its last line, so pages (and the parts of a page served to a
+                // budget) rejoin into the file by plain concatenation.
+                let end =
+                    if (p.end_byte as usize) < text.len() { p.end_byte as usize + 1 } else { p.end_byte as usize };
+                let body = text.get(p.start_byte as usize..end).unwrap_or("");
                 (p, body, ctx.tokens.map(body))
             })
             .collect::<Vec<_>>()

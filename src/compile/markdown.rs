@@ -56,6 +56,23 @@ pub struct CodeBlock {
     pub end_byte: u32,
 }
 
+/// One GFM table (header row, delimiter row, body rows).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Table {
+    /// Body rows (the header row not counted).
+    pub rows: u32,
+    /// Plain text of the nearest heading above it.
+    pub heading: Option<String>,
+    /// First line (the header row).
+    pub start_line: u32,
+    /// Last line (the last body row).
+    pub end_line: u32,
+    /// Byte offset of the start of `start_line`.
+    pub start_byte: u32,
+    /// Byte offset of the end of `end_line`, excluding its line terminator.
+    pub end_byte: u32,
+}
+
 /// One heading (ATX `#…` or setext `===`/`---`, H1–H6) and the lines it governs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Section {
@@ -101,6 +118,8 @@ pub struct Document {
     /// Every heading H1–H6, in document order, including headings nested in list items or block
     /// quotes (but never text inside code blocks or HTML blocks).
     pub sections: Vec<Section>,
+    /// Every GFM table, in document order.
+    pub tables: Vec<Table>,
 }
 
 /// Parses `text` (CommonMark + GFM tables, strikethrough, autolinks and task lists, with a
@@ -119,6 +138,7 @@ pub fn parse(text: &str) -> Document {
     let mut front_matter = Vec::new();
     let mut headings: Vec<(u8, String, u32)> = Vec::new();
     let mut code_blocks = Vec::new();
+    let mut tables = Vec::new();
     let mut first_h1: Option<String> = None;
     let mut first_paragraph: Option<String> = None;
 
@@ -151,6 +171,18 @@ pub fn parse(text: &str) -> Document {
                     end_byte: to_u32(lines.end(end_line)),
                 });
             }
+            NodeValue::Table(_) => {
+                let start_line = lines.line_of_cm_line(pos.start.line);
+                let end_line = lines.line_of_cm_line(pos.end.line).max(start_line).min(lines.count());
+                tables.push(Table {
+                    rows: to_u32(node.children().count().saturating_sub(1)),
+                    heading: headings.last().map(|(_, title, _)| title.clone()),
+                    start_line,
+                    end_line,
+                    start_byte: to_u32(lines.start(start_line)),
+                    end_byte: to_u32(lines.end(end_line)),
+                });
+            }
             NodeValue::Paragraph if first_paragraph.is_none() => {
                 let text = plain_text(node);
                 if is_brief_candidate(&text) {
@@ -165,7 +197,8 @@ pub fn parse(text: &str) -> Document {
     let title = field("title").or(first_h1);
     let brief = field("brief").or_else(|| field("description")).or(first_paragraph);
 
-    Document { lines: lines.count(), title, brief, sections: sections(&headings, &lines), front_matter, code_blocks }
+    let sections = sections(&headings, &lines);
+    Document { lines: lines.count(), title, brief, sections, front_matter, code_blocks, tables }
 }
 
 pub use crate::view::slugify;
@@ -601,6 +634,7 @@ mod tests {
                 brief: None,
                 code_blocks: vec![],
                 sections: vec![],
+                tables: vec![],
             }
         );
         assert_eq!(placeholder_view("", &doc.code_blocks, &|_| "hint".into()), "");
@@ -635,7 +669,7 @@ mod tests {
         let view = placeholder_view(text, &doc.code_blocks, &|b| {
             format!("get_code_block(\"Table\", {})\nsecond line", b.index)
         });
-        let want = "# Basic table\n\nIntro.\n\n```text\n[code block #1 hidden: jsx live=true, 4 lines, under \"Basic table\"]\nget_code_block(\"Table\", 1)\nsecond line\n```\n\n- step\n\n  ```text\n  [code block #2 hidden: 3 lines, under \"Basic table\"]\n  get_code_block(\"Table\", 2)\n  second line\n  ```\n> ```text\n> [code block #3 hidden: 3 lines, under \"Basic table\"]\n> get_code_block(\"Table\", 3)\n> second line\n> ```\n";
+        let want = "# Basic table\n\nIntro.\n\n```text\n[code block #1 hidden: jsx, 4 lines, under \"Basic table\"]\nget_code_block(\"Table\", 1)\nsecond line\n```\n\n- step\n\n  ```text\n  [code block #2 hidden: 3 lines, under \"Basic table\"]\n  get_code_block(\"Table\", 2)\n  second line\n  ```\n> ```text\n> [code block #3 hidden: 3 lines, under \"Basic table\"]\n> get_code_block(\"Table\", 3)\n> second line\n> ```\n";
         assert_eq!(view, want);
         let again = parse(&view);
         assert_eq!(again.code_blocks.len(), 3);

@@ -66,7 +66,7 @@ pub struct FollowUp {
     /// component="table", index=12)`.
     pub call: String,
     /// The same as a command line, e.g. `mydesign-docs code-block table 12 --system semi --version 2.102.0 --lang
-    /// zh-CN` (documents: the whole document, as the CLI has no section lookup).
+    /// zh-CN` (documents: `doc table --section <slug>`).
     pub cli: String,
 }
 
@@ -417,11 +417,12 @@ impl BundleSet {
                             slugs.push(s.slug.clone());
                         }
                     }
+                    let cli = slugs.iter().fold(format!("doc {key}"), |cli, s| format!("{cli} --section {s}"));
                     let mut args = vec![("component", key.into())];
                     if !slugs.is_empty() {
                         args.push(("sections", slugs.into()));
                     }
-                    ("component_details", format!("doc {key}"), args)
+                    ("component_details", cli, args)
                 }
             }
             Kind::Function => {

@@ -20,29 +20,31 @@ use crate::read::{
     FunctionView, LookupError, Paging, PropsView, changelog_page_name,
 };
 use crate::render::Render;
+use crate::search::Kind;
+use crate::search::query::{SearchOptions, SearchView};
 
 /// Which bundle set to read; part of every tool's parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct SetParams {
-    /// Design system, when several are served.
+    /// When several are served.
     pub system: Option<String>,
-    /// Default: the highest served.
+    /// Default: the highest.
     pub version: Option<String>,
 }
 
 /// Budget and continuation; part of the parameters of every tool that returns text.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct PageParams {
-    /// Lower token cap for this answer (min 200).
+    /// Lower token cap (min 300).
     pub max_tokens: Option<u32>,
-    /// next_cursor of a cut answer, to continue it.
+    /// next_cursor of a cut answer.
     pub cursor: Option<String>,
 }
 
 /// `list_components` parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ListComponentsParams {
-    /// Language of the sizes, e.g. en-US, zh-CN (default: the system's own).
+    /// Language of the sizes, e.g. en-US.
     pub lang: Option<String>,
     #[serde(flatten)]
     #[allow(missing_docs)]
@@ -52,13 +54,13 @@ pub struct ListComponentsParams {
 /// `component_details` parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ComponentDetailsParams {
-    /// Component name as listed (any spelling: Table, date-picker), or changelog / changelog-N.
+    /// Component name (any spelling), or changelog-N.
     pub component: String,
-    /// e.g. en-US, zh-CN (default: the system's own).
+    /// e.g. en-US, zh-CN.
     pub lang: Option<String>,
-    /// brief: card with sizes; normal (default): code blocks as placeholders if long; full: everything.
+    /// brief: card with sizes; normal (default).
     pub detail: Option<Detail>,
-    /// Only these headings (title or slug), or "props".
+    /// Headings (title or slug) or "props".
     pub sections: Option<Vec<String>>,
     #[serde(flatten)]
     #[allow(missing_docs)]
@@ -76,7 +78,7 @@ pub struct CodeBlockParams {
     /// 1-based, as in the placeholders.
     #[schemars(range(min = 1))]
     pub index: u32,
-    /// e.g. en-US, zh-CN (default: the system's own).
+    /// e.g. en-US, zh-CN.
     pub lang: Option<String>,
     #[serde(flatten)]
     #[allow(missing_docs)]
@@ -89,10 +91,10 @@ pub struct CodeBlockParams {
 /// `get_changelog` parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ChangelogParams {
-    /// 1-based; 1 (default) = newest.
+    /// 1 (default) = newest.
     #[schemars(range(min = 1))]
     pub page: Option<u32>,
-    /// e.g. en-US, zh-CN (default: the system's own).
+    /// e.g. en-US, zh-CN.
     pub lang: Option<String>,
     #[serde(flatten)]
     #[allow(missing_docs)]
@@ -115,14 +117,14 @@ pub struct ComponentFilesParams {
 /// `get_file_code` parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct FileCodeParams {
-    /// Repository-relative path, as listed by list_component_files.
+    /// Path as listed.
     pub path: String,
-    /// Whole file, not the skeleton.
+    /// Not the skeleton.
     #[serde(default)]
     pub full: bool,
-    /// First line to return (1-based); with end_line, exactly those lines.
+    /// First line (1-based).
     pub start_line: Option<u32>,
-    /// Last line to return (inclusive).
+    /// Last line (inclusive).
     pub end_line: Option<u32>,
     #[serde(flatten)]
     #[allow(missing_docs)]
@@ -135,13 +137,31 @@ pub struct FileCodeParams {
 /// `get_function_code` parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct FunctionCodeParams {
-    /// Repository-relative path, as listed.
+    /// Path as listed.
     pub path: String,
-    /// Qualified name (Table.render) or a simple name unique in the file.
+    /// Qualified (Table.render) or unique simple name.
     pub function: String,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub paging: PageParams,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub set: SetParams,
+}
+
+/// `search_docs` parameters.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct SearchParams {
+    /// Any question or names.
+    pub query: String,
+    /// Only this component.
+    pub component: Option<String>,
+    /// doc, code, function or changelog.
+    pub kind: Option<String>,
+    /// e.g. en-US, zh-CN.
+    pub lang: Option<String>,
+    /// Default 2000.
+    pub max_tokens: Option<u32>,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub set: SetParams,
@@ -210,12 +230,12 @@ pub fn details(
 /// answers with a text, the text and its size in tokens).
 pub const OUTPUT_ENVELOPE: [&str; 4] = ["system", "version", "tokens", "text"];
 
-/// The `outputSchema` of a tool answering `T`: the [`OUTPUT_ENVELOPE`] fields of `T`'s serialized JSON schema
-/// (schemars), with their types, required when `T` always writes them. The view's other fields are in every
-/// `structuredContent` too (documented on the view types in `crate::read`), but declaring them all would more than
-/// double `tools/list`, whose every token is paid for in the agent's context. Extra fields are allowed, so the
-/// schema validates every answer (the Python SDK checks each one against it in the tests). A view with several
-/// shapes (an untagged enum, an `anyOf`) declares the envelope fields all of them have.
+/// The `outputSchema` of a tool answering `T`: an object requiring the [`OUTPUT_ENVELOPE`] fields that `T`
+/// always writes (from its schemars schema). Their types and the view's other fields are documented on the view
+/// types in `crate::read` and are in every `structuredContent`, but declaring them (even the envelope's types) would
+/// add ~50 tokens a tool to `tools/list`, whose every token is paid for in the agent's context. Extra fields are
+/// allowed, so the schema validates every answer (the Python SDK checks each one against it in the tests). A view
+/// with several shapes (an untagged enum, an `anyOf`) requires the envelope fields all of them have.
 pub fn output_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
     let full = schema_for_output::<T>();
     let defs = full.get("$defs").and_then(Value::as_object);
@@ -223,24 +243,17 @@ pub fn output_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
         Some(any) => any.iter().filter_map(Value::as_object).map(|s| resolve(s, defs)).collect(),
         None => vec![full.as_ref()],
     };
-    let mut properties = JsonObject::new();
-    let mut required = Vec::new();
-    for field in OUTPUT_ENVELOPE {
-        let types: Option<Vec<Value>> = shapes
-            .iter()
-            .map(|s| s.get("properties")?.get(field)?.as_object().and_then(|p| type_of(p, defs)))
-            .collect();
-        let Some(t) = types.and_then(|t| t.into_iter().next()) else { continue };
-        properties.insert(field.into(), json!({ "type": t }));
-        let required_in =
-            |s: &&JsonObject| s.get("required").and_then(Value::as_array).is_some_and(|r| r.contains(&field.into()));
-        if shapes.iter().all(required_in) {
-            required.push(Value::from(field));
-        }
-    }
+    let required: Vec<Value> = OUTPUT_ENVELOPE
+        .iter()
+        .filter(|field| {
+            shapes
+                .iter()
+                .all(|s| s.get("required").and_then(Value::as_array).is_some_and(|r| r.contains(&Value::from(**field))))
+        })
+        .map(|field| Value::from(*field))
+        .collect();
     let mut schema = JsonObject::new();
     schema.insert("type".into(), "object".into());
-    schema.insert("properties".into(), Value::Object(properties));
     schema.insert("required".into(), Value::Array(required));
     Arc::new(schema)
 }
@@ -255,28 +268,6 @@ fn resolve<'a>(schema: &'a JsonObject, defs: Option<&'a JsonObject>) -> &'a Json
         .unwrap_or(schema)
 }
 
-/// The JSON type(s) a property schema allows: its `type`, the type of what it refers to, or the union over an
-/// `anyOf`; `None` when unconstrained.
-fn type_of(schema: &JsonObject, defs: Option<&JsonObject>) -> Option<Value> {
-    let schema = resolve(schema, defs);
-    if let Some(t) = schema.get("type") {
-        return Some(t.clone());
-    }
-    if schema.contains_key("properties") {
-        return Some("object".into());
-    }
-    let members = schema.get("anyOf").or_else(|| schema.get("oneOf"))?.as_array()?;
-    let mut types: Vec<Value> = Vec::new();
-    for m in members {
-        match type_of(m.as_object()?, defs)? {
-            Value::Array(ts) => types.extend(ts),
-            t => types.push(t),
-        }
-    }
-    types.dedup();
-    Some(if types.len() == 1 { types.remove(0) } else { Value::Array(types) })
-}
-
 /// The `inputSchema` of a tool taking `T`: its JSON schema (the doc comments of `T`'s fields are the argument
 /// descriptions the model reads), without the `$schema` URL and number formats, and with optional arguments typed
 /// as their value (`"string"`, not `["string", "null"]`): leaving one out is how it is omitted.
@@ -289,11 +280,20 @@ pub fn input_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
         .as_ref()
         .clone();
     schema.remove("$schema");
+    let defs = schema.remove("$defs");
     let required: Vec<Value> = schema.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
     if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
         for (name, prop) in props.iter_mut() {
             let Some(prop) = prop.as_object_mut() else { continue };
             prop.remove("format");
+            // An enum of documented constants (`detail`) becomes a plain string enum: its variants' doc comments
+            // are for Rust readers, and would cost the model ~100 tokens.
+            if let Some(values) = string_enum(prop, defs.as_ref()) {
+                prop.remove("anyOf");
+                prop.remove("$ref");
+                prop.insert("type".into(), "string".into());
+                prop.insert("enum".into(), values.into());
+            }
             if prop.get("minimum").and_then(Value::as_u64) == Some(0) {
                 prop.remove("minimum");
             }
@@ -308,6 +308,14 @@ pub fn input_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
         }
     }
     Arc::new(schema)
+}
+
+/// The constants of a property that is (or may be null or) a `$ref` to a `oneOf` of string constants.
+fn string_enum(prop: &JsonObject, defs: Option<&Value>) -> Option<Vec<Value>> {
+    let target = prop.get("$ref").or_else(|| prop.get("anyOf")?.as_array()?.iter().find_map(|m| m.get("$ref")))?;
+    let name = target.as_str()?.strip_prefix("#/$defs/")?;
+    let variants = defs?.get(name)?.get("oneOf")?.as_array()?;
+    variants.iter().map(|v| v.get("const").filter(|c| c.is_string()).cloned()).collect()
 }
 
 /// A 1-based number that must not be 0.
@@ -368,8 +376,7 @@ impl DocsServer {
         name = "list_components",
         input_schema = input_schema::<ListComponentsParams>(),
         title = "List components",
-        description = "List the design system's components: name, title, one-line description, size in tokens of \
-                       the document, code blocks and files. Start here.",
+        description = "Components with descriptions and sizes in tokens. Start here.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<ComponentsView>()
     )]
@@ -382,9 +389,8 @@ impl DocsServer {
         name = "component_details",
         input_schema = input_schema::<ComponentDetailsParams>(),
         title = "Component document",
-        description = "A component's document (Markdown). Long documents show code blocks as numbered \
-                       placeholders: fetch one with get_code_block, or all with full. `changelog` / `changelog-N` \
-                       give changelog pages.",
+        description = "A component's document; long ones hide code blocks and big tables behind placeholders. \
+                       changelog-N: changelog pages.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<DetailsView>()
     )]
@@ -400,8 +406,7 @@ impl DocsServer {
         name = "get_code_block",
         input_schema = input_schema::<CodeBlockParams>(),
         title = "Code block",
-        description = "One code block of a component's document, exactly as written (fences included), by the \
-                       number its placeholder shows.",
+        description = "One code block of a document, exactly as written, by its placeholder's number.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<CodeBlockView>()
     )]
@@ -415,8 +420,7 @@ impl DocsServer {
         name = "get_changelog",
         input_schema = input_schema::<ChangelogParams>(),
         title = "Changelog page",
-        description = "One page of the changelog, newest releases first (page 1); the answer names the previous and \
-                       next pages.",
+        description = "One changelog page; page 1 is the newest.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<ChangelogView>()
     )]
@@ -430,7 +434,7 @@ impl DocsServer {
         name = "list_component_files",
         input_schema = input_schema::<ComponentFilesParams>(),
         title = "Component files",
-        description = "A component's source files with lines, tokens, skeleton sizes and function counts.",
+        description = "A component's source files with their sizes.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<FilesView>()
     )]
@@ -443,8 +447,7 @@ impl DocsServer {
         name = "get_file_code",
         input_schema = input_schema::<FileCodeParams>(),
         title = "File source",
-        description = "A source file by path. Large sources come as a skeleton (function bodies elided) with the \
-                       list of their functions; full gives the whole file.",
+        description = "A source file; large ones as a skeleton (bodies elided) unless full or a line range.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<FileView>()
     )]
@@ -456,12 +459,42 @@ impl DocsServer {
         self.paged(&p.set, &p.paging, |set, paging| set.file(&p.path, p.full, lines, paging))
     }
 
+    /// BM25 search over the compiled index.
+    #[tool(
+        name = "search_docs",
+        input_schema = input_schema::<SearchParams>(),
+        title = "Search",
+        description = "Search docs, code, functions and changelog; hits name their follow-up call.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
+        output_schema = output_schema::<SearchView>()
+    )]
+    fn search_docs(&self, Parameters(p): Parameters<SearchParams>) -> Result<CallToolResult, ErrorData> {
+        let kind = match p.kind.as_deref().map(|k| (k, Kind::parse(k))) {
+            Some((k, None)) => {
+                let message = format!("`kind` {k:?} is not doc, code, function or changelog");
+                return Err(ErrorData::invalid_params(message, None));
+            }
+            other => other.and_then(|(_, kind)| kind),
+        };
+        Ok(self.lookup(&p.set, |set| {
+            let opts = SearchOptions {
+                component: p.component.clone(),
+                kind,
+                lang: p.lang.clone(),
+                max_tokens: p.max_tokens,
+                token_cap: Some(self.cap(set)),
+                ..Default::default()
+            };
+            set.search(&p.query, &opts)
+        }))
+    }
+
     /// One function of a source.
     #[tool(
         name = "get_function_code",
         input_schema = input_schema::<FunctionCodeParams>(),
         title = "Function source",
-        description = "One function, method or arrow function of a source file, exactly as written.",
+        description = "One function or method of a source file, exactly as written.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<FunctionView>()
     )]
@@ -479,7 +512,7 @@ mod tests {
         let doc = output_schema::<DetailsView>();
         assert_eq!(doc["type"], "object");
         assert_eq!(doc["required"], json!(["system", "version", "tokens", "text"]));
-        assert_eq!(doc["properties"]["tokens"], json!({"type": "integer"}));
+        assert!(doc.get("properties").is_none(), "types are documented, not declared: tools/list stays small");
         let list = output_schema::<ComponentsView>();
         assert_eq!(list["required"], json!(["system", "version"]));
     }
