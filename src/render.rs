@@ -198,9 +198,10 @@ impl Render for DocView {
             let block =
                 surface.call(&self.served, lang, "get_code_block", "code-block", &[c.clone(), ("index", "N".into())]);
             format!(
-                " · {} hidden (document over {} lines): get one with {block}; everything with detail=full",
+                " · {} hidden (document over {} lines): get one with {block}; everything with {}",
                 plural(self.code_blocks, "code block"),
                 self.threshold,
+                if surface == Surface::Mcp { "detail=\"full\"" } else { "--detail full" },
             )
         } else if self.hidden {
             format!(" · {} hidden", plural(self.code_blocks, "code block"))
@@ -220,7 +221,13 @@ impl Render for DocView {
         let whole =
             if self.hidden { format!(" (whole document: {})", thousands(self.full_tokens)) } else { String::new() };
         let more = self.next_cursor.as_ref().map(|cur| {
-            surface.call(&self.served, lang, "component_details", "doc", &continuation(&self.part, &[c.clone()], cur))
+            surface.call(
+                &self.served,
+                lang,
+                "component_details",
+                "doc",
+                &continuation(&self.part, std::slice::from_ref(&c), cur),
+            )
         });
         format!(
             "[{} · {} · {} · {} · {what} · {}{}{of} tokens{whole}]\n{}",
@@ -245,7 +252,13 @@ impl Render for CardView {
         let c = ("component", self.component.clone());
         let normal = surface.call(&self.served, lang, "component_details", "doc", std::slice::from_ref(&c));
         let more = self.next_cursor.as_ref().map(|cur| {
-            surface.call(&self.served, lang, "component_details", "doc", &continuation(&self.part, &[c.clone()], cur))
+            surface.call(
+                &self.served,
+                lang,
+                "component_details",
+                "doc",
+                &continuation(&self.part, std::slice::from_ref(&c), cur),
+            )
         });
         format!(
             "[{} · {} card · {} · {} tokens · the document: {normal} ({} tokens), or sections=[…] by title]\n{}",
@@ -407,7 +420,13 @@ impl Render for FileView {
         };
         let about = if self.part.tokens_exact { "" } else { "at most " };
         let more = self.next_cursor.as_ref().map(|cur| {
-            surface.call(&self.served, None, "get_file_code", "file", &continuation(&self.part, &[path.clone()], cur))
+            surface.call(
+                &self.served,
+                None,
+                "get_file_code",
+                "file",
+                &continuation(&self.part, std::slice::from_ref(&path), cur),
+            )
         });
         let mut out = format!(
             "[{} · {} · {lines}{what} · {about}{} tokens]\n{}",

@@ -248,7 +248,7 @@ fn every_tool_answers_on_the_sample() {
 
     let (text, s) = c.ok("get_file_code", json!({"path": "src/components/Table/Table.tsx"}));
     assert_eq!(s["skeleton"], true);
-    assert!(s["functions"].as_array().unwrap().iter().any(|f| f == "Table.render"), "{text:.300}");
+    assert!(s["functions"].as_array().unwrap().iter().any(|f| f["name"] == "Table.render"), "{text:.300}");
     let (_, s) = c.ok("get_file_code", json!({"path": "./src/components/Table/Table.tsx", "full": true}));
     assert_eq!((s["skeleton"].as_bool(), s["file"]["lines"].as_u64()), (Some(false), Some(1738)));
 
@@ -261,6 +261,33 @@ fn every_tool_answers_on_the_sample() {
     let (_, s) =
         c.ok("get_code_block", json!({"component": "button", "index": 1, "version": "v3.4.0", "system": "my-design"}));
     assert_eq!(s["version"], "3.4.0");
+
+    // Search, and its follow-up call as given.
+    let (text, s) = c.ok("search_docs", json!({"query": "how do I select table rows", "kind": "doc"}));
+    let hit = &s["hits"][0];
+    assert_eq!(
+        (hit["component"].as_str(), hit["follow_up"]["tool"].as_str()),
+        (Some("table"), Some("component_details"))
+    );
+    assert!(text.contains("component_details("), "{text:.400}");
+    let (text, section) = c.ok("component_details", hit["follow_up"]["arguments"].clone());
+    let served = section["sections"].as_array().unwrap();
+    assert!(served.iter().any(|t| t.as_str().is_some_and(|t| t.contains("election"))), "{text:.300}");
+    let e = c.request("tools/call", json!({"name": "search_docs", "arguments": {"query": "x", "kind": "poem"}}));
+    assert_eq!(e["error"]["code"], -32602, "an unknown kind is invalid params: {e}");
+
+    // Budgets: a small one cuts on a whole line and gives the call that continues.
+    let (text, s) = c.ok("component_details", json!({"component": "table", "detail": "full", "max_tokens": 500}));
+    let cursor = s["next_cursor"].as_str().expect("a 14,843-token document is cut at 500");
+    assert!(text.contains(&format!("cursor=\"{cursor}\", max_tokens=500)")), "{text}");
+    let (_, next) = c.ok("component_details", json!({"component": "table", "cursor": cursor, "max_tokens": 500}));
+    assert_eq!(next["served_lines"][0].as_u64(), s["served_lines"][1].as_u64().map(|l| l + 1));
+    let e = c.lookup_error("component_details", json!({"component": "button", "cursor": cursor}));
+    assert!(e.contains("this cursor continues the full document of `table` (en-US)"), "{e}");
+    let (_, card) = c.ok("component_details", json!({"component": "table", "detail": "brief"}));
+    assert_eq!(card["detail"], "brief");
+    let (_, props) = c.ok("component_details", json!({"component": "table", "sections": ["props"]}));
+    assert!(props["props"].as_array().is_some_and(|p| !p.is_empty()), "{props}");
 }
 
 #[test]
@@ -745,7 +772,7 @@ fn mcp_inspector_cli_over_stdio_and_http() {
     let bin = env!("CARGO_BIN_EXE_mydesign-docs");
     // --strict: the Inspector's tool-schema portability checks fail the run on any error-severity problem.
     let list = inspect(&inspector, &["--strict", bin, "serve", "--bundles", arg(&dir), "--method", "tools/list"]);
-    assert_eq!(list["tools"].as_array().map(Vec::len), Some(7), "{list}");
+    assert_eq!(list["tools"].as_array().map(Vec::len), Some(8), "{list}");
     let call = |target: &[&str], tool: &str, tool_args: &[&str]| {
         let mut args: Vec<&str> = target.to_vec();
         args.extend(["--method", "tools/call", "--tool-name", tool, "--tool-arg"]);

@@ -11,7 +11,7 @@ use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
 use rmcp::{ErrorData, tool, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::DocsServer;
 use crate::budget::{Budget, Cursor, Request};
@@ -506,6 +506,7 @@ impl DocsServer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn output_schemas_declare_the_envelope() {
