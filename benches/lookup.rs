@@ -2,13 +2,13 @@
 //! Design set when `target/real-corpus` is assembled (`cargo xtask corpus`), else on the sample.
 //! Run: `cargo bench --bench lookup`.
 
-use mydesign_docs::read::{Detail, Paging};
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
+use mydesign_docs::budget::Budget;
 use mydesign_docs::compile::{BuildOptions, build};
 use mydesign_docs::config::Config;
-use mydesign_docs::read::BundleSet;
+use mydesign_docs::read::{BundleSet, Detail, Paging};
 
 struct Target {
     set: BundleSet,
@@ -67,6 +67,41 @@ fn components() {
 #[divan::bench]
 fn doc_view() {
     divan::black_box(TARGET.set.doc(TARGET.component, None, Detail::Normal, &[], Paging::unlimited()).unwrap());
+}
+
+/// What an agent gets by default: the view cut to the default budget of 10,000 tokens.
+fn budgeted(cursor: Option<&str>) -> Paging<'_> {
+    Paging { budget: Budget::default(), cursor }
+}
+
+#[divan::bench]
+fn doc_view_budgeted() {
+    divan::black_box(TARGET.set.doc(TARGET.component, None, Detail::Normal, &[], budgeted(None)).unwrap());
+}
+
+/// The second 10,000-token part of the whole document, through its cursor.
+#[divan::bench]
+fn doc_full_second_part(bencher: divan::Bencher) {
+    let first = TARGET.set.doc(TARGET.component, None, Detail::Full, &[], budgeted(None)).unwrap();
+    let cursor = first.next_cursor.expect("the whole document is over the budget");
+    bencher.bench(|| {
+        divan::black_box(TARGET.set.doc(TARGET.component, None, Detail::Full, &[], budgeted(Some(&cursor))).unwrap())
+    });
+}
+
+#[divan::bench]
+fn card() {
+    divan::black_box(TARGET.set.card(TARGET.component, None, budgeted(None)).unwrap());
+}
+
+#[divan::bench]
+fn props() {
+    divan::black_box(TARGET.set.props(TARGET.component, None, budgeted(None)).unwrap());
+}
+
+#[divan::bench]
+fn file_lines() {
+    divan::black_box(TARGET.set.file(TARGET.source, false, Some((100, 160)), budgeted(None)).unwrap());
 }
 
 #[divan::bench]

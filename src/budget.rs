@@ -141,6 +141,8 @@ impl Default for Budget {
 pub struct Cuts {
     ends: Vec<usize>,
     cum: Vec<u64>,
+    /// Byte offsets of the text's newlines, for line numbers in O(log n).
+    newlines: Vec<usize>,
 }
 
 impl Cuts {
@@ -159,7 +161,13 @@ impl Cuts {
                 Some(*total)
             })
             .collect();
-        Some(Cuts { ends, cum })
+        let newlines = text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i).collect();
+        Some(Cuts { ends, cum, newlines })
+    }
+
+    /// The 1-based line of byte `at` (lines counted as `split('\n')`).
+    pub fn line_at(&self, at: usize) -> u32 {
+        self.newlines.partition_point(|&n| n < at) as u32 + 1
     }
 
     /// Length of the text the map describes, in bytes.
@@ -304,7 +312,7 @@ pub struct Rest {
 pub fn serve(text: &str, cuts: &Cuts, ranges: &[(usize, usize)], offset: u32, budget: u32, fences: &[Fence]) -> Part {
     let ranges: Vec<(usize, usize)> =
         ranges.iter().map(|&(a, b)| (a.min(text.len()), b.min(text.len()))).filter(|(a, b)| a < b).collect();
-    let line_at = |at: usize| text.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    let line_at = |at: usize| cuts.line_at(at);
     let mut part = Part { tokens_exact: true, text_lines: line_at(text.len()), offset, ..Part::default() };
     // Find where `offset` falls.
     let mut skip = offset as usize;

@@ -589,6 +589,8 @@ pub struct BundleSet {
     texts: Mutex<TextCache>,
     /// The decoded `changelog` frame (pages and releases of every language), read by every changelog lookup.
     changelog: Mutex<Option<Arc<ChangelogMeta>>>,
+    /// Cut points of recently served texts, oldest first (at most [`CUTS_CACHE_ENTRIES`]).
+    cuts: Mutex<std::collections::VecDeque<(String, Arc<Cuts>)>>,
     /// Decoded `tokens` frames by bundle path: every lookup that serves text reads one.
     maps: Mutex<HashMap<String, Arc<TokenMaps>>>,
     /// The search index, opened by the first search and kept (`crate::search::query`).
@@ -601,6 +603,9 @@ struct TextCache {
     entries: std::collections::VecDeque<(String, Arc<String>)>,
     bytes: usize,
 }
+
+/// Texts whose cut points are kept (~24 bytes a line: 32 of Semi's largest documents would be ~4.6 MB).
+const CUTS_CACHE_ENTRIES: usize = 32;
 
 /// Bound of [`TextCache`], in bytes of text: about 20 of Semi's largest documents.
 const TEXT_CACHE_BYTES: usize = 4 << 20;
@@ -791,6 +796,7 @@ impl BundleSet {
             texts: Mutex::new(TextCache::default()),
             changelog: Mutex::new(None),
             maps: Mutex::new(HashMap::new()),
+            cuts: Mutex::new(std::collections::VecDeque::new()),
             search: Mutex::new(None),
         })
     }
@@ -972,7 +978,24 @@ impl BundleSet {
 
     /// The segments of `text` (stored, or rebuilt under `text_key`) with their stored token counts. The `tokens`
     /// frame of a bundle is decoded once and kept.
-    fn cuts(&self, bundle: &Bundle, text_key: &str, text: &str) -> Result<Cuts, LookupError> {
+    fn cuts(&self, bundle: &Bundle, text_key: &str, text: &str) -> Result<Arc<Cuts>, LookupError> {
+        // Cut points cost a scan of the whole text (0.5 ms for Semi's Table): kept for the texts used last, as the
+        // texts themselves are.
+        let id = format!("{}\0{text_key}", bundle.path());
+        let lock = || self.cuts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, cuts)) = lock().iter().find(|(k, _)| *k == id) {
+            return Ok(cuts.clone());
+        }
+        let cuts = Arc::new(self.compute_cuts(bundle, text_key, text)?);
+        let mut cache = lock();
+        cache.push_back((id, cuts.clone()));
+        if cache.len() > CUTS_CACHE_ENTRIES {
+            cache.pop_front();
+        }
+        Ok(cuts)
+    }
+
+    fn compute_cuts(&self, bundle: &Bundle, text_key: &str, text: &str) -> Result<Cuts, LookupError> {
         let cached = self.maps.lock().unwrap_or_else(|e| e.into_inner()).get(bundle.path()).cloned();
         let maps = match cached {
             Some(m) => m,
