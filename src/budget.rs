@@ -249,8 +249,9 @@ pub struct Part {
     /// The text served: exact bytes of the stored text, the parts of several ranges joined.
     #[serde(skip)]
     pub text: String,
-    /// Tokens of `text` (exact unless `tokens_exact` is false: see [`Cuts::tokens`]).
-    #[serde(skip)]
+    /// Tokens of `text` (exact unless `tokens_exact` is false: see [`Cuts::tokens`]); `served_tokens` in JSON,
+    /// beside the `tokens` of the whole block or function for those lookups.
+    #[serde(rename = "served_tokens")]
     pub tokens: u32,
     /// Whether `tokens` is exact: false only for line ranges that start or end inside a segment.
     pub tokens_exact: bool,

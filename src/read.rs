@@ -191,6 +191,9 @@ pub enum LookupError {
         /// Lines of the file.
         lines: u32,
     },
+    /// `props` asked for together with headings.
+    #[error("`props` is answered on its own (sections=[\"props\"]): ask for the headings in another call")]
+    PropsAlone,
     /// A refused `max_tokens` or cursor.
     #[error(transparent)]
     Budget(#[from] BudgetError),
@@ -402,14 +405,15 @@ pub struct CardView {
     pub full_tokens: u32,
     /// Tokens of the default view (`detail=normal`).
     pub view_tokens: u32,
-    /// H2–H4 sections with their lines and tokens.
-    pub sections: Vec<SectionMeta>,
-    /// Code blocks (number, heading, language, lines, tokens).
-    pub code_blocks: Vec<CodeBlockMeta>,
-    /// Props tables: from the sources, and from this document's API tables.
-    pub props: Vec<PropsTable>,
-    /// The component's files with their sizes.
-    pub files: Vec<FileMeta>,
+    /// H2–H4 sections (listed with their sizes in `text`; `--json doc` and `files` have every detail: the
+    /// structured card stays as small as its text, for clients that show it to the model).
+    pub sections: u32,
+    /// Code blocks.
+    pub code_blocks: u32,
+    /// Props tables, by name with their number of props.
+    pub props: Vec<(String, u32)>,
+    /// Files of the component.
+    pub files: u32,
     /// Lines served and what is left (a card is cut only under a very small budget).
     #[serde(flatten)]
     pub part: Part,
@@ -431,7 +435,8 @@ pub struct PropsView {
     pub lang: String,
     /// Tokens of `text`, exact.
     pub tokens: u32,
-    /// The tables: from the sources, and from this document's API tables.
+    /// The tables shown in `text` (all of them unless the answer was cut): from the sources, and from this
+    /// document's API tables.
     pub props: Vec<PropsTable>,
     /// Lines served and what is left.
     #[serde(flatten)]
@@ -1067,12 +1072,24 @@ impl BundleSet {
         let sections = sections.as_slice();
         let (bundle, meta) = self.component_meta(name)?;
         let doc = self.pick_doc(&meta, lang)?;
-        let whole = self.text(&bundle, &keys::doc(&doc.lang))?;
-        let found = if sections.is_empty() {
-            vec![]
+        // Headings are looked for in the language asked for, then in the component's other documents: a heading
+        // written in the other language is served from the document that has it (the answer names its language).
+        // Mapping headings across languages by position is wrong too often (Semi orders them differently).
+        let (doc, found) = if sections.is_empty() {
+            (doc, vec![])
         } else {
-            self.find_sections(&meta, doc, &self.props_of(&bundle)?, sections)?
+            let props = self.props_of(&bundle)?;
+            match self.find_sections(&meta, doc, &props, sections) {
+                Ok(found) => (doc, found),
+                Err(e) => meta
+                    .docs
+                    .iter()
+                    .filter(|d| d.lang != doc.lang)
+                    .find_map(|d| self.find_sections(&meta, d, &props, sections).ok().map(|f| (d, f)))
+                    .ok_or(e)?,
+            }
         };
+        let whole = self.text(&bundle, &keys::doc(&doc.lang))?;
         let hidden = doc.hidden && detail != Detail::Full && found.is_empty();
         let request = Request::Doc {
             component: meta.key.clone(),
@@ -1155,13 +1172,14 @@ impl BundleSet {
             tokens: part.tokens,
             full_tokens: doc.tokens,
             view_tokens: doc.view_tokens,
-            sections: doc.sections.iter().filter(|s| (2..=4).contains(&s.level)).cloned().collect(),
-            code_blocks: doc.code_blocks.clone(),
+            sections: doc.sections.iter().filter(|s| (2..=4).contains(&s.level)).count() as u32,
+            code_blocks: doc.code_blocks.len() as u32,
             props: props
-                .into_iter()
+                .iter()
                 .filter(|t| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
+                .map(|t| (t.name.clone(), t.props.len() as u32))
                 .collect(),
-            files: meta.files.clone(),
+            files: meta.files.len() as u32,
             text: part.text.clone(),
             part,
             next_cursor,
@@ -1190,6 +1208,8 @@ impl BundleSet {
             sections: vec![],
         };
         let (part, next_cursor) = self.part(&request, &text, &map, &[(0, text.len())], &[], paging)?;
+        // Structured, the tables this part shows: no more than its text (clients may show either to the model).
+        let props = props.into_iter().filter(|t| part.text.contains(&format!("## {} (", t.name))).collect();
         Ok(PropsView {
             served: self.served(),
             component: meta.name.clone(),
@@ -1221,8 +1241,7 @@ impl BundleSet {
         }
     }
 
-    /// The sections of `doc` named by `asked` (title or slug, case-insensitive; a heading of the component's
-    /// document in another language is mapped by its level and position), in document order, each once; a
+    /// The sections of `doc` named by `asked` (title or slug, case-insensitive), in document order, each once; a
     /// section inside another one asked for is dropped (it is served with its parent).
     fn find_sections(
         &self,
@@ -1235,21 +1254,11 @@ impl BundleSet {
             let q = q.trim().trim_start_matches('#').trim();
             s.title.eq_ignore_ascii_case(q) || s.slug.eq_ignore_ascii_case(q) || s.slug == crate::view::slugify(q)
         };
-        let ordinal = |d: &DocMeta, s: &SectionMeta| {
-            d.sections.iter().filter(|x| x.level == s.level && x.start_line < s.start_line).count()
-        };
         let mut found: Vec<SectionMeta> = Vec::new();
         let mut missing = Vec::new();
         for q in asked {
             let here = doc.sections.iter().find(|s| matches(s, q));
-            let mapped = here.cloned().or_else(|| {
-                meta.docs.iter().filter(|d| d.lang != doc.lang).find_map(|other| {
-                    let s = other.sections.iter().find(|s| matches(s, q))?;
-                    let same_shape = |d: &DocMeta| d.sections.iter().filter(|x| x.level == s.level).count();
-                    (same_shape(other) == same_shape(doc)).then_some(())?;
-                    doc.sections.iter().filter(|x| x.level == s.level).nth(ordinal(other, s)).cloned()
-                })
-            });
+            let mapped = here.cloned();
             match mapped {
                 Some(s) => found.push(s),
                 None => missing.push(format!("`{}`", echo(q))),
@@ -1353,9 +1362,10 @@ impl BundleSet {
         lang: Option<&str>,
         paging: Paging,
     ) -> Result<ChangelogView, LookupError> {
-        // A cursor names its page: `page` may be left out when continuing.
-        let page = match (page, paging.cursor.map(Cursor::decode)) {
-            (None, Some(Ok(Cursor { request: Request::Changelog { page, .. }, .. }))) => Some(page),
+        // A cursor names its page, which wins over `page`: the last part of page 1 continues with page 2, and an
+        // agent repeating its call with the new cursor still says page 1.
+        let page = match paging.cursor.map(Cursor::decode) {
+            Some(Ok(Cursor { request: Request::Changelog { page, .. }, .. })) => Some(page),
             _ => page,
         };
         let lang = self.lang(lang);
@@ -1502,7 +1512,8 @@ impl BundleSet {
         };
         let (norm, bundle, file) = self.locate(path)?;
         let skeleton = !full && lines.is_none() && file.skeleton.is_some();
-        let functions = if file.kind == FileKind::Source {
+        // The function list goes with the skeleton (whose bodies it points to), not with whole files or ranges.
+        let functions = if file.kind == FileKind::Source && skeleton {
             function_sizes(&bundle.get::<Vec<FunctionMeta>>(&keys::functions(&norm))?)
         } else {
             vec![]
@@ -1529,8 +1540,11 @@ impl BundleSet {
             Some((start, end)) => {
                 let last = file.lines;
                 if start == 0 || end < start || start > last {
+                    // An open end (`start_line` alone) is named as the last line.
+                    let end = if end == u32::MAX { start } else { end };
                     return Err(LookupError::LineRange { path: norm, start, end, lines: last });
                 }
+                let end = end.min(last);
                 let starts = line_starts(&text);
                 (line_byte(&starts, &text, start), line_byte(&starts, &text, end.min(last) + 1))
             }
@@ -1541,6 +1555,10 @@ impl BundleSet {
         view.tokens = part.tokens;
         view.text = part.text.clone();
         view.part = part;
+        if let (Some((start, end)), true) = (lines, view.text.is_empty()) {
+            // The empty line after a final newline: served, and named, though it has no text.
+            view.part.lines = (start, end.min(view.file.lines));
+        }
         view.next_cursor = next_cursor;
         Ok(view)
     }

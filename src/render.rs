@@ -171,6 +171,9 @@ fn framed(part: &Part, text: &str, more: Option<String>) -> String {
     out
 }
 
+/// Functions named in a skeleton's footer (the largest; all of them are in the structured answer).
+const FOOTER_FUNCTIONS: usize = 20;
+
 /// `lines 1–120 of 6,374 · ` when a part is not the whole text, else nothing.
 fn served_lines(part: &Part, of: u32) -> String {
     if part.cut.is_none() && part.lines.0 <= 1 && part.starts_in_block.is_none() {
@@ -438,10 +441,16 @@ impl Render for FileView {
         if self.skeleton && !self.functions.is_empty() {
             let call =
                 surface.call(&self.served, None, "get_function_code", "function", &[path, ("function", "NAME".into())]);
-            let list: Vec<String> =
-                self.functions.iter().map(|f| format!("{} {}", f.name, thousands(f.tokens))).collect();
+            // The largest functions first, at most FOOTER_FUNCTIONS: the footer stays within the envelope.
+            let mut largest: Vec<&FunctionSize> = self.functions.iter().collect();
+            largest.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.name.cmp(&b.name)));
+            let mut list: Vec<String> =
+                largest.iter().take(FOOTER_FUNCTIONS).map(|f| format!("{} {}", f.name, f.tokens)).collect();
+            if largest.len() > FOOTER_FUNCTIONS {
+                list.push(format!("… {} more in --json / structuredContent", largest.len() - FOOTER_FUNCTIONS));
+            }
             out.push_str(&format!(
-                "\n[{} with tokens (not counted above); get one with {call}: {}]",
+                "\n[{}, largest first with tokens; get one with {call}: {}]",
                 plural(self.functions.len() as u64, "function"),
                 list.join(", ")
             ));
@@ -457,8 +466,13 @@ impl Render for FunctionView {
             let args = continuation(&self.part, &[("path", self.path.clone()), ("function", f.qualified.clone())], cur);
             surface.call(&self.served, None, "get_function_code", "function", &args)
         });
+        let of = if more.is_some() || self.part.offset > 0 {
+            format!("{} of ", thousands(self.part.tokens))
+        } else {
+            String::new()
+        };
         format!(
-            "[{} · {} · {} ({}) · lines {}–{} · {} tokens]\n{}",
+            "[{} · {} · {} ({}) · lines {}–{} · {of}{} tokens]\n{}",
             served(&self.served),
             self.path,
             f.qualified,

@@ -216,7 +216,11 @@ pub fn details(
             _ => false,
         })
     };
-    let props_asked = matches!(sections, [one] if one.trim().eq_ignore_ascii_case("props"));
+    let is_props = |s: &String| s.trim().eq_ignore_ascii_case("props");
+    if sections.len() > 1 && sections.iter().any(is_props) && !set.has_section(name, lang, "props")? {
+        return Err(LookupError::PropsAlone);
+    }
+    let props_asked = matches!(sections, [one] if is_props(one));
     if (props_asked && !set.has_section(name, lang, "props")?) || continues("props") {
         return set.props(name, lang, paging).map(DetailsView::Props);
     }
