@@ -44,12 +44,32 @@ impl Surface {
                         (None, v) => v.to_string(),
                     });
                 }
-                words.push(format!("--system {} --version {}", s.system, s.version));
+                words.push(cli_set_args(s));
                 words.extend(lang.map(|l| format!("--lang {l}")));
                 words.join(" ")
             }
         }
     }
+}
+
+/// The `--bundles` directory of this CLI process when it is not the default `out`: the commands it prints repeat it,
+/// so that pasting one reads the same bundles. Set once by the CLI (a process has one); never by the server.
+static CLI_BUNDLES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Records the CLI's `--bundles` directory (see [`cli_set_args`]); the default `out` is not recorded.
+pub fn set_cli_bundles(dir: &str) {
+    if dir != "out" {
+        let _ = CLI_BUNDLES.set(dir.to_string());
+    }
+}
+
+/// `--system S --version V` (and `--bundles DIR` when the CLI was given one) for commands printed to the CLI.
+pub fn cli_set_args(s: &Served) -> String {
+    let mut out = format!("--system {} --version {}", s.system, s.version);
+    if let Some(dir) = CLI_BUNDLES.get() {
+        out.push_str(&format!(" --bundles {dir}"));
+    }
+    out
 }
 
 /// A view that renders to text.

@@ -12,7 +12,8 @@ fn lookup(args: &[&str]) -> String {
     let dir = b.report.dir.to_str().unwrap();
     let mut all: Vec<&str> = args.to_vec();
     all.extend(["--bundles", dir]);
-    common::ok(Path::new("."), &all)
+    // Printed commands repeat `--bundles`: the temporary directory is not part of the snapshot.
+    common::ok(Path::new("."), &all).replace(dir, "[BUNDLES]")
 }
 
 fn lookup_err(args: &[&str]) -> String {
@@ -20,7 +21,7 @@ fn lookup_err(args: &[&str]) -> String {
     let dir = b.report.dir.to_str().unwrap();
     let mut all: Vec<&str> = args.to_vec();
     all.extend(["--bundles", dir]);
-    common::fails(Path::new("."), &all)
+    common::fails(Path::new("."), &all).replace(dir, "[BUNDLES]")
 }
 
 #[test]

@@ -12,6 +12,7 @@ use mydesign_docs::serve::tools::details;
 use super::{Command, LookupArgs, emit};
 
 fn open(args: &LookupArgs) -> anyhow::Result<std::sync::Arc<BundleSet>> {
+    mydesign_docs::render::set_cli_bundles(&args.bundles.to_string_lossy());
     Ok(BundleSet::discover(&args.bundles, args.system.as_deref(), args.version.as_deref())?)
 }
 

@@ -353,12 +353,18 @@ impl BundleSet {
         let groups = merge(&ix, ranked)?;
         let mut used = 0u32;
         let mut omitted = 0u32;
+        // Two parts of one split section that were not neighbours in the ranking have the same follow-up call
+        // (the whole section): the better one stands for both.
+        let mut calls = std::collections::HashSet::new();
         for g in groups {
             if view.hits.len() >= MAX_HITS {
                 omitted += 1;
                 continue;
             }
             let mut hit = self.hit(&ix, &g)?;
+            if !calls.insert(hit.follow_up.call.clone()) {
+                continue;
+            }
             let header = estimate_tokens(&header_text(&hit, Surface::Mcp));
             if used + header + hit.tokens <= max_tokens {
                 hit.text = Some(self.hit_text(&ix, &g)?);
@@ -666,7 +672,7 @@ fn follow_up(
     }
     all.extend(args);
     let call = format!("{tool}({})", all.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", "));
-    let mut cli = format!("mydesign-docs {cli} --system {} --version {}", served.system, served.version);
+    let mut cli = format!("mydesign-docs {cli} {}", crate::render::cli_set_args(served));
     if let Some(l) = lang {
         cli.push_str(&format!(" --lang {l}"));
     }
