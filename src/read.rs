@@ -1233,7 +1233,7 @@ impl BundleSet {
     }
 
     /// The props tables stored for a component (none in bundles of components without any).
-    fn props_of(&self, bundle: &Bundle) -> Result<Vec<PropsTable>, LookupError> {
+    pub(crate) fn props_of(&self, bundle: &Bundle) -> Result<Vec<PropsTable>, LookupError> {
         match bundle.get(keys::PROPS) {
             Ok(p) => Ok(p),
             Err(BundleError::MissingFrame { .. }) => Ok(vec![]),

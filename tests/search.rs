@@ -157,7 +157,12 @@ fn weight_sweep() {
     let mut rows = Vec::new();
     for (title, context) in [(10.0, 5.0), (5.0, 3.0), (3.0, 2.0), (10.0, 2.0), (20.0, 5.0), (5.0, 5.0)] {
         for b in [0.75, 0.5, 0.3] {
-            for kinds in [[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 0.6, 0.6], [1.0, 0.8, 0.5, 0.5], [1.0, 1.0, 0.4, 0.4]] {
+            for kinds in [
+                [1.0, 1.0, 1.0, 1.0, 1.0],
+                [1.0, 1.0, 0.6, 0.6, 1.0],
+                [1.0, 0.8, 0.5, 0.5, 0.8],
+                [1.0, 1.0, 0.4, 0.4, 1.0],
+            ] {
                 let w = Weights { title, context, body: 1.0, k1: 1.2, b, kinds };
                 let mut r = Vec::new();
                 for (set, q) in [(&semi.set, SEMI_EN), (&semi.set, SEMI_ZH), (&bp.set, BLUEPRINT)] {
@@ -339,8 +344,8 @@ fn cli_search_prints_text_and_json() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["langs"], serde_json::json!(["zh-CN"]));
     assert!(v["hits"].as_array().is_some_and(|h| !h.is_empty()));
-    let err = common::fails(Path::new("."), &["search", "x", "--bundles", dir, "--kind", "props"]);
-    assert!(err.contains("doc, code, function or changelog"), "{err}");
+    let err = common::fails(Path::new("."), &["search", "x", "--bundles", dir, "--kind", "poems"]);
+    assert!(err.contains("doc, code, function, changelog or props"), "{err}");
 }
 
 #[test]
@@ -368,4 +373,27 @@ fn stored_token_counts_match_the_texts_served() {
     // Units are counted exactly; a hit of merged neighbours may differ by the newline between them.
     assert!(exact * 10 >= total * 9, "{exact} of {total} exact");
     assert!(worst_under <= 2 && worst_over <= 1, "over {worst_over} %, under {worst_under}");
+}
+
+#[test]
+fn blueprint_props_from_typescript_are_searchable() {
+    let Some(bp) = common::blueprint() else { return };
+    let opts = SearchOptions { kind: Some(Kind::Props), ..Default::default() };
+    let v = bp.set.search("cancel the alert when escape is pressed", &opts).unwrap();
+    let hit = v.hits.first().expect("a props hit");
+    assert_eq!(
+        (hit.component.as_deref(), hit.section.as_slice()),
+        (Some("alert"), ["AlertProps".to_string()].as_slice())
+    );
+    assert_eq!(
+        hit.follow_up.call,
+        "component_details(system=\"blueprint\", version=\"6.20.0\", component=\"alert\", sections=[\"props\"])"
+    );
+    let text = hit.text.as_deref().unwrap();
+    assert!(
+        text.starts_with("## AlertProps (src/components/alert/alert.tsx:32")
+            && text.contains("| canEscapeKeyCancel? |")
+    );
+    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    assert_eq!(hit.tokens, counter.count(text), "the unit's tokens are those of the text served");
 }

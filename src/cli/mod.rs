@@ -98,7 +98,7 @@ enum Command {
         /// Only this component (changelog releases that mention it too).
         #[arg(long)]
         component: Option<String>,
-        /// Only this kind of unit: doc, code, function or changelog.
+        /// Only this kind of unit: doc, code, function, changelog or props.
         #[arg(long, value_parser = parse_kind)]
         kind: Option<mydesign_docs::search::Kind>,
         #[command(flatten)]
@@ -122,7 +122,7 @@ fn parse_detail(s: &str) -> Result<mydesign_docs::read::Detail, String> {
 
 fn parse_kind(s: &str) -> Result<mydesign_docs::search::Kind, String> {
     mydesign_docs::search::Kind::parse(s)
-        .ok_or_else(|| format!("`{s}` is not a kind: doc, code, function or changelog"))
+        .ok_or_else(|| format!("`{s}` is not a kind: doc, code, function, changelog or props"))
 }
 
 /// Options shared by every lookup.

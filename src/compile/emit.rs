@@ -444,6 +444,7 @@ fn compile_component(
     if props.is_empty() {
         props = source_props(key, plan, files);
     }
+    units.extend(search_index::props_units(key, &plan.name, &props, &ctx.tokens));
     for doc in &mut docs {
         let own: Vec<PropsTable> = props
             .iter()

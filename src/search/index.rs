@@ -14,8 +14,9 @@
 //! - **changelog**: one release entry per version and language. Title: the heading (version, date); body: the
 //!   entry.
 //!
-//! Props units come with the props extraction (a later issue): it will add [`UnitDraft`]s of a new [`Kind`] from
-//! where documents are compiled, like [`doc_units`] does, and [`build`] needs no change.
+//! - **props**: every props table taken from TypeScript (Blueprint's `AlertProps`; a document's API tables are
+//!   already its sections). Title: the table's name; context: the component; body: each prop's name, type,
+//!   default and description. Its text is the table as `sections=["props"]` renders it.
 //!
 //! Everything here is deterministic: units are numbered in the order the caller passes them (sorted by component,
 //! language, position), terms are sorted, no hash-map order reaches the output.
@@ -34,7 +35,7 @@ use crate::bundle::writer::{BundleWriter, Frame};
 use crate::compile::changelog::Release;
 use crate::compile::markdown::Document;
 use crate::compile::tokens::TokenCounter;
-use crate::model::{FunctionMeta, SearchEntry};
+use crate::model::{FunctionMeta, PropsOrigin, PropsTable, SearchEntry};
 
 /// Tokens a section part aims at when a section is split.
 pub const TARGET: u32 = 800;
@@ -597,8 +598,8 @@ pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(Bundl
     let mut unit_kind = Vec::with_capacity(n);
     let mut unit_source = Vec::with_capacity(n);
     let mut unit_len = Vec::with_capacity(n);
-    let mut len_sum = [0f64; 4];
-    let mut len_count = [0u32; 4];
+    let mut len_sum = [0f64; Kind::ALL.len()];
+    let mut len_count = [0u32; Kind::ALL.len()];
     // term → (last unit id, gap varints, values)
     let mut postings: HashMap<String, (u32, Vec<u8>, Vec<u8>), Xxh3DefaultBuilder> = HashMap::default();
     let mut infos = Vec::with_capacity(n);
@@ -621,7 +622,7 @@ pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(Bundl
         }
         infos.push(UnitInfo { source: sid, ..d.info });
     }
-    let avg_len: [f32; 4] =
+    let avg_len: [f32; Kind::ALL.len()] =
         std::array::from_fn(|k| if len_count[k] == 0 { 1.0 } else { (len_sum[k] / f64::from(len_count[k])) as f32 });
     // A Chinese bigram found once, in a body only, is almost always two words' edges ("格固" of 表格固定): dropped.
     postings.retain(|t, p| !(p.2.len() == 1 && p.2[0] & 3 == 0 && super::analyze::has_cjk(t)));
@@ -680,4 +681,37 @@ pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(Bundl
         w.push(f);
     }
     Ok((w, SearchEntry { bundle: super::BUNDLE_NAME.into(), units: n as u32, terms }))
+}
+
+/// Units of the props tables of component `key` (display name `name`) that come from TypeScript (see the module
+/// comment); their tokens are those of the text a hit serves, [`crate::view::props_text`] of the one table.
+pub fn props_units(key: &str, name: &str, tables: &[PropsTable], tokens: &TokenCounter) -> Vec<UnitDraft> {
+    tables
+        .iter()
+        .filter(|t| t.origin == PropsOrigin::Typescript)
+        .map(|t| {
+            let source = Source { component: key.to_string(), lang: String::new(), path: t.path.clone() };
+            let info = UnitInfo {
+                source: 0,
+                start_line: t.line,
+                end_line: t.line,
+                start_byte: 0,
+                end_byte: 0,
+                tokens: tokens.count(&crate::view::props_text(name, std::slice::from_ref(t))),
+                part: 1,
+                parts: 1,
+                block: 0,
+                name: t.name.clone(),
+            };
+            let body: Vec<String> = t
+                .props
+                .iter()
+                .map(|p| {
+                    let default = p.default.as_deref().unwrap_or("");
+                    format!("{} {} {default} {}", p.name, p.type_text, p.description.as_deref().unwrap_or(""))
+                })
+                .collect();
+            UnitDraft::new(Kind::Props, source, info, &t.name, name, &body.join("\n"))
+        })
+        .collect()
 }

@@ -50,11 +50,14 @@ pub enum Kind {
     Function,
     /// One release entry of the changelog.
     Changelog,
+    /// A props table taken from TypeScript (`XxxProps`): its props' names, types, defaults and descriptions.
+    /// (Documents' API tables are searched as their sections.)
+    Props,
 }
 
 impl Kind {
     /// Every kind, in the order of their numbers.
-    pub const ALL: [Kind; 4] = [Kind::Doc, Kind::Code, Kind::Function, Kind::Changelog];
+    pub const ALL: [Kind; 5] = [Kind::Doc, Kind::Code, Kind::Function, Kind::Changelog, Kind::Props];
 
     /// Stored number.
     pub fn code(self) -> u8 {
@@ -73,16 +76,19 @@ impl Kind {
             Kind::Code => "code",
             Kind::Function => "function",
             Kind::Changelog => "changelog",
+            Kind::Props => "props",
         }
     }
 
-    /// Parses a filter name (`doc`, `docs`, `section`, `code`, `function`, `changelog`), case-insensitively.
+    /// Parses a filter name (`doc`, `docs`, `section`, `code`, `function`, `changelog`, `props`),
+    /// case-insensitively.
     pub fn parse(name: &str) -> Option<Kind> {
         match name.trim().to_ascii_lowercase().as_str() {
             "doc" | "docs" | "section" | "sections" => Some(Kind::Doc),
             "code" | "code-block" | "code_block" | "example" => Some(Kind::Code),
             "function" | "functions" | "fn" => Some(Kind::Function),
             "changelog" | "release" | "releases" => Some(Kind::Changelog),
+            "props" | "prop" | "api" => Some(Kind::Props),
             _ => None,
         }
     }
@@ -104,12 +110,12 @@ pub struct Weights {
     pub b: f32,
     /// Score multiplier of each kind (indexed by [`Kind::code`]): questions are mostly answered by documents, so
     /// functions (implementation details) and changelog entries rank below them at equal match.
-    pub kinds: [f32; 4],
+    pub kinds: [f32; 5],
 }
 
 impl Default for Weights {
     fn default() -> Self {
-        Weights { title: 10.0, context: 5.0, body: 1.0, k1: 1.2, b: 0.75, kinds: [1.0, 1.0, 0.6, 0.6] }
+        Weights { title: 10.0, context: 5.0, body: 1.0, k1: 1.2, b: 0.75, kinds: [1.0, 1.0, 0.6, 0.6, 1.0] }
     }
 }
 
@@ -138,7 +144,7 @@ pub struct SearchMeta {
     /// Ranking weights the index was built for (queries may override them).
     pub weights: Weights,
     /// Average body length in terms, per kind (indexed by [`Kind::code`]).
-    pub avg_len: [f32; 4],
+    pub avg_len: [f32; 5],
     /// Sources, indexed by `unit_source`.
     pub sources: Vec<Source>,
     /// Per unit: its [`Kind`] number.
@@ -397,6 +403,7 @@ mod tests {
             assert_eq!(Kind::parse(k.name()), Some(k));
         }
         assert_eq!(Kind::parse("Code-Block"), Some(Kind::Code));
-        assert_eq!(Kind::parse("props"), None);
+        assert_eq!(Kind::parse("props"), Some(Kind::Props));
+        assert_eq!(Kind::parse("poem"), None);
     }
 }

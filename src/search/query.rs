@@ -431,6 +431,11 @@ impl BundleSet {
                     ("component_details", cli, args)
                 }
             }
+            Kind::Props => {
+                section = vec![first.name.clone()];
+                let args = vec![("component", key.into()), ("sections", vec!["props"].into())];
+                ("component_details", format!("doc {key} --section props"), args)
+            }
             Kind::Function => {
                 section = vec![first.name.clone()];
                 let args = vec![("path", src.path.clone().into()), ("function", first.name.clone().into())];
@@ -492,6 +497,16 @@ impl BundleSet {
                 text.get(first.start_byte as usize..end as usize)
                     .map(str::to_string)
                     .ok_or_else(|| corrupt(&ix.bundle, "unit span"))
+            }
+            Kind::Props => {
+                // The one table, as `sections=["props"]` renders it (the unit's tokens were counted on this text).
+                let (bundle, meta) = self.component_meta(&src.component)?;
+                let tables = self.props_of(&bundle)?;
+                let table = tables
+                    .iter()
+                    .find(|t| t.name == first.name && t.path == src.path)
+                    .ok_or_else(|| corrupt(&ix.bundle, "props unit"))?;
+                Ok(crate::view::props_text(&meta.name, std::slice::from_ref(table)))
             }
             Kind::Changelog => {
                 let entry = self.manifest().changelog.as_ref().ok_or_else(|| corrupt(&ix.bundle, "changelog"))?;

@@ -156,7 +156,7 @@ pub struct SearchParams {
     pub query: String,
     /// Only this component.
     pub component: Option<String>,
-    /// doc, code, function or changelog.
+    /// doc, code, function, changelog or props.
     pub kind: Option<String>,
     /// e.g. en-US, zh-CN.
     pub lang: Option<String>,
@@ -475,7 +475,7 @@ impl DocsServer {
     fn search_docs(&self, Parameters(p): Parameters<SearchParams>) -> Result<CallToolResult, ErrorData> {
         let kind = match p.kind.as_deref().map(|k| (k, Kind::parse(k))) {
             Some((k, None)) => {
-                let message = format!("`kind` {k:?} is not doc, code, function or changelog");
+                let message = format!("`kind` {k:?} is not doc, code, function, changelog or props");
                 return Err(ErrorData::invalid_params(message, None));
             }
             other => other.and_then(|(_, kind)| kind),
