@@ -108,6 +108,8 @@ pub struct Manifest {
     /// The search index (`search.bundle`); absent in sets built before search existed.
     #[serde(default)]
     pub search: Option<SearchEntry>,
+    /// Tokens of the component list (`list_components`, as MCP clients get it) per language.
+    pub list_tokens: Vec<(String, u32)>,
 }
 
 /// The search index in the manifest.
@@ -136,6 +138,8 @@ pub struct ComponentEntry {
     pub docs: Vec<DocSummary>,
     /// Number of files listed for the component.
     pub files: u32,
+    /// Tokens of the component's file list (`list_component_files`).
+    pub files_tokens: u32,
     /// File name of its bundle inside the bundle set directory.
     pub bundle: String,
 }

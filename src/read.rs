@@ -310,12 +310,46 @@ pub struct ComponentsView {
     pub served: Served,
     /// Language of the sizes reported.
     pub lang: String,
+    /// Tokens of this list as MCP clients get it (stored by the compiler, which renders it with the same code).
+    pub tokens: u32,
     /// One row per component, sorted by key.
     pub components: Vec<ComponentRow>,
     /// Whether a changelog is available (`changelog` lookups).
     pub changelog_pages: Option<u32>,
     /// Files of shared folders that are no component (listed by `files _shared`).
     pub shared_files: u32,
+}
+
+impl ComponentsView {
+    /// The list of `manifest`'s components with the sizes of their documents in `lang` (a language of the set).
+    /// The compiler renders it too, to store its size (`Manifest::list_tokens`).
+    pub fn new(manifest: &Manifest, lang: String) -> ComponentsView {
+        let components = manifest
+            .components
+            .iter()
+            .map(|c| {
+                let doc = c.docs.iter().find(|d| d.lang.eq_ignore_ascii_case(&lang));
+                ComponentRow {
+                    name: c.name.clone(),
+                    title: c.title.clone(),
+                    brief: c.brief.clone(),
+                    langs: c.docs.iter().map(|d| d.lang.clone()).collect(),
+                    tokens: doc.map_or(0, |d| d.view_tokens),
+                    code_blocks: doc.map_or(0, |d| d.code_blocks),
+                    files: c.files,
+                }
+            })
+            .collect();
+        let changelog_pages = manifest
+            .changelog
+            .as_ref()
+            .and_then(|c| c.langs.iter().find(|l| l.lang.eq_ignore_ascii_case(&lang)).or(c.langs.first()))
+            .map(|l| l.pages);
+        let shared_files = manifest.shared.as_ref().map_or(0, |s| s.files);
+        let tokens = manifest.list_tokens.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
+        let served = Served { system: manifest.system.clone(), version: manifest.version.clone() };
+        ComponentsView { served, lang, tokens, components, changelog_pages, shared_files }
+    }
 }
 
 /// One row of the component list.
@@ -519,6 +553,8 @@ pub struct FilesView {
     pub served: Served,
     /// Component name.
     pub component: String,
+    /// Tokens of this list's text (stored by the compiler, which renders it with the same code).
+    pub tokens: u32,
     /// Files, sorted by path.
     pub files: Vec<FileMeta>,
 }
@@ -949,31 +985,7 @@ impl BundleSet {
                 .cloned()
                 .ok_or_else(|| LookupError::UnknownLang { lang: l.to_string(), available: langs.join(", ") })?,
         };
-        let components = self
-            .manifest
-            .components
-            .iter()
-            .map(|c| {
-                let doc = c.docs.iter().find(|d| d.lang.eq_ignore_ascii_case(&lang));
-                ComponentRow {
-                    name: c.name.clone(),
-                    title: c.title.clone(),
-                    brief: c.brief.clone(),
-                    langs: c.docs.iter().map(|d| d.lang.clone()).collect(),
-                    tokens: doc.map_or(0, |d| d.view_tokens),
-                    code_blocks: doc.map_or(0, |d| d.code_blocks),
-                    files: c.files,
-                }
-            })
-            .collect();
-        let changelog_pages = self
-            .manifest
-            .changelog
-            .as_ref()
-            .and_then(|c| c.langs.iter().find(|l| l.lang.eq_ignore_ascii_case(&lang)).or(c.langs.first()))
-            .map(|l| l.pages);
-        let shared_files = self.manifest.shared.as_ref().map_or(0, |s| s.files);
-        Ok(ComponentsView { served: self.served(), lang, components, changelog_pages, shared_files })
+        Ok(ComponentsView::new(&self.manifest, lang))
     }
 
     /// `system@version`, as cursors name the set.
@@ -1448,8 +1460,10 @@ impl BundleSet {
     /// # Errors
     /// Unknown component, damaged bundle.
     pub fn files(&self, name: &str) -> Result<FilesView, LookupError> {
+        let entry = self.component(name)?;
+        let tokens = entry.files_tokens;
         let (_, meta) = self.component_meta(name)?;
-        Ok(FilesView { served: self.served(), component: meta.name.clone(), files: meta.files.clone() })
+        Ok(FilesView { served: self.served(), component: meta.name.clone(), tokens, files: meta.files.clone() })
     }
 
     /// Normalizes a requested path (`./a`, `a\b`) and finds the component storing it. Requested paths are only

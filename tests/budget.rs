@@ -299,5 +299,14 @@ fn sample_cursors_are_checked() {
     let whole = set.doc("table", None, Detail::Normal, &[], Paging::unlimited()).unwrap();
     assert_eq!(follow(set, |p| details(set, "table", None, Detail::Normal, &[], p), budget, &counter), whole.text);
     let card = follow(set, |p| details(set, "table", None, Detail::Brief, &[], p), budget, &counter);
+    // Lists report their own size too: stored by the compiler, which renders them with the reader's code.
+    for lang in ["en-US", "zh-CN"] {
+        let list = set.components(Some(lang)).unwrap();
+        assert_eq!(list.tokens, counter.count(&list.text()), "{lang}");
+    }
+    for c in ["table", "_shared", "spin"] {
+        let files = set.files(c).unwrap();
+        assert_eq!(files.tokens, counter.count(&files.text()), "{c}");
+    }
     assert!(card.starts_with("# Table (table, en-US: 1444 lines, "), "{card:.200}");
 }

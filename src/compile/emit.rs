@@ -200,7 +200,9 @@ pub fn compile_all(
     let mut entries = Vec::new();
     let mut shared_entry = None;
     let mut writers = Vec::new();
+    let mut file_lists: BTreeMap<String, Vec<FileMeta>> = BTreeMap::new();
     for (key, entry, meta, frames, _, maps) in components {
+        file_lists.insert(key.clone(), meta.files.clone());
         for d in &meta.docs {
             stats.documents += 1;
             stats.code_blocks += d.code_blocks.len() as u32;
@@ -268,8 +270,35 @@ pub fn compile_all(
         bundles: vec![],
         stats,
         search: None,
+        list_tokens: vec![],
     };
+    let manifest = count_lists(manifest, &file_lists, &ctx.tokens);
     Ok(CompiledSet { manifest, components: writers, changelog: changelog_writer, search: units })
+}
+
+/// Stores the token counts of the list answers (`list_components` per language, `list_component_files` per
+/// component), rendered for MCP clients by the reader's own code: lists are built from the manifest at lookup time,
+/// and the reader cannot count.
+fn count_lists(
+    mut manifest: Manifest,
+    file_lists: &BTreeMap<String, Vec<FileMeta>>,
+    tokens: &TokenCounter,
+) -> Manifest {
+    use crate::read::{ComponentsView, FilesView, Served};
+    use crate::render::Render;
+    let served = Served { system: manifest.system.clone(), version: manifest.version.clone() };
+    let entries = manifest.components.iter_mut().chain(manifest.shared.as_mut());
+    for entry in entries {
+        let files = file_lists.get(&entry.key).cloned().unwrap_or_default();
+        let view = FilesView { served: served.clone(), component: entry.name.clone(), tokens: 0, files };
+        entry.files_tokens = tokens.count(&view.text());
+    }
+    manifest.list_tokens = manifest
+        .langs
+        .iter()
+        .map(|lang| (lang.clone(), tokens.count(&ComponentsView::new(&manifest, lang.clone()).text())))
+        .collect();
+    manifest
 }
 
 /// File names of the set's own bundles, which no component may take.
@@ -479,6 +508,7 @@ fn compile_component(
             })
             .collect(),
         files: metas.len() as u32,
+        files_tokens: 0, // counted once the set's system and version are known (see `count_lists`)
         bundle: bundle_file_name(key),
     };
     let meta = ComponentMeta { key: key.to_string(), name: plan.name.clone(), docs, files: metas };

@@ -44,7 +44,7 @@ pub struct PageParams {
 /// `list_components` parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ListComponentsParams {
-    /// Language of the sizes, e.g. en-US.
+    /// e.g. en-US.
     pub lang: Option<String>,
     #[serde(flatten)]
     #[allow(missing_docs)]
@@ -519,7 +519,7 @@ mod tests {
         assert_eq!(doc["required"], json!(["system", "version", "tokens", "text"]));
         assert!(doc.get("properties").is_none(), "types are documented, not declared: tools/list stays small");
         let list = output_schema::<ComponentsView>();
-        assert_eq!(list["required"], json!(["system", "version"]));
+        assert_eq!(list["required"], json!(["system", "version", "tokens"]));
     }
 
     #[test]
