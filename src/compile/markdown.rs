@@ -677,6 +677,32 @@ mod tests {
     }
 
     #[test]
+    fn tables_are_found_and_long_ones_hidden_in_the_view() {
+        use crate::model::TableMeta;
+        use crate::view::placeholder_view_spans;
+        let text = "## API\n\n| Prop | Type |\n| --- | --- |\n| a | `string` |\n| b | number |\n\nAfter.\n";
+        let doc = parse(text);
+        assert_eq!(doc.tables.len(), 1);
+        let t = &doc.tables[0];
+        assert_eq!((t.rows, t.heading.as_deref(), t.start_line, t.end_line), (2, Some("API"), 3, 6));
+        assert_eq!(&text[t.start_byte as usize..t.end_byte as usize], "| Prop | Type |\n| --- | --- |\n| a | `string` |\n| b | number |");
+        let meta = |tokens| TableMeta {
+            rows: t.rows,
+            heading: t.heading.clone(),
+            start_line: t.start_line,
+            end_line: t.end_line,
+            start_byte: t.start_byte,
+            end_byte: t.end_byte,
+            tokens,
+        };
+        let (view, spans) = placeholder_view_spans::<CodeBlock>(text, &[], &[meta(250)], &|_| String::new());
+        assert_eq!(view, "## API\n\n[table hidden: 2 rows, 250 tokens, under \"API\"; get it with sections=[\"API\"]]\n\nAfter.\n");
+        assert!(spans.is_empty(), "tables are one line: nothing to cut inside");
+        let (small, _) = placeholder_view_spans::<CodeBlock>(text, &[], &[meta(199)], &|_| String::new());
+        assert_eq!(small, text, "tables under 200 tokens stay");
+    }
+
+    #[test]
     fn placeholder_keeps_list_markers_crlf_and_outfences_the_hint() {
         let text = "1. ```js\r\n   x\r\n   ```\r\n";
         let doc = parse(text);
