@@ -685,7 +685,10 @@ mod tests {
         assert_eq!(doc.tables.len(), 1);
         let t = &doc.tables[0];
         assert_eq!((t.rows, t.heading.as_deref(), t.start_line, t.end_line), (2, Some("API"), 3, 6));
-        assert_eq!(&text[t.start_byte as usize..t.end_byte as usize], "| Prop | Type |\n| --- | --- |\n| a | `string` |\n| b | number |");
+        assert_eq!(
+            &text[t.start_byte as usize..t.end_byte as usize],
+            "| Prop | Type |\n| --- | --- |\n| a | `string` |\n| b | number |"
+        );
         let meta = |tokens| TableMeta {
             rows: t.rows,
             heading: t.heading.clone(),
@@ -696,7 +699,10 @@ mod tests {
             tokens,
         };
         let (view, spans) = placeholder_view_spans::<CodeBlock>(text, &[], &[meta(250)], &|_| String::new());
-        assert_eq!(view, "## API\n\n[table hidden: 2 rows, 250 tokens, under \"API\"; get it with sections=[\"API\"]]\n\nAfter.\n");
+        assert_eq!(
+            view,
+            "## API\n\n[table hidden: 2 rows, 250 tokens, under \"API\"; get it with sections=[\"API\"]]\n\nAfter.\n"
+        );
         assert!(spans.is_empty(), "tables are one line: nothing to cut inside");
         let (small, _) = placeholder_view_spans::<CodeBlock>(text, &[], &[meta(199)], &|_| String::new());
         assert_eq!(small, text, "tables under 200 tokens stay");
