@@ -165,6 +165,15 @@ impl Cuts {
         Some(Cuts { ends, cum, newlines })
     }
 
+    /// Byte offset where 1-based `line` starts; the text's end for lines past the last (so `line_start(n + 1)`
+    /// ends line `n`, newline included).
+    pub fn line_start(&self, line: u32) -> usize {
+        match (line as usize).checked_sub(2) {
+            None => 0,
+            Some(i) => self.newlines.get(i).map_or(self.len(), |n| n + 1),
+        }
+    }
+
     /// The 1-based line of byte `at` (lines counted as `split('\n')`).
     pub fn line_at(&self, at: usize) -> u32 {
         self.newlines.partition_point(|&n| n < at) as u32 + 1
@@ -390,8 +399,8 @@ pub enum Request {
         component: String,
         /// Language served.
         lang: String,
-        /// `normal` or `full`.
-        detail: String,
+        /// Which text of the document.
+        form: DocForm,
         /// Sections requested (slugs), empty for the whole document.
         sections: Vec<String>,
     },
@@ -432,8 +441,8 @@ pub enum Request {
 impl std::fmt::Display for Request {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Request::Doc { component, lang, detail, sections } if sections.is_empty() => {
-                write!(f, "the {detail} document of `{component}` ({lang})")
+            Request::Doc { component, lang, form, sections } if sections.is_empty() => {
+                write!(f, "the {} of `{component}` ({lang})", form.name())
             }
             Request::Doc { component, lang, sections, .. } => {
                 write!(f, "sections {} of `{component}` ({lang})", sections.join(", "))
@@ -442,6 +451,31 @@ impl std::fmt::Display for Request {
             Request::File { path, .. } => write!(f, "file `{path}`"),
             Request::Block { component, lang, index } => write!(f, "code block {index} of `{component}` ({lang})"),
             Request::Function { path, qualified } => write!(f, "function `{qualified}` of `{path}`"),
+        }
+    }
+}
+
+/// The text of a component's document a [`Request::Doc`] serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DocForm {
+    /// The placeholder view.
+    Normal,
+    /// The whole document (also the form sections are served in).
+    Full,
+    /// The component card.
+    Card,
+    /// The props tables.
+    Props,
+}
+
+impl DocForm {
+    /// What it is called in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            DocForm::Normal => "normal document",
+            DocForm::Full => "full document",
+            DocForm::Card => "card",
+            DocForm::Props => "props tables",
         }
     }
 }
@@ -542,6 +576,8 @@ mod tests {
         assert_eq!(cuts.fit(0, 60, 1), 10, "a segment over the budget is served alone");
         assert_eq!(cuts.fit(0, 20, 1), 10);
         assert!(cuts.is_cut(30) && !cuts.is_cut(31));
+        assert_eq!((cuts.line_start(1), cuts.line_start(2), cuts.line_start(3), cuts.line_start(4)), (0, 10, 30, 60));
+        assert_eq!((cuts.line_at(0), cuts.line_at(10), cuts.line_at(59)), (1, 2, 3));
     }
 
     /// A text of one-token lines `L1\n` … with a fence over lines 4–6.

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::budget::{Budget, BudgetError, Cursor, Cuts, Fence, Part, Request, serve};
+use crate::budget::{Budget, BudgetError, Cursor, Cuts, DocForm, Fence, Part, Request, serve};
 use crate::bundle::{Bundle, BundleError};
 use crate::model::*;
 
@@ -781,16 +781,6 @@ fn join_dirs(dirs: &[PathBuf]) -> String {
     dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
 }
 
-/// Byte offsets where each line starts (line 1 at index 0).
-fn line_starts(text: &str) -> Vec<usize> {
-    std::iter::once(0).chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1)).collect()
-}
-
-/// Byte offset where 1-based `line` starts; the text's end past the last line.
-fn line_byte(starts: &[usize], text: &str, line: u32) -> usize {
-    starts.get((line as usize).saturating_sub(1)).copied().unwrap_or(text.len()).min(text.len())
-}
-
 /// Splits `changelog` / `changelog-N` (Semi's addressing) into a page number.
 pub fn changelog_page_name(name: &str) -> Option<Option<u32>> {
     let rest = name.trim().to_ascii_lowercase();
@@ -1075,10 +1065,10 @@ impl BundleSet {
     ) -> Result<DocView, LookupError> {
         // A cursor carries the detail and sections of the first call: a continuation names only the component.
         let mut sections = sections.to_vec();
-        if let Some(Request::Doc { detail: d, sections: s, .. }) =
+        if let Some(Request::Doc { form, sections: s, .. }) =
             paging.cursor.map(Cursor::decode).transpose()?.map(|c| c.request)
         {
-            detail = if d == "full" { Detail::Full } else { Detail::Normal };
+            detail = if form == DocForm::Full { Detail::Full } else { Detail::Normal };
             sections = s;
         }
         let sections = sections.as_slice();
@@ -1106,12 +1096,11 @@ impl BundleSet {
         let request = Request::Doc {
             component: meta.key.clone(),
             lang: doc.lang.clone(),
-            detail: if hidden { "normal" } else { "full" }.into(),
+            form: if hidden { DocForm::Normal } else { DocForm::Full },
             sections: found.iter().map(|s| s.slug.clone()).collect(),
         };
-        let (text, map, fences) = if hidden {
-            let (view, spans) =
-                crate::view::placeholder_view_spans(&whole, &doc.code_blocks, &doc.tables, &|_| String::new());
+        let (text, key, fences) = if hidden {
+            let (view, spans) = crate::view::placeholder_view_spans(&whole, &doc.code_blocks, &doc.tables);
             let fences = spans.into_iter().map(|(index, start, end)| Fence { index, start, end }).collect();
             (std::borrow::Cow::Owned(view), keys::view(&doc.lang), fences)
         } else {
@@ -1122,18 +1111,14 @@ impl BundleSet {
                 .collect::<Vec<_>>();
             (std::borrow::Cow::Borrowed(whole.as_str()), keys::doc(&doc.lang), fences)
         };
-        let map = self.cuts(&bundle, &map, &text)?;
+        let cuts = self.cuts(&bundle, &key, &text)?;
         let ranges: Vec<(usize, usize)> = if found.is_empty() {
             vec![(0, text.len())]
         } else {
-            let starts = line_starts(&text);
-            found
-                .iter()
-                .map(|s| (line_byte(&starts, &text, s.start_line), line_byte(&starts, &text, s.end_line + 1)))
-                .collect()
+            found.iter().map(|s| (cuts.line_start(s.start_line), cuts.line_start(s.end_line + 1))).collect()
         };
-        let total_tokens = ranges.iter().map(|&(a, b)| map.tokens(a, b).0).sum();
-        let (part, next_cursor) = self.part(&request, &text, &map, &ranges, &fences, paging)?;
+        let total_tokens = ranges.iter().map(|&(a, b)| cuts.tokens(a, b).0).sum();
+        let (part, next_cursor) = self.part(&request, &text, &cuts, &ranges, &fences, paging)?;
         Ok(DocView {
             served: self.served(),
             component: meta.name.clone(),
@@ -1164,14 +1149,10 @@ impl BundleSet {
         let doc = self.pick_doc(&meta, lang)?;
         let props: Vec<PropsTable> = self.props_of(&bundle)?;
         let text = crate::view::card(&meta.name, doc, &meta.files, &props);
-        let map = self.cuts(&bundle, &keys::card(&doc.lang), &text)?;
-        let request = Request::Doc {
-            component: meta.key.clone(),
-            lang: doc.lang.clone(),
-            detail: "brief".into(),
-            sections: vec![],
-        };
-        let (part, next_cursor) = self.part(&request, &text, &map, &[(0, text.len())], &[], paging)?;
+        let cuts = self.cuts(&bundle, &keys::card(&doc.lang), &text)?;
+        let request =
+            Request::Doc { component: meta.key.clone(), lang: doc.lang.clone(), form: DocForm::Card, sections: vec![] };
+        let (part, next_cursor) = self.part(&request, &text, &cuts, &[(0, text.len())], &[], paging)?;
         Ok(CardView {
             served: self.served(),
             component: meta.name.clone(),
@@ -1212,14 +1193,14 @@ impl BundleSet {
             .filter(|t| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
             .collect();
         let text = crate::view::props_text(&meta.name, &props);
-        let map = self.cuts(&bundle, &keys::props_text(&doc.lang), &text)?;
+        let cuts = self.cuts(&bundle, &keys::props_text(&doc.lang), &text)?;
         let request = Request::Doc {
             component: meta.key.clone(),
             lang: doc.lang.clone(),
-            detail: "props".into(),
+            form: DocForm::Props,
             sections: vec![],
         };
-        let (part, next_cursor) = self.part(&request, &text, &map, &[(0, text.len())], &[], paging)?;
+        let (part, next_cursor) = self.part(&request, &text, &cuts, &[(0, text.len())], &[], paging)?;
         // Structured, the tables this part shows: no more than its text (clients may show either to the model).
         let props = props.into_iter().filter(|t| part.text.contains(&format!("## {} (", t.name))).collect();
         Ok(PropsView {
@@ -1346,9 +1327,9 @@ impl BundleSet {
             return Err(BundleError::Corrupt { path: bundle.path().to_string(), what }.into());
         }
         let request = Request::Block { component: meta.key.clone(), lang: doc.lang.clone(), index };
-        let map = self.cuts(&bundle, &keys::doc(&doc.lang), &whole)?;
+        let cuts = self.cuts(&bundle, &keys::doc(&doc.lang), &whole)?;
         let fences = [Fence { index, start, end }];
-        let (part, next_cursor) = self.part(&request, &whole, &map, &[(start, end)], &fences, paging)?;
+        let (part, next_cursor) = self.part(&request, &whole, &cuts, &[(start, end)], &fences, paging)?;
         Ok(CodeBlockView {
             served: self.served(),
             component: meta.name.clone(),
@@ -1421,9 +1402,9 @@ impl BundleSet {
             .ok_or_else(|| BundleError::Corrupt { path: entry.bundle.clone(), what: "changelog pages".into() })?;
         let text: String = bundle.get(&keys::page(&summary.lang, page))?;
         let key = keys::page(&summary.lang, page);
-        let map = self.cuts(&bundle, &key, &text)?;
+        let cuts = self.cuts(&bundle, &key, &text)?;
         let request = Request::Changelog { lang: summary.lang.clone(), page };
-        let (mut part, mut next_cursor) = self.part(&request, &text, &map, &[(0, text.len())], &[], paging)?;
+        let (mut part, mut next_cursor) = self.part(&request, &text, &cuts, &[(0, text.len())], &[], paging)?;
         // Lines of the file, not of the page.
         part.lines = (part.lines.0 + p.start_line - 1, part.lines.1 + p.start_line - 1);
         if next_cursor.is_none() && page < summary.pages {
@@ -1549,6 +1530,7 @@ impl BundleSet {
         }
         let key = if skeleton { keys::skeleton(&norm) } else { keys::file(&norm) };
         let text = self.text(&bundle, &key)?;
+        let cuts = self.cuts(&bundle, &key, &text)?;
         let range = match lines {
             None => (0, text.len()),
             Some((start, end)) => {
@@ -1558,14 +1540,11 @@ impl BundleSet {
                     let end = if end == u32::MAX { start } else { end };
                     return Err(LookupError::LineRange { path: norm, start, end, lines: last });
                 }
-                let end = end.min(last);
-                let starts = line_starts(&text);
-                (line_byte(&starts, &text, start), line_byte(&starts, &text, end.min(last) + 1))
+                (cuts.line_start(start), cuts.line_start(end.min(last) + 1))
             }
         };
-        let map = self.cuts(&bundle, &key, &text)?;
         let request = Request::File { path: norm, full: !skeleton, lines };
-        let (part, next_cursor) = self.part(&request, &text, &map, &[range], &[], paging)?;
+        let (part, next_cursor) = self.part(&request, &text, &cuts, &[range], &[], paging)?;
         view.tokens = part.tokens;
         view.text = part.text.clone();
         view.part = part;
@@ -1648,9 +1627,9 @@ impl BundleSet {
             let what = format!("function `{}` span", merged.qualified);
             return Err(BundleError::Corrupt { path: bundle.path().to_string(), what }.into());
         }
-        let map = self.cuts(&bundle, &keys::file(&norm), &text)?;
+        let cuts = self.cuts(&bundle, &keys::file(&norm), &text)?;
         let request = Request::Function { path: norm.clone(), qualified: merged.qualified.clone() };
-        let (part, next_cursor) = self.part(&request, &text, &map, &[(start, end)], &[], paging)?;
+        let (part, next_cursor) = self.part(&request, &text, &cuts, &[(start, end)], &[], paging)?;
         Ok(FunctionView {
             served: self.served(),
             path: norm,

@@ -194,12 +194,12 @@ fn framed(part: &Part, text: &str, more: Option<String>) -> String {
 /// Functions named in a skeleton's footer (the largest; all of them are in the structured answer).
 const FOOTER_FUNCTIONS: usize = 20;
 
-/// `lines 1–120 of 6,374 · ` when a part is not the whole text, else nothing.
-fn served_lines(part: &Part, of: u32) -> String {
+/// `lines 1–120 of 6,374 · ` (`what` = `lines`, `view lines`) when a part is not the whole text, else nothing.
+fn served_lines(part: &Part, what: &str, of: u32) -> String {
     if part.cut.is_none() && part.lines.0 <= 1 && part.starts_in_block.is_none() {
         return String::new();
     }
-    format!("lines {}–{} of {} · ", thousands(part.lines.0), thousands(part.lines.1), thousands(of))
+    format!("{what} {}–{} of {} · ", thousands(part.lines.0), thousands(part.lines.1), thousands(of))
 }
 
 /// The arguments of a continuation call: `args`, the cursor, and the call's own `max_tokens` when it set one.
@@ -259,9 +259,9 @@ impl Render for DocView {
             self.lang,
             self.path,
             if self.hidden {
-                served_lines(&self.part, self.part.text_lines).replace("lines", "view lines")
+                served_lines(&self.part, "view lines", self.part.text_lines)
             } else {
-                served_lines(&self.part, self.lines)
+                served_lines(&self.part, "lines", self.lines)
             },
             thousands(self.tokens),
             framed(&self.part, &self.text, more)
@@ -439,7 +439,7 @@ impl Render for FileView {
                 thousands(self.part.lines.1),
                 thousands(f.lines)
             ),
-            None => format!("{}{} lines", served_lines(&self.part, f.lines), thousands(f.lines)),
+            None => format!("{}{} lines", served_lines(&self.part, "lines", f.lines), thousands(f.lines)),
         };
         let about = if self.part.tokens_exact { "" } else { "at most " };
         let more = self.next_cursor.as_ref().map(|cur| {

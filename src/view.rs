@@ -57,25 +57,25 @@ impl BlockSpan for CodeBlockMeta {
 /// ````text
 /// ```text
 /// [code block #7 hidden: jsx, 389 tokens, under "Basic table"]
-/// <fetch_hint(block), each of its lines on a line of its own (the reader and compiler pass none: the
-///  header of every answer says how to fetch block N)>
 /// ```
 /// ````
+///
+/// (The header of every answer says how to fetch block N, once.)
 ///
 /// - `jsx` is the first word of the block's info string, left out (with its comma) when empty;
 ///   `389 tokens` is what fetching the block costs, when the block knows its size ([`BlockSpan::tokens`]),
 ///   else its line span (`42 lines`, fences included); `under "…"` is left out when no heading (or an empty
-///   one) precedes the block. An empty hint adds no line.
+///   one) precedes the block.
 /// - Every placeholder line starts with the block's own container prefix (its indentation, and
 ///   `>` of enclosing block quotes; a list marker on the fence line stays on the first line and
 ///   is replaced by spaces on the others), so blocks inside list items and quotes stay there.
 /// - Lines are joined with `"\r\n"` when the block used CRLF, else `"\n"`. The placeholder fence
-///   is longer than any backtick run in the hint, so a hint cannot close it.
+///   is longer than any backtick run in the summary (a heading or a `~~~` info string may hold some).
 ///
 /// Everything outside the blocks is copied unchanged; no header is added (the caller adds one
 /// with totals). Blocks whose ranges do not fit `text` are left as they are; never panics.
-pub fn placeholder_view<B: BlockSpan>(text: &str, blocks: &[B], fetch_hint: &dyn Fn(&B) -> String) -> String {
-    placeholder_view_spans(text, blocks, &[], fetch_hint).0
+pub fn placeholder_view<B: BlockSpan>(text: &str, blocks: &[B]) -> String {
+    placeholder_view_spans(text, blocks, &[]).0
 }
 
 /// Tables of at least this many tokens are hidden too in the placeholder view: a document's long API tables are
@@ -91,7 +91,6 @@ pub fn placeholder_view_spans<B: BlockSpan>(
     text: &str,
     blocks: &[B],
     tables: &[TableMeta],
-    fetch_hint: &dyn Fn(&B) -> String,
 ) -> (String, Vec<(u32, usize, usize)>) {
     enum Hidden<'a, B> {
         Block(&'a B),
@@ -117,7 +116,7 @@ pub fn placeholder_view_spans<B: BlockSpan>(
         let at = out.len();
         match what {
             Hidden::Block(block) => {
-                out.push_str(&placeholder(text, block, &fetch_hint(block)));
+                out.push_str(&placeholder(text, block));
                 spans.push((block.index(), at, out.len()));
             }
             Hidden::Table(table) => out.push_str(&table_placeholder(text, table)),
@@ -145,7 +144,7 @@ fn table_placeholder(text: &str, table: &TableMeta) -> String {
 }
 
 /// One placeholder fence for `block` (see [`placeholder_view`]); `text[start..end]` is valid.
-fn placeholder<B: BlockSpan>(text: &str, block: &B, hint: &str) -> String {
+fn placeholder<B: BlockSpan>(text: &str, block: &B) -> String {
     let (start_byte, end_byte) = block.bytes();
     let original = &text[start_byte as usize..end_byte as usize];
     let first_line = original.split('\n').next().unwrap_or("");
@@ -183,20 +182,8 @@ fn placeholder<B: BlockSpan>(text: &str, block: &B, hint: &str) -> String {
     }
     summary.push(']');
 
-    let hint_lines: Vec<&str> = if hint.is_empty() {
-        Vec::new()
-    } else {
-        hint.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
-    };
-    let longest_run = hint_lines.iter().map(|l| longest_backtick_run(l)).max().unwrap_or(0);
-    let fence = "`".repeat(longest_run.max(2) + 1);
-
-    let mut out = format!("{first_prefix}{fence}text");
-    for line in std::iter::once(summary.as_str()).chain(hint_lines) {
-        let _ = write!(out, "{newline}{rest_prefix}{line}");
-    }
-    let _ = write!(out, "{newline}{rest_prefix}{fence}");
-    out
+    let fence = "`".repeat(longest_backtick_run(&summary).max(2) + 1);
+    format!("{first_prefix}{fence}text{newline}{rest_prefix}{summary}{newline}{rest_prefix}{fence}")
 }
 
 /// The container prefix of a fenced block's first line: the indentation, block-quote `>` and

@@ -562,8 +562,6 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
             tokens: ctx.tokens.count(slice(b.start_byte, b.end_byte)),
         })
         .collect::<Vec<CodeBlockMeta>>();
-    // The view is rebuilt by the reader from the stored spans; only its token map is stored. Placeholders cost ~40
-    // tokens each, so a document of many tiny blocks is served whole when hiding would not save anything.
     let tables: Vec<TableMeta> = doc
         .tables
         .iter()
@@ -577,10 +575,12 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
             tokens: ctx.tokens.count(slice(t.start_byte, t.end_byte)),
         })
         .collect();
+    // The view is rebuilt by the reader from the stored spans; only its token map is stored. Placeholders cost ~30
+    // tokens each, so a document of many tiny blocks is served whole when hiding would not save anything.
     let mut hidden = doc.lines > ctx.config.thresholds.doc_hide_lines && !code_blocks.is_empty();
     let mut view_tokens = tokens;
     if hidden {
-        let (view, _) = placeholder_view_spans(&text, &code_blocks, &tables, &|_| String::new());
+        let (view, _) = placeholder_view_spans(&text, &code_blocks, &tables);
         let view_map = ctx.tokens.map(&view);
         hidden = view_map.total() < tokens;
         if hidden {

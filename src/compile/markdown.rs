@@ -637,7 +637,7 @@ mod tests {
                 tables: vec![],
             }
         );
-        assert_eq!(placeholder_view("", &doc.code_blocks, &|_| "hint".into()), "");
+        assert_eq!(placeholder_view("", &doc.code_blocks), "");
     }
 
     #[test]
@@ -657,7 +657,7 @@ mod tests {
             for b in &doc.code_blocks {
                 assert!(text.get(b.start_byte as usize..b.end_byte as usize).is_some());
             }
-            let view = placeholder_view(text, &doc.code_blocks, &|b| format!("fetch {}", b.index));
+            let view = placeholder_view(text, &doc.code_blocks);
             assert_eq!(parse(&view).code_blocks.len(), doc.code_blocks.len(), "{text:?}");
         }
     }
@@ -666,10 +666,8 @@ mod tests {
     fn placeholder_view_exact() {
         let text = "# Basic table\n\nIntro.\n\n```jsx live=true\nconst a = 1;\nrender(a);\n```\n\n- step\n\n  ~~~\n  npm i\n  ~~~\n> ```\n> q\n> ```\n";
         let doc = parse(text);
-        let view = placeholder_view(text, &doc.code_blocks, &|b| {
-            format!("get_code_block(\"Table\", {})\nsecond line", b.index)
-        });
-        let want = "# Basic table\n\nIntro.\n\n```text\n[code block #1 hidden: jsx, 4 lines, under \"Basic table\"]\nget_code_block(\"Table\", 1)\nsecond line\n```\n\n- step\n\n  ```text\n  [code block #2 hidden: 3 lines, under \"Basic table\"]\n  get_code_block(\"Table\", 2)\n  second line\n  ```\n> ```text\n> [code block #3 hidden: 3 lines, under \"Basic table\"]\n> get_code_block(\"Table\", 3)\n> second line\n> ```\n";
+        let view = placeholder_view(text, &doc.code_blocks);
+        let want = "# Basic table\n\nIntro.\n\n```text\n[code block #1 hidden: jsx, 4 lines, under \"Basic table\"]\n```\n\n- step\n\n  ```text\n  [code block #2 hidden: 3 lines, under \"Basic table\"]\n  ```\n> ```text\n> [code block #3 hidden: 3 lines, under \"Basic table\"]\n> ```\n";
         assert_eq!(view, want);
         let again = parse(&view);
         assert_eq!(again.code_blocks.len(), 3);
@@ -698,23 +696,28 @@ mod tests {
             end_byte: t.end_byte,
             tokens,
         };
-        let (view, spans) = placeholder_view_spans::<CodeBlock>(text, &[], &[meta(250)], &|_| String::new());
+        let (view, spans) = placeholder_view_spans::<CodeBlock>(text, &[], &[meta(250)]);
         assert_eq!(
             view,
             "## API\n\n[table hidden: 2 rows, 250 tokens, under \"API\"; get it with sections=[\"API\"]]\n\nAfter.\n"
         );
         assert!(spans.is_empty(), "tables are one line: nothing to cut inside");
-        let (small, _) = placeholder_view_spans::<CodeBlock>(text, &[], &[meta(199)], &|_| String::new());
+        let (small, _) = placeholder_view_spans::<CodeBlock>(text, &[], &[meta(199)]);
         assert_eq!(small, text, "tables under 200 tokens stay");
     }
 
     #[test]
-    fn placeholder_keeps_list_markers_crlf_and_outfences_the_hint() {
+    fn placeholder_keeps_list_markers_crlf_and_outfences_the_summary() {
+        // A `~~~` fence may carry backticks in its info string: the placeholder fence is longer than any of them.
+        let tilde = "~~~a```b\nx\n~~~\n";
+        let doc = parse(tilde);
+        assert_eq!(
+            placeholder_view(tilde, &doc.code_blocks),
+            "````text\n[code block #1 hidden: a```b, 3 lines]\n````\n"
+        );
         let text = "1. ```js\r\n   x\r\n   ```\r\n";
         let doc = parse(text);
-        let view = placeholder_view(text, &doc.code_blocks, &|_| "a ``` b".into());
-        assert_eq!(view, "1. ````text\r\n   [code block #1 hidden: js, 3 lines]\r\n   a ``` b\r\n   ````\r\n");
-        let view = placeholder_view(text, &doc.code_blocks, &|_| String::new());
+        let view = placeholder_view(text, &doc.code_blocks);
         assert_eq!(view, "1. ```text\r\n   [code block #1 hidden: js, 3 lines]\r\n   ```\r\n");
     }
 
@@ -827,8 +830,7 @@ mod tests {
         assert!(last_text.ends_with("\n    ```"), "{last_text}");
         assert_eq!(last_text.lines().count() as u32, last.end_line - last.start_line + 1);
 
-        let view =
-            placeholder_view(&text, &doc.code_blocks, &|b| format!("get_code_block component=table index={}", b.index));
+        let view = placeholder_view(&text, &doc.code_blocks);
         for n in 1..=53 {
             assert!(view.contains(&format!("[code block #{n} hidden: ")), "#{n}");
         }

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::DocsServer;
-use crate::budget::{Budget, Cursor, Request};
+use crate::budget::{Budget, Cursor, DocForm, Request};
 use crate::read::{
     BundleSet, CardView, ChangelogView, CodeBlockView, ComponentsView, Detail, DocView, FileView, FilesView,
     FunctionView, LookupError, Paging, PropsView, changelog_page_name,
@@ -210,21 +210,22 @@ pub fn details(
     if let Some(page) = changelog_page_name(name).filter(|_| set.component(name).is_err()) {
         return set.changelog(page, lang, paging).map(DetailsView::Changelog);
     }
-    let continues = |what: &str| {
+    let continues = |what: DocForm| {
         paging.cursor.and_then(|c| Cursor::decode(c).ok()).is_some_and(|c| match c.request {
-            Request::Doc { detail, .. } => detail == what,
+            Request::Doc { form, .. } => form == what,
             _ => false,
         })
     };
-    let is_props = |s: &String| s.trim().eq_ignore_ascii_case("props");
-    if sections.len() > 1 && sections.iter().any(is_props) && !set.has_section(name, lang, "props")? {
+    // `props` names the props tables, unless the document has a heading of that name.
+    let props_named =
+        sections.iter().any(|s| s.trim().eq_ignore_ascii_case("props")) && !set.has_section(name, lang, "props")?;
+    if props_named && sections.len() > 1 {
         return Err(LookupError::PropsAlone);
     }
-    let props_asked = matches!(sections, [one] if is_props(one));
-    if (props_asked && !set.has_section(name, lang, "props")?) || continues("props") {
+    if props_named || continues(DocForm::Props) {
         return set.props(name, lang, paging).map(DetailsView::Props);
     }
-    if (detail == Detail::Brief && sections.is_empty() && paging.cursor.is_none()) || continues("brief") {
+    if (detail == Detail::Brief && sections.is_empty() && paging.cursor.is_none()) || continues(DocForm::Card) {
         return set.card(name, lang, paging).map(DetailsView::Card);
     }
     set.doc(name, lang, detail, sections, paging).map(DetailsView::Doc)
