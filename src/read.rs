@@ -277,7 +277,10 @@ pub fn closest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>, m
     let q = query.to_lowercase();
     let score = |l: &str| {
         let sim = strsim::normalized_damerau_levenshtein(&q, l);
-        if !q.is_empty() && (l.contains(&q) || q.contains(l)) { 1.0 + sim } else { sim }
+        // A candidate inside the query counts only when it is a good part of it: the tail `ts` of every path is
+        // inside any `….ts` query.
+        let inside = l.len() * 2 >= q.len() && q.contains(l);
+        if !q.is_empty() && (l.contains(&q) || inside) { 1.0 + sim } else { sim }
     };
     let mut scored: Vec<(f64, &str)> = candidates
         .into_iter()
@@ -716,7 +719,7 @@ impl Library {
         let (system, versions) = match system {
             Some(want) => {
                 systems.iter().find(|(s, _)| s.eq_ignore_ascii_case(want)).ok_or_else(|| LookupError::System {
-                    message: format!("no system `{want}` in {where_}; available: {}", names.join(", ")),
+                    message: format!("no system `{}` in {where_}; available: {}", echo(want), names.join(", ")),
                 })?
             }
             None if systems.len() == 1 => &systems[0],
@@ -733,7 +736,7 @@ impl Library {
             Some(v) => versions.iter().find(|x| x.as_str() == v.trim_start_matches('v')).ok_or_else(|| {
                 LookupError::UnknownVersion {
                     system: system.clone(),
-                    version: v.to_string(),
+                    version: echo(v),
                     dir: where_.clone(),
                     available: versions.join(", "),
                 }
@@ -949,7 +952,7 @@ impl BundleSet {
             (None, None) if !meta.docs.is_empty() => Ok(&meta.docs[0]),
             _ => Err(LookupError::NoDocument {
                 component: meta.name.clone(),
-                lang: want.to_string(),
+                lang: echo(want),
                 available: if meta.docs.is_empty() {
                     "none (the component has only sources; see `files`)".into()
                 } else {
@@ -973,7 +976,7 @@ impl BundleSet {
                 .iter()
                 .find(|x| x.eq_ignore_ascii_case(l))
                 .cloned()
-                .ok_or_else(|| LookupError::UnknownLang { lang: l.to_string(), available: langs.join(", ") })?,
+                .ok_or_else(|| LookupError::UnknownLang { lang: echo(l), available: langs.join(", ") })?,
         };
         Ok(ComponentsView::new(&self.manifest, lang))
     }
@@ -1367,7 +1370,7 @@ impl BundleSet {
         let no_changelog = |available: String| LookupError::NoChangelog {
             system: self.manifest.system.clone(),
             version: self.manifest.version.clone(),
-            lang: want.to_string(),
+            lang: echo(want),
             available,
         };
         let entry = self.manifest.changelog.as_ref().ok_or_else(|| no_changelog(String::new()))?;

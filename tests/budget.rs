@@ -245,6 +245,9 @@ fn semi_line_ranges_are_exact_lines_of_the_file() {
     } else {
         assert!(v.tokens >= counter().count(&v.text));
     }
+    // A typo in a path suggests the file (not every path ending in `ts`).
+    let typo = b.set.file("packages/semi-foundation/table/foundatoin.ts", false, None, default_paging(&b.set));
+    assert!(typo.unwrap_err().to_string().contains("did you mean: packages/semi-foundation/table/foundation.ts,"));
     let err = b.set.file(path, false, Some((5000, 5010)), default_paging(&b.set)).unwrap_err();
     assert_eq!(err.to_string(), format!("lines 5000–5010 are out of range: `{path}` has lines 1–{}", lines.len()));
 }
