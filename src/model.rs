@@ -25,6 +25,11 @@ pub mod keys {
     pub fn file(path: &str) -> String {
         format!("file/{path}")
     }
+    /// The cleaned code of block `index` (1-based) of the document in `lang`, stored only when it differs from the
+    /// block's source slice (see [`super::CodeBlockMeta::cleaned`]).
+    pub fn block(lang: &str, index: u32) -> String {
+        format!("block/{lang}/{index}")
+    }
     /// Skeleton of a source file (only for sources over the skeleton threshold).
     pub fn skeleton(path: &str) -> String {
         format!("skeleton/{path}")
@@ -316,8 +321,13 @@ pub struct CodeBlockMeta {
     pub start_byte: u32,
     /// Byte offset of the end of its last line (exclusive, newline excluded).
     pub end_byte: u32,
-    /// Tokens of the block, fences included.
+    /// Tokens of the block as served (fences included): of the cleaned code when `cleaned`, else of the slice.
     pub tokens: u32,
+    /// The source slice is not the code a Markdown renderer sees (the block sits in a list item or block quote, or
+    /// the file has CRLF line endings): the cleaned code (container indentation and `>` markers removed, LF line
+    /// endings) is stored as its own text frame [`keys::block`] and served instead of the slice. The block's lines
+    /// and bytes still name its source.
+    pub cleaned: bool,
 }
 
 /// One heading of a document and the lines it spans.

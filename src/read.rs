@@ -505,7 +505,8 @@ pub struct CodeBlockView {
     pub part: Part,
     /// Pass it as `cursor` to get the next part.
     pub next_cursor: Option<String>,
-    /// Exact source of the block, fences included (or the part served).
+    /// The block's code as a Markdown renderer sees it, fences included (container indentation and `>` markers
+    /// removed, LF line endings), or the part served.
     pub text: String,
 }
 
@@ -1323,14 +1324,17 @@ impl BundleSet {
         let block = index.checked_sub(1).and_then(|i| doc.code_blocks.get(i as usize)).ok_or_else(|| {
             LookupError::BlockOutOfRange { component: meta.name.clone(), lang: doc.lang.clone(), index, count }
         })?;
-        let whole = self.text(&bundle, &keys::doc(&doc.lang))?;
-        let (start, end) = (block.start_byte as usize, block.end_byte as usize);
+        // A block in a list item or block quote, or in a CRLF file, is served from its cleaned-code frame.
+        let text_key = if block.cleaned { keys::block(&doc.lang, index) } else { keys::doc(&doc.lang) };
+        let whole = self.text(&bundle, &text_key)?;
+        let (start, end) =
+            if block.cleaned { (0, whole.len()) } else { (block.start_byte as usize, block.end_byte as usize) };
         if whole.get(start..end).is_none() {
             let what = format!("code block {index} span");
             return Err(BundleError::Corrupt { path: bundle.path().to_string(), what }.into());
         }
         let request = Request::Block { component: meta.key.clone(), lang: doc.lang.clone(), index };
-        let cuts = self.cuts(&bundle, &keys::doc(&doc.lang), &whole)?;
+        let cuts = self.cuts(&bundle, &text_key, &whole)?;
         let fences = [Fence { index, start, end }];
         let (part, next_cursor) = self.part(&request, &whole, &cuts, &[(start, end)], &fences, paging)?;
         Ok(CodeBlockView {

@@ -537,7 +537,15 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
             return None;
         }
     };
-    let doc = markdown::parse(&text);
+    let doc = markdown::parse_as(&text, markdown::Syntax::of_path(&f.rel));
+    if doc.unclosed_front_matter {
+        ctx.report(Diagnostic::new(
+            format!("{}:1", f.rel),
+            "markdown",
+            "front matter opened by `---` on line 1 is never closed by a `---` line; the document is served as \
+             written and its `key: value` lines are not read as metadata (add the closing `---`)",
+        ));
+    }
     let slice = |a: u32, b: u32| text.get(a as usize..b as usize).unwrap_or("");
     let mut frames = Vec::new();
     let mut push = |frame: std::io::Result<Frame>| match frame {
@@ -559,9 +567,16 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
             end_line: b.end_line,
             start_byte: b.start_byte,
             end_byte: b.end_byte,
-            tokens: ctx.tokens.count(slice(b.start_byte, b.end_byte)),
+            tokens: ctx.tokens.count(b.code.as_deref().unwrap_or_else(|| slice(b.start_byte, b.end_byte))),
+            cleaned: b.code.is_some(),
         })
         .collect::<Vec<CodeBlockMeta>>();
+    for b in &doc.code_blocks {
+        if let Some(code) = &b.code {
+            push(Frame::new(keys::block(lang, b.index), code.as_str()));
+            maps.insert(keys::block(lang, b.index), ctx.tokens.map(code));
+        }
+    }
     let tables: Vec<TableMeta> = doc
         .tables
         .iter()

@@ -54,6 +54,11 @@ pub struct CodeBlock {
     /// Byte offset of the end of `end_line`, excluding its line terminator:
     /// `text[start_byte..end_byte]` is exactly lines `start_line..=end_line`.
     pub end_byte: u32,
+    /// The block as a Markdown renderer sees it, fences included, when that differs from the
+    /// source slice `text[start_byte..end_byte]`: the container's indentation (list item) and
+    /// `>` markers (block quote) removed from every line, and line endings `"\n"` (no `"\r"`).
+    /// `None` when the slice is already clean (the usual top-level, LF case).
+    pub code: Option<String>,
 }
 
 /// One GFM table (header row, delimiter row, body rows).
@@ -120,6 +125,28 @@ pub struct Document {
     pub sections: Vec<Section>,
     /// Every GFM table, in document order.
     pub tables: Vec<Table>,
+    /// The document opens with a `---` line that no later `---` line closes: it is read as
+    /// Markdown (a thematic break, then text), not as front matter, and the compiler warns.
+    pub unclosed_front_matter: bool,
+}
+
+/// Which block rules a document follows, from its file name (see [`Syntax::of_path`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// CommonMark (+ GFM): a line holding only an HTML/JSX tag starts an HTML block that runs to
+    /// the next blank line, swallowing a fence right after it.
+    CommonMark,
+    /// MDX: a line holding only JSX tags is a JSX element and ends there; the next line (a fence,
+    /// a heading…) is Markdown again. HTML comments `<!-- … -->` still hide what they enclose.
+    Mdx,
+}
+
+impl Syntax {
+    /// `Mdx` for a `.mdx` path (any case), else `CommonMark`.
+    pub fn of_path(path: &str) -> Syntax {
+        let mdx = path.rsplit_once('.').is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("mdx"));
+        if mdx { Syntax::Mdx } else { Syntax::CommonMark }
+    }
 }
 
 /// Parses `text` (CommonMark + GFM tables, strikethrough, autolinks and task lists, with a
@@ -131,9 +158,22 @@ pub struct Document {
 ///
 /// Never fails and never panics.
 pub fn parse(text: &str) -> Document {
+    parse_as(text, Syntax::CommonMark)
+}
+
+/// [`parse`] under `syntax`'s block rules. For [`Syntax::Mdx`], every line that holds only JSX
+/// tags (outside fences) is read as a blank line, so it starts no HTML block; positions are
+/// unchanged (the line keeps its length).
+pub fn parse_as(text: &str, syntax: Syntax) -> Document {
+    let masked = match syntax {
+        Syntax::Mdx => mask_jsx_lines(text),
+        Syntax::CommonMark => None,
+    };
+    let input = masked.as_deref().unwrap_or(text);
     let lines = LineMap::new(text);
     let arena = Arena::new();
-    let root = parse_document(&arena, text, &comrak_options());
+    let root = parse_document(&arena, input, &comrak_options());
+    let mut saw_front_matter = false;
 
     let mut front_matter = Vec::new();
     let mut headings: Vec<(u8, String, u32)> = Vec::new();
@@ -146,7 +186,10 @@ pub fn parse(text: &str) -> Document {
         let data = node.data();
         let pos = data.sourcepos;
         match &data.value {
-            NodeValue::FrontMatter(raw) => front_matter = parse_front_matter(raw),
+            NodeValue::FrontMatter(raw) => {
+                saw_front_matter = true;
+                front_matter = parse_front_matter(raw);
+            }
             NodeValue::Heading(heading) => {
                 let title = plain_text(node);
                 if heading.level == 1 && first_h1.is_none() && !title.is_empty() {
@@ -169,6 +212,7 @@ pub fn parse(text: &str) -> Document {
                     end_line,
                     start_byte: to_u32(lines.start(start_line)),
                     end_byte: to_u32(lines.end(end_line)),
+                    code: clean_code(text, &lines, block, start_line, end_line),
                 });
             }
             NodeValue::Table(_) => {
@@ -198,7 +242,125 @@ pub fn parse(text: &str) -> Document {
     let brief = field("brief").or_else(|| field("description")).or(first_paragraph);
 
     let sections = sections(&headings, &lines);
-    Document { lines: lines.count(), title, brief, sections, front_matter, code_blocks, tables }
+    let unclosed_front_matter = !saw_front_matter && opens_front_matter(text);
+    Document { lines: lines.count(), title, brief, sections, front_matter, code_blocks, tables, unclosed_front_matter }
+}
+
+/// Whether `text`'s first line is a `---` front matter opener (comrak's rule: `---` then only
+/// spaces/tabs), so that, when comrak found no front matter, it was never closed.
+fn opens_front_matter(text: &str) -> bool {
+    let first = text.split('\n').next().unwrap_or("");
+    first.strip_prefix("---").is_some_and(|rest| rest.trim_end_matches(['\r', ' ', '\t']).is_empty())
+}
+
+/// The code block as a renderer sees it (see [`CodeBlock::code`]): its opening fence line from
+/// the fence on, comrak's `literal` (container prefixes already removed), and the closing fence
+/// line from the fence on; `None` when that equals the source slice.
+fn clean_code(
+    text: &str,
+    lines: &LineMap,
+    block: &comrak::nodes::NodeCodeBlock,
+    start_line: u32,
+    end_line: u32,
+) -> Option<String> {
+    let source = text.get(lines.start(start_line)..lines.end(end_line))?;
+    let fence: String = std::iter::repeat_n(char::from(block.fence_char), block.fence_length).collect();
+    let from_fence = |line: &str| -> String {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        line.find(fence.as_str()).map_or(line, |i| &line[i..]).to_owned()
+    };
+    let source_lines: Vec<&str> = source.split('\n').collect();
+    let mut out = from_fence(source_lines.first().copied().unwrap_or(""));
+    out.push('\n');
+    out.push_str(&block.literal.replace("\r\n", "\n"));
+    if block.closed && source_lines.len() > 1 {
+        out.push_str(&from_fence(source_lines.last().copied().unwrap_or("")));
+    } else if out.ends_with('\n') {
+        out.pop();
+    }
+    (out != source).then_some(out)
+}
+
+/// `text` with every JSX-only line outside fences replaced by spaces of the same byte length
+/// (MDX's rule, see [`Syntax::Mdx`]); `None` when no line qualifies.
+fn mask_jsx_lines(text: &str) -> Option<String> {
+    let mut out: Option<String> = None;
+    let mut fence: Option<(char, usize)> = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let trimmed = body.trim_start_matches([' ', '\t']);
+        let run = |c: char| trimmed.chars().take_while(|&x| x == c).count();
+        match fence {
+            Some((c, n)) => {
+                if run(c) >= n && trimmed[run(c)..].trim().is_empty() {
+                    fence = None;
+                }
+            }
+            None => {
+                if let Some(c) = ['`', '~'].into_iter().find(|&c| run(c) >= 3) {
+                    fence = Some((c, run(c)));
+                } else if is_jsx_line(trimmed) {
+                    let o = out.get_or_insert_with(|| text.to_owned());
+                    // Safe: `at..at + body.len()` is a whole line of `text`, on char boundaries; spaces
+                    // of the same byte length keep every position.
+                    o.replace_range(at..at + body.len(), &" ".repeat(body.len()));
+                }
+            }
+        }
+        at += line.len();
+    }
+    out
+}
+
+/// Whether `line` (indentation removed) is only JSX tags: `<Tab label="npm">`, `</Tab>`,
+/// `<Icon icon="add" />`, `<>`, `</>`, several on one line. Attribute values in quotes or braces
+/// may hold `>`. HTML comments and declarations (`<!`) are not JSX.
+fn is_jsx_line(line: &str) -> bool {
+    let line = line.trim_end();
+    let b = line.as_bytes();
+    if b.is_empty() {
+        return false;
+    }
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b' ' || b[i] == b'\t' {
+            i += 1;
+            continue;
+        }
+        if b[i] != b'<' {
+            return false;
+        }
+        i += 1;
+        if b.get(i) == Some(&b'/') {
+            i += 1;
+        }
+        let name_start = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'.' | b':' | b'-' | b'_')) {
+            i += 1;
+        }
+        let fragment = b.get(i) == Some(&b'>') && i == name_start;
+        if !fragment && !b.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
+            return false;
+        }
+        // Attributes up to the tag's `>`: quoted strings and balanced braces may hold `>`.
+        let mut depth = 0usize;
+        let mut quote: Option<u8> = None;
+        loop {
+            let Some(&c) = b.get(i) else { return false };
+            i += 1;
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, b'"' | b'\'') if depth == 0 => quote = Some(c),
+                (None, b'{') => depth += 1,
+                (None, b'}') => depth = depth.saturating_sub(1),
+                (None, b'>') if depth == 0 => break,
+                _ => {}
+            }
+        }
+    }
+    true
 }
 
 pub use crate::view::slugify;
@@ -635,6 +797,7 @@ mod tests {
                 code_blocks: vec![],
                 sections: vec![],
                 tables: vec![],
+                unclosed_front_matter: false,
             }
         );
         assert_eq!(placeholder_view("", &doc.code_blocks), "");
@@ -925,5 +1088,113 @@ mod tests {
             elapsed.as_secs_f64() * 1e3,
             if cfg!(debug_assertions) { "debug" } else { "release" }
         );
+    }
+}
+
+#[cfg(test)]
+mod clean_tests {
+    use super::*;
+
+    fn codes(text: &str) -> Vec<(u32, u32, String)> {
+        let doc = parse(text);
+        doc.code_blocks
+            .iter()
+            .map(|b| {
+                let served = b.code.clone().unwrap_or_else(|| text[b.start_byte as usize..b.end_byte as usize].into());
+                (b.start_line, b.end_line, served)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tab_indented_list_item() {
+        let text = "- Style it:\n\n\t```css\n\t.btn { color: red; }\n\t```\n";
+        assert_eq!(codes(text), [(3, 5, "```css\n.btn { color: red; }\n```".to_string())]);
+    }
+
+    #[test]
+    fn space_indented_ordered_list() {
+        let text = "1. Install:\n\n   ```bash\n   npm i x\n     indented\n   ```\n2. Next\n";
+        assert_eq!(codes(text), [(3, 6, "```bash\nnpm i x\n  indented\n```".to_string())]);
+    }
+
+    #[test]
+    fn blockquote() {
+        let text = "> Note:\n>\n> ```js\n> a();\n>\n> b();\n> ```\n";
+        assert_eq!(codes(text), [(3, 7, "```js\na();\n\nb();\n```".to_string())]);
+    }
+
+    #[test]
+    fn nested_blockquote_and_list() {
+        let text = "> - item\n>\n>   ~~~~ts\n>   let x = 1;\n>   ~~~~\n";
+        assert_eq!(codes(text), [(3, 5, "~~~~ts\nlet x = 1;\n~~~~".to_string())]);
+    }
+
+    #[test]
+    fn crlf_document() {
+        let text = "# T\r\n\r\n```js\r\na();\r\nb();\r\n```\r\n";
+        let doc = parse(text);
+        assert_eq!(doc.code_blocks[0].code.as_deref(), Some("```js\na();\nb();\n```"));
+        assert_eq!((doc.code_blocks[0].start_line, doc.code_blocks[0].end_line), (3, 6));
+    }
+
+    #[test]
+    fn unclosed_fence_in_list_item() {
+        let text = "- a\n\n  ```sh\n  echo\n";
+        assert_eq!(codes(text), [(3, 4, "```sh\necho".to_string())]);
+    }
+
+    #[test]
+    fn top_level_lf_blocks_are_not_copied() {
+        let doc = parse("# T\n\n```js\na();\n```\n\n  ```\n  b\n  ```\n");
+        assert_eq!(doc.code_blocks.len(), 2);
+        assert_eq!(doc.code_blocks[0].code, None);
+        // An indented fence at top level: comrak removes up to the fence's indentation from content lines.
+        assert_eq!(doc.code_blocks[1].code.as_deref(), Some("```\nb\n```"));
+    }
+
+    const TABS: &str = "# Install\n\n<Tabs>\n<Tab label=\"npm\">\n```bash\nnpm i x\n```\n</Tab>\n<Tab label=\"yarn\">\n```bash\nyarn add x\n```\n</Tab>\n</Tabs>\n\n<!--\n```js\nhidden\n```\n-->\n";
+
+    #[test]
+    fn mdx_fences_after_jsx_lines_are_code_blocks() {
+        let doc = parse_as(TABS, Syntax::Mdx);
+        let got: Vec<_> = doc.code_blocks.iter().map(|b| (b.start_line, b.end_line, b.lang.as_str())).collect();
+        assert_eq!(got, [(5, 7, "bash"), (10, 12, "bash")]);
+        assert_eq!(doc.code_blocks[1].code, None);
+        assert_eq!(&TABS[doc.code_blocks[1].start_byte as usize..doc.code_blocks[1].end_byte as usize], "```bash\nyarn add x\n```");
+        assert_eq!(doc.sections[0].title, "Install");
+    }
+
+    #[test]
+    fn md_keeps_commonmark_html_blocks() {
+        // The same text as CommonMark: `<Tabs>` starts an HTML block that runs to the blank line.
+        assert_eq!(parse_as(TABS, Syntax::CommonMark).code_blocks.len(), 0);
+        assert_eq!(Syntax::of_path("a/b.MDX"), Syntax::Mdx);
+        assert_eq!(Syntax::of_path("a/b.md"), Syntax::CommonMark);
+    }
+
+    #[test]
+    fn jsx_lines() {
+        assert!(is_jsx_line("<Tab label=\"npm\">"));
+        assert!(is_jsx_line("</Tab>"));
+        assert!(is_jsx_line("<Icon icon=\"add\" onClick={() => a > b} />"));
+        assert!(is_jsx_line("<>  </>"));
+        assert!(!is_jsx_line("<!-- x -->"));
+        assert!(!is_jsx_line("</ResizeSensor>;"));
+        assert!(!is_jsx_line("<b>bold</b> text"));
+        assert!(!is_jsx_line("a <b>"));
+        assert!(!is_jsx_line("<Tab label=\"unclosed"));
+    }
+
+    #[test]
+    fn unclosed_front_matter_is_markdown() {
+        let doc = parse("---\ntitle: Oops\n\n# Real title\n\nBody.\n");
+        assert!(doc.unclosed_front_matter);
+        assert!(doc.front_matter.is_empty());
+        assert_eq!(doc.title.as_deref(), Some("Real title"));
+        let closed = parse("---\ntitle: Fine\n---\n\n# H\n");
+        assert!(!closed.unclosed_front_matter);
+        assert_eq!(closed.title.as_deref(), Some("Fine"));
+        assert!(!parse("# H\n\n---\n").unclosed_front_matter);
     }
 }
