@@ -742,14 +742,31 @@ impl Library {
                     available: versions.join(", "),
                 }
             })?,
-            None => versions.last().ok_or_else(|| LookupError::NoBundles { dir: where_.clone() })?,
+            None => {
+                // The newest healthy set: a damaged newer one is skipped (and reported by `damaged_defaults`).
+                let mut first_error = None;
+                for v in versions.iter().rev() {
+                    match self.open_entry(system, v) {
+                        Ok(set) => return Ok(set),
+                        Err(e) => {
+                            first_error.get_or_insert(e);
+                        }
+                    }
+                }
+                return Err(first_error.unwrap_or_else(|| LookupError::NoBundles { dir: where_.clone() }));
+            }
         };
+        self.open_entry(system, version)
+    }
+
+    /// The set `system@version` of the entries, opened once and kept.
+    fn open_entry(&self, system: &str, version: &str) -> Result<Arc<BundleSet>, LookupError> {
         let dir = self
             .entries
             .iter()
             .find(|(s, v, _)| s == system && v == version)
             .map(|(_, _, d)| d.clone())
-            .ok_or_else(|| LookupError::NoBundles { dir: where_.clone() })?;
+            .ok_or_else(|| LookupError::NoBundles { dir: join_dirs(&self.dirs) })?;
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(set) = open.get(&dir) {
             return Ok(set.clone());
@@ -757,6 +774,76 @@ impl Library {
         let set = Arc::new(BundleSet::open(&dir)?);
         open.insert(dir, set.clone());
         Ok(set)
+    }
+
+    /// The damaged sets a default lookup skips: per system (or only `system`), every set newer than the newest one
+    /// that opens, with the version served instead. Opens (and keeps) the manifests it reads; `serve` logs these at
+    /// start and the CLI prints them when it falls back.
+    pub fn damaged_defaults(&self, system: Option<&str>) -> Vec<DamagedSet> {
+        let mut out = Vec::new();
+        for (name, versions) in self.systems() {
+            if system.is_some_and(|s| !s.eq_ignore_ascii_case(&name)) {
+                continue;
+            }
+            let mut skipped = Vec::new();
+            let mut fallback = None;
+            for v in versions.iter().rev() {
+                match self.open_entry(&name, v) {
+                    Ok(_) => {
+                        fallback = Some(v.clone());
+                        break;
+                    }
+                    Err(e) => skipped.push((v.clone(), e.to_string())),
+                }
+            }
+            for (version, error) in skipped {
+                let dir = self.dir_of(&name, &version);
+                out.push(DamagedSet { system: name.clone(), version, dir, error, fallback: fallback.clone() });
+            }
+        }
+        out
+    }
+
+    /// Every set that does not open (its manifest is missing or damaged), for `verify`.
+    pub fn damaged_all(&self) -> Vec<DamagedSet> {
+        let mut out = Vec::new();
+        for (system, version, dir) in &self.entries {
+            if let Err(e) = self.open_entry(system, version) {
+                let fallback = None;
+                let (system, version, dir) = (system.clone(), version.clone(), dir.clone());
+                out.push(DamagedSet { system, version, dir, error: e.to_string(), fallback });
+            }
+        }
+        out
+    }
+
+    fn dir_of(&self, system: &str, version: &str) -> PathBuf {
+        self.entries.iter().find(|(s, v, _)| s == system && v == version).map(|(_, _, d)| d.clone()).unwrap_or_default()
+    }
+}
+
+/// A bundle set that does not open (see [`Library::damaged_defaults`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DamagedSet {
+    /// System name (from the directory name).
+    pub system: String,
+    /// Version (from the directory name).
+    pub version: String,
+    /// The set's directory.
+    pub dir: PathBuf,
+    /// Why it does not open.
+    pub error: String,
+    /// The version a default lookup serves instead; `None` when no set of the system opens (or for `verify`).
+    pub fallback: Option<String>,
+}
+
+impl std::fmt::Display for DamagedSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "bundle set {} {} in {} is damaged: {}", self.system, self.version, self.dir.display(), self.error)?;
+        match &self.fallback {
+            Some(v) => write!(f, "; serving {v} by default (rebuild it, or pass --version {v})"),
+            None => write!(f, "; rebuild it"),
+        }
     }
 }
 
@@ -796,12 +883,31 @@ pub fn changelog_page_name(name: &str) -> Option<Option<u32>> {
     rest.strip_prefix('-').and_then(|n| n.parse::<u64>().ok()).map(|n| Some(u32::try_from(n).unwrap_or(u32::MAX)))
 }
 
-/// Compares versions numerically part by part (`2.10.0` > `2.9.1`), falling back to text.
+/// Orders versions as SemVer (`2.0.0-beta.1` < `2.0.0` < `2.10.0`), with a leading `v` ignored and missing minor
+/// or patch numbers read as 0 (`2.1` = `2.1.0`). Versions that are not SemVer compare by their numeric parts
+/// (`2024.10` > `2024.9`), a prerelease-looking suffix (`-` after the numbers) below the bare numbers, and order
+/// below SemVer ones when the numbers tie; text breaks the remaining ties.
 fn version_cmp(a: &str, b: &str) -> std::cmp::Ordering {
-    let parts = |v: &str| -> Vec<u64> {
-        v.split(|c: char| !c.is_ascii_digit()).filter(|p| !p.is_empty()).filter_map(|p| p.parse().ok()).collect()
+    let semver = |v: &str| -> Option<semver::Version> {
+        let v = v.trim().trim_start_matches(['v', 'V']);
+        semver::Version::parse(v).ok().or_else(|| {
+            // `2` / `2.1` (with an optional `-pre` / `+build`) padded to three numbers.
+            let split = v.find(['-', '+']).unwrap_or(v.len());
+            let (core, rest) = v.split_at(split);
+            let dots = core.matches('.').count();
+            (dots < 2 && !core.is_empty()).then(|| format!("{core}{}{rest}", ".0".repeat(2 - dots)))?.parse().ok()
+        })
     };
-    parts(a).cmp(&parts(b)).then_with(|| a.cmp(b))
+    let parts = |v: &str| -> Vec<u64> {
+        let core = v.split_once('-').map_or(v, |(c, _)| c);
+        core.split(|c: char| !c.is_ascii_digit()).filter(|p| !p.is_empty()).filter_map(|p| p.parse().ok()).collect()
+    };
+    let release = |v: &str| !v.contains('-');
+    match (semver(a), semver(b)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        _ => parts(a).cmp(&parts(b)).then_with(|| release(a).cmp(&release(b))),
+    }
+    .then_with(|| a.cmp(b))
 }
 
 impl BundleSet {
@@ -1672,5 +1778,35 @@ impl BundleSet {
             frames += Bundle::open(&path)?.check_all()?;
         }
         Ok((self.manifest.bundles.len(), frames))
+    }
+}
+
+#[cfg(test)]
+mod version_tests {
+    use super::version_cmp;
+
+    fn sorted(versions: &[&str]) -> Vec<String> {
+        let mut v: Vec<String> = versions.iter().map(|s| s.to_string()).collect();
+        v.sort_by(|a, b| version_cmp(a, b));
+        v
+    }
+
+    #[test]
+    fn semver_order_with_prereleases_below_releases() {
+        assert_eq!(
+            sorted(&["2.0.0", "2.0.0-beta.1", "2.10.0", "2.9.1", "2.0.0-alpha", "2.0.0-beta.11", "2.0.0-beta.2"]),
+            ["2.0.0-alpha", "2.0.0-beta.1", "2.0.0-beta.2", "2.0.0-beta.11", "2.0.0", "2.9.1", "2.10.0"]
+        );
+    }
+
+    #[test]
+    fn non_semver_versions_fall_back_sensibly() {
+        assert_eq!(sorted(&["v2.1", "2.0", "v2.0.1", "1"]), ["1", "2.0", "v2.0.1", "v2.1"]);
+        assert_eq!(sorted(&["2024.10.01.3", "2024.9.30.1", "2024.10.01.3-rc"]), [
+            "2024.9.30.1",
+            "2024.10.01.3-rc",
+            "2024.10.01.3"
+        ]);
+        assert_eq!(sorted(&["nightly", "1.0.0"]), ["nightly", "1.0.0"]);
     }
 }

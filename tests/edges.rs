@@ -97,3 +97,52 @@ fn unclosed_front_matter_is_a_warning_and_the_document_is_served() {
     assert!(doc.text.starts_with("---\ntitle: Never closed\n"));
     assert_eq!(doc.code_blocks, 1);
 }
+
+/// Builds the same tiny repository at each version into one output directory.
+fn versions_dir(versions: &[&str]) -> (tempfile::TempDir, tempfile::TempDir) {
+    let repo = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    write(repo.path(), "docs/good/index.md", b"# Good\n\n```js\ngood();\n```\n");
+    for v in versions {
+        let pkg = format!(r#"{{"name": "vers", "version": "{v}"}}"#);
+        write(repo.path(), "package.json", pkg.as_bytes());
+        common::build_into(repo.path(), "default", out.path());
+    }
+    (repo, out)
+}
+
+#[test]
+fn prereleases_order_below_their_release() {
+    let (_repo, out) = versions_dir(&["2.0.0", "2.0.0-beta.1", "1.9.0"]);
+    let set = BundleSet::discover(out.path(), None, None).unwrap();
+    assert_eq!(set.manifest().version, "2.0.0");
+    let lib = mydesign_docs::read::Library::scan(&[out.path().to_path_buf()]).unwrap();
+    assert_eq!(lib.systems(), [("vers".to_string(), vec!["1.9.0".into(), "2.0.0-beta.1".into(), "2.0.0".into()])]);
+}
+
+#[test]
+fn a_damaged_newest_set_falls_back_to_the_newest_healthy_one_and_is_reported() {
+    let (repo, out) = versions_dir(&["1.0.0", "1.1.0"]);
+    let newest = out.path().join("vers@1.1.0/manifest.bundle");
+    let mut bytes = std::fs::read(&newest).unwrap();
+    let n = bytes.len();
+    bytes[n - 3] ^= 0xff;
+    std::fs::write(&newest, bytes).unwrap();
+
+    let lib = mydesign_docs::read::Library::scan(&[out.path().to_path_buf()]).unwrap();
+    assert_eq!(lib.select(None, None).unwrap().manifest().version, "1.0.0");
+    assert!(lib.select(None, Some("1.1.0")).is_err(), "an explicit damaged version is still an error");
+    let damaged = lib.damaged_defaults(None);
+    assert_eq!(damaged.len(), 1);
+    assert_eq!((damaged[0].version.as_str(), damaged[0].fallback.as_deref()), ("1.1.0", Some("1.0.0")));
+
+    let o = out.path().to_str().unwrap();
+    let run = common::run(repo.path(), &["code-block", "good", "1", "--bundles", o]);
+    assert!(run.status.success());
+    assert_eq!(String::from_utf8(run.stdout).unwrap().matches("good();").count(), 1);
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.starts_with("warning: bundle set vers 1.1.0 in "), "{err}");
+    assert!(err.contains(" is damaged: ") && err.contains("; serving 1.0.0 by default"), "{err}");
+    let err = common::fails(repo.path(), &["verify", "--bundles", o]);
+    assert!(err.contains("1 of the bundle sets in ") && err.contains("vers 1.1.0"), "{err}");
+}

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use mydesign_docs::budget::Budget;
 use mydesign_docs::compile::source::{SourceLang, dump_tree};
-use mydesign_docs::read::{BundleSet, Detail, Paging};
+use mydesign_docs::read::{BundleSet, Detail, Library, Paging};
 use mydesign_docs::render::{Render, Surface, thousands};
 use mydesign_docs::search::query::SearchOptions;
 use mydesign_docs::serve::tools::details;
@@ -12,8 +12,20 @@ use mydesign_docs::serve::tools::details;
 use super::{Command, LookupArgs, emit};
 
 fn open(args: &LookupArgs) -> anyhow::Result<std::sync::Arc<BundleSet>> {
+    Ok(open_library(args)?.1)
+}
+
+/// The library of `--bundles` and the set chosen; a default lookup that skips a damaged newer set says so on stderr.
+fn open_library(args: &LookupArgs) -> anyhow::Result<(Library, std::sync::Arc<BundleSet>)> {
     mydesign_docs::render::set_cli_bundles(&args.bundles.to_string_lossy());
-    Ok(BundleSet::discover(&args.bundles, args.system.as_deref(), args.version.as_deref())?)
+    let library = Library::scan(std::slice::from_ref(&args.bundles))?;
+    let set = library.select(args.system.as_deref(), args.version.as_deref())?;
+    if args.version.is_none() {
+        for damaged in library.damaged_defaults(Some(&set.manifest().system)) {
+            eprintln!("warning: {damaged}");
+        }
+    }
+    Ok((library, set))
 }
 
 /// The budget (`--max-tokens`, capped by the set's) and cursor of a lookup.
@@ -106,8 +118,22 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify(a) => {
-            let set = open(&a)?;
+            let (library, set) = open_library(&a)?;
             let (bundles, frames) = set.verify()?;
+            let damaged = library.damaged_all();
+            if !damaged.is_empty() {
+                let list: Vec<String> = damaged.iter().map(|d| format!("  {d}")).collect();
+                anyhow::bail!(
+                    "{} of the bundle sets in {} do not open (the default version skips them):\n{}\n{} {} in {}: \
+                     {bundles} bundles, {frames} frames, checksums match",
+                    damaged.len(),
+                    a.bundles.display(),
+                    list.join("\n"),
+                    set.manifest().system,
+                    set.manifest().version,
+                    set.dir().display()
+                );
+            }
             let m = set.manifest();
             let dir = set.dir().display().to_string();
             if a.json {

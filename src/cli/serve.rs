@@ -48,6 +48,9 @@ fn init_logging() {
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     init_logging();
     let library = Arc::new(open_library(&args.bundles)?);
+    for damaged in library.damaged_defaults(None) {
+        tracing::warn!("{damaged}");
+    }
     let served: Vec<String> = library.systems().iter().map(|(s, v)| format!("{s} {}", v.join(", "))).collect();
     let mut server = DocsServer::new(library);
     if let Some(n) = args.max_tokens {
