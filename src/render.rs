@@ -23,29 +23,32 @@ impl Surface {
     fn call(self, s: &Served, lang: Option<&str>, tool: &str, cli: &str, args: &[(&str, String)]) -> String {
         match self {
             Surface::Mcp => {
-                let mut parts = vec![format!("system=\"{}\"", s.system), format!("version=\"{}\"", s.version)];
-                parts.extend(lang.map(|l| format!("lang=\"{l}\"")));
+                // String values are JSON strings (quotes and backslashes escaped), as a client sends them.
+                let json = |v: &str| serde_json::Value::from(v).to_string();
+                let mut parts = vec![format!("system={}", json(&s.system)), format!("version={}", json(&s.version))];
+                parts.extend(lang.map(|l| format!("lang={}", json(l))));
                 parts.extend(args.iter().map(|(k, v)| {
                     let k = k.trim_start_matches("--").replace('-', "_");
                     if v.parse::<u64>().is_ok() || v == "true" || v == "N" || v == "NAME" {
                         format!("{k}={v}")
                     } else {
-                        format!("{k}=\"{v}\"")
+                        format!("{k}={}", json(v))
                     }
                 }));
                 format!("{tool}({})", parts.join(", "))
             }
             Surface::Cli => {
+                // Every word quoted for a POSIX shell: the command runs as printed when pasted.
                 let mut words = vec![format!("mydesign-docs {cli}")];
                 for (k, v) in args {
                     words.push(match (k.strip_prefix("--"), v.as_str()) {
                         (Some(flag), "true") => format!("--{flag}"),
-                        (Some(flag), v) => format!("--{flag} {v}"),
-                        (None, v) => v.to_string(),
+                        (Some(flag), v) => format!("--{flag} {}", shell_words::quote(v)),
+                        (None, v) => shell_words::quote(v).into_owned(),
                     });
                 }
                 words.push(cli_set_args(s));
-                words.extend(lang.map(|l| format!("--lang {l}")));
+                words.extend(lang.map(|l| format!("--lang {}", shell_words::quote(l))));
                 words.join(" ")
             }
         }
@@ -63,11 +66,13 @@ pub fn set_cli_bundles(dir: &str) {
     }
 }
 
-/// `--system S --version V` (and `--bundles DIR` when the CLI was given one) for commands printed to the CLI.
+/// `--system S --version V` (and `--bundles DIR` when the CLI was given one) for commands printed to the CLI, each
+/// value quoted for a POSIX shell (`--bundles 'my docs/out'`).
 pub fn cli_set_args(s: &Served) -> String {
-    let mut out = format!("--system {} --version {}", s.system, s.version);
+    let q = |v: &str| shell_words::quote(v).into_owned();
+    let mut out = format!("--system {} --version {}", q(&s.system), q(&s.version));
     if let Some(dir) = CLI_BUNDLES.get() {
-        out.push_str(&format!(" --bundles {dir}"));
+        out.push_str(&format!(" --bundles {}", q(dir)));
     }
     out
 }

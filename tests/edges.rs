@@ -146,3 +146,46 @@ fn a_damaged_newest_set_falls_back_to_the_newest_healthy_one_and_is_reported() {
     let err = common::fails(repo.path(), &["verify", "--bundles", o]);
     assert!(err.contains("1 of the bundle sets in ") && err.contains("vers 1.1.0"), "{err}");
 }
+
+/// Runs `command` (as printed) through `sh -c` in `cwd`, with the binary on `PATH`; returns stdout.
+#[cfg(unix)]
+fn sh(cwd: &Path, command: &str) -> String {
+    let bin = Path::new(env!("CARGO_BIN_EXE_mydesign-docs")).parent().unwrap().to_path_buf();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let out = std::process::Command::new("sh").arg("-c").arg(command).current_dir(cwd).env("PATH", path).output();
+    let out = out.unwrap();
+    assert!(out.status.success(), "`{command}` failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn printed_commands_are_shell_quoted_and_run_as_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    write(&repo, "package.json", br#"{"name": "q", "version": "1.0.0"}"#);
+    let mut doc = String::from("# O'Brien\n");
+    for i in 1..=150 {
+        doc.push_str(&format!("\n## Part {i}\n\nSome text about part {i} with several words to fill the budget.\n"));
+    }
+    write(&repo, "docs/o'brien/index.md", doc.as_bytes());
+    let source: String = (1..=600).map(|i| format!("export const v{i} = {i}; // it's line {i}\n")).collect();
+    write(&repo, "src/components/Good/it's \"big\".ts", source.as_bytes());
+    common::ok(&repo, &["build", ".", "--out", "../my docs/out"]);
+
+    // A cut document prints the call that continues it: pasted into a shell, it serves the next part.
+    let first = common::ok(&repo, &["doc", "o'brien", "--bundles", "../my docs/out", "--max-tokens", "300"]);
+    let tail = first.rsplit_once("continue with ").unwrap().1;
+    let command = tail.trim_end().strip_suffix(']').unwrap();
+    assert!(command.contains(" 'o'\\''brien' ") && command.contains(" --bundles '../my docs/out'"), "{command}");
+    let second = sh(&repo, command);
+    assert!(second.contains("## Part ") && !second.contains("# O'Brien\n"), "{second}");
+
+    // A skeleton names the call that serves the whole file, with its path quoted.
+    let path = "src/components/Good/it's \"big\".ts";
+    let skeleton = common::ok(&repo, &["file", path, "--bundles", "../my docs/out"]);
+    let command = skeleton.split_once(" with ").unwrap().1.split(" · ").next().unwrap();
+    assert!(command.starts_with("mydesign-docs file 'src/components/Good/it'\\''s \"big\".ts' --full "), "{command}");
+    let whole = sh(&repo, command);
+    assert!(whole.lines().skip(1).eq(source.lines()), "the pasted command did not serve the whole file");
+}
