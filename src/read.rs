@@ -179,6 +179,38 @@ pub enum LookupError {
         /// `title (slug) N` for each H2–H4 section, indented by level.
         available: Vec<String>,
     },
+    /// A section name that several headings of the document answer to.
+    #[error(
+        "`{component}` ({lang}) has {} sections named `{asked}`: {}; pass the slug of the one you want",
+        candidates.len(),
+        candidates.join("; ")
+    )]
+    AmbiguousSection {
+        /// Component.
+        component: String,
+        /// Language.
+        lang: String,
+        /// The name asked for.
+        asked: String,
+        /// `Parent › Title (slug)` of each heading it matches, in document order.
+        candidates: Vec<String>,
+    },
+    /// Sections asked for in an explicit language whose document lacks them, found in another language's document.
+    #[error(
+        "`{component}` ({lang}) has no section {}; the {other} document has it: ask for lang {other} \
+         (`--lang {other}`, `lang=\"{other}\"` in MCP tools), or leave the language out",
+        asked.join(", ")
+    )]
+    SectionInOtherLang {
+        /// Component.
+        component: String,
+        /// Language asked for.
+        lang: String,
+        /// The names asked for, quoted.
+        asked: Vec<String>,
+        /// The language whose document has them.
+        other: String,
+    },
     /// A line range outside the file.
     #[error("lines {start}–{end} are out of range: `{path}` has lines 1–{lines}")]
     LineRange {
@@ -822,6 +854,15 @@ impl Library {
     }
 }
 
+/// `Parent › Title (slug)` of `s` among `sections` (its nearest enclosing heading; none for a top-level one).
+fn section_path(sections: &[SectionMeta], s: &SectionMeta) -> String {
+    let parent = sections.iter().filter(|p| p.start_line < s.start_line && p.level < s.level).last();
+    match parent {
+        Some(p) => format!("{} › {} ({})", p.title, s.title, s.slug),
+        None => format!("{} ({})", s.title, s.slug),
+    }
+}
+
 /// A bundle set that does not open (see [`Library::damaged_defaults`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DamagedSet {
@@ -1193,12 +1234,28 @@ impl BundleSet {
             let props = self.props_of(&bundle)?;
             match self.find_sections(&meta, doc, &props, sections) {
                 Ok(found) => (doc, found),
-                Err(e) => meta
-                    .docs
-                    .iter()
-                    .filter(|d| d.lang != doc.lang)
-                    .find_map(|d| self.find_sections(&meta, d, &props, sections).ok().map(|f| (d, f)))
-                    .ok_or(e)?,
+                // Only a heading missing here is looked for elsewhere (an ambiguous one is an answer to give).
+                Err(e @ LookupError::UnknownSection { .. }) => {
+                    let other = meta
+                        .docs
+                        .iter()
+                        .filter(|d| d.lang != doc.lang)
+                        .find_map(|d| self.find_sections(&meta, d, &props, sections).ok().map(|f| (d, f)));
+                    match other {
+                        // An explicit language wins: say where the heading is instead of switching language.
+                        Some((d, _)) if lang.is_some() => {
+                            return Err(LookupError::SectionInOtherLang {
+                                component: meta.name.clone(),
+                                lang: doc.lang.clone(),
+                                asked: sections.iter().map(|q| format!("`{}`", echo(q))).collect(),
+                                other: d.lang.clone(),
+                            });
+                        }
+                        Some(found) => found,
+                        None => return Err(e),
+                    }
+                }
+                Err(e) => return Err(e),
             }
         };
         let whole = self.text(&bundle, &keys::doc(&doc.lang))?;
@@ -1360,10 +1417,27 @@ impl BundleSet {
         let mut found: Vec<SectionMeta> = Vec::new();
         let mut missing = Vec::new();
         for q in asked {
-            let here = doc.sections.iter().find(|s| matches(s, q));
-            let mapped = here.cloned();
-            match mapped {
-                Some(s) => found.push(s),
+            let candidates: Vec<&SectionMeta> = doc.sections.iter().filter(|s| matches(s, q)).collect();
+            // Several headings answer to the name (Semi's Table has `Pagination` under Demos and under API): a
+            // query spelled exactly as one's slug names that one; otherwise the caller must choose.
+            let exact = q.trim().trim_start_matches('#').trim();
+            let chosen = match candidates.as_slice() {
+                [] => None,
+                [one] => Some(*one),
+                many => match many.iter().find(|s| s.slug == exact) {
+                    Some(s) => Some(*s),
+                    None => {
+                        return Err(LookupError::AmbiguousSection {
+                            component: meta.name.clone(),
+                            lang: doc.lang.clone(),
+                            asked: echo(q),
+                            candidates: many.iter().map(|s| section_path(&doc.sections, s)).collect(),
+                        });
+                    }
+                },
+            };
+            match chosen {
+                Some(s) => found.push(s.clone()),
                 None => missing.push(format!("`{}`", echo(q))),
             }
         }

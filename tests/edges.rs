@@ -190,3 +190,76 @@ fn printed_commands_are_shell_quoted_and_run_as_printed() {
     let served = whole.split_once('\n').unwrap().1;
     assert!(served.trim_end() == source.trim_end(), "the pasted command did not serve the whole file");
 }
+
+fn section_repo() -> (tempfile::TempDir, tempfile::TempDir, std::path::PathBuf) {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    write(r, "package.json", br#"{"name": "secs", "version": "1.0.0"}"#);
+    let en = "# Pager\n\n## Demos\n\n### Pagination\n\ndemo text\n\n## API\n\n### Pagination\n\n| Prop | Type |\n|---|---|\n| page | number |\n\n## Only English\n\ntext\n";
+    let zh = "# 分页\n\n## 代码演示\n\n### 基本\n\n演示\n\n## API\n\n### pagination\n\n| 属性 | 类型 |\n|---|---|\n| page | number |\n";
+    write(r, "docs/pager/index.md", en.as_bytes());
+    write(r, "docs/pager/index.zh-CN.md", zh.as_bytes());
+    let out = tempfile::tempdir().unwrap();
+    let dir = common::build_into(r, "default", out.path()).dir;
+    (repo, out, dir)
+}
+
+#[test]
+fn an_ambiguous_section_name_is_an_error_naming_parents_and_slugs() {
+    let (_repo, _out, dir) = section_repo();
+    let set = BundleSet::open(&dir).unwrap();
+    let doc = |lang: Option<&str>, s: &str| {
+        set.doc("pager", lang, mydesign_docs::read::Detail::Normal, &[s.to_string()], Paging::unlimited())
+    };
+    let err = doc(Some("en-US"), "Pagination").unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "`pager` (en-US) has 2 sections named `Pagination`: Demos › Pagination (pagination); API › Pagination \
+         (pagination-1); pass the slug of the one you want"
+    );
+    let api = doc(Some("en-US"), "pagination-1").unwrap();
+    assert_eq!((api.sections.clone(), api.part.lines.0), (vec!["Pagination".to_string()], 11));
+    assert_eq!(doc(Some("en-US"), "pagination").unwrap().part.lines.0, 5);
+    // One heading only in the zh-CN document: its title finds it there.
+    assert_eq!(doc(Some("zh-CN"), "Pagination").unwrap().part.lines.0, 11);
+}
+
+#[test]
+fn an_explicit_language_wins_over_a_heading_found_in_another() {
+    let (_repo, _out, dir) = section_repo();
+    let set = BundleSet::open(&dir).unwrap();
+    let asked = ["Only English".to_string()];
+    let err = set
+        .doc("pager", Some("zh-CN"), mydesign_docs::read::Detail::Normal, &asked, Paging::unlimited())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "`pager` (zh-CN) has no section `Only English`; the en-US document has it: ask for lang en-US (`--lang \
+         en-US`, `lang=\"en-US\"` in MCP tools), or leave the language out"
+    );
+    // Without a language, the document that has the heading serves it and the answer names its language.
+    let found = set.doc("pager", None, mydesign_docs::read::Detail::Normal, &asked, Paging::unlimited()).unwrap();
+    assert_eq!(found.lang, "en-US");
+}
+
+#[test]
+fn semi_table_pagination_is_the_api_section() {
+    let Some(semi) = common::semi() else {
+        eprintln!("skipped: the real Semi corpus is absent (set MYDESIGN_REAL_CORPUS)");
+        return;
+    };
+    let doc = |lang: &str, s: &str| {
+        let asked = [s.to_string()];
+        semi.set.doc("table", Some(lang), mydesign_docs::read::Detail::Normal, &asked, Paging::unlimited())
+    };
+    let zh = doc("zh-CN", "Pagination").unwrap();
+    assert_eq!((zh.part.lines.0, zh.part.lines.1), (6192, 6210));
+    let en = doc("en-US", "Pagination").unwrap();
+    assert_eq!((en.part.lines.0, en.part.lines.1), (5796, 5813));
+    let err = doc("zh-CN", "Table With Pagination").unwrap_err().to_string();
+    assert!(err.contains("the en-US document has it"), "{err}");
+    // The code blocks are unchanged in number; the ones in list items are served clean.
+    let view = semi.set.doc("table", Some("zh-CN"), mydesign_docs::read::Detail::Normal, &[], Paging::unlimited());
+    assert_eq!(view.unwrap().code_blocks, 53);
+}
