@@ -223,8 +223,24 @@ pub enum LookupError {
         /// Lines of the file.
         lines: u32,
     },
+    /// A line range whose start is after its end.
+    #[error(
+        "start line {start} is after end line {end}: ask for lines with start ≤ end (`--start-line N --end-line M`, \
+         `start_line`/`end_line` in MCP tools) in `{path}`"
+    )]
+    ReversedRange {
+        /// File.
+        path: String,
+        /// First line asked for.
+        start: u32,
+        /// Last line asked for.
+        end: u32,
+    },
     /// `props` asked for together with headings.
-    #[error("`props` is answered on its own (sections=[\"props\"]): ask for the headings in another call")]
+    #[error(
+        "`props` is answered on its own (`--section props`, sections=[\"props\"] in MCP tools): ask for the headings \
+         in another call"
+    )]
     PropsAlone,
     /// A refused `max_tokens` or cursor.
     #[error(transparent)]
@@ -1722,7 +1738,10 @@ impl BundleSet {
             None => (0, text.len()),
             Some((start, end)) => {
                 let last = file.lines;
-                if start == 0 || end < start || start > last {
+                if start != 0 && end < start {
+                    return Err(LookupError::ReversedRange { path: norm, start, end });
+                }
+                if start == 0 || start > last {
                     // An open end (`start_line` alone) is named as the last line.
                     let end = if end == u32::MAX { start } else { end };
                     return Err(LookupError::LineRange { path: norm, start, end, lines: last });

@@ -289,12 +289,13 @@ impl Render for CardView {
             )
         });
         format!(
-            "[{} · {} card · {} · {} tokens · the document: {normal} ({} tokens), or sections=[…] by title]\n{}",
+            "[{} · {} card · {} · {} tokens · the document: {normal} ({} tokens), or {} by title or slug]\n{}",
             served(&self.served),
             self.component,
             self.lang,
             thousands(self.tokens),
             thousands(self.view_tokens),
+            if surface == Surface::Mcp { "sections=[…]" } else { "--section TITLE (repeatable)" },
             framed(&self.part, &self.text, more)
         )
     }
@@ -438,6 +439,14 @@ impl Render for FileView {
             _ => String::new(),
         };
         let lines = match self.range {
+            // An end past the file is served to the last line, and said (README: line ranges).
+            Some((_, end)) if end != u32::MAX && end > f.lines => format!(
+                "lines {}–{} of {} (end line {} is past the end: served to the end of the file)",
+                thousands(self.part.lines.0),
+                thousands(self.part.lines.1),
+                thousands(f.lines),
+                thousands(end)
+            ),
             Some(_) => format!(
                 "lines {}–{} of {}",
                 thousands(self.part.lines.0),

@@ -84,7 +84,7 @@ pub fn placeholder_view<B: BlockSpan>(text: &str, blocks: &[B]) -> String {
 pub const TABLE_HIDE_TOKENS: u32 = 200;
 
 /// [`placeholder_view`] hiding long `tables` too (those of [`TABLE_HIDE_TOKENS`] or more, each replaced by one line
-/// `[table hidden: 49 rows, 2,332 tokens, under "Table"; get it with sections=["Table"]]`), with where each code
+/// `[table hidden: 49 rows, 2,332 tokens, under "Table"; get it as section "Table"]`), with where each code
 /// block placeholder sits in the view: `(block number, start byte, end byte)`, so a part cut to a budget can tell
 /// that it ends inside one.
 pub fn placeholder_view_spans<B: BlockSpan>(
@@ -137,7 +137,8 @@ fn table_placeholder(text: &str, table: &TableMeta) -> String {
         crate::render::thousands(table.tokens)
     );
     if let Some(h) = table.heading.as_deref().filter(|h| !h.is_empty()) {
-        let _ = write!(line, ", under \"{h}\"; get it with sections=[\"{h}\"]");
+        // Neutral wording (this text is counted once for both surfaces): `--section` / `sections` both take it.
+        let _ = write!(line, ", under \"{h}\"; get it as section \"{h}\"");
     }
     line.push(']');
     line
@@ -237,7 +238,7 @@ pub fn slugify(title: &str) -> String {
 /// ## Sections (tokens; code blocks: #number tokens, jsx unless named)
 /// - 代码演示 44381
 ///   - 基本表格 849: #2 802, #3 css 80
-/// ## Props tables: Table (49), Column (36) (sections=["props"])
+/// ## Props tables: Table (49), Column (36) (section "props")
 /// ## Files in packages/semi-foundation/table/ (lines, tokens), largest first
 /// - foundation.ts 1286, 10803 (skeleton 4344)
 /// ```
@@ -305,7 +306,7 @@ pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTa
         .collect();
     if !own.is_empty() {
         let counted: Vec<String> = own.iter().map(|t| format!("{} ({})", t.name, t.props.len())).collect();
-        let _ = writeln!(out, "\n## Props tables: {} (sections=[\"props\"])", counted.join(", "));
+        let _ = writeln!(out, "\n## Props tables: {} (section \"props\")", counted.join(", "));
     }
     if !files.is_empty() {
         // Paths relative to the folder they share, said once.

@@ -263,3 +263,29 @@ fn semi_table_pagination_is_the_api_section() {
     let view = semi.set.doc("table", Some("zh-CN"), mydesign_docs::read::Detail::Normal, &[], Paging::unlimited());
     assert_eq!(view.unwrap().code_blocks, 53);
 }
+
+#[test]
+fn line_ranges_reversed_and_past_the_end() {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    write(r, "package.json", br#"{"name": "lines", "version": "1.0.0"}"#);
+    write(r, "docs/good/index.md", b"# Good\n\n## Usage\n\ntext\n");
+    let source: String = (1..=30).map(|i| format!("export const v{i} = {i};\n")).collect();
+    write(r, "src/components/Good/Good.ts", source.as_bytes());
+    common::ok(r, &["build", ".", "--out", "out"]);
+    let path = "src/components/Good/Good.ts";
+    let err = common::fails(r, &["file", path, "--start-line", "20", "--end-line", "10"]);
+    assert!(err.contains("start line 20 is after end line 10"), "{err}");
+    assert!(!err.contains("out of range"), "{err}");
+    // An end past the file is served to the last line and said in the header.
+    let tail = common::ok(r, &["file", path, "--start-line", "29", "--end-line", "100"]);
+    let (header, body) = tail.split_once('\n').unwrap();
+    assert!(header.contains("lines 29–30 of 31 (end line 100 is past the end: served to the end of the file)"), "{header}");
+    assert_eq!(body.trim_end(), "export const v29 = 29;\nexport const v30 = 30;");
+
+    // The card's header spells the CLI form on the CLI.
+    let card = common::ok(r, &["doc", "good", "--detail", "brief"]);
+    let header = card.lines().next().unwrap();
+    assert!(header.contains("or --section TITLE (repeatable) by title or slug]"), "{header}");
+    assert!(!header.contains("sections=["), "{header}");
+}

@@ -862,7 +862,7 @@ mod tests {
         let (view, spans) = placeholder_view_spans::<CodeBlock>(text, &[], &[meta(250)]);
         assert_eq!(
             view,
-            "## API\n\n[table hidden: 2 rows, 250 tokens, under \"API\"; get it with sections=[\"API\"]]\n\nAfter.\n"
+            "## API\n\n[table hidden: 2 rows, 250 tokens, under \"API\"; get it as section \"API\"]\n\nAfter.\n"
         );
         assert!(spans.is_empty(), "tables are one line: nothing to cut inside");
         let (small, _) = placeholder_view_spans::<CodeBlock>(text, &[], &[meta(199)]);
