@@ -872,7 +872,7 @@ impl Library {
 
 /// `Parent › Title (slug)` of `s` among `sections` (its nearest enclosing heading; none for a top-level one).
 fn section_path(sections: &[SectionMeta], s: &SectionMeta) -> String {
-    let parent = sections.iter().filter(|p| p.start_line < s.start_line && p.level < s.level).last();
+    let parent = sections.iter().rev().find(|p| p.start_line < s.start_line && p.level < s.level);
     match parent {
         Some(p) => format!("{} › {} ({})", p.title, s.title, s.slug),
         None => format!("{} ({})", s.title, s.slug),
@@ -1895,11 +1895,10 @@ mod version_tests {
     #[test]
     fn non_semver_versions_fall_back_sensibly() {
         assert_eq!(sorted(&["v2.1", "2.0", "v2.0.1", "1"]), ["1", "2.0", "v2.0.1", "v2.1"]);
-        assert_eq!(sorted(&["2024.10.01.3", "2024.9.30.1", "2024.10.01.3-rc"]), [
-            "2024.9.30.1",
-            "2024.10.01.3-rc",
-            "2024.10.01.3"
-        ]);
+        assert_eq!(
+            sorted(&["2024.10.01.3", "2024.9.30.1", "2024.10.01.3-rc"]),
+            ["2024.9.30.1", "2024.10.01.3-rc", "2024.10.01.3"]
+        );
         assert_eq!(sorted(&["nightly", "1.0.0"]), ["nightly", "1.0.0"]);
     }
 }

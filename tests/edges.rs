@@ -13,7 +13,8 @@ fn write(root: &Path, rel: &str, bytes: &[u8]) {
     std::fs::write(p, bytes).unwrap();
 }
 
-const LIST_DOC: &str = "# List\n\n- Style it:\n\n\t```css\n\t.btn { color: red; }\n\t```\n\n> ```js\n> quoted();\n> ```\n";
+const LIST_DOC: &str =
+    "# List\n\n- Style it:\n\n\t```css\n\t.btn { color: red; }\n\t```\n\n> ```js\n> quoted();\n> ```\n";
 const CRLF_DOC: &str = "# Crlf\r\n\r\n```js\r\na();\r\n```\r\n";
 const MDX_DOC: &str = "# Install\n\n<Tabs>\n<Tab label=\"npm\">\n```bash\nnpm i x\n```\n</Tab>\n</Tabs>\n";
 
@@ -89,7 +90,9 @@ fn unclosed_front_matter_is_a_warning_and_the_document_is_served() {
     assert!(o.status.success());
     let err = String::from_utf8(o.stderr).unwrap();
     assert!(
-        err.contains("warning: markdown: docs/front/index.md:1: front matter opened by `---` on line 1 is never closed"),
+        err.contains(
+            "warning: markdown: docs/front/index.md:1: front matter opened by `---` on line 1 is never closed"
+        ),
         "{err}"
     );
     let set = BundleSet::discover(out.path(), None, None).unwrap();
@@ -280,7 +283,10 @@ fn line_ranges_reversed_and_past_the_end() {
     // An end past the file is served to the last line and said in the header.
     let tail = common::ok(r, &["file", path, "--start-line", "29", "--end-line", "100"]);
     let (header, body) = tail.split_once('\n').unwrap();
-    assert!(header.contains("lines 29–30 of 31 (end line 100 is past the end: served to the end of the file)"), "{header}");
+    assert!(
+        header.contains("lines 29–30 of 31 (end line 100 is past the end: served to the end of the file)"),
+        "{header}"
+    );
     assert_eq!(body.trim_end(), "export const v29 = 29;\nexport const v30 = 30;");
 
     // The card's header spells the CLI form on the CLI.

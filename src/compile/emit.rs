@@ -619,7 +619,11 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
         .collect();
     // Search units reuse the counts above (sections, code blocks) wherever their spans are the same.
     let counts = search_index::Counted {
-        blocks: code_blocks.iter().map(|b| b.tokens).collect(),
+        // Search units of code are slices of the document: a cleaned block's served count is not theirs.
+        blocks: code_blocks
+            .iter()
+            .map(|b| if b.cleaned { ctx.tokens.count(slice(b.start_byte, b.end_byte)) } else { b.tokens })
+            .collect(),
         sections: sections.iter().map(|s| s.tokens).collect(),
     };
     let source = DocSource { component: key, name, lang, path: &f.rel };

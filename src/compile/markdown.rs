@@ -1161,7 +1161,10 @@ mod clean_tests {
         let got: Vec<_> = doc.code_blocks.iter().map(|b| (b.start_line, b.end_line, b.lang.as_str())).collect();
         assert_eq!(got, [(5, 7, "bash"), (10, 12, "bash")]);
         assert_eq!(doc.code_blocks[1].code, None);
-        assert_eq!(&TABS[doc.code_blocks[1].start_byte as usize..doc.code_blocks[1].end_byte as usize], "```bash\nyarn add x\n```");
+        assert_eq!(
+            &TABS[doc.code_blocks[1].start_byte as usize..doc.code_blocks[1].end_byte as usize],
+            "```bash\nyarn add x\n```"
+        );
         assert_eq!(doc.sections[0].title, "Install");
     }
 
