@@ -199,9 +199,9 @@ fn table_brief_and_normal_stay_small_and_sections_are_served() {
     let start = raw.find("\n## API 参考\n").unwrap() + 1;
     assert!(raw[start..].starts_with(&whole_api), "the section is a slice of the document");
     assert!(whole_api.contains("| bordered |"));
-    // A heading of the other language's document is served from that document, which the answer names.
-    let other = set.doc("table", Some("en-US"), Detail::Normal, &["API 参考".into()], paging).unwrap();
-    assert_eq!((other.lang.as_str(), other.sections.as_slice()), ("zh-CN", ["API 参考".to_string()].as_slice()));
+    // A heading only in the other language's document: an explicit language wins, and the error names the other.
+    let other = set.doc("table", Some("en-US"), Detail::Normal, &["API 参考".into()], paging).unwrap_err();
+    assert!(other.to_string().contains("the zh-CN document has it: ask for lang zh-CN"), "{other}");
     let err = set.doc("table", Some("zh-CN"), Detail::Normal, &["no such heading".into()], paging).unwrap_err();
     let msg = err.to_string();
     assert!(msg.starts_with("`table` (zh-CN) has no section `no such heading`; its sections (tokens): "), "{msg}");
