@@ -547,6 +547,20 @@ mod tests {
     }
 
     #[test]
+    fn calls_quote_their_values_for_each_surface() {
+        let s = Served { system: "my ds".into(), version: "1.0.0-beta.1".into() };
+        let args = [("path", "src/it's \"q\".ts".to_string()), ("--start-line", "3".to_string())];
+        assert_eq!(
+            Surface::Cli.call(&s, None, "get_file_code", "file", &args),
+            "mydesign-docs file 'src/it'\\''s \"q\".ts' --start-line 3 --system 'my ds' --version 1.0.0-beta.1"
+        );
+        assert_eq!(
+            Surface::Mcp.call(&s, None, "get_file_code", "file", &args),
+            "get_file_code(system=\"my ds\", version=\"1.0.0-beta.1\", path=\"src/it's \\\"q\\\".ts\", start_line=3)"
+        );
+    }
+
+    #[test]
     fn plurals() {
         assert_eq!(plural(1u32, "code block"), "1 code block");
         assert_eq!(plural(1611u32, "page"), "1,611 pages");
