@@ -295,3 +295,29 @@ fn line_ranges_reversed_and_past_the_end() {
     assert!(header.contains("or --section TITLE (repeatable) by title or slug]"), "{header}");
     assert!(!header.contains("sections=["), "{header}");
 }
+
+#[test]
+fn a_cleaned_block_over_the_budget_pages_through_its_code() {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    write(r, "package.json", br#"{"name": "long", "version": "1.0.0"}"#);
+    let body: String = (1..=400).map(|i| format!("   const value{i} = compute({i}, \"item {i}\");\n")).collect();
+    write(r, "docs/long/index.md", format!("# Long\n\n1. Step:\n\n   ```js\n{body}   ```\n").as_bytes());
+    let out = tempfile::tempdir().unwrap();
+    let set = BundleSet::open(&common::build_into(r, "default", out.path()).dir).unwrap();
+    let expected = format!("```js\n{}```", body.replace("\n   ", "\n").trim_start_matches(' '));
+    let budget = mydesign_docs::budget::Budget::new(set.manifest().thresholds.max_tokens, Some(300)).unwrap();
+    let (mut joined, mut cursor, mut parts) = (String::new(), None::<String>, 0);
+    loop {
+        let view = set.code_block("long", 1, None, Paging { budget, cursor: cursor.as_deref() }).unwrap();
+        assert!(view.part.tokens <= 300, "part {parts} has {} tokens", view.part.tokens);
+        joined.push_str(&view.part.text);
+        parts += 1;
+        match view.next_cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    assert!(parts > 10, "{parts} parts");
+    assert!(joined == expected, "the parts do not rebuild the cleaned code");
+}
