@@ -41,7 +41,8 @@ enum Command {
         #[command(flatten)]
         lookup: LookupArgs,
     },
-    /// Print one code block of a component's document.
+    /// Print one code block of a component's document, as a Markdown renderer sees it (container indentation and
+    /// `>` markers removed, LF line endings).
     CodeBlock {
         /// Component name.
         component: String,
@@ -134,7 +135,7 @@ struct LookupArgs {
     /// Design system to read when the directory holds several.
     #[arg(long)]
     system: Option<String>,
-    /// Version to read (default: the highest present).
+    /// Version to read (default: the highest present that opens, in SemVer order).
     #[arg(long = "version")]
     version: Option<String>,
     /// Language of documents and changelog, e.g. zh-CN or en-US (default: the system's default language).

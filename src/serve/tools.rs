@@ -411,7 +411,7 @@ impl DocsServer {
         name = "get_code_block",
         input_schema = input_schema::<CodeBlockParams>(),
         title = "Code block",
-        description = "One code block of a document, exactly as written, by its placeholder's number.",
+        description = "One code block of a document, by its placeholder's number, as a renderer sees it.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<CodeBlockView>()
     )]
