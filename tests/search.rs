@@ -163,7 +163,7 @@ fn weight_sweep() {
                 [1.0, 0.8, 0.5, 0.5, 0.8],
                 [1.0, 1.0, 0.4, 0.4, 1.0],
             ] {
-                let w = Weights { title, context, body: 1.0, k1: 1.2, b, kinds };
+                let w = Weights { title, context, body: 1.0, k1: 1.2, b, kinds, ..Weights::default() };
                 let mut r = Vec::new();
                 for (set, q) in [(&semi.set, SEMI_EN), (&semi.set, SEMI_ZH), (&bp.set, BLUEPRINT)] {
                     let (r1, r5, _) = recall(set, q, Some(w));
@@ -396,4 +396,50 @@ fn blueprint_props_from_typescript_are_searchable() {
     );
     let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
     assert_eq!(hit.tokens, counter.count(text), "the unit's tokens are those of the text served");
+}
+
+/// Component keys of the first `n` hits of `q` (with `opts`), for the messages.
+fn top(set: &BundleSet, q: &str, opts: &SearchOptions, n: usize) -> Vec<(Kind, String, Vec<String>)> {
+    let opts = SearchOptions { max_tokens: Some(1_000_000), ..opts.clone() };
+    let v = set.search(q, &opts).unwrap_or_else(|e| panic!("{q}: {e}"));
+    v.hits
+        .iter()
+        .take(n)
+        .map(|h| (h.kind, h.component.as_deref().map(component_key).unwrap_or_default(), h.section.clone()))
+        .collect()
+}
+
+#[test]
+fn every_word_of_semi_is_findable() {
+    let Some(semi) = common::semi() else { return };
+    // `勾选` ("tick") appears in one section of Table's zh-CN document only, next to `rowSelection`.
+    let table = SearchOptions { component: Some("table".into()), ..Default::default() };
+    let hits = top(&semi.set, "勾选", &table, 3);
+    assert_eq!(hits.first().map(|h| (h.1.as_str(), h.2.join(">"))), Some(("table", "rowSelection".into())), "{hits:?}");
+    // `more` is a stop word in prose and a prop of Tabs.
+    let hits = top(&semi.set, "more", &SearchOptions::default(), 3);
+    assert_eq!(hits.first().map(|h| (h.0, h.1.as_str())), Some((Kind::Props, "tabs")), "{hits:?}");
+}
+
+#[test]
+fn semi_api_tables_are_props_units_and_rank_for_their_component() {
+    let Some(semi) = common::semi() else { return };
+    let props = SearchOptions { kind: Some(Kind::Props), ..Default::default() };
+    let hits = top(&semi.set, "onChange", &props, 10);
+    assert!(hits.len() >= 5, "{hits:?}");
+    // The README's examples: "onChange of Select" surfaces Select's API table; "select remote search" ranks
+    // Select above TreeSelect.
+    let hits = top(&semi.set, "onChange of Select", &SearchOptions::default(), 5);
+    assert_eq!((hits[0].0, hits[0].1.as_str()), (Kind::Props, "select"), "{hits:?}");
+    let hits = top(&semi.set, "select remote search", &SearchOptions::default(), 10);
+    let at = |key: &str| hits.iter().position(|h| h.1 == key);
+    assert_eq!(at("select"), Some(0), "{hits:?}");
+    assert!(at("treeselect").is_none_or(|t| t > 0), "{hits:?}");
+    // The props hit serves the table it names, in the document's language.
+    let opts = SearchOptions { kind: Some(Kind::Props), max_tokens: Some(5000), ..Default::default() };
+    let v = semi.set.search("onChange of Select", &opts);
+    let v = v.unwrap();
+    let h = &v.hits[0];
+    assert_eq!((h.component.as_deref().map(component_key), h.lang.as_deref()), (Some("select".into()), Some("en-US")));
+    assert!(h.text.as_deref().is_some_and(|t| t.contains("| onChange")), "{h:?}");
 }

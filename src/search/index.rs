@@ -14,9 +14,10 @@
 //! - **changelog**: one release entry per version and language. Title: the heading (version, date); body: the
 //!   entry.
 //!
-//! - **props**: every props table taken from TypeScript (Blueprint's `AlertProps`; a document's API tables are
-//!   already its sections). Title: the table's name; context: the component; body: each prop's name, type,
-//!   default and description. Its text is the table as `sections=["props"]` renders it.
+//! - **props**: every props table, taken from TypeScript (Blueprint's `AlertProps`) or from a document's API table
+//!   (Semi's `Select` table, in its document's language). Title: the table's name, and its props' whole
+//!   identifiers (`onchange`; stop words such as `more` too); context: the component; body: each prop's name,
+//!   type, default and description. Its text is the table as `sections=["props"]` renders it.
 //!
 //! Everything here is deterministic: units are numbered in the order the caller passes them (sorted by component,
 //! language, position), terms are sorted, no hash-map order reaches the output.
@@ -624,8 +625,6 @@ pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(Bundl
     }
     let avg_len: [f32; Kind::ALL.len()] =
         std::array::from_fn(|k| if len_count[k] == 0 { 1.0 } else { (len_sum[k] / f64::from(len_count[k])) as f32 });
-    // A Chinese bigram found once, in a body only, is almost always two words' edges ("格固" of 表格固定): dropped.
-    postings.retain(|t, p| !(p.2.len() == 1 && p.2[0] & 3 == 0 && super::analyze::has_cjk(t)));
     let terms = postings.len() as u32;
     let raw: usize = postings.iter().map(|(t, p)| t.len() + p.1.len() + p.2.len() + 8).sum();
     let shards = (raw / SHARD_BYTES).clamp(1, 1024) as u32;
@@ -683,14 +682,17 @@ pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(Bundl
     Ok((w, SearchEntry { bundle: super::BUNDLE_NAME.into(), units: n as u32, terms }))
 }
 
-/// Units of the props tables of component `key` (display name `name`) that come from TypeScript (see the module
-/// comment); their tokens are those of the text a hit serves, [`crate::view::props_text`] of the one table.
+/// Units of the props tables of component `key` (display name `name`): those taken from TypeScript and the API
+/// tables of its documents (those carry their document's language, so the language filter applies); their tokens
+/// are those of the text a hit serves, [`crate::view::props_text`] of the one table. Prop names that are English
+/// stop words (`more`) are indexed whole in the title field: an exact identifier stays findable.
 pub fn props_units(key: &str, name: &str, tables: &[PropsTable], tokens: &TokenCounter) -> Vec<UnitDraft> {
     tables
         .iter()
-        .filter(|t| t.origin == PropsOrigin::Typescript)
         .map(|t| {
-            let source = Source { component: key.to_string(), lang: String::new(), path: t.path.clone() };
+            let lang =
+                if t.origin == PropsOrigin::Document { t.lang.clone().unwrap_or_default() } else { String::new() };
+            let source = Source { component: key.to_string(), lang, path: t.path.clone() };
             let info = UnitInfo {
                 source: 0,
                 start_line: t.line,
@@ -711,7 +713,22 @@ pub fn props_units(key: &str, name: &str, tables: &[PropsTable], tokens: &TokenC
                     format!("{} {} {default} {}", p.name, p.type_text, p.description.as_deref().unwrap_or(""))
                 })
                 .collect();
-            UnitDraft::new(Kind::Props, source, info, &t.name, name, &body.join("\n"))
+            let mut f = Fields::default();
+            f.title(&t.name);
+            f.context(name);
+            f.body(&body.join("\n"));
+            for p in &t.props {
+                // A prop's whole identifier (`onchange`) is a title term: a query naming the prop names the table.
+                // Single-word names (`loading`) stay body terms, so prose questions keep meeting prose first.
+                let whole: String = p.name.chars().filter(|&c| c != '-').flat_map(char::to_lowercase).collect();
+                analyze(&p.name, |w| {
+                    if w == whole && super::analyze::identifier_parts(&p.name).len() > 1 {
+                        Fields::entry(&mut f.map, w).1 |= IN_TITLE;
+                    }
+                });
+                super::analyze::stop_identifiers(&p.name, |w| Fields::entry(&mut f.map, w).1 |= IN_TITLE);
+            }
+            f.finish(Kind::Props, source, info)
         })
         .collect()
 }

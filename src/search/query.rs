@@ -336,7 +336,16 @@ impl BundleSet {
                 terms.push(t.to_string());
             }
         });
-        let ranked = keep_best(rank(&ix, &terms, &langs, component.as_deref(), opts)?);
+        // Stop words written as a whole word of a short query (`more`, `Tabs more`) are looked up too: the index
+        // holds them only where they are exact identifiers (prop names).
+        if query.split_whitespace().count() <= 3 {
+            super::analyze::stop_identifiers(query, |t| {
+                if terms.len() < MAX_QUERY_TERMS && seen.insert(t.to_string()) {
+                    terms.push(t.to_string());
+                }
+            });
+        }
+        let ranked = keep_best(rank(&ix, query, &terms, &langs, component.as_deref(), opts)?);
         if ranked.is_empty() {
             let filtered = opts.component.is_some() || opts.kind.is_some() || opts.lang.is_some();
             view.message = Some(if terms.is_empty() {
@@ -504,7 +513,7 @@ impl BundleSet {
                 let tables = self.props_of(&bundle)?;
                 let table = tables
                     .iter()
-                    .find(|t| t.name == first.name && t.path == src.path)
+                    .find(|t| t.name == first.name && t.path == src.path && t.line == first.start_line)
                     .ok_or_else(|| corrupt(&ix.bundle, "props unit"))?;
                 Ok(crate::view::props_text(&meta.name, std::slice::from_ref(table)))
             }
@@ -544,6 +553,7 @@ fn section_path(sections: &[SectionMeta], line: u32) -> Vec<&SectionMeta> {
 /// Ranks the units holding any of `terms` that pass the filters: `(score, unit)`, best first (ties by unit id).
 fn rank(
     ix: &SearchIndex,
+    query_words: &str,
     terms: &[String],
     langs: &[String],
     component: Option<&str>,
@@ -591,10 +601,23 @@ fn rank(
             _ => true,
         }
     };
+    // Sources of the components the query names: their units score `w.component` times more.
+    let named = named_components(meta, query_words);
+    let boost: Vec<f32> =
+        meta.sources.iter().map(|s| if named.contains(&s.component) { w.component } else { 1.0 }).collect();
+    // Whole identifiers of the query (`onChange` → `onchange`): a props table holding one as a prop name (a title
+    // term of props units) is the table the query names, and scores `w.component` times more.
+    let identifiers: HashSet<String> = query_words
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '`' | '"' | '\'' | '?'))
+        .filter(|w| super::analyze::identifier_parts(w).len() > 1)
+        .map(|w| w.chars().filter(|&c| c != '-').flat_map(char::to_lowercase).collect())
+        .collect();
+    let mut names_prop: HashSet<u32> = HashSet::new();
     let mut scores = vec![0f32; n];
     let mut touched: Vec<u32> = Vec::new();
     for t in terms {
         let Some((shard, i)) = ix.lookup(t)? else { continue };
+        let identifier = identifiers.contains(t);
         let df = shard.df(i) as f32;
         let idf = (1.0 + (n as f32 - df + 0.5) / (df + 0.5)).ln();
         shard.postings(i, |u, v| {
@@ -603,18 +626,55 @@ fn rank(
                 return;
             }
             let kind = meta.unit_kind.0[ui] as usize;
-            let norm = 1.0 - w.b + w.b * meta.unit_len[ui] as f32 / meta.avg_len[kind.min(3)].max(1.0);
+            let kind = kind.min(Kind::ALL.len() - 1);
+            let norm = 1.0 - w.b + w.b * meta.unit_len[ui] as f32 / meta.avg_len[kind].max(1.0);
             let tf = f32::from(v >> 2);
             let weighted = w.title * f32::from((v >> 1) & 1) + w.context * f32::from(v & 1) + w.body * tf / norm;
             if scores[ui] == 0.0 {
                 touched.push(u);
             }
-            scores[ui] += idf * weighted * (w.k1 + 1.0) / (weighted + w.k1) * w.kinds[kind.min(3)];
+            if identifier && kind == Kind::Props as usize && v & 2 != 0 {
+                names_prop.insert(u);
+            }
+            scores[ui] += idf * weighted * (w.k1 + 1.0) / (weighted + w.k1)
+                * w.kinds[kind]
+                * boost[meta.unit_source[ui] as usize];
         });
     }
-    let mut ranked: Vec<(f32, u32)> = touched.into_iter().map(|u| (scores[u as usize], u)).collect();
+    let mut ranked: Vec<(f32, u32)> = touched
+        .into_iter()
+        .map(|u| (scores[u as usize] * if names_prop.contains(&u) { w.component } else { 1.0 }, u))
+        .collect();
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     Ok(ranked)
+}
+
+/// The component keys the query names: a run of one to three consecutive words of `query` (lower-cased, joined)
+/// that is a component key of the index (`select`; `tree select` or `TreeSelect` → `treeselect`). A key named by a
+/// run inside a longer named run is dropped (`tree select` names `treeselect`, not also `select`).
+fn named_components(meta: &SearchMeta, query: &str) -> HashSet<String> {
+    let keys: HashSet<&str> = meta.sources.iter().map(|s| s.component.as_str()).filter(|c| !c.is_empty()).collect();
+    let words: Vec<String> = query
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(MAX_QUERY_TERMS)
+        .map(crate::model::component_key)
+        .collect();
+    let mut found: Vec<(usize, usize, String)> = Vec::new();
+    for i in 0..words.len() {
+        let mut run = String::new();
+        for j in i..(i + 3).min(words.len()) {
+            run.push_str(&words[j]);
+            if keys.contains(run.as_str()) {
+                found.push((i, j, run.clone()));
+            }
+        }
+    }
+    found
+        .iter()
+        .filter(|(i, j, _)| !found.iter().any(|(a, b, _)| a <= i && j <= b && b - a > j - i))
+        .map(|(_, _, k)| k.clone())
+        .collect()
 }
 
 /// The units worth showing: those scoring at least [`MIN_SCORE_RATIO`] of the top, at most `4 ×` [`MAX_HITS`].
@@ -781,9 +841,71 @@ mod tests {
         (dir, ix)
     }
 
+    /// A tiny index of units of several kinds and components: (kind, component, title, context, body).
+    fn mixed(units: &[(Kind, &str, &str, &str, &str)]) -> (tempfile::TempDir, SearchIndex) {
+        let drafts = units
+            .iter()
+            .enumerate()
+            .map(|(i, (k, c, t, ctx, b))| {
+                let source = Source { component: c.to_string(), lang: String::new(), path: format!("{c}.tsx") };
+                let info =
+                    UnitInfo { start_line: i as u32 * 10 + 1, end_line: i as u32 * 10 + 9, ..Default::default() };
+                UnitDraft::new(*k, source, info, t, ctx, b)
+            })
+            .collect();
+        let (w, _) = build(drafts, Weights::default()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("search.bundle");
+        w.finish(&path).unwrap();
+        let ix = SearchIndex::open(Arc::new(Bundle::open(&path).unwrap())).unwrap();
+        (dir, ix)
+    }
+
+    fn ranked(ix: &SearchIndex, q: &str, weights: Option<Weights>) -> Vec<(f32, u32)> {
+        let terms: Vec<String> = crate::search::analyze::terms(q);
+        let opts = SearchOptions { weights, ..Default::default() };
+        rank(ix, q, &terms, &[], None, &opts).unwrap()
+    }
+
+    #[test]
+    fn props_units_have_their_own_weight() {
+        let same = ("SelectProps", "select", "onChange value options");
+        let (_dir, ix) = mixed(&[
+            (Kind::Function, "select", same.0, same.1, same.2),
+            (Kind::Props, "select", same.0, same.1, same.2),
+            (Kind::Changelog, "select", same.0, same.1, same.2),
+        ]);
+        let r = ranked(&ix, "onChange", None);
+        assert_eq!(r.iter().map(|r| r.1).collect::<Vec<_>>(), [1, 0, 2]);
+        // The props score is the function score over the function weight times the props weight.
+        let w = Weights::default();
+        assert!((r[0].0 * w.kinds[2] / w.kinds[4] - r[1].0).abs() < 1e-4, "{r:?}");
+        // And it is the props weight that decides: lowered, props fall below functions.
+        let low = Weights { kinds: [1.0, 1.0, 0.6, 0.6, 0.3], ..Weights::default() };
+        assert_eq!(ranked(&ix, "onChange", Some(low))[0].1, 0);
+    }
+
+    #[test]
+    fn the_component_named_in_the_query_boosts_its_units() {
+        let (_dir, ix) = mixed(&[
+            (Kind::Doc, "treeselect", "Remote search", "TreeSelect", "search the tree remotely: search as you type"),
+            (Kind::Doc, "select", "Remote search", "Select", "load options remotely"),
+        ]);
+        // Without naming a component, TreeSelect's unit (more `search` in its body) is first.
+        assert_eq!(ranked(&ix, "remote search", None)[0].1, 0);
+        assert_eq!(ranked(&ix, "select remote search", None)[0].1, 1);
+        // `tree select` names TreeSelect, not also Select.
+        assert_eq!(ranked(&ix, "tree select remote search", None)[0].1, 0);
+        assert_eq!(ranked(&ix, "TreeSelect remote search", None)[0].1, 0);
+    }
+
     fn order(ix: &SearchIndex, q: &str) -> Vec<u32> {
         let terms: Vec<String> = crate::search::analyze::terms(q);
-        rank(ix, &terms, &["en-US".to_string()], None, &SearchOptions::default()).unwrap().iter().map(|r| r.1).collect()
+        rank(ix, q, &terms, &["en-US".to_string()], None, &SearchOptions::default())
+            .unwrap()
+            .iter()
+            .map(|r| r.1)
+            .collect()
     }
 
     #[test]
@@ -799,7 +921,7 @@ mod tests {
         assert_eq!(order(&ix, "table row selection"), [1, 2, 0, 4, 3]);
         // Only hits of at least half the top score are kept.
         let terms = crate::search::analyze::terms("table row selection");
-        let all = rank(&ix, &terms, &["en-US".to_string()], None, &SearchOptions::default()).unwrap();
+        let all = rank(&ix, "", &terms, &["en-US".to_string()], None, &SearchOptions::default()).unwrap();
         assert_eq!(keep_best(all).iter().map(|r| r.1).collect::<Vec<_>>(), [1, 2]);
         // An identifier is found whole; its parts alone rank lower.
         assert_eq!(order(&ix, "onChange"), [2]);
@@ -813,11 +935,16 @@ mod tests {
     fn filters_exclude_units() {
         let (_dir, ix) = fixture(&[("Row selection", "Table", "rows"), ("Rows", "Table", "rows")]);
         let terms = crate::search::analyze::terms("rows");
-        let none = rank(&ix, &terms, &["zh-CN".into()], None, &SearchOptions::default()).unwrap();
+        let none = rank(&ix, "", &terms, &["zh-CN".into()], None, &SearchOptions::default()).unwrap();
         assert!(none.is_empty());
         let opts = SearchOptions { kind: Some(Kind::Code), ..Default::default() };
-        assert!(rank(&ix, &terms, &["en-US".into()], None, &opts).unwrap().is_empty());
-        assert_eq!(rank(&ix, &terms, &["en-US".into()], Some("table"), &SearchOptions::default()).unwrap().len(), 2);
-        assert!(rank(&ix, &terms, &["en-US".into()], Some("select"), &SearchOptions::default()).unwrap().is_empty());
+        assert!(rank(&ix, "", &terms, &["en-US".into()], None, &opts).unwrap().is_empty());
+        assert_eq!(
+            rank(&ix, "", &terms, &["en-US".into()], Some("table"), &SearchOptions::default()).unwrap().len(),
+            2
+        );
+        assert!(
+            rank(&ix, "", &terms, &["en-US".into()], Some("select"), &SearchOptions::default()).unwrap().is_empty()
+        );
     }
 }
