@@ -311,10 +311,15 @@ fn sample_search_never_fails_on_any_query() {
 #[test]
 fn sample_search_respects_the_budget_and_merges_neighbours() {
     let b = common::sample();
-    for max in [0, 50, 300, 2000, 8000] {
+    for max in [300, 2000, 8000] {
         let v = b.set.search("table", &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap();
         assert!(v.tokens <= max, "{max}: {}", v.tokens);
         assert_eq!(v.max_tokens, max);
+    }
+    // Under the minimum, as every lookup: refused, naming the minimum.
+    for max in [0, 50, 299] {
+        let e = b.set.search("table", &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap_err();
+        assert_eq!(e.to_string(), format!("max_tokens {max} is below the minimum of 300 tokens"));
     }
     let capped = SearchOptions { max_tokens: Some(5000), token_cap: Some(700), ..Default::default() };
     assert_eq!(b.set.search("table", &capped).unwrap().max_tokens, 700);
@@ -442,4 +447,41 @@ fn semi_api_tables_are_props_units_and_rank_for_their_component() {
     let h = &v.hits[0];
     assert_eq!((h.component.as_deref().map(component_key), h.lang.as_deref()), (Some("select".into()), Some("en-US")));
     assert!(h.text.as_deref().is_some_and(|t| t.contains("| onChange")), "{h:?}");
+}
+
+/// Every search answer fits its budget in both forms (the text, and the view as compact JSON: MCP's
+/// structuredContent), and the size it states is at least what is sent: counted here with tiktoken.
+#[test]
+fn search_answers_fit_every_budget_in_text_and_json() {
+    use mydesign_docs::render::Surface;
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    let queries: &[(&BundleSet, &str)] = &[
+        (&semi.set, "how do I make a table row selectable"),
+        (&semi.set, "onChange of Select"),
+        (&semi.set, "表格 固定列"),
+        (&semi.set, "what changed in 2.89"),
+        (&semi.set, "more"),
+        (&bp.set, "dialog footer with action buttons"),
+        (&bp.set, "popover placement"),
+    ];
+    let (mut answers, mut worst) = (0, 0.0f64);
+    for (set, q) in queries {
+        let counter = mydesign_docs::compile::tokens::TokenCounter::new(&set.manifest().encoding).unwrap();
+        for max in [300, 333, 450, 700, 1000, 1500, 2500, 4000, 6500, 10_000] {
+            let v = set.search(q, &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap();
+            assert!(v.tokens <= max, "{q:?} at {max}: states {}", v.tokens);
+            let json = serde_json::to_string(&v).unwrap();
+            for (form, text) in [("mcp", v.render(Surface::Mcp)), ("cli", v.render(Surface::Cli)), ("json", json)] {
+                let real = counter.count(&text);
+                assert!(real <= max, "{q:?} at {max}: {form} is {real} tokens");
+                assert!(real <= v.tokens, "{q:?} at {max}: {form} is {real} tokens, stated ≤ {}", v.tokens);
+                worst = worst.max(f64::from(real) / f64::from(v.tokens.max(1)));
+            }
+            answers += 1;
+            if max == 300 {
+                assert!(!v.hits.is_empty() || v.omitted == 0, "{q:?}: at 300 a hit is listed");
+            }
+        }
+    }
+    println!("{answers} answers within budget; closest: {:.0} % of the stated bound", worst * 100.0);
 }

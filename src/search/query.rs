@@ -20,7 +20,7 @@ use super::{Kind, LoadedShard, SearchMeta, TermShard, UnitChunk, UnitInfo, Weigh
 use crate::bundle::{Bundle, BundleError};
 use crate::model::{ChangelogMeta, ComponentMeta, DocMeta, SectionMeta};
 use crate::read::{BundleSet, LookupError, Served};
-use crate::render::Surface;
+use crate::render::{Render, Surface};
 
 /// Default token budget of an answer.
 pub const DEFAULT_MAX_TOKENS: u32 = 2000;
@@ -46,7 +46,8 @@ pub struct SearchOptions {
     /// query's script: Chinese/Japanese text searches the `zh`/`ja` languages, other text the others (each only
     /// when the set has such a language).
     pub lang: Option<String>,
-    /// Token budget of the answer (default [`DEFAULT_MAX_TOKENS`]).
+    /// Token budget of the answer (default [`DEFAULT_MAX_TOKENS`]; at least [`crate::budget::MIN_MAX_TOKENS`], as
+    /// for every lookup: less is a [`LookupError::Budget`]).
     pub max_tokens: Option<u32>,
     /// The operator's cap on any answer: `max_tokens` never exceeds it.
     pub token_cap: Option<u32>,
@@ -114,7 +115,8 @@ pub struct SearchView {
     pub hits: Vec<SearchHit>,
     /// Hits that qualified but are not listed (over the budget or past the 10 listed).
     pub omitted: u32,
-    /// Tokens of the answer: the texts served (stored counts) plus an estimate of each hit's header line.
+    /// Tokens of the answer, an upper bound for both its forms (the text, and this view as compact JSON): the texts
+    /// served (stored counts) plus upper bounds of the headers and the JSON around them. Never over `max_tokens`.
     pub tokens: u32,
     /// The budget applied.
     pub max_tokens: u32,
@@ -256,10 +258,61 @@ fn is_cjk_lang(lang: &str) -> bool {
     l.starts_with("zh") || l.starts_with("ja")
 }
 
-/// Tokens of a hit's header lines, estimated without a tokenizer: a byte in three (headers are ASCII paths and
-/// names, which tokenize at three to four bytes per token; a Chinese title's three-byte characters count one each).
-fn estimate_tokens(text: &str) -> u32 {
-    (text.len() as u32).div_ceil(3)
+/// Tokens of the line a hit without its text shows instead (an upper bound, with its newline).
+const NOT_SHOWN: &str = "[text not shown: over the token budget; get it with the call above]\n";
+/// Tokens allowed for each join of two pieces of an answer (a header and a text, two hits): where they meet, the
+/// tokenizer may split one token more than it did in each piece alone.
+const JOIN_SLACK: u32 = 2;
+
+/// An upper bound of the tokens of `text`, without a tokenizer: a token per 3 ASCII bytes (the words, paths,
+/// numbers and JSON punctuation of headers and envelopes tokenize at about 4 bytes per token in o200k and cl100k)
+/// and a token per byte of other characters (a token is never shorter than a byte). Meant for the answer's own
+/// lines (headers, follow-up calls, JSON keys), not for arbitrary text, whose counts are stored; the budget sweep of
+/// `tests/search.rs` checks it with tiktoken on the real corpora.
+pub fn bound(text: &str) -> u32 {
+    let ascii = text.bytes().filter(u8::is_ascii).count() as u32;
+    ascii.div_ceil(3) + (text.len() as u32 - ascii)
+}
+
+/// An upper bound of the tokens of `text` (`tokens` of its own) written as a JSON string: the quotes, two tokens
+/// per escaped character (`\n`, `\"`, `\\`, `\t`, `\r`) and six per other control character.
+fn json_string_bound(text: &str, tokens: u32) -> u32 {
+    let escapes: u32 = text
+        .chars()
+        .map(|c| match c {
+            '"' | '\\' | '\n' | '\r' | '\t' => 2,
+            c if c.is_control() && (c as u32) < 0x20 => 6,
+            _ => 0,
+        })
+        .sum();
+    tokens + escapes + 2 * JOIN_SLACK
+}
+
+/// `view` (an answer without hits) with its `tokens` set to the bound of its larger form.
+fn bounded(mut view: SearchView) -> SearchView {
+    view.tokens = 999_999;
+    let json = serde_json::to_string(&view).unwrap_or_default();
+    view.tokens = bound(&view.render(Surface::Cli)).max(bound(&view.render(Surface::Mcp))).max(bound(&json));
+    view
+}
+
+/// The message of an answer cut by its budget.
+fn budget_message(omitted: u32, max_tokens: u32, default_budget: bool) -> String {
+    format!(
+        "{}budget of {} tokens: get a hit's text with its follow-up call{}",
+        if omitted > 0 {
+            format!("{} over the ", crate::render::plural(omitted, &format!("more {}", "hit")))
+        } else {
+            "texts over the ".into()
+        },
+        max_tokens,
+        if default_budget { ", or raise max_tokens" } else { "" }
+    )
+}
+
+/// The longest message an answer within `max_tokens` may end with (reserved before the hits are placed).
+fn longest_message(max_tokens: u32) -> String {
+    budget_message(99_999, max_tokens, true)
 }
 
 impl BundleSet {
@@ -291,7 +344,12 @@ impl BundleSet {
     pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<SearchView, LookupError> {
         let ix = self.search_index()?;
         let m = self.manifest();
-        let max_tokens = opts.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).min(opts.token_cap.unwrap_or(u32::MAX));
+        // The budget is checked as every lookup's is (at least `MIN_MAX_TOKENS`); search's default is lower.
+        let cap = opts.token_cap.unwrap_or(u32::MAX).max(crate::budget::MIN_MAX_TOKENS);
+        let max_tokens = match opts.max_tokens {
+            Some(asked) => crate::budget::Budget::new(cap, Some(asked))?.max_tokens,
+            None => DEFAULT_MAX_TOKENS.min(cap),
+        };
         let component = match &opts.component {
             Some(c) => Some(self.component(c)?.key.clone()),
             None => None,
@@ -327,7 +385,7 @@ impl BundleSet {
                  `表格 固定列`"
                     .into(),
             );
-            return Ok(view);
+            return Ok(bounded(view));
         }
         let mut terms: Vec<String> = Vec::new();
         let mut seen = HashSet::new();
@@ -357,10 +415,15 @@ impl BundleSet {
             } else {
                 "nothing matches: try other words, or list the components with list_components".into()
             });
-            return Ok(view);
+            return Ok(bounded(view));
         }
         let groups = merge(&ix, ranked)?;
-        let mut used = 0u32;
+        // Both forms of the answer (the text, and the view as compact JSON: MCP's structuredContent) stay within the
+        // budget: stored counts for the hits' texts, and upper bounds (see `bound`) for everything around them.
+        let placeholder = SearchView { tokens: 999_999, message: Some(longest_message(max_tokens)), ..view.clone() };
+        let top = placeholder.render(Surface::Cli);
+        let mut text_used = bound(&top).max(bound(&placeholder.render(Surface::Mcp)));
+        let mut json_used = bound(&serde_json::to_string(&placeholder).unwrap_or_default());
         let mut omitted = 0u32;
         // Two parts of one split section that were not neighbours in the ranking have the same follow-up call
         // (the whole section): the better one stands for both.
@@ -374,28 +437,33 @@ impl BundleSet {
             if !calls.insert(hit.follow_up.call.clone()) {
                 continue;
             }
-            let header = estimate_tokens(&header_text(&hit, Surface::Mcp));
-            if used + header + hit.tokens <= max_tokens {
-                hit.text = Some(self.hit_text(&ix, &g)?);
-                used += header + hit.tokens;
-                view.hits.push(hit);
-            } else if used + header <= max_tokens {
-                used += header;
-                view.hits.push(hit);
-            } else {
+            let header =
+                bound(&header_text(&hit, Surface::Mcp)).max(bound(&header_text(&hit, Surface::Cli))) + JOIN_SLACK;
+            let in_json = bound(&serde_json::to_string(&hit).unwrap_or_default()) + JOIN_SLACK;
+            if text_used + header + bound(NOT_SHOWN) > max_tokens || json_used + in_json > max_tokens {
                 omitted += 1;
+                continue;
             }
+            if text_used + header + hit.tokens <= max_tokens && json_used + in_json + hit.tokens <= max_tokens {
+                let text = self.hit_text(&ix, &g)?;
+                let text_in_json = json_string_bound(&text, hit.tokens);
+                if json_used + in_json + text_in_json <= max_tokens {
+                    text_used += header + hit.tokens;
+                    json_used += in_json + text_in_json;
+                    hit.text = Some(text);
+                    view.hits.push(hit);
+                    continue;
+                }
+            }
+            text_used += header + bound(NOT_SHOWN);
+            json_used += in_json;
+            view.hits.push(hit);
         }
-        view.tokens = used;
+        view.tokens = text_used.max(json_used);
         view.omitted = omitted;
         let without_text = view.hits.iter().filter(|h| h.text.is_none()).count();
         if omitted > 0 || without_text > 0 {
-            view.message = Some(format!(
-                "{}budget of {} tokens: get a hit's text with its follow-up call{}",
-                if omitted > 0 { format!("{omitted} more hits over the ") } else { "texts over the ".into() },
-                max_tokens,
-                if opts.max_tokens.is_none() { ", or raise max_tokens" } else { "" }
-            ));
+            view.message = Some(budget_message(omitted, max_tokens, opts.max_tokens.is_none()));
         }
         Ok(view)
     }
@@ -789,7 +857,7 @@ pub fn header_text(h: &SearchHit, surface: Surface) -> String {
 impl crate::render::Render for SearchView {
     fn render(&self, surface: Surface) -> String {
         let mut out = format!(
-            "[{} {} · search \"{}\" · {} · {} tokens]\n",
+            "[{} {} · search \"{}\" · {} · ≤ {} tokens]\n",
             self.served.system,
             self.served.version,
             self.query,
@@ -897,6 +965,24 @@ mod tests {
         // `tree select` names TreeSelect, not also Select.
         assert_eq!(ranked(&ix, "tree select remote search", None)[0].1, 0);
         assert_eq!(ranked(&ix, "TreeSelect remote search", None)[0].1, 0);
+    }
+
+    #[test]
+    fn budget_messages_count_in_words() {
+        assert_eq!(
+            budget_message(1, 300, false),
+            "1 more hit over the budget of 300 tokens: get a hit's text with its follow-up call"
+        );
+        assert!(budget_message(23, 300, true).starts_with("23 more hits over the budget of 300 tokens"));
+        assert!(budget_message(0, 300, false).starts_with("texts over the budget"));
+    }
+
+    #[test]
+    fn bounds_are_above_the_bytes_they_stand_for() {
+        assert_eq!(bound("abc"), 1);
+        assert_eq!(bound("abcd"), 2);
+        assert_eq!(bound("表格"), 6, "a token per byte of other characters");
+        assert_eq!(json_string_bound("a\"b\n", 3), 3 + 2 + 2 + 4);
     }
 
     fn order(ix: &SearchIndex, q: &str) -> Vec<u32> {
