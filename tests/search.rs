@@ -485,3 +485,19 @@ fn search_answers_fit_every_budget_in_text_and_json() {
     }
     println!("{answers} answers within budget; closest: {:.0} % of the stated bound", worst * 100.0);
 }
+
+#[test]
+fn misspelt_queries_search_the_nearest_words_and_say_so() {
+    let Some(semi) = common::semi() else { return };
+    let opts = SearchOptions { max_tokens: Some(2000), ..Default::default() };
+    let v = semi.set.search("tabel", &opts).unwrap();
+    let message = v.message.as_deref().unwrap_or("");
+    assert!(message.starts_with("not in the index: tabel; did you mean: table"), "{message}");
+    assert_eq!(v.hits.first().and_then(|h| h.component.as_deref()).map(component_key).as_deref(), Some("table"));
+    let v = semi.set.search("rowSelecton", &SearchOptions { max_tokens: Some(10_000), ..Default::default() }).unwrap();
+    assert!(v.message.as_deref().unwrap_or("").contains("did you mean: rowselection"), "{:?}", v.message);
+    assert!(v.hits.iter().take(3).any(|h| h.section.iter().any(|s| s == "rowSelection")), "{:?}", v.hits);
+    // A word far from every other gets no suggestion.
+    let v = semi.set.search("zzzzqqq", &opts).unwrap();
+    assert!(v.hits.is_empty() && !v.message.as_deref().unwrap_or("").contains("did you mean"));
+}

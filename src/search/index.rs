@@ -65,6 +65,9 @@ pub struct UnitDraft {
     pub terms: Vec<(String, u32, u32)>,
     /// Body length in terms.
     pub len: u32,
+    /// Words of the title and context (and prop names), lower-cased as written (unstemmed): the spellings
+    /// [`build`] stores in the term dictionary that "did you mean" suggestions come from.
+    pub words: Vec<String>,
 }
 
 impl UnitDraft {
@@ -84,6 +87,7 @@ impl UnitDraft {
 struct Fields {
     map: HashMap<String, (u32, u32), Xxh3DefaultBuilder>,
     len: u32,
+    words: Vec<String>,
 }
 
 impl Fields {
@@ -96,9 +100,15 @@ impl Fields {
     }
     fn title(&mut self, text: &str) {
         analyze(text, |t| Self::entry(&mut self.map, t).1 |= IN_TITLE);
+        self.spellings(text);
     }
     fn context(&mut self, text: &str) {
         analyze(text, |t| Self::entry(&mut self.map, t).1 |= IN_CONTEXT);
+        self.spellings(text);
+    }
+    /// Keeps the dictionary words of `text` (see [`dictionary_words`]).
+    fn spellings(&mut self, text: &str) {
+        dictionary_words(text, |w| self.words.push(w.to_string()));
     }
     fn body(&mut self, text: &str) {
         analyze(text, |t| {
@@ -109,9 +119,26 @@ impl Fields {
     fn finish(self, kind: Kind, source: Source, info: UnitInfo) -> UnitDraft {
         let mut terms: Vec<(String, u32, u32)> = self.map.into_iter().map(|(t, (tf, f))| (t, tf, f)).collect();
         terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        UnitDraft { kind, source, info, terms, len: self.len }
+        let mut words = self.words;
+        words.sort_unstable();
+        words.dedup();
+        UnitDraft { kind, source, info, terms, len: self.len, words }
     }
 }
+
+/// Calls `emit` with each word of `text` that can be a "did you mean" suggestion: ASCII letters, digits, `_` and
+/// `-` runs of 3 to [`DICT_WORD_MAX`] bytes holding a letter, lower-cased.
+pub fn dictionary_words(text: &str, mut emit: impl FnMut(&str)) {
+    for w in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')) {
+        let w = w.trim_matches('-');
+        if (3..=DICT_WORD_MAX).contains(&w.len()) && w.bytes().any(|b| b.is_ascii_alphabetic()) {
+            emit(&w.to_ascii_lowercase());
+        }
+    }
+}
+
+/// Longest word of the term dictionary, in bytes.
+pub const DICT_WORD_MAX: usize = 32;
 
 /// Byte offsets of line starts (lines counted as `split('\n')`, 1-based).
 struct Lines<'a> {
@@ -604,7 +631,9 @@ pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(Bundl
     // term → (last unit id, gap varints, values)
     let mut postings: HashMap<String, (u32, Vec<u8>, Vec<u8>), Xxh3DefaultBuilder> = HashMap::default();
     let mut infos = Vec::with_capacity(n);
+    let mut dictionary: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     for (id, d) in drafts.into_iter().enumerate() {
+        dictionary.extend(d.words);
         let id = id as u32;
         let sid = *source_ids.entry(d.source.clone()).or_insert_with(|| {
             sources.push(d.source.clone());
@@ -676,6 +705,9 @@ pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(Bundl
     };
     let mut w = BundleWriter::new();
     w.add(keys::META, &meta)?;
+    // The term dictionary: an FST set of the words (sorted by the BTreeSet, as the builder requires).
+    let dict = fst::Set::from_iter(dictionary.iter()).map_err(std::io::Error::other)?;
+    w.add(keys::DICTIONARY, &Bytes(dict.into_fst().into_inner()))?;
     for f in frames {
         w.push(f);
     }
@@ -718,6 +750,7 @@ pub fn props_units(key: &str, name: &str, tables: &[PropsTable], tokens: &TokenC
             f.context(name);
             f.body(&body.join("\n"));
             for p in &t.props {
+                f.spellings(&p.name);
                 // A prop's whole identifier (`onchange`) is a title term: a query naming the prop names the table.
                 // Single-word names (`loading`) stay body terms, so prose questions keep meeting prose first.
                 let whole: String = p.name.chars().filter(|&c| c != '-').flat_map(char::to_lowercase).collect();

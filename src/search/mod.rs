@@ -24,6 +24,11 @@ pub mod keys {
     /// The [`super::SearchMeta`] frame.
     pub const META: &str = "meta";
 
+    /// The term dictionary: the words of titles, contexts and prop names as written (lower-cased, unstemmed), an
+    /// `fst` set stored as one binary ([`super::Bytes`]). "Did you mean" runs a Levenshtein automaton over it.
+    /// Absent from bundles written before format 3 (no suggestions then).
+    pub const DICTIONARY: &str = "dictionary";
+
     /// Term shard `n` ([`super::TermShard`]): the terms whose hash falls in it, with their postings.
     pub fn shard(n: u32) -> String {
         format!("terms/{n:03}")

@@ -32,6 +32,8 @@ pub const MAX_HITS: usize = 10;
 pub const MAX_QUERY_TERMS: usize = 256;
 /// Adjacent units of one document are merged into one hit up to this many tokens (the unit size limit).
 pub const MERGE_MAX_TOKENS: u32 = 1200;
+/// Most "did you mean" suggestions per misspelt word.
+pub const SUGGESTIONS: usize = 3;
 /// Longest query echoed back, in chars.
 const ECHO_CHARS: usize = 120;
 
@@ -132,6 +134,7 @@ pub struct SearchIndex {
     shards: Vec<OnceLock<Arc<LoadedShard>>>,
     chunks: Vec<OnceLock<Arc<UnitChunk>>>,
     changelog: OnceLock<Arc<ChangelogMeta>>,
+    dictionary: OnceLock<Option<Arc<fst::Set<Vec<u8>>>>>,
 }
 
 impl SearchIndex {
@@ -153,7 +156,7 @@ impl SearchIndex {
         }
         let shards = (0..meta.shards).map(|_| OnceLock::new()).collect();
         let chunks = (0..meta.units.div_ceil(meta.chunk)).map(|_| OnceLock::new()).collect();
-        Ok(SearchIndex { bundle, meta, shards, chunks, changelog: OnceLock::new() })
+        Ok(SearchIndex { bundle, meta, shards, chunks, changelog: OnceLock::new(), dictionary: OnceLock::new() })
     }
 
     /// The `meta` frame.
@@ -202,6 +205,67 @@ impl SearchIndex {
             .filter(|u| u.source == self.meta.unit_source[id as usize] && u.start_line <= u.end_line)
             .ok_or_else(|| corrupt(&self.bundle, "unit chunk"))?;
         Ok(info.clone())
+    }
+
+    /// The term dictionary (`None` in a bundle written before it existed).
+    fn dictionary(&self) -> Result<Option<Arc<fst::Set<Vec<u8>>>>, LookupError> {
+        if let Some(d) = self.dictionary.get() {
+            return Ok(d.clone());
+        }
+        let loaded = match self.bundle.get::<super::Bytes>(keys::DICTIONARY) {
+            Ok(raw) => Some(Arc::new(fst::Set::new(raw.0).map_err(|_| corrupt(&self.bundle, "term dictionary"))?)),
+            Err(BundleError::MissingFrame { .. }) => None,
+            Err(e) => return Err(e.into()),
+        };
+        Ok(self.dictionary.get_or_init(|| loaded).clone())
+    }
+
+    /// "Did you mean": for each word of `query` (as [`super::index::dictionary_words`] cuts them) none of whose
+    /// terms is in the index, the dictionary words within edit distance 2 (1 for words of 4 bytes or less): nearest
+    /// first (optimal string alignment distance: a swap of two letters is one edit), then component names, then by
+    /// the number of units holding their first term; at most [`SUGGESTIONS`] per word.
+    pub fn suggestions(&self, query: &str) -> Result<Vec<(String, Vec<String>)>, LookupError> {
+        let Some(dict) = self.dictionary()? else { return Ok(vec![]) };
+        let mut words = Vec::new();
+        super::index::dictionary_words(query, |w| words.push(w.to_string()));
+        let components: HashSet<&str> = self.meta.sources.iter().map(|s| s.component.as_str()).collect();
+        let mut out = Vec::new();
+        for word in words.into_iter().take(8) {
+            if dict.contains(&word) || out.iter().any(|(w, _)| *w == word) {
+                continue;
+            }
+            let mut known = false;
+            for t in super::analyze::terms(&word) {
+                known |= self.lookup(&t)?.is_some();
+            }
+            if known {
+                continue;
+            }
+            let distance = if word.len() <= 4 { 1 } else { 2 };
+            let Ok(lev) = fst::automaton::Levenshtein::new(&word, distance) else { continue };
+            let found: Vec<String> = fst::IntoStreamer::into_stream(dict.search(lev)).into_strs().unwrap_or_default();
+            let mut scored = Vec::with_capacity(found.len().min(256));
+            for cand in found.into_iter().take(256) {
+                let mut first = None;
+                analyze(&cand, |t| {
+                    if first.is_none() {
+                        first = Some(t.to_string());
+                    }
+                });
+                let df = match first {
+                    Some(t) => self.lookup(&t)?.map_or(0, |(shard, i)| shard.df(i)),
+                    None => 0,
+                };
+                let not_component = !components.contains(crate::model::component_key(&cand).as_str());
+                scored.push((strsim::osa_distance(&word, &cand), not_component, std::cmp::Reverse(df), cand));
+            }
+            scored.sort();
+            let best: Vec<String> = scored.into_iter().take(SUGGESTIONS).map(|(_, _, _, c)| c).collect();
+            if !best.is_empty() {
+                out.push((word, best));
+            }
+        }
+        Ok(out)
     }
 
     /// The postings of `term`: `(df, shard, index in shard)`, or `None` when no unit has it.
@@ -286,6 +350,42 @@ fn json_string_bound(text: &str, tokens: u32) -> u32 {
         })
         .sum();
     tokens + escapes + 2 * JOIN_SLACK
+}
+
+/// The distinct terms of a query, at most [`MAX_QUERY_TERMS`]; a short query's stop words written as whole words
+/// (`more`, `Tabs more`) too: the index holds them only where they are exact identifiers (prop names).
+fn query_terms(query: &str) -> Vec<String> {
+    let mut terms: Vec<String> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut add = |t: &str| {
+        if terms.len() < MAX_QUERY_TERMS && seen.insert(t.to_string()) {
+            terms.push(t.to_string());
+        }
+    };
+    analyze(query, &mut add);
+    if query.split_whitespace().count() <= 3 {
+        super::analyze::stop_identifiers(query, &mut add);
+    }
+    terms
+}
+
+/// `text` with each whole occurrence of the lower-case `word` (as [`super::index::dictionary_words`] cuts words)
+/// replaced by `by`.
+fn replace_word(text: &str, word: &str, by: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut piece = String::new();
+    let is_word_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if is_word_char(c) {
+            piece.push(c);
+            continue;
+        }
+        out.push_str(if piece.trim_matches('-') == word { by } else { &piece });
+        piece.clear();
+        out.push(c);
+    }
+    out.pop();
+    out
 }
 
 /// `view` (an answer without hits) with its `tokens` set to the bound of its larger form.
@@ -387,24 +487,47 @@ impl BundleSet {
             );
             return Ok(bounded(view));
         }
-        let mut terms: Vec<String> = Vec::new();
-        let mut seen = HashSet::new();
-        analyze(query, |t| {
-            if terms.len() < MAX_QUERY_TERMS && seen.insert(t.to_string()) {
-                terms.push(t.to_string());
-            }
-        });
-        // Stop words written as a whole word of a short query (`more`, `Tabs more`) are looked up too: the index
-        // holds them only where they are exact identifiers (prop names).
-        if query.split_whitespace().count() <= 3 {
-            super::analyze::stop_identifiers(query, |t| {
-                if terms.len() < MAX_QUERY_TERMS && seen.insert(t.to_string()) {
-                    terms.push(t.to_string());
+        let terms = query_terms(query);
+        let mut ranked = keep_best(rank(&ix, query, &terms, &langs, component.as_deref(), opts)?);
+        // Words found nowhere in the index (misspelt) are replaced by their nearest dictionary words and the
+        // corrected query is searched (the answer says so, and lists the other suggestions): when nothing matched,
+        // or in a short query of names (a question's unknown words are left to its other words).
+        let mut note = None;
+        if !terms.is_empty() && (ranked.is_empty() || query.split_whitespace().count() <= 3) {
+            let suggestions = ix.suggestions(query)?;
+            if !suggestions.is_empty() {
+                let mut corrected = query.to_ascii_lowercase();
+                for (word, best) in &suggestions {
+                    corrected = replace_word(&corrected, word, &best[0]);
                 }
-            });
+                let all: Vec<&str> = suggestions.iter().flat_map(|(_, b)| b.iter().map(String::as_str)).collect();
+                let shown: String = corrected.chars().take(ECHO_CHARS).collect();
+                // The suggestions are written lower-case: as the index keeps identifiers whole and unstemmed, each
+                // is a term itself too (`rowselection`).
+                let mut fixed = query_terms(&corrected);
+                for (_, best) in &suggestions {
+                    if !fixed.contains(&best[0]) {
+                        fixed.push(best[0].clone());
+                    }
+                }
+                ranked = keep_best(rank(&ix, &corrected, &fixed, &langs, component.as_deref(), opts)?);
+                note = Some(if ranked.is_empty() {
+                    format!("nothing matches; did you mean: {}?", all.join(", "))
+                } else {
+                    let unknown: Vec<&str> = suggestions.iter().map(|(w, _)| w.as_str()).collect();
+                    format!(
+                        "not in the index: {}; did you mean: {}? Showing hits for \"{shown}\"",
+                        unknown.join(", "),
+                        all.join(", ")
+                    )
+                });
+            }
         }
-        let ranked = keep_best(rank(&ix, query, &terms, &langs, component.as_deref(), opts)?);
         if ranked.is_empty() {
+            if let Some(n) = note {
+                view.message = Some(n);
+                return Ok(bounded(view));
+            }
             let filtered = opts.component.is_some() || opts.kind.is_some() || opts.lang.is_some();
             view.message = Some(if terms.is_empty() {
                 "no searchable word in the query (only stop words, punctuation or symbols): name the component, \
@@ -420,7 +543,13 @@ impl BundleSet {
         let groups = merge(&ix, ranked)?;
         // Both forms of the answer (the text, and the view as compact JSON: MCP's structuredContent) stay within the
         // budget: stored counts for the hits' texts, and upper bounds (see `bound`) for everything around them.
-        let placeholder = SearchView { tokens: 999_999, message: Some(longest_message(max_tokens)), ..view.clone() };
+        let with_note = |m: Option<String>| match (&note, m) {
+            (Some(n), Some(m)) => Some(format!("{n}. {m}")),
+            (Some(n), None) => Some(n.clone()),
+            (None, m) => m,
+        };
+        let placeholder =
+            SearchView { tokens: 999_999, message: with_note(Some(longest_message(max_tokens))), ..view.clone() };
         let top = placeholder.render(Surface::Cli);
         let mut text_used = bound(&top).max(bound(&placeholder.render(Surface::Mcp)));
         let mut json_used = bound(&serde_json::to_string(&placeholder).unwrap_or_default());
@@ -462,9 +591,9 @@ impl BundleSet {
         view.tokens = text_used.max(json_used);
         view.omitted = omitted;
         let without_text = view.hits.iter().filter(|h| h.text.is_none()).count();
-        if omitted > 0 || without_text > 0 {
-            view.message = Some(budget_message(omitted, max_tokens, opts.max_tokens.is_none()));
-        }
+        view.message = with_note(
+            (omitted > 0 || without_text > 0).then(|| budget_message(omitted, max_tokens, opts.max_tokens.is_none())),
+        );
         Ok(view)
     }
 
@@ -965,6 +1094,24 @@ mod tests {
         // `tree select` names TreeSelect, not also Select.
         assert_eq!(ranked(&ix, "tree select remote search", None)[0].1, 0);
         assert_eq!(ranked(&ix, "TreeSelect remote search", None)[0].1, 0);
+    }
+
+    #[test]
+    fn misspelt_words_get_the_nearest_dictionary_words() {
+        let (_dir, ix) = fixture(&[
+            ("Table", "Table", "rows and columns"),
+            ("Tabs", "Table", "switch between panes"),
+            ("Label", "Table", "a label"),
+            ("rowSelection", "Table", "select rows"),
+        ]);
+        // A swap is one edit; the component's own name comes before other words at the same distance.
+        let tabel = ix.suggestions("tabel").unwrap();
+        assert_eq!(tabel, [("tabel".to_string(), vec!["table".into(), "label".into(), "tabs".into()])]);
+        assert_eq!(ix.suggestions("rowSelecton").unwrap()[0].1[0], "rowselection");
+        // Known words and words too far from any are left alone.
+        assert!(ix.suggestions("table rows").unwrap().is_empty());
+        assert!(ix.suggestions("zzzzqqq").unwrap().is_empty());
+        assert_eq!(replace_word("tabel fixed-tabel tabel.", "tabel", "table"), "table fixed-tabel table.");
     }
 
     #[test]
