@@ -501,3 +501,40 @@ fn misspelt_queries_search_the_nearest_words_and_say_so() {
     let v = semi.set.search("zzzzqqq", &opts).unwrap();
     assert!(v.hits.is_empty() && !v.message.as_deref().unwrap_or("").contains("did you mean"));
 }
+
+#[test]
+fn without_a_system_every_system_is_searched_and_named() {
+    use mydesign_docs::read::Library;
+    use mydesign_docs::search::query::{search_sets, sets_to_search};
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    let library = Library::scan(&[semi.report.dir.clone(), bp.report.dir.clone()]).unwrap();
+    let sets = sets_to_search(&library, None, None).unwrap();
+    assert_eq!(sets.len(), 2);
+    let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
+    let opts = SearchOptions { max_tokens: Some(10_000), ..Default::default() };
+    let v = search_sets(&sets, "tooltip position", &opts).unwrap();
+    assert_eq!((v.served.system.as_str(), v.served.version.as_str()), ("blueprint, semi", "6.20.0, 2.102.0"));
+    let systems: std::collections::BTreeSet<&str> = v.hits.iter().filter_map(|h| h.system.as_deref()).collect();
+    assert_eq!(systems.into_iter().collect::<Vec<_>>(), ["blueprint", "semi"], "{:?}", v.hits);
+    for h in &v.hits {
+        assert_eq!(
+            h.follow_up.arguments["system"].as_str(),
+            h.system.as_deref(),
+            "the follow-up names the same system"
+        );
+    }
+    let text = v.render(mydesign_docs::render::Surface::Mcp);
+    assert!(text.starts_with("[blueprint 6.20.0, semi 2.102.0 · search \"tooltip position\""), "{text}");
+    // A Blueprint-only question finds Blueprint first; a Chinese one Semi.
+    assert_eq!(search_sets(&sets, "multistep dialog", &opts).unwrap().hits[0].system.as_deref(), Some("blueprint"));
+    assert_eq!(search_sets(&sets, "表格 固定列", &opts).unwrap().hits[0].system.as_deref(), Some("semi"));
+    // A component filter applies to the systems that have it; one that none has is an error.
+    let numeric = SearchOptions { component: Some("numeric-input".into()), ..opts.clone() };
+    let v = search_sets(&sets, "precision", &numeric);
+    assert!(v.unwrap().hits.iter().all(|h| h.system.as_deref() == Some("blueprint")));
+    assert!(search_sets(&sets, "x", &SearchOptions { component: Some("nosuch".into()), ..opts.clone() }).is_err());
+    // One system named: that one only, hits unnamed.
+    let one = sets_to_search(&library, Some("semi"), None).unwrap();
+    let v = one[0].search("tooltip position", &opts).unwrap();
+    assert!(v.hits.iter().all(|h| h.system.is_none()));
+}

@@ -19,7 +19,7 @@ use super::analyze::{analyze, is_cjk};
 use super::{Kind, LoadedShard, SearchMeta, TermShard, UnitChunk, UnitInfo, Weights, keys, shard_of};
 use crate::bundle::{Bundle, BundleError};
 use crate::model::{ChangelogMeta, ComponentMeta, DocMeta, SectionMeta};
-use crate::read::{BundleSet, LookupError, Served};
+use crate::read::{BundleSet, Library, LookupError, Served};
 use crate::render::{Render, Surface};
 
 /// Default token budget of an answer.
@@ -76,6 +76,9 @@ pub struct FollowUp {
 /// One hit: a unit, or adjacent units of one document merged.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct SearchHit {
+    /// Design system of the hit, when several were searched (its follow-up call names it too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
     /// What it is.
     pub kind: Kind,
     /// Component name (none for the changelog).
@@ -439,17 +442,17 @@ impl BundleSet {
     /// units within the token budget.
     ///
     /// # Errors
-    /// An unknown component or language in the filters, a set without search index, a damaged bundle. Never the
-    /// query itself.
+    /// An unknown component or language in the filters, a set without search index, a damaged bundle, a
+    /// `max_tokens` under [`crate::budget::MIN_MAX_TOKENS`]. Never the query itself.
     pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<SearchView, LookupError> {
+        search_sets(&[self], query, opts)
+    }
+
+    /// Ranks this set's units for `query`: the groups to show (best first), or the message saying why there are
+    /// none, with the "did you mean" note.
+    fn ranked(&self, query: &str, opts: &SearchOptions, max_tokens: u32) -> Result<Ranked, LookupError> {
         let ix = self.search_index()?;
         let m = self.manifest();
-        // The budget is checked as every lookup's is (at least `MIN_MAX_TOKENS`); search's default is lower.
-        let cap = opts.token_cap.unwrap_or(u32::MAX).max(crate::budget::MIN_MAX_TOKENS);
-        let max_tokens = match opts.max_tokens {
-            Some(asked) => crate::budget::Budget::new(cap, Some(asked))?.max_tokens,
-            None => DEFAULT_MAX_TOKENS.min(cap),
-        };
         let component = match &opts.component {
             Some(c) => Some(self.component(c)?.key.clone()),
             None => None,
@@ -485,7 +488,7 @@ impl BundleSet {
                  `表格 固定列`"
                     .into(),
             );
-            return Ok(bounded(view));
+            return Ok(Ranked { ix, groups: vec![], note: None, view: bounded(view) });
         }
         let terms = query_terms(query);
         let mut ranked = keep_best(rank(&ix, query, &terms, &langs, component.as_deref(), opts)?);
@@ -526,7 +529,7 @@ impl BundleSet {
         if ranked.is_empty() {
             if let Some(n) = note {
                 view.message = Some(n);
-                return Ok(bounded(view));
+                return Ok(Ranked { ix, groups: vec![], note: None, view: bounded(view) });
             }
             let filtered = opts.component.is_some() || opts.kind.is_some() || opts.lang.is_some();
             view.message = Some(if terms.is_empty() {
@@ -538,65 +541,153 @@ impl BundleSet {
             } else {
                 "nothing matches: try other words, or list the components with list_components".into()
             });
-            return Ok(bounded(view));
+            return Ok(Ranked { ix, groups: vec![], note: None, view: bounded(view) });
         }
         let groups = merge(&ix, ranked)?;
-        // Both forms of the answer (the text, and the view as compact JSON: MCP's structuredContent) stay within the
-        // budget: stored counts for the hits' texts, and upper bounds (see `bound`) for everything around them.
-        let with_note = |m: Option<String>| match (&note, m) {
-            (Some(n), Some(m)) => Some(format!("{n}. {m}")),
-            (Some(n), None) => Some(n.clone()),
-            (None, m) => m,
-        };
-        let placeholder =
-            SearchView { tokens: 999_999, message: with_note(Some(longest_message(max_tokens))), ..view.clone() };
-        let top = placeholder.render(Surface::Cli);
-        let mut text_used = bound(&top).max(bound(&placeholder.render(Surface::Mcp)));
-        let mut json_used = bound(&serde_json::to_string(&placeholder).unwrap_or_default());
-        let mut omitted = 0u32;
-        // Two parts of one split section that were not neighbours in the ranking have the same follow-up call
-        // (the whole section): the better one stands for both.
-        let mut calls = std::collections::HashSet::new();
-        for g in groups {
-            if view.hits.len() >= MAX_HITS {
-                omitted += 1;
-                continue;
-            }
-            let mut hit = self.hit(&ix, &g)?;
-            if !calls.insert(hit.follow_up.call.clone()) {
-                continue;
-            }
-            let header =
-                bound(&header_text(&hit, Surface::Mcp)).max(bound(&header_text(&hit, Surface::Cli))) + JOIN_SLACK;
-            let in_json = bound(&serde_json::to_string(&hit).unwrap_or_default()) + JOIN_SLACK;
-            if text_used + header + bound(NOT_SHOWN) > max_tokens || json_used + in_json > max_tokens {
-                omitted += 1;
-                continue;
-            }
-            if text_used + header + hit.tokens <= max_tokens && json_used + in_json + hit.tokens <= max_tokens {
-                let text = self.hit_text(&ix, &g)?;
-                let text_in_json = json_string_bound(&text, hit.tokens);
-                if json_used + in_json + text_in_json <= max_tokens {
-                    text_used += header + hit.tokens;
-                    json_used += in_json + text_in_json;
-                    hit.text = Some(text);
-                    view.hits.push(hit);
-                    continue;
-                }
-            }
-            text_used += header + bound(NOT_SHOWN);
-            json_used += in_json;
-            view.hits.push(hit);
-        }
-        view.tokens = text_used.max(json_used);
-        view.omitted = omitted;
-        let without_text = view.hits.iter().filter(|h| h.text.is_none()).count();
-        view.message = with_note(
-            (omitted > 0 || without_text > 0).then(|| budget_message(omitted, max_tokens, opts.max_tokens.is_none())),
-        );
-        Ok(view)
+        Ok(Ranked { ix, groups, note, view })
     }
+}
 
+/// The sets a search covers: the one `system`/`version` name; with neither, and several systems in `library`,
+/// the newest set of each.
+///
+/// # Errors
+/// As [`Library::select`].
+pub fn sets_to_search(
+    library: &Library,
+    system: Option<&str>,
+    version: Option<&str>,
+) -> Result<Vec<Arc<BundleSet>>, LookupError> {
+    let systems = library.systems();
+    if system.is_none() && version.is_none() && systems.len() > 1 {
+        return systems.iter().map(|(s, _)| library.select(Some(s), None)).collect();
+    }
+    Ok(vec![library.select(system, version)?])
+}
+
+/// One set's part of a search: its index, its ranked groups, the "did you mean" note, and the answer it would give
+/// alone (with no hits: its message says why).
+struct Ranked {
+    ix: Arc<SearchIndex>,
+    groups: Vec<Group>,
+    note: Option<String>,
+    view: SearchView,
+}
+
+/// Searches `sets` for `query` ([`BundleSet::search`] on each) and answers with the best hits of all of them within
+/// one token budget, best first. With several sets, each hit names its system (and its follow-up call carries it);
+/// a `component` filter applies to the sets that have that component.
+///
+/// # Errors
+/// As [`BundleSet::search`]; an unknown component is an error only when no set has it.
+pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Result<SearchView, LookupError> {
+    // The budget is checked as every lookup's is (at least `MIN_MAX_TOKENS`); search's default is lower.
+    let cap = opts.token_cap.unwrap_or(u32::MAX).max(crate::budget::MIN_MAX_TOKENS);
+    let max_tokens = match opts.max_tokens {
+        Some(asked) => crate::budget::Budget::new(cap, Some(asked))?.max_tokens,
+        None => DEFAULT_MAX_TOKENS.min(cap),
+    };
+    let several = sets.len() > 1;
+    let mut parts: Vec<(&BundleSet, Ranked)> = Vec::new();
+    let mut first_error = None;
+    for set in sets {
+        match set.ranked(query, opts, max_tokens) {
+            Ok(r) => parts.push((set, r)),
+            Err(e @ LookupError::UnknownComponent { .. }) if several => {
+                first_error.get_or_insert(e);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if parts.is_empty() {
+        return Err(first_error.unwrap_or(LookupError::NoBundles { dir: String::new() }));
+    }
+    let note = parts.iter().find_map(|(_, r)| r.note.clone());
+    let mut view = parts[0].1.view.clone();
+    if several {
+        let systems: Vec<&str> = parts.iter().map(|(s, _)| s.manifest().system.as_str()).collect();
+        let versions: Vec<&str> = parts.iter().map(|(s, _)| s.manifest().version.as_str()).collect();
+        view.served = Served { system: systems.join(", "), version: versions.join(", ") };
+        let mut langs: Vec<String> = parts.iter().flat_map(|(_, r)| r.view.langs.iter().cloned()).collect();
+        langs.sort();
+        langs.dedup();
+        view.langs = langs;
+    }
+    if parts.iter().all(|(_, r)| r.groups.is_empty()) {
+        // No hits anywhere: the first set's message (the same words for every set but "did you mean").
+        let message = parts.iter().find_map(|(_, r)| r.view.message.clone().filter(|m| m.contains("did you mean")));
+        if let Some(m) = message {
+            view.message = Some(m);
+        }
+        return Ok(bounded(view));
+    }
+    view.message = None;
+    // All sets' groups, best first (ties: set order).
+    let mut all: Vec<(usize, Group)> = Vec::new();
+    for (i, (_, r)) in parts.iter_mut().enumerate() {
+        all.extend(std::mem::take(&mut r.groups).into_iter().map(|g| (i, g)));
+    }
+    all.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
+    // Both forms of the answer (the text, and the view as compact JSON: MCP's structuredContent) stay within the
+    // budget: stored counts for the hits' texts, and upper bounds (see `bound`) for everything around them.
+    let with_note = |m: Option<String>| match (&note, m) {
+        (Some(n), Some(m)) => Some(format!("{n}. {m}")),
+        (Some(n), None) => Some(n.clone()),
+        (None, m) => m,
+    };
+    let placeholder =
+        SearchView { tokens: 999_999, message: with_note(Some(longest_message(max_tokens))), ..view.clone() };
+    let top = placeholder.render(Surface::Cli);
+    let mut text_used = bound(&top).max(bound(&placeholder.render(Surface::Mcp)));
+    let mut json_used = bound(&serde_json::to_string(&placeholder).unwrap_or_default());
+    let mut omitted = 0u32;
+    // Two parts of one split section that were not neighbours in the ranking have the same follow-up call
+    // (the whole section): the better one stands for both.
+    let mut calls = std::collections::HashSet::new();
+    for (i, g) in all {
+        let (set, ix) = (parts[i].0, &parts[i].1.ix);
+        if view.hits.len() >= MAX_HITS {
+            omitted += 1;
+            continue;
+        }
+        let mut hit = set.hit(ix, &g)?;
+        if several {
+            hit.system = Some(set.manifest().system.clone());
+        }
+        if !calls.insert(hit.follow_up.call.clone()) {
+            continue;
+        }
+        let header = bound(&header_text(&hit, Surface::Mcp)).max(bound(&header_text(&hit, Surface::Cli))) + JOIN_SLACK;
+        let in_json = bound(&serde_json::to_string(&hit).unwrap_or_default()) + JOIN_SLACK;
+        if text_used + header + bound(NOT_SHOWN) > max_tokens || json_used + in_json > max_tokens {
+            omitted += 1;
+            continue;
+        }
+        if text_used + header + hit.tokens <= max_tokens && json_used + in_json + hit.tokens <= max_tokens {
+            let text = set.hit_text(ix, &g)?;
+            let text_in_json = json_string_bound(&text, hit.tokens);
+            if json_used + in_json + text_in_json <= max_tokens {
+                text_used += header + hit.tokens;
+                json_used += in_json + text_in_json;
+                hit.text = Some(text);
+                view.hits.push(hit);
+                continue;
+            }
+        }
+        text_used += header + bound(NOT_SHOWN);
+        json_used += in_json;
+        view.hits.push(hit);
+    }
+    view.tokens = text_used.max(json_used);
+    view.omitted = omitted;
+    let without_text = view.hits.iter().filter(|h| h.text.is_none()).count();
+    view.message = with_note(
+        (omitted > 0 || without_text > 0).then(|| budget_message(omitted, max_tokens, opts.max_tokens.is_none())),
+    );
+    Ok(view)
+}
+
+impl BundleSet {
     /// A hit's details (without its text).
     fn hit(&self, ix: &SearchIndex, g: &Group) -> Result<SearchHit, LookupError> {
         let src = &ix.meta.sources[g.source as usize];
@@ -659,6 +750,7 @@ impl BundleSet {
             }
         };
         Ok(SearchHit {
+            system: None,
             kind: g.kind,
             component: component.map(|c| c.name.clone()),
             document: src.path.clone(),
@@ -960,6 +1052,9 @@ fn follow_up(
 /// form).
 pub fn header_text(h: &SearchHit, surface: Surface) -> String {
     let mut what = Vec::new();
+    if let Some(s) = &h.system {
+        what.push(s.clone());
+    }
     if let Some(c) = &h.component {
         what.push(c.clone());
     }
@@ -985,10 +1080,17 @@ pub fn header_text(h: &SearchHit, surface: Surface) -> String {
 
 impl crate::render::Render for SearchView {
     fn render(&self, surface: Surface) -> String {
+        // Several systems searched: `blueprint 6.20.0, semi 2.102.0`.
+        let systems: Vec<String> = self
+            .served
+            .system
+            .split(", ")
+            .zip(self.served.version.split(", "))
+            .map(|(s, v)| format!("{s} {v}"))
+            .collect();
         let mut out = format!(
-            "[{} {} · search \"{}\" · {} · ≤ {} tokens]\n",
-            self.served.system,
-            self.served.version,
+            "[{} · search \"{}\" · {} · ≤ {} tokens]\n",
+            systems.join(", "),
             self.query,
             crate::render::plural(self.hits.len() as u64, "hit"),
             crate::render::thousands(self.tokens)
