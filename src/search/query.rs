@@ -952,8 +952,8 @@ fn named_components(meta: &SearchMeta, query: &str) -> HashSet<String> {
     let mut found: Vec<(usize, usize, String)> = Vec::new();
     for i in 0..words.len() {
         let mut run = String::new();
-        for j in i..(i + 3).min(words.len()) {
-            run.push_str(&words[j]);
+        for (j, word) in words.iter().enumerate().skip(i).take(3) {
+            run.push_str(word);
             if keys.contains(run.as_str()) {
                 found.push((i, j, run.clone()));
             }
