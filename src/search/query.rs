@@ -663,11 +663,13 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
             omitted += 1;
             continue;
         }
-        if text_used + header + hit.tokens <= max_tokens && json_used + in_json + hit.tokens <= max_tokens {
+        // Merged neighbours' counts are summed: each join may cost a token more than the parts did.
+        let tokens = hit.tokens + JOIN_SLACK * (g.units.len() as u32).saturating_sub(1);
+        if text_used + header + tokens <= max_tokens && json_used + in_json + tokens <= max_tokens {
             let text = set.hit_text(ix, &g)?;
-            let text_in_json = json_string_bound(&text, hit.tokens);
+            let text_in_json = json_string_bound(&text, tokens);
             if json_used + in_json + text_in_json <= max_tokens {
-                text_used += header + hit.tokens;
+                text_used += header + tokens;
                 json_used += in_json + text_in_json;
                 hit.text = Some(text);
                 view.hits.push(hit);

@@ -160,7 +160,7 @@ pub struct SearchParams {
     pub kind: Option<String>,
     /// e.g. en-US, zh-CN.
     pub lang: Option<String>,
-    /// Default 2000, at least 300.
+    /// Default 2000.
     pub max_tokens: Option<u32>,
     #[serde(flatten)]
     #[allow(missing_docs)]
