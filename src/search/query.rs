@@ -138,6 +138,8 @@ pub struct SearchIndex {
     chunks: Vec<OnceLock<Arc<UnitChunk>>>,
     changelog: OnceLock<Arc<ChangelogMeta>>,
     dictionary: OnceLock<Option<Arc<fst::Set<Vec<u8>>>>>,
+    /// The component keys of the sources (for the boost of a component the query names).
+    components: OnceLock<HashSet<String>>,
 }
 
 impl SearchIndex {
@@ -159,7 +161,15 @@ impl SearchIndex {
         }
         let shards = (0..meta.shards).map(|_| OnceLock::new()).collect();
         let chunks = (0..meta.units.div_ceil(meta.chunk)).map(|_| OnceLock::new()).collect();
-        Ok(SearchIndex { bundle, meta, shards, chunks, changelog: OnceLock::new(), dictionary: OnceLock::new() })
+        Ok(SearchIndex {
+            bundle,
+            meta,
+            shards,
+            chunks,
+            changelog: OnceLock::new(),
+            dictionary: OnceLock::new(),
+            components: OnceLock::new(),
+        })
     }
 
     /// The `meta` frame.
@@ -210,6 +220,12 @@ impl SearchIndex {
         Ok(info.clone())
     }
 
+    /// The component keys of the index's sources (computed once).
+    fn component_keys(&self) -> &HashSet<String> {
+        self.components
+            .get_or_init(|| self.meta.sources.iter().map(|s| s.component.clone()).filter(|c| !c.is_empty()).collect())
+    }
+
     /// The term dictionary (`None` in a bundle written before it existed).
     fn dictionary(&self) -> Result<Option<Arc<fst::Set<Vec<u8>>>>, LookupError> {
         if let Some(d) = self.dictionary.get() {
@@ -231,7 +247,7 @@ impl SearchIndex {
         let Some(dict) = self.dictionary()? else { return Ok(vec![]) };
         let mut words = Vec::new();
         super::index::dictionary_words(query, |w| words.push(w.to_string()));
-        let components: HashSet<&str> = self.meta.sources.iter().map(|s| s.component.as_str()).collect();
+        let components = self.component_keys();
         let mut out = Vec::new();
         for word in words.into_iter().take(8) {
             if dict.contains(&word) || out.iter().any(|(w, _)| *w == word) {
@@ -259,7 +275,7 @@ impl SearchIndex {
                     Some(t) => self.lookup(&t)?.map_or(0, |(shard, i)| shard.df(i)),
                     None => 0,
                 };
-                let not_component = !components.contains(crate::model::component_key(&cand).as_str());
+                let not_component = !components.contains(&crate::model::component_key(&cand));
                 scored.push((strsim::osa_distance(&word, &cand), not_component, std::cmp::Reverse(df), cand));
             }
             scored.sort();
@@ -345,10 +361,10 @@ pub fn bound(text: &str) -> u32 {
 /// per escaped character (`\n`, `\"`, `\\`, `\t`, `\r`) and six per other control character.
 fn json_string_bound(text: &str, tokens: u32) -> u32 {
     let escapes: u32 = text
-        .chars()
-        .map(|c| match c {
-            '"' | '\\' | '\n' | '\r' | '\t' => 2,
-            c if c.is_control() && (c as u32) < 0x20 => 6,
+        .bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' => 2,
+            0..0x20 => 6,
             _ => 0,
         })
         .sum();
@@ -404,7 +420,7 @@ fn budget_message(omitted: u32, max_tokens: u32, default_budget: bool) -> String
     format!(
         "{}budget of {} tokens: get a hit's text with its follow-up call{}",
         if omitted > 0 {
-            format!("{} over the ", crate::render::plural(omitted, &format!("more {}", "hit")))
+            format!("{} over the ", crate::render::plural(omitted, "more hit"))
         } else {
             "texts over the ".into()
         },
@@ -893,9 +909,12 @@ fn rank(
         }
     };
     // Sources of the components the query names: their units score `w.component` times more.
-    let named = named_components(meta, query_words);
-    let boost: Vec<f32> =
-        meta.sources.iter().map(|s| if named.contains(&s.component) { w.component } else { 1.0 }).collect();
+    let named = named_components(ix, query_words);
+    let boost: Vec<f32> = if named.is_empty() {
+        vec![1.0; meta.sources.len()]
+    } else {
+        meta.sources.iter().map(|s| if named.contains(&s.component) { w.component } else { 1.0 }).collect()
+    };
     // Whole identifiers of the query (`onChange` → `onchange`): a props table holding one as a prop name (a title
     // term of props units) is the table the query names, and scores `w.component` times more.
     let identifiers: HashSet<String> = query_words
@@ -932,10 +951,10 @@ fn rank(
                 * boost[meta.unit_source[ui] as usize];
         });
     }
-    let mut ranked: Vec<(f32, u32)> = touched
-        .into_iter()
-        .map(|u| (scores[u as usize] * if names_prop.contains(&u) { w.component } else { 1.0 }, u))
-        .collect();
+    for &u in &names_prop {
+        scores[u as usize] *= w.component;
+    }
+    let mut ranked: Vec<(f32, u32)> = touched.into_iter().map(|u| (scores[u as usize], u)).collect();
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     Ok(ranked)
 }
@@ -943,8 +962,8 @@ fn rank(
 /// The component keys the query names: a run of one to three consecutive words of `query` (lower-cased, joined)
 /// that is a component key of the index (`select`; `tree select` or `TreeSelect` → `treeselect`). A key named by a
 /// run inside a longer named run is dropped (`tree select` names `treeselect`, not also `select`).
-fn named_components(meta: &SearchMeta, query: &str) -> HashSet<String> {
-    let keys: HashSet<&str> = meta.sources.iter().map(|s| s.component.as_str()).filter(|c| !c.is_empty()).collect();
+fn named_components(ix: &SearchIndex, query: &str) -> HashSet<String> {
+    let keys = ix.component_keys();
     let words: Vec<String> = query
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
