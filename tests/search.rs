@@ -538,3 +538,30 @@ fn without_a_system_every_system_is_searched_and_named() {
     let v = one[0].search("tooltip position", &opts).unwrap();
     assert!(v.hits.iter().all(|h| h.system.is_none()));
 }
+
+#[test]
+fn cli_search_covers_every_system_in_bundles() {
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    let dir = tempfile::tempdir().unwrap();
+    for b in [semi, bp] {
+        let name = b.report.dir.file_name().unwrap();
+        std::os::unix::fs::symlink(&b.report.dir, dir.path().join(name)).unwrap();
+    }
+    let out = common::ok(
+        Path::new("."),
+        &["search", "tooltip position", "--bundles", dir.path().to_str().unwrap(), "--max-tokens", "10000"],
+    );
+    assert!(out.starts_with("[blueprint 6.20.0, semi 2.102.0 · search \"tooltip position\" · "), "{out}");
+    let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("── ")).collect();
+    assert!(heads.iter().any(|l| l.contains(" · blueprint · ")) && heads.iter().any(|l| l.contains(" · semi · ")));
+    // `--system` picks one, as before.
+    let one = common::ok(
+        Path::new("."),
+        &["search", "tooltip position", "--bundles", dir.path().to_str().unwrap(), "--system", "semi"],
+    );
+    assert!(one.starts_with("[semi 2.102.0 · search"), "{one}");
+    // Under the minimum budget: the error every lookup gives, exit 2.
+    let err =
+        common::fails(Path::new("."), &["search", "x", "--bundles", dir.path().to_str().unwrap(), "--max-tokens", "0"]);
+    assert!(err.contains("max_tokens 0 is below the minimum of 300 tokens"), "{err}");
+}
