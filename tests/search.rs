@@ -163,7 +163,7 @@ fn weight_sweep() {
                 [1.0, 0.8, 0.5, 0.5, 0.8],
                 [1.0, 1.0, 0.4, 0.4, 1.0],
             ] {
-                let w = Weights { title, context, body: 1.0, k1: 1.2, b, kinds };
+                let w = Weights { title, context, body: 1.0, k1: 1.2, b, kinds, ..Weights::default() };
                 let mut r = Vec::new();
                 for (set, q) in [(&semi.set, SEMI_EN), (&semi.set, SEMI_ZH), (&bp.set, BLUEPRINT)] {
                     let (r1, r5, _) = recall(set, q, Some(w));
@@ -211,9 +211,9 @@ fn latency_in_process() {
             warm.push(t.elapsed());
         }
     }
-    // Ranking and hit details only (no texts: a budget of 0).
+    // Ranking and hit details with few texts (the minimum budget, 300).
     let mut rank_only = Vec::new();
-    let zero = SearchOptions { max_tokens: Some(0), ..Default::default() };
+    let zero = SearchOptions { max_tokens: Some(300), ..Default::default() };
     for _ in 0..50 {
         for q in &queries {
             let t = Instant::now();
@@ -223,7 +223,7 @@ fn latency_in_process() {
     }
     rank_only.sort();
     println!(
-        "ranking only (max_tokens 0): p50 {:?} p99 {:?}",
+        "at the minimum budget (max_tokens 300): p50 {:?} p99 {:?}",
         percentile(&rank_only, 0.5),
         percentile(&rank_only, 0.99)
     );
@@ -311,10 +311,15 @@ fn sample_search_never_fails_on_any_query() {
 #[test]
 fn sample_search_respects_the_budget_and_merges_neighbours() {
     let b = common::sample();
-    for max in [0, 50, 300, 2000, 8000] {
+    for max in [300, 2000, 8000] {
         let v = b.set.search("table", &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap();
         assert!(v.tokens <= max, "{max}: {}", v.tokens);
         assert_eq!(v.max_tokens, max);
+    }
+    // Under the minimum, as every lookup: refused, naming the minimum.
+    for max in [0, 50, 299] {
+        let e = b.set.search("table", &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap_err();
+        assert_eq!(e.to_string(), format!("max_tokens {max} is below the minimum of 300 tokens"));
     }
     let capped = SearchOptions { max_tokens: Some(5000), token_cap: Some(700), ..Default::default() };
     assert_eq!(b.set.search("table", &capped).unwrap().max_tokens, 700);
@@ -396,4 +401,167 @@ fn blueprint_props_from_typescript_are_searchable() {
     );
     let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
     assert_eq!(hit.tokens, counter.count(text), "the unit's tokens are those of the text served");
+}
+
+/// Component keys of the first `n` hits of `q` (with `opts`), for the messages.
+fn top(set: &BundleSet, q: &str, opts: &SearchOptions, n: usize) -> Vec<(Kind, String, Vec<String>)> {
+    let opts = SearchOptions { max_tokens: Some(1_000_000), ..opts.clone() };
+    let v = set.search(q, &opts).unwrap_or_else(|e| panic!("{q}: {e}"));
+    v.hits
+        .iter()
+        .take(n)
+        .map(|h| (h.kind, h.component.as_deref().map(component_key).unwrap_or_default(), h.section.clone()))
+        .collect()
+}
+
+#[test]
+fn every_word_of_semi_is_findable() {
+    let Some(semi) = common::semi() else { return };
+    // `勾选` ("tick") appears in one section of Table's zh-CN document only, next to `rowSelection`.
+    let table = SearchOptions { component: Some("table".into()), ..Default::default() };
+    let hits = top(&semi.set, "勾选", &table, 3);
+    assert_eq!(hits.first().map(|h| (h.1.as_str(), h.2.join(">"))), Some(("table", "rowSelection".into())), "{hits:?}");
+    // `more` is a stop word in prose and a prop of Tabs.
+    let hits = top(&semi.set, "more", &SearchOptions::default(), 3);
+    assert_eq!(hits.first().map(|h| (h.0, h.1.as_str())), Some((Kind::Props, "tabs")), "{hits:?}");
+}
+
+#[test]
+fn semi_api_tables_are_props_units_and_rank_for_their_component() {
+    let Some(semi) = common::semi() else { return };
+    let props = SearchOptions { kind: Some(Kind::Props), ..Default::default() };
+    let hits = top(&semi.set, "onChange", &props, 10);
+    assert!(hits.len() >= 5, "{hits:?}");
+    // The README's examples: "onChange of Select" surfaces Select's API table; "select remote search" ranks
+    // Select above TreeSelect.
+    let hits = top(&semi.set, "onChange of Select", &SearchOptions::default(), 5);
+    assert_eq!((hits[0].0, hits[0].1.as_str()), (Kind::Props, "select"), "{hits:?}");
+    let hits = top(&semi.set, "select remote search", &SearchOptions::default(), 10);
+    let at = |key: &str| hits.iter().position(|h| h.1 == key);
+    assert_eq!(at("select"), Some(0), "{hits:?}");
+    assert!(at("treeselect").is_none_or(|t| t > 0), "{hits:?}");
+    // The props hit serves the table it names, in the document's language.
+    let opts = SearchOptions { kind: Some(Kind::Props), max_tokens: Some(5000), ..Default::default() };
+    let v = semi.set.search("onChange of Select", &opts);
+    let v = v.unwrap();
+    let h = &v.hits[0];
+    assert_eq!((h.component.as_deref().map(component_key), h.lang.as_deref()), (Some("select".into()), Some("en-US")));
+    assert!(h.text.as_deref().is_some_and(|t| t.contains("| onChange")), "{h:?}");
+}
+
+/// Every search answer fits its budget in both forms (the text, and the view as compact JSON: MCP's
+/// structuredContent), and the size it states is at least what is sent: counted here with tiktoken.
+#[test]
+fn search_answers_fit_every_budget_in_text_and_json() {
+    use mydesign_docs::render::Surface;
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    let queries: &[(&BundleSet, &str)] = &[
+        (&semi.set, "how do I make a table row selectable"),
+        (&semi.set, "onChange of Select"),
+        (&semi.set, "表格 固定列"),
+        (&semi.set, "what changed in 2.89"),
+        (&semi.set, "more"),
+        (&bp.set, "dialog footer with action buttons"),
+        (&bp.set, "popover placement"),
+    ];
+    let (mut answers, mut worst) = (0, 0.0f64);
+    for (set, q) in queries {
+        let counter = mydesign_docs::compile::tokens::TokenCounter::new(&set.manifest().encoding).unwrap();
+        for max in [300, 333, 450, 700, 1000, 1500, 2500, 4000, 6500, 10_000] {
+            let v = set.search(q, &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap();
+            assert!(v.tokens <= max, "{q:?} at {max}: states {}", v.tokens);
+            let json = serde_json::to_string(&v).unwrap();
+            for (form, text) in [("mcp", v.render(Surface::Mcp)), ("cli", v.render(Surface::Cli)), ("json", json)] {
+                let real = counter.count(&text);
+                assert!(real <= max, "{q:?} at {max}: {form} is {real} tokens");
+                assert!(real <= v.tokens, "{q:?} at {max}: {form} is {real} tokens, stated ≤ {}", v.tokens);
+                worst = worst.max(f64::from(real) / f64::from(v.tokens.max(1)));
+            }
+            answers += 1;
+            if max == 300 {
+                assert!(!v.hits.is_empty() || v.omitted == 0, "{q:?}: at 300 a hit is listed");
+            }
+        }
+    }
+    println!("{answers} answers within budget; closest: {:.0} % of the stated bound", worst * 100.0);
+}
+
+#[test]
+fn misspelt_queries_search_the_nearest_words_and_say_so() {
+    let Some(semi) = common::semi() else { return };
+    let opts = SearchOptions { max_tokens: Some(2000), ..Default::default() };
+    let v = semi.set.search("tabel", &opts).unwrap();
+    let message = v.message.as_deref().unwrap_or("");
+    assert!(message.starts_with("not in the index: tabel; did you mean: table"), "{message}");
+    assert_eq!(v.hits.first().and_then(|h| h.component.as_deref()).map(component_key).as_deref(), Some("table"));
+    let v = semi.set.search("rowSelecton", &SearchOptions { max_tokens: Some(10_000), ..Default::default() }).unwrap();
+    assert!(v.message.as_deref().unwrap_or("").contains("did you mean: rowselection"), "{:?}", v.message);
+    assert!(v.hits.iter().take(3).any(|h| h.section.iter().any(|s| s == "rowSelection")), "{:?}", v.hits);
+    // A word far from every other gets no suggestion.
+    let v = semi.set.search("zzzzqqq", &opts).unwrap();
+    assert!(v.hits.is_empty() && !v.message.as_deref().unwrap_or("").contains("did you mean"));
+}
+
+#[test]
+fn without_a_system_every_system_is_searched_and_named() {
+    use mydesign_docs::read::Library;
+    use mydesign_docs::search::query::{search_sets, sets_to_search};
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    let library = Library::scan(&[semi.report.dir.clone(), bp.report.dir.clone()]).unwrap();
+    let sets = sets_to_search(&library, None, None).unwrap();
+    assert_eq!(sets.len(), 2);
+    let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
+    let opts = SearchOptions { max_tokens: Some(10_000), ..Default::default() };
+    let v = search_sets(&sets, "tooltip position", &opts).unwrap();
+    assert_eq!((v.served.system.as_str(), v.served.version.as_str()), ("blueprint, semi", "6.20.0, 2.102.0"));
+    let systems: std::collections::BTreeSet<&str> = v.hits.iter().filter_map(|h| h.system.as_deref()).collect();
+    assert_eq!(systems.into_iter().collect::<Vec<_>>(), ["blueprint", "semi"], "{:?}", v.hits);
+    for h in &v.hits {
+        assert_eq!(
+            h.follow_up.arguments["system"].as_str(),
+            h.system.as_deref(),
+            "the follow-up names the same system"
+        );
+    }
+    let text = v.render(mydesign_docs::render::Surface::Mcp);
+    assert!(text.starts_with("[blueprint 6.20.0, semi 2.102.0 · search \"tooltip position\""), "{text}");
+    // A Blueprint-only question finds Blueprint first; a Chinese one Semi.
+    assert_eq!(search_sets(&sets, "multistep dialog", &opts).unwrap().hits[0].system.as_deref(), Some("blueprint"));
+    assert_eq!(search_sets(&sets, "表格 固定列", &opts).unwrap().hits[0].system.as_deref(), Some("semi"));
+    // A component filter applies to the systems that have it; one that none has is an error.
+    let numeric = SearchOptions { component: Some("numeric-input".into()), ..opts.clone() };
+    let v = search_sets(&sets, "precision", &numeric);
+    assert!(v.unwrap().hits.iter().all(|h| h.system.as_deref() == Some("blueprint")));
+    assert!(search_sets(&sets, "x", &SearchOptions { component: Some("nosuch".into()), ..opts.clone() }).is_err());
+    // One system named: that one only, hits unnamed.
+    let one = sets_to_search(&library, Some("semi"), None).unwrap();
+    let v = one[0].search("tooltip position", &opts).unwrap();
+    assert!(v.hits.iter().all(|h| h.system.is_none()));
+}
+
+#[test]
+fn cli_search_covers_every_system_in_bundles() {
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    let dir = tempfile::tempdir().unwrap();
+    for b in [semi, bp] {
+        let name = b.report.dir.file_name().unwrap();
+        std::os::unix::fs::symlink(&b.report.dir, dir.path().join(name)).unwrap();
+    }
+    let out = common::ok(
+        Path::new("."),
+        &["search", "tooltip position", "--bundles", dir.path().to_str().unwrap(), "--max-tokens", "10000"],
+    );
+    assert!(out.starts_with("[blueprint 6.20.0, semi 2.102.0 · search \"tooltip position\" · "), "{out}");
+    let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("── ")).collect();
+    assert!(heads.iter().any(|l| l.contains(" · blueprint · ")) && heads.iter().any(|l| l.contains(" · semi · ")));
+    // `--system` picks one, as before.
+    let one = common::ok(
+        Path::new("."),
+        &["search", "tooltip position", "--bundles", dir.path().to_str().unwrap(), "--system", "semi"],
+    );
+    assert!(one.starts_with("[semi 2.102.0 · search"), "{one}");
+    // Under the minimum budget: the error every lookup gives, exit 2.
+    let err =
+        common::fails(Path::new("."), &["search", "x", "--bundles", dir.path().to_str().unwrap(), "--max-tokens", "0"]);
+    assert!(err.contains("max_tokens 0 is below the minimum of 300 tokens"), "{err}");
 }

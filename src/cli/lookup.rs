@@ -6,7 +6,7 @@ use mydesign_docs::budget::Budget;
 use mydesign_docs::compile::source::{SourceLang, dump_tree};
 use mydesign_docs::read::{BundleSet, Detail, Library, Paging};
 use mydesign_docs::render::{Render, Surface, thousands};
-use mydesign_docs::search::query::SearchOptions;
+use mydesign_docs::search::query::{SearchOptions, search_sets, sets_to_search};
 use mydesign_docs::serve::tools::details;
 
 use super::{Command, LookupArgs, emit};
@@ -98,17 +98,21 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             print(&set.function(&path, &name, paging(&set, &a)?)?, a.json)
         }
         Command::Search { query, component, kind, lookup: a } => {
-            // `--max-tokens` here is the search budget (default 2,000), still capped by the set's.
-            let set = open(&a)?;
+            // `--max-tokens` here is the search budget (default 2,000), still capped by the sets'. Without
+            // `--system`, every system in `--bundles` is searched.
+            mydesign_docs::render::set_cli_bundles(&a.bundles.to_string_lossy());
+            let library = Library::scan(std::slice::from_ref(&a.bundles))?;
+            let sets = sets_to_search(&library, a.system.as_deref(), a.version.as_deref())?;
             let opts = SearchOptions {
                 component,
                 kind,
                 lang: a.lang.clone(),
                 max_tokens: a.max_tokens,
-                token_cap: Some(set.manifest().thresholds.max_tokens),
+                token_cap: sets.iter().map(|s| s.manifest().thresholds.max_tokens).min(),
                 ..Default::default()
             };
-            print(&set.search(&query, &opts)?, a.json)
+            let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
+            print(&search_sets(&sets, &query, &opts)?, a.json)
         }
         Command::DumpTs { file } => {
             let lang = SourceLang::from_path(&file)

@@ -144,8 +144,8 @@ struct LookupArgs {
     /// Print the structured result as JSON.
     #[arg(long)]
     json: bool,
-    /// Token budget of the answer (default: the set's cap, 10,000; for `search`, 2,000); longer answers are cut on
-    /// whole lines and print the command that continues them.
+    /// Token budget of the answer, at least 300 (default: the set's cap, 10,000; for `search`, 2,000); longer
+    /// answers are cut on whole lines and print the command that continues them.
     #[arg(long, value_name = "N")]
     max_tokens: Option<u32>,
     /// Continue a cut answer: the cursor it printed.

@@ -70,6 +70,22 @@ pub fn is_stop_word(word: &str) -> bool {
     STOP_WORDS.binary_search(&word).is_ok()
 }
 
+/// Calls `emit` with each word of `text` that is an English stop word written as a whole identifier (`more`,
+/// `open`-like words cut out by [`analyze`]), lower-cased, in order. The index adds these for exact identifiers
+/// (prop names), and short queries look them up, so a prop named `more` is findable although the word is stopped
+/// in prose.
+pub fn stop_identifiers(text: &str, mut emit: impl FnMut(&str)) {
+    for w in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        if w.is_empty() || w.len() > MAX_TERM_BYTES {
+            continue;
+        }
+        let lower = w.to_ascii_lowercase();
+        if is_stop_word(&lower) {
+            emit(&lower);
+        }
+    }
+}
+
 /// The terms of `text`, in order, repeats included.
 pub fn terms(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -331,6 +347,14 @@ mod tests {
         assert_eq!(terms("see [#3323](https://github.com/DouyinFE/semi-design/issues/3323) now"), ["see", "now"]);
         assert_eq!(terms("🎉 2.89.0 (2025-09-03) width 120"), ["2.89.0", "2.89", "width"]);
         assert_eq!(terms("v2.89"), ["v2.89", "v2"]);
+    }
+
+    #[test]
+    fn stop_words_written_as_identifiers_are_found_apart() {
+        let mut out = Vec::new();
+        stop_identifiers("| more | ReactNode | show more tabs |", |t| out.push(t.to_string()));
+        assert_eq!(out, ["more", "more"]);
+        assert!(terms("more").is_empty(), "prose analysis still drops it");
     }
 
     #[test]

@@ -14,9 +14,10 @@
 //! - **changelog**: one release entry per version and language. Title: the heading (version, date); body: the
 //!   entry.
 //!
-//! - **props**: every props table taken from TypeScript (Blueprint's `AlertProps`; a document's API tables are
-//!   already its sections). Title: the table's name; context: the component; body: each prop's name, type,
-//!   default and description. Its text is the table as `sections=["props"]` renders it.
+//! - **props**: every props table, taken from TypeScript (Blueprint's `AlertProps`) or from a document's API table
+//!   (Semi's `Select` table, in its document's language). Title: the table's name, and its props' whole
+//!   identifiers (`onchange`; stop words such as `more` too); context: the component; body: each prop's name,
+//!   type, default and description. Its text is the table as `sections=["props"]` renders it.
 //!
 //! Everything here is deterministic: units are numbered in the order the caller passes them (sorted by component,
 //! language, position), terms are sorted, no hash-map order reaches the output.
@@ -64,6 +65,9 @@ pub struct UnitDraft {
     pub terms: Vec<(String, u32, u32)>,
     /// Body length in terms.
     pub len: u32,
+    /// Words of the title and context (and prop names), lower-cased as written (unstemmed): the spellings
+    /// [`build`] stores in the term dictionary that "did you mean" suggestions come from.
+    pub words: Vec<String>,
 }
 
 impl UnitDraft {
@@ -83,6 +87,7 @@ impl UnitDraft {
 struct Fields {
     map: HashMap<String, (u32, u32), Xxh3DefaultBuilder>,
     len: u32,
+    words: Vec<String>,
 }
 
 impl Fields {
@@ -95,9 +100,15 @@ impl Fields {
     }
     fn title(&mut self, text: &str) {
         analyze(text, |t| Self::entry(&mut self.map, t).1 |= IN_TITLE);
+        self.spellings(text);
     }
     fn context(&mut self, text: &str) {
         analyze(text, |t| Self::entry(&mut self.map, t).1 |= IN_CONTEXT);
+        self.spellings(text);
+    }
+    /// Keeps the dictionary words of `text` (see [`dictionary_words`]).
+    fn spellings(&mut self, text: &str) {
+        dictionary_words(text, |w| self.words.push(w.to_string()));
     }
     fn body(&mut self, text: &str) {
         analyze(text, |t| {
@@ -108,9 +119,26 @@ impl Fields {
     fn finish(self, kind: Kind, source: Source, info: UnitInfo) -> UnitDraft {
         let mut terms: Vec<(String, u32, u32)> = self.map.into_iter().map(|(t, (tf, f))| (t, tf, f)).collect();
         terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        UnitDraft { kind, source, info, terms, len: self.len }
+        let mut words = self.words;
+        words.sort_unstable();
+        words.dedup();
+        UnitDraft { kind, source, info, terms, len: self.len, words }
     }
 }
+
+/// Calls `emit` with each word of `text` that can be a "did you mean" suggestion: ASCII letters, digits, `_` and
+/// `-` runs of 3 to [`DICT_WORD_MAX`] bytes holding a letter, lower-cased.
+pub fn dictionary_words(text: &str, mut emit: impl FnMut(&str)) {
+    for w in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')) {
+        let w = w.trim_matches('-');
+        if (3..=DICT_WORD_MAX).contains(&w.len()) && w.bytes().any(|b| b.is_ascii_alphabetic()) {
+            emit(&w.to_ascii_lowercase());
+        }
+    }
+}
+
+/// Longest word of the term dictionary, in bytes.
+pub const DICT_WORD_MAX: usize = 32;
 
 /// Byte offsets of line starts (lines counted as `split('\n')`, 1-based).
 struct Lines<'a> {
@@ -603,7 +631,9 @@ pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(Bundl
     // term → (last unit id, gap varints, values)
     let mut postings: HashMap<String, (u32, Vec<u8>, Vec<u8>), Xxh3DefaultBuilder> = HashMap::default();
     let mut infos = Vec::with_capacity(n);
+    let mut dictionary: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     for (id, d) in drafts.into_iter().enumerate() {
+        dictionary.extend(d.words);
         let id = id as u32;
         let sid = *source_ids.entry(d.source.clone()).or_insert_with(|| {
             sources.push(d.source.clone());
@@ -624,8 +654,6 @@ pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(Bundl
     }
     let avg_len: [f32; Kind::ALL.len()] =
         std::array::from_fn(|k| if len_count[k] == 0 { 1.0 } else { (len_sum[k] / f64::from(len_count[k])) as f32 });
-    // A Chinese bigram found once, in a body only, is almost always two words' edges ("格固" of 表格固定): dropped.
-    postings.retain(|t, p| !(p.2.len() == 1 && p.2[0] & 3 == 0 && super::analyze::has_cjk(t)));
     let terms = postings.len() as u32;
     let raw: usize = postings.iter().map(|(t, p)| t.len() + p.1.len() + p.2.len() + 8).sum();
     let shards = (raw / SHARD_BYTES).clamp(1, 1024) as u32;
@@ -677,20 +705,26 @@ pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(Bundl
     };
     let mut w = BundleWriter::new();
     w.add(keys::META, &meta)?;
+    // The term dictionary: an FST set of the words (sorted by the BTreeSet, as the builder requires).
+    let dict = fst::Set::from_iter(dictionary.iter()).map_err(std::io::Error::other)?;
+    w.add(keys::DICTIONARY, &Bytes(dict.into_fst().into_inner()))?;
     for f in frames {
         w.push(f);
     }
     Ok((w, SearchEntry { bundle: super::BUNDLE_NAME.into(), units: n as u32, terms }))
 }
 
-/// Units of the props tables of component `key` (display name `name`) that come from TypeScript (see the module
-/// comment); their tokens are those of the text a hit serves, [`crate::view::props_text`] of the one table.
+/// Units of the props tables of component `key` (display name `name`): those taken from TypeScript and the API
+/// tables of its documents (those carry their document's language, so the language filter applies); their tokens
+/// are those of the text a hit serves, [`crate::view::props_text`] of the one table. Prop names that are English
+/// stop words (`more`) are indexed whole in the title field: an exact identifier stays findable.
 pub fn props_units(key: &str, name: &str, tables: &[PropsTable], tokens: &TokenCounter) -> Vec<UnitDraft> {
     tables
         .iter()
-        .filter(|t| t.origin == PropsOrigin::Typescript)
         .map(|t| {
-            let source = Source { component: key.to_string(), lang: String::new(), path: t.path.clone() };
+            let lang =
+                if t.origin == PropsOrigin::Document { t.lang.clone().unwrap_or_default() } else { String::new() };
+            let source = Source { component: key.to_string(), lang, path: t.path.clone() };
             let info = UnitInfo {
                 source: 0,
                 start_line: t.line,
@@ -711,7 +745,23 @@ pub fn props_units(key: &str, name: &str, tables: &[PropsTable], tokens: &TokenC
                     format!("{} {} {default} {}", p.name, p.type_text, p.description.as_deref().unwrap_or(""))
                 })
                 .collect();
-            UnitDraft::new(Kind::Props, source, info, &t.name, name, &body.join("\n"))
+            let mut f = Fields::default();
+            f.title(&t.name);
+            f.context(name);
+            f.body(&body.join("\n"));
+            for p in &t.props {
+                f.spellings(&p.name);
+                // A prop's whole identifier (`onchange`) is a title term: a query naming the prop names the table.
+                // Single-word names (`loading`) stay body terms, so prose questions keep meeting prose first.
+                let whole: String = p.name.chars().filter(|&c| c != '-').flat_map(char::to_lowercase).collect();
+                analyze(&p.name, |w| {
+                    if w == whole && super::analyze::identifier_parts(&p.name).len() > 1 {
+                        Fields::entry(&mut f.map, w).1 |= IN_TITLE;
+                    }
+                });
+                super::analyze::stop_identifiers(&p.name, |w| Fields::entry(&mut f.map, w).1 |= IN_TITLE);
+            }
+            f.finish(Kind::Props, source, info)
         })
         .collect()
 }

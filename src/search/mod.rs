@@ -24,6 +24,11 @@ pub mod keys {
     /// The [`super::SearchMeta`] frame.
     pub const META: &str = "meta";
 
+    /// The term dictionary: the words of titles, contexts and prop names as written (lower-cased, unstemmed), an
+    /// `fst` set stored as one binary ([`super::Bytes`]). "Did you mean" runs a Levenshtein automaton over it.
+    /// Absent from bundles written before format 3 (no suggestions then).
+    pub const DICTIONARY: &str = "dictionary";
+
     /// Term shard `n` ([`super::TermShard`]): the terms whose hash falls in it, with their postings.
     pub fn shard(n: u32) -> String {
         format!("terms/{n:03}")
@@ -50,8 +55,8 @@ pub enum Kind {
     Function,
     /// One release entry of the changelog.
     Changelog,
-    /// A props table taken from TypeScript (`XxxProps`): its props' names, types, defaults and descriptions.
-    /// (Documents' API tables are searched as their sections.)
+    /// A props table, from TypeScript (`XxxProps`) or a document's API table: its props' names, types, defaults and
+    /// descriptions.
     Props,
 }
 
@@ -109,13 +114,31 @@ pub struct Weights {
     /// BM25 `b` (length normalization).
     pub b: f32,
     /// Score multiplier of each kind (indexed by [`Kind::code`]): questions are mostly answered by documents, so
-    /// functions (implementation details) and changelog entries rank below them at equal match.
+    /// functions (implementation details) and changelog entries rank below them at equal match; props tables have
+    /// their own weight (an API question is answered by the table).
     pub kinds: [f32; 5],
+    /// Score multiplier of the units of a component the query names (`select` in "select remote search", `tree
+    /// select` or `TreeSelect` naming `treeselect` and not `select`), and of the props tables holding a prop the
+    /// query names as a whole identifier (`onChange`).
+    #[serde(default = "default_component_boost")]
+    pub component: f32,
+}
+
+fn default_component_boost() -> f32 {
+    1.5
 }
 
 impl Default for Weights {
     fn default() -> Self {
-        Weights { title: 10.0, context: 5.0, body: 1.0, k1: 1.2, b: 0.75, kinds: [1.0, 1.0, 0.6, 0.6, 1.0] }
+        Weights {
+            title: 10.0,
+            context: 5.0,
+            body: 1.0,
+            k1: 1.2,
+            b: 0.75,
+            kinds: [1.0, 1.0, 0.6, 0.6, 1.0],
+            component: 1.5,
+        }
     }
 }
 

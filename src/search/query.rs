@@ -19,8 +19,8 @@ use super::analyze::{analyze, is_cjk};
 use super::{Kind, LoadedShard, SearchMeta, TermShard, UnitChunk, UnitInfo, Weights, keys, shard_of};
 use crate::bundle::{Bundle, BundleError};
 use crate::model::{ChangelogMeta, ComponentMeta, DocMeta, SectionMeta};
-use crate::read::{BundleSet, LookupError, Served};
-use crate::render::Surface;
+use crate::read::{BundleSet, Library, LookupError, Served};
+use crate::render::{Render, Surface};
 
 /// Default token budget of an answer.
 pub const DEFAULT_MAX_TOKENS: u32 = 2000;
@@ -32,6 +32,8 @@ pub const MAX_HITS: usize = 10;
 pub const MAX_QUERY_TERMS: usize = 256;
 /// Adjacent units of one document are merged into one hit up to this many tokens (the unit size limit).
 pub const MERGE_MAX_TOKENS: u32 = 1200;
+/// Most "did you mean" suggestions per misspelt word.
+pub const SUGGESTIONS: usize = 3;
 /// Longest query echoed back, in chars.
 const ECHO_CHARS: usize = 120;
 
@@ -46,7 +48,8 @@ pub struct SearchOptions {
     /// query's script: Chinese/Japanese text searches the `zh`/`ja` languages, other text the others (each only
     /// when the set has such a language).
     pub lang: Option<String>,
-    /// Token budget of the answer (default [`DEFAULT_MAX_TOKENS`]).
+    /// Token budget of the answer (default [`DEFAULT_MAX_TOKENS`]; at least [`crate::budget::MIN_MAX_TOKENS`], as
+    /// for every lookup: less is a [`LookupError::Budget`]).
     pub max_tokens: Option<u32>,
     /// The operator's cap on any answer: `max_tokens` never exceeds it.
     pub token_cap: Option<u32>,
@@ -73,6 +76,9 @@ pub struct FollowUp {
 /// One hit: a unit, or adjacent units of one document merged.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct SearchHit {
+    /// Design system of the hit, when several were searched (its follow-up call names it too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
     /// What it is.
     pub kind: Kind,
     /// Component name (none for the changelog).
@@ -114,7 +120,8 @@ pub struct SearchView {
     pub hits: Vec<SearchHit>,
     /// Hits that qualified but are not listed (over the budget or past the 10 listed).
     pub omitted: u32,
-    /// Tokens of the answer: the texts served (stored counts) plus an estimate of each hit's header line.
+    /// Tokens of the answer, an upper bound for both its forms (the text, and this view as compact JSON): the texts
+    /// served (stored counts) plus upper bounds of the headers and the JSON around them. Never over `max_tokens`.
     pub tokens: u32,
     /// The budget applied.
     pub max_tokens: u32,
@@ -130,6 +137,9 @@ pub struct SearchIndex {
     shards: Vec<OnceLock<Arc<LoadedShard>>>,
     chunks: Vec<OnceLock<Arc<UnitChunk>>>,
     changelog: OnceLock<Arc<ChangelogMeta>>,
+    dictionary: OnceLock<Option<Arc<fst::Set<Vec<u8>>>>>,
+    /// The component keys of the sources (for the boost of a component the query names).
+    components: OnceLock<HashSet<String>>,
 }
 
 impl SearchIndex {
@@ -151,7 +161,15 @@ impl SearchIndex {
         }
         let shards = (0..meta.shards).map(|_| OnceLock::new()).collect();
         let chunks = (0..meta.units.div_ceil(meta.chunk)).map(|_| OnceLock::new()).collect();
-        Ok(SearchIndex { bundle, meta, shards, chunks, changelog: OnceLock::new() })
+        Ok(SearchIndex {
+            bundle,
+            meta,
+            shards,
+            chunks,
+            changelog: OnceLock::new(),
+            dictionary: OnceLock::new(),
+            components: OnceLock::new(),
+        })
     }
 
     /// The `meta` frame.
@@ -200,6 +218,73 @@ impl SearchIndex {
             .filter(|u| u.source == self.meta.unit_source[id as usize] && u.start_line <= u.end_line)
             .ok_or_else(|| corrupt(&self.bundle, "unit chunk"))?;
         Ok(info.clone())
+    }
+
+    /// The component keys of the index's sources (computed once).
+    fn component_keys(&self) -> &HashSet<String> {
+        self.components
+            .get_or_init(|| self.meta.sources.iter().map(|s| s.component.clone()).filter(|c| !c.is_empty()).collect())
+    }
+
+    /// The term dictionary (`None` in a bundle written before it existed).
+    fn dictionary(&self) -> Result<Option<Arc<fst::Set<Vec<u8>>>>, LookupError> {
+        if let Some(d) = self.dictionary.get() {
+            return Ok(d.clone());
+        }
+        let loaded = match self.bundle.get::<super::Bytes>(keys::DICTIONARY) {
+            Ok(raw) => Some(Arc::new(fst::Set::new(raw.0).map_err(|_| corrupt(&self.bundle, "term dictionary"))?)),
+            Err(BundleError::MissingFrame { .. }) => None,
+            Err(e) => return Err(e.into()),
+        };
+        Ok(self.dictionary.get_or_init(|| loaded).clone())
+    }
+
+    /// "Did you mean": for each word of `query` (as [`super::index::dictionary_words`] cuts them) none of whose
+    /// terms is in the index, the dictionary words within edit distance 2 (1 for words of 4 bytes or less): nearest
+    /// first (optimal string alignment distance: a swap of two letters is one edit), then component names, then by
+    /// the number of units holding their first term; at most [`SUGGESTIONS`] per word.
+    pub fn suggestions(&self, query: &str) -> Result<Vec<(String, Vec<String>)>, LookupError> {
+        let Some(dict) = self.dictionary()? else { return Ok(vec![]) };
+        let mut words = Vec::new();
+        super::index::dictionary_words(query, |w| words.push(w.to_string()));
+        let components = self.component_keys();
+        let mut out = Vec::new();
+        for word in words.into_iter().take(8) {
+            if dict.contains(&word) || out.iter().any(|(w, _)| *w == word) {
+                continue;
+            }
+            let mut known = false;
+            for t in super::analyze::terms(&word) {
+                known |= self.lookup(&t)?.is_some();
+            }
+            if known {
+                continue;
+            }
+            let distance = if word.len() <= 4 { 1 } else { 2 };
+            let Ok(lev) = fst::automaton::Levenshtein::new(&word, distance) else { continue };
+            let found: Vec<String> = fst::IntoStreamer::into_stream(dict.search(lev)).into_strs().unwrap_or_default();
+            let mut scored = Vec::with_capacity(found.len().min(256));
+            for cand in found.into_iter().take(256) {
+                let mut first = None;
+                analyze(&cand, |t| {
+                    if first.is_none() {
+                        first = Some(t.to_string());
+                    }
+                });
+                let df = match first {
+                    Some(t) => self.lookup(&t)?.map_or(0, |(shard, i)| shard.df(i)),
+                    None => 0,
+                };
+                let not_component = !components.contains(&crate::model::component_key(&cand));
+                scored.push((strsim::osa_distance(&word, &cand), not_component, std::cmp::Reverse(df), cand));
+            }
+            scored.sort();
+            let best: Vec<String> = scored.into_iter().take(SUGGESTIONS).map(|(_, _, _, c)| c).collect();
+            if !best.is_empty() {
+                out.push((word, best));
+            }
+        }
+        Ok(out)
     }
 
     /// The postings of `term`: `(df, shard, index in shard)`, or `None` when no unit has it.
@@ -256,10 +341,97 @@ fn is_cjk_lang(lang: &str) -> bool {
     l.starts_with("zh") || l.starts_with("ja")
 }
 
-/// Tokens of a hit's header lines, estimated without a tokenizer: a byte in three (headers are ASCII paths and
-/// names, which tokenize at three to four bytes per token; a Chinese title's three-byte characters count one each).
-fn estimate_tokens(text: &str) -> u32 {
-    (text.len() as u32).div_ceil(3)
+/// Tokens of the line a hit without its text shows instead (an upper bound, with its newline).
+const NOT_SHOWN: &str = "[text not shown: over the token budget; get it with the call above]\n";
+/// Tokens allowed for each join of two pieces of an answer (a header and a text, two hits): where they meet, the
+/// tokenizer may split one token more than it did in each piece alone.
+const JOIN_SLACK: u32 = 2;
+
+/// An upper bound of the tokens of `text`, without a tokenizer: a token per 3 ASCII bytes (the words, paths,
+/// numbers and JSON punctuation of headers and envelopes tokenize at about 4 bytes per token in o200k and cl100k)
+/// and a token per byte of other characters (a token is never shorter than a byte). Meant for the answer's own
+/// lines (headers, follow-up calls, JSON keys), not for arbitrary text, whose counts are stored; the budget sweep of
+/// `tests/search.rs` checks it with tiktoken on the real corpora.
+pub fn bound(text: &str) -> u32 {
+    let ascii = text.bytes().filter(u8::is_ascii).count() as u32;
+    ascii.div_ceil(3) + (text.len() as u32 - ascii)
+}
+
+/// An upper bound of the tokens of `text` (`tokens` of its own) written as a JSON string: the quotes, two tokens
+/// per escaped character (`\n`, `\"`, `\\`, `\t`, `\r`) and six per other control character.
+fn json_string_bound(text: &str, tokens: u32) -> u32 {
+    let escapes: u32 = text
+        .bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' => 2,
+            0..0x20 => 6,
+            _ => 0,
+        })
+        .sum();
+    tokens + escapes + 2 * JOIN_SLACK
+}
+
+/// The distinct terms of a query, at most [`MAX_QUERY_TERMS`]; a short query's stop words written as whole words
+/// (`more`, `Tabs more`) too: the index holds them only where they are exact identifiers (prop names).
+fn query_terms(query: &str) -> Vec<String> {
+    let mut terms: Vec<String> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut add = |t: &str| {
+        if terms.len() < MAX_QUERY_TERMS && seen.insert(t.to_string()) {
+            terms.push(t.to_string());
+        }
+    };
+    analyze(query, &mut add);
+    if query.split_whitespace().count() <= 3 {
+        super::analyze::stop_identifiers(query, &mut add);
+    }
+    terms
+}
+
+/// `text` with each whole occurrence of the lower-case `word` (as [`super::index::dictionary_words`] cuts words)
+/// replaced by `by`.
+fn replace_word(text: &str, word: &str, by: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut piece = String::new();
+    let is_word_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if is_word_char(c) {
+            piece.push(c);
+            continue;
+        }
+        out.push_str(if piece.trim_matches('-') == word { by } else { &piece });
+        piece.clear();
+        out.push(c);
+    }
+    out.pop();
+    out
+}
+
+/// `view` (an answer without hits) with its `tokens` set to the bound of its larger form.
+fn bounded(mut view: SearchView) -> SearchView {
+    view.tokens = 999_999;
+    let json = serde_json::to_string(&view).unwrap_or_default();
+    view.tokens = bound(&view.render(Surface::Cli)).max(bound(&view.render(Surface::Mcp))).max(bound(&json));
+    view
+}
+
+/// The message of an answer cut by its budget.
+fn budget_message(omitted: u32, max_tokens: u32, default_budget: bool) -> String {
+    format!(
+        "{}budget of {} tokens: get a hit's text with its follow-up call{}",
+        if omitted > 0 {
+            format!("{} over the ", crate::render::plural(omitted, "more hit"))
+        } else {
+            "texts over the ".into()
+        },
+        max_tokens,
+        if default_budget { ", or raise max_tokens" } else { "" }
+    )
+}
+
+/// The longest message an answer within `max_tokens` may end with (reserved before the hits are placed).
+fn longest_message(max_tokens: u32) -> String {
+    budget_message(99_999, max_tokens, true)
 }
 
 impl BundleSet {
@@ -286,12 +458,17 @@ impl BundleSet {
     /// units within the token budget.
     ///
     /// # Errors
-    /// An unknown component or language in the filters, a set without search index, a damaged bundle. Never the
-    /// query itself.
+    /// An unknown component or language in the filters, a set without search index, a damaged bundle, a
+    /// `max_tokens` under [`crate::budget::MIN_MAX_TOKENS`]. Never the query itself.
     pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<SearchView, LookupError> {
+        search_sets(&[self], query, opts)
+    }
+
+    /// Ranks this set's units for `query`: the groups to show (best first), or the message saying why there are
+    /// none, with the "did you mean" note.
+    fn ranked(&self, query: &str, opts: &SearchOptions, max_tokens: u32) -> Result<Ranked, LookupError> {
         let ix = self.search_index()?;
         let m = self.manifest();
-        let max_tokens = opts.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).min(opts.token_cap.unwrap_or(u32::MAX));
         let component = match &opts.component {
             Some(c) => Some(self.component(c)?.key.clone()),
             None => None,
@@ -327,17 +504,49 @@ impl BundleSet {
                  `表格 固定列`"
                     .into(),
             );
-            return Ok(view);
+            return Ok(Ranked { ix, groups: vec![], note: None, view: bounded(view) });
         }
-        let mut terms: Vec<String> = Vec::new();
-        let mut seen = HashSet::new();
-        analyze(query, |t| {
-            if terms.len() < MAX_QUERY_TERMS && seen.insert(t.to_string()) {
-                terms.push(t.to_string());
+        let terms = query_terms(query);
+        let mut ranked = keep_best(rank(&ix, query, &terms, &langs, component.as_deref(), opts)?);
+        // Words found nowhere in the index (misspelt) are replaced by their nearest dictionary words and the
+        // corrected query is searched (the answer says so, and lists the other suggestions): when nothing matched,
+        // or in a short query of names (a question's unknown words are left to its other words).
+        let mut note = None;
+        if !terms.is_empty() && (ranked.is_empty() || query.split_whitespace().count() <= 3) {
+            let suggestions = ix.suggestions(query)?;
+            if !suggestions.is_empty() {
+                let mut corrected = query.to_ascii_lowercase();
+                for (word, best) in &suggestions {
+                    corrected = replace_word(&corrected, word, &best[0]);
+                }
+                let all: Vec<&str> = suggestions.iter().flat_map(|(_, b)| b.iter().map(String::as_str)).collect();
+                let shown: String = corrected.chars().take(ECHO_CHARS).collect();
+                // The suggestions are written lower-case: as the index keeps identifiers whole and unstemmed, each
+                // is a term itself too (`rowselection`).
+                let mut fixed = query_terms(&corrected);
+                for (_, best) in &suggestions {
+                    if !fixed.contains(&best[0]) {
+                        fixed.push(best[0].clone());
+                    }
+                }
+                ranked = keep_best(rank(&ix, &corrected, &fixed, &langs, component.as_deref(), opts)?);
+                note = Some(if ranked.is_empty() {
+                    format!("nothing matches; did you mean: {}?", all.join(", "))
+                } else {
+                    let unknown: Vec<&str> = suggestions.iter().map(|(w, _)| w.as_str()).collect();
+                    format!(
+                        "not in the index: {}; did you mean: {}? Showing hits for \"{shown}\"",
+                        unknown.join(", "),
+                        all.join(", ")
+                    )
+                });
             }
-        });
-        let ranked = keep_best(rank(&ix, &terms, &langs, component.as_deref(), opts)?);
+        }
         if ranked.is_empty() {
+            if let Some(n) = note {
+                view.message = Some(n);
+                return Ok(Ranked { ix, groups: vec![], note: None, view: bounded(view) });
+            }
             let filtered = opts.component.is_some() || opts.kind.is_some() || opts.lang.is_some();
             view.message = Some(if terms.is_empty() {
                 "no searchable word in the query (only stop words, punctuation or symbols): name the component, \
@@ -348,49 +557,155 @@ impl BundleSet {
             } else {
                 "nothing matches: try other words, or list the components with list_components".into()
             });
-            return Ok(view);
+            return Ok(Ranked { ix, groups: vec![], note: None, view: bounded(view) });
         }
         let groups = merge(&ix, ranked)?;
-        let mut used = 0u32;
-        let mut omitted = 0u32;
-        // Two parts of one split section that were not neighbours in the ranking have the same follow-up call
-        // (the whole section): the better one stands for both.
-        let mut calls = std::collections::HashSet::new();
-        for g in groups {
-            if view.hits.len() >= MAX_HITS {
-                omitted += 1;
-                continue;
-            }
-            let mut hit = self.hit(&ix, &g)?;
-            if !calls.insert(hit.follow_up.call.clone()) {
-                continue;
-            }
-            let header = estimate_tokens(&header_text(&hit, Surface::Mcp));
-            if used + header + hit.tokens <= max_tokens {
-                hit.text = Some(self.hit_text(&ix, &g)?);
-                used += header + hit.tokens;
-                view.hits.push(hit);
-            } else if used + header <= max_tokens {
-                used += header;
-                view.hits.push(hit);
-            } else {
-                omitted += 1;
-            }
-        }
-        view.tokens = used;
-        view.omitted = omitted;
-        let without_text = view.hits.iter().filter(|h| h.text.is_none()).count();
-        if omitted > 0 || without_text > 0 {
-            view.message = Some(format!(
-                "{}budget of {} tokens: get a hit's text with its follow-up call{}",
-                if omitted > 0 { format!("{omitted} more hits over the ") } else { "texts over the ".into() },
-                max_tokens,
-                if opts.max_tokens.is_none() { ", or raise max_tokens" } else { "" }
-            ));
-        }
-        Ok(view)
+        Ok(Ranked { ix, groups, note, view })
     }
+}
 
+/// The sets a search covers: the one `system`/`version` name; with neither, and several systems in `library`,
+/// the newest set of each.
+///
+/// # Errors
+/// As [`Library::select`].
+pub fn sets_to_search(
+    library: &Library,
+    system: Option<&str>,
+    version: Option<&str>,
+) -> Result<Vec<Arc<BundleSet>>, LookupError> {
+    let systems = library.systems();
+    if system.is_none() && version.is_none() && systems.len() > 1 {
+        return systems.iter().map(|(s, _)| library.select(Some(s), None)).collect();
+    }
+    Ok(vec![library.select(system, version)?])
+}
+
+/// One set's part of a search: its index, its ranked groups, the "did you mean" note, and the answer it would give
+/// alone (with no hits: its message says why).
+struct Ranked {
+    ix: Arc<SearchIndex>,
+    groups: Vec<Group>,
+    note: Option<String>,
+    view: SearchView,
+}
+
+/// Searches `sets` for `query` ([`BundleSet::search`] on each) and answers with the best hits of all of them within
+/// one token budget, best first. With several sets, each hit names its system (and its follow-up call carries it);
+/// a `component` filter applies to the sets that have that component.
+///
+/// # Errors
+/// As [`BundleSet::search`]; an unknown component is an error only when no set has it.
+pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Result<SearchView, LookupError> {
+    // The budget is checked as every lookup's is (at least `MIN_MAX_TOKENS`); search's default is lower.
+    let cap = opts.token_cap.unwrap_or(u32::MAX).max(crate::budget::MIN_MAX_TOKENS);
+    let max_tokens = match opts.max_tokens {
+        Some(asked) => crate::budget::Budget::new(cap, Some(asked))?.max_tokens,
+        None => DEFAULT_MAX_TOKENS.min(cap),
+    };
+    let several = sets.len() > 1;
+    let mut parts: Vec<(&BundleSet, Ranked)> = Vec::new();
+    let mut first_error = None;
+    for set in sets {
+        match set.ranked(query, opts, max_tokens) {
+            Ok(r) => parts.push((set, r)),
+            Err(e @ LookupError::UnknownComponent { .. }) if several => {
+                first_error.get_or_insert(e);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if parts.is_empty() {
+        return Err(first_error.unwrap_or(LookupError::NoBundles { dir: String::new() }));
+    }
+    let note = parts.iter().find_map(|(_, r)| r.note.clone());
+    let mut view = parts[0].1.view.clone();
+    if several {
+        let systems: Vec<&str> = parts.iter().map(|(s, _)| s.manifest().system.as_str()).collect();
+        let versions: Vec<&str> = parts.iter().map(|(s, _)| s.manifest().version.as_str()).collect();
+        view.served = Served { system: systems.join(", "), version: versions.join(", ") };
+        let mut langs: Vec<String> = parts.iter().flat_map(|(_, r)| r.view.langs.iter().cloned()).collect();
+        langs.sort();
+        langs.dedup();
+        view.langs = langs;
+    }
+    if parts.iter().all(|(_, r)| r.groups.is_empty()) {
+        // No hits anywhere: the first set's message (the same words for every set but "did you mean").
+        let message = parts.iter().find_map(|(_, r)| r.view.message.clone().filter(|m| m.contains("did you mean")));
+        if let Some(m) = message {
+            view.message = Some(m);
+        }
+        return Ok(bounded(view));
+    }
+    view.message = None;
+    // All sets' groups, best first (ties: set order).
+    let mut all: Vec<(usize, Group)> = Vec::new();
+    for (i, (_, r)) in parts.iter_mut().enumerate() {
+        all.extend(std::mem::take(&mut r.groups).into_iter().map(|g| (i, g)));
+    }
+    all.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
+    // Both forms of the answer (the text, and the view as compact JSON: MCP's structuredContent) stay within the
+    // budget: stored counts for the hits' texts, and upper bounds (see `bound`) for everything around them.
+    let with_note = |m: Option<String>| match (&note, m) {
+        (Some(n), Some(m)) => Some(format!("{n}. {m}")),
+        (Some(n), None) => Some(n.clone()),
+        (None, m) => m,
+    };
+    let placeholder =
+        SearchView { tokens: 999_999, message: with_note(Some(longest_message(max_tokens))), ..view.clone() };
+    let top = placeholder.render(Surface::Cli);
+    let mut text_used = bound(&top).max(bound(&placeholder.render(Surface::Mcp)));
+    let mut json_used = bound(&serde_json::to_string(&placeholder).unwrap_or_default());
+    let mut omitted = 0u32;
+    // Two parts of one split section that were not neighbours in the ranking have the same follow-up call
+    // (the whole section): the better one stands for both.
+    let mut calls = std::collections::HashSet::new();
+    for (i, g) in all {
+        let (set, ix) = (parts[i].0, &parts[i].1.ix);
+        if view.hits.len() >= MAX_HITS {
+            omitted += 1;
+            continue;
+        }
+        let mut hit = set.hit(ix, &g)?;
+        if several {
+            hit.system = Some(set.manifest().system.clone());
+        }
+        if !calls.insert(hit.follow_up.call.clone()) {
+            continue;
+        }
+        let header = bound(&header_text(&hit, Surface::Mcp)).max(bound(&header_text(&hit, Surface::Cli))) + JOIN_SLACK;
+        let in_json = bound(&serde_json::to_string(&hit).unwrap_or_default()) + JOIN_SLACK;
+        if text_used + header + bound(NOT_SHOWN) > max_tokens || json_used + in_json > max_tokens {
+            omitted += 1;
+            continue;
+        }
+        // Merged neighbours' counts are summed: each join may cost a token more than the parts did.
+        let tokens = hit.tokens + JOIN_SLACK * (g.units.len() as u32).saturating_sub(1);
+        if text_used + header + tokens <= max_tokens && json_used + in_json + tokens <= max_tokens {
+            let text = set.hit_text(ix, &g)?;
+            let text_in_json = json_string_bound(&text, tokens);
+            if json_used + in_json + text_in_json <= max_tokens {
+                text_used += header + tokens;
+                json_used += in_json + text_in_json;
+                hit.text = Some(text);
+                view.hits.push(hit);
+                continue;
+            }
+        }
+        text_used += header + bound(NOT_SHOWN);
+        json_used += in_json;
+        view.hits.push(hit);
+    }
+    view.tokens = text_used.max(json_used);
+    view.omitted = omitted;
+    let without_text = view.hits.iter().filter(|h| h.text.is_none()).count();
+    view.message = with_note(
+        (omitted > 0 || without_text > 0).then(|| budget_message(omitted, max_tokens, opts.max_tokens.is_none())),
+    );
+    Ok(view)
+}
+
+impl BundleSet {
     /// A hit's details (without its text).
     fn hit(&self, ix: &SearchIndex, g: &Group) -> Result<SearchHit, LookupError> {
         let src = &ix.meta.sources[g.source as usize];
@@ -453,6 +768,7 @@ impl BundleSet {
             }
         };
         Ok(SearchHit {
+            system: None,
             kind: g.kind,
             component: component.map(|c| c.name.clone()),
             document: src.path.clone(),
@@ -504,7 +820,7 @@ impl BundleSet {
                 let tables = self.props_of(&bundle)?;
                 let table = tables
                     .iter()
-                    .find(|t| t.name == first.name && t.path == src.path)
+                    .find(|t| t.name == first.name && t.path == src.path && t.line == first.start_line)
                     .ok_or_else(|| corrupt(&ix.bundle, "props unit"))?;
                 Ok(crate::view::props_text(&meta.name, std::slice::from_ref(table)))
             }
@@ -544,6 +860,7 @@ fn section_path(sections: &[SectionMeta], line: u32) -> Vec<&SectionMeta> {
 /// Ranks the units holding any of `terms` that pass the filters: `(score, unit)`, best first (ties by unit id).
 fn rank(
     ix: &SearchIndex,
+    query_words: &str,
     terms: &[String],
     langs: &[String],
     component: Option<&str>,
@@ -591,10 +908,26 @@ fn rank(
             _ => true,
         }
     };
+    // Sources of the components the query names: their units score `w.component` times more.
+    let named = named_components(ix, query_words);
+    let boost: Vec<f32> = if named.is_empty() {
+        vec![1.0; meta.sources.len()]
+    } else {
+        meta.sources.iter().map(|s| if named.contains(&s.component) { w.component } else { 1.0 }).collect()
+    };
+    // Whole identifiers of the query (`onChange` → `onchange`): a props table holding one as a prop name (a title
+    // term of props units) is the table the query names, and scores `w.component` times more.
+    let identifiers: HashSet<String> = query_words
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '`' | '"' | '\'' | '?'))
+        .filter(|w| super::analyze::identifier_parts(w).len() > 1)
+        .map(|w| w.chars().filter(|&c| c != '-').flat_map(char::to_lowercase).collect())
+        .collect();
+    let mut names_prop: HashSet<u32> = HashSet::new();
     let mut scores = vec![0f32; n];
     let mut touched: Vec<u32> = Vec::new();
     for t in terms {
         let Some((shard, i)) = ix.lookup(t)? else { continue };
+        let identifier = identifiers.contains(t);
         let df = shard.df(i) as f32;
         let idf = (1.0 + (n as f32 - df + 0.5) / (df + 0.5)).ln();
         shard.postings(i, |u, v| {
@@ -603,18 +936,55 @@ fn rank(
                 return;
             }
             let kind = meta.unit_kind.0[ui] as usize;
-            let norm = 1.0 - w.b + w.b * meta.unit_len[ui] as f32 / meta.avg_len[kind.min(3)].max(1.0);
+            let kind = kind.min(Kind::ALL.len() - 1);
+            let norm = 1.0 - w.b + w.b * meta.unit_len[ui] as f32 / meta.avg_len[kind].max(1.0);
             let tf = f32::from(v >> 2);
             let weighted = w.title * f32::from((v >> 1) & 1) + w.context * f32::from(v & 1) + w.body * tf / norm;
             if scores[ui] == 0.0 {
                 touched.push(u);
             }
-            scores[ui] += idf * weighted * (w.k1 + 1.0) / (weighted + w.k1) * w.kinds[kind.min(3)];
+            if identifier && kind == Kind::Props as usize && v & 2 != 0 {
+                names_prop.insert(u);
+            }
+            scores[ui] += idf * weighted * (w.k1 + 1.0) / (weighted + w.k1)
+                * w.kinds[kind]
+                * boost[meta.unit_source[ui] as usize];
         });
+    }
+    for &u in &names_prop {
+        scores[u as usize] *= w.component;
     }
     let mut ranked: Vec<(f32, u32)> = touched.into_iter().map(|u| (scores[u as usize], u)).collect();
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     Ok(ranked)
+}
+
+/// The component keys the query names: a run of one to three consecutive words of `query` (lower-cased, joined)
+/// that is a component key of the index (`select`; `tree select` or `TreeSelect` → `treeselect`). A key named by a
+/// run inside a longer named run is dropped (`tree select` names `treeselect`, not also `select`).
+fn named_components(ix: &SearchIndex, query: &str) -> HashSet<String> {
+    let keys = ix.component_keys();
+    let words: Vec<String> = query
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(MAX_QUERY_TERMS)
+        .map(crate::model::component_key)
+        .collect();
+    let mut found: Vec<(usize, usize, String)> = Vec::new();
+    for i in 0..words.len() {
+        let mut run = String::new();
+        for (j, word) in words.iter().enumerate().skip(i).take(3) {
+            run.push_str(word);
+            if keys.contains(run.as_str()) {
+                found.push((i, j, run.clone()));
+            }
+        }
+    }
+    found
+        .iter()
+        .filter(|(i, j, _)| !found.iter().any(|(a, b, _)| a <= i && j <= b && b - a > j - i))
+        .map(|(_, _, k)| k.clone())
+        .collect()
 }
 
 /// The units worth showing: those scoring at least [`MIN_SCORE_RATIO`] of the top, at most `4 ×` [`MAX_HITS`].
@@ -703,6 +1073,9 @@ fn follow_up(
 /// form).
 pub fn header_text(h: &SearchHit, surface: Surface) -> String {
     let mut what = Vec::new();
+    if let Some(s) = &h.system {
+        what.push(s.clone());
+    }
     if let Some(c) = &h.component {
         what.push(c.clone());
     }
@@ -728,10 +1101,17 @@ pub fn header_text(h: &SearchHit, surface: Surface) -> String {
 
 impl crate::render::Render for SearchView {
     fn render(&self, surface: Surface) -> String {
+        // Several systems searched: `blueprint 6.20.0, semi 2.102.0`.
+        let systems: Vec<String> = self
+            .served
+            .system
+            .split(", ")
+            .zip(self.served.version.split(", "))
+            .map(|(s, v)| format!("{s} {v}"))
+            .collect();
         let mut out = format!(
-            "[{} {} · search \"{}\" · {} · {} tokens]\n",
-            self.served.system,
-            self.served.version,
+            "[{} · search \"{}\" · {} · ≤ {} tokens]\n",
+            systems.join(", "),
             self.query,
             crate::render::plural(self.hits.len() as u64, "hit"),
             crate::render::thousands(self.tokens)
@@ -781,9 +1161,107 @@ mod tests {
         (dir, ix)
     }
 
+    /// A tiny index of units of several kinds and components: (kind, component, title, context, body).
+    fn mixed(units: &[(Kind, &str, &str, &str, &str)]) -> (tempfile::TempDir, SearchIndex) {
+        let drafts = units
+            .iter()
+            .enumerate()
+            .map(|(i, (k, c, t, ctx, b))| {
+                let source = Source { component: c.to_string(), lang: String::new(), path: format!("{c}.tsx") };
+                let info =
+                    UnitInfo { start_line: i as u32 * 10 + 1, end_line: i as u32 * 10 + 9, ..Default::default() };
+                UnitDraft::new(*k, source, info, t, ctx, b)
+            })
+            .collect();
+        let (w, _) = build(drafts, Weights::default()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("search.bundle");
+        w.finish(&path).unwrap();
+        let ix = SearchIndex::open(Arc::new(Bundle::open(&path).unwrap())).unwrap();
+        (dir, ix)
+    }
+
+    fn ranked(ix: &SearchIndex, q: &str, weights: Option<Weights>) -> Vec<(f32, u32)> {
+        let terms: Vec<String> = crate::search::analyze::terms(q);
+        let opts = SearchOptions { weights, ..Default::default() };
+        rank(ix, q, &terms, &[], None, &opts).unwrap()
+    }
+
+    #[test]
+    fn props_units_have_their_own_weight() {
+        let same = ("SelectProps", "select", "onChange value options");
+        let (_dir, ix) = mixed(&[
+            (Kind::Function, "select", same.0, same.1, same.2),
+            (Kind::Props, "select", same.0, same.1, same.2),
+            (Kind::Changelog, "select", same.0, same.1, same.2),
+        ]);
+        let r = ranked(&ix, "onChange", None);
+        assert_eq!(r.iter().map(|r| r.1).collect::<Vec<_>>(), [1, 0, 2]);
+        // The props score is the function score over the function weight times the props weight.
+        let w = Weights::default();
+        assert!((r[0].0 * w.kinds[2] / w.kinds[4] - r[1].0).abs() < 1e-4, "{r:?}");
+        // And it is the props weight that decides: lowered, props fall below functions.
+        let low = Weights { kinds: [1.0, 1.0, 0.6, 0.6, 0.3], ..Weights::default() };
+        assert_eq!(ranked(&ix, "onChange", Some(low))[0].1, 0);
+    }
+
+    #[test]
+    fn the_component_named_in_the_query_boosts_its_units() {
+        let (_dir, ix) = mixed(&[
+            (Kind::Doc, "treeselect", "Remote search", "TreeSelect", "search the tree remotely: search as you type"),
+            (Kind::Doc, "select", "Remote search", "Select", "load options remotely"),
+        ]);
+        // Without naming a component, TreeSelect's unit (more `search` in its body) is first.
+        assert_eq!(ranked(&ix, "remote search", None)[0].1, 0);
+        assert_eq!(ranked(&ix, "select remote search", None)[0].1, 1);
+        // `tree select` names TreeSelect, not also Select.
+        assert_eq!(ranked(&ix, "tree select remote search", None)[0].1, 0);
+        assert_eq!(ranked(&ix, "TreeSelect remote search", None)[0].1, 0);
+    }
+
+    #[test]
+    fn misspelt_words_get_the_nearest_dictionary_words() {
+        let (_dir, ix) = fixture(&[
+            ("Table", "Table", "rows and columns"),
+            ("Tabs", "Table", "switch between panes"),
+            ("Label", "Table", "a label"),
+            ("rowSelection", "Table", "select rows"),
+        ]);
+        // A swap is one edit; the component's own name comes before other words at the same distance.
+        let tabel = ix.suggestions("tabel").unwrap();
+        assert_eq!(tabel, [("tabel".to_string(), vec!["table".into(), "label".into(), "tabs".into()])]);
+        assert_eq!(ix.suggestions("rowSelecton").unwrap()[0].1[0], "rowselection");
+        // Known words and words too far from any are left alone.
+        assert!(ix.suggestions("table rows").unwrap().is_empty());
+        assert!(ix.suggestions("zzzzqqq").unwrap().is_empty());
+        assert_eq!(replace_word("tabel fixed-tabel tabel.", "tabel", "table"), "table fixed-tabel table.");
+    }
+
+    #[test]
+    fn budget_messages_count_in_words() {
+        assert_eq!(
+            budget_message(1, 300, false),
+            "1 more hit over the budget of 300 tokens: get a hit's text with its follow-up call"
+        );
+        assert!(budget_message(23, 300, true).starts_with("23 more hits over the budget of 300 tokens"));
+        assert!(budget_message(0, 300, false).starts_with("texts over the budget"));
+    }
+
+    #[test]
+    fn bounds_are_above_the_bytes_they_stand_for() {
+        assert_eq!(bound("abc"), 1);
+        assert_eq!(bound("abcd"), 2);
+        assert_eq!(bound("表格"), 6, "a token per byte of other characters");
+        assert_eq!(json_string_bound("a\"b\n", 3), 3 + 2 + 2 + 4);
+    }
+
     fn order(ix: &SearchIndex, q: &str) -> Vec<u32> {
         let terms: Vec<String> = crate::search::analyze::terms(q);
-        rank(ix, &terms, &["en-US".to_string()], None, &SearchOptions::default()).unwrap().iter().map(|r| r.1).collect()
+        rank(ix, q, &terms, &["en-US".to_string()], None, &SearchOptions::default())
+            .unwrap()
+            .iter()
+            .map(|r| r.1)
+            .collect()
     }
 
     #[test]
@@ -799,7 +1277,7 @@ mod tests {
         assert_eq!(order(&ix, "table row selection"), [1, 2, 0, 4, 3]);
         // Only hits of at least half the top score are kept.
         let terms = crate::search::analyze::terms("table row selection");
-        let all = rank(&ix, &terms, &["en-US".to_string()], None, &SearchOptions::default()).unwrap();
+        let all = rank(&ix, "", &terms, &["en-US".to_string()], None, &SearchOptions::default()).unwrap();
         assert_eq!(keep_best(all).iter().map(|r| r.1).collect::<Vec<_>>(), [1, 2]);
         // An identifier is found whole; its parts alone rank lower.
         assert_eq!(order(&ix, "onChange"), [2]);
@@ -813,11 +1291,16 @@ mod tests {
     fn filters_exclude_units() {
         let (_dir, ix) = fixture(&[("Row selection", "Table", "rows"), ("Rows", "Table", "rows")]);
         let terms = crate::search::analyze::terms("rows");
-        let none = rank(&ix, &terms, &["zh-CN".into()], None, &SearchOptions::default()).unwrap();
+        let none = rank(&ix, "", &terms, &["zh-CN".into()], None, &SearchOptions::default()).unwrap();
         assert!(none.is_empty());
         let opts = SearchOptions { kind: Some(Kind::Code), ..Default::default() };
-        assert!(rank(&ix, &terms, &["en-US".into()], None, &opts).unwrap().is_empty());
-        assert_eq!(rank(&ix, &terms, &["en-US".into()], Some("table"), &SearchOptions::default()).unwrap().len(), 2);
-        assert!(rank(&ix, &terms, &["en-US".into()], Some("select"), &SearchOptions::default()).unwrap().is_empty());
+        assert!(rank(&ix, "", &terms, &["en-US".into()], None, &opts).unwrap().is_empty());
+        assert_eq!(
+            rank(&ix, "", &terms, &["en-US".into()], Some("table"), &SearchOptions::default()).unwrap().len(),
+            2
+        );
+        assert!(
+            rank(&ix, "", &terms, &["en-US".into()], Some("select"), &SearchOptions::default()).unwrap().is_empty()
+        );
     }
 }

@@ -481,17 +481,21 @@ impl DocsServer {
             }
             other => other.and_then(|(_, kind)| kind),
         };
-        Ok(self.lookup(&p.set, |set| {
+        // Without `system`, every system loaded is searched (each hit names its own).
+        let sets =
+            crate::search::query::sets_to_search(&self.library, p.set.system.as_deref(), p.set.version.as_deref());
+        Ok(answer(sets.and_then(|sets| {
             let opts = SearchOptions {
                 component: p.component.clone(),
                 kind,
                 lang: p.lang.clone(),
                 max_tokens: p.max_tokens,
-                token_cap: Some(self.cap(set)),
+                token_cap: sets.iter().map(|set| self.cap(set)).min(),
                 ..Default::default()
             };
-            set.search(&p.query, &opts)
-        }))
+            let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
+            crate::search::query::search_sets(&sets, &p.query, &opts)
+        })))
     }
 
     /// One function of a source.
