@@ -36,10 +36,10 @@ impl HttpResponse {
         }
         self.body
             .lines()
+            .rev()
             .filter_map(|l| l.strip_prefix("data:"))
             .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
-            .filter(Value::is_object)
-            .last()
+            .find(Value::is_object)
             .unwrap_or_else(|| panic!("no JSON-RPC message in the body: {:?}", self.body))
     }
 }
