@@ -10,10 +10,8 @@ mod mcp_http;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-use mcp_http::{HttpSession, percentile};
-use serde_json::json;
+use mcp_http::{load, percentile};
 
 fn main() {
     let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
@@ -46,33 +44,7 @@ fn main() {
     };
     std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
 
-    let start = Instant::now();
-    let mut times: Vec<Duration> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..clients)
-            .map(|k| {
-                let authority = authority.clone();
-                scope.spawn(move || {
-                    let mut s = HttpSession::start(&authority);
-                    let mut times = Vec::new();
-                    for i in (k..calls).step_by(clients) {
-                        let (tool, args) = match i % 4 {
-                            0 => ("list_components", json!({})),
-                            1 => ("get_code_block", json!({"component": "table", "index": 1 + i % 33})),
-                            2 => ("component_details", json!({"component": "button"})),
-                            _ => ("search_docs", json!({"query": "pagination page size"})),
-                        };
-                        let t = Instant::now();
-                        let r = s.call(tool, args);
-                        times.push(t.elapsed());
-                        assert_eq!(r["result"]["isError"], false, "{tool}: {r}");
-                    }
-                    times
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("client thread")).collect()
-    });
-    let wall = start.elapsed();
+    let (mut times, wall) = load(&authority, calls, clients);
     times.sort();
     let status = std::fs::read_to_string(format!("/proc/{}/status", server.id())).unwrap_or_default();
     let field = |name: &str| {

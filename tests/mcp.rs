@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mcp_http::{HttpSession, percentile};
+use mcp_http::{HttpSession, load, percentile};
 use mydesign_docs::compile::tokens::TokenCounter;
 use serde_json::{Value, json};
 
@@ -995,32 +995,7 @@ fn http_load_2000_calls_at_16() {
     let dir = sample_dir();
     let server = HttpServer::start("0", &["--bundles", arg(&dir)]);
     let (calls, clients) = (2_000, 16);
-    let start = Instant::now();
-    let mut times: Vec<Duration> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..clients)
-            .map(|k| {
-                let authority = server.authority().to_string();
-                scope.spawn(move || {
-                    let mut s = HttpSession::start(&authority);
-                    let mut times = Vec::new();
-                    for i in (k..calls).step_by(clients) {
-                        let (tool, args) = match i % 3 {
-                            0 => ("list_components", json!({})),
-                            1 => ("get_code_block", json!({"component": "table", "index": 1 + i % 33})),
-                            _ => ("component_details", json!({"component": "button"})),
-                        };
-                        let t = Instant::now();
-                        let r = s.call(tool, args);
-                        times.push(t.elapsed());
-                        assert_eq!(r["result"]["isError"], false, "{r}");
-                    }
-                    times
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("client thread")).collect()
-    });
-    let wall = start.elapsed();
+    let (mut times, wall) = load(server.authority(), calls, clients);
     assert_eq!(times.len(), calls, "every call answered, 0 errors");
     times.sort();
     eprintln!(

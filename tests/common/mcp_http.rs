@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
@@ -146,4 +146,36 @@ impl HttpSession {
 /// The p-th percentile (0..=100) of `sorted`.
 pub fn percentile(sorted: &[Duration], p: usize) -> Duration {
     sorted[(sorted.len() - 1) * p / 100]
+}
+
+/// `calls` tool calls from `clients` concurrent sessions (one thread and one keep-alive connection each), cycling
+/// through four tools on the sample (`list_components`, `get_code_block` on `table`, `component_details` of
+/// `button`, `search_docs`). Panics on any failed call. Returns each call's time (unsorted) and the wall time.
+pub fn load(authority: &str, calls: usize, clients: usize) -> (Vec<Duration>, Duration) {
+    let start = Instant::now();
+    let times = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..clients)
+            .map(|k| {
+                scope.spawn(move || {
+                    let mut s = HttpSession::start(authority);
+                    let mut times = Vec::new();
+                    for i in (k..calls).step_by(clients) {
+                        let (tool, args) = match i % 4 {
+                            0 => ("list_components", json!({})),
+                            1 => ("get_code_block", json!({"component": "table", "index": 1 + i % 33})),
+                            2 => ("component_details", json!({"component": "button"})),
+                            _ => ("search_docs", json!({"query": "pagination page size"})),
+                        };
+                        let t = Instant::now();
+                        let r = s.call(tool, args);
+                        times.push(t.elapsed());
+                        assert_eq!(r["result"]["isError"], false, "{tool}: {r}");
+                    }
+                    times
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("client thread")).collect()
+    });
+    (times, start.elapsed())
 }
