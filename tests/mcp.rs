@@ -283,8 +283,8 @@ fn every_tool_answers_on_the_sample() {
     let (text, section) = c.ok("component_details", hit["follow_up"]["arguments"].clone());
     let served = section["sections"].as_array().unwrap();
     assert!(served.iter().any(|t| t.as_str().is_some_and(|t| t.contains("election"))), "{text:.300}");
-    let e = c.request("tools/call", json!({"name": "search_docs", "arguments": {"query": "x", "kind": "poem"}}));
-    assert_eq!(e["error"]["code"], -32602, "an unknown kind is invalid params: {e}");
+    let e = c.lookup_error("search_docs", json!({"query": "x", "kind": "poem"}));
+    assert_eq!(e, "invalid argument `kind`: \"poem\" is not doc, code, function, changelog or props", "a tool error");
 
     // Budgets: a small one cuts on a whole line and gives the call that continues.
     let (text, s) = c.ok("component_details", json!({"component": "table", "detail": "full", "max_tokens": 500}));
