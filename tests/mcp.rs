@@ -8,6 +8,8 @@
 //! `../shared` is present.
 
 mod common;
+#[path = "common/mcp_http.rs"]
+mod mcp_http;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -15,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use mcp_http::{HttpSession, load, percentile};
 use mydesign_docs::compile::tokens::TokenCounter;
 use serde_json::{Value, json};
 
@@ -58,6 +61,13 @@ impl Client {
     fn send(&mut self, msg: &Value) {
         writeln!(self.stdin, "{msg}").expect("write to server");
         self.stdin.flush().expect("flush");
+    }
+
+    /// The next message the server writes, whatever its id.
+    fn next_message(&mut self) -> Value {
+        let mut line = String::new();
+        assert!(self.stdout.read_line(&mut line).expect("read from server") > 0, "server closed stdout");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:?}"))
     }
 
     fn notify(&mut self, method: &str) {
@@ -273,8 +283,8 @@ fn every_tool_answers_on_the_sample() {
     let (text, section) = c.ok("component_details", hit["follow_up"]["arguments"].clone());
     let served = section["sections"].as_array().unwrap();
     assert!(served.iter().any(|t| t.as_str().is_some_and(|t| t.contains("election"))), "{text:.300}");
-    let e = c.request("tools/call", json!({"name": "search_docs", "arguments": {"query": "x", "kind": "poem"}}));
-    assert_eq!(e["error"]["code"], -32602, "an unknown kind is invalid params: {e}");
+    let e = c.lookup_error("search_docs", json!({"query": "x", "kind": "poem"}));
+    assert_eq!(e, "invalid argument `kind`: \"poem\" is not doc, code, function, changelog or props", "a tool error");
 
     // Budgets: a small one cuts on a whole line and gives the call that continues.
     let (text, s) = c.ok("component_details", json!({"component": "table", "detail": "full", "max_tokens": 500}));
@@ -317,33 +327,108 @@ fn failed_lookups_are_tool_errors_that_name_what_exists() {
 }
 
 #[test]
-fn malformed_arguments_are_invalid_params_and_the_server_keeps_running() {
+fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
     let dir = sample_dir();
     let mut c = Client::start(&["--bundles", arg(&dir)]);
-    for (tool, args) in [
-        ("get_code_block", json!({"component": "table", "index": 0})),
-        ("get_code_block", json!({"component": "table", "index": -1})),
-        ("get_code_block", json!({"component": "table", "index": 1.5})),
-        ("get_code_block", json!({"component": "table", "index": "3"})),
-        ("get_code_block", json!({"component": "table", "index": 4294967296u64})),
-        ("get_code_block", json!({"index": 3})),
-        ("get_changelog", json!({"page": 0})),
-        ("get_changelog", json!({"page": -4})),
-        ("component_details", json!({"component": ["table"]})),
-        ("get_file_code", json!({"path": "src/components/Table/Table.tsx", "full": "yes"})),
-        ("no_such_tool", json!({})),
+    let index = "get_code_block: invalid argument `index`: expected an integer from 1 to 4294967295 (1-based, as in \
+                 the placeholders); got";
+    let page = "get_changelog: invalid argument `page`: expected an integer from 1 to 4294967295 (1 (default) = \
+                newest); got";
+    for (tool, args, expected) in [
+        ("get_code_block", json!({"component": "table", "index": 0}), format!("{index} 0")),
+        ("get_code_block", json!({"component": "table", "index": -1}), format!("{index} -1")),
+        ("get_code_block", json!({"component": "table", "index": 1.5}), format!("{index} 1.5")),
+        ("get_code_block", json!({"component": "table", "index": "3"}), format!("{index} \"3\"")),
+        ("get_code_block", json!({"component": "table", "index": 4294967296u64}), format!("{index} 4294967296")),
+        (
+            "get_code_block",
+            json!({"index": 3}),
+            "get_code_block: missing argument `component`: expected a string (Component name)".into(),
+        ),
+        ("get_changelog", json!({"page": 0}), format!("{page} 0")),
+        ("get_changelog", json!({"page": -4}), format!("{page} -4")),
+        (
+            "component_details",
+            json!({"component": ["table"]}),
+            "component_details: invalid argument `component`: expected a string (Component name (any spelling), or \
+             changelog-N); got [\"table\"]"
+                .into(),
+        ),
+        (
+            "get_file_code",
+            json!({"path": "src/components/Table/Table.tsx", "full": "yes"}),
+            "get_file_code: invalid argument `full`: expected true or false (Not the skeleton); got \"yes\"".into(),
+        ),
+        (
+            "component_details",
+            json!({"component": "table", "detail": "everything"}),
+            "component_details: invalid argument `detail`: expected one of \"brief\", \"normal\", \"full\" (brief: \
+             card with sizes; normal (default)); got \"everything\""
+                .into(),
+        ),
+        (
+            "list_components",
+            json!({"language": "en-US"}),
+            "list_components: unknown argument `language`: the arguments are lang, system, version".into(),
+        ),
+        (
+            "search_docs",
+            json!({"query": "table", "kind": "widget"}),
+            "invalid argument `kind`: \"widget\" is not doc, code, function, changelog or props".into(),
+        ),
     ] {
-        let message = c.invalid_params(tool, args.clone());
-        assert!(!message.is_empty(), "{tool} {args}");
+        let message = c.lookup_error(tool, args.clone());
+        assert_eq!(message, expected, "{tool} {args}");
         // Still serving after each one.
         c.ok("get_code_block", json!({"component": "table", "index": 1}));
     }
-    assert!(c.invalid_params("get_code_block", json!({"component": "table", "index": 0})).contains("1-based"));
-    assert!(c.invalid_params("no_such_tool", json!({})).contains("list_components"), "names the tools");
+    // No `arguments` at all for a tool with a required one.
+    let r = c.request("tools/call", json!({"name": "get_file_code"}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    assert!(r["result"]["content"][0]["text"].as_str().unwrap().contains("missing argument `path`"), "{r}");
+    // An unknown tool stays a protocol error, naming the tools.
+    let message = c.invalid_params("no_such_tool", json!({}));
+    assert!(message.contains("unknown tool `no_such_tool`") && message.contains("list_components"), "{message}");
     // An unknown method is the protocol's own error, and the session goes on.
     let r = c.request("no/such/method", json!({}));
     assert!(r["error"]["code"].is_i64(), "{r}");
     c.ok("list_components", json!({}));
+}
+
+/// The stdio framing: a line that is not JSON gets the parse error (-32700, id null); a line over 16 MiB gets an
+/// error for its id; the session goes on after both.
+#[test]
+fn stdio_answers_non_json_and_over_long_lines() {
+    let dir = sample_dir();
+    let mut c = Client::start(&["--bundles", arg(&dir)]);
+    writeln!(c.stdin, "this is not JSON").unwrap();
+    let r = c.next_message();
+    assert_eq!(r["id"], Value::Null, "{r}");
+    assert_eq!(r["error"]["code"], -32700, "{r}");
+    assert!(r["error"]["message"].as_str().unwrap().starts_with("parse error: the line is not JSON"), "{r}");
+    c.ok("list_components", json!({}));
+    // 16 MiB + 1 byte of query: never held whole, answered with its id.
+    let head =
+        r#"{"jsonrpc":"2.0","id":777,"method":"tools/call","params":{"name":"search_docs","arguments":{"query":""#;
+    let fill = "a".repeat(mydesign_docs::serve::MAX_LINE_BYTES + 1 - head.len());
+    c.stdin.write_all(head.as_bytes()).unwrap();
+    c.stdin.write_all(fill.as_bytes()).unwrap();
+    writeln!(c.stdin, r#""}}}}"#).unwrap();
+    c.stdin.flush().unwrap();
+    let r = c.next_message();
+    assert_eq!(r["id"], 777, "{r}");
+    assert_eq!(r["error"]["code"], -32600, "{r}");
+    assert_eq!(r["error"]["message"], "request over 16777216 bytes (16 MiB): not read");
+    c.ok("list_components", json!({}));
+    // A line exactly at the cap is read (and answered by the tool: here, an unknown argument).
+    let head =
+        r#"{"jsonrpc":"2.0","id":778,"method":"tools/call","params":{"name":"list_components","arguments":{"x":""#;
+    let tail = r#""}}}"#;
+    let fill = "b".repeat(mydesign_docs::serve::MAX_LINE_BYTES - head.len() - tail.len());
+    writeln!(c.stdin, "{head}{fill}{tail}").unwrap();
+    let r = c.next_message();
+    assert_eq!(r["id"], 778, "{r}");
+    assert_eq!(r["result"]["isError"], true, "{}", &r.to_string()[..200]);
 }
 
 #[test]
@@ -798,4 +883,203 @@ fn mcp_inspector_cli_over_stdio_and_http() {
         &[&server.url, "--method", "resources/read", "--uri", "mydesign://my-design/latest/button"],
     );
     assert!(read["contents"][0]["text"].as_str().unwrap().starts_with("[my-design 3.4.0 · button"), "{read}");
+}
+
+#[test]
+fn http_refuses_duplicate_origins_and_non_json_bodies() {
+    let dir = sample_dir();
+    let server = HttpServer::start("localhost:0", &["--bundles", arg(&dir)]);
+    assert!(server.url.starts_with("http://127.0.0.1:"), "localhost binds loopback: {}", server.url);
+    let ok = ("Origin", "http://localhost:5173");
+    assert_eq!(server.initialize(&[ok]), 200);
+    assert_eq!(
+        server.initialize(&[ok, ("Origin", "http://evil.example")]),
+        403,
+        "a second Origin after an allowed one"
+    );
+    assert_eq!(server.initialize(&[ok, ok]), 403, "even the same one twice");
+    let mut s = HttpSession::connect(server.authority());
+    let r = s.raw_post(b"{\"jsonrpc\": \"2.0\", \"id\": 1, ", &[]);
+    assert_eq!(r.status, 400, "{}", r.body);
+    let m = r.message();
+    assert_eq!(m["error"]["code"], -32700, "{m}");
+    assert_eq!(m["id"], Value::Null, "{m}");
+    assert!(m["error"]["message"].as_str().unwrap().starts_with("parse error: the body is not JSON"), "{m}");
+    // The same connection and the server go on.
+    let mut s = HttpSession::start(server.authority());
+    let r = s.call("list_components", json!({}));
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    let r = s.call("get_code_block", json!({"component": "table", "index": 0}));
+    assert_eq!(r["result"]["isError"], true, "invalid arguments are tool errors over HTTP too: {r}");
+}
+
+#[test]
+fn http_caps_live_sessions() {
+    let dir = sample_dir();
+    let server = HttpServer::start("0", &["--bundles", arg(&dir), "--max-sessions", "2", "--session-idle-secs", "600"]);
+    let mut a = HttpSession::start(server.authority());
+    let _b = HttpSession::start(server.authority());
+    let mut c = HttpSession::connect(server.authority());
+    let r = c.initialize();
+    assert_eq!(r.status, 503, "{}", r.body);
+    let m = r.message();
+    assert_eq!(
+        m["error"]["message"],
+        "too many MCP sessions: 2 are open and the server's cap is 2 (serve --max-sessions); close unused sessions \
+         (HTTP DELETE) or retry when idle ones expire"
+    );
+    // Open sessions keep working; closing one frees a place.
+    assert_eq!(a.call("list_components", json!({}))["result"]["isError"], false);
+    let id = a.session.clone().unwrap();
+    assert_eq!(server.status("DELETE", "/mcp", &[("Mcp-Session-Id", &id)], ""), 200);
+    let mut c = HttpSession::start(server.authority());
+    assert_eq!(c.call("list_components", json!({}))["result"]["isError"], false);
+}
+
+#[test]
+fn http_idle_sessions_expire() {
+    let dir = sample_dir();
+    let server = HttpServer::start("0", &["--bundles", arg(&dir), "--max-sessions", "1", "--session-idle-secs", "1"]);
+    let mut a = HttpSession::start(server.authority());
+    assert_eq!(a.call("list_components", json!({}))["result"]["isError"], false);
+    assert_eq!(HttpSession::connect(server.authority()).initialize().status, 503, "the one place is taken");
+    // Bounded wait: the idle session is closed after 1 s.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let status = HttpSession::connect(server.authority()).initialize().status;
+        if status == 200 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the idle session was not closed within 10 s");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn http_port_in_use_is_said_once() {
+    let dir = sample_dir();
+    let first = HttpServer::start("0", &["--bundles", arg(&dir)]);
+    let out = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+        .args(["serve", "--bundles", arg(&dir), "--http", first.authority()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let error = stderr.lines().find(|l| l.starts_with("error:")).unwrap_or_else(|| panic!("{stderr}"));
+    assert_eq!(error.matches("Address already in use").count(), 1, "{error}");
+    assert!(error.contains(&format!("cannot listen on {}", first.authority())), "{error}");
+}
+
+/// TCP_NODELAY: sequential calls on one keep-alive connection answer in well under the ~40 ms of a delayed ACK.
+#[test]
+fn http_sequential_calls_are_fast() {
+    let dir = sample_dir();
+    let server = HttpServer::start("0", &["--bundles", arg(&dir)]);
+    let mut s = HttpSession::start(server.authority());
+    let mut times = Vec::new();
+    for _ in 0..200 {
+        let t = Instant::now();
+        let r = s.call("get_code_block", json!({"component": "table", "index": 1}));
+        times.push(t.elapsed());
+        assert_eq!(r["result"]["isError"], false, "{r}");
+    }
+    times.sort();
+    let (p50, p99) = (percentile(&times, 50), percentile(&times, 99));
+    eprintln!("HTTP, 200 sequential calls on one connection: p50 {p50:?}, p99 {p99:?}");
+    assert!(p50 < Duration::from_millis(5), "p50 {p50:?}: TCP_NODELAY missing?");
+}
+
+/// The CI-sized load test: 2,000 calls from 16 concurrent sessions over loopback, 0 errors.
+#[test]
+fn http_load_2000_calls_at_16() {
+    let dir = sample_dir();
+    let server = HttpServer::start("0", &["--bundles", arg(&dir)]);
+    let (calls, clients) = (2_000, 16);
+    let (mut times, wall) = load(server.authority(), calls, clients);
+    assert_eq!(times.len(), calls, "every call answered, 0 errors");
+    times.sort();
+    eprintln!(
+        "HTTP load: {calls} calls at concurrency {clients} in {wall:?}: p50 {:?}, p99 {:?}",
+        percentile(&times, 50),
+        percentile(&times, 99)
+    );
+}
+
+/// A server over the sample whose tool `get_changelog` and resource reads of `…/button` panic (the test-only
+/// fault hook), to show that a panic is answered and the server keeps serving.
+fn panicking_server() -> mydesign_docs::serve::DocsServer {
+    let library = std::sync::Arc::new(mydesign_docs::serve::open_library(&[sample_dir()]).expect("sample"));
+    mydesign_docs::serve::DocsServer::new(library).with_fault_hook(std::sync::Arc::new(|what: &str| {
+        if what == "get_changelog" || what.ends_with("/button") {
+            panic!("injected fault in {what}");
+        }
+    }))
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+}
+
+const PANIC_ANSWER: &str = "internal error in tool get_changelog: injected fault in get_changelog. This is a bug in \
+                            mydesign-docs";
+
+#[test]
+fn a_panic_is_answered_over_stdio() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let rt = runtime();
+    let (client, server_side) = tokio::io::duplex(1 << 20);
+    let (read, write) = tokio::io::split(server_side);
+    let served = rt.spawn(mydesign_docs::serve::serve_io(panicking_server(), read, write));
+    let (read, mut write) = tokio::io::split(client);
+    let mut read = tokio::io::BufReader::new(read);
+    let mut exchange = |msg: Value| -> Option<Value> {
+        rt.block_on(async {
+            write.write_all(format!("{msg}\n").as_bytes()).await.unwrap();
+            // A notification gets no answer.
+            msg.get("id")?;
+            let mut line = String::new();
+            let read_one = read.read_line(&mut line);
+            tokio::time::timeout(Duration::from_secs(30), read_one).await.expect("answered").unwrap();
+            Some(serde_json::from_str(&line).unwrap())
+        })
+    };
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    assert!(exchange(init).unwrap()["result"].is_object());
+    exchange(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let call = |id: u64, name: &str| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": {}}});
+    for id in 2..5 {
+        let r = exchange(call(id, "get_changelog")).unwrap();
+        assert_eq!(r["id"], id);
+        assert_eq!(r["result"]["isError"], true, "{r}");
+        let text = r["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(text.starts_with(PANIC_ANSWER), "{text}");
+        let r = exchange(call(id + 100, "list_components")).unwrap();
+        assert_eq!(r["result"]["isError"], false, "still serving: {r}");
+    }
+    let r = exchange(json!({"jsonrpc": "2.0", "id": 9, "method": "resources/read", "params": {"uri": "mydesign://my-design/latest/button"}})).unwrap();
+    assert_eq!(r["id"], 9);
+    assert!(r["error"]["message"].as_str().unwrap().starts_with("internal error in resource"), "{r}");
+    rt.block_on(write.shutdown()).unwrap();
+    rt.block_on(async { tokio::time::timeout(Duration::from_secs(10), served).await })
+        .expect("the session ends with its input")
+        .unwrap()
+        .expect("clean end");
+}
+
+#[test]
+fn a_panic_is_answered_over_http() {
+    let rt = runtime();
+    let options = mydesign_docs::serve::HttpOptions::new("127.0.0.1:0".parse().unwrap());
+    let listener = rt.block_on(mydesign_docs::serve::bind_http(options)).unwrap();
+    let authority = listener.local_addr().to_string();
+    rt.spawn(listener.serve(panicking_server()));
+    let mut s = HttpSession::start(&authority);
+    for _ in 0..3 {
+        let start = Instant::now();
+        let r = s.call("get_changelog", json!({}));
+        assert!(start.elapsed() < Duration::from_secs(5), "answered at once, not at the stream's timeout");
+        assert_eq!(r["result"]["isError"], true, "{r}");
+        assert!(r["result"]["content"][0]["text"].as_str().unwrap().starts_with(PANIC_ANSWER), "{r}");
+        assert_eq!(s.call("list_components", json!({}))["result"]["isError"], false, "still serving");
+    }
 }

@@ -8,8 +8,9 @@ raises on protocol errors.
 For each transport (stdio: the SDK spawns `BIN serve --bundles DIR`; http: `BIN serve --http 127.0.0.1:0`, the SDK
 connects to the logged URL) and each connection mode (legacy: the initialize handshake, as Claude Code, Cursor and
 VS Code connect today; auto: the SDK's 2026-07-28 discovery, falling back to initialize) it checks:
-tools/list, each tool with the profile's real values, each error path (isError results naming what exists;
-invalid-params errors for malformed arguments and unknown tools, with the server still answering afterwards),
+tools/list, each tool with the profile's real values, each error path (isError results naming what exists,
+and for malformed arguments the argument and its expected form (MCP 2025-11-25, SEP-1303); invalid-params errors
+for unknown tools; the server still answering afterwards),
 100 calls in a row, resources, and over HTTP several concurrent sessions. Prints one line per failure and ends with
 `mcp_client: N passed, M failed`; exits 1 on any failure.
 """
@@ -175,18 +176,20 @@ async def session(c, checks, label, p):
     await tool_error(c, checks, label, "list_components", {"version": "0.0.1"}, "available", p["version"])
     await tool_error(c, checks, label, "list_components", {"system": "nosuchsystem"}, "available", p["system"])
 
-    # Malformed arguments and unknown tools: JSON-RPC invalid params; the server keeps answering.
-    for tool, args in [
-        ("get_code_block", {"component": comp, "index": 0}),
-        ("get_code_block", {"component": comp, "index": -1}),
-        ("get_code_block", {"component": comp, "index": "three"}),
-        ("get_code_block", {"index": 1}),
-        ("get_changelog", {"page": 0}),
-        ("get_changelog", {"page": -2}),
-        ("component_details", {"component": 7}),
-        ("no_such_tool", {}),
+    # Malformed arguments: isError results naming the argument and what it takes (SEP-1303); an unknown tool: JSON-RPC
+    # invalid params. The server keeps answering.
+    for tool, args, needle in [
+        ("get_code_block", {"component": comp, "index": 0}, "`index`: expected an integer from 1 to 4294967295"),
+        ("get_code_block", {"component": comp, "index": -1}, "`index`: expected an integer from 1 to 4294967295"),
+        ("get_code_block", {"component": comp, "index": "three"}, "`index`: expected an integer from 1"),
+        ("get_code_block", {"index": 1}, "missing argument `component`: expected a string"),
+        ("get_changelog", {"page": 0}, "`page`: expected an integer from 1"),
+        ("get_changelog", {"page": -2}, "`page`: expected an integer from 1"),
+        ("component_details", {"component": 7}, "`component`: expected a string"),
+        ("list_components", {"langs": "en-US"}, "unknown argument `langs`"),
     ]:
-        await invalid_params(c, checks, label, tool, args)
+        await tool_error(c, checks, label, tool, args, needle)
+    await invalid_params(c, checks, label, "no_such_tool", {})
     await ok(c, checks, label, p, "get_code_block", {"component": comp, "index": 1})
 
     # 100 calls in a row, cycling through the tools.

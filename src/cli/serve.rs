@@ -1,13 +1,15 @@
 //! `serve`: open the library, set up stderr logging, run the MCP server on stdio or streamable HTTP.
 
-use std::net::{Ipv4Addr, SocketAddr};
+use std::net::{Ipv4Addr, SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Args;
-use mydesign_docs::serve::{DocsServer, HttpOptions, bind_http, open_library, serve_stdio};
+use mydesign_docs::serve::{
+    DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE, DocsServer, HttpOptions, bind_http, open_library, serve_stdio,
+};
 
 /// Options of `serve`.
 #[derive(Args, Debug)]
@@ -16,14 +18,24 @@ pub struct ServeArgs {
     /// $XDG_DATA_HOME/mydesign-docs (~/.local/share/mydesign-docs).
     #[arg(long, value_name = "DIR")]
     bundles: Vec<PathBuf>,
-    /// Serve streamable HTTP at http://ADDR/mcp instead of stdio. ADDR is HOST:PORT, or a PORT bound on 127.0.0.1
-    /// (port 0 picks a free one, logged on stderr).
+    /// Serve streamable HTTP at http://ADDR/mcp instead of stdio. ADDR is HOST:PORT (HOST an IP address or a name
+    /// such as localhost, which binds its loopback address), or a PORT bound on 127.0.0.1 (port 0 picks a free
+    /// one, logged on stderr).
     #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
     http: Option<SocketAddr>,
     /// With --http: also accept requests from this browser Origin (scheme://host:port or scheme://host:*);
     /// repeatable. http://localhost, http://127.0.0.1 and requests without Origin are always accepted.
     #[arg(long, value_name = "ORIGIN", requires = "http")]
     allow_origin: Vec<String>,
+    /// With --http: most MCP sessions open at once; a client starting one more gets HTTP 503 and a JSON-RPC error
+    /// naming the cap.
+    #[arg(long, value_name = "N", requires = "http", default_value_t = DEFAULT_MAX_SESSIONS as u32,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    max_sessions: u32,
+    /// With --http: a session without a request for this many seconds is closed (its client starts a new one).
+    #[arg(long, value_name = "SECS", requires = "http", default_value_t = DEFAULT_SESSION_IDLE.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    session_idle_secs: u64,
     /// Cap on every answer, in tokens (default: each bundle set's `max_tokens`, 10,000 unless configured); calls
     /// may only lower it. Answers over it are cut on whole lines, with a cursor to continue.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(200..))]
@@ -34,7 +46,19 @@ fn parse_addr(s: &str) -> Result<SocketAddr, String> {
     if let Ok(port) = s.parse::<u16>() {
         return Ok(SocketAddr::from((Ipv4Addr::LOCALHOST, port)));
     }
-    s.parse().map_err(|_| format!("`{s}` is not HOST:PORT (e.g. 127.0.0.1:8080) or a port"))
+    if let Ok(addr) = s.parse() {
+        return Ok(addr);
+    }
+    let invalid = || format!("`{s}` is not HOST:PORT (e.g. 127.0.0.1:8080 or localhost:8080) or a port");
+    let (host, _) = s.rsplit_once(':').ok_or_else(invalid)?;
+    let found: Vec<SocketAddr> = s.to_socket_addrs().map_err(|e| format!("{}: {e}", invalid()))?.collect();
+    // A name with several addresses (localhost: 127.0.0.1 and ::1) binds the IPv4 one, as clients try it first.
+    let addr = found.iter().find(|a| a.is_ipv4()).or(found.first()).copied();
+    let addr = addr.ok_or_else(|| format!("`{host}` has no address"))?;
+    if host.eq_ignore_ascii_case("localhost") && !addr.ip().is_loopback() {
+        return Err(format!("`{host}` resolves to {}, not a loopback address", addr.ip()));
+    }
+    Ok(addr)
 }
 
 /// Logs go to stderr only (stdout is the protocol on stdio); the level comes from `RUST_LOG`, default: warnings,
@@ -67,7 +91,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             tracing::info!("serving {}", served.join("; "));
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("tokio runtime")?;
             runtime.block_on(async {
-                let http = bind_http(HttpOptions { addr, allow_origins: args.allow_origin }).await?;
+                let options = HttpOptions {
+                    allow_origins: args.allow_origin,
+                    max_sessions: args.max_sessions as usize,
+                    session_idle: std::time::Duration::from_secs(args.session_idle_secs),
+                    ..HttpOptions::new(addr)
+                };
+                let http = bind_http(options).await?;
                 // Said whatever RUST_LOG is: with port 0 this is the only way to learn the port.
                 eprintln!("serving MCP at {}", http.url());
                 http.serve(server).await
@@ -75,4 +105,18 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_by_port_ip_or_name() {
+        assert_eq!(parse_addr("8808"), Ok("127.0.0.1:8808".parse().unwrap()));
+        assert_eq!(parse_addr("[::1]:80"), Ok("[::1]:80".parse().unwrap()));
+        assert_eq!(parse_addr("localhost:8808"), Ok("127.0.0.1:8808".parse().unwrap()));
+        assert!(parse_addr("localhost").unwrap_err().contains("not HOST:PORT"));
+        assert!(parse_addr("localhost:http").unwrap_err().contains("not HOST:PORT"));
+    }
 }

@@ -1,9 +1,16 @@
 //! Streamable HTTP: rmcp's `StreamableHttpService` at `/mcp` behind a minimal hyper HTTP/1.1 server. One session
 //! per client (rmcp's `LocalSessionManager`), each connection on its own task, so sessions run concurrently.
+//!
+//! Before rmcp sees a request, [`route`] refuses what rmcp would let through or answer badly: a request with more
+//! than one `Origin` header (403), a new session beyond [`HttpOptions::max_sessions`] (503 with a JSON-RPC error
+//! naming the cap), and a POST body that is not JSON (400 with the JSON-RPC parse error -32700, where rmcp says
+//! 415). Accepted sockets set `TCP_NODELAY`: without it the last segment of each answer waits for the client's
+//! delayed ACK (~40 ms a call). Sessions idle for [`HttpOptions::session_idle`] are closed by rmcp.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
@@ -23,7 +30,35 @@ pub struct HttpOptions {
     /// port), as `scheme://host[:port]` or `scheme://host:*`. Requests without an `Origin` header are always
     /// accepted (they do not come from a browser page).
     pub allow_origins: Vec<String>,
+    /// Most MCP sessions open at once; an `initialize` beyond it gets 503 and a JSON-RPC error saying so
+    /// ([`DEFAULT_MAX_SESSIONS`] by default).
+    pub max_sessions: usize,
+    /// A session without a request for this long is closed (rmcp's keep-alive; [`DEFAULT_SESSION_IDLE`] by
+    /// default); its client gets 404 and starts a new one.
+    pub session_idle: Duration,
 }
+
+impl HttpOptions {
+    /// Options for `addr` with the default origins, session cap and idle timeout.
+    pub fn new(addr: SocketAddr) -> Self {
+        HttpOptions {
+            addr,
+            allow_origins: Vec::new(),
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            session_idle: DEFAULT_SESSION_IDLE,
+        }
+    }
+}
+
+/// Default cap on live sessions: 256 (an idle session holds ~80 KB, so ~20 MB at most).
+pub const DEFAULT_MAX_SESSIONS: usize = 256;
+
+/// Default idle timeout of a session: 2 minutes (rmcp: 5), so an abandoned session is freed soon
+/// while an agent thinking between calls keeps its session.
+pub const DEFAULT_SESSION_IDLE: Duration = Duration::from_secs(120);
+
+/// The largest POST body read, in bytes (16 MiB, as the stdio line cap); larger ones get 413.
+const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 
 /// The path the MCP endpoint is served at.
 pub const MCP_PATH: &str = "/mcp";
@@ -56,7 +91,7 @@ pub struct HttpListener {
 /// # Errors
 /// [`ServeError::Bind`] when the address cannot be bound.
 pub async fn bind_http(options: HttpOptions) -> Result<HttpListener, ServeError> {
-    let bind = |source| ServeError::Bind { addr: options.addr, source };
+    let bind = |reason| ServeError::Bind { addr: options.addr, reason };
     let listener = tokio::net::TcpListener::bind(options.addr).await.map_err(bind)?;
     let local = listener.local_addr().map_err(bind)?;
     if !local.ip().is_loopback() {
@@ -80,11 +115,15 @@ impl HttpListener {
     /// on its own task. Never returns an error: a failed `accept` (a connection reset before it was taken, no file
     /// descriptors left) is logged and the server goes on.
     pub async fn serve(self, server: DocsServer) -> Result<(), ServeError> {
+        let mut manager = LocalSessionManager::default();
+        manager.session_config.keep_alive = Some(self.options.session_idle);
+        let sessions = Arc::new(manager);
         let service = StreamableHttpService::new(
             move || Ok(server.clone()),
-            Arc::new(LocalSessionManager::default()),
-            config(&self.options),
+            sessions.clone(),
+            config(&self.options).with_max_request_body_bytes(MAX_BODY_BYTES),
         );
+        let endpoint = Arc::new(Endpoint { service, sessions, max_sessions: self.options.max_sessions });
         loop {
             let (stream, peer) = match self.listener.accept().await {
                 Ok(accepted) => accepted,
@@ -94,11 +133,14 @@ impl HttpListener {
                     continue;
                 }
             };
-            let service = service.clone();
+            if let Err(e) = stream.set_nodelay(true) {
+                tracing::debug!("TCP_NODELAY on the connection from {peer}: {e}");
+            }
+            let endpoint = endpoint.clone();
             tokio::spawn(async move {
                 let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
-                    let service = service.clone();
-                    async move { Ok::<_, Infallible>(route(&service, request).await) }
+                    let endpoint = endpoint.clone();
+                    async move { Ok::<_, Infallible>(route(&endpoint, request).await) }
                 });
                 let connection =
                     hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), handler);
@@ -112,24 +154,80 @@ impl HttpListener {
 
 type Body = http_body_util::combinators::BoxBody<Bytes, Infallible>;
 
-async fn route(
-    service: &StreamableHttpService<DocsServer, LocalSessionManager>,
-    request: Request<Incoming>,
-) -> Response<Body> {
+/// What every connection shares: rmcp's service and its sessions, and the cap on them.
+struct Endpoint {
+    service: StreamableHttpService<DocsServer, LocalSessionManager>,
+    sessions: Arc<LocalSessionManager>,
+    max_sessions: usize,
+}
+
+/// A plain-text answer.
+fn text_response(status: StatusCode, text: String) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
+    *response.status_mut() = status;
+    response
+}
+
+/// A JSON-RPC error answer (id null) with an HTTP status.
+fn json_rpc_error(status: StatusCode, code: i64, message: &str) -> Response<Body> {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
+    let mut response = text_response(status, body.to_string());
+    response
+        .headers_mut()
+        .insert(hyper::header::CONTENT_TYPE, hyper::header::HeaderValue::from_static("application/json"));
+    response
+}
+
+async fn route(endpoint: &Endpoint, request: Request<Incoming>) -> Response<Body> {
     let path = request.uri().path();
-    if path == MCP_PATH || path == "/mcp/" {
-        let delete = request.method() == hyper::Method::DELETE;
-        let mut response = service.handle(request).await;
-        // rmcp answers a session DELETE with 202 Accepted, but the session is closed by then: say 200, which the
-        // Python SDK expects (it logs a failed termination on 202).
-        if delete && response.status() == StatusCode::ACCEPTED {
-            *response.status_mut() = StatusCode::OK;
-        }
-        return response;
+    if path != MCP_PATH && path != "/mcp/" {
+        return text_response(StatusCode::NOT_FOUND, format!("not found: MCP is served at {MCP_PATH}\n"));
     }
-    let mut response =
-        Response::new(Full::new(Bytes::from(format!("not found: MCP is served at {MCP_PATH}\n"))).boxed());
-    *response.status_mut() = StatusCode::NOT_FOUND;
+    // rmcp checks the first `Origin` only: a page could add its own after an allowed one.
+    if request.headers().get_all(hyper::header::ORIGIN).iter().count() > 1 {
+        return text_response(StatusCode::FORBIDDEN, "Forbidden: more than one Origin header\n".to_string());
+    }
+    let delete = request.method() == hyper::Method::DELETE;
+    let request = if request.method() == hyper::Method::POST {
+        let new_session = !request.headers().contains_key("mcp-session-id");
+        if new_session {
+            let live = endpoint.sessions.sessions.read().await.len();
+            if live >= endpoint.max_sessions {
+                tracing::warn!("refused a new MCP session: {live} open, the cap is {}", endpoint.max_sessions);
+                let message = format!(
+                    "too many MCP sessions: {live} are open and the server's cap is {} (serve --max-sessions); \
+                     close unused sessions (HTTP DELETE) or retry when idle ones expire",
+                    endpoint.max_sessions
+                );
+                return json_rpc_error(StatusCode::SERVICE_UNAVAILABLE, -32000, &message);
+            }
+        }
+        let (parts, body) = request.into_parts();
+        let bytes = match http_body_util::Limited::new(body, MAX_BODY_BYTES).collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(e) => {
+                let message = format!("request body over {MAX_BODY_BYTES} bytes (16 MiB) or unreadable: {e}");
+                return json_rpc_error(StatusCode::PAYLOAD_TOO_LARGE, -32600, &message);
+            }
+        };
+        if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
+            return json_rpc_error(
+                StatusCode::BAD_REQUEST,
+                -32700,
+                &format!("parse error: the body is not JSON ({e})"),
+            );
+        }
+        Request::from_parts(parts, Full::new(bytes))
+    } else {
+        let (parts, _) = request.into_parts();
+        Request::from_parts(parts, Full::new(Bytes::new()))
+    };
+    let mut response = endpoint.service.handle(request).await;
+    // rmcp answers a session DELETE with 202 Accepted, but the session is closed by then: say 200, which the
+    // Python SDK expects (it logs a failed termination on 202).
+    if delete && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::OK;
+    }
     response
 }
 
@@ -139,11 +237,13 @@ mod tests {
 
     #[test]
     fn default_origins_and_hosts() {
-        let c =
-            config(&HttpOptions { addr: "127.0.0.1:0".parse().unwrap(), allow_origins: vec!["https://x.dev".into()] });
+        let c = config(&HttpOptions {
+            allow_origins: vec!["https://x.dev".into()],
+            ..HttpOptions::new("127.0.0.1:0".parse().unwrap())
+        });
         assert_eq!(c.allowed_origins, ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*", "https://x.dev"]);
         assert_eq!(c.allowed_hosts, ["localhost", "127.0.0.1", "::1"]);
-        let c = config(&HttpOptions { addr: "192.0.2.7:80".parse().unwrap(), allow_origins: vec![] });
+        let c = config(&HttpOptions::new("192.0.2.7:80".parse().unwrap()));
         assert_eq!(c.allowed_hosts.last().map(String::as_str), Some("192.0.2.7"));
     }
 }

@@ -7,14 +7,18 @@
 //!   `list_component_files`, `get_file_code`, `get_function_code`, `search_docs`. Those that return text take
 //!   `max_tokens` (lowering the operator's cap, `serve --max-tokens`) and `cursor` (continuing a cut answer). Every one is read-only, declares an
 //!   `outputSchema` (the fields every answer shares, cut from its view's JSON schema: [`tools::output_schema`]) and
-//!   answers with `structuredContent` (the whole view) plus the rendered text. A failed lookup is a result with `isError: true` whose text names what exists; malformed arguments
-//!   (wrong types, a zero index or page, an unknown tool) are JSON-RPC invalid-params errors.
+//!   answers with `structuredContent` (the whole view) plus the rendered text. A failed lookup is a result with `isError: true` whose text names what exists; so are malformed
+//!   arguments (wrong types, a zero index or page, a missing or unknown argument: [`tools::check_arguments`], MCP
+//!   2025-11-25 SEP-1303), so the model can correct its call. Only an unknown tool or a malformed request is a
+//!   JSON-RPC error. A panic inside a tool or resource read is caught at that boundary ([`guarded`]): the call is
+//!   answered with an `isError` "internal error" result, the panic is logged on stderr, and the server goes on.
 //! - Resources: the template `mydesign://{system}/{version}/{component}` (version may be `latest`) reads a document
 //!   as `component_details` renders it; `resources/list` lists the documents of each system's highest version.
-//! - Transports: [`serve_stdio`] (stdout carries only JSON-RPC) and [`bind_http`] + [`HttpListener::serve`]
+//! - Transports: [`serve_stdio`] / [`serve_io`] (stdout carries only JSON-RPC; framing: [`stdio`]) and [`bind_http`] + [`HttpListener::serve`]
 //!   (`/mcp`, loopback by default, `Host` and `Origin` checked).
 
 mod http;
+pub mod stdio;
 pub mod tools;
 
 use std::path::{Path, PathBuf};
@@ -23,14 +27,15 @@ use std::sync::Arc;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListResourceTemplatesResult, ListResourcesResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListResourceTemplatesResult,
+    ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    Resource, ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool_handler};
+use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
 
-pub use http::{HttpListener, HttpOptions, MCP_PATH, bind_http};
+pub use http::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE, HttpListener, HttpOptions, MCP_PATH, bind_http};
+pub use stdio::{MAX_LINE_BYTES, serve_io, serve_stdio};
 
 use crate::read::{Library, LookupError};
 use crate::render::Render;
@@ -41,21 +46,22 @@ pub enum ServeError {
     /// The MCP handshake over stdio failed (the client closed the stream or sent no valid `initialize`).
     #[error("MCP session did not start: {0}")]
     Initialize(String),
-    /// The HTTP address could not be bound.
-    #[error("cannot listen on {addr}: {source}")]
+    /// The HTTP address could not be bound. The reason is part of the message, not a `source` (printing the error
+    /// chain would say it twice).
+    #[error("cannot listen on {addr}: {reason}")]
     Bind {
         /// Address asked for.
         addr: std::net::SocketAddr,
         /// The operating system's reason.
-        source: std::io::Error,
+        reason: std::io::Error,
     },
-    /// Any other I/O failure of a transport.
-    #[error("{what}: {source}")]
+    /// Any other I/O failure of a transport (the reason in the message, as for [`ServeError::Bind`]).
+    #[error("{what}: {reason}")]
     Io {
         /// What was being done.
         what: &'static str,
         /// The operating system's reason.
-        source: std::io::Error,
+        reason: std::io::Error,
     },
 }
 
@@ -107,13 +113,34 @@ pub struct DocsServer {
     max_tokens: Option<u32>,
     instructions: Arc<str>,
     tool_router: ToolRouter<Self>,
+    /// Called first inside the panic boundary of every tool call (with the tool name) and resource read (with the
+    /// URI); see [`DocsServer::with_fault_hook`].
+    fault_hook: Option<FaultHook>,
 }
+
+/// A function run inside the panic boundary of every call: the tool name, or the URI of a resource read.
+pub type FaultHook = Arc<dyn Fn(&str) + Send + Sync>;
 
 impl DocsServer {
     /// A server reading `library`.
     pub fn new(library: Arc<Library>) -> Self {
         let instructions = instructions(&library).into();
-        DocsServer { library, instructions, max_tokens: None, tool_router: Self::tool_router() }
+        DocsServer { library, instructions, max_tokens: None, tool_router: Self::tool_router(), fault_hook: None }
+    }
+
+    /// The same server running `hook` first inside the panic boundary of every tool call (given the tool name) and
+    /// resource read (given the URI). For tests of that boundary: a hook that panics shows that the call is still
+    /// answered. Only Rust code embedding the server can set it; no command-line option or protocol message does.
+    #[doc(hidden)]
+    pub fn with_fault_hook(mut self, hook: FaultHook) -> Self {
+        self.fault_hook = Some(hook);
+        self
+    }
+
+    fn fault_point(&self, what: &str) {
+        if let Some(hook) = &self.fault_hook {
+            hook(what);
+        }
     }
 
     /// The same server with every answer capped at `max_tokens` tokens (at least
@@ -156,17 +183,32 @@ pub fn instructions(library: &Library) -> String {
     )
 }
 
-/// The text rmcp gives a tool result when the arguments do not deserialize; such results become invalid-params
-/// errors here (the issue's contract: malformed arguments are protocol errors).
-const ARGUMENT_ERROR_PREFIX: &str = "failed to deserialize parameters";
-
-fn is_argument_error(response: &CallToolResponse) -> Option<String> {
-    let CallToolResponse::Complete(result) = response else { return None };
-    if result.is_error != Some(true) || result.structured_content.is_some() {
-        return None;
-    }
-    let text = result.content.first()?.as_text()?.text.as_str();
-    text.starts_with(ARGUMENT_ERROR_PREFIX).then(|| text.to_string())
+/// Runs `future`, turning a panic while it is polled into `Err` with the panic's message (also logged on stderr),
+/// so that every request is answered and the server keeps serving. The views and the reader hold no locks or
+/// shared mutable state across a call, so nothing is left half-updated by the unwinding.
+pub async fn guarded<F: std::future::Future>(what: &str, future: F) -> Result<F::Output, String> {
+    let mut future = std::pin::pin!(future);
+    let caught = std::future::poll_fn(|cx| {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+            Ok(std::task::Poll::Pending) => std::task::Poll::Pending,
+            Ok(std::task::Poll::Ready(output)) => std::task::Poll::Ready(Ok(output)),
+            Err(payload) => std::task::Poll::Ready(Err(payload)),
+        }
+    })
+    .await;
+    caught.map_err(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string());
+        tracing::error!("internal error in {what}: {message}");
+        format!(
+            "internal error in {what}: {message}. This is a bug in mydesign-docs {}, please report it with the call \
+             that caused it; the server is still running.",
+            env!("CARGO_PKG_VERSION")
+        )
+    })
 }
 
 /// Parses `mydesign://{system}/{version}/{component}`; `version` `latest` means the highest.
@@ -200,11 +242,18 @@ impl ServerHandler for DocsServer {
                 None,
             ));
         }
-        let response = self.tool_router.call(ToolCallContext::new(self, request, context)).await?;
-        match is_argument_error(&response) {
-            Some(message) => Err(ErrorData::invalid_params(message, None)),
-            None => Ok(response),
-        }
+        let name = request.name.to_string();
+        let answered = guarded(&format!("tool {name}"), async {
+            self.fault_point(&name);
+            if let Some(tool) = self.tool_router.get(&name)
+                && let Err(message) = tools::check_arguments(&tool.input_schema, request.arguments.as_ref())
+            {
+                return Ok(CallToolResult::error(vec![ContentBlock::text(format!("{name}: {message}"))]).into());
+            }
+            self.tool_router.call(ToolCallContext::new(self, request, context)).await
+        })
+        .await;
+        answered.unwrap_or_else(|message| Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into()))
     }
 
     async fn list_resources(
@@ -253,7 +302,18 @@ impl ServerHandler for DocsServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let uri = request.uri;
+        let what = format!("resource {}", request.uri);
+        match guarded(&what, async { self.read_document(request.uri) }).await {
+            Ok(answer) => answer,
+            Err(message) => Err(ErrorData::internal_error(message, None)),
+        }
+    }
+}
+
+impl DocsServer {
+    /// `resources/read` of a document URI.
+    fn read_document(&self, uri: String) -> Result<ReadResourceResponse, ErrorData> {
+        self.fault_point(&uri);
         let (system, version, component) = parse_resource_uri(&uri).ok_or_else(|| {
             ErrorData::invalid_params(
                 format!(
@@ -274,23 +334,6 @@ impl ServerHandler for DocsServer {
         let contents = ResourceContents::text(view.text(), uri).with_mime_type("text/markdown");
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
-}
-
-/// Serves `server` over stdio until the client closes the stream. stdout carries only JSON-RPC messages; logs go
-/// to stderr.
-///
-/// # Errors
-/// [`ServeError::Initialize`] when the handshake fails; [`ServeError::Io`] when the session ends abnormally.
-pub async fn serve_stdio(server: DocsServer) -> Result<(), ServeError> {
-    let running =
-        server.serve(rmcp::transport::stdio_pipes()).await.map_err(|e| ServeError::Initialize(e.to_string()))?;
-    tracing::debug!("MCP session initialized over stdio");
-    let reason = running
-        .waiting()
-        .await
-        .map_err(|e| ServeError::Io { what: "stdio session", source: std::io::Error::other(e) })?;
-    tracing::debug!(?reason, "MCP session over stdio ended");
-    Ok(())
 }
 
 #[cfg(test)]

@@ -323,12 +323,95 @@ fn string_enum(prop: &JsonObject, defs: Option<&Value>) -> Option<Vec<Value>> {
     variants.iter().map(|v| v.get("const").filter(|c| c.is_string()).cloned()).collect()
 }
 
-/// A 1-based number that must not be 0.
-fn at_least_one(name: &str, n: u32) -> Result<u32, ErrorData> {
-    if n == 0 {
-        Err(ErrorData::invalid_params(format!("`{name}` is 1-based: 0 is not a valid {name}"), None))
+/// The largest integer argument: every integer parameter is a `u32` (indexes, pages, lines, token counts).
+const MAX_INTEGER: u64 = u32::MAX as u64;
+
+/// Checks a tool's `arguments` against the `inputSchema` the tool declares (as [`input_schema`] makes it), before
+/// they are deserialized, so that a malformed or out-of-range argument is a tool error the model can read and
+/// correct (MCP 2025-11-25, SEP-1303: input validation is a tool execution error, not a JSON-RPC one).
+///
+/// Checked, in this order: no argument outside `properties` (the message lists the accepted ones); every `required`
+/// one present and not null; each value of its declared `type` (`string`, `integer` from `minimum` (else 0) to
+/// 4,294,967,295, `boolean`, `array` of `items`' type) and among its `enum` when it has one. A null optional
+/// argument counts as omitted.
+///
+/// # Errors
+/// The first violation, as one sentence naming the parameter, the expected form and range, its description from
+/// the schema, and the value received (shortened to 60 characters).
+pub fn check_arguments(schema: &JsonObject, arguments: Option<&JsonObject>) -> Result<(), String> {
+    let empty = JsonObject::new();
+    let arguments = arguments.unwrap_or(&empty);
+    let properties = schema.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+    if let Some(unknown) = arguments.keys().find(|k| !properties.contains_key(k.as_str())) {
+        let accepted: Vec<&str> = properties.keys().map(String::as_str).collect();
+        return Err(format!("unknown argument `{unknown}`: the arguments are {}", accepted.join(", ")));
+    }
+    let required = schema.get("required").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for name in required.iter().filter_map(Value::as_str) {
+        if arguments.get(name).is_none_or(Value::is_null) {
+            let expected = properties.get(name).map(expected_form).unwrap_or_default();
+            return Err(format!("missing argument `{name}`: {expected}"));
+        }
+    }
+    for (name, value) in arguments.iter().filter(|(_, v)| !v.is_null()) {
+        let Some(prop) = properties.get(name) else { continue };
+        if !fits(prop, value) {
+            return Err(format!("invalid argument `{name}`: {}; got {}", expected_form(prop), shown(value)));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `value` has the type, range and enum `prop` declares.
+fn fits(prop: &Value, value: &Value) -> bool {
+    let in_enum = prop.get("enum").and_then(Value::as_array).is_none_or(|e| e.contains(value));
+    let typed = match prop.get("type").and_then(Value::as_str) {
+        Some("string") => value.is_string(),
+        Some("boolean") => value.is_boolean(),
+        Some("integer") => {
+            let min = prop.get("minimum").and_then(Value::as_u64).unwrap_or(0);
+            value.as_u64().is_some_and(|n| (min..=MAX_INTEGER).contains(&n))
+        }
+        Some("array") => value
+            .as_array()
+            .is_some_and(|items| items.iter().all(|item| prop.get("items").is_none_or(|of| fits(of, item)))),
+        _ => true,
+    };
+    typed && in_enum
+}
+
+/// What a parameter takes, in words: its type, range or values, then its description.
+fn expected_form(prop: &Value) -> String {
+    let form = if let Some(values) = prop.get("enum").and_then(Value::as_array) {
+        let values: Vec<String> = values.iter().map(Value::to_string).collect();
+        format!("one of {}", values.join(", "))
     } else {
-        Ok(n)
+        match prop.get("type").and_then(Value::as_str) {
+            Some("integer") => {
+                let min = prop.get("minimum").and_then(Value::as_u64).unwrap_or(0);
+                format!("an integer from {min} to {MAX_INTEGER}")
+            }
+            Some("array") => {
+                let of = prop.get("items").and_then(|i| i.get("type")).and_then(Value::as_str).unwrap_or("value");
+                format!("an array of {of}s")
+            }
+            Some("boolean") => "true or false".to_string(),
+            Some(t) => format!("a {t}"),
+            None => "a value".to_string(),
+        }
+    };
+    match prop.get("description").and_then(Value::as_str) {
+        Some(d) => format!("expected {form} ({})", d.trim_end_matches('.')),
+        None => format!("expected {form}"),
+    }
+}
+
+/// A received value as JSON, cut to 60 characters.
+fn shown(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(60) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
     }
 }
 
@@ -415,9 +498,8 @@ impl DocsServer {
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<CodeBlockView>()
     )]
-    fn get_code_block(&self, Parameters(p): Parameters<CodeBlockParams>) -> Result<CallToolResult, ErrorData> {
-        let index = at_least_one("index", p.index)?;
-        Ok(self.paged(&p.set, &p.paging, |set, paging| set.code_block(&p.component, index, p.lang.as_deref(), paging)))
+    fn get_code_block(&self, Parameters(p): Parameters<CodeBlockParams>) -> CallToolResult {
+        self.paged(&p.set, &p.paging, |set, paging| set.code_block(&p.component, p.index, p.lang.as_deref(), paging))
     }
 
     /// One changelog page.
@@ -429,9 +511,8 @@ impl DocsServer {
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<ChangelogView>()
     )]
-    fn get_changelog(&self, Parameters(p): Parameters<ChangelogParams>) -> Result<CallToolResult, ErrorData> {
-        let page = p.page.map(|n| at_least_one("page", n)).transpose()?;
-        Ok(self.paged(&p.set, &p.paging, |set, paging| set.changelog(page, p.lang.as_deref(), paging)))
+    fn get_changelog(&self, Parameters(p): Parameters<ChangelogParams>) -> CallToolResult {
+        self.paged(&p.set, &p.paging, |set, paging| set.changelog(p.page, p.lang.as_deref(), paging))
     }
 
     /// A component's files.
@@ -476,8 +557,8 @@ impl DocsServer {
     fn search_docs(&self, Parameters(p): Parameters<SearchParams>) -> Result<CallToolResult, ErrorData> {
         let kind = match p.kind.as_deref().map(|k| (k, Kind::parse(k))) {
             Some((k, None)) => {
-                let message = format!("`kind` {k:?} is not doc, code, function, changelog or props");
-                return Err(ErrorData::invalid_params(message, None));
+                let message = format!("invalid argument `kind`: {k:?} is not doc, code, function, changelog or props");
+                return Ok(CallToolResult::error(vec![ContentBlock::text(message)]));
             }
             other => other.and_then(|(_, kind)| kind),
         };
@@ -538,10 +619,39 @@ mod tests {
     }
 
     #[test]
-    fn zero_is_not_a_number_here() {
-        assert_eq!(at_least_one("index", 3).ok(), Some(3));
-        let e = at_least_one("page", 0).unwrap_err();
-        assert_eq!(e.code, rmcp::model::ErrorCode::INVALID_PARAMS);
-        assert!(e.message.contains("1-based"));
+    fn arguments_are_checked_against_the_schema() {
+        let s = input_schema::<CodeBlockParams>();
+        let check = |args: Value| check_arguments(&s, args.as_object());
+        assert_eq!(check(json!({"component": "table", "index": 3})), Ok(()));
+        assert_eq!(check(json!({"component": "table", "index": 3, "lang": null})), Ok(()), "null = omitted");
+        assert_eq!(
+            check(json!({"component": "table", "index": 0})).unwrap_err(),
+            "invalid argument `index`: expected an integer from 1 to 4294967295 (1-based, as in the placeholders); \
+             got 0"
+        );
+        for bad in [json!(-1), json!(1.5), json!("3"), json!(4294967296u64)] {
+            let e = check(json!({"component": "table", "index": bad})).unwrap_err();
+            assert!(e.starts_with("invalid argument `index`: expected an integer from 1 to 4294967295"), "{e}");
+        }
+        assert_eq!(
+            check(json!({"index": 3})).unwrap_err(),
+            "missing argument `component`: expected a string (Component name)"
+        );
+        assert!(check(json!(null)).unwrap_err().starts_with("missing argument `component`"), "no arguments at all");
+        assert_eq!(
+            check(json!({"component": "table", "index": 1, "idx": 2})).unwrap_err(),
+            "unknown argument `idx`: the arguments are component, cursor, index, lang, max_tokens, system, version"
+        );
+        let d = input_schema::<ComponentDetailsParams>();
+        let e = check_arguments(&d, json!({"component": "t", "detail": "all"}).as_object()).unwrap_err();
+        assert!(e.contains(r#"one of "brief", "normal", "full""#) && e.ends_with(r#"got "all""#), "{e}");
+        let e = check_arguments(&d, json!({"component": "t", "sections": ["a", 2]}).as_object()).unwrap_err();
+        assert!(e.starts_with("invalid argument `sections`: expected an array of strings"), "{e}");
+        let long = "x".repeat(500);
+        let e = check_arguments(&d, json!({"component": 7, "lang": long}).as_object()).unwrap_err();
+        assert!(e.starts_with("invalid argument `component`") || e.contains("…"), "{e}");
+        let f = input_schema::<FileCodeParams>();
+        let e = check_arguments(&f, json!({"path": "a.ts", "full": "yes"}).as_object()).unwrap_err();
+        assert_eq!(e, r#"invalid argument `full`: expected true or false (Not the skeleton); got "yes""#);
     }
 }
