@@ -15,6 +15,7 @@ pub mod read;
 pub mod render;
 pub mod search;
 pub mod serve;
+pub mod store;
 pub mod view;
 
 #[cfg(test)]

@@ -12,8 +12,14 @@ use mydesign_docs::serve::tools::details;
 use super::{Command, LookupArgs, emit};
 
 fn open(args: &LookupArgs) -> anyhow::Result<std::sync::Arc<BundleSet>> {
-    mydesign_docs::render::set_cli_bundles(&args.bundles.to_string_lossy());
-    Ok(BundleSet::discover(&args.bundles, args.system.as_deref(), args.version.as_deref())?)
+    match &args.bundles {
+        Some(dir) => {
+            mydesign_docs::render::set_cli_bundles(&dir.to_string_lossy());
+            Ok(BundleSet::discover(dir, args.system.as_deref(), args.version.as_deref())?)
+        }
+        // ./out, else the store: the commands it prints need no --bundles either.
+        None => Ok(mydesign_docs::serve::open_library(&[])?.select(args.system.as_deref(), args.version.as_deref())?),
+    }
 }
 
 /// The budget (`--max-tokens`, capped by the set's) and cursor of a lookup.
@@ -57,6 +63,10 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Build(args) => super::build::run(args),
         Command::Serve(args) => super::serve::run(args),
+        Command::Pack(args) => super::store::pack(args),
+        Command::Install(args) => super::store::install(args),
+        Command::List(args) => super::store::list(args),
+        Command::Remove(args) => super::store::remove(args),
         Command::Components(a) => print(&open(&a)?.components(a.lang.as_deref())?, a.json),
         Command::Doc { component, detail, full, sections, lookup: a } => {
             let set = open(&a)?;

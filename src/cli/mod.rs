@@ -4,6 +4,7 @@
 mod build;
 mod lookup;
 mod serve;
+mod store;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -108,6 +109,14 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Check every bundle of a set against the manifest's checksums and decode every frame.
     Verify(LookupArgs),
+    /// Pack one bundle set into one portable file (<system>@<version>.tar.zst, with a checksum) for `install`.
+    Pack(store::PackArgs),
+    /// Verify a pack file (or a bundle set directory) and install it into the store, atomically.
+    Install(store::InstallArgs),
+    /// List the bundle sets installed in the store: systems, versions, sizes, build ids.
+    List(store::ListArgs),
+    /// Remove one installed set (SYSTEM@VERSION) from the store.
+    Remove(store::RemoveArgs),
     /// Debugging: print the tree-sitter syntax tree of a source file (what skeletons and the function index see).
     #[command(hide = true)]
     DumpTs {
@@ -128,9 +137,10 @@ fn parse_kind(s: &str) -> Result<mydesign_docs::search::Kind, String> {
 /// Options shared by every lookup.
 #[derive(Args, Debug, Clone)]
 struct LookupArgs {
-    /// Directory holding bundle sets (<system>@<version>/), or one bundle set.
-    #[arg(long, default_value = "out")]
-    bundles: PathBuf,
+    /// Directory holding bundle sets (<system>@<version>/), or one bundle set. Default: ./out when it holds a set,
+    /// else the store (`--store` of install, $MYDESIGN_DOCS_HOME, else ~/.local/share/mydesign-docs).
+    #[arg(long)]
+    bundles: Option<PathBuf>,
     /// Design system to read when the directory holds several.
     #[arg(long)]
     system: Option<String>,

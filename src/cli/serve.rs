@@ -12,8 +12,8 @@ use mydesign_docs::serve::{DocsServer, HttpOptions, bind_http, open_library, ser
 /// Options of `serve`.
 #[derive(Args, Debug)]
 pub struct ServeArgs {
-    /// Directory holding bundle sets (<system>@<version>/), or one set; repeatable. Default: ./out, else
-    /// $XDG_DATA_HOME/mydesign-docs (~/.local/share/mydesign-docs).
+    /// Directory holding bundle sets (<system>@<version>/), or one set; repeatable. Default: ./out when it holds a
+    /// set, else the store ($MYDESIGN_DOCS_HOME, else $XDG_DATA_HOME/mydesign-docs, ~/.local/share/mydesign-docs).
     #[arg(long, value_name = "DIR")]
     bundles: Vec<PathBuf>,
     /// Serve streamable HTTP at http://ADDR/mcp instead of stdio. ADDR is HOST:PORT, or a PORT bound on 127.0.0.1

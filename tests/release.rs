@@ -1,0 +1,299 @@
+//! From release to agent (issue 11): `pack` → `install` into a store → `list` / `remove`, refusals of damaged pack
+//! files with the store unchanged, lookups and `serve` reading the store when no `--bundles` is given, and the
+//! air-gapped round trip with the official Python MCP client.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs the binary in `cwd` with the store at `store` (`MYDESIGN_DOCS_HOME`), nothing else from the environment's
+/// data directories.
+fn run_in(cwd: &Path, store: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+        .current_dir(cwd)
+        .args(args)
+        .env("MYDESIGN_DOCS_HOME", store)
+        .env_remove("XDG_DATA_HOME")
+        .output()
+        .expect("run binary")
+}
+
+fn ok_in(cwd: &Path, store: &Path, args: &[&str]) -> String {
+    let out = run_in(cwd, store, args);
+    assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf-8 stdout")
+}
+
+fn fails_in(cwd: &Path, store: &Path, args: &[&str]) -> String {
+    let out = run_in(cwd, store, args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stdout));
+    String::from_utf8(out.stderr).expect("utf-8 stderr")
+}
+
+fn arg(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+fn dir_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().metadata().unwrap().len()).sum()
+}
+
+/// The sample packed once into a temporary directory: (pack file, set directory).
+fn sample_pack(tmp: &Path) -> PathBuf {
+    let set = &common::sample().report.dir;
+    let out = ok_in(tmp, &tmp.join("unused-store"), &["pack", "--bundles", arg(set), "-o", arg(tmp)]);
+    let file = tmp.join("my-design@3.4.0.tar.zst");
+    assert!(out.starts_with("packed my-design@3.4.0 (build "), "{out}");
+    assert!(file.is_file(), "{out}");
+    file
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn pack_is_deterministic_smaller_than_the_set_and_installs_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let set = &common::sample().report.dir;
+    let file = sample_pack(tmp.path());
+    // Same bundles, same bytes.
+    let again = tmp.path().join("again.tar.zst");
+    ok_in(tmp.path(), tmp.path(), &["pack", "--bundles", arg(set), "-o", arg(&again)]);
+    assert_eq!(std::fs::read(&file).unwrap(), std::fs::read(&again).unwrap(), "pack is not deterministic");
+    // ≤ the bundle set's bytes.
+    let (packed, set_bytes) = (std::fs::metadata(&file).unwrap().len(), dir_bytes(set));
+    assert!(packed <= set_bytes, "pack file {packed} bytes > set {set_bytes} bytes");
+    // Any tar + zstd tool reads it: the first entry is the pack manifest.
+    let build_id = mydesign_docs::store::build_id(set).unwrap();
+    assert_eq!(build_id.len(), 16);
+
+    let store = tmp.path().join("store");
+    let out = ok_in(tmp.path(), &store, &["install", arg(&file)]);
+    assert_eq!(
+        out.trim(),
+        format!(
+            "my-design@3.4.0 (build {build_id}, {} bytes): installed in {}",
+            mydesign_docs::render::thousands(set_bytes),
+            store.join("my-design@3.4.0").display()
+        )
+    );
+    // The installed set is the built one, byte for byte.
+    assert_eq!(common::tree_bytes(&store.join("my-design@3.4.0")), common::tree_bytes(set));
+    let before = common::tree_bytes(&store);
+    let out = ok_in(tmp.path(), &store, &["install", arg(&file)]);
+    assert!(out.contains("already installed (same build): unchanged"), "{out}");
+    assert_eq!(common::tree_bytes(&store), before);
+
+    let list = ok_in(tmp.path(), &store, &["list"]);
+    assert!(
+        list.contains(&format!(
+            "my-design@3.4.0  {} bytes  build {build_id}",
+            mydesign_docs::render::thousands(set_bytes)
+        )),
+        "{list}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&ok_in(tmp.path(), &store, &["list", "--json"])).unwrap();
+    assert_eq!(json["sets"][0]["build_id"], build_id.as_str());
+    assert_eq!(json["sets"][0]["bytes"], set_bytes);
+
+    // A lookup in a directory without ./out reads the store.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let comps = ok_in(elsewhere.path(), &store, &["components"]);
+    assert!(comps.starts_with("[my-design 3.4.0 · 16 components"), "{comps}");
+    // Neither ./out nor the store holds a set: the error names both places searched.
+    let empty_store = tmp.path().join("empty-store");
+    let err = fails_in(elsewhere.path(), &empty_store, &["components"]);
+    assert!(err.contains("out") && err.contains("empty-store"), "{err}");
+
+    // remove: gone from the store and from lookups; removing it again names what is installed.
+    let out = ok_in(tmp.path(), &store, &["remove", "my-design@3.4.0"]);
+    assert_eq!(out.trim(), format!("removed {}", store.join("my-design@3.4.0").display()));
+    assert!(common::tree_bytes(&store).is_empty());
+    let err = fails_in(tmp.path(), &store, &["remove", "my-design@3.4.0"]);
+    assert!(err.contains("my-design@3.4.0 is not installed") && err.contains("installed: nothing"), "{err}");
+    let err = fails_in(tmp.path(), &store, &["remove", "../etc"]);
+    assert!(err.contains("is not SYSTEM@VERSION"), "{err}");
+}
+
+#[test]
+fn a_directory_installs_and_another_build_of_the_version_needs_force() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let set = &common::sample().report.dir;
+    ok_in(tmp.path(), &store, &["install", arg(set)]);
+    let first = mydesign_docs::store::build_id(&store.join("my-design@3.4.0")).unwrap();
+    assert_eq!(first, mydesign_docs::store::build_id(set).unwrap());
+
+    // Same version, one document changed: another build.
+    let repo = tmp.path().join("repo");
+    copy_dir(&common::root().join("corpus"), &repo);
+    let doc = repo.join("docs/tag/index.md");
+    let text = std::fs::read_to_string(&doc).unwrap();
+    std::fs::write(&doc, format!("{text}\n\nOne more paragraph for a second build.\n")).unwrap();
+    let out = tmp.path().join("out2");
+    let report = common::build_into(&repo, "default", &out);
+    let second = mydesign_docs::store::build_id(&report.dir).unwrap();
+    assert_ne!(first, second);
+
+    let before = common::tree_bytes(&store);
+    let err = fails_in(tmp.path(), &store, &["install", arg(&out)]);
+    assert!(
+        err.contains(&format!(
+            "my-design@3.4.0 is already installed from another build ({first}; this one is {second}); pass --force"
+        )),
+        "{err}"
+    );
+    assert_eq!(common::tree_bytes(&store), before, "a refused install changed the store");
+    let msg = ok_in(tmp.path(), &store, &["install", "--force", arg(&out)]);
+    assert!(msg.contains(&format!("installed, replacing build {first}")), "{msg}");
+    assert_eq!(common::tree_bytes(&store.join("my-design@3.4.0")), common::tree_bytes(&report.dir));
+    // No temporary directory is left behind.
+    let names: Vec<String> =
+        std::fs::read_dir(&store).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["my-design@3.4.0"]);
+}
+
+#[test]
+fn truncated_or_tampered_pack_files_are_refused_and_the_store_is_unchanged() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = sample_pack(tmp.path());
+    let bytes = std::fs::read(&file).unwrap();
+    let store = tmp.path().join("store");
+    // A store that holds something already: it must stay exactly as it was.
+    ok_in(tmp.path(), &store, &["install", arg(&file)]);
+    ok_in(tmp.path(), &store, &["remove", "my-design@3.4.0"]);
+    ok_in(tmp.path(), &store, &["install", arg(&common::sample().report.dir)]);
+    let before = common::tree_bytes(&store);
+    let try_install = |name: &str, data: &[u8], force: bool| -> String {
+        let path = tmp.path().join(name);
+        std::fs::write(&path, data).unwrap();
+        let mut args = vec!["install", arg(&path)];
+        if force {
+            args.push("--force");
+        }
+        let err = fails_in(tmp.path(), &store, &args);
+        assert!(err.contains("nothing was installed (the store is unchanged)"), "{name}: {err}");
+        assert_eq!(common::tree_bytes(&store), before, "{name} changed the store");
+        err
+    };
+
+    let err = try_install("cut.tar.zst", &bytes[..bytes.len() / 2], true);
+    assert!(err.contains("truncated or damaged: the checksum trailer at its end is missing"), "{err}");
+    let err = try_install("cut-by-one.tar.zst", &bytes[..bytes.len() - 1], true);
+    assert!(err.contains("checksum trailer"), "{err}");
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 3] ^= 0x40;
+    let err = try_install("flipped.tar.zst", &flipped, true);
+    assert!(err.contains("checksum mismatch"), "{err}");
+    // Tampered with and the trailer recomputed: the archive's own checks refuse it.
+    let body = flipped.len() - 24;
+    let sum = xxhash_rust::xxh3::xxh3_64(&flipped[..body]);
+    flipped[body + 16..].copy_from_slice(&sum.to_le_bytes());
+    try_install("resummed.tar.zst", &flipped, true);
+    // A file's content replaced inside a well-formed pack (new zstd frame, new trailer): the per-file checksum.
+    let archive = zstd::decode_all(&bytes[..bytes.len() - 24]).unwrap();
+    let mut archive = archive;
+    let name = b"my-design@3.4.0/manifest.bundle";
+    let header = archive.windows(name.len()).position(|w| w == name).expect("manifest.bundle in the archive");
+    archive[header + 512 + 100] ^= 0x01;
+    let mut repacked = zstd::encode_all(&archive[..], 3).unwrap();
+    let sum = xxhash_rust::xxh3::xxh3_64(&repacked);
+    repacked.extend_from_slice(&bytes[bytes.len() - 24..bytes.len() - 8]);
+    repacked.extend_from_slice(&sum.to_le_bytes());
+    let err = try_install("edited.tar.zst", &repacked, true);
+    assert!(err.contains("the pack manifest says"), "{err}");
+    let err = try_install("not-a-pack.tar.zst", b"hello", true);
+    assert!(err.contains("not a mydesign-docs pack file"), "{err}");
+}
+
+/// Build → pack → install into a fresh store (a temporary HOME, no source tree, no ./out) → `serve` with no
+/// `--bundles` answers the official Python MCP client.
+#[test]
+fn air_gapped_round_trip_with_the_python_mcp_client() {
+    let Some(python) = python_with_mcp() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let file = sample_pack(tmp.path());
+    // The receiving machine: only the pack file and the binary.
+    let home = tmp.path().join("home");
+    let work = tmp.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let carried = work.join("my-design@3.4.0.tar.zst");
+    std::fs::copy(&file, &carried).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+        .current_dir(&work)
+        .args(["install", arg(&carried)])
+        .env("HOME", &home)
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("MYDESIGN_DOCS_HOME")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(home.join(".local/share/mydesign-docs/my-design@3.4.0/manifest.bundle").is_file());
+    let out = Command::new(python)
+        .current_dir(&work)
+        .arg(common::root().join("tests/mcp_client.py"))
+        .args(["--server", env!("CARGO_BIN_EXE_mydesign-docs"), "--profile", "sample"])
+        .env("HOME", &home)
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("MYDESIGN_DOCS_HOME")
+        .env("RUST_LOG", "error")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    eprintln!("{stdout}");
+    assert!(out.status.success(), "mcp_client.py failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains(", 0 failed"), "{stdout}");
+}
+
+fn python_with_mcp() -> Option<PathBuf> {
+    let python = std::env::var_os("MYDESIGN_MCP_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| common::root().join("target/mcp-venv/bin/python"));
+    let usable = python.exists()
+        && Command::new(&python).args(["-c", "import mcp, jsonschema"]).output().is_ok_and(|o| o.status.success());
+    if !usable {
+        eprintln!(
+            "skipping the air-gapped round trip: {} with the MCP SDK not found (CI creates it: python3 -m venv \
+             target/mcp-venv && target/mcp-venv/bin/pip install mcp)",
+            python.display()
+        );
+        return None;
+    }
+    Some(python)
+}
+
+/// Figures for the real Semi set: pack and install time and size (printed), pack ≤ the set's bytes (asserted).
+#[test]
+fn semi_pack_and_install_figures() {
+    let Some(semi) = common::semi() else {
+        eprintln!("skipping: the real Semi corpus is absent (MYDESIGN_REAL_CORPUS)");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let set = mydesign_docs::read::BundleSet::open(&semi.report.dir).unwrap();
+    let t = std::time::Instant::now();
+    let packed = mydesign_docs::store::pack(&set, tmp.path()).unwrap();
+    let pack_ms = t.elapsed().as_millis();
+    let set_bytes = dir_bytes(&semi.report.dir);
+    let t = std::time::Instant::now();
+    let r = mydesign_docs::store::install(&packed.path, &tmp.path().join("store"), false).unwrap();
+    let install_ms = t.elapsed().as_millis();
+    eprintln!(
+        "semi: set {set_bytes} bytes, pack file {} bytes ({:.4}×), pack {pack_ms} ms, install {install_ms} ms",
+        packed.bytes,
+        packed.bytes as f64 / set_bytes as f64
+    );
+    assert_eq!(r[0].name, "semi@2.102.0");
+    assert!(packed.bytes <= set_bytes, "pack {} > set {set_bytes}", packed.bytes);
+}
