@@ -11,6 +11,7 @@ pub mod bundle;
 pub mod compile;
 pub mod config;
 pub mod model;
+pub mod project;
 pub mod read;
 pub mod render;
 pub mod search;

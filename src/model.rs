@@ -110,6 +110,10 @@ pub struct Manifest {
     pub search: Option<SearchEntry>,
     /// Tokens of the component list (`list_components`, as MCP clients get it) per language.
     pub list_tokens: Vec<(String, u32)>,
+    /// The npm package whose version a project pins (`serve --project`), e.g. `@douyinfe/semi-ui`: `[system]
+    /// package` of the config, else `name` of the repository's `package.json`. Absent in sets of format 2.
+    #[serde(default)]
+    pub package: Option<String>,
 }
 
 /// The search index in the manifest.

@@ -205,34 +205,9 @@ fn tar_header(size: u64) -> tar::Header {
 /// A file that cannot be read or written; a bundle that does not match the manifest.
 pub fn pack(set: &BundleSet, out: &Path) -> Result<Packed, StoreError> {
     set.verify()?;
-    let m = set.manifest();
-    let name = format!("{}@{}", m.system, m.version);
-    if !safe_component(&m.system) || !safe_component(&m.version) || name.contains('\0') {
-        return Err(StoreError::Usage(format!("{name}: the system or version is not usable as a directory name")));
-    }
-    let mut names: Vec<String> = m.bundles.iter().map(|b| b.name.clone()).collect();
-    names.sort();
-    names.insert(0, "manifest.bundle".into());
-    let mut files = Vec::new();
-    let mut contents = Vec::new();
-    for n in &names {
-        let path = set.dir().join(n);
-        let bytes = std::fs::read(&path).map_err(io(&path))?;
-        files.push(PackedFile {
-            name: n.clone(),
-            bytes: bytes.len() as u64,
-            xxh3: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes)),
-        });
-        contents.push(bytes);
-    }
-    let manifest = PackManifest {
-        format: PACK_FORMAT,
-        system: m.system.clone(),
-        version: m.version.clone(),
-        build_id: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&contents[0])),
-        built_by: m.built_by.clone(),
-        files,
-    };
+    let Unpacked { manifest, files } = read_set(set)?;
+    let name = manifest.name();
+    let contents: Vec<Vec<u8>> = files.into_iter().map(|(_, data)| data).collect();
     let json = serde_json::to_vec_pretty(&manifest).map_err(|e| StoreError::Usage(e.to_string()))?;
 
     let mut tar = tar::Builder::new(Vec::new());
@@ -426,8 +401,21 @@ pub fn install(from: &Path, store: &Path, force: bool) -> Result<Vec<InstallRepo
 
 /// Reads a set directory as if it had been unpacked (so both paths share the checks of [`install_one`]).
 fn read_set_dir(dir: &Path) -> Result<Unpacked, StoreError> {
-    let set = BundleSet::open(dir)?;
+    read_set(&BundleSet::open(dir)?)
+}
+
+/// The files of an open set (`manifest.bundle`, then its bundles by name) and the pack manifest describing them.
+fn read_set(set: &BundleSet) -> Result<Unpacked, StoreError> {
     let m = set.manifest();
+    let dir = set.dir();
+    if !safe_component(&m.system) || !safe_component(&m.version) {
+        return Err(StoreError::Usage(format!(
+            "{}: the system or version ({}@{}) is not usable as a directory name",
+            dir.display(),
+            m.system.escape_debug(),
+            m.version.escape_debug()
+        )));
+    }
     let mut names: Vec<String> = m.bundles.iter().map(|b| b.name.clone()).collect();
     names.sort();
     names.insert(0, "manifest.bundle".into());
@@ -454,9 +442,6 @@ fn read_set_dir(dir: &Path) -> Result<Unpacked, StoreError> {
         built_by: m.built_by.clone(),
         files: packed,
     };
-    if !safe_component(&manifest.system) || !safe_component(&manifest.version) {
-        return Err(StoreError::Usage(format!("{}: the system or version is not a usable name", dir.display())));
-    }
     Ok(Unpacked { manifest, files })
 }
 

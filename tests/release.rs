@@ -297,3 +297,114 @@ fn semi_pack_and_install_figures() {
     assert_eq!(r[0].name, "semi@2.102.0");
     assert!(packed.bytes <= set_bytes, "pack {} > set {set_bytes}", packed.bytes);
 }
+
+/// `serve --bundles STORE --project DIR` over stdio: (instructions, text of `list_components`).
+fn serve_project(store: &Path, project: &Path) -> (String, String) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+        .args(["serve", "--bundles", arg(store), "--project", arg(project)])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut read = |id: u64| -> serde_json::Value {
+        loop {
+            let mut line = String::new();
+            assert!(stdout.read_line(&mut line).unwrap() > 0, "server closed stdout");
+            let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+            if v["id"] == id {
+                return v;
+            }
+        }
+    };
+    let init = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    writeln!(stdin, "{init}").unwrap();
+    let instructions = read(1)["result"]["instructions"].as_str().unwrap().to_string();
+    writeln!(stdin, "{}", serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).unwrap();
+    let call = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "list_components", "arguments": {}}});
+    writeln!(stdin, "{call}").unwrap();
+    let r = read(2);
+    let text = r["result"]["content"][0]["text"].as_str().unwrap_or_else(|| panic!("{r}")).to_string();
+    let _ = child.kill();
+    let _ = child.wait();
+    (instructions, text)
+}
+
+#[test]
+fn serve_project_serves_the_version_the_project_uses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    ok_in(tmp.path(), &store, &["install", arg(&common::sample().report.dir)]);
+    let mut config = mydesign_docs::config::Config::preset("default").unwrap();
+    config.system.version = Some("3.2.0".into());
+    let out = tmp.path().join("out-320");
+    let report = mydesign_docs::compile::build(&mydesign_docs::compile::BuildOptions {
+        repo: common::root().join("corpus"),
+        out,
+        config,
+        progress: false,
+    })
+    .unwrap();
+    assert_eq!(report.manifest.package.as_deref(), Some("my-design"), "the package name comes from package.json");
+    ok_in(tmp.path(), &store, &["install", arg(&report.dir)]);
+
+    let project = |name: &str, files: &[(&str, &str)]| -> PathBuf {
+        let dir = tmp.path().join(name);
+        for (path, text) in files {
+            let p = dir.join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        dir
+    };
+    let manifest = r#"{"name": "app", "dependencies": {"my-design": "^3.0.0", "react": "^18.0.0"}}"#;
+    let nearest = |source: &str| {
+        format!("my-design 3.2.0 · project uses 3.3.1 ({source}); serving 3.2.0, the nearest installed · 16 components")
+    };
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, String);
+    let cases: Vec<Case> = vec![
+        (
+            "node-modules",
+            vec![("package.json", manifest), ("node_modules/my-design/package.json", r#"{"name": "my-design", "version": "3.2.0"}"#)],
+            "my-design 3.2.0 · 16 components".to_string(),
+        ),
+        (
+            "npm",
+            vec![("package.json", manifest), ("package-lock.json", r#"{"lockfileVersion": 3, "packages": {"": {}, "node_modules/my-design": {"version": "3.3.1"}}}"#)],
+            nearest("package-lock.json"),
+        ),
+        (
+            "pnpm",
+            vec![("package.json", manifest), ("pnpm-lock.yaml", "lockfileVersion: '9.0'\n\npackages:\n\n  my-design@3.3.1:\n    resolution: {integrity: sha512-x}\n")],
+            nearest("pnpm-lock.yaml"),
+        ),
+        (
+            "yarn",
+            vec![("package.json", manifest), ("yarn.lock", "# yarn lockfile v1\n\nmy-design@^3.0.0:\n  version \"3.3.1\"\n")],
+            nearest("yarn.lock"),
+        ),
+        (
+            "range",
+            vec![("package.json", r#"{"dependencies": {"my-design": "~3.2.0"}}"#)],
+            "my-design 3.2.0 · project requires ~3.2.0 (package.json: no lockfile or node_modules); serving 3.2.0, the highest installed that matches · 16 components".to_string(),
+        ),
+        ("unrelated", vec![("package.json", r#"{"dependencies": {"react": "^18.0.0"}}"#)], "my-design 3.4.0 · 16 components".to_string()),
+    ];
+    for (name, files, header) in cases {
+        let dir = project(name, &files);
+        let (instructions, text) = serve_project(&store, &dir);
+        assert!(text.starts_with(&format!("[{header}")), "{name}: {}", text.lines().next().unwrap_or(""));
+        let note = header.split(" · ").nth(1).filter(|n| n.starts_with("project"));
+        match note {
+            Some(note) => assert!(
+                instructions.contains(&format!("Version for this project: my-design: {note}.")),
+                "{name}: {instructions}"
+            ),
+            None => assert!(!instructions.contains("Version for this project"), "{name}: {instructions}"),
+        }
+    }
+}

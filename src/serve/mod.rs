@@ -147,8 +147,9 @@ pub fn instructions(library: &Library) -> String {
          get_code_block; list_component_files → get_file_code (large sources as skeletons; start_line/end_line) → \
          get_function_code; get_changelog (page 1 = newest). Every answer states its size in tokens and fits a \
          budget; a cut answer ends with the call that continues it (cursor). Omit `version` for the highest; pass \
-         `system` when several are served; `lang` picks a language (`en` or `en-US`).",
-        served.join("; ")
+         `system` when several are served; `lang` picks a language (`en` or `en-US`).{}",
+        served.join("; "),
+        library.notes().iter().map(|n| format!(" Version for this project: {n}.")).collect::<String>()
     )
 }
 
