@@ -408,3 +408,100 @@ fn serve_project_serves_the_version_the_project_uses() {
         }
     }
 }
+
+#[test]
+fn setup_write_merges_and_keeps_foreign_entries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let home = tmp.path().join("home");
+    let project = tmp.path().join("project");
+    std::fs::create_dir_all(project.join(".cursor")).unwrap();
+    std::fs::create_dir_all(home.join(".codex")).unwrap();
+    let setup = |args: &[&str]| -> Output {
+        Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+            .current_dir(&project)
+            .arg("setup")
+            .args(args)
+            .env("MYDESIGN_DOCS_HOME", &store)
+            .env("HOME", &home)
+            .output()
+            .unwrap()
+    };
+    let exe = std::fs::canonicalize(env!("CARGO_BIN_EXE_mydesign-docs")).unwrap();
+    let exe = exe.to_str().unwrap();
+
+    // Cursor, project file with another server and another top-level key.
+    let cursor = project.join(".cursor/mcp.json");
+    let before = r#"{"mcpServers": {"github": {"command": "gh-mcp", "args": ["--x"]}}, "other": [1, 2]}"#;
+    std::fs::write(&cursor, before).unwrap();
+    let out = setup(&["--client", "cursor", "--write"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&cursor).unwrap()).unwrap();
+    assert_eq!(v["mcpServers"]["github"], serde_json::json!({"command": "gh-mcp", "args": ["--x"]}));
+    assert_eq!(v["other"], serde_json::json!([1, 2]));
+    assert_eq!(
+        v["mcpServers"]["mydesign-docs"],
+        serde_json::json!({"command": exe, "args": ["serve", "--bundles", store.to_str().unwrap()]})
+    );
+    assert_eq!(std::fs::read_to_string(project.join(".cursor/mcp.json.bak")).unwrap(), before);
+    // Twice: still one entry, foreign ones kept.
+    assert!(setup(&["--client", "cursor", "--write"]).status.success());
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&cursor).unwrap()).unwrap();
+    assert_eq!(v["mcpServers"].as_object().unwrap().len(), 2);
+
+    // Codex, user TOML with comments and another server: kept as written.
+    let codex = home.join(".codex/config.toml");
+    let toml_before = "# my settings\nmodel = \"o3\"\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\" # keep me\n";
+    std::fs::write(&codex, toml_before).unwrap();
+    assert!(setup(&["--client", "codex", "--write", "--user"]).status.success());
+    let text = std::fs::read_to_string(&codex).unwrap();
+    assert!(text.starts_with(toml_before), "{text}");
+    let t: toml::Table = text.parse().unwrap();
+    assert_eq!(t["mcp_servers"]["mydesign-docs"]["command"].as_str(), Some(exe));
+    assert_eq!(t["mcp_servers"]["docs"]["command"].as_str(), Some("docs-mcp"));
+
+    // VS Code: a new file, the `servers` key and a stdio entry.
+    assert!(setup(&["--client", "vscode", "--write"]).status.success());
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(project.join(".vscode/mcp.json")).unwrap()).unwrap();
+    assert_eq!(v["servers"]["mydesign-docs"]["type"], "stdio");
+    assert!(!project.join(".vscode/mcp.json.bak").exists(), "no backup of a file that did not exist");
+
+    // A JSON file with comments (Zed's settings) is refused, not rewritten.
+    let zed = project.join(".zed/settings.json");
+    std::fs::create_dir_all(zed.parent().unwrap()).unwrap();
+    let jsonc = "// Zed settings\n{\n  \"theme\": \"One Dark\",\n}\n";
+    std::fs::write(&zed, jsonc).unwrap();
+    let out = setup(&["--client", "zed", "--write"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("is not plain JSON"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&zed).unwrap(), jsonc);
+
+    // Claude Code: the command to run.
+    let out = setup(&["--client", "claude-code"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(&format!(
+            "claude mcp add --scope project mydesign-docs -- {exe} serve --bundles {}",
+            store.display()
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn completions_and_man_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (shell, marker) in
+        [("bash", "complete -F"), ("zsh", "#compdef mydesign-docs"), ("fish", "complete -c mydesign-docs")]
+    {
+        let text = ok_in(tmp.path(), tmp.path(), &["completions", shell]);
+        assert!(text.contains(marker) && text.contains("install"), "{shell}: {}", &text[..200.min(text.len())]);
+    }
+    let man = ok_in(tmp.path(), tmp.path(), &["man"]);
+    assert!(man.contains(".TH mydesign-docs 1") && man.contains("install"), "{}", &man[..200]);
+}

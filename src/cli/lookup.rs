@@ -67,6 +67,9 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Install(args) => super::store::install(args),
         Command::List(args) => super::store::list(args),
         Command::Remove(args) => super::store::remove(args),
+        Command::Setup(args) => super::setup::run(args),
+        Command::Completions { shell } => super::setup::completions(shell),
+        Command::Man => super::setup::man(),
         Command::Components(a) => print(&open(&a)?.components(a.lang.as_deref())?, a.json),
         Command::Doc { component, detail, full, sections, lookup: a } => {
             let set = open(&a)?;

@@ -4,6 +4,7 @@
 mod build;
 mod lookup;
 mod serve;
+mod setup;
 mod store;
 
 use std::path::PathBuf;
@@ -117,6 +118,16 @@ enum Command {
     List(store::ListArgs),
     /// Remove one installed set (SYSTEM@VERSION) from the store.
     Remove(store::RemoveArgs),
+    /// Print (or with --write, merge) an MCP client's configuration for this binary and store.
+    Setup(setup::SetupArgs),
+    /// Print a shell completion script: `mydesign-docs completions bash > /etc/bash_completion.d/mydesign-docs`.
+    Completions {
+        /// bash, zsh or fish.
+        #[arg(value_enum)]
+        shell: setup::Shell,
+    },
+    /// Print the man page (roff): `mydesign-docs man > mydesign-docs.1`.
+    Man,
     /// Debugging: print the tree-sitter syntax tree of a source file (what skeletons and the function index see).
     #[command(hide = true)]
     DumpTs {
