@@ -505,3 +505,35 @@ fn completions_and_man_page() {
     let man = ok_in(tmp.path(), tmp.path(), &["man"]);
     assert!(man.contains(".TH mydesign-docs 1") && man.contains("install"), "{}", &man[..200]);
 }
+
+/// The shell recipe of docs/ci.md, exactly as written there, on the sample: build on a tag, verify, pack, install.
+#[test]
+fn ci_recipe_runs_end_to_end_on_the_sample() {
+    let doc = std::fs::read_to_string(common::root().join("docs/ci.md")).unwrap();
+    let block = doc.split("<!-- recipe:begin -->").nth(1).and_then(|r| r.split("<!-- recipe:end -->").next()).unwrap();
+    let script = block.trim().strip_prefix("```sh").and_then(|s| s.strip_suffix("```")).expect("one sh block");
+    let tmp = tempfile::tempdir().unwrap();
+    let dist = tmp.path().join("dist");
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .current_dir(tmp.path())
+        .env("MYDESIGN_DOCS", env!("CARGO_BIN_EXE_mydesign-docs"))
+        .env("REPO", common::root().join("corpus"))
+        .env("TAG", "v3.4.0")
+        .env("DIST", &dist)
+        .env_remove("ATTACH")
+        .env_remove("PRESET")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "recipe failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let file = dist.join("my-design@3.4.0.tar.zst");
+    assert!(stdout.contains("ok: my-design 3.4.0 in "), "{stdout}");
+    assert!(stdout.contains("my-design@3.4.0 (build ") && stdout.contains("): installed in "), "{stdout}");
+    let sha = std::fs::read_to_string(dist.join("my-design@3.4.0.tar.zst.sha256")).unwrap();
+    assert!(sha.ends_with("  my-design@3.4.0.tar.zst\n"), "{sha}");
+    // The file CI publishes is the one `pack` gives for the same sources.
+    let local = sample_pack(tmp.path());
+    assert_eq!(std::fs::read(&file).unwrap(), std::fs::read(&local).unwrap());
+}
