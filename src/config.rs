@@ -43,6 +43,9 @@ pub struct SystemConfig {
     /// npm package that projects depend on (its version in a project picks the set `serve --project` serves);
     /// default: `name` of the repository's `package.json`, scope kept.
     pub package: Option<String>,
+    /// Where the sources came from (set by `build`, never read from the file): stored in the manifest.
+    #[serde(skip)]
+    pub source: Option<crate::model::SourceInfo>,
     /// Language served when a lookup names none; default: the first language of `docs`.
     pub default_lang: Option<String>,
     /// Only compile these languages; default: every language of `docs`.

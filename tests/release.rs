@@ -537,3 +537,75 @@ fn ci_recipe_runs_end_to_end_on_the_sample() {
     let local = sample_pack(tmp.path());
     assert_eq!(std::fs::read(&file).unwrap(), std::fs::read(&local).unwrap());
 }
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+        .output()
+        .expect("git");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// `build REPO --ref TAG` on a repository made here: the tagged tree is built (not HEAD), and the manifest records
+/// repository, reference, commit and tag; a pack file given to `build` is only verified and unpacked.
+#[test]
+fn build_from_a_git_ref_records_the_source() {
+    if Command::new("git").arg("--version").output().is_err() {
+        eprintln!("skipping: no git on PATH");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    copy_dir(&common::root().join("corpus"), &repo);
+    git(&repo, &["init", "--quiet"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "--quiet", "-m", "3.4.0"]);
+    git(&repo, &["tag", "v3.4.0"]);
+    let tagged = git(&repo, &["rev-parse", "HEAD"]);
+    let doc = repo.join("docs/tag/index.md");
+    std::fs::write(&doc, std::fs::read_to_string(&doc).unwrap() + "\nUnreleased paragraph after the tag.\n").unwrap();
+    git(&repo, &["commit", "--quiet", "-am", "after"]);
+    let head = git(&repo, &["rev-parse", "HEAD"]);
+
+    let out = tmp.path().join("out");
+    ok_in(tmp.path(), tmp.path(), &["build", arg(&repo), "--ref", "v3.4.0", "--out", arg(&out)]);
+    let set = mydesign_docs::read::BundleSet::open(&out.join("my-design@3.4.0")).unwrap();
+    let source = set.manifest().source.clone().expect("source recorded");
+    assert_eq!(source.repository, arg(&repo));
+    assert_eq!(source.reference.as_deref(), Some("v3.4.0"));
+    assert_eq!(source.commit.as_deref(), Some(tagged.as_str()));
+    assert_eq!(source.tag.as_deref(), Some("v3.4.0"));
+    assert_eq!(set.manifest().built_by, format!("mydesign-docs {}", env!("CARGO_PKG_VERSION")));
+    let tag_doc = ok_in(tmp.path(), tmp.path(), &["doc", "tag", "--full", "--bundles", arg(&out)]);
+    assert!(!tag_doc.contains("Unreleased paragraph"), "built HEAD, not the tag");
+    // No temporary checkout is left behind.
+    let leftovers = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .any(|e| e.file_name().to_string_lossy().starts_with(&format!("mydesign-docs-src-{}", std::process::id())));
+    assert!(!leftovers);
+
+    // The working tree itself: its HEAD commit, no tag.
+    let out2 = tmp.path().join("out2");
+    ok_in(tmp.path(), tmp.path(), &["build", arg(&repo), "--out", arg(&out2)]);
+    let set = mydesign_docs::read::BundleSet::open(&out2.join("my-design@3.4.0")).unwrap();
+    let source = set.manifest().source.clone().expect("source recorded");
+    assert_eq!((source.commit.as_deref(), source.tag.as_deref(), source.reference), (Some(head.as_str()), None, None));
+
+    // A ref that does not exist: git's reason, exit 2.
+    let err = fails_in(tmp.path(), tmp.path(), &["build", arg(&repo), "--ref", "v9.9.9", "--out", arg(&out2)]);
+    assert!(err.contains("cannot fetch `v9.9.9`"), "{err}");
+
+    // A pack file: verified and unpacked, nothing compiled.
+    let file = sample_pack(tmp.path());
+    let out3 = tmp.path().join("out3");
+    let text = ok_in(tmp.path(), tmp.path(), &["build", arg(&file), "--out", arg(&out3)]);
+    assert!(text.starts_with("unpacked my-design@3.4.0 (build "), "{text}");
+    assert_eq!(common::tree_bytes(&out3.join("my-design@3.4.0")), common::tree_bytes(&common::sample().report.dir));
+}

@@ -5,6 +5,7 @@ mod build;
 mod lookup;
 mod serve;
 mod setup;
+mod source;
 mod store;
 
 use std::path::PathBuf;

@@ -272,6 +272,7 @@ pub fn compile_all(
         search: None,
         list_tokens: vec![],
         package: config.system.package.clone().or_else(|| package_full_name(repo)),
+        source: config.system.source.clone(),
     };
     let manifest = count_lists(manifest, &file_lists, &ctx.tokens);
     Ok(CompiledSet { manifest, components: writers, changelog: changelog_writer, search: units })
