@@ -10,6 +10,7 @@ pub mod budget;
 pub mod bundle;
 pub mod compile;
 pub mod config;
+pub mod diff;
 pub mod model;
 pub mod project;
 pub mod read;

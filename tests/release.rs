@@ -609,3 +609,65 @@ fn build_from_a_git_ref_records_the_source() {
     assert!(text.starts_with("unpacked my-design@3.4.0 (build "), "{text}");
     assert_eq!(common::tree_bytes(&out3.join("my-design@3.4.0")), common::tree_bytes(&common::sample().report.dir));
 }
+
+/// `diff` between two builds of the sample whose sources and changelog differ.
+#[test]
+fn diff_shows_props_functions_and_changelog_between_versions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    ok_in(tmp.path(), &store, &["install", arg(&common::sample().report.dir)]);
+    let repo = tmp.path().join("repo");
+    copy_dir(&common::root().join("corpus"), &repo);
+    let tag = repo.join("src/components/Tag/Tag.tsx");
+    let src = std::fs::read_to_string(&tag).unwrap();
+    std::fs::write(
+        &tag,
+        src + "\nexport function tagColorOf(props: TagProps): string {\n    return props.color ?? 'grey';\n}\n",
+    )
+    .unwrap();
+    // The sample's props come from the document's tables: one changed, one added, one removed.
+    let doc = repo.join("docs/tag/index.md");
+    let text = std::fs::read_to_string(&doc).unwrap();
+    let text = text
+        .replacen(
+            "| size | Size | 'small' \\| 'default' \\| 'large' | 'default' |  |",
+            "| size | Size | 'small' \\| 'default' \\| 'large' \\| 'huge' | 'large' |  |",
+            1,
+        )
+        .replacen(
+            "| visible | Controlled visibility | boolean | - |  |\n",
+            "| dot | Show a dot | boolean | false | 3.5.0 |\n",
+            1,
+        );
+    std::fs::write(&doc, text).unwrap();
+    let log = repo.join("CHANGELOG.md");
+    let text = std::fs::read_to_string(&log).unwrap().replacen(
+        "## 3.x\n\n",
+        "## 3.x\n\n#### 3.5.0 (2026-11-20)\n\n- **Feat**\n    - Tag: add `shape` and the `huge` size\n    - Table: unrelated change\n\n",
+        1,
+    );
+    std::fs::write(&log, text).unwrap();
+    let out = tmp.path().join("out");
+    ok_in(tmp.path(), &store, &["build", arg(&repo), "--out", arg(&out), "--set-version", "3.5.0"]);
+    ok_in(tmp.path(), &store, &["install", arg(&out)]);
+
+    let text = ok_in(&repo, &store, &["diff", "tag", "3.4.0", "3.5.0"]);
+    let expected = [
+        "[my-design · tag: 3.4.0 → 3.5.0]",
+        "## Props (3 changed)",
+        "+ Tag.dot: boolean = false",
+        "~ Tag.size: 'small' | 'default' | 'large' = 'default' → 'small' | 'default' | 'large' | 'huge' = 'large'",
+        "- Tag.visible: boolean",
+        "## Functions (+1 −0)",
+        "+ tagColorOf",
+        "## Changelog (1 releases mention it)",
+        "### 3.5.0",
+        "- Tag: add `shape` and the `huge` size",
+    ];
+    assert_eq!(text.trim_end(), expected.join("\n"));
+    // Within the budget: cut on whole lines, saying what is left.
+    let cut = ok_in(&repo, &store, &["diff", "tag", "3.4.0", "3.5.0", "--max-tokens", "120"]);
+    assert!(cut.len() <= 121 && cut.trim_end().ends_with("more lines (raise --max-tokens)"), "{cut}");
+    let err = fails_in(&repo, &store, &["diff", "tag", "3.4.0", "9.0.0"]);
+    assert!(err.contains("9.0.0") && err.contains("3.5.0"), "{err}");
+}

@@ -36,7 +36,7 @@ fn print(view: &impl Render, json: bool) -> anyhow::Result<ExitCode> {
 /// Whether the command asked for JSON: its errors are then JSON on stdout too (`{"error": "..."}`), exit code 2.
 fn wants_json(command: &Command) -> bool {
     match command {
-        Command::Components(a) | Command::Verify(a) => a.json,
+        Command::Components(a) | Command::Verify(a) | Command::Diff { lookup: a, .. } => a.json,
         Command::Doc { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
@@ -68,6 +68,18 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::List(args) => super::store::list(args),
         Command::Remove(args) => super::store::remove(args),
         Command::Setup(args) => super::setup::run(args),
+        Command::Diff { component, v1, v2, lookup: a } => {
+            let library = match &a.bundles {
+                Some(dir) => mydesign_docs::read::Library::scan(std::slice::from_ref(dir))?,
+                None => mydesign_docs::serve::open_library(&[])?,
+            };
+            let (old, new) = mydesign_docs::diff::select_pair(&library, a.system.as_deref(), &v1, &v2)?;
+            let changes = mydesign_docs::diff::changes(&old, &new, &component, a.lang.as_deref())?;
+            let cap =
+                a.max_tokens.unwrap_or(new.manifest().thresholds.max_tokens).min(new.manifest().thresholds.max_tokens);
+            emit(&if a.json { serde_json::to_string(&changes)? } else { changes.render(cap) })?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Completions { shell } => super::setup::completions(shell),
         Command::Man => super::setup::man(),
         Command::Components(a) => print(&open(&a)?.components(a.lang.as_deref())?, a.json),

@@ -119,6 +119,17 @@ enum Command {
     List(store::ListArgs),
     /// Remove one installed set (SYSTEM@VERSION) from the store.
     Remove(store::RemoveArgs),
+    /// What changed in a component between two versions: props, functions, and the changelog entries naming it.
+    Diff {
+        /// Component name.
+        component: String,
+        /// Older version.
+        v1: String,
+        /// Newer version.
+        v2: String,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
     /// Print (or with --write, merge) an MCP client's configuration for this binary and store.
     Setup(setup::SetupArgs),
     /// Print a shell completion script: `mydesign-docs completions bash > /etc/bash_completion.d/mydesign-docs`.
