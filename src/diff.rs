@@ -43,6 +43,9 @@ pub struct Changes {
     pub functions_removed: Vec<String>,
     /// Changelog releases after `from` up to `to` that mention the component: (version, matching lines).
     pub changelog: Vec<(String, Vec<String>)>,
+    /// Only the changelog was compared (`changelog --component --since`): the text has no props or functions.
+    #[serde(skip)]
+    pub changelog_only: bool,
 }
 
 fn describe(p: &crate::model::Prop) -> String {
@@ -86,6 +89,13 @@ fn functions(set: &BundleSet, component: &str) -> Result<BTreeSet<String>, Looku
     Ok(out)
 }
 
+/// Whether `needle` occurs in `text` as a whole word (`table` in "Table: fix", not in "stable" or "tables").
+fn names_word(text: &str, needle: &str) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    text.match_indices(needle)
+        .any(|(i, _)| !word(text[..i].chars().next_back()) && !word(text[i + needle.len()..].chars().next()))
+}
+
 fn parse(v: &str) -> Option<semver::Version> {
     semver::Version::parse(v.trim().trim_start_matches('v')).ok()
 }
@@ -125,7 +135,7 @@ fn changelog(
             .iter()
             .filter(|line| {
                 let low = line.to_lowercase();
-                needles.iter().any(|n| low.contains(n.as_str()))
+                needles.iter().any(|n| names_word(&low, n))
             })
             .map(|line| line.trim().to_string())
             .collect();
@@ -168,6 +178,33 @@ pub fn changes(old: &BundleSet, new: &BundleSet, component: &str, lang: Option<&
         functions_added: f_new.difference(&f_old).cloned().collect(),
         functions_removed: f_old.difference(&f_new).cloned().collect(),
         changelog: changelog(new, lang, &old.manifest().version, &new.manifest().version, &name)?,
+        changelog_only: false,
+    })
+}
+
+/// `changelog --component X --since V`: the changelog lines of `set`'s releases after `since` that name `component`,
+/// as [`Changes`] with no props or functions.
+///
+/// # Errors
+/// An unknown component (with the closest names); a damaged bundle.
+pub fn changelog_since(
+    set: &BundleSet,
+    component: &str,
+    since: &str,
+    lang: Option<&str>,
+) -> Result<Changes, LookupError> {
+    let name = set.component(component)?.name.clone();
+    let version = set.manifest().version.clone();
+    Ok(Changes {
+        system: set.manifest().system.clone(),
+        changelog: changelog(set, lang, since, &version, &name)?,
+        component: name,
+        from: since.trim_start_matches('v').to_string(),
+        to: version,
+        props: vec![],
+        functions_added: vec![],
+        functions_removed: vec![],
+        changelog_only: true,
     })
 }
 
@@ -175,18 +212,9 @@ impl Changes {
     /// The text form, cut on whole lines at `max_tokens` bytes (see the module docs).
     pub fn render(&self, max_tokens: u32) -> String {
         let mut lines = vec![format!("[{} · {}: {} → {}]", self.system, self.component, self.from, self.to)];
-        lines.push(format!("## Props ({} changed)", self.props.len()));
-        for p in &self.props {
-            lines.push(match (&p.before, &p.after) {
-                (None, Some(a)) => format!("+ {}: {a}", p.name),
-                (Some(b), None) => format!("- {}: {b}", p.name),
-                (Some(b), Some(a)) => format!("~ {}: {b} → {a}", p.name),
-                (None, None) => continue,
-            });
+        if !self.changelog_only {
+            self.render_code(&mut lines);
         }
-        lines.push(format!("## Functions (+{} −{})", self.functions_added.len(), self.functions_removed.len()));
-        lines.extend(self.functions_added.iter().map(|f| format!("+ {f}")));
-        lines.extend(self.functions_removed.iter().map(|f| format!("- {f}")));
         lines.push(format!("## Changelog ({} releases mention it)", self.changelog.len()));
         for (v, hits) in &self.changelog {
             lines.push(format!("### {v}"));
@@ -204,6 +232,22 @@ impl Changes {
             out.push('\n');
         }
         out.trim_end().to_string()
+    }
+
+    /// The props and functions sections.
+    fn render_code(&self, lines: &mut Vec<String>) {
+        lines.push(format!("## Props ({} changed)", self.props.len()));
+        for p in &self.props {
+            lines.push(match (&p.before, &p.after) {
+                (None, Some(a)) => format!("+ {}: {a}", p.name),
+                (Some(b), None) => format!("- {}: {b}", p.name),
+                (Some(b), Some(a)) => format!("~ {}: {b} → {a}", p.name),
+                (None, None) => continue,
+            });
+        }
+        lines.push(format!("## Functions (+{} −{})", self.functions_added.len(), self.functions_removed.len()));
+        lines.extend(self.functions_added.iter().map(|f| format!("+ {f}")));
+        lines.extend(self.functions_removed.iter().map(|f| format!("- {f}")));
     }
 }
 

@@ -671,3 +671,32 @@ fn diff_shows_props_functions_and_changelog_between_versions() {
     let err = fails_in(&repo, &store, &["diff", "tag", "3.4.0", "9.0.0"]);
     assert!(err.contains("9.0.0") && err.contains("3.5.0"), "{err}");
 }
+
+#[test]
+fn changelog_since_lists_the_releases_that_name_the_component() {
+    let tmp = tempfile::tempdir().unwrap();
+    let set = &common::sample().report.dir;
+    let text = ok_in(
+        tmp.path(),
+        tmp.path(),
+        &["changelog", "--component", "table", "--since", "3.3.4", "--bundles", arg(set)],
+    );
+    let heads: Vec<&str> = text.lines().filter(|l| l.starts_with('[') || l.starts_with('#')).collect();
+    assert_eq!(
+        heads,
+        [
+            "[my-design · table: 3.3.4 → 3.4.0]",
+            "## Changelog (3 releases mention it)",
+            "### 3.4.0",
+            "### 3.3.6",
+            "### 3.3.5"
+        ]
+    );
+    assert_eq!(text.lines().filter(|l| l.starts_with("- Table: ")).count(), 4 + 3 + 1);
+    let err = fails_in(
+        tmp.path(),
+        tmp.path(),
+        &["changelog", "--component", "tabel", "--since", "3.3.4", "--bundles", arg(set)],
+    );
+    assert!(err.contains("did you mean: table"), "{err}");
+}

@@ -93,7 +93,14 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             let set = open(&a)?;
             print(&set.code_block(&component, index, a.lang.as_deref(), paging(&set, &a)?)?, a.json)
         }
-        Command::Changelog { page, lookup: a } => {
+        Command::Changelog { component: Some(component), since: Some(since), lookup: a, .. } => {
+            let set = open(&a)?;
+            let cap = a.max_tokens.unwrap_or(u32::MAX).min(set.manifest().thresholds.max_tokens);
+            let changes = mydesign_docs::diff::changelog_since(&set, &component, &since, a.lang.as_deref())?;
+            emit(&if a.json { serde_json::to_string(&changes)? } else { changes.render(cap) })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Changelog { page, lookup: a, .. } => {
             let set = open(&a)?;
             print(&set.changelog(page, a.lang.as_deref(), paging(&set, &a)?)?, a.json)
         }

@@ -58,6 +58,12 @@ enum Command {
         /// Page number, 1-based (default 1, or the cursor's page).
         #[arg(long)]
         page: Option<u32>,
+        /// Only the lines that name this component, in the releases after --since (instead of a page).
+        #[arg(long, requires = "since", conflicts_with = "page")]
+        component: Option<String>,
+        /// With --component: releases after this version, up to the version read.
+        #[arg(long, requires = "component", value_name = "VERSION")]
+        since: Option<String>,
         #[command(flatten)]
         lookup: LookupArgs,
     },
