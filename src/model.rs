@@ -115,6 +115,26 @@ pub struct Manifest {
     pub search: Option<SearchEntry>,
     /// Tokens of the component list (`list_components`, as MCP clients get it) per language.
     pub list_tokens: Vec<(String, u32)>,
+    /// The npm package whose version a project pins (`serve --project`), e.g. `@douyinfe/semi-ui`: `[system]
+    /// package` of the config, else `name` of the repository's `package.json`. Absent in sets of format 2.
+    #[serde(default)]
+    pub package: Option<String>,
+    /// Where the sources came from, when `build` knew (a git checkout or `--ref`). Absent in sets of format 2.
+    #[serde(default)]
+    pub source: Option<SourceInfo>,
+}
+
+/// The source a set was built from (`build REPO [--ref REF]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SourceInfo {
+    /// The repository: its URL (`remote.origin.url`, or the one given to `build`) or local path.
+    pub repository: String,
+    /// The `--ref` given (tag, branch or commit), if any.
+    pub reference: Option<String>,
+    /// The commit built (40 hex digits).
+    pub commit: Option<String>,
+    /// A tag pointing at that commit, if any.
+    pub tag: Option<String>,
 }
 
 /// The search index in the manifest.

@@ -351,6 +351,10 @@ pub struct Served {
     pub system: String,
     /// Version actually served.
     pub version: String,
+    /// Why this version and not the one asked for, when the server chose it for a project (`serve --project`):
+    /// "project uses 2.61.3; serving 2.60.0, the nearest installed". Shown in every header.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// `components`: the list.
@@ -398,7 +402,7 @@ impl ComponentsView {
             .map(|l| l.pages);
         let shared_files = manifest.shared.as_ref().map_or(0, |s| s.files);
         let tokens = manifest.list_tokens.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
-        let served = Served { system: manifest.system.clone(), version: manifest.version.clone() };
+        let served = Served { system: manifest.system.clone(), version: manifest.version.clone(), note: None };
         ComponentsView { served, lang, tokens, components, changelog_pages, shared_files }
     }
 }
@@ -688,6 +692,8 @@ pub struct BundleSet {
     maps: Mutex<HashMap<String, Arc<TokenMaps>>>,
     /// The search index, opened by the first search and kept (`crate::search::query`).
     pub(crate) search: Mutex<Option<Arc<crate::search::query::SearchIndex>>>,
+    /// Why this set is served by default for its system ([`Library::pin`]): said in every answer's header.
+    note: std::sync::OnceLock<String>,
 }
 
 /// Decoded text frames, oldest first, at most [`TEXT_CACHE_BYTES`] of text in all.
@@ -710,6 +716,8 @@ pub struct Library {
     /// `(system, version, directory)`, sorted by system then version (ascending).
     entries: Vec<(String, String, PathBuf)>,
     open: Mutex<HashMap<PathBuf, Arc<BundleSet>>>,
+    /// Version served by default per system, instead of the highest ([`Library::pin`]).
+    pins: HashMap<String, String>,
 }
 
 impl Library {
@@ -742,7 +750,7 @@ impl Library {
         }
         entries.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| version_cmp(&a.1, &b.1)));
         entries.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
-        Ok(Library { dirs: dirs.to_vec(), entries, open: Mutex::new(open) })
+        Ok(Library { dirs: dirs.to_vec(), entries, open: Mutex::new(open), pins: HashMap::new() })
     }
 
     /// Systems and their versions (ascending), for lists and error messages.
@@ -757,7 +765,31 @@ impl Library {
         out
     }
 
-    /// The set of `system` (required when there are several) at `version` (default: the highest present).
+    /// Serves `version` of `system` when a call names no version (instead of the highest), with `note` (why) in
+    /// every answer's header when given. Used by `serve --project` (`crate::project`).
+    ///
+    /// # Errors
+    /// As [`Library::select`] for that system and version.
+    pub fn pin(&mut self, system: &str, version: &str, note: Option<String>) -> Result<(), LookupError> {
+        let set = self.select(Some(system), Some(version))?;
+        if let Some(note) = note {
+            let _ = set.note.set(note);
+        }
+        self.pins.insert(set.manifest.system.clone(), set.manifest.version.clone());
+        Ok(())
+    }
+
+    /// The notes of pinned versions ([`Library::pin`]), one per system that has one.
+    pub fn notes(&self) -> Vec<String> {
+        let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out: Vec<String> =
+            open.values().filter_map(|s| s.note.get().map(|n| format!("{}: {n}", s.manifest.system))).collect();
+        out.sort();
+        out
+    }
+
+    /// The set of `system` (required when there are several) at `version` (default: the pinned version, else the
+    /// highest present).
     ///
     /// # Errors
     /// `System` (unknown, or several and none chosen), `UnknownVersion`, or a damaged manifest.
@@ -781,7 +813,13 @@ impl Library {
                 });
             }
         };
-        let version = match version.map(str::trim).filter(|v| !v.eq_ignore_ascii_case("latest") && !v.is_empty()) {
+        let pinned = if version.is_none() { self.pins.get(system) } else { None };
+        let version = match pinned
+            .map(String::as_str)
+            .or(version)
+            .map(str::trim)
+            .filter(|v| !v.eq_ignore_ascii_case("latest") && !v.is_empty())
+        {
             Some(v) => versions.iter().find(|x| x.as_str() == v.trim_start_matches('v')).ok_or_else(|| {
                 LookupError::UnknownVersion {
                     system: system.clone(),
@@ -996,6 +1034,7 @@ impl BundleSet {
             maps: Mutex::new(HashMap::new()),
             cuts: Mutex::new(std::collections::VecDeque::new()),
             search: Mutex::new(None),
+            note: std::sync::OnceLock::new(),
         })
     }
 
@@ -1010,7 +1049,8 @@ impl BundleSet {
     }
 
     pub(crate) fn served(&self) -> Served {
-        Served { system: self.manifest.system.clone(), version: self.manifest.version.clone() }
+        let note = self.note.get().cloned();
+        Served { system: self.manifest.system.clone(), version: self.manifest.version.clone(), note }
     }
 
     pub(crate) fn bundle(&self, file: &str) -> Result<Arc<Bundle>, LookupError> {
@@ -1142,7 +1182,9 @@ impl BundleSet {
                 .cloned()
                 .ok_or_else(|| LookupError::UnknownLang { lang: echo(l), available: langs.join(", ") })?,
         };
-        Ok(ComponentsView::new(&self.manifest, lang))
+        let mut view = ComponentsView::new(&self.manifest, lang);
+        view.served = self.served();
+        Ok(view)
     }
 
     /// `system@version`, as cursors name the set.

@@ -113,7 +113,10 @@ pub fn plural(n: impl Into<u64>, word: &str) -> String {
 }
 
 fn served(s: &Served) -> String {
-    format!("{} {}", s.system, s.version)
+    match &s.note {
+        Some(note) => format!("{} {} · {note}", s.system, s.version),
+        None => format!("{} {}", s.system, s.version),
+    }
 }
 
 impl Render for ComponentsView {
@@ -525,7 +528,7 @@ mod tests {
 
     #[test]
     fn calls_carry_the_set_served_on_both_surfaces() {
-        let s = Served { system: "semi".into(), version: "2.102.0".into() };
+        let s = Served { system: "semi".into(), version: "2.102.0".into(), note: None };
         let args = [("component", "table".to_string()), ("index", "N".to_string())];
         assert_eq!(
             Surface::Mcp.call(&s, Some("zh-CN"), "get_code_block", "code-block", &args),

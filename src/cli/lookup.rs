@@ -15,10 +15,17 @@ fn open(args: &LookupArgs) -> anyhow::Result<std::sync::Arc<BundleSet>> {
     Ok(open_library(args)?.1)
 }
 
-/// The library of `--bundles` and the set chosen; a default lookup that skips a damaged newer set says so on stderr.
+/// The library of `--bundles` (else `./out`, else the store) and the set chosen; a default lookup that skips a
+/// damaged newer set says so on stderr.
 fn open_library(args: &LookupArgs) -> anyhow::Result<(Library, std::sync::Arc<BundleSet>)> {
-    mydesign_docs::render::set_cli_bundles(&args.bundles.to_string_lossy());
-    let library = Library::scan(std::slice::from_ref(&args.bundles))?;
+    let library = match &args.bundles {
+        Some(dir) => {
+            mydesign_docs::render::set_cli_bundles(&dir.to_string_lossy());
+            Library::scan(std::slice::from_ref(dir))?
+        }
+        // ./out, else the store: the commands it prints need no --bundles either.
+        None => mydesign_docs::serve::open_library(&[])?,
+    };
     let set = library.select(args.system.as_deref(), args.version.as_deref())?;
     if args.version.is_none() {
         for damaged in library.damaged_defaults(Some(&set.manifest().system)) {
@@ -42,7 +49,7 @@ fn print(view: &impl Render, json: bool) -> anyhow::Result<ExitCode> {
 /// Whether the command asked for JSON: its errors are then JSON on stdout too (`{"error": "..."}`), exit code 2.
 fn wants_json(command: &Command) -> bool {
     match command {
-        Command::Components(a) | Command::Verify(a) => a.json,
+        Command::Components(a) | Command::Verify(a) | Command::Diff { lookup: a, .. } => a.json,
         Command::Doc { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
@@ -69,6 +76,25 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Build(args) => super::build::run(args),
         Command::Serve(args) => super::serve::run(args),
+        Command::Pack(args) => super::store::pack(args),
+        Command::Install(args) => super::store::install(args),
+        Command::List(args) => super::store::list(args),
+        Command::Remove(args) => super::store::remove(args),
+        Command::Setup(args) => super::setup::run(args),
+        Command::Diff { component, v1, v2, lookup: a } => {
+            let library = match &a.bundles {
+                Some(dir) => mydesign_docs::read::Library::scan(std::slice::from_ref(dir))?,
+                None => mydesign_docs::serve::open_library(&[])?,
+            };
+            let (old, new) = mydesign_docs::diff::select_pair(&library, a.system.as_deref(), &v1, &v2)?;
+            let changes = mydesign_docs::diff::changes(&old, &new, &component, a.lang.as_deref())?;
+            let cap =
+                a.max_tokens.unwrap_or(new.manifest().thresholds.max_tokens).min(new.manifest().thresholds.max_tokens);
+            emit(&if a.json { serde_json::to_string(&changes)? } else { changes.render(cap) })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Completions { shell } => super::setup::completions(shell),
+        Command::Man => super::setup::man(),
         Command::Components(a) => print(&open(&a)?.components(a.lang.as_deref())?, a.json),
         Command::Doc { component, detail, full, sections, lookup: a } => {
             let set = open(&a)?;
@@ -80,7 +106,14 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             let set = open(&a)?;
             print(&set.code_block(&component, index, a.lang.as_deref(), paging(&set, &a)?)?, a.json)
         }
-        Command::Changelog { page, lookup: a } => {
+        Command::Changelog { component: Some(component), since: Some(since), lookup: a, .. } => {
+            let set = open(&a)?;
+            let cap = a.max_tokens.unwrap_or(u32::MAX).min(set.manifest().thresholds.max_tokens);
+            let changes = mydesign_docs::diff::changelog_since(&set, &component, &since, a.lang.as_deref())?;
+            emit(&if a.json { serde_json::to_string(&changes)? } else { changes.render(cap) })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Changelog { page, lookup: a, .. } => {
             let set = open(&a)?;
             print(&set.changelog(page, a.lang.as_deref(), paging(&set, &a)?)?, a.json)
         }
