@@ -551,7 +551,7 @@ mod tests {
 
     #[test]
     fn calls_quote_their_values_for_each_surface() {
-        let s = Served { system: "my ds".into(), version: "1.0.0-beta.1".into() };
+        let s = Served { system: "my ds".into(), version: "1.0.0-beta.1".into(), note: None };
         let args = [("path", "src/it's \"q\".ts".to_string()), ("--start-line", "3".to_string())];
         assert_eq!(
             Surface::Cli.call(&s, None, "get_file_code", "file", &args),

@@ -15,17 +15,21 @@ fn open(args: &LookupArgs) -> anyhow::Result<std::sync::Arc<BundleSet>> {
     Ok(open_library(args)?.1)
 }
 
-/// The library of `--bundles` (else `./out`, else the store) and the set chosen; a default lookup that skips a
-/// damaged newer set says so on stderr.
-fn open_library(args: &LookupArgs) -> anyhow::Result<(Library, std::sync::Arc<BundleSet>)> {
-    let library = match &args.bundles {
+/// The sets of `--bundles`, else of `./out`, else of the store (the commands printed then need no `--bundles`).
+fn library(args: &LookupArgs) -> anyhow::Result<Library> {
+    Ok(match &args.bundles {
         Some(dir) => {
             mydesign_docs::render::set_cli_bundles(&dir.to_string_lossy());
             Library::scan(std::slice::from_ref(dir))?
         }
-        // ./out, else the store: the commands it prints need no --bundles either.
         None => mydesign_docs::serve::open_library(&[])?,
-    };
+    })
+}
+
+/// The library of `--bundles` (else `./out`, else the store) and the set chosen; a default lookup that skips a
+/// damaged newer set says so on stderr.
+fn open_library(args: &LookupArgs) -> anyhow::Result<(Library, std::sync::Arc<BundleSet>)> {
+    let library = library(args)?;
     let set = library.select(args.system.as_deref(), args.version.as_deref())?;
     if args.version.is_none() {
         for damaged in library.damaged_defaults(Some(&set.manifest().system)) {
@@ -133,8 +137,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Search { query, component, kind, lookup: a } => {
             // `--max-tokens` here is the search budget (default 2,000), still capped by the sets'. Without
             // `--system`, every system in `--bundles` is searched.
-            mydesign_docs::render::set_cli_bundles(&a.bundles.to_string_lossy());
-            let library = Library::scan(std::slice::from_ref(&a.bundles))?;
+            let library = library(&a)?;
             let sets = sets_to_search(&library, a.system.as_deref(), a.version.as_deref())?;
             let opts = SearchOptions {
                 component,
@@ -164,7 +167,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                     "{} of the bundle sets in {} do not open (the default version skips them):\n{}\n{} {} in {}: \
                      {bundles} bundles, {frames} frames, checksums match",
                     damaged.len(),
-                    a.bundles.display(),
+                    a.bundles.as_deref().map_or("./out or the store".into(), |d| d.display().to_string()),
                     list.join("\n"),
                     set.manifest().system,
                     set.manifest().version,
