@@ -89,6 +89,16 @@ pub enum BudgetError {
         /// What is wrong.
         why: String,
     },
+    /// A cursor made on another build of the same `system@version`: the text it points into has changed.
+    #[error(
+        "this cursor is from another build of {set} ({request}; the text changed since): repeat the call without cursor"
+    )]
+    Stale {
+        /// `system@version`.
+        set: String,
+        /// What the cursor continues.
+        request: String,
+    },
     /// A cursor of another bundle set, document or file.
     #[error("this cursor continues {cursor}, not {call}; repeat that call with it, or drop the cursor")]
     Mismatch {
@@ -320,21 +330,13 @@ pub struct Rest {
 /// inside a fence ends before the fence instead, unless the fence starts the part (then it ends inside, and says
 /// so). Never panics: ranges are clamped to the text and to char boundaries the map cuts at.
 pub fn serve(text: &str, cuts: &Cuts, ranges: &[(usize, usize)], offset: u32, budget: u32, fences: &[Fence]) -> Part {
-    let ranges: Vec<(usize, usize)> =
-        ranges.iter().map(|&(a, b)| (a.min(text.len()), b.min(text.len()))).filter(|(a, b)| a < b).collect();
+    let ranges = clamp_ranges(text, ranges);
     let line_at = |at: usize| cuts.line_at(at);
     let mut part = Part { tokens_exact: true, text_lines: line_at(text.len()), offset, ..Part::default() };
-    // Find where `offset` falls.
-    let mut skip = offset as usize;
-    let mut i = 0;
-    while i < ranges.len() && skip >= ranges[i].1 - ranges[i].0 {
-        skip -= ranges[i].1 - ranges[i].0;
-        i += 1;
-    }
-    let Some(&(first_start, _)) = ranges.get(i) else {
+    // Where `offset` falls: nothing is served from inside a character.
+    let Some((mut i, mut cur)) = locate(&ranges, offset).filter(|&(_, at)| text.is_char_boundary(at)) else {
         return part;
     };
-    let mut cur = first_start + skip;
     if let Some(f) = fences.iter().find(|f| f.start < cur && cur < f.end) {
         part.starts_in_block = Some(f.index);
         part.reopen = Some(fence_lines(text, f).0);
@@ -359,8 +361,11 @@ pub fn serve(text: &str, cuts: &Cuts, ranges: &[(usize, usize)], offset: u32, bu
             }
         }
         if stop > cur {
+            let Some(piece) = text.get(cur..stop) else {
+                return part; // unreachable: ranges and cut points are char boundaries of `text`
+            };
             let (tokens, exact) = cuts.tokens(cur, stop);
-            part.text.push_str(&text[cur..stop]);
+            part.text.push_str(piece);
             part.tokens += tokens;
             part.tokens_exact &= exact;
             part.lines.1 = line_at(stop.saturating_sub(1).max(cur));
@@ -388,6 +393,41 @@ pub fn serve(text: &str, cuts: &Cuts, ranges: &[(usize, usize)], offset: u32, bu
         }
     }
     part
+}
+
+/// `ranges` clamped to `text` and to its char boundaries (rounded down), empty ones dropped.
+fn clamp_ranges(text: &str, ranges: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let floor = |mut i: usize| {
+        i = i.min(text.len());
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    ranges.iter().map(|&(a, b)| (floor(a), floor(b))).filter(|(a, b)| a < b).collect()
+}
+
+/// Where `offset` (into the joined `ranges`) falls: the range's index and the byte offset in the text; `None` past
+/// the end.
+fn locate(ranges: &[(usize, usize)], offset: u32) -> Option<(usize, usize)> {
+    let mut skip = offset as usize;
+    for (i, &(a, b)) in ranges.iter().enumerate() {
+        if skip < b - a {
+            return Some((i, a + skip));
+        }
+        skip -= b - a;
+    }
+    None
+}
+
+/// Whether `offset` (into the joined `ranges` of `text`) is where a part can start: inside the ranges, on a char
+/// boundary, and at a cut point or the start of a range. Cursors this reader wrote always are; anything else
+/// (an edited cursor with a recomputed checksum) is refused before serving.
+pub fn valid_offset(text: &str, cuts: &Cuts, ranges: &[(usize, usize)], offset: u32) -> bool {
+    let ranges = clamp_ranges(text, ranges);
+    locate(&ranges, offset).is_some_and(|(i, at)| {
+        text.is_char_boundary(at) && (cuts.is_cut(at) || ranges.get(i).is_some_and(|r| r.0 == at))
+    })
 }
 
 /// What a cursor continues: the request, as the tool call that made it.
@@ -487,6 +527,9 @@ pub struct Cursor {
     /// Hash of `system@version` of the set that served the first part ([`Cursor::set_id`]): four bytes, where the
     /// label would make every continuation call several tokens longer.
     pub set: u32,
+    /// Hash of the whole text the offset points into ([`Cursor::text_id`]), so a cursor of an earlier build of the
+    /// same set is refused instead of pointing into another text (0 for offset 0, which fits any text).
+    pub text: u32,
     /// What is being continued.
     pub request: Request,
     /// Byte offset into the served text (for several sections: into their concatenation).
@@ -497,6 +540,11 @@ impl Cursor {
     /// The [`Cursor::set`] of the set labelled `system@version`.
     pub fn set_id(label: &str) -> u32 {
         xxhash_rust::xxh3::xxh3_64(label.as_bytes()) as u32
+    }
+
+    /// The [`Cursor::text`] of `text`: its xxh3-64, cut to 32 bits (about 10 µs for 100 KB).
+    pub fn text_id(text: &str) -> u32 {
+        xxhash_rust::xxh3::xxh3_64(text.as_bytes()) as u32
     }
 
     /// The opaque form.
@@ -522,17 +570,21 @@ impl Cursor {
         rmp_serde::from_slice(body).map_err(|_| malformed("unknown layout"))
     }
 
-    /// Checks that this cursor continues `request` on set `set`.
+    /// Checks that this cursor continues `request` on set `set`, in `text` (the whole text its offset points into).
     ///
     /// # Errors
-    /// [`BudgetError::Mismatch`] naming what the cursor continues.
-    pub fn check(&self, set: &str, request: &Request) -> Result<(), BudgetError> {
+    /// [`BudgetError::Mismatch`] naming what the cursor continues; [`BudgetError::Stale`] when `text` is not the
+    /// text the cursor was made for (another build of the same set).
+    pub fn check(&self, set: &str, request: &Request, text: &str) -> Result<(), BudgetError> {
         if self.set != Cursor::set_id(set) {
             let cursor = format!("{} of another bundle set (not {set}: rebuilt, or another version)", self.request);
             return Err(BudgetError::Mismatch { cursor, call: request.to_string() });
         }
         if &self.request != request {
             return Err(BudgetError::Mismatch { cursor: self.request.to_string(), call: request.to_string() });
+        }
+        if self.offset != 0 && self.text != Cursor::text_id(text) {
+            return Err(BudgetError::Stale { set: set.to_string(), request: self.request.to_string() });
         }
         Ok(())
     }
@@ -649,18 +701,29 @@ mod tests {
     #[test]
     fn cursors_round_trip_and_refuse_garbage() {
         let request = Request::Changelog { lang: "zh-CN".into(), page: 3 };
-        let c = Cursor { set: Cursor::set_id("semi@2.102.0"), request: request.clone(), offset: 1234 };
+        let c = Cursor {
+            set: Cursor::set_id("semi@2.102.0"),
+            text: Cursor::text_id("page text"),
+            request: request.clone(),
+            offset: 1234,
+        };
         let s = c.encode();
         assert!(s.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'), "{s}");
         assert_eq!(Cursor::decode(&s).unwrap(), c);
-        assert!(c.check("semi@2.102.0", &request).is_ok());
-        let other = c.check("semi@2.101.0", &request).unwrap_err().to_string();
+        assert!(c.check("semi@2.102.0", &request, "page text").is_ok());
+        let other = c.check("semi@2.101.0", &request, "page text").unwrap_err().to_string();
         assert!(
             other.contains("another bundle set (not semi@2.101.0") && other.contains("changelog page 3"),
             "{other}"
         );
         let page4 = Request::Changelog { lang: "zh-CN".into(), page: 4 };
-        assert!(matches!(c.check("semi@2.102.0", &page4), Err(BudgetError::Mismatch { .. })));
+        assert!(matches!(c.check("semi@2.102.0", &page4, "page text"), Err(BudgetError::Mismatch { .. })));
+        let stale = c.check("semi@2.102.0", &request, "xypage text").unwrap_err().to_string();
+        assert_eq!(
+            stale,
+            "this cursor is from another build of semi@2.102.0 (changelog page 3 (zh-CN); the text changed since): \
+             repeat the call without cursor"
+        );
         for bad in ["", "!!!", "abc", &s[..s.len() - 2], &format!("{s}A")] {
             assert!(matches!(Cursor::decode(bad), Err(BudgetError::Malformed { .. })), "{bad}");
         }

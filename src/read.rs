@@ -1035,10 +1035,13 @@ impl BundleSet {
         let offset = match paging.cursor {
             Some(c) => {
                 let cursor = Cursor::decode(c)?;
-                cursor.check(&label, request)?;
+                cursor.check(&label, request, text)?;
                 let total: usize = ranges.iter().map(|(a, b)| b.saturating_sub(*a)).sum();
                 if cursor.offset as usize >= total.max(1) {
                     return Err(BudgetError::Malformed { why: "it points past the end of the text".into() }.into());
+                }
+                if !crate::budget::valid_offset(text, cuts, ranges, cursor.offset) {
+                    return Err(BudgetError::Malformed { why: "it does not point where a part starts".into() }.into());
                 }
                 cursor.offset
             }
@@ -1046,8 +1049,8 @@ impl BundleSet {
         };
         let mut part = serve(text, cuts, ranges, offset, paging.budget.content(), fences);
         part.max_tokens = paging.budget.lowered.then_some(paging.budget.max_tokens);
-        let set = Cursor::set_id(&label);
-        let next = part.next_offset.map(|offset| Cursor { set, request: request.clone(), offset }.encode());
+        let (set, text) = (Cursor::set_id(&label), Cursor::text_id(text));
+        let next = part.next_offset.map(|offset| Cursor { set, text, request: request.clone(), offset }.encode());
         Ok((part, next))
     }
 
@@ -1412,7 +1415,8 @@ impl BundleSet {
         part.lines = (part.lines.0 + p.start_line - 1, part.lines.1 + p.start_line - 1);
         if next_cursor.is_none() && page < summary.pages {
             let next = Request::Changelog { lang: summary.lang.clone(), page: page + 1 };
-            next_cursor = Some(Cursor { set: Cursor::set_id(&self.label()), request: next, offset: 0 }.encode());
+            next_cursor =
+                Some(Cursor { set: Cursor::set_id(&self.label()), text: 0, request: next, offset: 0 }.encode());
         }
         Ok(ChangelogView {
             served: self.served(),

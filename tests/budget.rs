@@ -313,3 +313,36 @@ fn sample_cursors_are_checked() {
     }
     assert!(card.starts_with("# Table (table, en-US: 1444 lines, "), "{card:.200}");
 }
+
+/// Issue 10 item 4: build, take a cursor, prepend two characters to the document, rebuild, continue. The cursor's
+/// offset now falls inside a multi-byte character of the new text; it used to panic the reader (exit 101). It must
+/// be refused (exit 2) with a message saying what to do.
+#[test]
+fn a_cursor_from_an_earlier_build_is_refused_not_a_panic() {
+    let repo = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let p = repo.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    let body: String = (1..=120).map(|i| format!("第{i}行：表格的固定列与分页说明。\n\n")).collect();
+    write("package.json", r#"{"name": "tiny", "version": "0.1.0"}"#);
+    write("docs/good/index.md", &format!("# Good\n\n{body}"));
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().to_str().unwrap();
+    let build = || common::ok(repo.path(), &["build", ".", "--out", o]);
+    build();
+    let first = common::ok(out.path(), &["doc", "good", "--full", "--max-tokens", "300", "--json", "--bundles", o]);
+    let json: serde_json::Value = serde_json::from_str(&first).unwrap();
+    let cursor = json["next_cursor"].as_str().expect("the document is over 300 tokens").to_string();
+    // The cursor continues fine on the same build.
+    common::ok(out.path(), &["doc", "good", "--cursor", &cursor, "--max-tokens", "300", "--bundles", o]);
+    write("docs/good/index.md", &format!("ab# Good\n\n{body}"));
+    build();
+    let err = common::fails(out.path(), &["doc", "good", "--cursor", &cursor, "--max-tokens", "300", "--bundles", o]);
+    assert!(
+        err.contains("this cursor is from another build of tiny@0.1.0")
+            && err.contains("repeat the call without cursor"),
+        "{err}"
+    );
+}
