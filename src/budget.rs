@@ -74,6 +74,32 @@ fn word_cuts(text: &str, from: usize, to: usize) -> Vec<usize> {
     out
 }
 
+/// How many of the leading `bounds` (upper bounds in tokens of list entries) fit in `room` tokens, and the tokens
+/// they take: entries are kept in order while their sum fits.
+pub fn listed_within(bounds: impl IntoIterator<Item = u32>, room: u32) -> (usize, u32) {
+    let (mut kept, mut used) = (0, 0u32);
+    for b in bounds {
+        if used.saturating_add(b) > room {
+            break;
+        }
+        kept += 1;
+        used += b;
+    }
+    (kept, used)
+}
+
+/// Bytes JSON adds to `text` when it escapes it (`"`, `\\` and control characters: `\n` adds one, `\u0001`
+/// five); an upper bound of the tokens the escaping adds.
+pub fn json_escapes(text: &str) -> usize {
+    text.bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
+            0..0x20 => 5,
+            _ => 0,
+        })
+        .sum()
+}
+
 /// Why a budget or cursor was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BudgetError {

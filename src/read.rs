@@ -579,8 +579,12 @@ pub struct FileView {
     /// The line range asked for, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range: Option<(u32, u32)>,
-    /// The file's functions, each once (qualified name, first line, tokens), to fetch with `function`.
+    /// The file's largest functions, each once (qualified name, first line, tokens), to fetch with `function`:
+    /// as many as fit a quarter of the content budget (bounded by their bytes, see
+    /// [`crate::budget::listed_within`]), largest first; on the first part of a skeleton only.
     pub functions: Vec<FunctionSize>,
+    /// How many functions the file has (those in `functions` and those left out).
+    pub functions_total: u32,
     /// Lines served and what is left.
     #[serde(flatten)]
     pub part: Part,
@@ -599,6 +603,15 @@ pub struct FunctionSize {
     pub line: u32,
     /// Tokens of its source (getter and setter together).
     pub tokens: u32,
+}
+
+impl FunctionSize {
+    /// An upper bound of the tokens this entry adds to an answer, in its JSON form
+    /// (`{"name":"…","line":N,"tokens":N},`) and in the text footer (`name N, `): its bytes, as every token is at
+    /// least one byte.
+    pub fn bound(&self) -> u32 {
+        (self.name.len() + crate::budget::json_escapes(&self.name) + 40) as u32
+    }
 }
 
 /// `function`: one function's exact source.
@@ -1515,11 +1528,21 @@ impl BundleSet {
         let (norm, bundle, file) = self.locate(path)?;
         let skeleton = !full && lines.is_none() && file.skeleton.is_some();
         // The function list goes with the skeleton (whose bodies it points to), not with whole files or ranges.
-        let functions = if file.kind == FileKind::Source && skeleton {
+        let mut functions = if file.kind == FileKind::Source && skeleton {
             function_sizes(&bundle.get::<Vec<FunctionMeta>>(&keys::functions(&norm))?)
         } else {
             vec![]
         };
+        let functions_total = functions.len() as u32;
+        // The list is named on the first part only, within a quarter of the content budget: its tokens come out of
+        // the content's, so the whole answer (and its JSON) stays within max_tokens.
+        functions.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.name.cmp(&b.name)));
+        let first_part = paging.cursor.is_none();
+        let room = if first_part { paging.budget.content() / 4 } else { 0 };
+        let (kept, used) = crate::budget::listed_within(functions.iter().map(FunctionSize::bound), room);
+        functions.truncate(kept);
+        let mut paging = paging;
+        paging.budget.max_tokens = paging.budget.max_tokens.saturating_sub(used);
         let mut view = FileView {
             served: self.served(),
             file: file.clone(),
@@ -1528,6 +1551,7 @@ impl BundleSet {
             tokens: 0,
             range: lines,
             functions,
+            functions_total,
             part: Part { tokens_exact: true, ..Part::default() },
             next_cursor: None,
             text: String::new(),
@@ -1551,7 +1575,10 @@ impl BundleSet {
             }
         };
         let request = Request::File { path: norm, full: !skeleton, lines };
-        let (part, next_cursor) = self.part(&request, &text, &cuts, &[range], &[], paging)?;
+        let (mut part, next_cursor) = self.part(&request, &text, &cuts, &[range], &[], paging)?;
+        if part.max_tokens.is_some() {
+            part.max_tokens = Some(paging.budget.max_tokens + used); // the call's own, not the one lowered here
+        }
         view.tokens = part.tokens;
         view.text = part.text.clone();
         view.part = part;

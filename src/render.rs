@@ -191,9 +191,6 @@ fn framed(part: &Part, text: &str, more: Option<String>) -> String {
     out
 }
 
-/// Functions named in a skeleton's footer (the largest; all of them are in the structured answer).
-const FOOTER_FUNCTIONS: usize = 20;
-
 /// `lines 1–120 of 6,374 · ` (`what` = `lines`, `view lines`) when a part is not the whole text, else nothing.
 fn served_lines(part: &Part, what: &str, of: u32) -> String {
     if part.cut.is_none() && part.lines.0 <= 1 && part.starts_in_block.is_none() {
@@ -458,20 +455,18 @@ impl Render for FileView {
             thousands(self.tokens),
             framed(&self.part, &self.text, more)
         );
-        if self.skeleton && !self.functions.is_empty() {
+        if self.skeleton && self.part.offset == 0 && self.functions_total > 0 {
             let call =
                 surface.call(&self.served, None, "get_function_code", "function", &[path, ("function", "NAME".into())]);
-            // The largest functions first, at most FOOTER_FUNCTIONS: the footer stays within the envelope.
-            let mut largest: Vec<&FunctionSize> = self.functions.iter().collect();
-            largest.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.name.cmp(&b.name)));
-            let mut list: Vec<String> =
-                largest.iter().take(FOOTER_FUNCTIONS).map(|f| format!("{} {}", f.name, f.tokens)).collect();
-            if largest.len() > FOOTER_FUNCTIONS {
-                list.push(format!("… {} more in --json / structuredContent", largest.len() - FOOTER_FUNCTIONS));
+            // The largest functions first, as many as the budget left room for (see `FileView::functions`).
+            let mut list: Vec<String> = self.functions.iter().map(|f| format!("{} {}", f.name, f.tokens)).collect();
+            let left = self.functions_total as usize - self.functions.len();
+            if left > 0 {
+                list.push(format!("… {left} more with a larger max_tokens"));
             }
             out.push_str(&format!(
                 "\n[{}, largest first with tokens; get one with {call}: {}]",
-                plural(self.functions.len() as u64, "function"),
+                plural(self.functions_total, "function"),
                 list.join(", ")
             ));
         }
