@@ -107,6 +107,11 @@ pub fn plural(n: impl Into<u64>, word: &str) -> String {
     format!("{} {word}{}", thousands(n), if n == 1 { "" } else { "s" })
 }
 
+/// `token` for 1, else `tokens` (after a number printed on its own, as in `3 of 1 token`).
+fn tokens_word(n: u32) -> &'static str {
+    if n == 1 { "token" } else { "tokens" }
+}
+
 fn served(s: &Served) -> String {
     format!("{} {}", s.system, s.version)
 }
@@ -181,10 +186,10 @@ fn framed(part: &Part, text: &str, more: Option<String>) -> String {
         end_line(
             &mut out,
             &format!(
-                "[cut after line {}: {} and {} tokens left; continue with {call}]",
+                "[cut after line {}: {} and {} left; continue with {call}]",
                 thousands(part.lines.1),
                 plural(rest.lines, "line"),
-                thousands(rest.tokens)
+                plural(rest.tokens, "token")
             ),
         );
     }
@@ -229,7 +234,7 @@ impl Render for DocView {
             format!(" · {}", plural(self.code_blocks, "code block"))
         };
         let what = if self.sections.is_empty() {
-            format!("{} lines{hidden}", thousands(self.lines))
+            format!("{}{hidden}", plural(self.lines, "line"))
         } else {
             format!("sections: {}", self.sections.join(", "))
         };
@@ -238,6 +243,7 @@ impl Render for DocView {
         } else {
             String::new()
         };
+        let last = if of.is_empty() { self.tokens } else { self.total_tokens };
         let whole =
             if self.hidden { format!(" (whole document: {})", thousands(self.full_tokens)) } else { String::new() };
         let more = self.next_cursor.as_ref().map(|cur| {
@@ -250,7 +256,7 @@ impl Render for DocView {
             )
         });
         format!(
-            "[{} · {} · {} · {} · {what} · {}{}{of} tokens{whole}]\n{}",
+            "[{} · {} · {} · {} · {what} · {}{}{of} {}{whole}]\n{}",
             served(&self.served),
             self.component,
             self.lang,
@@ -261,6 +267,7 @@ impl Render for DocView {
                 served_lines(&self.part, "lines", self.lines)
             },
             thousands(self.tokens),
+            tokens_word(last),
             framed(&self.part, &self.text, more)
         )
     }
@@ -281,12 +288,12 @@ impl Render for CardView {
             )
         });
         format!(
-            "[{} · {} card · {} · {} tokens · the document: {normal} ({} tokens), or sections=[…] by title]\n{}",
+            "[{} · {} card · {} · {} · the document: {normal} ({}), or sections=[…] by title]\n{}",
             served(&self.served),
             self.component,
             self.lang,
-            thousands(self.tokens),
-            thousands(self.view_tokens),
+            plural(self.tokens, "token"),
+            plural(self.view_tokens, "token"),
             framed(&self.part, &self.text, more)
         )
     }
@@ -301,13 +308,13 @@ impl Render for PropsView {
         });
         let props: usize = self.props.iter().map(|t| t.props.len()).sum();
         format!(
-            "[{} · {} props · {} · {} in {} · {} tokens]\n{}",
+            "[{} · {} props · {} · {} in {} · {}]\n{}",
             served(&self.served),
             self.component,
             self.lang,
             plural(props as u64, "prop"),
             plural(self.props.len() as u64, "table"),
-            thousands(self.tokens),
+            plural(self.tokens, "token"),
             framed(&self.part, &self.text, more)
         )
     }
@@ -329,7 +336,7 @@ impl Render for CodeBlockView {
             String::new()
         };
         format!(
-            "[{} · {} · {} · code block {}/{}{info}{heading} · lines {}–{} · {of}{} tokens]\n{}",
+            "[{} · {} · {} · code block {}/{}{info}{heading} · lines {}–{} · {of}{}]\n{}",
             served(&self.served),
             self.component,
             self.lang,
@@ -337,7 +344,7 @@ impl Render for CodeBlockView {
             self.count,
             b.start_line,
             b.end_line,
-            thousands(b.tokens),
+            plural(b.tokens, "token"),
             framed(&self.part, &self.text, more)
         )
     }
@@ -367,16 +374,16 @@ impl Render for ChangelogView {
         // The next page is named once the page is whole; a cut page names its continuation instead.
         let next = if more.is_none() { nav("next (older)", self.next) } else { String::new() };
         format!(
-            "[{} · changelog · {} · page {}/{} ({} lines each, {} in all) · lines {}–{}{releases} · {} tokens{next}]\n{}",
+            "[{} · changelog · {} · page {}/{} ({} each, {} in all) · lines {}–{}{releases} · {}{next}]\n{}",
             served(&self.served),
             self.lang,
             self.page,
             self.pages,
-            self.page_lines,
+            plural(self.page_lines, "line"),
             thousands(self.total_lines),
             thousands(self.part.lines.0),
             thousands(self.part.lines.1),
-            thousands(self.tokens),
+            plural(self.tokens, "token"),
             framed(&self.part, &self.text, more),
         )
     }
@@ -391,7 +398,7 @@ impl Render for FilesView {
         for f in &self.files {
             let mut notes = Vec::new();
             if let Some(s) = &f.skeleton {
-                notes.push(format!("skeleton {} lines, {} tokens", thousands(s.lines), thousands(s.tokens)));
+                notes.push(format!("skeleton {}, {}", plural(s.lines, "line"), plural(s.tokens, "token")));
             }
             if f.kind == crate::model::FileKind::Binary {
                 notes.push(format!("binary, {} bytes", thousands(f.bytes)));
@@ -418,12 +425,12 @@ impl Render for FileView {
         let path = ("path", f.path.clone());
         let what = match (&f.skeleton, self.skeleton) {
             (Some(s), true) => format!(
-                " · skeleton (source of {}+ lines): {} lines, {} outer function {} replaced by {{ /* ... */ }}; whole file ({} tokens) with {}",
+                " · skeleton (source of {}+ lines): {}, {} outer function {} replaced by {{ /* ... */ }}; whole file ({}) with {}",
                 self.threshold,
-                thousands(s.lines),
+                plural(s.lines, "line"),
                 s.outer_bodies,
                 if s.outer_bodies == 1 { "body" } else { "bodies" },
-                thousands(f.tokens),
+                plural(f.tokens, "token"),
                 surface.call(&self.served, None, "get_file_code", "file", &[path.clone(), ("--full", "true".into())])
             ),
             _ if f.kind == crate::model::FileKind::Binary => " · binary file, not stored".to_string(),
@@ -436,7 +443,7 @@ impl Render for FileView {
                 thousands(self.part.lines.1),
                 thousands(f.lines)
             ),
-            None => format!("{}{} lines", served_lines(&self.part, "lines", f.lines), thousands(f.lines)),
+            None => format!("{}{}", served_lines(&self.part, "lines", f.lines), plural(f.lines, "line")),
         };
         let about = if self.part.tokens_exact { "" } else { "at most " };
         let more = self.next_cursor.as_ref().map(|cur| {
@@ -449,10 +456,10 @@ impl Render for FileView {
             )
         });
         let mut out = format!(
-            "[{} · {} · {lines}{what} · {about}{} tokens]\n{}",
+            "[{} · {} · {lines}{what} · {about}{}]\n{}",
             served(&self.served),
             f.path,
-            thousands(self.tokens),
+            plural(self.tokens, "token"),
             framed(&self.part, &self.text, more)
         );
         if self.skeleton && self.part.offset == 0 && self.functions_total > 0 {
@@ -487,14 +494,14 @@ impl Render for FunctionView {
             String::new()
         };
         format!(
-            "[{} · {} · {} ({}) · lines {}–{} · {of}{} tokens]\n{}",
+            "[{} · {} · {} ({}) · lines {}–{} · {of}{}]\n{}",
             served(&self.served),
             self.path,
             f.qualified,
             f.kind,
             f.start_line,
             f.end_line,
-            thousands(f.tokens),
+            plural(f.tokens, "token"),
             framed(&self.part, &self.text, more)
         )
     }
@@ -531,6 +538,8 @@ mod tests {
     fn plurals() {
         assert_eq!(plural(1u32, "code block"), "1 code block");
         assert_eq!(plural(1611u32, "page"), "1,611 pages");
+        assert_eq!((plural(1u32, "token"), plural(1u32, "line")), ("1 token".into(), "1 line".into()));
+        assert_eq!((tokens_word(1), tokens_word(0)), ("token", "tokens"));
     }
 
     #[test]
