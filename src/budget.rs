@@ -26,6 +26,91 @@ pub const ENVELOPE_TOKENS: u32 = 200;
 /// Lines longer than this many bytes (1 KiB, about 250 tokens of English) are also cut after words.
 pub const LONG_SEGMENT_BYTES: usize = 1024;
 
+/// Segments counted at more than this many tokens are split further by the compiler ([`split_segment`]), so that
+/// every segment fits the content budget of the smallest `max_tokens` (300 − [`ENVELOPE_TOKENS`] = 100 tokens)
+/// and a part always ends within its budget.
+pub const MAX_SEGMENT_TOKENS: u32 = 64;
+
+/// The longest piece [`split_segment`] leaves, in bytes: at most this many tokens, as every token is at least a
+/// byte.
+pub const SPLIT_BYTES: usize = 64;
+
+/// Whether `c` is certainly a letter or digit of both pre-tokenizers' letter and number classes (`\p{L}`,
+/// `\p{N}`): ASCII alphanumerics and the CJK, kana and Hangul blocks. (Not every `char::is_alphanumeric`: some
+/// combining vowel signs are alphabetic in Rust but `\p{M}` in the regexes.)
+fn plain_letter(c: char) -> bool {
+    c.is_ascii_alphanumeric()
+        || matches!(c, '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}')
+}
+
+/// Whether a piece of both pre-tokenizers ends before `c` when it follows a [`plain_letter`]: an ASCII space,
+/// ASCII punctuation other than `'` (which may start a contraction), or common full-width and CJK punctuation.
+fn breaks_word(c: char) -> bool {
+    c == ' '
+        || (c.is_ascii_punctuation() && c != '\'')
+        || matches!(
+            c,
+            '，' | '。'
+                | '、'
+                | '；'
+                | '：'
+                | '？'
+                | '！'
+                | '（'
+                | '）'
+                | '「'
+                | '」'
+                | '『'
+                | '』'
+                | '《'
+                | '》'
+                | '【'
+                | '】'
+                | '…'
+                | '—'
+                | '“'
+                | '”'
+        )
+}
+
+/// Extra cut points inside `text[from..to]` (a segment of more than [`MAX_SEGMENT_TOKENS`] tokens) so that no
+/// piece is longer than [`SPLIT_BYTES`]: `(exact, forced)`, ascending. Greedy: from each cut, the last piece
+/// boundary of both pre-tokenizers (a [`plain_letter`] followed by a [`breaks_word`] character) within
+/// [`SPLIT_BYTES`] bytes, else a forced cut at the last char boundary within them.
+pub fn split_segment(text: &str, from: usize, to: usize) -> (Vec<usize>, Vec<usize>) {
+    let (mut exact, mut forced) = (Vec::new(), Vec::new());
+    let Some(seg) = text.get(from..to) else { return (exact, forced) };
+    // Piece boundaries of the segment, relative to `from`.
+    let mut bounds = Vec::new();
+    let mut prev: Option<char> = None;
+    for (i, c) in seg.char_indices() {
+        if prev.is_some_and(plain_letter) && breaks_word(c) {
+            bounds.push(i);
+        }
+        prev = Some(c);
+    }
+    let mut pos = 0;
+    while seg.len() - pos > SPLIT_BYTES {
+        let limit = pos + SPLIT_BYTES;
+        let next = bounds.partition_point(|&b| b <= limit);
+        match next.checked_sub(1).map(|j| bounds[j]).filter(|&b| b > pos) {
+            Some(b) => {
+                exact.push(from + b);
+                pos = b;
+            }
+            None => {
+                let mut at = limit;
+                while !seg.is_char_boundary(at) {
+                    at -= 1;
+                }
+                forced.push(from + at);
+                pos = at;
+            }
+        }
+    }
+    (exact, forced)
+}
+
 /// Byte offsets (ascending, never 0 or `text.len()`) where both o200k_base's and cl100k_base's pre-tokenizer
 /// regexes must start a new piece, so no token spans them:
 ///
@@ -176,7 +261,10 @@ impl Default for Budget {
 /// ends, `cum[i]` the tokens of segments `0..=i`.
 pub struct Cuts {
     ends: Vec<usize>,
+    /// Cumulative counts, with one token of slack added at each forced cut.
     cum: Vec<u64>,
+    /// The forced cuts (ascending): a count over a range that reaches past one is an upper bound.
+    forced: Vec<usize>,
     /// Byte offsets of the text's newlines, for line numbers in O(log n).
     newlines: Vec<usize>,
 }
@@ -184,21 +272,34 @@ pub struct Cuts {
 impl Cuts {
     /// The segments of `text` ([`cut_points`]) with their counts from `map`; `None` when the map does not have
     /// one count per segment (a bundle built with another cut rule, or damaged).
+    /// The map's `extra` and `forced` cut points must be char boundaries strictly inside the text.
     pub fn new(text: &str, map: &TokenMap) -> Option<Cuts> {
-        let ends: Vec<usize> = cut_points(text).into_iter().chain([text.len()]).filter(|&e| e > 0).collect();
-        if ends.len() != map.tokens.len() {
+        let inside = |o: &u32| (*o as usize) > 0 && (*o as usize) < text.len() && text.is_char_boundary(*o as usize);
+        if !map.extra.iter().all(inside) || !map.forced.iter().all(inside) {
             return None;
         }
-        let cum = map
-            .tokens
-            .iter()
-            .scan(0u64, |total, t| {
-                *total += u64::from(*t);
-                Some(*total)
-            })
+        let forced: Vec<usize> = map.forced.iter().map(|&o| o as usize).collect();
+        let mut ends: Vec<usize> = cut_points(text)
+            .into_iter()
+            .chain(map.extra.iter().map(|&o| o as usize))
+            .chain(forced.iter().copied())
+            .chain([text.len()])
+            .filter(|&e| e > 0)
             .collect();
+        ends.sort_unstable();
+        let before = ends.len();
+        ends.dedup();
+        if ends.len() != before || ends.len() != map.tokens.len() || !forced.is_sorted() {
+            return None;
+        }
+        let mut total = 0u64;
+        let mut cum = Vec::with_capacity(ends.len());
+        for (end, t) in ends.iter().zip(&map.tokens) {
+            total += u64::from(*t) + u64::from(forced.binary_search(end).is_ok());
+            cum.push(total);
+        }
         let newlines = text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i).collect();
-        Some(Cuts { ends, cum, newlines })
+        Some(Cuts { ends, cum, forced, newlines })
     }
 
     /// Byte offset where 1-based `line` starts; the text's end for lines past the last (so `line_start(n + 1)`
@@ -248,7 +349,9 @@ impl Cuts {
     pub fn tokens(&self, start: usize, end: usize) -> (u32, bool) {
         let (a, exact_a) = self.before(start, false);
         let (b, exact_b) = self.before(end, true);
-        (u32::try_from(b.saturating_sub(a)).unwrap_or(u32::MAX), exact_a && exact_b)
+        // A forced cut in (start, end]: its slack is in the count, which is then an upper bound.
+        let crosses_forced = self.forced.get(self.forced.partition_point(|&f| f <= start)).is_some_and(|&f| f <= end);
+        (u32::try_from(b.saturating_sub(a)).unwrap_or(u32::MAX), exact_a && exact_b && !crosses_forced)
     }
 
     /// The end of the longest part of `text[start..end]` that fits `budget` tokens: a cut point (or `end`).
@@ -623,7 +726,7 @@ mod tests {
     /// A text of lines of the given byte lengths (newline included), with the given token counts.
     fn text_of(segments: &[(usize, u32)]) -> (String, TokenMap) {
         let text = segments.iter().map(|&(len, _)| format!("{}\n", "x".repeat(len - 1))).collect();
-        (text, TokenMap { tokens: segments.iter().map(|s| s.1).collect() })
+        (text, TokenMap { tokens: segments.iter().map(|s| s.1).collect(), ..TokenMap::default() })
     }
 
     #[test]
@@ -641,7 +744,10 @@ mod tests {
         // Segments of 10, 20, 30 bytes with 5, 7, 9 tokens: ends 10, 30, 60; cumulative 5, 12, 21.
         let (text, map) = text_of(&[(10, 5), (20, 7), (30, 9)]);
         let cuts = Cuts::new(&text, &map).unwrap();
-        assert!(Cuts::new(&text, &TokenMap { tokens: vec![5, 7] }).is_none(), "one count per segment");
+        assert!(
+            Cuts::new(&text, &TokenMap { tokens: vec![5, 7], ..TokenMap::default() }).is_none(),
+            "one count per segment"
+        );
         assert_eq!(cuts.len(), 60);
         assert_eq!(cuts.tokens(0, 60), (21, true));
         assert_eq!(cuts.tokens(10, 30), (7, true));
@@ -661,7 +767,7 @@ mod tests {
     /// A text of one-token lines `L1\n` … with a fence over lines 4–6.
     fn lines(n: usize) -> (String, Cuts) {
         let text: String = (1..=n).map(|i| format!("L{i}\n")).collect();
-        let map = TokenMap { tokens: vec![1; n] };
+        let map = TokenMap { tokens: vec![1; n], ..TokenMap::default() };
         let cuts = Cuts::new(&text, &map).unwrap();
         (text, cuts)
     }
