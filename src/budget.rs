@@ -75,7 +75,8 @@ fn breaks_word(c: char) -> bool {
 
 /// Extra cut points inside `text[from..to]` (a segment of more than [`MAX_SEGMENT_TOKENS`] tokens) so that no
 /// piece is longer than [`SPLIT_BYTES`]: `(exact, forced)`, ascending. Greedy: from each cut, the last piece
-/// boundary of both pre-tokenizers (a [`plain_letter`] followed by a [`breaks_word`] character) within
+/// boundary of both pre-tokenizers (a [`plain_letter`] followed by a [`breaks_word`] character, or by a `'` that
+/// cannot start a contraction) within
 /// [`SPLIT_BYTES`] bytes, else a forced cut at the last char boundary within them.
 pub fn split_segment(text: &str, from: usize, to: usize) -> (Vec<usize>, Vec<usize>) {
     let (mut exact, mut forced) = (Vec::new(), Vec::new());
@@ -83,8 +84,15 @@ pub fn split_segment(text: &str, from: usize, to: usize) -> (Vec<usize>, Vec<usi
     // Piece boundaries of the segment, relative to `from`.
     let mut bounds = Vec::new();
     let mut prev: Option<char> = None;
-    for (i, c) in seg.char_indices() {
-        if prev.is_some_and(plain_letter) && breaks_word(c) {
+    let mut chars = seg.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        // `'` too, unless it may start a contraction (`'s`, `'t`, `'re`, `'ve`, `'m`, `'ll`, `'d`), which o200k
+        // joins to the word before it.
+        let quote = c == '\''
+            && chars
+                .peek()
+                .is_none_or(|&(_, n)| !matches!(n.to_ascii_lowercase(), 's' | 't' | 'r' | 'v' | 'm' | 'l' | 'd'));
+        if prev.is_some_and(plain_letter) && (breaks_word(c) || quote) {
             bounds.push(i);
         }
         prev = Some(c);

@@ -124,11 +124,17 @@ mod tests {
             .collect();
         let zh = "表格组件用于展示多条结构类似的数据，可对数据进行排序、筛选、对比或其他自定义操作。".repeat(200);
         let minified = "function a(b,c){return b+c}var d=a(1,2);if(d>2){console.log(d)}".repeat(300);
+        // Quoted words, the sample's Modal and Tag lines: `'` after a letter is a boundary unless a contraction.
+        let quoted = "| type | 'info' \\| 'success' \\| 'warning' \\| 'error' | it's 'sun' we'd 'Dawn' |".repeat(40);
         for encoding in ["o200k_base", "cl100k_base"] {
             let counter = TokenCounter::new(encoding).unwrap();
-            for (what, text, exact) in
-                [("hex", &hex, false), ("base64", &b64, true), ("zh", &zh, true), ("minified", &minified, true)]
-            {
+            for (what, text, exact) in [
+                ("hex", &hex, false),
+                ("base64", &b64, true),
+                ("zh", &zh, true),
+                ("minified", &minified, true),
+                ("quoted", &quoted, true),
+            ] {
                 let map = counter.map(text);
                 let whole = counter.count(text);
                 assert!(map.tokens.iter().all(|&t| t <= MAX_SEGMENT_TOKENS), "{encoding} {what}");
