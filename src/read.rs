@@ -537,7 +537,7 @@ pub struct ChangelogView {
     pub previous: Option<u32>,
     /// Next page number (older entries), if any.
     pub next: Option<u32>,
-    /// Versions whose release heading is on this page, newest first.
+    /// Releases whose heading is in this part (newest first).
     pub releases: Vec<String>,
     /// Lines served (within the page's lines of the file) and what is left of the page.
     #[serde(flatten)]
@@ -1044,6 +1044,25 @@ impl BundleSet {
         fences: &[Fence],
         paging: Paging,
     ) -> Result<(Part, Option<String>), LookupError> {
+        self.part_with(request, text, cuts, ranges, fences, paging, &|_| 0)
+    }
+
+    /// [`BundleSet::part`] for a view whose structured form carries more than the part's text: `lists` bounds, in
+    /// tokens, what the view's lists add to its JSON for a given part. The part is shrunk until its tokens, the
+    /// tokens JSON escaping can add to it (two per escaped byte, [`crate::budget::json_escapes`]: `\n` before an
+    /// indentation splits one token into three) and the lists fit
+    /// the content budget, so that the text item and the structuredContent both stay within `max_tokens`.
+    #[allow(clippy::too_many_arguments)]
+    fn part_with(
+        &self,
+        request: &Request,
+        text: &str,
+        cuts: &Cuts,
+        ranges: &[(usize, usize)],
+        fences: &[Fence],
+        paging: Paging,
+        lists: &dyn Fn(&Part) -> u32,
+    ) -> Result<(Part, Option<String>), LookupError> {
         let label = self.label();
         let offset = match paging.cursor {
             Some(c) => {
@@ -1060,7 +1079,18 @@ impl BundleSet {
             }
             None => 0,
         };
-        let mut part = serve(text, cuts, ranges, offset, paging.budget.content(), fences);
+        let room = paging.budget.content();
+        let mut content = room;
+        let mut part = serve(text, cuts, ranges, offset, content, fences);
+        loop {
+            let escapes = 2 * crate::budget::json_escapes(&part.text) as u32;
+            let json = part.tokens.saturating_add(escapes).saturating_add(lists(&part));
+            if json <= room || content == 0 {
+                break;
+            }
+            content = content.saturating_sub((json - room).max(1));
+            part = serve(text, cuts, ranges, offset, content, fences);
+        }
         part.max_tokens = paging.budget.lowered.then_some(paging.budget.max_tokens);
         let (set, text) = (Cursor::set_id(&label), Cursor::text_id(text));
         let next = part.next_offset.map(|offset| Cursor { set, text, request: request.clone(), offset }.encode());
@@ -1137,7 +1167,12 @@ impl BundleSet {
             found.iter().map(|s| (cuts.line_start(s.start_line), cuts.line_start(s.end_line + 1))).collect()
         };
         let total_tokens = ranges.iter().map(|&(a, b)| cuts.tokens(a, b).0).sum();
-        let (part, next_cursor) = self.part(&request, &text, &cuts, &ranges, &fences, paging)?;
+        // The section titles and the document's title beside the text, bounded by their bytes.
+        let fields: usize =
+            found.iter().map(|s| s.title.len() + crate::budget::json_escapes(&s.title) + 3).sum::<usize>()
+                + doc.title.as_deref().map_or(0, |t| t.len() + crate::budget::json_escapes(t));
+        let lists = |_: &Part| fields as u32;
+        let (part, next_cursor) = self.part_with(&request, &text, &cuts, &ranges, &fences, paging, &lists)?;
         Ok(DocView {
             served: self.served(),
             component: meta.name.clone(),
@@ -1171,7 +1206,19 @@ impl BundleSet {
         let cuts = self.cuts(&bundle, &keys::card(&doc.lang), &text)?;
         let request =
             Request::Doc { component: meta.key.clone(), lang: doc.lang.clone(), form: DocForm::Card, sections: vec![] };
-        let (part, next_cursor) = self.part(&request, &text, &cuts, &[(0, text.len())], &[], paging)?;
+        let props: Vec<(String, u32)> = props
+            .iter()
+            .filter(|t| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
+            .map(|t| (t.name.clone(), t.props.len() as u32))
+            .collect();
+        // The card's fields beside its text, bounded by their bytes (JSON escapes included).
+        let bytes = |s: &Option<String>| s.as_deref().map_or(0, |s| s.len() + crate::budget::json_escapes(s));
+        let fields = bytes(&doc.title)
+            + bytes(&doc.brief)
+            + bytes(&doc.import)
+            + props.iter().map(|(n, _)| n.len() + crate::budget::json_escapes(n) + 10).sum::<usize>();
+        let lists = |_: &Part| fields as u32;
+        let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
         Ok(CardView {
             served: self.served(),
             component: meta.name.clone(),
@@ -1186,11 +1233,7 @@ impl BundleSet {
             view_tokens: doc.view_tokens,
             sections: doc.sections.iter().filter(|s| (2..=4).contains(&s.level)).count() as u32,
             code_blocks: doc.code_blocks.len() as u32,
-            props: props
-                .iter()
-                .filter(|t| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
-                .map(|t| (t.name.clone(), t.props.len() as u32))
-                .collect(),
+            props,
             files: meta.files.len() as u32,
             text: part.text.clone(),
             part,
@@ -1219,9 +1262,38 @@ impl BundleSet {
             form: DocForm::Props,
             sections: vec![],
         };
-        let (part, next_cursor) = self.part(&request, &text, &cuts, &[(0, text.len())], &[], paging)?;
-        // Structured, the tables this part shows: no more than its text (clients may show either to the model).
-        let props = props.into_iter().filter(|t| part.text.contains(&format!("## {} (", t.name))).collect();
+        // Each table's byte span in the text and an upper bound of its JSON's tokens: its text's stored count,
+        // plus 40 for the field names of the table and of each prop, plus what escaping its strings adds.
+        let mut starts: Vec<usize> =
+            props.iter().map(|t| text.find(&format!("## {} (", t.name)).unwrap_or(text.len())).collect();
+        starts.push(text.len());
+        let spans: Vec<(usize, usize, u32)> = props
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let (a, b) =
+                    (starts[i], starts[i + 1..].iter().copied().find(|&e| e > starts[i]).unwrap_or(text.len()));
+                let escapes: usize = t
+                    .props
+                    .iter()
+                    .map(|p| {
+                        crate::budget::json_escapes(&p.type_text)
+                            + p.description.as_deref().map_or(0, crate::budget::json_escapes)
+                            + p.default.as_deref().map_or(0, crate::budget::json_escapes)
+                    })
+                    .sum();
+                let bound = cuts.tokens(a, b).0 as usize + 40 * (t.props.len() + 1) + escapes + t.path.len();
+                (a, b, bound as u32)
+            })
+            .collect();
+        // Structured, the tables this part shows whole: no more than its text (clients may show either to the model).
+        let whole_in = |part: &Part, &(a, b, _): &(usize, usize, u32)| {
+            let start = part.offset as usize;
+            a >= start && b <= start + part.text.len() && a < b
+        };
+        let lists = |part: &Part| spans.iter().filter(|s| whole_in(part, s)).map(|s| s.2).sum();
+        let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
+        let props = props.into_iter().zip(&spans).filter(|(_, s)| whole_in(&part, s)).map(|(t, _)| t).collect();
         Ok(PropsView {
             served: self.served(),
             component: meta.name.clone(),
@@ -1423,7 +1495,19 @@ impl BundleSet {
         let key = keys::page(&summary.lang, page);
         let cuts = self.cuts(&bundle, &key, &text)?;
         let request = Request::Changelog { lang: summary.lang.clone(), page };
-        let (mut part, mut next_cursor) = self.part(&request, &text, &cuts, &[(0, text.len())], &[], paging)?;
+        // Releases whose heading is in the part (page-relative lines), each bounded by its bytes and 3 for quotes
+        // and comma in the JSON list.
+        let in_part = |part: &Part, line: u32| {
+            let rel = line + 1 - p.start_line.min(line + 1);
+            !part.text.is_empty() && (part.lines.0..=part.lines.1).contains(&rel)
+        };
+        let lists = |part: &Part| {
+            lang_meta.releases.iter().filter(|r| in_part(part, r.start_line)).map(|r| r.version.len() as u32 + 3).sum()
+        };
+        let (mut part, mut next_cursor) =
+            self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
+        let releases: Vec<String> =
+            lang_meta.releases.iter().filter(|r| in_part(&part, r.start_line)).map(|r| r.version.clone()).collect();
         // Lines of the file, not of the page.
         part.lines = (part.lines.0 + p.start_line - 1, part.lines.1 + p.start_line - 1);
         if next_cursor.is_none() && page < summary.pages {
@@ -1444,12 +1528,7 @@ impl BundleSet {
             page_tokens: p.tokens,
             previous: (page > 1).then(|| page - 1),
             next: (page < summary.pages).then(|| page + 1),
-            releases: lang_meta
-                .releases
-                .iter()
-                .filter(|r| (p.start_line..=p.end_line).contains(&r.start_line))
-                .map(|r| r.version.clone())
-                .collect(),
+            releases,
             text: part.text.clone(),
             part,
             next_cursor,
@@ -1541,6 +1620,9 @@ impl BundleSet {
         let room = if first_part { paging.budget.content() / 4 } else { 0 };
         let (kept, used) = crate::budget::listed_within(functions.iter().map(FunctionSize::bound), room);
         functions.truncate(kept);
+        // The skeleton's longer header and its function-list footer are an envelope of their own, kept out of the
+        // content like the list's names (measured by tests/sweep.rs).
+        let used = used + if skeleton { crate::budget::SKELETON_ENVELOPE_TOKENS } else { 0 };
         let mut paging = paging;
         paging.budget.max_tokens = paging.budget.max_tokens.saturating_sub(used);
         let mut view = FileView {

@@ -462,7 +462,11 @@ impl Render for FileView {
             plural(self.tokens, "token"),
             framed(&self.part, &self.text, more)
         );
-        if self.skeleton && self.part.offset == 0 && self.functions_total > 0 {
+        if self.skeleton && self.part.offset == 0 && self.functions.is_empty() && self.functions_total > 0 {
+            // No room for names under this budget: say so in a few tokens.
+            let n = plural(self.functions_total, "function");
+            out.push_str(&format!("\n[{n}; a larger max_tokens lists the largest]"));
+        } else if self.skeleton && self.part.offset == 0 && self.functions_total > 0 {
             let call =
                 surface.call(&self.served, None, "get_function_code", "function", &[path, ("function", "NAME".into())]);
             // The largest functions first, as many as the budget left room for (see `FileView::functions`).
