@@ -430,9 +430,9 @@ pub struct CardView {
     pub path: String,
     /// Title.
     pub title: Option<String>,
-    /// One-line description.
+    /// One-line description (left out of the JSON, not the text, when it would take over half the content budget).
     pub brief: Option<String>,
-    /// Import statement, when the document shows one.
+    /// Import statement, when the document shows one (left out of the JSON with `brief`).
     pub import: Option<String>,
     /// Always `brief`.
     pub detail: Detail,
@@ -1213,10 +1213,13 @@ impl BundleSet {
             .collect();
         // The card's fields beside its text, bounded by their bytes (JSON escapes included).
         let bytes = |s: &Option<String>| s.as_deref().map_or(0, |s| s.len() + crate::budget::json_escapes(s));
-        let fields = bytes(&doc.title)
-            + bytes(&doc.brief)
-            + bytes(&doc.import)
-            + props.iter().map(|(n, _)| n.len() + crate::budget::json_escapes(n) + 10).sum::<usize>();
+        let lists_bound = props.iter().map(|(n, _)| n.len() + crate::budget::json_escapes(n) + 10).sum::<usize>();
+        let mut fields = bytes(&doc.title) + bytes(&doc.brief) + bytes(&doc.import) + lists_bound;
+        // Under a small budget the brief and import line (also in the card's text) stay out of the JSON.
+        let lean = fields > paging.budget.content() as usize / 2;
+        if lean {
+            fields = bytes(&doc.title) + lists_bound;
+        }
         let lists = |_: &Part| fields as u32;
         let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
         Ok(CardView {
@@ -1225,8 +1228,8 @@ impl BundleSet {
             lang: doc.lang.clone(),
             path: doc.path.clone(),
             title: doc.title.clone(),
-            brief: doc.brief.clone(),
-            import: doc.import.clone(),
+            brief: doc.brief.clone().filter(|_| !lean),
+            import: doc.import.clone().filter(|_| !lean),
             detail: Detail::Brief,
             tokens: part.tokens,
             full_tokens: doc.tokens,
