@@ -611,6 +611,16 @@ pub enum Request {
         /// Block number.
         index: u32,
     },
+    /// `list_components`: rows of the list in a language.
+    Components {
+        /// Language of the sizes.
+        lang: String,
+    },
+    /// `list_component_files`: rows of a component's file list.
+    Files {
+        /// Component name.
+        component: String,
+    },
     /// `get_function_code`.
     Function {
         /// Repository-relative path.
@@ -633,6 +643,8 @@ impl std::fmt::Display for Request {
             Request::File { path, .. } => write!(f, "file `{path}`"),
             Request::Block { component, lang, index } => write!(f, "code block {index} of `{component}` ({lang})"),
             Request::Function { path, qualified } => write!(f, "function `{qualified}` of `{path}`"),
+            Request::Components { lang } => write!(f, "the component list ({lang})"),
+            Request::Files { component } => write!(f, "the file list of `{component}`"),
         }
     }
 }

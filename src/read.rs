@@ -321,28 +321,56 @@ pub struct ComponentsView {
     pub changelog_pages: Option<u32>,
     /// Files of shared folders that are no component (listed by `files _shared`).
     pub shared_files: u32,
+    /// Which rows were served, when the list was cut to the budget.
+    #[serde(flatten)]
+    pub part: ListPart,
+}
+
+/// The rows of a list served under a budget ([`BundleSet::list_part`]): the whole list when its stored size fits,
+/// else as many rows as fit by an upper bound of each row's tokens (its bytes in JSON, plus the text form's column
+/// padding), with a cursor for the rest.
+#[derive(Debug, Default, Clone, Serialize, JsonSchema)]
+pub struct ListPart {
+    /// Rows of the whole list.
+    pub rows_total: u32,
+    /// Index (0-based) of the first row served.
+    pub first_row: u32,
+    /// Whether `tokens` is exact (the whole list, stored by the compiler) or an upper bound (a part).
+    pub tokens_exact: bool,
+    /// Pass it as `cursor` to get the next rows (present when the list was cut).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    /// The call's own `max_tokens`, which the continuation call repeats.
+    #[serde(skip)]
+    pub max_tokens: Option<u32>,
 }
 
 impl ComponentsView {
+    /// The row of the `i`-th component of `manifest` (which must exist), with its sizes in `lang`.
+    fn row(manifest: &Manifest, i: usize, lang: &str) -> ComponentRow {
+        let c = &manifest.components[i];
+        let doc = c.docs.iter().find(|d| d.lang.eq_ignore_ascii_case(lang));
+        ComponentRow {
+            name: c.name.clone(),
+            title: c.title.clone(),
+            brief: c.brief.clone(),
+            langs: c.docs.iter().map(|d| d.lang.clone()).collect(),
+            tokens: doc.map_or(0, |d| d.view_tokens),
+            code_blocks: doc.map_or(0, |d| d.code_blocks),
+            files: c.files,
+        }
+    }
+
     /// The list of `manifest`'s components with the sizes of their documents in `lang` (a language of the set).
     /// The compiler renders it too, to store its size (`Manifest::list_tokens`).
     pub fn new(manifest: &Manifest, lang: String) -> ComponentsView {
-        let components = manifest
-            .components
-            .iter()
-            .map(|c| {
-                let doc = c.docs.iter().find(|d| d.lang.eq_ignore_ascii_case(&lang));
-                ComponentRow {
-                    name: c.name.clone(),
-                    title: c.title.clone(),
-                    brief: c.brief.clone(),
-                    langs: c.docs.iter().map(|d| d.lang.clone()).collect(),
-                    tokens: doc.map_or(0, |d| d.view_tokens),
-                    code_blocks: doc.map_or(0, |d| d.code_blocks),
-                    files: c.files,
-                }
-            })
-            .collect();
+        let components = (0..manifest.components.len()).map(|i| ComponentsView::row(manifest, i, &lang)).collect();
+        ComponentsView { components, ..ComponentsView::new_empty(manifest, lang) }
+    }
+
+    /// [`ComponentsView::new`] without its rows.
+    fn new_empty(manifest: &Manifest, lang: String) -> ComponentsView {
+        let components = vec![];
         let changelog_pages = manifest
             .changelog
             .as_ref()
@@ -351,7 +379,8 @@ impl ComponentsView {
         let shared_files = manifest.shared.as_ref().map_or(0, |s| s.files);
         let tokens = manifest.list_tokens.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
         let served = Served { system: manifest.system.clone(), version: manifest.version.clone() };
-        ComponentsView { served, lang, tokens, components, changelog_pages, shared_files }
+        let part = ListPart { rows_total: manifest.components.len() as u32, tokens_exact: true, ..ListPart::default() };
+        ComponentsView { served, lang, tokens, components, changelog_pages, shared_files, part }
     }
 }
 
@@ -558,8 +587,11 @@ pub struct FilesView {
     pub component: String,
     /// Tokens of this list's text (stored by the compiler, which renders it with the same code).
     pub tokens: u32,
-    /// Files, sorted by path.
+    /// Files, sorted by path (those of this part, when the list was cut).
     pub files: Vec<FileMeta>,
+    /// Which rows were served, when the list was cut to the budget.
+    #[serde(flatten)]
+    pub part: ListPart,
 }
 
 /// `file`: one file, as its skeleton or whole.
@@ -793,6 +825,12 @@ fn function_sizes(index: &[FunctionMeta]) -> Vec<FunctionSize> {
     out
 }
 
+/// An upper bound of a component row's tokens in the list's JSON and text forms: the bytes of its JSON (with a
+/// comma), plus the text form's padding to `width` and its number columns and language note.
+fn row_bound(row: &ComponentRow, width: usize) -> u32 {
+    (serde_json::to_string(row).map_or(1000, |j| j.len() + 1) + width + 60) as u32
+}
+
 fn join_dirs(dirs: &[PathBuf]) -> String {
     dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
 }
@@ -980,6 +1018,11 @@ impl BundleSet {
     /// # Errors
     /// [`LookupError::UnknownLang`] for a language the set does not have.
     pub fn components(&self, lang: Option<&str>) -> Result<ComponentsView, LookupError> {
+        Ok(ComponentsView::new(&self.manifest, self.components_lang(lang)?))
+    }
+
+    /// The language of the set a component list in `lang` reports sizes for.
+    fn components_lang(&self, lang: Option<&str>) -> Result<String, LookupError> {
         let lang = self.lang(lang);
         let lang = lang.as_deref();
         let langs = &self.manifest.langs;
@@ -991,7 +1034,78 @@ impl BundleSet {
                 .cloned()
                 .ok_or_else(|| LookupError::UnknownLang { lang: echo(l), available: langs.join(", ") })?,
         };
-        Ok(ComponentsView::new(&self.manifest, lang))
+        Ok(lang)
+    }
+
+    /// [`BundleSet::components`] cut to the budget of `paging` (continuing its cursor): the whole list when its
+    /// stored size fits, else rows by their upper bounds ([`ListPart`]).
+    ///
+    /// # Errors
+    /// As [`BundleSet::components`]; a refused cursor.
+    pub fn components_paged(&self, lang: Option<&str>, paging: Paging) -> Result<ComponentsView, LookupError> {
+        let lang = match paging.cursor.map(Cursor::decode).transpose()?.map(|c| c.request) {
+            Some(Request::Components { lang }) => Some(lang),
+            _ => lang.map(str::to_string),
+        };
+        // The rows (and their bounds) are made only from the cursor's row on, as far as the budget reaches: a
+        // walk over a long list stays linear.
+        let lang = self.components_lang(lang.as_deref())?;
+        let m = &self.manifest;
+        let width = m.components.iter().map(|c| c.name.len()).max().unwrap_or(4).max(4);
+        let names: Vec<&str> = m.components.iter().map(|c| c.name.as_str()).collect();
+        let whole = m.list_tokens.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
+        let bound = |i: usize| row_bound(&ComponentsView::row(m, i, &lang), width);
+        let request = Request::Components { lang: lang.clone() };
+        let (rows, part) = self.list_part(&request, &names, &bound, whole, paging)?;
+        if part.next_cursor.is_none() && rows.start == 0 {
+            return Ok(ComponentsView { part, ..ComponentsView::new(m, lang) });
+        }
+        let components: Vec<ComponentRow> = rows.map(|i| ComponentsView::row(m, i, &lang)).collect();
+        let tokens = components.iter().map(|r| row_bound(r, width)).sum();
+        Ok(ComponentsView { tokens, components, part, ..ComponentsView::new_empty(m, lang) })
+    }
+
+    /// Which rows of a list of `names` (whose rows have token upper bounds `bound(row)`, and which is `whole` tokens
+    /// long as stored) to serve under `paging`, and the [`ListPart`] saying so.
+    fn list_part(
+        &self,
+        request: &Request,
+        names: &[&str],
+        bound: &dyn Fn(usize) -> u32,
+        whole: u32,
+        paging: Paging,
+    ) -> Result<(std::ops::Range<usize>, ListPart), LookupError> {
+        let label = self.label();
+        let identity = names.join("\n");
+        let first = match paging.cursor {
+            Some(c) => {
+                let cursor = Cursor::decode(c)?;
+                cursor.check(&label, request, &identity)?;
+                if cursor.offset as usize >= names.len() {
+                    return Err(BudgetError::Malformed { why: "it points past the end of the list".into() }.into());
+                }
+                cursor.offset as usize
+            }
+            None => 0,
+        };
+        let mut part = ListPart {
+            rows_total: names.len() as u32,
+            first_row: first as u32,
+            tokens_exact: true,
+            next_cursor: None,
+            max_tokens: paging.budget.lowered.then_some(paging.budget.max_tokens),
+        };
+        if first == 0 && whole <= paging.budget.content() {
+            return Ok((0..names.len(), part));
+        }
+        part.tokens_exact = false;
+        let (kept, _) = crate::budget::listed_within((first..names.len()).map(bound), paging.budget.content());
+        let end = (first + kept.max(1)).min(names.len());
+        if end < names.len() {
+            let (set, text) = (Cursor::set_id(&label), Cursor::text_id(&identity));
+            part.next_cursor = Some(Cursor { set, text, request: request.clone(), offset: end as u32 }.encode());
+        }
+        Ok((first..end, part))
     }
 
     /// `system@version`, as cursors name the set.
@@ -1546,7 +1660,29 @@ impl BundleSet {
         let entry = self.component(name)?;
         let tokens = entry.files_tokens;
         let (_, meta) = self.component_meta(name)?;
-        Ok(FilesView { served: self.served(), component: meta.name.clone(), tokens, files: meta.files.clone() })
+        let part = ListPart { rows_total: meta.files.len() as u32, tokens_exact: true, ..ListPart::default() };
+        Ok(FilesView { served: self.served(), component: meta.name.clone(), tokens, files: meta.files.clone(), part })
+    }
+
+    /// [`BundleSet::files`] cut to the budget of `paging` (continuing its cursor), as
+    /// [`BundleSet::components_paged`].
+    ///
+    /// # Errors
+    /// As [`BundleSet::files`]; a refused cursor.
+    pub fn files_paged(&self, name: &str, paging: Paging) -> Result<FilesView, LookupError> {
+        let mut view = self.files(name)?;
+        let all = std::mem::take(&mut view.files);
+        let width = all.iter().map(|f| f.path.len()).max().unwrap_or(4).max(4);
+        let bound = |i: usize| (serde_json::to_string(&all[i]).map_or(1000, |j| j.len() + 1) + width + 80) as u32;
+        let names: Vec<&str> = all.iter().map(|f| f.path.as_str()).collect();
+        let request = Request::Files { component: view.component.clone() };
+        let (rows, part) = self.list_part(&request, &names, &bound, view.tokens, paging)?;
+        if part.next_cursor.is_some() || rows.start > 0 {
+            view.tokens = rows.clone().map(bound).sum();
+        }
+        view.files = all.into_iter().skip(rows.start).take(rows.len()).collect();
+        view.part = part;
+        Ok(view)
     }
 
     /// Normalizes a requested path (`./a`, `a\b`) and finds the component storing it. Requested paths are only

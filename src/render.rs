@@ -152,6 +152,11 @@ impl Render for ComponentsView {
                 c.name, tokens, c.code_blocks, c.files, about
             ));
         }
+        if let Some(cur) = &self.part.next_cursor {
+            let args = list_continuation(&self.part, &[], cur);
+            let call = surface.call(&self.served, Some(&self.lang), "list_components", "components", &args);
+            out.push_str(&list_cut(&self.part, self.components.len(), &call));
+        }
         if self.shared_files > 0 {
             let call =
                 surface.call(&self.served, None, "list_component_files", "files", &[("component", "_shared".into())]);
@@ -162,6 +167,29 @@ impl Render for ComponentsView {
         }
         out
     }
+}
+
+/// The arguments of a list's continuation call: `args`, the cursor, and the call's own `max_tokens`.
+fn list_continuation(part: &ListPart, args: &[(&'static str, String)], cursor: &str) -> Vec<(&'static str, String)> {
+    let mut out = args.to_vec();
+    out.push(("--cursor", cursor.to_string()));
+    if let Some(n) = part.max_tokens {
+        out.push(("--max-tokens", n.to_string()));
+    }
+    out
+}
+
+/// The line ending a cut list: which rows were served, how many are left, and the call that continues.
+fn list_cut(part: &ListPart, served: usize, call: &str) -> String {
+    let first = part.first_row as usize + 1;
+    let left = (part.rows_total as usize).saturating_sub(part.first_row as usize + served);
+    format!(
+        "[rows {}–{} of {}; {} left; continue with {call}]\n",
+        thousands(first as u64),
+        thousands((first + served).saturating_sub(1) as u64),
+        thousands(part.rows_total),
+        thousands(left as u64)
+    )
 }
 
 /// The text of a part: `text` framed by what a reader needs to know when it is not the whole of what was asked
@@ -390,7 +418,7 @@ impl Render for ChangelogView {
 }
 
 impl Render for FilesView {
-    fn render(&self, _: Surface) -> String {
+    fn render(&self, surface: Surface) -> String {
         let mut out =
             format!("[{} · {} · {}]\n", served(&self.served), self.component, plural(self.files.len() as u64, "file"));
         let width = self.files.iter().map(|f| f.path.chars().count()).max().unwrap_or(4).max(4);
@@ -414,6 +442,11 @@ impl Render for FilesView {
                 f.functions,
                 notes.join("; ")
             ));
+        }
+        if let Some(cur) = &self.part.next_cursor {
+            let args = list_continuation(&self.part, &[("component", self.component.clone())], cur);
+            let call = surface.call(&self.served, None, "list_component_files", "files", &args);
+            out.push_str(&list_cut(&self.part, self.files.len(), &call));
         }
         out
     }

@@ -350,3 +350,79 @@ fn a_cursor_from_an_earlier_build_is_refused_not_a_panic() {
         "{err}"
     );
 }
+
+/// Issue 13 item 6: lists are budgeted. 20,000 components (and a component with 1,500 files), written here: every
+/// part of `components` / `files` is within max_tokens (text and compact JSON, tokenized), and following cursors
+/// walks every row once, in order.
+#[test]
+fn lists_of_20000_components_are_cut_to_the_budget_and_cursors_walk_every_row() {
+    let n: usize = std::env::var("LIST_COMPONENTS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
+    let repo = tempfile::tempdir().unwrap();
+    let write = |rel: String, text: &str| {
+        let p = repo.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write("package.json".into(), r#"{"name": "many", "version": "1.0.0"}"#);
+    for i in 0..n {
+        write(
+            format!("docs/c{i:05}/index.md"),
+            &format!("---\ntitle: C{i}\nbrief: Component number {i}.\n---\n\nText.\n"),
+        );
+    }
+    for i in 0..1_500 {
+        write(format!("src/components/C00000/part{i:04}.ts"), &format!("export const v{i} = {i};\n"));
+    }
+    let out = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let report = common::build_into(repo.path(), "default", out.path());
+    eprintln!("built {n} components in {:.1?}", started.elapsed());
+    let set = BundleSet::open(&report.dir).unwrap();
+    let counter = counter();
+    let all: Vec<String> = set.components(None).unwrap().components.into_iter().map(|c| c.name).collect();
+    assert_eq!(all.len(), n);
+    for max in [300, 2000, 10_000] {
+        let budget = Budget::new(10_000, Some(max)).unwrap();
+        let (mut names, mut cursor, mut parts) = (Vec::new(), None::<String>, 0);
+        // At 300 (a row or two per part) the first 100 parts; at the others, the whole list.
+        while max > 300 || parts < 100 {
+            let view = set.components_paged(None, Paging { budget, cursor: cursor.as_deref() }).unwrap();
+            let (text, json) = (view.text(), serde_json::to_string(&serde_json::to_value(&view).unwrap()).unwrap());
+            let (t, j) = (counter.count(&text), counter.count(&json));
+            assert!(t <= max && j <= max, "components at {max}, part {parts}: text {t}, JSON {j}");
+            assert!(view.tokens >= t.saturating_sub(ENVELOPE_TOKENS), "stated {} is an upper bound", view.tokens);
+            names.extend(view.components.into_iter().map(|c| c.name));
+            parts += 1;
+            match view.part.next_cursor {
+                Some(c) => cursor = Some(c),
+                None => break,
+            }
+        }
+        if max > 300 {
+            assert_eq!(names, all, "at {max}: every row once, in order");
+        } else {
+            assert_eq!(names, all[..names.len()], "at {max}: rows in order");
+        }
+        eprintln!("{n} components at max_tokens {max}: {parts} parts");
+        let (mut files, mut cursor, mut parts) = (0, None::<String>, 0);
+        while max > 300 || parts < 100 {
+            parts += 1;
+            let view = set.files_paged("c00000", Paging { budget, cursor: cursor.as_deref() }).unwrap();
+            let (text, json) = (view.text(), serde_json::to_string(&serde_json::to_value(&view).unwrap()).unwrap());
+            let (t, j) = (counter.count(&text), counter.count(&json));
+            assert!(t <= max && j <= max, "files at {max}: text {t}, JSON {j}");
+            files += view.files.len();
+            match view.part.next_cursor {
+                Some(c) => cursor = Some(c),
+                None => break,
+            }
+        }
+        if max > 300 {
+            assert_eq!(files, 1_500, "at {max}");
+        }
+    }
+    // The CLI takes --max-tokens and --cursor for both lists.
+    let o = out.path().to_str().unwrap();
+    let cli = common::ok(out.path(), &["components", "--max-tokens", "300", "--bundles", o]);
+    assert!(cli.contains("[rows 1–") && cli.contains("continue with mydesign-docs components --cursor "), "{cli}");
+}

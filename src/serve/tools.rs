@@ -48,6 +48,9 @@ pub struct ListComponentsParams {
     pub lang: Option<String>,
     #[serde(flatten)]
     #[allow(missing_docs)]
+    pub paging: PageParams,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
     pub set: SetParams,
 }
 
@@ -109,6 +112,9 @@ pub struct ChangelogParams {
 pub struct ComponentFilesParams {
     /// Component name.
     pub component: String,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub paging: PageParams,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub set: SetParams,
@@ -386,7 +392,7 @@ impl DocsServer {
         output_schema = output_schema::<ComponentsView>()
     )]
     fn list_components(&self, Parameters(p): Parameters<ListComponentsParams>) -> CallToolResult {
-        self.lookup(&p.set, |set| set.components(p.lang.as_deref()))
+        self.paged(&p.set, &p.paging, |set, paging| set.components_paged(p.lang.as_deref(), paging))
     }
 
     /// A component's document (or a changelog page).
@@ -444,7 +450,7 @@ impl DocsServer {
         output_schema = output_schema::<FilesView>()
     )]
     fn list_component_files(&self, Parameters(p): Parameters<ComponentFilesParams>) -> CallToolResult {
-        self.lookup(&p.set, |set| set.files(&p.component))
+        self.paged(&p.set, &p.paging, |set, paging| set.files_paged(&p.component, paging))
     }
 
     /// One file, as its skeleton or whole.
