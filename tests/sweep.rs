@@ -12,7 +12,6 @@ use mydesign_docs::compile::tokens::TokenCounter;
 use mydesign_docs::read::{BundleSet, Detail, LookupError, Paging};
 use mydesign_docs::render::Render;
 use mydesign_docs::serve::tools::details;
-use serde_json::Value;
 
 const BUDGETS: [u32; 9] = [300, 301, 350, 500, 777, 1000, 2000, 5000, 10_000];
 
