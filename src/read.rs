@@ -321,7 +321,7 @@ pub struct ComponentsView {
     pub changelog_pages: Option<u32>,
     /// Files of shared folders that are no component (listed by `files _shared`).
     pub shared_files: u32,
-    /// Which rows were served, when the list was cut to the budget.
+    /// Rows served.
     #[serde(flatten)]
     pub part: ListPart,
 }
@@ -331,13 +331,13 @@ pub struct ComponentsView {
 /// padding), with a cursor for the rest.
 #[derive(Debug, Default, Clone, Serialize, JsonSchema)]
 pub struct ListPart {
-    /// Rows of the whole list.
+    /// Rows in all.
     pub rows_total: u32,
-    /// Index (0-based) of the first row served.
+    /// First row served (0-based).
     pub first_row: u32,
-    /// Whether `tokens` is exact (the whole list, stored by the compiler) or an upper bound (a part).
+    /// False: `tokens` is an upper bound.
     pub tokens_exact: bool,
-    /// Pass it as `cursor` to get the next rows (present when the list was cut).
+    /// Cursor of the next rows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<String>,
     /// The call's own `max_tokens`, which the continuation call repeats.
@@ -459,9 +459,9 @@ pub struct CardView {
     pub path: String,
     /// Title.
     pub title: Option<String>,
-    /// One-line description (left out of the JSON, not the text, when it would take over half the content budget).
+    /// One-line description (left out under a small budget; in the text).
     pub brief: Option<String>,
-    /// Import statement, when the document shows one (left out of the JSON with `brief`).
+    /// Import statement, if any (left out with `brief`).
     pub import: Option<String>,
     /// Always `brief`.
     pub detail: Detail,
@@ -566,7 +566,7 @@ pub struct ChangelogView {
     pub previous: Option<u32>,
     /// Next page number (older entries), if any.
     pub next: Option<u32>,
-    /// Releases whose heading is in this part (newest first).
+    /// Releases headed in this part, newest first.
     pub releases: Vec<String>,
     /// Lines served (within the page's lines of the file) and what is left of the page.
     #[serde(flatten)]
@@ -587,9 +587,9 @@ pub struct FilesView {
     pub component: String,
     /// Tokens of this list's text (stored by the compiler, which renders it with the same code).
     pub tokens: u32,
-    /// Files, sorted by path (those of this part, when the list was cut).
+    /// Files, sorted by path (of this part).
     pub files: Vec<FileMeta>,
-    /// Which rows were served, when the list was cut to the budget.
+    /// Rows served.
     #[serde(flatten)]
     pub part: ListPart,
 }
@@ -611,11 +611,10 @@ pub struct FileView {
     /// The line range asked for, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range: Option<(u32, u32)>,
-    /// The file's largest functions, each once (qualified name, first line, tokens), to fetch with `function`:
-    /// as many as fit a quarter of the content budget (bounded by their bytes, see
-    /// [`crate::budget::listed_within`]), largest first; on the first part of a skeleton only.
+    /// The largest functions that fit a quarter of the budget (first part of a skeleton).
+    //  Bounded by their bytes: see `crate::budget::listed_within`.
     pub functions: Vec<FunctionSize>,
-    /// How many functions the file has (those in `functions` and those left out).
+    /// Functions in the file.
     pub functions_total: u32,
     /// Lines served and what is left.
     #[serde(flatten)]
