@@ -1751,18 +1751,8 @@ impl BundleSet {
             vec![]
         };
         let functions_total = functions.len() as u32;
-        // The list is named on the first part only, within a quarter of the content budget: its tokens come out of
-        // the content's, so the whole answer (and its JSON) stays within max_tokens.
         functions.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.name.cmp(&b.name)));
         let first_part = paging.cursor.is_none();
-        let room = if first_part { paging.budget.content() / 4 } else { 0 };
-        let (kept, used) = crate::budget::listed_within(functions.iter().map(FunctionSize::bound), room);
-        functions.truncate(kept);
-        // The skeleton's longer header and its function-list footer are an envelope of their own, kept out of the
-        // content like the list's names (measured by tests/sweep.rs).
-        let used = used + if skeleton { crate::budget::SKELETON_ENVELOPE_TOKENS } else { 0 };
-        let mut paging = paging;
-        paging.budget.max_tokens = paging.budget.max_tokens.saturating_sub(used);
         let mut view = FileView {
             served: self.served(),
             file: file.clone(),
@@ -1795,9 +1785,34 @@ impl BundleSet {
             }
         };
         let request = Request::File { path: norm, full: !skeleton, lines };
-        let (mut part, next_cursor) = self.part(&request, &text, &cuts, &[range], &[], paging)?;
+        // The skeleton's longer header and its function-list footer are an envelope of their own, and the list's
+        // names (on the first part only, bounded by their bytes) come out of the content too, so the whole answer
+        // and its JSON stay within max_tokens (measured by tests/sweep.rs). A skeleton served whole leaves its
+        // names what it did not use; a cut one keeps a quarter of the content for them.
+        let envelope = if skeleton { crate::budget::SKELETON_ENVELOPE_TOKENS } else { 0 };
+        let lowered = |by: u32| {
+            let mut p = paging;
+            p.budget.max_tokens = p.budget.max_tokens.saturating_sub(by);
+            p
+        };
+        let (mut part, mut next_cursor) = self.part(&request, &text, &cuts, &[range], &[], lowered(envelope))?;
+        let bounds = view.functions.iter().map(FunctionSize::bound);
+        let kept = if !first_part {
+            0
+        } else if next_cursor.is_none() {
+            let json = part.tokens + 2 * crate::budget::json_escapes(&part.text) as u32;
+            let left = paging.budget.content().saturating_sub(envelope).saturating_sub(json);
+            crate::budget::listed_within(bounds, left).0
+        } else {
+            let (kept, used) = crate::budget::listed_within(bounds, paging.budget.content() / 4);
+            if used > 0 {
+                (part, next_cursor) = self.part(&request, &text, &cuts, &[range], &[], lowered(envelope + used))?;
+            }
+            kept
+        };
+        view.functions.truncate(kept);
         if part.max_tokens.is_some() {
-            part.max_tokens = Some(paging.budget.max_tokens + used); // the call's own, not the one lowered here
+            part.max_tokens = Some(paging.budget.max_tokens); // the call's own, not the one lowered here
         }
         view.tokens = part.tokens;
         view.text = part.text.clone();
