@@ -484,14 +484,23 @@ pub struct ReleaseMeta {
 /// starts a new piece; the tokens of any run of whole segments are then exactly the sum of their counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenMap {
-    /// Tokens of each segment, in text order; they add up to the text's token count.
+    /// Tokens of each segment, in text order; they add up to the text's token count (plus one per forced cut).
     pub tokens: Vec<u32>,
+    /// Byte offsets of extra cut points the compiler added inside segments of more than
+    /// [`crate::budget::MAX_SEGMENT_TOKENS`] tokens, where both encodings' pre-tokenizers start a new piece
+    /// ([`crate::budget::split_segment`]): counts across them stay exact. Ascending.
+    pub extra: Vec<u32>,
+    /// Byte offsets of forced cut points (at char boundaries) inside runs with no piece boundary for
+    /// [`crate::budget::SPLIT_BYTES`] bytes (a base64 or hex line): a count across one is an upper bound, the sum
+    /// of the pieces' counts plus one token of slack per forced cut. Ascending, disjoint from `extra`.
+    pub forced: Vec<u32>,
 }
 
 impl TokenMap {
-    /// Tokens of the whole text.
+    /// Tokens of the whole text: exact when `forced` is empty, else an upper bound (one token of slack per forced
+    /// cut).
     pub fn total(&self) -> u32 {
-        self.tokens.iter().sum()
+        self.tokens.iter().sum::<u32>() + self.forced.len() as u32
     }
 }
 

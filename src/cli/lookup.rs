@@ -99,7 +99,10 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Completions { shell } => super::setup::completions(shell),
         Command::Man => super::setup::man(),
-        Command::Components(a) => print(&open(&a)?.components(a.lang.as_deref())?, a.json),
+        Command::Components(a) => {
+            let set = open(&a)?;
+            print(&set.components_paged(a.lang.as_deref(), paging(&set, &a)?)?, a.json)
+        }
         Command::Doc { component, detail, full, sections, lookup: a } => {
             let set = open(&a)?;
             let detail = if full { Detail::Full } else { detail };
@@ -121,7 +124,10 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             let set = open(&a)?;
             print(&set.changelog(page, a.lang.as_deref(), paging(&set, &a)?)?, a.json)
         }
-        Command::Files { component, lookup: a } => print(&open(&a)?.files(&component)?, a.json),
+        Command::Files { component, lookup: a } => {
+            let set = open(&a)?;
+            print(&set.files_paged(&component, paging(&set, &a)?)?, a.json)
+        }
         Command::File { path, full, start_line, end_line, lookup: a } => {
             let set = open(&a)?;
             let lines = match (start_line, end_line) {

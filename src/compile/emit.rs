@@ -299,7 +299,13 @@ fn count_lists(
     let entries = manifest.components.iter_mut().chain(manifest.shared.as_mut());
     for entry in entries {
         let files = file_lists.get(&entry.key).cloned().unwrap_or_default();
-        let view = FilesView { served: served.clone(), component: entry.name.clone(), tokens: 0, files };
+        let view = FilesView {
+            served: served.clone(),
+            component: entry.name.clone(),
+            tokens: 0,
+            files,
+            part: Default::default(),
+        };
         entry.files_tokens = tokens.count(&view.text());
     }
     manifest.list_tokens = manifest
