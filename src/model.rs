@@ -328,6 +328,25 @@ pub struct CodeBlockMeta {
     /// endings) is stored as its own text frame [`keys::block`] and served instead of the slice. The block's lines
     /// and bytes still name its source.
     pub cleaned: bool,
+    /// Set when the block is a demo file referenced by `<code src="…">` (dumi): its code (the file, exactly) is
+    /// the [`keys::block`] frame (`cleaned` is true); its lines and bytes are those of the `<code>` element.
+    pub demo: Option<DemoMeta>,
+}
+
+/// The demo file behind a code block (see [`CodeBlockMeta::demo`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DemoMeta {
+    /// Repository-relative path of the demo file (resolved from the `src` attribute and the document's folder).
+    pub path: String,
+    /// The `title` attribute or the element's text, e.g. `Basic usage`.
+    pub title: Option<String>,
+    /// The `description` attribute.
+    pub description: Option<String>,
+    /// Repository-relative path of the demo's sibling Markdown description (`demo/basic.md` beside
+    /// `demo/basic.tsx`), served by `file` / `get_file` when present.
+    pub description_path: Option<String>,
+    /// The demo is marked `debug` (shown by the site only in development).
+    pub debug: bool,
 }
 
 /// One heading of a document and the lines it spans.

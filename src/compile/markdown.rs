@@ -59,6 +59,23 @@ pub struct CodeBlock {
     /// `>` markers (block quote) removed from every line, and line endings `"\n"` (no `"\r"`).
     /// `None` when the slice is already clean (the usual top-level, LF case).
     pub code: Option<String>,
+    /// Set when the block is a demo file referenced by `<code src="…">` (dumi): its code is the file's, read by
+    /// the compiler; the block's lines and bytes are those of the `<code>` element in the document.
+    pub demo: Option<Demo>,
+}
+
+/// A demo file referenced from a document by `<code src="./demo/basic.tsx">Basic usage</code>` (dumi; also
+/// self-closing `<code src="…" />`, with `title` / `description` attributes, and a bare `debug` attribute).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Demo {
+    /// The `src` attribute as written, relative to the document (e.g. `./demos/demo1.tsx`).
+    pub src: String,
+    /// The `title` attribute, else the element's text (`Basic usage`), trimmed; `None` when both are empty.
+    pub title: Option<String>,
+    /// The `description` attribute, trimmed; `None` when absent or empty.
+    pub description: Option<String>,
+    /// The bare `debug` attribute (dumi shows such demos only in development).
+    pub debug: bool,
 }
 
 /// One GFM table (header row, delimiter row, body rows).
@@ -213,6 +230,7 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
                     start_byte: to_u32(lines.start(start_line)),
                     end_byte: to_u32(lines.end(end_line)),
                     code: clean_code(text, &lines, block, start_line, end_line),
+                    demo: None,
                 });
             }
             NodeValue::Table(_) => {
@@ -241,9 +259,176 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
     let title = field("title").or(first_h1);
     let brief = field("brief").or_else(|| field("description")).or(first_paragraph);
 
+    add_demo_blocks(text, &lines, &headings, &mut code_blocks);
     let sections = sections(&headings, &lines);
     let unclosed_front_matter = !saw_front_matter && opens_front_matter(text);
     Document { lines: lines.count(), title, brief, sections, front_matter, code_blocks, tables, unclosed_front_matter }
+}
+
+/// Adds a code block for every `<code src="…">` element outside fenced blocks (see [`Demo`]), and renumbers every
+/// block in document order. A `<code` inside an inline code span (after an odd number of backticks on its line)
+/// or an HTML comment is not a demo.
+fn add_demo_blocks(text: &str, lines: &LineMap, headings: &[(u8, String, u32)], blocks: &mut Vec<CodeBlock>) {
+    let fenced: Vec<(u32, u32)> = blocks.iter().map(|b| (b.start_line, b.end_line)).collect();
+    let mut demos = Vec::new();
+    let mut in_comment = false;
+    for line_no in 1..=lines.count() {
+        let (start, end) = (lines.start(line_no), lines.end(line_no));
+        if fenced.iter().any(|&(a, b)| a <= line_no && line_no <= b) {
+            continue;
+        }
+        let line = &text[start..end];
+        let mut at = 0;
+        while at < line.len() {
+            let rest = &line[at..];
+            if in_comment {
+                match rest.find("-->") {
+                    Some(i) => {
+                        in_comment = false;
+                        at += i + 3;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            let next_comment = rest.find("<!--");
+            let Some(i) = rest.find("<code") else {
+                in_comment = next_comment.is_some_and(|c| !rest[c..].contains("-->"));
+                break;
+            };
+            if next_comment.is_some_and(|c| c < i) {
+                in_comment = true;
+                at += next_comment.unwrap_or(0) + 4;
+                continue;
+            }
+            let tag_start = start + at + i;
+            let ticks = line[..at + i].matches('`').count();
+            at += i + 5;
+            if ticks % 2 == 1 {
+                continue;
+            }
+            if let Some((demo, tag_end)) = parse_demo_tag(text, tag_start) {
+                at = at.max(tag_end.min(end) - start);
+                let start_line = line_no;
+                let end_line = lines.line_of_byte(tag_end);
+                let lang = demo.src.rsplit_once('.').map_or("", |(_, ext)| ext).to_ascii_lowercase();
+                demos.push(CodeBlock {
+                    index: 0,
+                    info: lang.clone(),
+                    lang,
+                    heading: headings.iter().rev().find(|h| h.2 <= start_line).map(|h| h.1.clone()),
+                    start_line,
+                    end_line,
+                    start_byte: to_u32(tag_start),
+                    end_byte: to_u32(tag_end),
+                    code: None,
+                    demo: Some(demo),
+                });
+            }
+        }
+    }
+    if demos.is_empty() {
+        return;
+    }
+    blocks.extend(demos);
+    blocks.sort_by_key(|b| b.start_byte);
+    for (i, b) in blocks.iter_mut().enumerate() {
+        b.index = to_u32(i + 1);
+    }
+}
+
+/// Longest `<code …>…</code>` element read as a demo, in bytes (a missing `</code>` is not searched further).
+const DEMO_TAG_MAX_BYTES: usize = 4096;
+
+/// The demo of the `<code` element at byte `at` of `text`, and the byte after the element (after `/>`, or after
+/// `</code>`, or after `>` when no `</code>` follows within [`DEMO_TAG_MAX_BYTES`]); `None` when it is no
+/// `<code src="…">` element.
+fn parse_demo_tag(text: &str, at: usize) -> Option<(Demo, usize)> {
+    let mut rest = text.get(at + 5..)?;
+    if !rest.starts_with(|c: char| c.is_whitespace()) {
+        return None;
+    }
+    let mut pos = at + 5;
+    let mut attrs: Vec<(String, Option<String>)> = Vec::new();
+    let self_closing;
+    loop {
+        let trimmed = rest.trim_start();
+        pos += rest.len() - trimmed.len();
+        rest = trimmed;
+        if let Some(r) = rest.strip_prefix("/>") {
+            self_closing = true;
+            pos += 2;
+            rest = r;
+            break;
+        }
+        if let Some(r) = rest.strip_prefix('>') {
+            self_closing = false;
+            pos += 1;
+            rest = r;
+            break;
+        }
+        let name_len = rest.find(|c: char| c.is_whitespace() || matches!(c, '=' | '>' | '/')).unwrap_or(rest.len());
+        if name_len == 0 || pos - at > DEMO_TAG_MAX_BYTES {
+            return None;
+        }
+        let name = rest[..name_len].to_owned();
+        rest = &rest[name_len..];
+        pos += name_len;
+        let Some(after_eq) = rest.trim_start().strip_prefix('=') else {
+            attrs.push((name, None));
+            continue;
+        };
+        let value_at = after_eq.trim_start();
+        pos += rest.len() - value_at.len();
+        rest = value_at;
+        let (value, used) = match rest.chars().next()? {
+            q @ ('"' | '\'') => {
+                let close = rest[1..].find(q)?;
+                (rest[1..1 + close].to_owned(), close + 2)
+            }
+            '{' => {
+                let close = rest.find('}')?;
+                let inner = rest[1..close].trim().trim_matches(['"', '\'', '`']);
+                (inner.to_owned(), close + 1)
+            }
+            _ => {
+                let n = rest.find(|c: char| c.is_whitespace() || c == '>').unwrap_or(rest.len());
+                (rest[..n].to_owned(), n)
+            }
+        };
+        attrs.push((name, Some(value)));
+        rest = &rest[used..];
+        pos += used;
+    }
+    let attr = |n: &str| attrs.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+    let src = attr("src").flatten().filter(|s| !s.trim().is_empty())?;
+    let mut end = pos;
+    let mut inner = "";
+    if !self_closing {
+        let window = &rest[..floor_boundary(rest, DEMO_TAG_MAX_BYTES)];
+        if let Some(close) = window.find("</code>") {
+            inner = &rest[..close];
+            end = pos + close + "</code>".len();
+        }
+    }
+    let nonempty = |s: String| Some(s.trim().to_owned()).filter(|s| !s.is_empty());
+    let inner_text = inner.split_whitespace().collect::<Vec<_>>().join(" ");
+    let demo = Demo {
+        src: src.trim().to_owned(),
+        title: attr("title").flatten().and_then(nonempty).or_else(|| nonempty(inner_text)),
+        description: attr("description").flatten().and_then(nonempty),
+        debug: attrs.iter().any(|(k, _)| k == "debug"),
+    };
+    Some((demo, end))
+}
+
+/// The largest char boundary of `s` at or below `max`.
+fn floor_boundary(s: &str, max: usize) -> usize {
+    let mut i = max.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 /// Whether `text`'s first line is a `---` front matter opener (comrak's rule: `---` then only
@@ -575,6 +760,11 @@ impl<'t> LineMap<'t> {
         LineMap { text, starts, cm_starts }
     }
 
+    /// Our 1-based line holding byte `byte` (a byte at a line's `'\n'` belongs to that line).
+    fn line_of_byte(&self, byte: usize) -> u32 {
+        to_u32(self.starts.partition_point(|&s| s <= byte).max(1))
+    }
+
     /// Number of our lines (`text.split('\n').count()`), at least 1.
     fn count(&self) -> u32 {
         to_u32(self.starts.len())
@@ -633,6 +823,39 @@ mod tests {
         assert_eq!(doc.code_blocks[0].end_byte, 24);
         assert_eq!(doc.code_blocks[0].heading.as_deref(), Some("Kinds"));
         assert_eq!(doc.lines, 16);
+    }
+
+    #[test]
+    fn demo_elements_are_code_blocks_in_document_order() {
+        let text = "# Button\n\n```js\nfirst();\n```\n\n## Demos\n\n<code src=\"./demo/basic.tsx\">Basic usage</code>\n\n\
+                    <code src='./demo/a.tsx' title=\"Sizes\" description=\"Three sizes\" /> <code src=\"./demo/b.jsx\" debug></code>\n\n\
+                    `<code src=\"./demo/inline.tsx\">` is how.\n\n<!-- <code src=\"./demo/hidden.tsx\"/> -->\n\n```html\n<code src=\"x.tsx\"></code>\n```\n\n<code>plain</code>\n";
+        let doc = parse(text);
+        let got: Vec<_> = doc
+            .code_blocks
+            .iter()
+            .map(|b| (b.index, b.lang.as_str(), b.start_line, b.end_line, b.demo.as_ref().map(|d| d.src.as_str())))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (1, "js", 3, 5, None),
+                (2, "tsx", 9, 9, Some("./demo/basic.tsx")),
+                (3, "tsx", 11, 11, Some("./demo/a.tsx")),
+                (4, "jsx", 11, 11, Some("./demo/b.jsx")),
+                (5, "html", 17, 19, None),
+            ]
+        );
+        let d = |i: usize| doc.code_blocks[i].demo.clone().unwrap();
+        assert_eq!(d(1).title.as_deref(), Some("Basic usage"));
+        assert_eq!(
+            (d(2).title.as_deref(), d(2).description.as_deref(), d(2).debug),
+            (Some("Sizes"), Some("Three sizes"), false)
+        );
+        assert_eq!((d(3).title, d(3).debug), (None, true));
+        assert_eq!(block_text(text, &doc.code_blocks[1]), "<code src=\"./demo/basic.tsx\">Basic usage</code>");
+        assert_eq!(block_text(text, &doc.code_blocks[3]), "<code src=\"./demo/b.jsx\" debug></code>");
+        assert_eq!(doc.code_blocks[1].heading.as_deref(), Some("Demos"));
     }
 
     #[test]
