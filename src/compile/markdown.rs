@@ -194,6 +194,8 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
 
     let mut front_matter = Vec::new();
     let mut headings: Vec<(u8, String, u32)> = Vec::new();
+    // The explicit `{#id}` of each heading (dumi, Docusaurus, Pandoc, kramdown), in `headings`' order.
+    let mut anchors: Vec<Option<String>> = Vec::new();
     let mut code_blocks = Vec::new();
     let mut tables = Vec::new();
     let mut first_h1: Option<String> = None;
@@ -208,7 +210,8 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
                 front_matter = parse_front_matter(raw);
             }
             NodeValue::Heading(heading) => {
-                let title = plain_text(node);
+                let (title, anchor) = split_anchor(plain_text(node));
+                anchors.push(anchor);
                 if heading.level == 1 && first_h1.is_none() && !title.is_empty() {
                     first_h1 = Some(title.clone());
                 }
@@ -260,7 +263,7 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
     let brief = field("brief").or_else(|| field("description")).or(first_paragraph);
 
     add_demo_blocks(text, &lines, &headings, &mut code_blocks);
-    let sections = sections(&headings, &lines);
+    let sections = sections(&headings, &anchors, &lines);
     let unclosed_front_matter = !saw_front_matter && opens_front_matter(text);
     Document { lines: lines.count(), title, brief, sections, front_matter, code_blocks, tables, unclosed_front_matter }
 }
@@ -682,13 +685,31 @@ fn unquote(value: &str) -> String {
     }
 }
 
-/// Sections from `(level, title, start_line)` headings in document order.
-fn sections(headings: &[(u8, String, u32)], lines: &LineMap) -> Vec<Section> {
+/// A heading's plain text without a trailing explicit anchor ` {#id}` (dumi, Docusaurus, Pandoc, kramdown), and the
+/// id: `"Using in TypeScript {#using-in-typescript}"` → (`"Using in TypeScript"`, `Some("using-in-typescript")`).
+/// Pandoc attributes after the id (`{#id .class}`) are dropped with it; `{#}` or a brace run that is no anchor
+/// stays in the title.
+fn split_anchor(title: String) -> (String, Option<String>) {
+    let Some(open) = title.rfind("{#") else { return (title, None) };
+    let rest = &title[open + 2..];
+    let Some(body) = rest.strip_suffix('}') else { return (title, None) };
+    let id = body.split_whitespace().next().unwrap_or("");
+    if id.is_empty() || body.contains(['{', '}']) || !body.starts_with(|c: char| !c.is_whitespace()) {
+        return (title, None);
+    }
+    let id = id.to_owned();
+    let stripped = title[..open].trim_end().to_owned();
+    (stripped, Some(id))
+}
+
+/// Sections from `(level, title, start_line)` headings in document order; a heading with an explicit anchor
+/// (`anchors[i]`) takes it as its slug (deduplicated like the others).
+fn sections(headings: &[(u8, String, u32)], anchors: &[Option<String>], lines: &LineMap) -> Vec<Section> {
     let mut used: HashSet<String> = HashSet::new();
     let mut out: Vec<Section> = Vec::with_capacity(headings.len());
     // Indices of sections still open, with strictly increasing levels.
     let mut open: Vec<usize> = Vec::new();
-    for (level, title, start_line) in headings {
+    for (i, (level, title, start_line)) in headings.iter().enumerate() {
         while let Some(&i) = open.last() {
             if out[i].level < *level {
                 break;
@@ -696,7 +717,7 @@ fn sections(headings: &[(u8, String, u32)], lines: &LineMap) -> Vec<Section> {
             open.pop();
             close(&mut out[i], start_line.saturating_sub(1), lines);
         }
-        let base = slugify(title);
+        let base = anchors.get(i).cloned().flatten().unwrap_or_else(|| slugify(title));
         let mut slug = base.clone();
         let mut n = 0;
         while used.contains(&slug) {
@@ -856,6 +877,25 @@ mod tests {
         assert_eq!(block_text(text, &doc.code_blocks[1]), "<code src=\"./demo/basic.tsx\">Basic usage</code>");
         assert_eq!(block_text(text, &doc.code_blocks[3]), "<code src=\"./demo/b.jsx\" debug></code>");
         assert_eq!(doc.code_blocks[1].heading.as_deref(), Some("Demos"));
+    }
+
+    #[test]
+    fn explicit_heading_anchors_are_stripped_and_become_the_slug() {
+        let text = "# Button\n\n## Using in TypeScript {#using-in-typescript}\n\n### 在 TypeScript 中使用 {#ts-zh .unnumbered}\n\n\
+                    ## Sets {#}\n\n## Using in TypeScript {#using-in-typescript}\n\n## Code `{#x}` here\n";
+        let doc = parse(text);
+        let got: Vec<_> = doc.sections.iter().map(|s| (s.title.as_str(), s.slug.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                ("Button", "button"),
+                ("Using in TypeScript", "using-in-typescript"),
+                ("在 TypeScript 中使用", "ts-zh"),
+                ("Sets {#}", "sets-"),
+                ("Using in TypeScript", "using-in-typescript-1"),
+                ("Code {#x} here", "code-x-here"),
+            ]
+        );
     }
 
     #[test]
