@@ -69,3 +69,17 @@ fn demo_code_is_found_by_search() {
     let hit = view.hits.first().expect("a code hit");
     assert_eq!(hit.follow_up.arguments.get("index").and_then(|v| v.as_u64()), Some(2));
 }
+
+#[test]
+fn valid_tsx_gives_no_source_warning() {
+    let Some(b) = common::antd_mobile() else { return };
+    let source: Vec<String> =
+        b.report.diagnostics.iter().filter(|d| d.stage == "source" && !d.note).map(|d| d.to_string()).collect();
+    assert!(source.is_empty(), "{source:#?}");
+    // water-mark's demo 2 has `&` in a JSX attribute string (`…&ixlib=rb-1.2.1&auto=format…`): a note, and its
+    // demo function is indexed.
+    let note = b.report.diagnostics.iter().find(|d| d.path == "src/components/water-mark/demos/demo2.tsx");
+    assert!(note.is_some_and(|d| d.note && d.message.contains("line(s) 14")), "{note:?}");
+    let functions = b.set.functions("src/components/water-mark/demos/demo2.tsx").unwrap();
+    assert!(!functions.is_empty());
+}

@@ -364,6 +364,18 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                         format!("{} syntax errors{at}; skeleton and function index are partial", a.parse_errors),
                     ));
                 }
+                if !a.jsx_ampersand_lines.is_empty() {
+                    let lines = a.jsx_ampersand_lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+                    ctx.report(Diagnostic::note(
+                        f.rel.clone(),
+                        "source",
+                        format!(
+                            "a bare `&` in JSX on line(s) {lines} is valid TSX that the tree-sitter grammar misparses \
+                             (a known grammar bug); parsed with it read as a space: skeleton and function index are \
+                             complete"
+                        ),
+                    ));
+                }
                 meta.parse_errors = a.parse_errors as u32;
                 // Functions as `function` serves them: a getter and its setter are one.
                 let names: std::collections::BTreeSet<&str> =

@@ -171,6 +171,10 @@ pub struct SourceAnalysis {
     pub parse_errors: usize,
     /// The 1-based line of the first `ERROR` or `MISSING` node, if any.
     pub first_error_line: Option<u32>,
+    /// Lines (1-based) where the grammar misparsed a bare `&` in JSX text or a JSX attribute string (valid TSX,
+    /// a known tree-sitter-typescript bug): the file was parsed again with those `&` read as spaces, which gave
+    /// a clean tree, so the index and skeleton are complete and `parse_errors` is 0. Empty for other files.
+    pub jsx_ampersand_lines: Vec<u32>,
 }
 
 /// Why [`analyze`] could not analyze a file.
@@ -207,10 +211,18 @@ pub enum SourceError {
 ///
 /// Never, on any input.
 pub fn analyze(lang: SourceLang, text: &str, skeleton_min_lines: usize) -> Result<SourceAnalysis, SourceError> {
-    let tree = parse(lang, text)?;
+    let mut tree = parse(lang, text)?;
+    let mut jsx_ampersand_lines = Vec::new();
+    if tree.root_node().has_error()
+        && let Some((clean, lines)) = reparse_without_jsx_ampersands(lang, text, &tree)
+    {
+        tree = clean;
+        jsx_ampersand_lines = lines;
+    }
     let root = tree.root_node();
     let (parse_errors, first_error_line) = count_errors(root);
 
+    // Positions are those of `text` (a masked reparse keeps every byte offset).
     let mut walk = Walk::new(text);
     walk.run(root);
     let Walk { mut functions, bodies, .. } = walk;
@@ -225,7 +237,72 @@ pub fn analyze(lang: SourceLang, text: &str, skeleton_min_lines: usize) -> Resul
         (None, 0)
     };
 
-    Ok(SourceAnalysis { functions, skeleton, outer_bodies, parse_errors, first_error_line })
+    Ok(SourceAnalysis { functions, skeleton, outer_bodies, parse_errors, first_error_line, jsx_ampersand_lines })
+}
+
+/// How many times a misparsed `&` in JSX is masked and the file parsed again (error recovery can hide a second
+/// one behind the first).
+const MAX_JSX_REPARSES: usize = 3;
+
+/// When every syntax error of `tree` is an `ERROR` node starting with `&` inside a JSX element or attribute (the
+/// grammar reads `&` there as the start of an entity: `Tom & Jerry`, `src='?a=1&b=2'`), the tree of `text` with
+/// those `&` bytes read as spaces (same length, so every offset holds) and the lines they are on; `None` when
+/// another error remains.
+fn reparse_without_jsx_ampersands(lang: SourceLang, text: &str, tree: &Tree) -> Option<(Tree, Vec<u32>)> {
+    let mut masked = text.as_bytes().to_vec();
+    let mut lines = Vec::new();
+    let mut current: Option<Tree> = None;
+    for _ in 0..MAX_JSX_REPARSES {
+        let found = {
+            let root = current.as_ref().unwrap_or(tree).root_node();
+            if !root.has_error() {
+                break;
+            }
+            let mut stack = vec![root];
+            let mut cursor = root.walk();
+            let mut found = false;
+            while let Some(node) = stack.pop() {
+                if node.is_missing() {
+                    return None;
+                }
+                if node.is_error() {
+                    let start = node.start_byte();
+                    let in_jsx =
+                        std::iter::successors(node.parent(), |n| n.parent()).any(|n| n.kind().starts_with("jsx_"));
+                    if masked.get(start) != Some(&b'&') || !in_jsx {
+                        return None;
+                    }
+                    for b in &mut masked[start..node.end_byte()] {
+                        if *b == b'&' {
+                            *b = b' ';
+                        }
+                    }
+                    lines.push(line_of(node.start_position().row));
+                    found = true;
+                    continue;
+                }
+                for child in node.children(&mut cursor) {
+                    if child.has_error() || child.is_missing() {
+                        stack.push(child);
+                    }
+                }
+            }
+            found
+        };
+        if !found {
+            return None;
+        }
+        // Only `&` bytes (ASCII) became spaces: still UTF-8.
+        let masked_text = std::str::from_utf8(&masked).ok()?;
+        current = Some(parse(lang, masked_text).ok()?);
+    }
+    let clean = current?;
+    if clean.root_node().has_error() {
+        return None;
+    }
+    lines.sort_unstable();
+    lines.dedup();
+    Some((clean, lines))
 }
 
 /// Makes every qualified name of `functions` (sorted by start) name one span (see [`Function::qualified`]):
@@ -1300,6 +1377,23 @@ setup(() => { /* ... */ });
         let a = analyze(SourceLang::TypeScript, src, 4).unwrap();
         assert_eq!(a.skeleton.as_deref(), Some("function a() { /* ... */ }\n"));
         assert_eq!(a.outer_bodies, 1);
+    }
+
+    #[test]
+    fn a_bare_ampersand_in_jsx_is_no_syntax_error() {
+        let src = "const a = <div>\n  Tom & Jerry\n</div>;\nconst b = <I src='x?a=1&b=2' />;\nfunction after() {\n  return a && b;\n}\n";
+        let a = analyze(SourceLang::Tsx, src, 1).unwrap();
+        assert_eq!((a.parse_errors, a.first_error_line), (0, None));
+        assert_eq!(a.jsx_ampersand_lines, [2, 4]);
+        let names: Vec<_> = a.functions.iter().map(|f| (f.qualified.as_str(), f.start_line, f.end_line)).collect();
+        assert_eq!(names, [("after", 5, 7)]);
+        // The skeleton is of the original text: the `&` are kept.
+        let sk = a.skeleton.unwrap();
+        assert!(sk.contains("Tom & Jerry") && sk.contains("a=1&b=2") && sk.contains("function after() { /* ... */ }"));
+        // A real syntax error is still one (and nothing is masked).
+        let broken = analyze(SourceLang::Tsx, "const a = <div>Tom & Jerry</div>;\nfunction f( {\n", 1).unwrap();
+        assert!(broken.parse_errors > 0);
+        assert!(broken.jsx_ampersand_lines.is_empty());
     }
 
     #[test]
