@@ -524,10 +524,12 @@ pub struct PropsTable {
     pub lang: Option<String>,
     /// First line of the interface, type alias or table (1-based).
     pub line: u32,
-    /// Local types it extends whose props were merged in (TypeScript only), e.g. `OverlayLifecycleProps`;
-    /// types that could not be resolved in the file are listed in `unresolved_extends`.
+    /// Types it extends whose props were merged in (TypeScript only), e.g. `OverlayLifecycleProps`: declared in
+    /// the same file, or in another file of the repository reached through imports and re-exports; types that
+    /// could not be resolved are listed in `unresolved_extends`.
     pub extends: Vec<String>,
-    /// Extended types not found in the same file (their props are not in `props`).
+    /// Extended types found nowhere in the repository (e.g. `React.HTMLAttributes`; their props are not in
+    /// `props`).
     pub unresolved_extends: Vec<String>,
     /// Props in source order.
     pub props: Vec<Prop>,

@@ -102,6 +102,7 @@ fn line_count(text: &str) -> u32 {
 /// Compiles the whole layout.
 pub fn compile_all(
     repo: &Path,
+    walked: &[WalkedFile],
     layout: &Layout,
     config: &Config,
     progress: bool,
@@ -138,7 +139,7 @@ pub fn compile_all(
     let ctx =
         Ctx { config, tokens, default_lang: default_lang.clone(), progress: bar, diagnostics: Mutex::new(Vec::new()) };
 
-    let files: BTreeMap<&str, CompiledFile> = owners
+    let mut files: BTreeMap<&str, CompiledFile> = owners
         .par_iter()
         .filter_map(|(rel, (f, owner))| {
             let c = compile_file(&ctx, f, owner);
@@ -146,6 +147,13 @@ pub fn compile_all(
             c.map(|c| (*rel, c))
         })
         .collect();
+    // Props types that extend a type of another file (Blueprint's `ButtonSharedProps extends ActionProps` from
+    // `../../common`): followed through imports, reading only the files they lead to.
+    if files.values().any(|c| c.props.iter().any(|t| !t.unresolved_extends.is_empty())) {
+        let types =
+            super::props::TypeIndex::new(repo, walked.iter().map(|f| f.rel.as_str()), config.walk.max_file_bytes);
+        files.par_iter_mut().for_each(|(_, c)| c.props.iter_mut().for_each(|t| types.resolve_table(t)));
+    }
     // The changelog compiles beside the components (it is one long file per language, the last to finish
     // otherwise).
     let (mut components, changelogs): (Vec<CompiledComponent>, _) = rayon::join(
