@@ -689,7 +689,7 @@ fn unquote(value: &str) -> String {
 /// id: `"Using in TypeScript {#using-in-typescript}"` → (`"Using in TypeScript"`, `Some("using-in-typescript")`).
 /// Pandoc attributes after the id (`{#id .class}`) are dropped with it; `{#}` or a brace run that is no anchor
 /// stays in the title.
-fn split_anchor(title: String) -> (String, Option<String>) {
+pub(super) fn split_anchor(title: String) -> (String, Option<String>) {
     let Some(open) = title.rfind("{#") else { return (title, None) };
     let rest = &title[open + 2..];
     let Some(body) = rest.strip_suffix('}') else { return (title, None) };

@@ -18,7 +18,7 @@ use comrak::nodes::{AstNode, NodeValue};
 use comrak::{Arena, parse_document};
 use tree_sitter::Node;
 
-use super::markdown::{LineMap, blocks, comrak_options, plain_text};
+use super::markdown::{LineMap, blocks, comrak_options, plain_text, split_anchor};
 use super::source::SourceLang;
 use crate::model::{Prop, PropsOrigin, PropsTable};
 
@@ -927,7 +927,7 @@ pub fn from_markdown(path: &str, lang: &str, text: &str) -> Vec<PropsTable> {
             }
         };
         if is_heading {
-            let title = plain_text(node);
+            let title = split_anchor(plain_text(node)).0;
             if api_level.is_some_and(|l| level < l) {
                 api_level = None;
             }
