@@ -343,7 +343,8 @@ pub struct DemoMeta {
     /// The `description` attribute.
     pub description: Option<String>,
     /// Repository-relative path of the demo's sibling Markdown description (`demo/basic.md` beside
-    /// `demo/basic.tsx`), served by `file` / `get_file` when present.
+    /// `demo/basic.tsx`), when it exists; named in the `code-block` header (`file` serves it when the layout lists
+    /// it among the component's files, as a `src/components/<name>/demos/` layout does).
     pub description_path: Option<String>,
     /// The demo is marked `debug` (shown by the site only in development).
     pub debug: bool,

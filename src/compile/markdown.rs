@@ -569,6 +569,9 @@ impl crate::view::BlockSpan for CodeBlock {
     fn bytes(&self) -> (u32, u32) {
         (self.start_byte, self.end_byte)
     }
+    fn demo_title(&self) -> Option<&str> {
+        self.demo.as_ref().map(|d| d.title.as_deref().unwrap_or(""))
+    }
 }
 
 /// The parser options: CommonMark plus the GFM extensions that change no fence or heading
@@ -1130,6 +1133,17 @@ mod tests {
         assert!(spans.is_empty(), "tables are one line: nothing to cut inside");
         let (small, _) = placeholder_view_spans::<CodeBlock>(text, &[], &[meta(199)]);
         assert_eq!(small, text, "tables under 200 tokens stay");
+    }
+
+    #[test]
+    fn a_demo_placeholder_replaces_only_its_element_on_its_line() {
+        let text = "## Demos\n\n<code src=\"./a.tsx\">Basic</code> <code src=\"./b.tsx\" />\n\n```js\nx\n```\n";
+        let doc = parse(text);
+        assert_eq!(
+            placeholder_view(text, &doc.code_blocks),
+            "## Demos\n\n[code block #1 hidden: tsx, 1 line, demo \"Basic\"] [code block #2 hidden: tsx, 1 line, demo]\n\n\
+             ```text\n[code block #3 hidden: js, 3 lines, under \"Demos\"]\n```\n"
+        );
     }
 
     #[test]
