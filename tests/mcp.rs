@@ -369,7 +369,8 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
         (
             "list_components",
             json!({"language": "en-US"}),
-            "list_components: unknown argument `language`: the arguments are lang, system, version".into(),
+            "list_components: unknown argument `language`: the arguments are cursor, lang, max_tokens, system, version"
+                .into(),
         ),
         (
             "search_docs",
