@@ -344,14 +344,13 @@ impl Render for PropsView {
             let args = continuation(&self.part, &[("component", self.component.clone())], cur);
             surface.call(&self.served, lang, "component_details", "doc", &args)
         });
-        let props: usize = self.props.iter().map(|t| t.props.len()).sum();
         format!(
             "[{} · {} props · {} · {} in {} · {}]\n{}",
             served(&self.served),
             self.component,
             self.lang,
-            plural(props as u64, "prop"),
-            plural(self.props.len() as u64, "table"),
+            plural(self.props_total, "prop"),
+            plural(self.tables_total, "table"),
             plural(self.tokens, "token"),
             framed(&self.part, &self.text, more)
         )
