@@ -503,11 +503,12 @@ impl Render for FileView {
         let lines = match self.range {
             // An end past the file is served to the last line, and said (README: line ranges).
             Some((_, end)) if end != u32::MAX && end > f.lines => format!(
-                "lines {}–{} of {} (end line {} is past the end: served to the end of the file)",
+                "lines {}–{} of {} (end line {} is past the end: the range ends at line {})",
                 thousands(self.part.lines.0),
                 thousands(self.part.lines.1),
                 thousands(f.lines),
-                thousands(end)
+                thousands(end),
+                thousands(f.lines)
             ),
             Some(_) => format!(
                 "lines {}–{} of {}",
