@@ -2,9 +2,11 @@
 //! what to exclude, and the rule numbers. Read from `mydesign-docs.toml` at the repository root, or chosen with
 //! `--preset` (`default` for the sample in `corpus/`, `semi`, `blueprint`).
 //!
-//! Paths are matched with patterns of `/`-separated segments: `*` is one segment, `**` any number of segments
-//! (zero included; a trailing `/**` means everything inside, at least one), and `{component}` captures a segment (or the part of one between a literal prefix and suffix,
-//! as in `{component}.mdx`). Matching is case-sensitive on literals.
+//! Paths are matched with patterns of `/`-separated segments: `**` (a whole segment) is any number of segments
+//! (zero included; a trailing `/**` means everything inside, at least one); inside a segment `*` is any text
+//! (`*.mdx`, `index.*.md`) and `{component}` captures the component name (`{component}.mdx`). `{component}` may
+//! appear more than once (`{component}/{component}.mdx`): every capture must then be the same text. Matching is
+//! case-sensitive on literals. The reference with an example per layout is `docs/config.md`.
 
 use std::path::Path;
 
@@ -278,76 +280,152 @@ pub struct Pattern {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Segment {
-    Literal(String),
-    AnyOne,
+    /// `**`: any number of whole segments.
     AnyMany,
-    Capture { prefix: String, suffix: String },
+    /// One segment: literals, `*` and `{component}` in any order.
+    One(Vec<Piece>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Piece {
+    Literal(String),
+    Star,
+    Capture,
 }
 
 impl Pattern {
     /// Parses `text`.
     ///
     /// # Errors
-    /// No `{component}`, or more than one.
+    /// No `{component}`, or two captures side by side in one segment (`{component}{component}`, `*{component}`
+    /// is fine), or a `**` inside a segment.
     pub fn parse(text: &str) -> Result<Pattern, String> {
-        let segments: Vec<Segment> = text
-            .split('/')
-            .filter(|s| !s.is_empty())
-            .map(|s| match s {
-                "*" => Segment::AnyOne,
-                "**" => Segment::AnyMany,
-                _ => match s.split_once("{component}") {
-                    Some((prefix, suffix)) => Segment::Capture { prefix: prefix.into(), suffix: suffix.into() },
-                    None => Segment::Literal(s.into()),
-                },
-            })
-            .collect();
-        let captures = segments.iter().filter(|s| matches!(s, Segment::Capture { .. })).count();
-        if captures != 1 {
-            return Err(format!("pattern `{text}` must contain `{{component}}` exactly once"));
+        let mut segments = Vec::new();
+        for s in text.split('/').filter(|s| !s.is_empty()) {
+            if s == "**" {
+                segments.push(Segment::AnyMany);
+                continue;
+            }
+            if s.contains("**") {
+                return Err(format!("pattern `{text}`: `**` must be a whole segment (`a/**/b`), not part of `{s}`"));
+            }
+            let mut pieces = Vec::new();
+            let mut rest = s;
+            while !rest.is_empty() {
+                let star = rest.find('*');
+                let cap = rest.find("{component}");
+                let next = match (star, cap) {
+                    (Some(a), Some(b)) => a.min(b),
+                    (Some(a), None) | (None, Some(a)) => a,
+                    (None, None) => rest.len(),
+                };
+                if next > 0 {
+                    pieces.push(Piece::Literal(rest[..next].to_string()));
+                    rest = &rest[next..];
+                } else if let Some(r) = rest.strip_prefix("{component}") {
+                    if pieces.last().is_some_and(|p| !matches!(p, Piece::Literal(_))) {
+                        return Err(format!("pattern `{text}`: `{{component}}` cannot follow `*` or itself in `{s}`"));
+                    }
+                    pieces.push(Piece::Capture);
+                    rest = r;
+                } else {
+                    if pieces.last() == Some(&Piece::Capture) {
+                        return Err(format!("pattern `{text}`: `*` cannot follow `{{component}}` in `{s}`"));
+                    }
+                    pieces.push(Piece::Star);
+                    rest = &rest[1..];
+                }
+            }
+            segments.push(Segment::One(pieces));
+        }
+        let captures = segments
+            .iter()
+            .filter(|s| matches!(s, Segment::One(p) if p.contains(&Piece::Capture)))
+            .count();
+        if captures == 0 {
+            return Err(format!("pattern `{text}` must contain `{{component}}`"));
         }
         Ok(Pattern { segments })
     }
 
-    /// The captured component name when `path` (`/`-separated, relative) matches, else `None`.
+    /// The captured component name when `path` (`/`-separated, relative) matches, else `None`. When the pattern
+    /// captures more than once, every capture must be the same text.
     pub fn capture<'a>(&self, path: &'a str) -> Option<&'a str> {
         self.capture_with_dir(path).map(|(name, _)| name)
     }
 
-    /// Like [`Pattern::capture`], also returning the directory that holds the captured segment joined with the
-    /// segment itself (`src/components/forms` for `src/components/{component}/**` on `src/components/forms/a.tsx`).
+    /// Like [`Pattern::capture`], also returning the directory that holds the (first) captured segment joined with
+    /// the segment itself (`src/components/forms` for `src/components/{component}/**` on `src/components/forms/a.tsx`).
     pub fn capture_with_dir<'a>(&self, path: &'a str) -> Option<(&'a str, &'a str)> {
         let parts: Vec<&str> = path.split('/').collect();
-        let (name, at) = match_from(&self.segments, &parts, 0)?;
+        let (name, at) = match_from(&self.segments, &parts, 0, None)?;
         let dir_len: usize = parts[..=at].iter().map(|p| p.len() + 1).sum::<usize>() - 1;
-        Some((name, &path[..dir_len]))
+        Some((name?, &path[..dir_len]))
+    }
+
+    /// The literal directory segments before the first wildcard or capture (`src/components` for
+    /// `src/components/{component}/**`).
+    pub fn literal_prefix(&self) -> String {
+        let mut out = Vec::new();
+        for s in &self.segments {
+            match s {
+                Segment::One(p) if p.len() == 1 => match &p[0] {
+                    Piece::Literal(l) => out.push(l.as_str()),
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+        out.join("/")
     }
 }
 
-/// Matches `segs` against `parts` (which start at index `base` of the whole path); returns the capture and the
-/// index of the part it came from.
-fn match_from<'a>(segs: &[Segment], parts: &[&'a str], base: usize) -> Option<(&'a str, usize)> {
+/// Matches `segs` against `parts` (which start at index `base` of the whole path) with the capture so far;
+/// returns the capture and the index of the part it first came from (`usize::MAX` when none yet).
+fn match_from<'a>(
+    segs: &[Segment],
+    parts: &[&'a str],
+    base: usize,
+    cap: Option<(&'a str, usize)>,
+) -> Option<(Option<&'a str>, usize)> {
     let Some((seg, rest)) = segs.split_first() else {
-        return parts.is_empty().then_some(("", usize::MAX));
+        return parts.is_empty().then_some((cap.map(|c| c.0), cap.map_or(usize::MAX, |c| c.1)));
     };
     match seg {
         // A trailing `**` matches everything inside, not the directory itself (as in .gitignore).
-        Segment::AnyMany if rest.is_empty() => (!parts.is_empty()).then_some(("", usize::MAX)),
-        Segment::AnyMany => (0..=parts.len()).find_map(|skip| match_from(rest, &parts[skip..], base + skip)),
-        _ => {
-            let (part, tail) = parts.split_first()?;
-            let captured = match seg {
-                Segment::Literal(l) => (l == part).then_some(None)?,
-                Segment::AnyOne => None,
-                Segment::Capture { prefix, suffix } => {
-                    let name = part.strip_prefix(prefix.as_str())?.strip_suffix(suffix.as_str())?;
-                    (!name.is_empty()).then_some(Some(name))?
-                }
-                Segment::AnyMany => unreachable!("handled above"),
-            };
-            let inner = match_from(rest, tail, base + 1)?;
-            Some(captured.map_or(inner, |name| (name, base)))
+        Segment::AnyMany if rest.is_empty() => {
+            (!parts.is_empty()).then_some((cap.map(|c| c.0), cap.map_or(usize::MAX, |c| c.1)))
         }
+        Segment::AnyMany => (0..=parts.len()).find_map(|skip| match_from(rest, &parts[skip..], base + skip, cap)),
+        Segment::One(pieces) => {
+            let (part, tail) = parts.split_first()?;
+            let seg_cap = match_pieces(pieces, part, cap.map(|c| c.0))?;
+            let cap = match (cap, seg_cap) {
+                (None, Some(name)) => Some((name, base)),
+                (c, _) => c,
+            };
+            match_from(rest, tail, base + 1, cap)
+        }
+    }
+}
+
+/// Matches one segment; `Some(capture)` on success (the capture is `None` when the segment has none). A capture
+/// must equal `known` when one was made before; it is never empty and never holds `/`.
+fn match_pieces<'a>(pieces: &[Piece], part: &'a str, known: Option<&'a str>) -> Option<Option<&'a str>> {
+    let Some((piece, rest)) = pieces.split_first() else {
+        return part.is_empty().then_some(known);
+    };
+    match piece {
+        Piece::Literal(l) => match_pieces(rest, part.strip_prefix(l.as_str())?, known),
+        Piece::Star => (0..=part.len())
+            .filter(|&i| part.is_char_boundary(i))
+            .find_map(|i| match_pieces(rest, &part[i..], known)),
+        Piece::Capture => match known {
+            Some(k) => match_pieces(rest, part.strip_prefix(k)?, known),
+            None => (1..=part.len())
+                .filter(|&i| part.is_char_boundary(i))
+                .find_map(|i| match_pieces(rest, &part[i..], Some(&part[..i]))),
+        },
     }
 }
 
@@ -390,9 +468,21 @@ mod tests {
     }
 
     #[test]
-    fn patterns_need_one_capture() {
+    fn patterns_allow_stars_anywhere_and_repeated_captures() {
         assert!(Pattern::parse("docs/*/index.md").is_err());
-        assert!(Pattern::parse("{component}/{component}.md").is_err());
+        assert!(Pattern::parse("a/x**/{component}").is_err());
+        let p = "src/components/{component}/*.mdx";
+        assert_eq!(cap(p, "src/components/Card/Card.mdx").as_deref(), Some("Card"));
+        assert_eq!(cap(p, "src/components/Card/usage.mdx").as_deref(), Some("Card"));
+        assert_eq!(cap(p, "src/components/Card/Card.tsx"), None);
+        let twice = "src/{component}/{component}.mdx";
+        assert_eq!(cap(twice, "src/Card/Card.mdx").as_deref(), Some("Card"));
+        assert_eq!(cap(twice, "src/Card/Other.mdx"), None);
+        assert_eq!(cap("docs/{component}/index.*.md", "docs/button/index.zh-CN.md").as_deref(), Some("button"));
+        assert_eq!(cap("docs/{component}/index.*.md", "docs/button/index.md"), None);
+        assert_eq!(cap("**/{component}-docs.md", "a/b/table-docs.md").as_deref(), Some("table"));
+        assert_eq!(cap("d/*-{component}.md", "d/x-y.md").as_deref(), Some("y"));
+        assert_eq!(Pattern::parse("src/components/{component}/**").unwrap().literal_prefix(), "src/components");
     }
 
     #[test]
