@@ -40,7 +40,8 @@ pub struct Config {
 pub struct SystemConfig {
     /// System name; default: `name` of the repository's `package.json` (scope removed), else the directory name.
     pub name: Option<String>,
-    /// Version; default: `version` of the root `package.json`, else the newest release in the changelog.
+    /// Version; default: `version` of the `package.json` of the package that owns the components (unless it is
+    /// `private`), else the newest release in the changelog (see `compile::resolve_version`).
     pub version: Option<String>,
     /// Language served when a lookup names none; default: the first language of `docs`.
     pub default_lang: Option<String>,
@@ -194,24 +195,56 @@ impl Config {
         })
     }
 
-    /// The configuration for `repo`: the preset when one is named, else `repo/mydesign-docs.toml` when it exists,
-    /// else the `default` preset.
+    /// The configuration for `repo`: the preset when one is named (else the `default` preset), with
+    /// `repo/mydesign-docs.toml` merged over it when the file exists: the file wins field by field (tables merge
+    /// key by key, arrays such as `[[docs]]` replace the preset's). With neither a preset nor a file, `build` detects
+    /// the layout instead ([`crate::compile::detect`]).
     ///
     /// # Errors
     /// An unknown preset name (listing the valid ones), an unreadable or invalid TOML file (with its message).
     pub fn load(repo: &Path, preset: Option<&str>) -> anyhow::Result<Config> {
-        if let Some(name) = preset {
-            return Config::preset(name)
-                .ok_or_else(|| anyhow::anyhow!("unknown preset `{name}`; the presets are: {}", PRESETS.join(", ")));
-        }
+        let base = match preset {
+            Some(name) => Config::preset(name)
+                .ok_or_else(|| anyhow::anyhow!("unknown preset `{name}`; the presets are: {}", PRESETS.join(", ")))?,
+            None => Config::default(),
+        };
         let file = repo.join(CONFIG_FILE);
         if !file.exists() {
-            return Ok(Config::default());
+            return Ok(base);
         }
         let text = std::fs::read_to_string(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-        let config: Config = toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        let config = Config::merge_toml(base, &text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         config.validate().map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         Ok(config)
+    }
+
+    /// `base` with the TOML document `text` merged over it (the text wins field by field; arrays replace).
+    ///
+    /// # Errors
+    /// Invalid TOML, an unknown field, a value of the wrong type (the parser's message).
+    pub fn merge_toml(base: Config, text: &str) -> Result<Config, String> {
+        fn merge(into: &mut toml::Table, from: toml::Table) {
+            for (k, v) in from {
+                match (into.get_mut(&k), v) {
+                    (Some(toml::Value::Table(a)), toml::Value::Table(b)) => merge(a, b),
+                    (_, v) => {
+                        into.insert(k, v);
+                    }
+                }
+            }
+        }
+        let overlay: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+        // Check the file alone first, so that its own unknown fields are named as such.
+        toml::from_str::<Config>(text).map_err(|e| e.to_string())?;
+        let mut table = toml::Table::try_from(&base).map_err(|e| e.to_string())?;
+        merge(&mut table, overlay);
+        table.try_into().map_err(|e: toml::de::Error| e.to_string())
+    }
+
+    /// The configuration as a `mydesign-docs.toml` to edit (what `build --print-config` writes).
+    pub fn to_toml(&self) -> String {
+        let body = toml::to_string_pretty(self).unwrap_or_else(|e| format!("# cannot serialize: {e}\n"));
+        format!("# mydesign-docs.toml: every field is described in docs/config.md\n\n{body}")
     }
 
     /// Checks what serde cannot: every doc and source pattern captures `{component}`, the encoding is known, the
@@ -440,6 +473,14 @@ pub fn package_json(repo: &Path) -> (Option<String>, Option<String>) {
     let field = |k: &str| value.get(k).and_then(|v| v.as_str()).map(str::to_string);
     let name = field("name").map(|n| n.rsplit('/').next().unwrap_or(&n).to_string());
     (name, field("version"))
+}
+
+/// Reads `version` and `private` from `dir/package.json`, when it exists, parses and has a version.
+pub fn package_version(dir: &Path) -> Option<(String, bool)> {
+    let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
+    let value = serde_json::from_str::<serde_json::Value>(&text).ok()?;
+    let version = value.get("version")?.as_str()?.to_string();
+    Some((version, value.get("private").and_then(|v| v.as_bool()).unwrap_or(false)))
 }
 
 #[cfg(test)]
