@@ -190,7 +190,8 @@ fn folder_candidate(files: &[WalkedFile]) -> Option<Candidate> {
         .collect();
     // Untagged forms first (the default language), then by count.
     rules.sort_by(|a, b| a.1.is_some().cmp(&b.1.is_some()).then(b.2.len().cmp(&a.2.len())).then(a.0.cmp(&b.0)));
-    let keys: BTreeSet<String> = docs.iter().map(|e| component_key(e.1)).collect();
+    let kept: BTreeSet<&str> = rules.iter().flat_map(|r| r.2.iter().map(String::as_str)).collect();
+    let keys: BTreeSet<String> = docs.iter().filter(|e| kept.contains(e.3)).map(|e| component_key(e.1)).collect();
     let doc_dirs: BTreeSet<String> =
         docs.iter().map(|e| e.3.rsplit_once('/').map_or("", |(d, _)| d).to_string()).collect();
     let demos = files.iter().any(|f| {
@@ -247,8 +248,10 @@ fn named_candidate(files: &[WalkedFile], source_dirs: &BTreeSet<&str>) -> Option
     for (_, _, tag, ext, path) in &found {
         rules.entry((tag.clone(), ext)).or_default().push(path.to_string());
     }
+    let min = found.len().div_ceil(10).max(1);
     let mut rules: Vec<(String, Option<String>, Vec<String>)> = rules
         .into_iter()
+        .filter(|(_, paths)| paths.len() >= min)
         .map(|((tag, ext), paths)| {
             let file = match &tag {
                 None => format!("{{component}}.{ext}"),
@@ -261,7 +264,8 @@ fn named_candidate(files: &[WalkedFile], source_dirs: &BTreeSet<&str>) -> Option
         })
         .collect();
     rules.sort_by(|a, b| a.1.is_some().cmp(&b.1.is_some()).then(b.2.len().cmp(&a.2.len())).then(a.0.cmp(&b.0)));
-    let keys: BTreeSet<String> = found.iter().map(|f| component_key(f.1)).collect();
+    let kept: BTreeSet<&str> = rules.iter().flat_map(|r| r.2.iter().map(String::as_str)).collect();
+    let keys: BTreeSet<String> = found.iter().filter(|f| kept.contains(f.4)).map(|f| component_key(f.1)).collect();
     let dirs: BTreeSet<&str> = found.iter().map(|f| f.0).collect();
     let beside = dirs.iter().filter(|d| source_dirs.contains(*d)).count();
     let beside_docs = beside * 2 >= dirs.len();

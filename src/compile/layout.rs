@@ -72,6 +72,7 @@ fn is_component_name(name: &str, config: &Config) -> bool {
 fn is_doc_component_name(name: &str, config: &Config) -> bool {
     !(name.contains('.')
         || component_key(name).is_empty()
+        || ["readme", "changelog", "license", "contributing"].contains(&name.to_ascii_lowercase().as_str())
         || config.sources.not_components.iter().any(|n| component_key(n) == component_key(name)))
 }
 
@@ -101,9 +102,18 @@ fn package_of<'a>(rel: &str, packages: &'a BTreeSet<String>) -> Option<&'a str> 
 
 /// `DatePicker` → `date-picker`: the canonical kebab-case name of a captured document or source folder name.
 pub fn kebab_case(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
     let mut out = String::with_capacity(name.len() + 4);
-    for (i, c) in name.chars().enumerate() {
-        if c.is_uppercase() && i > 0 && !out.ends_with('-') {
+    for (i, &c) in chars.iter().enumerate() {
+        // A word starts at an upper-case letter after a lower-case one or a digit (`datePicker`), or at the last
+        // capital of a run followed by a lower-case letter (`HTMLTable` → `html-table`); `README` stays one word.
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1);
+        let boundary = c.is_uppercase()
+            && prev.is_some_and(|p| {
+                p.is_lowercase() || p.is_ascii_digit() || (p.is_uppercase() && next.is_some_and(|n| n.is_lowercase()))
+            });
+        if boundary && !out.ends_with('-') {
             out.push('-');
         }
         out.extend(c.to_lowercase());
@@ -419,5 +429,9 @@ mod tests {
         let (layout, _) = classify(&files, &Config::default());
         let names: Vec<_> = layout.components.values().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["button", "card-grid"]);
+        assert_eq!(kebab_case("README"), "readme");
+        assert_eq!(kebab_case("HTMLTable"), "html-table");
+        assert_eq!(kebab_case("aiChatDialogue"), "ai-chat-dialogue");
+        assert_eq!(kebab_case("date-picker"), "date-picker");
     }
 }

@@ -159,8 +159,8 @@ pub fn resolve_version(
                     file.clone(),
                     "version",
                     format!(
-                        "{file} says {v} but the changelog's newest release is {n}; using {v} (set [system] version \
-                         or --set-version to choose)"
+                        "says {v} but the changelog's newest release is {n}; using {v} (set [system] version or \
+                         --set-version to choose)"
                     ),
                 ));
             }
