@@ -513,6 +513,8 @@ fn compile_component(
                 code_blocks: d.code_blocks.len() as u32,
                 tokens: d.tokens,
                 view_tokens: d.view_tokens,
+                title: d.title.clone(),
+                brief: d.brief.clone(),
             })
             .collect(),
         files: metas.len() as u32,
