@@ -371,10 +371,7 @@ impl Pattern {
             }
             segments.push(Segment::One(pieces));
         }
-        let captures = segments
-            .iter()
-            .filter(|s| matches!(s, Segment::One(p) if p.contains(&Piece::Capture)))
-            .count();
+        let captures = segments.iter().filter(|s| matches!(s, Segment::One(p) if p.contains(&Piece::Capture))).count();
         if captures == 0 {
             return Err(format!("pattern `{text}` must contain `{{component}}`"));
         }
@@ -450,9 +447,9 @@ fn match_pieces<'a>(pieces: &[Piece], part: &'a str, known: Option<&'a str>) -> 
     };
     match piece {
         Piece::Literal(l) => match_pieces(rest, part.strip_prefix(l.as_str())?, known),
-        Piece::Star => (0..=part.len())
-            .filter(|&i| part.is_char_boundary(i))
-            .find_map(|i| match_pieces(rest, &part[i..], known)),
+        Piece::Star => {
+            (0..=part.len()).filter(|&i| part.is_char_boundary(i)).find_map(|i| match_pieces(rest, &part[i..], known))
+        }
         Piece::Capture => match known {
             Some(k) => match_pieces(rest, part.strip_prefix(k)?, known),
             None => (1..=part.len())

@@ -124,9 +124,8 @@ fn blueprint_like_documents_beside_sources_share_a_folder_by_file_name() {
     let d = detected(dir.path());
     let report = build_with(dir.path(), d.config.clone());
     let set = BundleSet::open(&report.dir).unwrap();
-    let files = |c: &str| -> Vec<String> {
-        set.files(c).unwrap().files.iter().map(|f| f.path.clone()).collect::<Vec<_>>()
-    };
+    let files =
+        |c: &str| -> Vec<String> { set.files(c).unwrap().files.iter().map(|f| f.path.clone()).collect::<Vec<_>>() };
     assert_eq!(files("numeric-input"), ["src/components/forms/controls.tsx", "src/components/forms/numericInput.tsx"]);
     assert_eq!(files("checkbox"), ["src/components/forms/controls.tsx"]);
     insta::assert_snapshot!("blueprint_like", summary(dir.path()));

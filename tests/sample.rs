@@ -109,10 +109,8 @@ fn the_build_is_deterministic_on_the_sample() {
     let summary = outs[0].1.replace(outs[0].0.path().to_str().unwrap(), "[OUT]");
     // The detection report comes first (no config, no preset); the `built` line ends with the elapsed time, which
     // varies.
-    let summary: Vec<&str> = summary
-        .lines()
-        .map(|l| if l.starts_with("built ") { l.rsplit_once(" in ").unwrap().0 } else { l })
-        .collect();
+    let summary: Vec<&str> =
+        summary.lines().map(|l| if l.starts_with("built ") { l.rsplit_once(" in ").unwrap().0 } else { l }).collect();
     insta::assert_snapshot!("build_summary", summary.join("\n"));
 }
 

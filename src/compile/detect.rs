@@ -73,7 +73,8 @@ impl Detection {
 const DOC_EXT: [&str; 2] = ["md", "mdx"];
 const SOURCE_EXT: [&str; 9] = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "vue", "svelte", "scss"];
 /// Stems that are never a component's named document.
-const NOT_DOC_STEMS: [&str; 8] = ["index", "readme", "changelog", "license", "contributing", "code_of_conduct", "security", "history"];
+const NOT_DOC_STEMS: [&str; 8] =
+    ["index", "readme", "changelog", "license", "contributing", "code_of_conduct", "security", "history"];
 
 /// A language tag as used in file names (`en`, `zh-CN`, `pt-BR`), normalised (`en` → `en-US`, `zh` → `zh-CN`).
 fn lang_tag(tag: &str) -> Option<String> {
@@ -196,7 +197,8 @@ fn folder_candidate(files: &[WalkedFile]) -> Option<Candidate> {
         docs.iter().map(|e| e.3.rsplit_once('/').map_or("", |(d, _)| d).to_string()).collect();
     let demos = files.iter().any(|f| {
         f.rel.rsplit_once('/').is_some_and(|(d, _)| {
-            d.rsplit_once('/').is_some_and(|(parent, last)| matches!(last, "demo" | "demos") && doc_dirs.contains(parent))
+            d.rsplit_once('/')
+                .is_some_and(|(parent, last)| matches!(last, "demo" | "demos") && doc_dirs.contains(parent))
         })
     });
     let layout = if demos {
@@ -349,9 +351,8 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
     // Changelog: the documented folder, else the root's, else the sources' package's.
     let mut changelog: Vec<ChangelogRule> = Vec::new();
     let log_rule = |path: &str, tag: Option<String>| {
-        let lang = tag.unwrap_or_else(|| {
-            if mostly_chinese(repo, &[path.to_string()]) { "zh-CN".into() } else { "en-US".into() }
-        });
+        let lang = tag
+            .unwrap_or_else(|| if mostly_chinese(repo, &[path.to_string()]) { "zh-CN".into() } else { "en-US".into() });
         ChangelogRule { path: path.to_string(), lang }
     };
     for (path, tag) in &best.changelog {
@@ -375,7 +376,8 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
         }
         for dir in dirs {
             for f in files {
-                let Some(file) = (if dir.is_empty() { Some(f.rel.as_str()) } else { f.rel.strip_prefix(&format!("{dir}/")) })
+                let Some(file) =
+                    (if dir.is_empty() { Some(f.rel.as_str()) } else { f.rel.strip_prefix(&format!("{dir}/")) })
                 else {
                     continue;
                 };
@@ -383,7 +385,8 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
                     continue;
                 }
                 let Some((rest, "md")) = ext_of(file) else { continue };
-                let Some(tail) = rest.get(..9).filter(|h| h.eq_ignore_ascii_case("changelog")).map(|_| &rest[9..]) else {
+                let Some(tail) = rest.get(..9).filter(|h| h.eq_ignore_ascii_case("changelog")).map(|_| &rest[9..])
+                else {
                     continue;
                 };
                 let tag = match tail {
@@ -423,7 +426,10 @@ pub fn inventory(files: &[WalkedFile]) -> String {
     let ext = |f: &WalkedFile| ext_of(f.rel.rsplit('/').next().unwrap_or("")).map_or("", |(_, e)| e).to_string();
     let docs: Vec<&WalkedFile> = files.iter().filter(|f| DOC_EXT.contains(&ext(f).as_str())).collect();
     let sources = files.iter().filter(|f| SOURCE_EXT.contains(&ext(f).as_str())).count();
-    let logs = docs.iter().filter(|f| f.rel.rsplit('/').next().unwrap_or("").to_ascii_lowercase().starts_with("changelog")).count();
+    let logs = docs
+        .iter()
+        .filter(|f| f.rel.rsplit('/').next().unwrap_or("").to_ascii_lowercase().starts_with("changelog"))
+        .count();
     let mut dirs: BTreeMap<&str, usize> = BTreeMap::new();
     for f in &docs {
         *dirs.entry(f.rel.rsplit_once('/').map_or(".", |(d, _)| d)).or_default() += 1;

@@ -16,9 +16,36 @@ const NEVER_COMPONENTS: [&str; 4] = ["lib", "es", "dist", "cjs"];
 /// packages (`src`, `scss`, `test`, `docs`, `script`) are among them, so `packages/*/{component}/**` makes no
 /// component of them.
 pub const KNOWN_NON_COMPONENTS: [&str; 30] = [
-    "style", "styles", "locale", "locales", "theme", "themes", "version", "hooks", "hook", "utils", "util",
-    "helpers", "base", "common", "shared", "constants", "types", "typings", "global", "assets", "icons",
-    "keyframes", "src", "scss", "test", "tests", "docs", "script", "scripts", "demos",
+    "style",
+    "styles",
+    "locale",
+    "locales",
+    "theme",
+    "themes",
+    "version",
+    "hooks",
+    "hook",
+    "utils",
+    "util",
+    "helpers",
+    "base",
+    "common",
+    "shared",
+    "constants",
+    "types",
+    "typings",
+    "global",
+    "assets",
+    "icons",
+    "keyframes",
+    "src",
+    "scss",
+    "test",
+    "tests",
+    "docs",
+    "script",
+    "scripts",
+    "demos",
 ];
 
 /// What the repository holds, by component.
@@ -222,7 +249,8 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
             *votes.entry(p).or_default() += 1;
         }
     }
-    layout.package = votes.into_iter().max_by_key(|(p, n)| (*n, std::cmp::Reverse(p.len()))).map(|(p, _)| p.to_string());
+    layout.package =
+        votes.into_iter().max_by_key(|(p, n)| (*n, std::cmp::Reverse(p.len()))).map(|(p, _)| p.to_string());
     // Rules that match nothing: a warning when nothing of the kind was found at all, else a note (a repository may
     // document fewer languages than the preset knows).
     let missing: Vec<&str> = config
