@@ -341,7 +341,16 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
         .iter()
         .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.len().cmp(&a.0.len())))
         .filter(|(_, keys)| !keys.is_empty())
-        .map(|(d, _)| d.to_string());
+        .map(|(d, _)| d.to_string())
+        .or_else(|| {
+            // No folder is named like a document: the usual places of component folders, when they hold sources.
+            ["src/components", "components", "src"].into_iter().map(String::from).find(|d| {
+                files.iter().any(|f| {
+                    is_source(&f.rel)
+                        && f.rel.strip_prefix(d.as_str()).is_some_and(|r| r.starts_with('/') && r[1..].contains('/'))
+                })
+            })
+        });
     let patterns: Vec<String> = source_dir.iter().map(|d| join(d, "{component}/**")).collect();
     let sources = source_dir.as_ref().map_or(0, |d| {
         let prefix = if d.is_empty() { String::new() } else { format!("{d}/") };
