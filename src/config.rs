@@ -1,6 +1,6 @@
 //! The layout configuration: where a design system keeps each component's documents, sources and changelog,
 //! what to exclude, and the rule numbers. Read from `mydesign-docs.toml` at the repository root, or chosen with
-//! `--preset` (`default` for the sample in `corpus/`, `semi`, `blueprint`).
+//! `--preset` (`default` for the sample in `corpus/`, `semi`, `blueprint`, `dumi`).
 //!
 //! Paths are matched with patterns of `/`-separated segments: `**` (a whole segment) is any number of segments
 //! (zero included; a trailing `/**` means everything inside, at least one); inside a segment `*` is any text
@@ -43,6 +43,12 @@ pub struct SystemConfig {
     /// Version; default: `version` of the `package.json` of the package that owns the components (unless it is
     /// `private`), else the newest release in the changelog (see `compile::resolve_version`).
     pub version: Option<String>,
+    /// npm package that projects depend on (its version in a project picks the set `serve --project` serves);
+    /// default: `name` of the repository's `package.json`, scope kept.
+    pub package: Option<String>,
+    /// Where the sources came from (set by `build`, never read from the file): stored in the manifest.
+    #[serde(skip)]
+    pub source: Option<crate::model::SourceInfo>,
     /// Language served when a lookup names none; default: the first language of `docs`.
     pub default_lang: Option<String>,
     /// Only compile these languages; default: every language of `docs`.
@@ -133,7 +139,7 @@ impl Default for Config {
 }
 
 /// Names of the built-in presets.
-pub const PRESETS: [&str; 3] = ["default", "semi", "blueprint"];
+pub const PRESETS: [&str; 4] = ["default", "semi", "blueprint", "dumi"];
 
 /// The configuration file looked for at the repository root.
 pub const CONFIG_FILE: &str = "mydesign-docs.toml";
@@ -147,7 +153,8 @@ fn changelog(rules: &[(&str, &str)]) -> Vec<ChangelogRule> {
 }
 
 impl Config {
-    /// A built-in preset: `default` (the layout of `corpus/`), `semi` or `blueprint`; `None` for another name.
+    /// A built-in preset: `default` (the layout of `corpus/`), `semi`, `blueprint` or `dumi` (antd-mobile's layout:
+    /// `src/components/<name>/index.en.md` + `index.zh.md`, demos in `demos/*.tsx`); `None` for another name.
     pub fn preset(name: &str) -> Option<Config> {
         let base = Config {
             system: SystemConfig::default(),
@@ -165,7 +172,11 @@ impl Config {
                 ..base
             },
             "semi" => Config {
-                system: SystemConfig { name: Some("semi".into()), ..SystemConfig::default() },
+                system: SystemConfig {
+                    name: Some("semi".into()),
+                    package: Some("@douyinfe/semi-ui".into()),
+                    ..SystemConfig::default()
+                },
                 docs: docs(&[
                     ("content/*/{component}/index.md", "zh-CN"),
                     ("content/*/{component}/index-en-US.md", "en-US"),
@@ -182,11 +193,28 @@ impl Config {
                 ..base
             },
             "blueprint" => Config {
-                system: SystemConfig { name: Some("blueprint".into()), ..SystemConfig::default() },
+                system: SystemConfig {
+                    name: Some("blueprint".into()),
+                    package: Some("@blueprintjs/core".into()),
+                    ..SystemConfig::default()
+                },
                 docs: docs(&[("src/**/{component}.mdx", "en-US")]),
                 sources: SourceRule {
                     patterns: vec!["src/components/{component}/**".into()],
                     beside_docs: true,
+                    not_components: vec![],
+                },
+                ..base
+            },
+            "dumi" => Config {
+                docs: docs(&[
+                    ("src/components/{component}/index.en.md", "en-US"),
+                    ("src/components/{component}/index.zh.md", "zh-CN"),
+                ]),
+                changelog: changelog(&[("CHANGELOG.md", "en-US"), ("CHANGELOG.zh-CN.md", "zh-CN")]),
+                sources: SourceRule {
+                    patterns: vec!["src/components/{component}/**".into()],
+                    beside_docs: false,
                     not_components: vec![],
                 },
                 ..base
@@ -529,7 +557,7 @@ mod tests {
             Config::preset(p).unwrap().validate().unwrap();
         }
         let err = Config::load(Path::new("."), Some("nope")).unwrap_err().to_string();
-        assert_eq!(err, "unknown preset `nope`; the presets are: default, semi, blueprint");
+        assert_eq!(err, "unknown preset `nope`; the presets are: default, semi, blueprint, dumi");
     }
 
     #[test]

@@ -115,6 +115,26 @@ pub struct Manifest {
     pub search: Option<SearchEntry>,
     /// Tokens of the component list (`list_components`, as MCP clients get it) per language.
     pub list_tokens: Vec<(String, u32)>,
+    /// The npm package whose version a project pins (`serve --project`), e.g. `@douyinfe/semi-ui`: `[system]
+    /// package` of the config, else `name` of the repository's `package.json`. Absent in sets of format 2.
+    #[serde(default)]
+    pub package: Option<String>,
+    /// Where the sources came from, when `build` knew (a git checkout or `--ref`). Absent in sets of format 2.
+    #[serde(default)]
+    pub source: Option<SourceInfo>,
+}
+
+/// The source a set was built from (`build REPO [--ref REF]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SourceInfo {
+    /// The repository: its URL (`remote.origin.url`, or the one given to `build`) or local path.
+    pub repository: String,
+    /// The `--ref` given (tag, branch or commit), if any.
+    pub reference: Option<String>,
+    /// The commit built (40 hex digits).
+    pub commit: Option<String>,
+    /// A tag pointing at that commit, if any.
+    pub tag: Option<String>,
 }
 
 /// The search index in the manifest.
@@ -334,6 +354,26 @@ pub struct CodeBlockMeta {
     /// endings) is stored as its own text frame [`keys::block`] and served instead of the slice. The block's lines
     /// and bytes still name its source.
     pub cleaned: bool,
+    /// Set when the block is a demo file referenced by `<code src="…">` (dumi): its code (the file, exactly) is
+    /// the [`keys::block`] frame (`cleaned` is true); its lines and bytes are those of the `<code>` element.
+    pub demo: Option<DemoMeta>,
+}
+
+/// The demo file behind a code block (see [`CodeBlockMeta::demo`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DemoMeta {
+    /// Repository-relative path of the demo file (resolved from the `src` attribute and the document's folder).
+    pub path: String,
+    /// The `title` attribute or the element's text, e.g. `Basic usage`.
+    pub title: Option<String>,
+    /// The `description` attribute.
+    pub description: Option<String>,
+    /// Repository-relative path of the demo's sibling Markdown description (`demo/basic.md` beside
+    /// `demo/basic.tsx`), when it exists; named in the `code-block` header (`file` serves it when the layout lists
+    /// it among the component's files, as a `src/components/<name>/demos/` layout does).
+    pub description_path: Option<String>,
+    /// The demo is marked `debug` (shown by the site only in development).
+    pub debug: bool,
 }
 
 /// One heading of a document and the lines it spans.
@@ -470,14 +510,23 @@ pub struct ReleaseMeta {
 /// starts a new piece; the tokens of any run of whole segments are then exactly the sum of their counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenMap {
-    /// Tokens of each segment, in text order; they add up to the text's token count.
+    /// Tokens of each segment, in text order; they add up to the text's token count (plus one per forced cut).
     pub tokens: Vec<u32>,
+    /// Byte offsets of extra cut points the compiler added inside segments of more than
+    /// [`crate::budget::MAX_SEGMENT_TOKENS`] tokens, where both encodings' pre-tokenizers start a new piece
+    /// ([`crate::budget::split_segment`]): counts across them stay exact. Ascending.
+    pub extra: Vec<u32>,
+    /// Byte offsets of forced cut points (at char boundaries) inside runs with no piece boundary for
+    /// [`crate::budget::SPLIT_BYTES`] bytes (a base64 or hex line): a count across one is an upper bound, the sum
+    /// of the pieces' counts plus one token of slack per forced cut. Ascending, disjoint from `extra`.
+    pub forced: Vec<u32>,
 }
 
 impl TokenMap {
-    /// Tokens of the whole text.
+    /// Tokens of the whole text: exact when `forced` is empty, else an upper bound (one token of slack per forced
+    /// cut).
     pub fn total(&self) -> u32 {
-        self.tokens.iter().sum()
+        self.tokens.iter().sum::<u32>() + self.forced.len() as u32
     }
 }
 
@@ -511,10 +560,12 @@ pub struct PropsTable {
     pub lang: Option<String>,
     /// First line of the interface, type alias or table (1-based).
     pub line: u32,
-    /// Local types it extends whose props were merged in (TypeScript only), e.g. `OverlayLifecycleProps`;
-    /// types that could not be resolved in the file are listed in `unresolved_extends`.
+    /// Types it extends whose props were merged in (TypeScript only), e.g. `OverlayLifecycleProps`: declared in
+    /// the same file, or in another file of the repository reached through imports and re-exports; types that
+    /// could not be resolved are listed in `unresolved_extends`.
     pub extends: Vec<String>,
-    /// Extended types not found in the same file (their props are not in `props`).
+    /// Extended types found nowhere in the repository (e.g. `React.HTMLAttributes`; their props are not in
+    /// `props`).
     pub unresolved_extends: Vec<String>,
     /// Props in source order.
     pub props: Vec<Prop>,

@@ -24,6 +24,10 @@ pub trait BlockSpan {
     fn tokens(&self) -> Option<u32> {
         None
     }
+    /// For a demo file's block (`<code src="…">`): its title (`Some("")` when it has none); `None` for a fence.
+    fn demo_title(&self) -> Option<&str> {
+        None
+    }
 }
 
 impl BlockSpan for CodeBlockMeta {
@@ -44,6 +48,9 @@ impl BlockSpan for CodeBlockMeta {
     }
     fn tokens(&self) -> Option<u32> {
         Some(self.tokens)
+    }
+    fn demo_title(&self) -> Option<&str> {
+        self.demo.as_ref().map(|d| d.title.as_deref().unwrap_or(""))
     }
 }
 
@@ -127,14 +134,19 @@ pub fn placeholder_view_spans<B: BlockSpan>(
     (out, spans)
 }
 
+/// `s` after a count other than 1 (numbers here are printed without thousands separators: see [`card`]).
+fn s(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 /// The one-line placeholder of a hidden table, indented as the table's first line.
 fn table_placeholder(text: &str, table: &TableMeta) -> String {
     let first = text[table.start_byte as usize..].split('\n').next().unwrap_or("");
     let indent = &first[..first.len() - first.trim_start_matches([' ', '\t', '>']).len()];
     let mut line = format!(
-        "{indent}[table hidden: {}, {} tokens",
+        "{indent}[table hidden: {}, {}",
         crate::render::plural(table.rows, "row"),
-        crate::render::thousands(table.tokens)
+        crate::render::plural(table.tokens, "token")
     );
     if let Some(h) = table.heading.as_deref().filter(|h| !h.is_empty()) {
         // Neutral wording (this text is counted once for both surfaces): `--section` / `sections` both take it.
@@ -177,6 +189,17 @@ fn placeholder<B: BlockSpan>(text: &str, block: &B) -> String {
         None => {
             let _ = write!(summary, "{lines} line{}", if lines == 1 { "" } else { "s" });
         }
+    }
+    if let Some(title) = block.demo_title() {
+        // A demo's `<code src>` element sits in a line (dumi puts several on one): the placeholder replaces the
+        // element only, on one line, with no fence.
+        if !title.is_empty() {
+            let _ = write!(summary, ", demo \"{title}\"");
+        } else {
+            summary.push_str(", demo");
+        }
+        summary.push(']');
+        return summary;
     }
     if let Some(heading) = block.heading().filter(|h| !h.is_empty()) {
         let _ = write!(summary, ", under \"{heading}\"");
@@ -248,12 +271,15 @@ pub fn slugify(title: &str) -> String {
 pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTable]) -> String {
     // Numbers without thousands separators: `44381` is two o200k tokens, `44,381` three.
     let mut out = format!(
-        "# {} ({component}, {}: {} lines, {} tokens, {} code blocks)\n",
+        "# {} ({component}, {}: {} line{}, {} token{}, {} code block{})\n",
         doc.title.as_deref().unwrap_or(component),
         doc.lang,
         doc.lines,
+        s(doc.lines as usize),
         doc.tokens,
+        s(doc.tokens as usize),
         doc.code_blocks.len(),
+        s(doc.code_blocks.len()),
     );
     for line in [doc.brief.as_deref(), doc.import.as_deref()].into_iter().flatten() {
         let _ = writeln!(out, "{line}");
@@ -283,7 +309,11 @@ pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTa
             .iter()
             .map(|b| {
                 let lang = if b.lang == common || b.lang.is_empty() { String::new() } else { format!(" {}", b.lang) };
-                format!("#{}{lang} {}", b.index, b.tokens)
+                let title = match b.demo.as_ref().and_then(|d| d.title.as_deref()) {
+                    Some(t) => format!(" \"{t}\""),
+                    None => String::new(),
+                };
+                format!("#{}{lang} {}{title}", b.index, b.tokens)
             })
             .collect::<Vec<_>>()
             .join(", ")
@@ -322,7 +352,7 @@ pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTa
         if files.len() > CARD_FILES {
             let rest = &files[CARD_FILES..];
             let tokens: u64 = rest.iter().map(|f| u64::from(f.tokens)).sum();
-            let _ = writeln!(out, "- and {} more, {tokens} tokens", rest.len());
+            let _ = writeln!(out, "- and {} more, {tokens} token{}", rest.len(), s(tokens as usize));
         }
     }
     out

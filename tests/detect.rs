@@ -229,6 +229,12 @@ fn real_inputs_detect_what_their_presets_say() {
     let d = detected(&repo);
     assert!(d.layout.starts_with("dumi-like"), "{}", d.layout);
     let report = build_with(&repo, d.config.clone());
+    // The same as the `dumi` preset written for it.
+    let with_preset = build_with(&repo, Config::preset("dumi").unwrap());
+    assert_eq!(keys(&report), keys(&with_preset));
+    assert_eq!(report.manifest.version, with_preset.manifest.version);
+    assert_eq!(report.manifest.stats.code_blocks, with_preset.manifest.stats.code_blocks);
+    assert_eq!(report.manifest.stats.documents, with_preset.manifest.stats.documents);
     let both = report
         .manifest
         .components

@@ -222,7 +222,7 @@ fn every_tool_answers_on_the_sample() {
     let dir = sample_dir();
     let mut c = Client::start(&["--bundles", arg(&dir)]);
     let (text, s) = c.ok("list_components", json!({}));
-    assert_eq!(s["components"].as_array().map(Vec::len), Some(16), "{text}");
+    assert_eq!(s["components"].as_array().map(Vec::len), Some(17), "{text}");
     assert!(text.contains("table"));
     let (_, s) = c.ok("list_components", json!({"lang": "zh-CN"}));
     assert_eq!(s["lang"], "zh-CN");

@@ -18,8 +18,8 @@ pub struct BuildArgs {
     /// Output directory; the bundle set goes to OUT/<system>@<version>/.
     #[arg(long, default_value = "out")]
     out: PathBuf,
-    /// Layout preset: default, semi or blueprint. REPO/mydesign-docs.toml, when present, is merged over it (the
-    /// file wins field by field). With neither, the layout is detected and reported.
+    /// Layout preset: default, semi, blueprint or dumi. REPO/mydesign-docs.toml, when present, is merged over it
+    /// (the file wins field by field). With neither, the layout is detected and reported.
     #[arg(long)]
     preset: Option<String>,
     /// Print the configuration this build would use (detected, preset or file) as a mydesign-docs.toml to edit,
@@ -38,6 +38,10 @@ pub struct BuildArgs {
     /// Exit with code 2 when any input file had to be skipped.
     #[arg(long)]
     deny_warnings: bool,
+    /// Build this tag, branch or commit of REPO (a local git repository or a URL), fetched shallowly with git into a
+    /// temporary directory. The manifest records the repository, reference, commit and tag.
+    #[arg(long = "ref", value_name = "REF")]
+    reference: Option<String>,
 }
 
 fn default_repo() -> PathBuf {
@@ -50,7 +54,31 @@ fn default_repo() -> PathBuf {
 }
 
 pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
-    let repo = args.repo.unwrap_or_else(default_repo);
+    let repo = args.repo.clone().unwrap_or_else(default_repo);
+    // A pack file is only verified and unpacked into OUT.
+    if repo.is_file() && repo.to_string_lossy().ends_with(".tar.zst") {
+        for r in mydesign_docs::store::install(&repo, &args.out, true)? {
+            super::emit(&format!(
+                "unpacked {} (build {}) into {}: verified, nothing compiled",
+                r.name,
+                r.build_id,
+                r.dir.display()
+            ))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let repo_text = repo.to_string_lossy().into_owned();
+    let (checkout, source) = match &args.reference {
+        Some(r) => {
+            let (c, s) = super::source::fetch(&repo_text, r)?;
+            (Some(c), Some(s))
+        }
+        None if super::source::is_remote(&repo_text) => {
+            anyhow::bail!("{repo_text} is a remote repository: name the tag, branch or commit to build with --ref")
+        }
+        None => (None, super::source::local_source(&repo)),
+    };
+    let repo = checkout.as_ref().map_or(repo, |c| c.dir.clone());
     let explicit = args.preset.is_some() || repo.join(CONFIG_FILE).exists();
     let mut detected = None;
     let mut config = if explicit || !repo.is_dir() {
@@ -70,6 +98,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
             ),
         }
     };
+    config.system.source = source;
     if let Some(e) = args.encoding {
         config.encoding = e;
     }

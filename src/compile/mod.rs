@@ -107,7 +107,7 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildReport> {
             detect::inventory(&files)
         );
     }
-    let compiled = emit::compile_all(repo, &layout, &opts.config, opts.progress, &mut diagnostics)?;
+    let compiled = emit::compile_all(repo, &files, &layout, &opts.config, opts.progress, &mut diagnostics)?;
     let version_source = compiled.version_source.clone();
     let (manifest, dir) = write_bundle_set(&opts.out, compiled)?;
     diagnostics.sort();
