@@ -1033,7 +1033,7 @@ pub fn changelog_page_name(name: &str) -> Option<Option<u32>> {
 /// or patch numbers read as 0 (`2.1` = `2.1.0`). Versions that are not SemVer compare by their numeric parts
 /// (`2024.10` > `2024.9`), a prerelease-looking suffix (`-` after the numbers) below the bare numbers, and order
 /// below SemVer ones when the numbers tie; text breaks the remaining ties.
-fn version_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+pub fn version_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     let semver = |v: &str| -> Option<semver::Version> {
         let v = v.trim().trim_start_matches(['v', 'V']);
         semver::Version::parse(v).ok().or_else(|| {

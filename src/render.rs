@@ -87,9 +87,10 @@ pub trait Render: serde::Serialize {
         self.render(Surface::Mcp)
     }
 
-    /// The structured form, as pretty JSON.
+    /// The structured form as compact JSON: the bytes an MCP client receives as `structuredContent`, which the
+    /// budget bounds (pretty-printing would add indentation tokens the budget does not count).
     fn json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
     }
 }
 
