@@ -404,8 +404,9 @@ impl ComponentsView {
         let doc = c.docs.iter().find(|d| d.lang.eq_ignore_ascii_case(lang));
         ComponentRow {
             name: c.name.clone(),
-            title: c.title.clone(),
-            brief: c.brief.clone(),
+            // The language's own title and description, else the default language's.
+            title: doc.and_then(|d| d.title.clone()).or_else(|| c.title.clone()),
+            brief: doc.and_then(|d| d.brief.clone()).or_else(|| c.brief.clone()),
             langs: c.docs.iter().map(|d| d.lang.clone()).collect(),
             tokens: doc.map_or(0, |d| d.view_tokens),
             code_blocks: doc.map_or(0, |d| d.code_blocks),
