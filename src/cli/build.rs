@@ -190,5 +190,15 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         ));
     }
     super::emit(&out.join("\n"))?;
-    Ok(if args.deny_warnings && !warnings.is_empty() { ExitCode::from(2) } else { ExitCode::SUCCESS })
+    if args.deny_warnings && !warnings.is_empty() {
+        // The set is complete and readable; the exit code is what fails a CI job that asked for a clean build.
+        eprintln!(
+            "error: the build has {} and --deny-warnings was given: failing (exit 2); the set at {} is complete but \
+             should not be published",
+            plural(warnings.len() as u64, "warning"),
+            report.dir.display()
+        );
+        return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
 }
