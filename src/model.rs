@@ -115,6 +115,9 @@ pub struct Manifest {
     pub search: Option<SearchEntry>,
     /// Tokens of the component list (`list_components`, as MCP clients get it) per language.
     pub list_tokens: Vec<(String, u32)>,
+    /// The build's id, stored in every bundle's identity (`bundle::format::Identity`): a hash of this manifest
+    /// before `bundles` and `build_id` are filled in.
+    pub build_id: u64,
 }
 
 /// The search index in the manifest.
@@ -206,8 +209,10 @@ pub struct BundleFile {
     pub name: String,
     /// Size in bytes.
     pub bytes: u64,
-    /// xxh3-64 of the whole file.
+    /// xxh3-64 of the whole file (checked by `verify`).
     pub xxh3: u64,
+    /// The bundle's header checksum, a fingerprint of the whole file (checked on every open).
+    pub header_xxh3: u64,
 }
 
 /// Totals of a build.

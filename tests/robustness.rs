@@ -185,3 +185,86 @@ fn builds_are_byte_identical_whatever_the_thread_count() {
     assert_eq!(trees[0], trees[1]);
     assert_eq!(trees[0], trees[2]);
 }
+
+/// A set of two components (`good`, `tag`) built with `encoding` under the package name `name`.
+fn two_component_set(name: &str, encoding: &str) -> (tempfile::TempDir, tempfile::TempDir, std::path::PathBuf) {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    write(r, "package.json", format!(r#"{{"name": "{name}", "version": "0.1.0"}}"#).as_bytes());
+    write(r, "docs/good/index.md", GOOD_DOC.as_bytes());
+    write(r, "docs/tag/index.md", b"---\ntitle: Tag\nbrief: A tag.\n---\n\n## Usage\n\nTags label things.\n");
+    let out = tempfile::tempdir().unwrap();
+    let mut config = mydesign_docs::config::Config::preset("default").unwrap();
+    config.encoding = encoding.to_string();
+    let options = mydesign_docs::compile::BuildOptions {
+        repo: r.to_path_buf(),
+        out: out.path().to_path_buf(),
+        config,
+        progress: false,
+    };
+    let report = mydesign_docs::compile::build(&options).unwrap();
+    (repo, out, report.dir)
+}
+
+#[test]
+fn swapped_or_foreign_bundles_are_errors_naming_both_sides() {
+    let (_repo, out, dir) = two_component_set("tiny", "o200k_base");
+    let o = out.path().to_str().unwrap();
+    let good = std::fs::read(dir.join("good.bundle")).unwrap();
+    let tag = std::fs::read(dir.join("tag.bundle")).unwrap();
+    let manifest = std::fs::read(dir.join("manifest.bundle")).unwrap();
+    assert!(common::ok(out.path(), &["doc", "good", "--bundles", o]).contains("Good"));
+
+    // Swapped component bundles: each names the other.
+    std::fs::write(dir.join("good.bundle"), &tag).unwrap();
+    std::fs::write(dir.join("tag.bundle"), &good).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(
+        err.contains("good.bundle: this bundle is component `tag`, but the manifest expects component `good`"),
+        "{err}"
+    );
+    assert!(err.contains("copy the whole set again or rebuild"), "{err}");
+    std::fs::write(dir.join("good.bundle"), &good).unwrap();
+    std::fs::write(dir.join("tag.bundle"), &tag).unwrap();
+
+    // Another system's manifest over this set's bundles.
+    let (_r2, _o2, other) = two_component_set("other", "o200k_base");
+    std::fs::copy(other.join("manifest.bundle"), dir.join("manifest.bundle")).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(err.contains("good.bundle: this bundle is system tiny, but the manifest expects system other"), "{err}");
+    std::fs::write(dir.join("manifest.bundle"), &manifest).unwrap();
+
+    // A bundle counted with cl100k under an o200k manifest.
+    let (_r3, _o3, cl100k) = two_component_set("tiny", "cl100k_base");
+    std::fs::copy(cl100k.join("good.bundle"), dir.join("good.bundle")).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(
+        err.contains("good.bundle: this bundle is encoding cl100k_base, but the manifest expects encoding o200k_base"),
+        "{err}"
+    );
+
+    // Same component, same encoding, another build (the document changed): found by the build id.
+    let (r4, _o4, _) = two_component_set("tiny", "o200k_base");
+    write(r4.path(), "docs/good/index.md", format!("{GOOD_DOC}\nOne more line.\n").as_bytes());
+    let o5 = tempfile::tempdir().unwrap();
+    let rebuilt = common::build_into(r4.path(), "default", o5.path());
+    std::fs::copy(rebuilt.dir.join("good.bundle"), dir.join("good.bundle")).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(err.contains("good.bundle: this bundle is build "), "{err}");
+
+    // Same bundle, grown by one byte at the end: the size the manifest records.
+    let mut grown = good.clone();
+    grown.push(0);
+    std::fs::write(dir.join("good.bundle"), &grown).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(
+        err.contains(&format!(
+            "this bundle is {} bytes, but the manifest expects {} bytes",
+            good.len() + 1,
+            good.len()
+        )),
+        "{err}"
+    );
+    std::fs::write(dir.join("good.bundle"), &good).unwrap();
+    assert!(common::ok(out.path(), &["doc", "good", "--bundles", o]).contains("Good"));
+}

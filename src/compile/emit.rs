@@ -14,7 +14,8 @@ use super::source::{SourceLang, analyze};
 use super::tokens::TokenCounter;
 use super::walk::WalkedFile;
 use super::{Diagnostic, changelog, markdown, resolve_version};
-use crate::bundle::writer::{BundleWriter, Frame, write_atomically};
+use crate::bundle::format::{CHANGELOG_KEY, Identity, MANIFEST_KEY, SEARCH_KEY};
+use crate::bundle::writer::{BundleWriter, Frame, Written, write_atomically};
 use crate::config::{CONFIG_FILE, Config, check_name, package_json};
 use crate::model::*;
 use crate::search::index::{self as search_index, DocSource, UnitDraft};
@@ -271,6 +272,7 @@ pub fn compile_all(
         stats,
         search: None,
         list_tokens: vec![],
+        build_id: 0,
     };
     let manifest = count_lists(manifest, &file_lists, &ctx.tokens);
     Ok(CompiledSet { manifest, components: writers, changelog: changelog_writer, search: units })
@@ -304,10 +306,14 @@ fn count_lists(
 /// File names of the set's own bundles, which no component may take.
 const RESERVED: [&str; 3] = ["manifest", "changelog", "search"];
 
-/// File name of a component's bundle: the key when it is plain ASCII and not one of the set's own bundle names,
-/// else a hash of it.
+/// File name of a component's bundle: the key when it is plain ASCII, at most 200 bytes (so the name and its
+/// temporary name stay within the filesystem's 255) and not one of the set's own bundle names, else a hash of it.
 fn bundle_file_name(key: &str) -> String {
-    if !key.is_empty() && !RESERVED.contains(&key) && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+    if !key.is_empty()
+        && key.len() <= 200
+        && !RESERVED.contains(&key)
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
         format!("{key}.bundle")
     } else {
         format!("c-{:016x}.bundle", xxhash_rust::xxh3::xxh3_64(key.as_bytes()))
@@ -748,6 +754,17 @@ fn remove_stale_temporaries(out: &Path, name: &str) {
 pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifest, PathBuf)> {
     let CompiledSet { mut manifest, components, changelog, search } = set;
     let name = format!("{}@{}", manifest.system, manifest.version);
+    // The build id: a hash of everything the manifest says before the bundle list (deterministic, so identical
+    // inputs give identical sets). Every bundle carries it with the set's names (`Identity`).
+    manifest.build_id = xxhash_rust::xxh3::xxh3_64(&rmp_serde::to_vec(&manifest)?);
+    let base = Identity {
+        system: manifest.system.clone(),
+        version: manifest.version.clone(),
+        key: String::new(),
+        encoding: manifest.encoding.clone(),
+        build_id: manifest.build_id,
+    };
+    let identity = |key: &str| Identity { key: key.to_string(), ..base.clone() };
     std::fs::create_dir_all(out)
         .map_err(|e| anyhow::anyhow!("{}: cannot create output directory: {e}", out.display()))?;
     remove_stale_temporaries(out, &name);
@@ -755,10 +772,10 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
     let _ = std::fs::remove_dir_all(&tmp);
     let result = (|| -> anyhow::Result<()> {
         std::fs::create_dir_all(&tmp)?;
-        let mut named: Vec<(String, BundleWriter)> = components
+        let mut named: Vec<(String, String, BundleWriter)> = components
             .into_iter()
-            .map(|(key, w)| (bundle_file_name(&key), w))
-            .chain(changelog.map(|w| ("changelog.bundle".to_string(), w)))
+            .map(|(key, w)| (bundle_file_name(&key), key, w))
+            .chain(changelog.map(|w| ("changelog.bundle".to_string(), CHANGELOG_KEY.to_string(), w)))
             .collect();
         named.sort_by(|a, b| a.0.cmp(&b.0));
         // The search index is built (postings merged, frames compressed) while the other bundles are written.
@@ -766,16 +783,18 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
             || {
                 named
                     .into_par_iter()
-                    .map(|(file, w)| {
-                        let (bytes, xxh3) = w.finish(&tmp.join(&file))?;
-                        Ok(BundleFile { name: file, bytes, xxh3 })
+                    .map(|(file, key, mut w)| {
+                        w.identify(identity(&key));
+                        let Written { bytes, xxh3, header_xxh3 } = w.finish(&tmp.join(&file))?;
+                        Ok(BundleFile { name: file, bytes, xxh3, header_xxh3 })
                     })
                     .collect::<std::io::Result<Vec<BundleFile>>>()
             },
             || -> std::io::Result<(BundleFile, SearchEntry)> {
-                let (w, entry) = search_index::build(search, Default::default())?;
-                let (bytes, xxh3) = w.finish(&tmp.join(&entry.bundle))?;
-                Ok((BundleFile { name: entry.bundle.clone(), bytes, xxh3 }, entry))
+                let (mut w, entry) = search_index::build(search, Default::default())?;
+                w.identify(identity(SEARCH_KEY));
+                let Written { bytes, xxh3, header_xxh3 } = w.finish(&tmp.join(&entry.bundle))?;
+                Ok((BundleFile { name: entry.bundle.clone(), bytes, xxh3, header_xxh3 }, entry))
             },
         );
         let (search_file, search_entry) = indexed?;
@@ -786,6 +805,7 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
         manifest.stats.bundle_bytes = written.iter().map(|b| b.bytes).sum();
         manifest.bundles = written;
         let mut w = BundleWriter::new();
+        w.identify(identity(MANIFEST_KEY));
         w.add(keys::MANIFEST, &manifest)?;
         write_atomically(&tmp.join("manifest.bundle"), &w.into_bytes()?)?;
         Ok(())
