@@ -1083,3 +1083,82 @@ fn a_panic_is_answered_over_http() {
         assert_eq!(s.call("list_components", json!({}))["result"]["isError"], false, "still serving");
     }
 }
+
+/// Issue 13, item 1: bundles truncated and rewritten in place (as `cp` over a set or `rsync --inplace` do) under a
+/// running server. With a memory map this killed the server by SIGBUS; every call must now be answered (an answer
+/// or a tool error) and the server must keep serving once the files are whole again.
+#[test]
+fn bundles_rewritten_in_place_under_the_server_never_kill_it() {
+    let src = sample_dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(src.file_name().unwrap());
+    std::fs::create_dir_all(&dir).unwrap();
+    for e in std::fs::read_dir(&src).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
+    }
+    let victims: Vec<(PathBuf, Vec<u8>)> = ["table.bundle", "button.bundle", "search.bundle"]
+        .iter()
+        .map(|f| (dir.join(f), std::fs::read(dir.join(f)).unwrap()))
+        .collect();
+    let mut c = Client::start(&["--bundles", arg(&dir)]);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let (stop, victims) = (stop.clone(), victims.clone());
+        std::thread::spawn(move || {
+            let mut rounds = 0u32;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                for (path, good) in &victims {
+                    // In place: same inode, like `cp` over an existing file.
+                    let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+                    match rounds % 4 {
+                        0 => f.set_len(good.len() as u64 / 3).unwrap(),
+                        1 => f.set_len(0).unwrap(),
+                        2 => {
+                            let garbage: Vec<u8> = good.iter().map(|b| b ^ 0x5a).collect();
+                            f.write_all(&garbage).unwrap();
+                        }
+                        _ => {
+                            f.set_len(0).unwrap();
+                            f.write_all(good).unwrap();
+                        }
+                    }
+                }
+                rounds += 1;
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            for (path, good) in &victims {
+                let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+                f.set_len(0).unwrap();
+                f.write_all(good).unwrap();
+            }
+            rounds
+        })
+    };
+    let calls = [
+        ("component_details", json!({"component": "table", "detail": "full"})),
+        ("get_code_block", json!({"component": "button", "index": 1})),
+        ("get_file_code", json!({"path": "src/components/Table/Table.tsx"})),
+        ("search", json!({"query": "table row selection"})),
+        ("component_details", json!({"component": "button"})),
+    ];
+    let (mut answers, mut errors) = (0, 0);
+    for i in 0..400 {
+        let (tool, args) = &calls[i % calls.len()];
+        let r = c.call(tool, args.clone());
+        if r["result"]["isError"] == false {
+            answers += 1;
+        } else {
+            assert!(r["result"]["isError"] == true || r["error"].is_object(), "{r}");
+            errors += 1;
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let rounds = writer.join().unwrap();
+    eprintln!("400 calls during {rounds} in-place rewrite rounds: {answers} answers, {errors} errors, 0 deaths");
+    assert_eq!(answers + errors, 400);
+    assert!(c.child.try_wait().unwrap().is_none(), "the server died");
+    // Whole again: the same server answers.
+    let (text, _) = c.ok("get_code_block", json!({"component": "button", "index": 1}));
+    assert!(text.contains("button"), "{text}");
+}
