@@ -1533,7 +1533,7 @@ impl BundleSet {
                     .iter()
                     .filter(|s| (2..=4).contains(&s.level))
                     .map(|s| {
-                        let indent = "  ".repeat(usize::from(s.level - 2));
+                        let indent = "  ".repeat(usize::from(s.level.saturating_sub(2)));
                         format!("{indent}{} ({}) {}", s.title, s.slug, crate::render::thousands(s.tokens))
                     })
                     .collect(),

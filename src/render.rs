@@ -112,6 +112,15 @@ pub fn plural(n: impl Into<u64>, word: &str) -> String {
     format!("{} {word}{}", thousands(n), if n == 1 { "" } else { "s" })
 }
 
+/// Widest padded column of a list (characters): longer names overflow their column instead of widening it. Rust's
+/// formatter panics on a width over 65,535, which a hand-made bundle's 70,000-character name would reach.
+const MAX_COLUMN: usize = 80;
+
+/// Width of a list's name column: the longest of `widths` (characters), at least 4, at most [`MAX_COLUMN`].
+fn column(widths: impl Iterator<Item = usize>) -> usize {
+    widths.max().unwrap_or(4).clamp(4, MAX_COLUMN)
+}
+
 fn served(s: &Served) -> String {
     format!("{} {}", s.system, s.version)
 }
@@ -125,7 +134,7 @@ impl Render for ComponentsView {
             self.lang,
             self.changelog_pages.map_or(String::new(), |p| format!(" · changelog: {}", plural(p, "page")))
         );
-        let width = self.components.iter().map(|c| c.name.chars().count()).max().unwrap_or(4).max(4);
+        let width = column(self.components.iter().map(|c| c.name.chars().count()));
         out.push_str(&format!(
             "{:<width$}  {:>7}  {:>6}  {:>5}  {}\n",
             "NAME", "TOKENS", "BLOCKS", "FILES", "TITLE — BRIEF"
@@ -395,7 +404,7 @@ impl Render for FilesView {
     fn render(&self, _: Surface) -> String {
         let mut out =
             format!("[{} · {} · {}]\n", served(&self.served), self.component, plural(self.files.len() as u64, "file"));
-        let width = self.files.iter().map(|f| f.path.chars().count()).max().unwrap_or(4).max(4);
+        let width = column(self.files.iter().map(|f| f.path.chars().count()));
         out.push_str(&format!("{:<width$}  {:>6}  {:>7}  {:>9}  NOTES\n", "PATH", "LINES", "TOKENS", "FUNCTIONS"));
         for f in &self.files {
             let mut notes = Vec::new();
@@ -522,6 +531,32 @@ impl Render for FunctionView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_70000_character_name_is_listed_whole_without_panicking() {
+        let long = "n".repeat(70_000);
+        let file = crate::model::FileMeta {
+            path: long.clone(),
+            kind: crate::model::FileKind::Text,
+            lines: 1,
+            bytes: 1,
+            tokens: 1,
+            skeleton: None,
+            functions: 0,
+            parse_errors: 0,
+            owner: "x".into(),
+        };
+        let view = crate::read::FilesView {
+            served: Served { system: "s".into(), version: "1".into() },
+            component: "x".into(),
+            tokens: 0,
+            files: vec![file],
+        };
+        let text = view.render(Surface::Cli);
+        assert!(text.contains(&format!("{long}       1        1          0")), "{}", &text[..100]);
+        assert_eq!(column([3usize, 70_000].into_iter()), MAX_COLUMN);
+        assert_eq!(column([9usize].into_iter()), 9);
+    }
 
     #[test]
     fn calls_carry_the_set_served_on_both_surfaces() {
