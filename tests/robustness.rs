@@ -268,3 +268,29 @@ fn swapped_or_foreign_bundles_are_errors_naming_both_sides() {
     std::fs::write(dir.join("good.bundle"), &good).unwrap();
     assert!(common::ok(out.path(), &["doc", "good", "--bundles", o]).contains("Good"));
 }
+
+/// Issue 13, items 7 and 9: a 239-character folder name builds (its bundle and temporary names are hashed), and a
+/// document in a folder that cannot name a component (`a..b`) is a warning with its path, not a silent drop.
+#[test]
+fn long_and_unusable_folder_names_build_or_warn() {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    let long = "x".repeat(239);
+    write(r, "package.json", br#"{"name": "names", "version": "1.0.0"}"#);
+    write(r, "docs/good/index.md", GOOD_DOC.as_bytes());
+    write(r, &format!("docs/{long}/index.md"), GOOD_DOC.as_bytes());
+    write(r, "docs/a..b/index.md", GOOD_DOC.as_bytes());
+    let out = tempfile::tempdir().unwrap();
+    let report = common::build_into(r, "default", out.path());
+    let shown: Vec<String> = report.diagnostics.iter().map(|d| d.to_string()).collect();
+    assert!(
+        shown
+            .iter()
+            .any(|d| d.starts_with("layout: docs/a..b/index.md: document skipped: `a..b` cannot be a component name")),
+        "{shown:#?}"
+    );
+    let o = out.path().to_str().unwrap();
+    let listed = common::ok(out.path(), &["components", "--bundles", o]);
+    assert!(listed.contains(&long) && listed.contains("good"), "{listed}");
+    assert!(common::ok(out.path(), &["doc", &long, "--bundles", o]).contains("Good"));
+}

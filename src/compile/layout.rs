@@ -83,7 +83,19 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
             continue;
         };
         is_doc.insert(f.rel.clone());
-        if !wanted(lang) || !is_component_name(name, config) {
+        if !wanted(lang) {
+            continue;
+        }
+        if !is_component_name(name, config) {
+            // Never silent: a document that matched its rule but cannot name a component is lost input.
+            diags.push(Diagnostic::new(
+                f.rel.clone(),
+                "layout",
+                format!(
+                    "document skipped: `{name}` cannot be a component name (it contains `.`, starts with `_`, is a \
+                     build folder or is in [sources] not_components); rename the folder or change the [[docs]] pattern"
+                ),
+            ));
             continue;
         }
         let key = component_key(name);
