@@ -8,3 +8,6 @@ pub mod writer;
 pub use format::BundleError;
 pub use reader::Bundle;
 pub use writer::{BundleWriter, Frame};
+
+#[cfg(test)]
+mod fuzz;

@@ -140,6 +140,15 @@ impl Bundle {
         decompress_capped(&self.path, &raw, entry.raw_len, &format!("frame `{}`", entry.key))
     }
 
+    /// The decompressed MessagePack bytes of frame `key` (for the fuzz tests, which re-seal mutated frames).
+    #[cfg(test)]
+    pub(crate) fn raw_frame(&self, key: &str) -> Result<Vec<u8>, BundleError> {
+        let entry = self
+            .entry(key)
+            .ok_or_else(|| BundleError::MissingFrame { path: self.path.clone(), key: key.to_string() })?;
+        self.frame(entry)
+    }
+
     /// Reads and decompresses every frame, checking each checksum and size (the full check of `verify`).
     ///
     /// # Errors
