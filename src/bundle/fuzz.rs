@@ -33,8 +33,7 @@ fn sample() -> &'static (PathBuf, Vec<(String, Vec<u8>)>) {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let out = tempfile::tempdir().expect("tempdir").keep();
         let config = crate::config::Config::preset("default").expect("preset");
-        let options =
-            crate::compile::BuildOptions { repo: root.join("corpus"), out, config, progress: false };
+        let options = crate::compile::BuildOptions { repo: root.join("corpus"), out, config, progress: false };
         let report = crate::compile::build(&options).expect("build the sample");
         let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&report.dir)
             .expect("read set")
@@ -51,13 +50,30 @@ fn sample() -> &'static (PathBuf, Vec<(String, Vec<u8>)>) {
 /// One mutation of a byte string; positions are taken modulo its length.
 #[derive(Clone, Debug)]
 enum Mutation {
-    Flip { at: usize, xor: u8 },
-    Truncate { at: usize },
-    Overwrite { at: usize, bytes: Vec<u8> },
-    Insert { at: usize, bytes: Vec<u8> },
-    Remove { at: usize, len: usize },
+    Flip {
+        at: usize,
+        xor: u8,
+    },
+    Truncate {
+        at: usize,
+    },
+    Overwrite {
+        at: usize,
+        bytes: Vec<u8>,
+    },
+    Insert {
+        at: usize,
+        bytes: Vec<u8>,
+    },
+    Remove {
+        at: usize,
+        len: usize,
+    },
     /// Replaces a MessagePack length or integer near `at` with a large value (0xcd/0xce markers).
-    BigNumber { at: usize, wide: bool },
+    BigNumber {
+        at: usize,
+        wide: bool,
+    },
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
@@ -195,12 +211,55 @@ fn edit_manifest(manifest_bytes: &[u8], edit: impl FnOnce(&mut Manifest)) -> Opt
     w.into_bytes().ok()
 }
 
-/// Runs one case; returns whether it ran to the end (it always should: a panic fails the test instead).
-fn run_case(c: &Case) -> bool {
+/// A scratch file per thread for the cheap cases.
+fn scratch() -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    let dir = DIR.get_or_init(|| tempfile::tempdir().expect("tempdir").keep());
+    dir.join(format!("{:?}.bundle", std::thread::current().id()).replace(['(', ')'], ""))
+}
+
+/// Runs one case; returns whether it ran to the end (it always should: a panic fails the test instead). A `full`
+/// case writes a whole set and runs every lookup; a cheap one (most of the long run) checks only the decoders it
+/// touches: the mutated bundle's header, index and frames, or the cursor decoder.
+fn run_case(c: &Case, full: bool) -> bool {
     let (_, files) = sample();
     let file = c.file % files.len();
     let mut files = files.clone();
     match c.kind {
+        0 if !full => {
+            let bytes = &mut files[file].1;
+            for m in &c.mutations {
+                apply(bytes, m);
+            }
+            let path = scratch();
+            if std::fs::write(&path, &*bytes).is_ok()
+                && let Ok(b) = Bundle::open(&path)
+            {
+                for key in b.keys().take(16).map(str::to_string).collect::<Vec<_>>() {
+                    let _ = b.raw_frame(&key);
+                }
+            }
+        }
+        1 if !full => {
+            let path = scratch();
+            if std::fs::write(&path, &files[file].1).is_err() {
+                return true;
+            }
+            if let Some(sealed) = reseal(&path, c.frame, &c.mutations)
+                && std::fs::write(&path, &sealed).is_ok()
+                && let Ok(b) = Bundle::open(&path)
+            {
+                let key = files[file].0.clone();
+                decode_typed(&b, &key);
+            }
+        }
+        2 if !full => {
+            let mut cursor = sample_cursor().into_bytes();
+            for m in &c.mutations {
+                apply(&mut cursor, m);
+            }
+            let _ = crate::budget::Cursor::decode(&String::from_utf8_lossy(&cursor));
+        }
         0 => {
             let bytes = &mut files[file].1;
             for m in &c.mutations {
@@ -244,7 +303,10 @@ fn run_case(c: &Case) -> bool {
             let (dir, _) = sample();
             let Ok(set) = BundleSet::open(dir) else { return true };
             let Some(name) = set.manifest().components.first().map(|c| c.key.clone()) else { return true };
-            let paging = Paging { budget: Budget::new(10_000, Some(crate::budget::MIN_MAX_TOKENS)).unwrap_or_default(), cursor: None };
+            let paging = Paging {
+                budget: Budget::new(10_000, Some(crate::budget::MIN_MAX_TOKENS)).unwrap_or_default(),
+                cursor: None,
+            };
             let Ok(first) = set.doc(&name, None, Detail::Full, &[], paging) else { return true };
             let mut cursor = first.next_cursor.clone().unwrap_or_default().into_bytes();
             for m in &c.mutations {
@@ -252,19 +314,56 @@ fn run_case(c: &Case) -> bool {
             }
             let cursor = String::from_utf8_lossy(&cursor).into_owned();
             let _ = crate::budget::Cursor::decode(&cursor);
-            let paging = Paging { budget: Budget::new(10_000, Some(crate::budget::MIN_MAX_TOKENS)).unwrap_or_default(), cursor: Some(&cursor) };
+            let paging = Paging {
+                budget: Budget::new(10_000, Some(crate::budget::MIN_MAX_TOKENS)).unwrap_or_default(),
+                cursor: Some(&cursor),
+            };
             let _ = set.doc(&name, None, Detail::Full, &[], paging).map(|v| v.text());
         }
     }
     true
 }
 
-fn run(cases: u32) -> (u32, u32) {
+/// A real cursor (the second part of the sample's first document at 300 tokens).
+fn sample_cursor() -> String {
+    static CURSOR: OnceLock<String> = OnceLock::new();
+    CURSOR
+        .get_or_init(|| {
+            let set = BundleSet::open(&sample().0).expect("open sample");
+            let name = set.manifest().components.first().map(|c| c.key.clone()).unwrap_or_default();
+            let budget = Budget::new(10_000, Some(crate::budget::MIN_MAX_TOKENS)).expect("budget");
+            let first = set.doc(&name, None, Detail::Full, &[], Paging { budget, cursor: None }).expect("doc");
+            first.next_cursor.expect("the first document is over 300 tokens")
+        })
+        .clone()
+}
+
+/// Decodes every frame of `b` with the type its key stores (the set's decoders, without the lookups).
+fn decode_typed(b: &Bundle, file: &str) {
+    use crate::model::*;
+    for key in b.keys().map(str::to_string).collect::<Vec<_>>() {
+        let k = key.as_str();
+        let _ = match k {
+            keys::MANIFEST if file == "manifest.bundle" => b.get::<Manifest>(k).map(drop),
+            "component" => b.get::<ComponentMeta>(k).map(drop),
+            "tokens" => b.get::<TokenMaps>(k).map(drop),
+            "props" => b.get::<Vec<PropsTable>>(k).map(drop),
+            "changelog" => b.get::<ChangelogMeta>(k).map(drop),
+            k if k.starts_with("functions/") => b.get::<Vec<FunctionMeta>>(k).map(drop),
+            k if k.starts_with("doc/") || k.starts_with("file/") || k.starts_with("page/") => {
+                b.get::<String>(k).map(drop)
+            }
+            _ => b.get::<serde::de::IgnoredAny>(k).map(drop),
+        };
+    }
+}
+
+fn run(cases: u32, full_every: usize) -> (u32, u32) {
     let mut runner = TestRunner::new(RunnerConfig { cases, failure_persistence: None, ..RunnerConfig::default() });
     let tried = std::sync::atomic::AtomicU32::new(0);
     let result = runner.run(&case(), |c| {
         tried.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        prop_assert!(run_case(&c));
+        prop_assert!(run_case(&c, c.frame % full_every == 0));
         Ok(())
     });
     let tried = tried.into_inner();
@@ -276,7 +375,7 @@ fn run(cases: u32) -> (u32, u32) {
 
 #[test]
 fn proptest_cases() {
-    let (tried, survived) = run(64);
+    let (tried, survived) = run(64, 1);
     eprintln!("fuzz: {tried} mutations tried, {survived} answered without a panic");
     assert_eq!(tried, survived);
 }
@@ -287,7 +386,7 @@ fn proptest_cases() {
 fn fuzz_million() {
     let cases = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000_000);
     let started = std::time::Instant::now();
-    let (tried, survived) = run(cases);
+    let (tried, survived) = run(cases, 1000);
     eprintln!("fuzz: {tried} mutations tried, {survived} answered without a panic, in {:?}", started.elapsed());
     assert_eq!(tried, survived);
 }
