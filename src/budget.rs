@@ -21,10 +21,108 @@ pub const MIN_MAX_TOKENS: u32 = 300;
 /// cannot count without a tokenizer): the first header names how to fetch what is hidden, and a cut part ends with
 /// its continuation call, whose cursor alone is ~30 tokens. `tests/budget.rs` tokenizes every envelope of every part
 /// of every Semi document and of the changelog and asserts this bound.
-pub const ENVELOPE_TOKENS: u32 = 200;
+pub const ENVELOPE_TOKENS: u32 = 230;
+
+/// Tokens a skeleton's answer keeps, beside [`ENVELOPE_TOKENS`], for its longer header (the call for the whole
+/// file) and its function-list footer (without the names, which are budgeted by their bytes). `tests/sweep.rs`
+/// tokenizes every answer at budgets from 300 up and asserts the whole text fits.
+pub const SKELETON_ENVELOPE_TOKENS: u32 = 60;
 
 /// Lines longer than this many bytes (1 KiB, about 250 tokens of English) are also cut after words.
 pub const LONG_SEGMENT_BYTES: usize = 1024;
+
+/// Segments counted at more than this many tokens are split further by the compiler ([`split_segment`]), so that
+/// every segment fits the content budget of the smallest `max_tokens` (300 − [`ENVELOPE_TOKENS`] = 70 tokens)
+/// and a part always ends within its budget.
+pub const MAX_SEGMENT_TOKENS: u32 = 64;
+
+/// The longest piece [`split_segment`] leaves, in bytes: at most this many tokens, as every token is at least a
+/// byte.
+pub const SPLIT_BYTES: usize = 64;
+
+/// Whether `c` is certainly a letter or digit of both pre-tokenizers' letter and number classes (`\p{L}`,
+/// `\p{N}`): ASCII alphanumerics and the CJK, kana and Hangul blocks. (Not every `char::is_alphanumeric`: some
+/// combining vowel signs are alphabetic in Rust but `\p{M}` in the regexes.)
+fn plain_letter(c: char) -> bool {
+    c.is_ascii_alphanumeric()
+        || matches!(c, '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}')
+}
+
+/// Whether a piece of both pre-tokenizers ends before `c` when it follows a [`plain_letter`]: an ASCII space,
+/// ASCII punctuation other than `'` (which may start a contraction), or common full-width and CJK punctuation.
+fn breaks_word(c: char) -> bool {
+    c == ' '
+        || (c.is_ascii_punctuation() && c != '\'')
+        || matches!(
+            c,
+            '，' | '。'
+                | '、'
+                | '；'
+                | '：'
+                | '？'
+                | '！'
+                | '（'
+                | '）'
+                | '「'
+                | '」'
+                | '『'
+                | '』'
+                | '《'
+                | '》'
+                | '【'
+                | '】'
+                | '…'
+                | '—'
+                | '“'
+                | '”'
+        )
+}
+
+/// Extra cut points inside `text[from..to]` (a segment of more than [`MAX_SEGMENT_TOKENS`] tokens) so that no
+/// piece is longer than [`SPLIT_BYTES`]: `(exact, forced)`, ascending. Greedy: from each cut, the last piece
+/// boundary of both pre-tokenizers (a [`plain_letter`] followed by a [`breaks_word`] character, or by a `'` that
+/// cannot start a contraction) within
+/// [`SPLIT_BYTES`] bytes, else a forced cut at the last char boundary within them.
+pub fn split_segment(text: &str, from: usize, to: usize) -> (Vec<usize>, Vec<usize>) {
+    let (mut exact, mut forced) = (Vec::new(), Vec::new());
+    let Some(seg) = text.get(from..to) else { return (exact, forced) };
+    // Piece boundaries of the segment, relative to `from`.
+    let mut bounds = Vec::new();
+    let mut prev: Option<char> = None;
+    let mut chars = seg.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        // `'` too, unless it may start a contraction (`'s`, `'t`, `'re`, `'ve`, `'m`, `'ll`, `'d`), which o200k
+        // joins to the word before it.
+        let quote = c == '\''
+            && chars
+                .peek()
+                .is_none_or(|&(_, n)| !matches!(n.to_ascii_lowercase(), 's' | 't' | 'r' | 'v' | 'm' | 'l' | 'd'));
+        if prev.is_some_and(plain_letter) && (breaks_word(c) || quote) {
+            bounds.push(i);
+        }
+        prev = Some(c);
+    }
+    let mut pos = 0;
+    while seg.len() - pos > SPLIT_BYTES {
+        let limit = pos + SPLIT_BYTES;
+        let next = bounds.partition_point(|&b| b <= limit);
+        match next.checked_sub(1).map(|j| bounds[j]).filter(|&b| b > pos) {
+            Some(b) => {
+                exact.push(from + b);
+                pos = b;
+            }
+            None => {
+                let mut at = limit;
+                while !seg.is_char_boundary(at) {
+                    at -= 1;
+                }
+                forced.push(from + at);
+                pos = at;
+            }
+        }
+    }
+    (exact, forced)
+}
 
 /// Byte offsets (ascending, never 0 or `text.len()`) where both o200k_base's and cl100k_base's pre-tokenizer
 /// regexes must start a new piece, so no token spans them:
@@ -74,6 +172,32 @@ fn word_cuts(text: &str, from: usize, to: usize) -> Vec<usize> {
     out
 }
 
+/// How many of the leading `bounds` (upper bounds in tokens of list entries) fit in `room` tokens, and the tokens
+/// they take: entries are kept in order while their sum fits.
+pub fn listed_within(bounds: impl IntoIterator<Item = u32>, room: u32) -> (usize, u32) {
+    let (mut kept, mut used) = (0, 0u32);
+    for b in bounds {
+        if used.saturating_add(b) > room {
+            break;
+        }
+        kept += 1;
+        used += b;
+    }
+    (kept, used)
+}
+
+/// Bytes JSON adds to `text` when it escapes it (`"`, `\\` and control characters: `\n` adds one, `\u0001`
+/// five); an upper bound of the tokens the escaping adds.
+pub fn json_escapes(text: &str) -> usize {
+    text.bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
+            0..0x20 => 5,
+            _ => 0,
+        })
+        .sum()
+}
+
 /// Why a budget or cursor was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BudgetError {
@@ -88,6 +212,16 @@ pub enum BudgetError {
     Malformed {
         /// What is wrong.
         why: String,
+    },
+    /// A cursor made on another build of the same `system@version`: the text it points into has changed.
+    #[error(
+        "this cursor is from another build of {set} ({request}; the text changed since): repeat the call without cursor"
+    )]
+    Stale {
+        /// `system@version`.
+        set: String,
+        /// What the cursor continues.
+        request: String,
     },
     /// A cursor of another bundle set, document or file.
     #[error("this cursor continues {cursor}, not {call}; repeat that call with it, or drop the cursor")]
@@ -140,7 +274,10 @@ impl Default for Budget {
 /// ends, `cum[i]` the tokens of segments `0..=i`.
 pub struct Cuts {
     ends: Vec<usize>,
+    /// Cumulative counts, with one token of slack added at each forced cut.
     cum: Vec<u64>,
+    /// The forced cuts (ascending): a count over a range that reaches past one is an upper bound.
+    forced: Vec<usize>,
     /// Byte offsets of the text's newlines, for line numbers in O(log n).
     newlines: Vec<usize>,
 }
@@ -148,21 +285,34 @@ pub struct Cuts {
 impl Cuts {
     /// The segments of `text` ([`cut_points`]) with their counts from `map`; `None` when the map does not have
     /// one count per segment (a bundle built with another cut rule, or damaged).
+    /// The map's `extra` and `forced` cut points must be char boundaries strictly inside the text.
     pub fn new(text: &str, map: &TokenMap) -> Option<Cuts> {
-        let ends: Vec<usize> = cut_points(text).into_iter().chain([text.len()]).filter(|&e| e > 0).collect();
-        if ends.len() != map.tokens.len() {
+        let inside = |o: &u32| (*o as usize) > 0 && (*o as usize) < text.len() && text.is_char_boundary(*o as usize);
+        if !map.extra.iter().all(inside) || !map.forced.iter().all(inside) {
             return None;
         }
-        let cum = map
-            .tokens
-            .iter()
-            .scan(0u64, |total, t| {
-                *total += u64::from(*t);
-                Some(*total)
-            })
+        let forced: Vec<usize> = map.forced.iter().map(|&o| o as usize).collect();
+        let mut ends: Vec<usize> = cut_points(text)
+            .into_iter()
+            .chain(map.extra.iter().map(|&o| o as usize))
+            .chain(forced.iter().copied())
+            .chain([text.len()])
+            .filter(|&e| e > 0)
             .collect();
+        ends.sort_unstable();
+        let before = ends.len();
+        ends.dedup();
+        if ends.len() != before || ends.len() != map.tokens.len() || !forced.is_sorted() {
+            return None;
+        }
+        let mut total = 0u64;
+        let mut cum = Vec::with_capacity(ends.len());
+        for (end, t) in ends.iter().zip(&map.tokens) {
+            total += u64::from(*t) + u64::from(forced.binary_search(end).is_ok());
+            cum.push(total);
+        }
         let newlines = text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i).collect();
-        Some(Cuts { ends, cum, newlines })
+        Some(Cuts { ends, cum, forced, newlines })
     }
 
     /// Byte offset where 1-based `line` starts; the text's end for lines past the last (so `line_start(n + 1)`
@@ -212,7 +362,9 @@ impl Cuts {
     pub fn tokens(&self, start: usize, end: usize) -> (u32, bool) {
         let (a, exact_a) = self.before(start, false);
         let (b, exact_b) = self.before(end, true);
-        (u32::try_from(b.saturating_sub(a)).unwrap_or(u32::MAX), exact_a && exact_b)
+        // A forced cut in (start, end]: its slack is in the count, which is then an upper bound.
+        let crosses_forced = self.forced.get(self.forced.partition_point(|&f| f <= start)).is_some_and(|&f| f <= end);
+        (u32::try_from(b.saturating_sub(a)).unwrap_or(u32::MAX), exact_a && exact_b && !crosses_forced)
     }
 
     /// The end of the longest part of `text[start..end]` that fits `budget` tokens: a cut point (or `end`).
@@ -320,21 +472,13 @@ pub struct Rest {
 /// inside a fence ends before the fence instead, unless the fence starts the part (then it ends inside, and says
 /// so). Never panics: ranges are clamped to the text and to char boundaries the map cuts at.
 pub fn serve(text: &str, cuts: &Cuts, ranges: &[(usize, usize)], offset: u32, budget: u32, fences: &[Fence]) -> Part {
-    let ranges: Vec<(usize, usize)> =
-        ranges.iter().map(|&(a, b)| (a.min(text.len()), b.min(text.len()))).filter(|(a, b)| a < b).collect();
+    let ranges = clamp_ranges(text, ranges);
     let line_at = |at: usize| cuts.line_at(at);
     let mut part = Part { tokens_exact: true, text_lines: line_at(text.len()), offset, ..Part::default() };
-    // Find where `offset` falls.
-    let mut skip = offset as usize;
-    let mut i = 0;
-    while i < ranges.len() && skip >= ranges[i].1 - ranges[i].0 {
-        skip -= ranges[i].1 - ranges[i].0;
-        i += 1;
-    }
-    let Some(&(first_start, _)) = ranges.get(i) else {
+    // Where `offset` falls: nothing is served from inside a character.
+    let Some((mut i, mut cur)) = locate(&ranges, offset).filter(|&(_, at)| text.is_char_boundary(at)) else {
         return part;
     };
-    let mut cur = first_start + skip;
     if let Some(f) = fences.iter().find(|f| f.start < cur && cur < f.end) {
         part.starts_in_block = Some(f.index);
         part.reopen = Some(fence_lines(text, f).0);
@@ -359,8 +503,11 @@ pub fn serve(text: &str, cuts: &Cuts, ranges: &[(usize, usize)], offset: u32, bu
             }
         }
         if stop > cur {
+            let Some(piece) = text.get(cur..stop) else {
+                return part; // unreachable: ranges and cut points are char boundaries of `text`
+            };
             let (tokens, exact) = cuts.tokens(cur, stop);
-            part.text.push_str(&text[cur..stop]);
+            part.text.push_str(piece);
             part.tokens += tokens;
             part.tokens_exact &= exact;
             part.lines.1 = line_at(stop.saturating_sub(1).max(cur));
@@ -388,6 +535,41 @@ pub fn serve(text: &str, cuts: &Cuts, ranges: &[(usize, usize)], offset: u32, bu
         }
     }
     part
+}
+
+/// `ranges` clamped to `text` and to its char boundaries (rounded down), empty ones dropped.
+fn clamp_ranges(text: &str, ranges: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let floor = |mut i: usize| {
+        i = i.min(text.len());
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    ranges.iter().map(|&(a, b)| (floor(a), floor(b))).filter(|(a, b)| a < b).collect()
+}
+
+/// Where `offset` (into the joined `ranges`) falls: the range's index and the byte offset in the text; `None` past
+/// the end.
+fn locate(ranges: &[(usize, usize)], offset: u32) -> Option<(usize, usize)> {
+    let mut skip = offset as usize;
+    for (i, &(a, b)) in ranges.iter().enumerate() {
+        if skip < b - a {
+            return Some((i, a + skip));
+        }
+        skip -= b - a;
+    }
+    None
+}
+
+/// Whether `offset` (into the joined `ranges` of `text`) is where a part can start: inside the ranges, on a char
+/// boundary, and at a cut point or the start of a range. Cursors this reader wrote always are; anything else
+/// (an edited cursor with a recomputed checksum) is refused before serving.
+pub fn valid_offset(text: &str, cuts: &Cuts, ranges: &[(usize, usize)], offset: u32) -> bool {
+    let ranges = clamp_ranges(text, ranges);
+    locate(&ranges, offset).is_some_and(|(i, at)| {
+        text.is_char_boundary(at) && (cuts.is_cut(at) || ranges.get(i).is_some_and(|r| r.0 == at))
+    })
 }
 
 /// What a cursor continues: the request, as the tool call that made it.
@@ -429,6 +611,16 @@ pub enum Request {
         /// Block number.
         index: u32,
     },
+    /// `list_components`: rows of the list in a language.
+    Components {
+        /// Language of the sizes.
+        lang: String,
+    },
+    /// `list_component_files`: rows of a component's file list.
+    Files {
+        /// Component name.
+        component: String,
+    },
     /// `get_function_code`.
     Function {
         /// Repository-relative path.
@@ -451,6 +643,8 @@ impl std::fmt::Display for Request {
             Request::File { path, .. } => write!(f, "file `{path}`"),
             Request::Block { component, lang, index } => write!(f, "code block {index} of `{component}` ({lang})"),
             Request::Function { path, qualified } => write!(f, "function `{qualified}` of `{path}`"),
+            Request::Components { lang } => write!(f, "the component list ({lang})"),
+            Request::Files { component } => write!(f, "the file list of `{component}`"),
         }
     }
 }
@@ -487,6 +681,9 @@ pub struct Cursor {
     /// Hash of `system@version` of the set that served the first part ([`Cursor::set_id`]): four bytes, where the
     /// label would make every continuation call several tokens longer.
     pub set: u32,
+    /// Hash of the whole text the offset points into ([`Cursor::text_id`]), so a cursor of an earlier build of the
+    /// same set is refused instead of pointing into another text (0 for offset 0, which fits any text).
+    pub text: u32,
     /// What is being continued.
     pub request: Request,
     /// Byte offset into the served text (for several sections: into their concatenation).
@@ -497,6 +694,11 @@ impl Cursor {
     /// The [`Cursor::set`] of the set labelled `system@version`.
     pub fn set_id(label: &str) -> u32 {
         xxhash_rust::xxh3::xxh3_64(label.as_bytes()) as u32
+    }
+
+    /// The [`Cursor::text`] of `text`: its xxh3-64, cut to 32 bits (about 10 µs for 100 KB).
+    pub fn text_id(text: &str) -> u32 {
+        xxhash_rust::xxh3::xxh3_64(text.as_bytes()) as u32
     }
 
     /// The opaque form.
@@ -522,17 +724,21 @@ impl Cursor {
         rmp_serde::from_slice(body).map_err(|_| malformed("unknown layout"))
     }
 
-    /// Checks that this cursor continues `request` on set `set`.
+    /// Checks that this cursor continues `request` on set `set`, in `text` (the whole text its offset points into).
     ///
     /// # Errors
-    /// [`BudgetError::Mismatch`] naming what the cursor continues.
-    pub fn check(&self, set: &str, request: &Request) -> Result<(), BudgetError> {
+    /// [`BudgetError::Mismatch`] naming what the cursor continues; [`BudgetError::Stale`] when `text` is not the
+    /// text the cursor was made for (another build of the same set).
+    pub fn check(&self, set: &str, request: &Request, text: &str) -> Result<(), BudgetError> {
         if self.set != Cursor::set_id(set) {
             let cursor = format!("{} of another bundle set (not {set}: rebuilt, or another version)", self.request);
             return Err(BudgetError::Mismatch { cursor, call: request.to_string() });
         }
         if &self.request != request {
             return Err(BudgetError::Mismatch { cursor: self.request.to_string(), call: request.to_string() });
+        }
+        if self.offset != 0 && self.text != Cursor::text_id(text) {
+            return Err(BudgetError::Stale { set: set.to_string(), request: self.request.to_string() });
         }
         Ok(())
     }
@@ -545,7 +751,7 @@ mod tests {
     /// A text of lines of the given byte lengths (newline included), with the given token counts.
     fn text_of(segments: &[(usize, u32)]) -> (String, TokenMap) {
         let text = segments.iter().map(|&(len, _)| format!("{}\n", "x".repeat(len - 1))).collect();
-        (text, TokenMap { tokens: segments.iter().map(|s| s.1).collect() })
+        (text, TokenMap { tokens: segments.iter().map(|s| s.1).collect(), ..TokenMap::default() })
     }
 
     #[test]
@@ -555,7 +761,7 @@ mod tests {
         assert_eq!(Budget::new(1_000, Some(50_000)).unwrap().max_tokens, 1_000);
         assert_eq!(Budget::new(10_000, Some(299)), Err(BudgetError::TooSmall { asked: 299 }));
         assert!(BudgetError::TooSmall { asked: 5 }.to_string().contains("minimum of 300 tokens"));
-        assert_eq!(Budget::new(10_000, Some(300)).unwrap().content(), 100);
+        assert_eq!(Budget::new(10_000, Some(300)).unwrap().content(), 70);
     }
 
     #[test]
@@ -563,7 +769,10 @@ mod tests {
         // Segments of 10, 20, 30 bytes with 5, 7, 9 tokens: ends 10, 30, 60; cumulative 5, 12, 21.
         let (text, map) = text_of(&[(10, 5), (20, 7), (30, 9)]);
         let cuts = Cuts::new(&text, &map).unwrap();
-        assert!(Cuts::new(&text, &TokenMap { tokens: vec![5, 7] }).is_none(), "one count per segment");
+        assert!(
+            Cuts::new(&text, &TokenMap { tokens: vec![5, 7], ..TokenMap::default() }).is_none(),
+            "one count per segment"
+        );
         assert_eq!(cuts.len(), 60);
         assert_eq!(cuts.tokens(0, 60), (21, true));
         assert_eq!(cuts.tokens(10, 30), (7, true));
@@ -583,7 +792,7 @@ mod tests {
     /// A text of one-token lines `L1\n` … with a fence over lines 4–6.
     fn lines(n: usize) -> (String, Cuts) {
         let text: String = (1..=n).map(|i| format!("L{i}\n")).collect();
-        let map = TokenMap { tokens: vec![1; n] };
+        let map = TokenMap { tokens: vec![1; n], ..TokenMap::default() };
         let cuts = Cuts::new(&text, &map).unwrap();
         (text, cuts)
     }
@@ -649,18 +858,29 @@ mod tests {
     #[test]
     fn cursors_round_trip_and_refuse_garbage() {
         let request = Request::Changelog { lang: "zh-CN".into(), page: 3 };
-        let c = Cursor { set: Cursor::set_id("semi@2.102.0"), request: request.clone(), offset: 1234 };
+        let c = Cursor {
+            set: Cursor::set_id("semi@2.102.0"),
+            text: Cursor::text_id("page text"),
+            request: request.clone(),
+            offset: 1234,
+        };
         let s = c.encode();
         assert!(s.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'), "{s}");
         assert_eq!(Cursor::decode(&s).unwrap(), c);
-        assert!(c.check("semi@2.102.0", &request).is_ok());
-        let other = c.check("semi@2.101.0", &request).unwrap_err().to_string();
+        assert!(c.check("semi@2.102.0", &request, "page text").is_ok());
+        let other = c.check("semi@2.101.0", &request, "page text").unwrap_err().to_string();
         assert!(
             other.contains("another bundle set (not semi@2.101.0") && other.contains("changelog page 3"),
             "{other}"
         );
         let page4 = Request::Changelog { lang: "zh-CN".into(), page: 4 };
-        assert!(matches!(c.check("semi@2.102.0", &page4), Err(BudgetError::Mismatch { .. })));
+        assert!(matches!(c.check("semi@2.102.0", &page4, "page text"), Err(BudgetError::Mismatch { .. })));
+        let stale = c.check("semi@2.102.0", &request, "xypage text").unwrap_err().to_string();
+        assert_eq!(
+            stale,
+            "this cursor is from another build of semi@2.102.0 (changelog page 3 (zh-CN); the text changed since): \
+             repeat the call without cursor"
+        );
         for bad in ["", "!!!", "abc", &s[..s.len() - 2], &format!("{s}A")] {
             assert!(matches!(Cursor::decode(bad), Err(BudgetError::Malformed { .. })), "{bad}");
         }

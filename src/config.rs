@@ -40,6 +40,12 @@ pub struct SystemConfig {
     pub name: Option<String>,
     /// Version; default: `version` of the root `package.json`, else the newest release in the changelog.
     pub version: Option<String>,
+    /// npm package that projects depend on (its version in a project picks the set `serve --project` serves);
+    /// default: `name` of the repository's `package.json`, scope kept.
+    pub package: Option<String>,
+    /// Where the sources came from (set by `build`, never read from the file): stored in the manifest.
+    #[serde(skip)]
+    pub source: Option<crate::model::SourceInfo>,
     /// Language served when a lookup names none; default: the first language of `docs`.
     pub default_lang: Option<String>,
     /// Only compile these languages; default: every language of `docs`.
@@ -162,7 +168,11 @@ impl Config {
                 ..base
             },
             "semi" => Config {
-                system: SystemConfig { name: Some("semi".into()), ..SystemConfig::default() },
+                system: SystemConfig {
+                    name: Some("semi".into()),
+                    package: Some("@douyinfe/semi-ui".into()),
+                    ..SystemConfig::default()
+                },
                 docs: docs(&[
                     ("content/*/{component}/index.md", "zh-CN"),
                     ("content/*/{component}/index-en-US.md", "en-US"),
@@ -179,7 +189,11 @@ impl Config {
                 ..base
             },
             "blueprint" => Config {
-                system: SystemConfig { name: Some("blueprint".into()), ..SystemConfig::default() },
+                system: SystemConfig {
+                    name: Some("blueprint".into()),
+                    package: Some("@blueprintjs/core".into()),
+                    ..SystemConfig::default()
+                },
                 docs: docs(&[("src/**/{component}.mdx", "en-US")]),
                 sources: SourceRule {
                     patterns: vec!["src/components/{component}/**".into()],

@@ -10,11 +10,14 @@ pub mod budget;
 pub mod bundle;
 pub mod compile;
 pub mod config;
+pub mod diff;
 pub mod model;
+pub mod project;
 pub mod read;
 pub mod render;
 pub mod search;
 pub mod serve;
+pub mod store;
 pub mod view;
 
 #[cfg(test)]

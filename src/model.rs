@@ -115,9 +115,29 @@ pub struct Manifest {
     pub search: Option<SearchEntry>,
     /// Tokens of the component list (`list_components`, as MCP clients get it) per language.
     pub list_tokens: Vec<(String, u32)>,
+    /// The npm package whose version a project pins (`serve --project`), e.g. `@douyinfe/semi-ui`: `[system]
+    /// package` of the config, else `name` of the repository's `package.json`. Absent in sets of format 2.
+    #[serde(default)]
+    pub package: Option<String>,
+    /// Where the sources came from, when `build` knew (a git checkout or `--ref`). Absent in sets of format 2.
+    #[serde(default)]
+    pub source: Option<SourceInfo>,
     /// The build's id, stored in every bundle's identity (`bundle::format::Identity`): a hash of this manifest
     /// before `bundles` and `build_id` are filled in.
     pub build_id: u64,
+}
+
+/// The source a set was built from (`build REPO [--ref REF]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SourceInfo {
+    /// The repository: its URL (`remote.origin.url`, or the one given to `build`) or local path.
+    pub repository: String,
+    /// The `--ref` given (tag, branch or commit), if any.
+    pub reference: Option<String>,
+    /// The commit built (40 hex digits).
+    pub commit: Option<String>,
+    /// A tag pointing at that commit, if any.
+    pub tag: Option<String>,
 }
 
 /// The search index in the manifest.
@@ -469,14 +489,23 @@ pub struct ReleaseMeta {
 /// starts a new piece; the tokens of any run of whole segments are then exactly the sum of their counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenMap {
-    /// Tokens of each segment, in text order; they add up to the text's token count.
+    /// Tokens of each segment, in text order; they add up to the text's token count (plus one per forced cut).
     pub tokens: Vec<u32>,
+    /// Byte offsets of extra cut points the compiler added inside segments of more than
+    /// [`crate::budget::MAX_SEGMENT_TOKENS`] tokens, where both encodings' pre-tokenizers start a new piece
+    /// ([`crate::budget::split_segment`]): counts across them stay exact. Ascending.
+    pub extra: Vec<u32>,
+    /// Byte offsets of forced cut points (at char boundaries) inside runs with no piece boundary for
+    /// [`crate::budget::SPLIT_BYTES`] bytes (a base64 or hex line): a count across one is an upper bound, the sum
+    /// of the pieces' counts plus one token of slack per forced cut. Ascending, disjoint from `extra`.
+    pub forced: Vec<u32>,
 }
 
 impl TokenMap {
-    /// Tokens of the whole text.
+    /// Tokens of the whole text: exact when `forced` is empty, else an upper bound (one token of slack per forced
+    /// cut).
     pub fn total(&self) -> u32 {
-        self.tokens.iter().sum()
+        self.tokens.iter().sum::<u32>() + self.forced.len() as u32
     }
 }
 

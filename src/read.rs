@@ -352,6 +352,10 @@ pub struct Served {
     pub system: String,
     /// Version actually served.
     pub version: String,
+    /// Why this version and not the one asked for, when the server chose it for a project (`serve --project`):
+    /// "project uses 2.61.3; serving 2.60.0, the nearest installed". Shown in every header.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// `components`: the list.
@@ -370,28 +374,56 @@ pub struct ComponentsView {
     pub changelog_pages: Option<u32>,
     /// Files of shared folders that are no component (listed by `files _shared`).
     pub shared_files: u32,
+    /// Rows served.
+    #[serde(flatten)]
+    pub part: ListPart,
+}
+
+/// The rows of a list served under a budget ([`BundleSet::list_part`]): the whole list when its stored size fits,
+/// else as many rows as fit by an upper bound of each row's tokens (its bytes in JSON, plus the text form's column
+/// padding), with a cursor for the rest.
+#[derive(Debug, Default, Clone, Serialize, JsonSchema)]
+pub struct ListPart {
+    /// Rows in all.
+    pub rows_total: u32,
+    /// First row served (0-based).
+    pub first_row: u32,
+    /// False: `tokens` is an upper bound.
+    pub tokens_exact: bool,
+    /// Cursor of the next rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    /// The call's own `max_tokens`, which the continuation call repeats.
+    #[serde(skip)]
+    pub max_tokens: Option<u32>,
 }
 
 impl ComponentsView {
+    /// The row of the `i`-th component of `manifest` (which must exist), with its sizes in `lang`.
+    fn row(manifest: &Manifest, i: usize, lang: &str) -> ComponentRow {
+        let c = &manifest.components[i];
+        let doc = c.docs.iter().find(|d| d.lang.eq_ignore_ascii_case(lang));
+        ComponentRow {
+            name: c.name.clone(),
+            title: c.title.clone(),
+            brief: c.brief.clone(),
+            langs: c.docs.iter().map(|d| d.lang.clone()).collect(),
+            tokens: doc.map_or(0, |d| d.view_tokens),
+            code_blocks: doc.map_or(0, |d| d.code_blocks),
+            files: c.files,
+        }
+    }
+
     /// The list of `manifest`'s components with the sizes of their documents in `lang` (a language of the set).
     /// The compiler renders it too, to store its size (`Manifest::list_tokens`).
     pub fn new(manifest: &Manifest, lang: String) -> ComponentsView {
-        let components = manifest
-            .components
-            .iter()
-            .map(|c| {
-                let doc = c.docs.iter().find(|d| d.lang.eq_ignore_ascii_case(&lang));
-                ComponentRow {
-                    name: c.name.clone(),
-                    title: c.title.clone(),
-                    brief: c.brief.clone(),
-                    langs: c.docs.iter().map(|d| d.lang.clone()).collect(),
-                    tokens: doc.map_or(0, |d| d.view_tokens),
-                    code_blocks: doc.map_or(0, |d| d.code_blocks),
-                    files: c.files,
-                }
-            })
-            .collect();
+        let components = (0..manifest.components.len()).map(|i| ComponentsView::row(manifest, i, &lang)).collect();
+        ComponentsView { components, ..ComponentsView::new_empty(manifest, lang) }
+    }
+
+    /// [`ComponentsView::new`] without its rows.
+    fn new_empty(manifest: &Manifest, lang: String) -> ComponentsView {
+        let components = vec![];
         let changelog_pages = manifest
             .changelog
             .as_ref()
@@ -399,8 +431,9 @@ impl ComponentsView {
             .map(|l| l.pages);
         let shared_files = manifest.shared.as_ref().map_or(0, |s| s.files);
         let tokens = manifest.list_tokens.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
-        let served = Served { system: manifest.system.clone(), version: manifest.version.clone() };
-        ComponentsView { served, lang, tokens, components, changelog_pages, shared_files }
+        let served = Served { system: manifest.system.clone(), version: manifest.version.clone(), note: None };
+        let part = ListPart { rows_total: manifest.components.len() as u32, tokens_exact: true, ..ListPart::default() };
+        ComponentsView { served, lang, tokens, components, changelog_pages, shared_files, part }
     }
 }
 
@@ -479,9 +512,9 @@ pub struct CardView {
     pub path: String,
     /// Title.
     pub title: Option<String>,
-    /// One-line description.
+    /// One-line description (left out under a small budget; in the text).
     pub brief: Option<String>,
-    /// Import statement, when the document shows one.
+    /// Import statement, if any (left out with `brief`).
     pub import: Option<String>,
     /// Always `brief`.
     pub detail: Detail,
@@ -587,7 +620,7 @@ pub struct ChangelogView {
     pub previous: Option<u32>,
     /// Next page number (older entries), if any.
     pub next: Option<u32>,
-    /// Versions whose release heading is on this page, newest first.
+    /// Releases headed in this part, newest first.
     pub releases: Vec<String>,
     /// Lines served (within the page's lines of the file) and what is left of the page.
     #[serde(flatten)]
@@ -608,8 +641,11 @@ pub struct FilesView {
     pub component: String,
     /// Tokens of this list's text (stored by the compiler, which renders it with the same code).
     pub tokens: u32,
-    /// Files, sorted by path.
+    /// Files, sorted by path (of this part).
     pub files: Vec<FileMeta>,
+    /// Rows served.
+    #[serde(flatten)]
+    pub part: ListPart,
 }
 
 /// `file`: one file, as its skeleton or whole.
@@ -629,8 +665,11 @@ pub struct FileView {
     /// The line range asked for, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range: Option<(u32, u32)>,
-    /// The file's functions, each once (qualified name, first line, tokens), to fetch with `function`.
+    /// The largest functions that fit a quarter of the budget (first part of a skeleton).
+    //  Bounded by their bytes: see `crate::budget::listed_within`.
     pub functions: Vec<FunctionSize>,
+    /// Functions in the file.
+    pub functions_total: u32,
     /// Lines served and what is left.
     #[serde(flatten)]
     pub part: Part,
@@ -649,6 +688,15 @@ pub struct FunctionSize {
     pub line: u32,
     /// Tokens of its source (getter and setter together).
     pub tokens: u32,
+}
+
+impl FunctionSize {
+    /// An upper bound of the tokens this entry adds to an answer, in its JSON form
+    /// (`{"name":"…","line":N,"tokens":N},`) and in the text footer (`name N, `): its bytes, as every token is at
+    /// least one byte.
+    pub fn bound(&self) -> u32 {
+        (self.name.len() + crate::budget::json_escapes(&self.name) + 40) as u32
+    }
 }
 
 /// `function`: one function's exact source.
@@ -689,6 +737,8 @@ pub struct BundleSet {
     maps: Mutex<HashMap<String, Arc<TokenMaps>>>,
     /// The search index, opened by the first search and kept (`crate::search::query`).
     pub(crate) search: Mutex<Option<Arc<crate::search::query::SearchIndex>>>,
+    /// Why this set is served by default for its system ([`Library::pin`]): said in every answer's header.
+    note: std::sync::OnceLock<String>,
 }
 
 /// Decoded text frames, oldest first, at most [`TEXT_CACHE_BYTES`] of text in all.
@@ -711,6 +761,8 @@ pub struct Library {
     /// `(system, version, directory)`, sorted by system then version (ascending).
     entries: Vec<(String, String, PathBuf)>,
     open: Mutex<HashMap<PathBuf, Arc<BundleSet>>>,
+    /// Version served by default per system, instead of the highest ([`Library::pin`]).
+    pins: HashMap<String, String>,
 }
 
 impl Library {
@@ -743,7 +795,7 @@ impl Library {
         }
         entries.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| version_cmp(&a.1, &b.1)));
         entries.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
-        Ok(Library { dirs: dirs.to_vec(), entries, open: Mutex::new(open) })
+        Ok(Library { dirs: dirs.to_vec(), entries, open: Mutex::new(open), pins: HashMap::new() })
     }
 
     /// Systems and their versions (ascending), for lists and error messages.
@@ -758,7 +810,31 @@ impl Library {
         out
     }
 
-    /// The set of `system` (required when there are several) at `version` (default: the highest present).
+    /// Serves `version` of `system` when a call names no version (instead of the highest), with `note` (why) in
+    /// every answer's header when given. Used by `serve --project` (`crate::project`).
+    ///
+    /// # Errors
+    /// As [`Library::select`] for that system and version.
+    pub fn pin(&mut self, system: &str, version: &str, note: Option<String>) -> Result<(), LookupError> {
+        let set = self.select(Some(system), Some(version))?;
+        if let Some(note) = note {
+            let _ = set.note.set(note);
+        }
+        self.pins.insert(set.manifest.system.clone(), set.manifest.version.clone());
+        Ok(())
+    }
+
+    /// The notes of pinned versions ([`Library::pin`]), one per system that has one.
+    pub fn notes(&self) -> Vec<String> {
+        let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out: Vec<String> =
+            open.values().filter_map(|s| s.note.get().map(|n| format!("{}: {n}", s.manifest.system))).collect();
+        out.sort();
+        out
+    }
+
+    /// The set of `system` (required when there are several) at `version` (default: the pinned version, else the
+    /// highest present).
     ///
     /// # Errors
     /// `System` (unknown, or several and none chosen), `UnknownVersion`, or a damaged manifest.
@@ -782,7 +858,13 @@ impl Library {
                 });
             }
         };
-        let version = match version.map(str::trim).filter(|v| !v.eq_ignore_ascii_case("latest") && !v.is_empty()) {
+        let pinned = if version.is_none() { self.pins.get(system) } else { None };
+        let version = match pinned
+            .map(String::as_str)
+            .or(version)
+            .map(str::trim)
+            .filter(|v| !v.eq_ignore_ascii_case("latest") && !v.is_empty())
+        {
             Some(v) => versions.iter().find(|x| x.as_str() == v.trim_start_matches('v')).ok_or_else(|| {
                 LookupError::UnknownVersion {
                     system: system.clone(),
@@ -926,6 +1008,12 @@ fn function_sizes(index: &[FunctionMeta]) -> Vec<FunctionSize> {
     out
 }
 
+/// An upper bound of a component row's tokens in the list's JSON and text forms: the bytes of its JSON (with a
+/// comma), plus the text form's padding to `width` and its number columns and language note.
+fn row_bound(row: &ComponentRow, width: usize) -> u32 {
+    (serde_json::to_string(row).map_or(1000, |j| j.len() + 1) + width + 60) as u32
+}
+
 fn join_dirs(dirs: &[PathBuf]) -> String {
     dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
 }
@@ -1029,6 +1117,7 @@ impl BundleSet {
             maps: Mutex::new(HashMap::new()),
             cuts: Mutex::new(std::collections::VecDeque::new()),
             search: Mutex::new(None),
+            note: std::sync::OnceLock::new(),
         })
     }
 
@@ -1043,7 +1132,8 @@ impl BundleSet {
     }
 
     pub(crate) fn served(&self) -> Served {
-        Served { system: self.manifest.system.clone(), version: self.manifest.version.clone() }
+        let note = self.note.get().cloned();
+        Served { system: self.manifest.system.clone(), version: self.manifest.version.clone(), note }
     }
 
     pub(crate) fn bundle(&self, file: &str) -> Result<Arc<Bundle>, LookupError> {
@@ -1197,6 +1287,11 @@ impl BundleSet {
     /// # Errors
     /// [`LookupError::UnknownLang`] for a language the set does not have.
     pub fn components(&self, lang: Option<&str>) -> Result<ComponentsView, LookupError> {
+        Ok(ComponentsView { served: self.served(), ..ComponentsView::new(&self.manifest, self.components_lang(lang)?) })
+    }
+
+    /// The language of the set a component list in `lang` reports sizes for.
+    fn components_lang(&self, lang: Option<&str>) -> Result<String, LookupError> {
         let lang = self.lang(lang);
         let lang = lang.as_deref();
         let langs = &self.manifest.langs;
@@ -1208,7 +1303,78 @@ impl BundleSet {
                 .cloned()
                 .ok_or_else(|| LookupError::UnknownLang { lang: echo(l), available: langs.join(", ") })?,
         };
-        Ok(ComponentsView::new(&self.manifest, lang))
+        Ok(lang)
+    }
+
+    /// [`BundleSet::components`] cut to the budget of `paging` (continuing its cursor): the whole list when its
+    /// stored size fits, else rows by their upper bounds ([`ListPart`]).
+    ///
+    /// # Errors
+    /// As [`BundleSet::components`]; a refused cursor.
+    pub fn components_paged(&self, lang: Option<&str>, paging: Paging) -> Result<ComponentsView, LookupError> {
+        let lang = match paging.cursor.map(Cursor::decode).transpose()?.map(|c| c.request) {
+            Some(Request::Components { lang }) => Some(lang),
+            _ => lang.map(str::to_string),
+        };
+        // The rows (and their bounds) are made only from the cursor's row on, as far as the budget reaches: a
+        // walk over a long list stays linear.
+        let lang = self.components_lang(lang.as_deref())?;
+        let m = &self.manifest;
+        let width = m.components.iter().map(|c| c.name.len()).max().unwrap_or(4).max(4);
+        let names: Vec<&str> = m.components.iter().map(|c| c.name.as_str()).collect();
+        let whole = m.list_tokens.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
+        let bound = |i: usize| row_bound(&ComponentsView::row(m, i, &lang), width);
+        let request = Request::Components { lang: lang.clone() };
+        let (rows, part) = self.list_part(&request, &names, &bound, whole, paging)?;
+        if part.next_cursor.is_none() && rows.start == 0 {
+            return Ok(ComponentsView { part, served: self.served(), ..ComponentsView::new(m, lang) });
+        }
+        let components: Vec<ComponentRow> = rows.map(|i| ComponentsView::row(m, i, &lang)).collect();
+        let tokens = components.iter().map(|r| row_bound(r, width)).sum();
+        Ok(ComponentsView { tokens, components, part, served: self.served(), ..ComponentsView::new_empty(m, lang) })
+    }
+
+    /// Which rows of a list of `names` (whose rows have token upper bounds `bound(row)`, and which is `whole` tokens
+    /// long as stored) to serve under `paging`, and the [`ListPart`] saying so.
+    fn list_part(
+        &self,
+        request: &Request,
+        names: &[&str],
+        bound: &dyn Fn(usize) -> u32,
+        whole: u32,
+        paging: Paging,
+    ) -> Result<(std::ops::Range<usize>, ListPart), LookupError> {
+        let label = self.label();
+        let identity = names.join("\n");
+        let first = match paging.cursor {
+            Some(c) => {
+                let cursor = Cursor::decode(c)?;
+                cursor.check(&label, request, &identity)?;
+                if cursor.offset as usize >= names.len() {
+                    return Err(BudgetError::Malformed { why: "it points past the end of the list".into() }.into());
+                }
+                cursor.offset as usize
+            }
+            None => 0,
+        };
+        let mut part = ListPart {
+            rows_total: names.len() as u32,
+            first_row: first as u32,
+            tokens_exact: true,
+            next_cursor: None,
+            max_tokens: paging.budget.lowered.then_some(paging.budget.max_tokens),
+        };
+        if first == 0 && whole <= paging.budget.content() {
+            return Ok((0..names.len(), part));
+        }
+        part.tokens_exact = false;
+        let (kept, _) = crate::budget::listed_within((first..names.len()).map(bound), paging.budget.content());
+        let end = (first + kept.max(1)).min(names.len());
+        if end < names.len() {
+            let (set, text) = (Cursor::set_id(&label), Cursor::text_id(&identity));
+            part.next_cursor = Some(Cursor { set, text, request: request.clone(), offset: end as u32 }.encode());
+        }
+        Ok((first..end, part))
     }
 
     /// `system@version`, as cursors name the set.
@@ -1261,23 +1427,56 @@ impl BundleSet {
         fences: &[Fence],
         paging: Paging,
     ) -> Result<(Part, Option<String>), LookupError> {
+        self.part_with(request, text, cuts, ranges, fences, paging, &|_| 0)
+    }
+
+    /// [`BundleSet::part`] for a view whose structured form carries more than the part's text: `lists` bounds, in
+    /// tokens, what the view's lists add to its JSON for a given part. The part is shrunk until its tokens, the
+    /// tokens JSON escaping can add to it (two per escaped byte, [`crate::budget::json_escapes`]: `\n` before an
+    /// indentation splits one token into three) and the lists fit
+    /// the content budget, so that the text item and the structuredContent both stay within `max_tokens`.
+    #[allow(clippy::too_many_arguments)]
+    fn part_with(
+        &self,
+        request: &Request,
+        text: &str,
+        cuts: &Cuts,
+        ranges: &[(usize, usize)],
+        fences: &[Fence],
+        paging: Paging,
+        lists: &dyn Fn(&Part) -> u32,
+    ) -> Result<(Part, Option<String>), LookupError> {
         let label = self.label();
         let offset = match paging.cursor {
             Some(c) => {
                 let cursor = Cursor::decode(c)?;
-                cursor.check(&label, request)?;
+                cursor.check(&label, request, text)?;
                 let total: usize = ranges.iter().map(|(a, b)| b.saturating_sub(*a)).sum();
                 if cursor.offset as usize >= total.max(1) {
                     return Err(BudgetError::Malformed { why: "it points past the end of the text".into() }.into());
+                }
+                if !crate::budget::valid_offset(text, cuts, ranges, cursor.offset) {
+                    return Err(BudgetError::Malformed { why: "it does not point where a part starts".into() }.into());
                 }
                 cursor.offset
             }
             None => 0,
         };
-        let mut part = serve(text, cuts, ranges, offset, paging.budget.content(), fences);
+        let room = paging.budget.content();
+        let mut content = room;
+        let mut part = serve(text, cuts, ranges, offset, content, fences);
+        loop {
+            let escapes = 2 * crate::budget::json_escapes(&part.text) as u32;
+            let json = part.tokens.saturating_add(escapes).saturating_add(lists(&part));
+            if json <= room || content == 0 {
+                break;
+            }
+            content = content.saturating_sub((json - room).max(1));
+            part = serve(text, cuts, ranges, offset, content, fences);
+        }
         part.max_tokens = paging.budget.lowered.then_some(paging.budget.max_tokens);
-        let set = Cursor::set_id(&label);
-        let next = part.next_offset.map(|offset| Cursor { set, request: request.clone(), offset }.encode());
+        let (set, text) = (Cursor::set_id(&label), Cursor::text_id(text));
+        let next = part.next_offset.map(|offset| Cursor { set, text, request: request.clone(), offset }.encode());
         Ok((part, next))
     }
 
@@ -1367,7 +1566,12 @@ impl BundleSet {
             found.iter().map(|s| (cuts.line_start(s.start_line), cuts.line_start(s.end_line + 1))).collect()
         };
         let total_tokens = ranges.iter().map(|&(a, b)| cuts.tokens(a, b).0).sum();
-        let (part, next_cursor) = self.part(&request, &text, &cuts, &ranges, &fences, paging)?;
+        // The section titles and the document's title beside the text, bounded by their bytes.
+        let fields: usize =
+            found.iter().map(|s| s.title.len() + crate::budget::json_escapes(&s.title) + 3).sum::<usize>()
+                + doc.title.as_deref().map_or(0, |t| t.len() + crate::budget::json_escapes(t));
+        let lists = |_: &Part| fields as u32;
+        let (part, next_cursor) = self.part_with(&request, &text, &cuts, &ranges, &fences, paging, &lists)?;
         Ok(DocView {
             served: self.served(),
             component: meta.name.clone(),
@@ -1401,26 +1605,37 @@ impl BundleSet {
         let cuts = self.cuts(&bundle, &keys::card(&doc.lang), &text)?;
         let request =
             Request::Doc { component: meta.key.clone(), lang: doc.lang.clone(), form: DocForm::Card, sections: vec![] };
-        let (part, next_cursor) = self.part(&request, &text, &cuts, &[(0, text.len())], &[], paging)?;
+        let props: Vec<(String, u32)> = props
+            .iter()
+            .filter(|t| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
+            .map(|t| (t.name.clone(), t.props.len() as u32))
+            .collect();
+        // The card's fields beside its text, bounded by their bytes (JSON escapes included).
+        let bytes = |s: &Option<String>| s.as_deref().map_or(0, |s| s.len() + crate::budget::json_escapes(s));
+        let lists_bound = props.iter().map(|(n, _)| n.len() + crate::budget::json_escapes(n) + 10).sum::<usize>();
+        let mut fields = bytes(&doc.title) + bytes(&doc.brief) + bytes(&doc.import) + lists_bound;
+        // Under a small budget the brief and import line (also in the card's text) stay out of the JSON.
+        let lean = fields > paging.budget.content() as usize / 2;
+        if lean {
+            fields = bytes(&doc.title) + lists_bound;
+        }
+        let lists = |_: &Part| fields as u32;
+        let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
         Ok(CardView {
             served: self.served(),
             component: meta.name.clone(),
             lang: doc.lang.clone(),
             path: doc.path.clone(),
             title: doc.title.clone(),
-            brief: doc.brief.clone(),
-            import: doc.import.clone(),
+            brief: doc.brief.clone().filter(|_| !lean),
+            import: doc.import.clone().filter(|_| !lean),
             detail: Detail::Brief,
             tokens: part.tokens,
             full_tokens: doc.tokens,
             view_tokens: doc.view_tokens,
             sections: doc.sections.iter().filter(|s| (2..=4).contains(&s.level)).count() as u32,
             code_blocks: doc.code_blocks.len() as u32,
-            props: props
-                .iter()
-                .filter(|t| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
-                .map(|t| (t.name.clone(), t.props.len() as u32))
-                .collect(),
+            props,
             files: meta.files.len() as u32,
             text: part.text.clone(),
             part,
@@ -1449,9 +1664,38 @@ impl BundleSet {
             form: DocForm::Props,
             sections: vec![],
         };
-        let (part, next_cursor) = self.part(&request, &text, &cuts, &[(0, text.len())], &[], paging)?;
-        // Structured, the tables this part shows: no more than its text (clients may show either to the model).
-        let props = props.into_iter().filter(|t| part.text.contains(&format!("## {} (", t.name))).collect();
+        // Each table's byte span in the text and an upper bound of its JSON's tokens: its text's stored count,
+        // plus 40 for the field names of the table and of each prop, plus what escaping its strings adds.
+        let mut starts: Vec<usize> =
+            props.iter().map(|t| text.find(&format!("## {} (", t.name)).unwrap_or(text.len())).collect();
+        starts.push(text.len());
+        let spans: Vec<(usize, usize, u32)> = props
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let (a, b) =
+                    (starts[i], starts[i + 1..].iter().copied().find(|&e| e > starts[i]).unwrap_or(text.len()));
+                let escapes: usize = t
+                    .props
+                    .iter()
+                    .map(|p| {
+                        crate::budget::json_escapes(&p.type_text)
+                            + p.description.as_deref().map_or(0, crate::budget::json_escapes)
+                            + p.default.as_deref().map_or(0, crate::budget::json_escapes)
+                    })
+                    .sum();
+                let bound = cuts.tokens(a, b).0 as usize + 40 * (t.props.len() + 1) + escapes + t.path.len();
+                (a, b, bound as u32)
+            })
+            .collect();
+        // Structured, the tables this part shows whole: no more than its text (clients may show either to the model).
+        let whole_in = |part: &Part, &(a, b, _): &(usize, usize, u32)| {
+            let start = part.offset as usize;
+            a >= start && b <= start + part.text.len() && a < b
+        };
+        let lists = |part: &Part| spans.iter().filter(|s| whole_in(part, s)).map(|s| s.2).sum();
+        let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
+        let props = props.into_iter().zip(&spans).filter(|(_, s)| whole_in(&part, s)).map(|(t, _)| t).collect();
         Ok(PropsView {
             served: self.served(),
             component: meta.name.clone(),
@@ -1673,12 +1917,25 @@ impl BundleSet {
         let key = keys::page(&summary.lang, page);
         let cuts = self.cuts(&bundle, &key, &text)?;
         let request = Request::Changelog { lang: summary.lang.clone(), page };
-        let (mut part, mut next_cursor) = self.part(&request, &text, &cuts, &[(0, text.len())], &[], paging)?;
+        // Releases whose heading is in the part (page-relative lines), each bounded by its bytes and 3 for quotes
+        // and comma in the JSON list.
+        let in_part = |part: &Part, line: u32| {
+            let rel = line + 1 - p.start_line.min(line + 1);
+            !part.text.is_empty() && (part.lines.0..=part.lines.1).contains(&rel)
+        };
+        let lists = |part: &Part| {
+            lang_meta.releases.iter().filter(|r| in_part(part, r.start_line)).map(|r| r.version.len() as u32 + 3).sum()
+        };
+        let (mut part, mut next_cursor) =
+            self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
+        let releases: Vec<String> =
+            lang_meta.releases.iter().filter(|r| in_part(&part, r.start_line)).map(|r| r.version.clone()).collect();
         // Lines of the file, not of the page.
         part.lines = (part.lines.0 + p.start_line - 1, part.lines.1 + p.start_line - 1);
         if next_cursor.is_none() && page < summary.pages {
             let next = Request::Changelog { lang: summary.lang.clone(), page: page + 1 };
-            next_cursor = Some(Cursor { set: Cursor::set_id(&self.label()), request: next, offset: 0 }.encode());
+            next_cursor =
+                Some(Cursor { set: Cursor::set_id(&self.label()), text: 0, request: next, offset: 0 }.encode());
         }
         Ok(ChangelogView {
             served: self.served(),
@@ -1693,12 +1950,7 @@ impl BundleSet {
             page_tokens: p.tokens,
             previous: (page > 1).then(|| page - 1),
             next: (page < summary.pages).then(|| page + 1),
-            releases: lang_meta
-                .releases
-                .iter()
-                .filter(|r| (p.start_line..=p.end_line).contains(&r.start_line))
-                .map(|r| r.version.clone())
-                .collect(),
+            releases,
             text: part.text.clone(),
             part,
             next_cursor,
@@ -1713,7 +1965,29 @@ impl BundleSet {
         let entry = self.component(name)?;
         let tokens = entry.files_tokens;
         let (_, meta) = self.component_meta(name)?;
-        Ok(FilesView { served: self.served(), component: meta.name.clone(), tokens, files: meta.files.clone() })
+        let part = ListPart { rows_total: meta.files.len() as u32, tokens_exact: true, ..ListPart::default() };
+        Ok(FilesView { served: self.served(), component: meta.name.clone(), tokens, files: meta.files.clone(), part })
+    }
+
+    /// [`BundleSet::files`] cut to the budget of `paging` (continuing its cursor), as
+    /// [`BundleSet::components_paged`].
+    ///
+    /// # Errors
+    /// As [`BundleSet::files`]; a refused cursor.
+    pub fn files_paged(&self, name: &str, paging: Paging) -> Result<FilesView, LookupError> {
+        let mut view = self.files(name)?;
+        let all = std::mem::take(&mut view.files);
+        let width = all.iter().map(|f| f.path.len()).max().unwrap_or(4).max(4);
+        let bound = |i: usize| (serde_json::to_string(&all[i]).map_or(1000, |j| j.len() + 1) + width + 80) as u32;
+        let names: Vec<&str> = all.iter().map(|f| f.path.as_str()).collect();
+        let request = Request::Files { component: view.component.clone() };
+        let (rows, part) = self.list_part(&request, &names, &bound, view.tokens, paging)?;
+        if part.next_cursor.is_some() || rows.start > 0 {
+            view.tokens = rows.clone().map(bound).sum();
+        }
+        view.files = all.into_iter().skip(rows.start).take(rows.len()).collect();
+        view.part = part;
+        Ok(view)
     }
 
     /// Normalizes a requested path (`./a`, `a\b`) and finds the component storing it. Requested paths are only
@@ -1777,11 +2051,14 @@ impl BundleSet {
         let (norm, bundle, file) = self.locate(path)?;
         let skeleton = !full && lines.is_none() && file.skeleton.is_some();
         // The function list goes with the skeleton (whose bodies it points to), not with whole files or ranges.
-        let functions = if file.kind == FileKind::Source && skeleton {
+        let mut functions = if file.kind == FileKind::Source && skeleton {
             function_sizes(&bundle.get::<Vec<FunctionMeta>>(&keys::functions(&norm))?)
         } else {
             vec![]
         };
+        let functions_total = functions.len() as u32;
+        functions.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.name.cmp(&b.name)));
+        let first_part = paging.cursor.is_none();
         let mut view = FileView {
             served: self.served(),
             file: file.clone(),
@@ -1790,6 +2067,7 @@ impl BundleSet {
             tokens: 0,
             range: lines,
             functions,
+            functions_total,
             part: Part { tokens_exact: true, ..Part::default() },
             next_cursor: None,
             text: String::new(),
@@ -1816,7 +2094,35 @@ impl BundleSet {
             }
         };
         let request = Request::File { path: norm, full: !skeleton, lines };
-        let (part, next_cursor) = self.part(&request, &text, &cuts, &[range], &[], paging)?;
+        // The skeleton's longer header and its function-list footer are an envelope of their own, and the list's
+        // names (on the first part only, bounded by their bytes) come out of the content too, so the whole answer
+        // and its JSON stay within max_tokens (measured by tests/sweep.rs). A skeleton served whole leaves its
+        // names what it did not use; a cut one keeps a quarter of the content for them.
+        let envelope = if skeleton { crate::budget::SKELETON_ENVELOPE_TOKENS } else { 0 };
+        let lowered = |by: u32| {
+            let mut p = paging;
+            p.budget.max_tokens = p.budget.max_tokens.saturating_sub(by);
+            p
+        };
+        let (mut part, mut next_cursor) = self.part(&request, &text, &cuts, &[range], &[], lowered(envelope))?;
+        let bounds = view.functions.iter().map(FunctionSize::bound);
+        let kept = if !first_part {
+            0
+        } else if next_cursor.is_none() {
+            let json = part.tokens + 2 * crate::budget::json_escapes(&part.text) as u32;
+            let left = paging.budget.content().saturating_sub(envelope).saturating_sub(json);
+            crate::budget::listed_within(bounds, left).0
+        } else {
+            let (kept, used) = crate::budget::listed_within(bounds, paging.budget.content() / 4);
+            if used > 0 {
+                (part, next_cursor) = self.part(&request, &text, &cuts, &[range], &[], lowered(envelope + used))?;
+            }
+            kept
+        };
+        view.functions.truncate(kept);
+        if part.max_tokens.is_some() {
+            part.max_tokens = Some(paging.budget.max_tokens); // the call's own, not the one lowered here
+        }
         view.tokens = part.tokens;
         view.text = part.text.clone();
         view.part = part;

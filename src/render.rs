@@ -121,8 +121,16 @@ fn column(widths: impl Iterator<Item = usize>) -> usize {
     widths.max().unwrap_or(4).clamp(4, MAX_COLUMN)
 }
 
+/// `token` for 1, else `tokens` (after a number printed on its own, as in `3 of 1 token`).
+fn tokens_word(n: u32) -> &'static str {
+    if n == 1 { "token" } else { "tokens" }
+}
+
 fn served(s: &Served) -> String {
-    format!("{} {}", s.system, s.version)
+    match &s.note {
+        Some(note) => format!("{} {} · {note}", s.system, s.version),
+        None => format!("{} {}", s.system, s.version),
+    }
 }
 
 impl Render for ComponentsView {
@@ -161,6 +169,11 @@ impl Render for ComponentsView {
                 c.name, tokens, c.code_blocks, c.files, about
             ));
         }
+        if let Some(cur) = &self.part.next_cursor {
+            let args = list_continuation(&self.part, &[], cur);
+            let call = surface.call(&self.served, Some(&self.lang), "list_components", "components", &args);
+            out.push_str(&list_cut(&self.part, self.components.len(), &call));
+        }
         if self.shared_files > 0 {
             let call =
                 surface.call(&self.served, None, "list_component_files", "files", &[("component", "_shared".into())]);
@@ -171,6 +184,29 @@ impl Render for ComponentsView {
         }
         out
     }
+}
+
+/// The arguments of a list's continuation call: `args`, the cursor, and the call's own `max_tokens`.
+fn list_continuation(part: &ListPart, args: &[(&'static str, String)], cursor: &str) -> Vec<(&'static str, String)> {
+    let mut out = args.to_vec();
+    out.push(("--cursor", cursor.to_string()));
+    if let Some(n) = part.max_tokens {
+        out.push(("--max-tokens", n.to_string()));
+    }
+    out
+}
+
+/// The line ending a cut list: which rows were served, how many are left, and the call that continues.
+fn list_cut(part: &ListPart, served: usize, call: &str) -> String {
+    let first = part.first_row as usize + 1;
+    let left = (part.rows_total as usize).saturating_sub(part.first_row as usize + served);
+    format!(
+        "[rows {}–{} of {}; {} left; continue with {call}]\n",
+        thousands(first as u64),
+        thousands((first + served).saturating_sub(1) as u64),
+        thousands(part.rows_total),
+        thousands(left as u64)
+    )
 }
 
 /// The text of a part: `text` framed by what a reader needs to know when it is not the whole of what was asked
@@ -195,18 +231,15 @@ fn framed(part: &Part, text: &str, more: Option<String>) -> String {
         end_line(
             &mut out,
             &format!(
-                "[cut after line {}: {} and {} tokens left; continue with {call}]",
+                "[cut after line {}: {} and {} left; continue with {call}]",
                 thousands(part.lines.1),
                 plural(rest.lines, "line"),
-                thousands(rest.tokens)
+                plural(rest.tokens, "token")
             ),
         );
     }
     out
 }
-
-/// Functions named in a skeleton's footer (the largest; all of them are in the structured answer).
-const FOOTER_FUNCTIONS: usize = 20;
 
 /// `lines 1–120 of 6,374 · ` (`what` = `lines`, `view lines`) when a part is not the whole text, else nothing.
 fn served_lines(part: &Part, what: &str, of: u32) -> String {
@@ -246,7 +279,7 @@ impl Render for DocView {
             format!(" · {}", plural(self.code_blocks, "code block"))
         };
         let what = if self.sections.is_empty() {
-            format!("{} lines{hidden}", thousands(self.lines))
+            format!("{}{hidden}", plural(self.lines, "line"))
         } else {
             format!("sections: {}", self.sections.join(", "))
         };
@@ -255,6 +288,7 @@ impl Render for DocView {
         } else {
             String::new()
         };
+        let last = if of.is_empty() { self.tokens } else { self.total_tokens };
         let whole =
             if self.hidden { format!(" (whole document: {})", thousands(self.full_tokens)) } else { String::new() };
         let more = self.next_cursor.as_ref().map(|cur| {
@@ -267,7 +301,7 @@ impl Render for DocView {
             )
         });
         format!(
-            "[{} · {} · {} · {} · {what} · {}{}{of} tokens{whole}]\n{}",
+            "[{} · {} · {} · {} · {what} · {}{}{of} {}{whole}]\n{}",
             served(&self.served),
             self.component,
             self.lang,
@@ -278,6 +312,7 @@ impl Render for DocView {
                 served_lines(&self.part, "lines", self.lines)
             },
             thousands(self.tokens),
+            tokens_word(last),
             framed(&self.part, &self.text, more)
         )
     }
@@ -298,12 +333,12 @@ impl Render for CardView {
             )
         });
         format!(
-            "[{} · {} card · {} · {} tokens · the document: {normal} ({} tokens), or {} by title or slug]\n{}",
+            "[{} · {} card · {} · {} · the document: {normal} ({}), or {} by title or slug]\n{}",
             served(&self.served),
             self.component,
             self.lang,
-            thousands(self.tokens),
-            thousands(self.view_tokens),
+            plural(self.tokens, "token"),
+            plural(self.view_tokens, "token"),
             if surface == Surface::Mcp { "sections=[…]" } else { "--section TITLE (repeatable)" },
             framed(&self.part, &self.text, more)
         )
@@ -319,13 +354,13 @@ impl Render for PropsView {
         });
         let props: usize = self.props.iter().map(|t| t.props.len()).sum();
         format!(
-            "[{} · {} props · {} · {} in {} · {} tokens]\n{}",
+            "[{} · {} props · {} · {} in {} · {}]\n{}",
             served(&self.served),
             self.component,
             self.lang,
             plural(props as u64, "prop"),
             plural(self.props.len() as u64, "table"),
-            thousands(self.tokens),
+            plural(self.tokens, "token"),
             framed(&self.part, &self.text, more)
         )
     }
@@ -347,7 +382,7 @@ impl Render for CodeBlockView {
             String::new()
         };
         format!(
-            "[{} · {} · {} · code block {}/{}{info}{heading} · lines {}–{} · {of}{} tokens]\n{}",
+            "[{} · {} · {} · code block {}/{}{info}{heading} · lines {}–{} · {of}{}]\n{}",
             served(&self.served),
             self.component,
             self.lang,
@@ -355,7 +390,7 @@ impl Render for CodeBlockView {
             self.count,
             b.start_line,
             b.end_line,
-            thousands(b.tokens),
+            plural(b.tokens, "token"),
             framed(&self.part, &self.text, more)
         )
     }
@@ -385,23 +420,23 @@ impl Render for ChangelogView {
         // The next page is named once the page is whole; a cut page names its continuation instead.
         let next = if more.is_none() { nav("next (older)", self.next) } else { String::new() };
         format!(
-            "[{} · changelog · {} · page {}/{} ({} lines each, {} in all) · lines {}–{}{releases} · {} tokens{next}]\n{}",
+            "[{} · changelog · {} · page {}/{} ({} each, {} in all) · lines {}–{}{releases} · {}{next}]\n{}",
             served(&self.served),
             self.lang,
             self.page,
             self.pages,
-            self.page_lines,
+            plural(self.page_lines, "line"),
             thousands(self.total_lines),
             thousands(self.part.lines.0),
             thousands(self.part.lines.1),
-            thousands(self.tokens),
+            plural(self.tokens, "token"),
             framed(&self.part, &self.text, more),
         )
     }
 }
 
 impl Render for FilesView {
-    fn render(&self, _: Surface) -> String {
+    fn render(&self, surface: Surface) -> String {
         let mut out =
             format!("[{} · {} · {}]\n", served(&self.served), self.component, plural(self.files.len() as u64, "file"));
         let width = column(self.files.iter().map(|f| f.path.chars().count()));
@@ -409,7 +444,7 @@ impl Render for FilesView {
         for f in &self.files {
             let mut notes = Vec::new();
             if let Some(s) = &f.skeleton {
-                notes.push(format!("skeleton {} lines, {} tokens", thousands(s.lines), thousands(s.tokens)));
+                notes.push(format!("skeleton {}, {}", plural(s.lines, "line"), plural(s.tokens, "token")));
             }
             if f.kind == crate::model::FileKind::Binary {
                 notes.push(format!("binary, {} bytes", thousands(f.bytes)));
@@ -426,6 +461,11 @@ impl Render for FilesView {
                 notes.join("; ")
             ));
         }
+        if let Some(cur) = &self.part.next_cursor {
+            let args = list_continuation(&self.part, &[("component", self.component.clone())], cur);
+            let call = surface.call(&self.served, None, "list_component_files", "files", &args);
+            out.push_str(&list_cut(&self.part, self.files.len(), &call));
+        }
         out
     }
 }
@@ -436,12 +476,12 @@ impl Render for FileView {
         let path = ("path", f.path.clone());
         let what = match (&f.skeleton, self.skeleton) {
             (Some(s), true) => format!(
-                " · skeleton (source of {}+ lines): {} lines, {} outer function {} replaced by {{ /* ... */ }}; whole file ({} tokens) with {}",
+                " · skeleton (source of {}+ lines): {}, {} outer function {} replaced by {{ /* ... */ }}; whole file ({}) with {}",
                 self.threshold,
-                thousands(s.lines),
+                plural(s.lines, "line"),
                 s.outer_bodies,
                 if s.outer_bodies == 1 { "body" } else { "bodies" },
-                thousands(f.tokens),
+                plural(f.tokens, "token"),
                 surface.call(&self.served, None, "get_file_code", "file", &[path.clone(), ("--full", "true".into())])
             ),
             _ if f.kind == crate::model::FileKind::Binary => " · binary file, not stored".to_string(),
@@ -462,7 +502,7 @@ impl Render for FileView {
                 thousands(self.part.lines.1),
                 thousands(f.lines)
             ),
-            None => format!("{}{} lines", served_lines(&self.part, "lines", f.lines), thousands(f.lines)),
+            None => format!("{}{}", served_lines(&self.part, "lines", f.lines), plural(f.lines, "line")),
         };
         let about = if self.part.tokens_exact { "" } else { "at most " };
         let more = self.next_cursor.as_ref().map(|cur| {
@@ -475,26 +515,28 @@ impl Render for FileView {
             )
         });
         let mut out = format!(
-            "[{} · {} · {lines}{what} · {about}{} tokens]\n{}",
+            "[{} · {} · {lines}{what} · {about}{}]\n{}",
             served(&self.served),
             f.path,
-            thousands(self.tokens),
+            plural(self.tokens, "token"),
             framed(&self.part, &self.text, more)
         );
-        if self.skeleton && !self.functions.is_empty() {
+        if self.skeleton && self.part.offset == 0 && self.functions.is_empty() && self.functions_total > 0 {
+            // No room for names under this budget: say so in a few tokens.
+            let n = plural(self.functions_total, "function");
+            out.push_str(&format!("\n[{n}; a larger max_tokens lists the largest]"));
+        } else if self.skeleton && self.part.offset == 0 && self.functions_total > 0 {
             let call =
                 surface.call(&self.served, None, "get_function_code", "function", &[path, ("function", "NAME".into())]);
-            // The largest functions first, at most FOOTER_FUNCTIONS: the footer stays within the envelope.
-            let mut largest: Vec<&FunctionSize> = self.functions.iter().collect();
-            largest.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.name.cmp(&b.name)));
-            let mut list: Vec<String> =
-                largest.iter().take(FOOTER_FUNCTIONS).map(|f| format!("{} {}", f.name, f.tokens)).collect();
-            if largest.len() > FOOTER_FUNCTIONS {
-                list.push(format!("… {} more in --json / structuredContent", largest.len() - FOOTER_FUNCTIONS));
+            // The largest functions first, as many as the budget left room for (see `FileView::functions`).
+            let mut list: Vec<String> = self.functions.iter().map(|f| format!("{} {}", f.name, f.tokens)).collect();
+            let left = self.functions_total as usize - self.functions.len();
+            if left > 0 {
+                list.push(format!("… {left} more with a larger max_tokens"));
             }
             out.push_str(&format!(
                 "\n[{}, largest first with tokens; get one with {call}: {}]",
-                plural(self.functions.len() as u64, "function"),
+                plural(self.functions_total, "function"),
                 list.join(", ")
             ));
         }
@@ -515,14 +557,14 @@ impl Render for FunctionView {
             String::new()
         };
         format!(
-            "[{} · {} · {} ({}) · lines {}–{} · {of}{} tokens]\n{}",
+            "[{} · {} · {} ({}) · lines {}–{} · {of}{}]\n{}",
             served(&self.served),
             self.path,
             f.qualified,
             f.kind,
             f.start_line,
             f.end_line,
-            thousands(f.tokens),
+            plural(f.tokens, "token"),
             framed(&self.part, &self.text, more)
         )
     }
@@ -547,10 +589,17 @@ mod tests {
             owner: "x".into(),
         };
         let view = crate::read::FilesView {
-            served: Served { system: "s".into(), version: "1".into() },
+            served: Served { system: "s".into(), version: "1".into(), note: None },
             component: "x".into(),
             tokens: 0,
             files: vec![file],
+            part: crate::read::ListPart {
+                rows_total: 1,
+                first_row: 0,
+                tokens_exact: true,
+                next_cursor: None,
+                max_tokens: None,
+            },
         };
         let text = view.render(Surface::Cli);
         assert!(text.contains(&format!("{long}       1        1          0")), "{}", &text[..100]);
@@ -560,7 +609,7 @@ mod tests {
 
     #[test]
     fn calls_carry_the_set_served_on_both_surfaces() {
-        let s = Served { system: "semi".into(), version: "2.102.0".into() };
+        let s = Served { system: "semi".into(), version: "2.102.0".into(), note: None };
         let args = [("component", "table".to_string()), ("index", "N".to_string())];
         assert_eq!(
             Surface::Mcp.call(&s, Some("zh-CN"), "get_code_block", "code-block", &args),
@@ -583,7 +632,7 @@ mod tests {
 
     #[test]
     fn calls_quote_their_values_for_each_surface() {
-        let s = Served { system: "my ds".into(), version: "1.0.0-beta.1".into() };
+        let s = Served { system: "my ds".into(), version: "1.0.0-beta.1".into(), note: None };
         let args = [("path", "src/it's \"q\".ts".to_string()), ("--start-line", "3".to_string())];
         assert_eq!(
             Surface::Cli.call(&s, None, "get_file_code", "file", &args),
@@ -599,6 +648,8 @@ mod tests {
     fn plurals() {
         assert_eq!(plural(1u32, "code block"), "1 code block");
         assert_eq!(plural(1611u32, "page"), "1,611 pages");
+        assert_eq!((plural(1u32, "token"), plural(1u32, "line")), ("1 token".into(), "1 line".into()));
+        assert_eq!((tokens_word(1), tokens_word(0)), ("token", "tokens"));
     }
 
     #[test]

@@ -127,14 +127,19 @@ pub fn placeholder_view_spans<B: BlockSpan>(
     (out, spans)
 }
 
+/// `s` after a count other than 1 (numbers here are printed without thousands separators: see [`card`]).
+fn s(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 /// The one-line placeholder of a hidden table, indented as the table's first line.
 fn table_placeholder(text: &str, table: &TableMeta) -> String {
     let first = text[table.start_byte as usize..].split('\n').next().unwrap_or("");
     let indent = &first[..first.len() - first.trim_start_matches([' ', '\t', '>']).len()];
     let mut line = format!(
-        "{indent}[table hidden: {}, {} tokens",
+        "{indent}[table hidden: {}, {}",
         crate::render::plural(table.rows, "row"),
-        crate::render::thousands(table.tokens)
+        crate::render::plural(table.tokens, "token")
     );
     if let Some(h) = table.heading.as_deref().filter(|h| !h.is_empty()) {
         // Neutral wording (this text is counted once for both surfaces): `--section` / `sections` both take it.
@@ -248,12 +253,15 @@ pub fn slugify(title: &str) -> String {
 pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTable]) -> String {
     // Numbers without thousands separators: `44381` is two o200k tokens, `44,381` three.
     let mut out = format!(
-        "# {} ({component}, {}: {} lines, {} tokens, {} code blocks)\n",
+        "# {} ({component}, {}: {} line{}, {} token{}, {} code block{})\n",
         doc.title.as_deref().unwrap_or(component),
         doc.lang,
         doc.lines,
+        s(doc.lines as usize),
         doc.tokens,
+        s(doc.tokens as usize),
         doc.code_blocks.len(),
+        s(doc.code_blocks.len()),
     );
     for line in [doc.brief.as_deref(), doc.import.as_deref()].into_iter().flatten() {
         let _ = writeln!(out, "{line}");
@@ -322,7 +330,7 @@ pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTa
         if files.len() > CARD_FILES {
             let rest = &files[CARD_FILES..];
             let tokens: u64 = rest.iter().map(|f| u64::from(f.tokens)).sum();
-            let _ = writeln!(out, "- and {} more, {tokens} tokens", rest.len());
+            let _ = writeln!(out, "- and {} more, {tokens} token{}", rest.len(), s(tokens as usize));
         }
     }
     out

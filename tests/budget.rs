@@ -36,13 +36,17 @@ fn follow(
     let mut cursor: Option<String> = None;
     for _ in 0..10_000 {
         let view = first(Paging { budget, cursor: cursor.as_deref() }).unwrap();
-        let (text, next, tokens) = match &view {
-            DetailsView::Doc(v) => (&v.text, &v.next_cursor, v.tokens),
-            DetailsView::Changelog(v) => (&v.text, &v.next_cursor, v.tokens),
-            DetailsView::Card(v) => (&v.text, &v.next_cursor, v.tokens),
-            DetailsView::Props(v) => (&v.text, &v.next_cursor, v.tokens),
+        let (text, next, tokens, exact) = match &view {
+            DetailsView::Doc(v) => (&v.text, &v.next_cursor, v.tokens, v.part.tokens_exact),
+            DetailsView::Changelog(v) => (&v.text, &v.next_cursor, v.tokens, v.part.tokens_exact),
+            DetailsView::Card(v) => (&v.text, &v.next_cursor, v.tokens, v.part.tokens_exact),
+            DetailsView::Props(v) => (&v.text, &v.next_cursor, v.tokens, v.part.tokens_exact),
         };
-        assert_eq!(tokens, counter.count(text), "stated tokens of a part are exact");
+        if exact {
+            assert_eq!(tokens, counter.count(text), "stated tokens of a part are exact");
+        } else {
+            assert!(tokens >= counter.count(text), "stated tokens of a part are an upper bound");
+        }
         let rendered = view.text();
         if let Some(t) = tokens_over(&rendered, budget.max_tokens as usize, counter) {
             assert!(t <= budget.max_tokens, "{t} tokens over the budget of {}:\n{rendered:.300}", budget.max_tokens);
@@ -276,7 +280,7 @@ fn report_semi_token_table() {
         "| table/foundation.ts | {} | skeleton {} | {} functions |",
         f.file.tokens,
         f.file.skeleton.as_ref().unwrap().tokens,
-        f.functions.len()
+        f.functions_total
     );
     assert!(f.skeleton && f.file.skeleton.as_ref().unwrap().tokens < f.file.tokens / 2);
 }
@@ -312,4 +316,113 @@ fn sample_cursors_are_checked() {
         assert_eq!(files.tokens, counter.count(&files.text()), "{c}");
     }
     assert!(card.starts_with("# Table (table, en-US: 1444 lines, "), "{card:.200}");
+}
+
+/// Issue 10 item 4: build, take a cursor, prepend two characters to the document, rebuild, continue. The cursor's
+/// offset now falls inside a multi-byte character of the new text; it used to panic the reader (exit 101). It must
+/// be refused (exit 2) with a message saying what to do.
+#[test]
+fn a_cursor_from_an_earlier_build_is_refused_not_a_panic() {
+    let repo = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let p = repo.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    let body: String = (1..=120).map(|i| format!("第{i}行：表格的固定列与分页说明。\n\n")).collect();
+    write("package.json", r#"{"name": "tiny", "version": "0.1.0"}"#);
+    write("docs/good/index.md", &format!("# Good\n\n{body}"));
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().to_str().unwrap();
+    let build = || common::ok(repo.path(), &["build", ".", "--out", o]);
+    build();
+    let first = common::ok(out.path(), &["doc", "good", "--full", "--max-tokens", "300", "--json", "--bundles", o]);
+    let json: serde_json::Value = serde_json::from_str(&first).unwrap();
+    let cursor = json["next_cursor"].as_str().expect("the document is over 300 tokens").to_string();
+    // The cursor continues fine on the same build.
+    common::ok(out.path(), &["doc", "good", "--cursor", &cursor, "--max-tokens", "300", "--bundles", o]);
+    write("docs/good/index.md", &format!("ab# Good\n\n{body}"));
+    build();
+    let err = common::fails(out.path(), &["doc", "good", "--cursor", &cursor, "--max-tokens", "300", "--bundles", o]);
+    assert!(
+        err.contains("this cursor is from another build of tiny@0.1.0")
+            && err.contains("repeat the call without cursor"),
+        "{err}"
+    );
+}
+
+/// Issue 13 item 6: lists are budgeted. 20,000 components (and a component with 1,500 files), written here: every
+/// part of `components` / `files` is within max_tokens (text and compact JSON, tokenized), and following cursors
+/// walks every row once, in order.
+#[test]
+fn lists_of_20000_components_are_cut_to_the_budget_and_cursors_walk_every_row() {
+    let n: usize = std::env::var("LIST_COMPONENTS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
+    let repo = tempfile::tempdir().unwrap();
+    let write = |rel: String, text: &str| {
+        let p = repo.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write("package.json".into(), r#"{"name": "many", "version": "1.0.0"}"#);
+    for i in 0..n {
+        write(
+            format!("docs/c{i:05}/index.md"),
+            &format!("---\ntitle: C{i}\nbrief: Component number {i}.\n---\n\nText.\n"),
+        );
+    }
+    for i in 0..1_500 {
+        write(format!("src/components/C00000/part{i:04}.ts"), &format!("export const v{i} = {i};\n"));
+    }
+    let out = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let report = common::build_into(repo.path(), "default", out.path());
+    eprintln!("built {n} components in {:.1?}", started.elapsed());
+    let set = BundleSet::open(&report.dir).unwrap();
+    let counter = counter();
+    let all: Vec<String> = set.components(None).unwrap().components.into_iter().map(|c| c.name).collect();
+    assert_eq!(all.len(), n);
+    for max in [300, 2000, 10_000] {
+        let budget = Budget::new(10_000, Some(max)).unwrap();
+        let (mut names, mut cursor, mut parts) = (Vec::new(), None::<String>, 0);
+        // At 300 (a row or two per part) the first 100 parts; at the others, the whole list.
+        while max > 300 || parts < 100 {
+            let view = set.components_paged(None, Paging { budget, cursor: cursor.as_deref() }).unwrap();
+            let (text, json) = (view.text(), serde_json::to_string(&serde_json::to_value(&view).unwrap()).unwrap());
+            let (t, j) = (counter.count(&text), counter.count(&json));
+            assert!(t <= max && j <= max, "components at {max}, part {parts}: text {t}, JSON {j}");
+            assert!(view.tokens >= t.saturating_sub(ENVELOPE_TOKENS), "stated {} is an upper bound", view.tokens);
+            names.extend(view.components.into_iter().map(|c| c.name));
+            parts += 1;
+            match view.part.next_cursor {
+                Some(c) => cursor = Some(c),
+                None => break,
+            }
+        }
+        if max > 300 {
+            assert_eq!(names, all, "at {max}: every row once, in order");
+        } else {
+            assert_eq!(names, all[..names.len()], "at {max}: rows in order");
+        }
+        eprintln!("{n} components at max_tokens {max}: {parts} parts");
+        let (mut files, mut cursor, mut parts) = (0, None::<String>, 0);
+        while max > 300 || parts < 100 {
+            parts += 1;
+            let view = set.files_paged("c00000", Paging { budget, cursor: cursor.as_deref() }).unwrap();
+            let (text, json) = (view.text(), serde_json::to_string(&serde_json::to_value(&view).unwrap()).unwrap());
+            let (t, j) = (counter.count(&text), counter.count(&json));
+            assert!(t <= max && j <= max, "files at {max}: text {t}, JSON {j}");
+            files += view.files.len();
+            match view.part.next_cursor {
+                Some(c) => cursor = Some(c),
+                None => break,
+            }
+        }
+        if max > 300 {
+            assert_eq!(files, 1_500, "at {max}");
+        }
+    }
+    // The CLI takes --max-tokens and --cursor for both lists.
+    let o = out.path().to_str().unwrap();
+    let cli = common::ok(out.path(), &["components", "--max-tokens", "300", "--bundles", o]);
+    assert!(cli.contains("[rows 1–") && cli.contains("continue with mydesign-docs components --cursor "), "{cli}");
 }

@@ -3,7 +3,7 @@
 here wrote: it validates tools/list, checks every tool's structuredContent against the tool's outputSchema, and
 raises on protocol errors.
 
-    mcp_client.py --server BIN --bundles DIR --profile sample|semi [--transport stdio|http|all] [--mode legacy|auto|all]
+    mcp_client.py --server BIN [--bundles DIR] --profile sample|semi [--transport stdio|http|all] [--mode legacy|auto|all]
 
 For each transport (stdio: the SDK spawns `BIN serve --bundles DIR`; http: `BIN serve --http 127.0.0.1:0`, the SDK
 connects to the logged URL) and each connection mode (legacy: the initialize handshake, as Claude Code, Cursor and
@@ -229,9 +229,14 @@ async def session(c, checks, label, p):
         checks.check(f"{label} unknown resource is an error", "did you mean" in e.message, e.message)
 
 
+def bundle_args(bundles):
+    """`--bundles DIR`, or nothing: the server then reads ./out, else the store (air-gapped installs)."""
+    return ["--bundles", bundles] if bundles else []
+
+
 def start_http(server, bundles):
     proc = subprocess.Popen(
-        [server, "serve", "--http", "127.0.0.1:0", "--bundles", bundles],
+        [server, "serve", "--http", "127.0.0.1:0", *bundle_args(bundles)],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
     deadline = time.time() + 20
@@ -253,7 +258,7 @@ async def run(a, checks):
     for transport in transports:
         proc = None
         if transport == "stdio":
-            target = StdioServerParameters(command=a.server, args=["serve", "--bundles", a.bundles])
+            target = StdioServerParameters(command=a.server, args=["serve", *bundle_args(a.bundles)])
         else:
             proc, target = start_http(a.server, a.bundles)
         try:
@@ -283,7 +288,7 @@ async def run(a, checks):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--server", required=True, help="the mydesign-docs binary")
-    ap.add_argument("--bundles", required=True, help="directory holding the bundle set")
+    ap.add_argument("--bundles", help="directory holding the bundle set (default: none given, the server's store)")
     ap.add_argument("--profile", choices=sorted(PROFILES), required=True)
     ap.add_argument("--transport", choices=["stdio", "http", "all"], default="all")
     ap.add_argument("--mode", choices=["legacy", "auto", "all"], default="all")

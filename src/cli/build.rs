@@ -33,6 +33,10 @@ pub struct BuildArgs {
     /// Exit with code 2 when any input file had to be skipped.
     #[arg(long)]
     deny_warnings: bool,
+    /// Build this tag, branch or commit of REPO (a local git repository or a URL), fetched shallowly with git into a
+    /// temporary directory. The manifest records the repository, reference, commit and tag.
+    #[arg(long = "ref", value_name = "REF")]
+    reference: Option<String>,
 }
 
 fn default_repo() -> PathBuf {
@@ -45,8 +49,33 @@ fn default_repo() -> PathBuf {
 }
 
 pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
-    let repo = args.repo.unwrap_or_else(default_repo);
+    let repo = args.repo.clone().unwrap_or_else(default_repo);
+    // A pack file is only verified and unpacked into OUT.
+    if repo.is_file() && repo.to_string_lossy().ends_with(".tar.zst") {
+        for r in mydesign_docs::store::install(&repo, &args.out, true)? {
+            super::emit(&format!(
+                "unpacked {} (build {}) into {}: verified, nothing compiled",
+                r.name,
+                r.build_id,
+                r.dir.display()
+            ))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let repo_text = repo.to_string_lossy().into_owned();
+    let (checkout, source) = match &args.reference {
+        Some(r) => {
+            let (c, s) = super::source::fetch(&repo_text, r)?;
+            (Some(c), Some(s))
+        }
+        None if super::source::is_remote(&repo_text) => {
+            anyhow::bail!("{repo_text} is a remote repository: name the tag, branch or commit to build with --ref")
+        }
+        None => (None, super::source::local_source(&repo)),
+    };
+    let repo = checkout.as_ref().map_or(repo, |c| c.dir.clone());
     let mut config = Config::load(&repo, args.preset.as_deref())?;
+    config.system.source = source;
     if let Some(e) = args.encoding {
         config.encoding = e;
     }

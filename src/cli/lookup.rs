@@ -15,10 +15,21 @@ fn open(args: &LookupArgs) -> anyhow::Result<std::sync::Arc<BundleSet>> {
     Ok(open_library(args)?.1)
 }
 
-/// The library of `--bundles` and the set chosen; a default lookup that skips a damaged newer set says so on stderr.
+/// The sets of `--bundles`, else of `./out`, else of the store (the commands printed then need no `--bundles`).
+fn library(args: &LookupArgs) -> anyhow::Result<Library> {
+    Ok(match &args.bundles {
+        Some(dir) => {
+            mydesign_docs::render::set_cli_bundles(&dir.to_string_lossy());
+            Library::scan(std::slice::from_ref(dir))?
+        }
+        None => mydesign_docs::serve::open_library(&[])?,
+    })
+}
+
+/// The library of `--bundles` (else `./out`, else the store) and the set chosen; a default lookup that skips a
+/// damaged newer set says so on stderr.
 fn open_library(args: &LookupArgs) -> anyhow::Result<(Library, std::sync::Arc<BundleSet>)> {
-    mydesign_docs::render::set_cli_bundles(&args.bundles.to_string_lossy());
-    let library = Library::scan(std::slice::from_ref(&args.bundles))?;
+    let library = library(args)?;
     let set = library.select(args.system.as_deref(), args.version.as_deref())?;
     if args.version.is_none() {
         for damaged in library.damaged_defaults(Some(&set.manifest().system)) {
@@ -42,7 +53,7 @@ fn print(view: &impl Render, json: bool) -> anyhow::Result<ExitCode> {
 /// Whether the command asked for JSON: its errors are then JSON on stdout too (`{"error": "..."}`), exit code 2.
 fn wants_json(command: &Command) -> bool {
     match command {
-        Command::Components(a) | Command::Verify(a) => a.json,
+        Command::Components(a) | Command::Verify(a) | Command::Diff { lookup: a, .. } => a.json,
         Command::Doc { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
@@ -69,7 +80,29 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Build(args) => super::build::run(args),
         Command::Serve(args) => super::serve::run(args),
-        Command::Components(a) => print(&open(&a)?.components(a.lang.as_deref())?, a.json),
+        Command::Pack(args) => super::store::pack(args),
+        Command::Install(args) => super::store::install(args),
+        Command::List(args) => super::store::list(args),
+        Command::Remove(args) => super::store::remove(args),
+        Command::Setup(args) => super::setup::run(args),
+        Command::Diff { component, v1, v2, lookup: a } => {
+            let library = match &a.bundles {
+                Some(dir) => mydesign_docs::read::Library::scan(std::slice::from_ref(dir))?,
+                None => mydesign_docs::serve::open_library(&[])?,
+            };
+            let (old, new) = mydesign_docs::diff::select_pair(&library, a.system.as_deref(), &v1, &v2)?;
+            let changes = mydesign_docs::diff::changes(&old, &new, &component, a.lang.as_deref())?;
+            let cap =
+                a.max_tokens.unwrap_or(new.manifest().thresholds.max_tokens).min(new.manifest().thresholds.max_tokens);
+            emit(&if a.json { serde_json::to_string(&changes)? } else { changes.render(cap) })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Completions { shell } => super::setup::completions(shell),
+        Command::Man => super::setup::man(),
+        Command::Components(a) => {
+            let set = open(&a)?;
+            print(&set.components_paged(a.lang.as_deref(), paging(&set, &a)?)?, a.json)
+        }
         Command::Doc { component, detail, full, sections, lookup: a } => {
             let set = open(&a)?;
             let detail = if full { Detail::Full } else { detail };
@@ -80,11 +113,21 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             let set = open(&a)?;
             print(&set.code_block(&component, index, a.lang.as_deref(), paging(&set, &a)?)?, a.json)
         }
-        Command::Changelog { page, lookup: a } => {
+        Command::Changelog { component: Some(component), since: Some(since), lookup: a, .. } => {
+            let set = open(&a)?;
+            let cap = a.max_tokens.unwrap_or(u32::MAX).min(set.manifest().thresholds.max_tokens);
+            let changes = mydesign_docs::diff::changelog_since(&set, &component, &since, a.lang.as_deref())?;
+            emit(&if a.json { serde_json::to_string(&changes)? } else { changes.render(cap) })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Changelog { page, lookup: a, .. } => {
             let set = open(&a)?;
             print(&set.changelog(page, a.lang.as_deref(), paging(&set, &a)?)?, a.json)
         }
-        Command::Files { component, lookup: a } => print(&open(&a)?.files(&component)?, a.json),
+        Command::Files { component, lookup: a } => {
+            let set = open(&a)?;
+            print(&set.files_paged(&component, paging(&set, &a)?)?, a.json)
+        }
         Command::File { path, full, start_line, end_line, lookup: a } => {
             let set = open(&a)?;
             let lines = match (start_line, end_line) {
@@ -100,8 +143,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Search { query, component, kind, lookup: a } => {
             // `--max-tokens` here is the search budget (default 2,000), still capped by the sets'. Without
             // `--system`, every system in `--bundles` is searched.
-            mydesign_docs::render::set_cli_bundles(&a.bundles.to_string_lossy());
-            let library = Library::scan(std::slice::from_ref(&a.bundles))?;
+            let library = library(&a)?;
             let sets = sets_to_search(&library, a.system.as_deref(), a.version.as_deref())?;
             let opts = SearchOptions {
                 component,
@@ -131,7 +173,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                     "{} of the bundle sets in {} do not open (the default version skips them):\n{}\n{} {} in {}: \
                      {bundles} bundles, {frames} frames, checksums match",
                     damaged.len(),
-                    a.bundles.display(),
+                    a.bundles.as_deref().map_or("./out or the store".into(), |d| d.display().to_string()),
                     list.join("\n"),
                     set.manifest().system,
                     set.manifest().version,

@@ -4,6 +4,9 @@
 mod build;
 mod lookup;
 mod serve;
+mod setup;
+mod source;
+mod store;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,6 +59,12 @@ enum Command {
         /// Page number, 1-based (default 1, or the cursor's page).
         #[arg(long)]
         page: Option<u32>,
+        /// Only the lines that name this component, in the releases after --since (instead of a page).
+        #[arg(long, requires = "since", conflicts_with = "page")]
+        component: Option<String>,
+        /// With --component: releases after this version, up to the version read.
+        #[arg(long, requires = "component", value_name = "VERSION")]
+        since: Option<String>,
         #[command(flatten)]
         lookup: LookupArgs,
     },
@@ -109,6 +118,35 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Check every bundle of a set against the manifest's checksums and decode every frame.
     Verify(LookupArgs),
+    /// Pack one bundle set into one portable file (<system>@<version>.tar.zst, with a checksum) for `install`.
+    Pack(store::PackArgs),
+    /// Verify a pack file (or a bundle set directory) and install it into the store, atomically.
+    Install(store::InstallArgs),
+    /// List the bundle sets installed in the store: systems, versions, sizes, build ids.
+    List(store::ListArgs),
+    /// Remove one installed set (SYSTEM@VERSION) from the store.
+    Remove(store::RemoveArgs),
+    /// What changed in a component between two versions: props, functions, and the changelog entries naming it.
+    Diff {
+        /// Component name.
+        component: String,
+        /// Older version.
+        v1: String,
+        /// Newer version.
+        v2: String,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
+    /// Print (or with --write, merge) an MCP client's configuration for this binary and store.
+    Setup(setup::SetupArgs),
+    /// Print a shell completion script: `mydesign-docs completions bash > /etc/bash_completion.d/mydesign-docs`.
+    Completions {
+        /// bash, zsh or fish.
+        #[arg(value_enum)]
+        shell: setup::Shell,
+    },
+    /// Print the man page (roff): `mydesign-docs man > mydesign-docs.1`.
+    Man,
     /// Debugging: print the tree-sitter syntax tree of a source file (what skeletons and the function index see).
     #[command(hide = true)]
     DumpTs {
@@ -129,9 +167,10 @@ fn parse_kind(s: &str) -> Result<mydesign_docs::search::Kind, String> {
 /// Options shared by every lookup.
 #[derive(Args, Debug, Clone)]
 struct LookupArgs {
-    /// Directory holding bundle sets (<system>@<version>/), or one bundle set.
-    #[arg(long, default_value = "out")]
-    bundles: PathBuf,
+    /// Directory holding bundle sets (<system>@<version>/), or one bundle set. Default: ./out when it holds a set,
+    /// else the store (`--store` of install, $MYDESIGN_DOCS_HOME, else ~/.local/share/mydesign-docs).
+    #[arg(long)]
+    bundles: Option<PathBuf>,
     /// Design system to read when the directory holds several.
     #[arg(long)]
     system: Option<String>,

@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Args;
+use mydesign_docs::project::{choose, default_project, project_version};
+use mydesign_docs::read::Library;
 use mydesign_docs::serve::{
     DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE, DocsServer, HttpOptions, bind_http, open_library, serve_stdio,
 };
@@ -14,8 +16,8 @@ use mydesign_docs::serve::{
 /// Options of `serve`.
 #[derive(Args, Debug)]
 pub struct ServeArgs {
-    /// Directory holding bundle sets (<system>@<version>/), or one set; repeatable. Default: ./out, else
-    /// $XDG_DATA_HOME/mydesign-docs (~/.local/share/mydesign-docs).
+    /// Directory holding bundle sets (<system>@<version>/), or one set; repeatable. Default: ./out when it holds a
+    /// set, else the store ($MYDESIGN_DOCS_HOME, else $XDG_DATA_HOME/mydesign-docs, ~/.local/share/mydesign-docs).
     #[arg(long, value_name = "DIR")]
     bundles: Vec<PathBuf>,
     /// Serve streamable HTTP at http://ADDR/mcp instead of stdio. ADDR is HOST:PORT (HOST an IP address or a name
@@ -40,6 +42,38 @@ pub struct ServeArgs {
     /// may only lower it. Answers over it are cut on whole lines, with a cursor to continue.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(200..))]
     max_tokens: Option<u32>,
+    /// The project whose dependencies pick the version served of each system (node_modules, else the lockfile:
+    /// package-lock.json, pnpm-lock.yaml, yarn.lock; else the range in package.json); when that version is not
+    /// installed, the nearest lower one, said in every answer. Default: the current directory when it has a
+    /// package.json.
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+}
+
+/// Pins each system's version to the one the project uses ([`mydesign_docs::project`]), logging what was chosen.
+fn pin_project(library: &mut Library, project: &std::path::Path) -> anyhow::Result<()> {
+    for (system, versions) in library.systems() {
+        let set = library.select(Some(&system), None)?;
+        let package = set.manifest().package.clone().unwrap_or_else(|| system.clone());
+        let Some(wanted) = project_version(project, &package) else {
+            tracing::info!(
+                "{}: no dependency on {package}; serving {system} {}",
+                project.display(),
+                set.manifest().version
+            );
+            continue;
+        };
+        let Some(choice) = choose(&wanted, &versions) else { continue };
+        tracing::info!(
+            "{}: {package} {} ({}); serving {system} {}",
+            project.display(),
+            wanted.version,
+            wanted.source.file(),
+            choice.version
+        );
+        library.pin(&system, &choice.version, choice.note)?;
+    }
+    Ok(())
 }
 
 fn parse_addr(s: &str) -> Result<SocketAddr, String> {
@@ -71,10 +105,17 @@ fn init_logging() {
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     init_logging();
-    let library = Arc::new(open_library(&args.bundles)?);
+    let mut library = open_library(&args.bundles)?;
     for damaged in library.damaged_defaults(None) {
         tracing::warn!("{damaged}");
     }
+    if let Some(project) = args.project.clone().or_else(default_project) {
+        if !project.is_dir() {
+            anyhow::bail!("--project {}: no such directory", project.display());
+        }
+        pin_project(&mut library, &project)?;
+    }
+    let library = Arc::new(library);
     let served: Vec<String> = library.systems().iter().map(|(s, v)| format!("{s} {}", v.join(", "))).collect();
     let mut server = DocsServer::new(library);
     if let Some(n) = args.max_tokens {

@@ -272,10 +272,19 @@ pub fn compile_all(
         stats,
         search: None,
         list_tokens: vec![],
+        package: config.system.package.clone().or_else(|| package_full_name(repo)),
+        source: config.system.source.clone(),
         build_id: 0,
     };
     let manifest = count_lists(manifest, &file_lists, &ctx.tokens);
     Ok(CompiledSet { manifest, components: writers, changelog: changelog_writer, search: units })
+}
+
+/// `name` of the repository's `package.json`, scope kept (`@douyinfe/semi-ui`): what projects depend on.
+fn package_full_name(repo: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(repo.join("package.json")).ok()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    value.get("name")?.as_str().map(str::to_string).filter(|n| !n.is_empty())
 }
 
 /// Stores the token counts of the list answers (`list_components` per language, `list_component_files` per
@@ -288,11 +297,17 @@ fn count_lists(
 ) -> Manifest {
     use crate::read::{ComponentsView, FilesView, Served};
     use crate::render::Render;
-    let served = Served { system: manifest.system.clone(), version: manifest.version.clone() };
+    let served = Served { system: manifest.system.clone(), version: manifest.version.clone(), note: None };
     let entries = manifest.components.iter_mut().chain(manifest.shared.as_mut());
     for entry in entries {
         let files = file_lists.get(&entry.key).cloned().unwrap_or_default();
-        let view = FilesView { served: served.clone(), component: entry.name.clone(), tokens: 0, files };
+        let view = FilesView {
+            served: served.clone(),
+            component: entry.name.clone(),
+            tokens: 0,
+            files,
+            part: Default::default(),
+        };
         entry.files_tokens = tokens.count(&view.text());
     }
     manifest.list_tokens = manifest

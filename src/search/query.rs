@@ -623,7 +623,9 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     if several {
         let systems: Vec<&str> = parts.iter().map(|(s, _)| s.manifest().system.as_str()).collect();
         let versions: Vec<&str> = parts.iter().map(|(s, _)| s.manifest().version.as_str()).collect();
-        view.served = Served { system: systems.join(", "), version: versions.join(", ") };
+        let notes: Vec<String> = parts.iter().filter_map(|(s, _)| s.served().note).collect();
+        let note = (!notes.is_empty()).then(|| notes.join("; "));
+        view.served = Served { system: systems.join(", "), version: versions.join(", "), note };
         let mut langs: Vec<String> = parts.iter().flat_map(|(_, r)| r.view.langs.iter().cloned()).collect();
         langs.sort();
         langs.dedup();

@@ -21,7 +21,7 @@ mod http;
 pub mod stdio;
 pub mod tools;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -68,15 +68,11 @@ pub enum ServeError {
 /// The URI scheme of document resources: `mydesign://{system}/{version}/{component}`.
 pub const RESOURCE_SCHEME: &str = "mydesign://";
 
-/// Where bundles are looked for when no `--bundles` is given: `./out`, then the user data directory
-/// (`$XDG_DATA_HOME/mydesign-docs`, else `$HOME/.local/share/mydesign-docs`).
+/// Where bundles are looked for when no `--bundles` is given: `./out`, then the store
+/// ([`crate::store::default_dirs`]: `--store`/`$MYDESIGN_DOCS_HOME`, else `$XDG_DATA_HOME/mydesign-docs`, else
+/// `$HOME/.local/share/mydesign-docs`).
 pub fn default_bundle_dirs() -> Vec<PathBuf> {
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".local/share")))
-        .map(|d| d.join("mydesign-docs"));
-    std::iter::once(PathBuf::from("out")).chain(data).collect()
+    crate::store::default_dirs()
 }
 
 /// Opens the library to serve: every set in `dirs` when some are given (`--bundles`, repeatable), else the first of
@@ -178,8 +174,9 @@ pub fn instructions(library: &Library) -> String {
          get_code_block; list_component_files → get_file_code (large sources as skeletons; start_line/end_line) → \
          get_function_code; get_changelog (page 1 = newest). Every answer states its size in tokens and fits a \
          budget; a cut answer ends with the call that continues it (cursor). Omit `version` for the highest; pass \
-         `system` when several are served; `lang` picks a language (`en` or `en-US`).",
-        served.join("; ")
+         `system` when several are served; `lang` picks a language (`en` or `en-US`).{}",
+        served.join("; "),
+        library.notes().iter().map(|n| format!(" Version for this project: {n}.")).collect::<String>()
     )
 }
 

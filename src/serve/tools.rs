@@ -26,7 +26,7 @@ use crate::search::query::{SearchOptions, SearchView};
 /// Which bundle set to read; part of every tool's parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct SetParams {
-    /// When several are served.
+    /// If several.
     pub system: Option<String>,
     /// Default: the highest.
     pub version: Option<String>,
@@ -35,9 +35,9 @@ pub struct SetParams {
 /// Budget and continuation; part of the parameters of every tool that returns text.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct PageParams {
-    /// Lower token cap (min 300).
+    /// Token cap, ≥300.
     pub max_tokens: Option<u32>,
-    /// next_cursor of a cut answer.
+    /// A next_cursor.
     pub cursor: Option<String>,
 }
 
@@ -46,6 +46,9 @@ pub struct PageParams {
 pub struct ListComponentsParams {
     /// e.g. en-US.
     pub lang: Option<String>,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub paging: PageParams,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub set: SetParams,
@@ -109,6 +112,9 @@ pub struct ChangelogParams {
 pub struct ComponentFilesParams {
     /// Component name.
     pub component: String,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub paging: PageParams,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub set: SetParams,
@@ -464,12 +470,12 @@ impl DocsServer {
         name = "list_components",
         input_schema = input_schema::<ListComponentsParams>(),
         title = "List components",
-        description = "Components with descriptions and sizes in tokens. Start here.",
+        description = "Components with sizes in tokens. Start here.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<ComponentsView>()
     )]
     fn list_components(&self, Parameters(p): Parameters<ListComponentsParams>) -> CallToolResult {
-        self.lookup(&p.set, |set| set.components(p.lang.as_deref()))
+        self.paged(&p.set, &p.paging, |set, paging| set.components_paged(p.lang.as_deref(), paging))
     }
 
     /// A component's document (or a changelog page).
@@ -525,7 +531,7 @@ impl DocsServer {
         output_schema = output_schema::<FilesView>()
     )]
     fn list_component_files(&self, Parameters(p): Parameters<ComponentFilesParams>) -> CallToolResult {
-        self.lookup(&p.set, |set| set.files(&p.component))
+        self.paged(&p.set, &p.paging, |set, paging| set.files_paged(&p.component, paging))
     }
 
     /// One file, as its skeleton or whole.
@@ -533,7 +539,7 @@ impl DocsServer {
         name = "get_file_code",
         input_schema = input_schema::<FileCodeParams>(),
         title = "File source",
-        description = "A source file; large ones as a skeleton (bodies elided) unless full or a line range.",
+        description = "A source file; large ones as a skeleton unless full or a line range.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<FileView>()
     )]

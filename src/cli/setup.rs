@@ -1,0 +1,262 @@
+//! `setup --client C [--write]`: the MCP configuration of this binary and store for one client, printed or merged
+//! into the client's config file (other entries kept, the file backed up first); `completions` and `man`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::{Args, CommandFactory, ValueEnum};
+
+use super::emit;
+
+/// The server's name in every client's configuration.
+const SERVER_NAME: &str = "mydesign-docs";
+
+/// MCP clients `setup` knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Client {
+    /// Claude Code (`.mcp.json`, or `~/.claude.json` with --user).
+    ClaudeCode,
+    /// Cursor (`.cursor/mcp.json`, or `~/.cursor/mcp.json`).
+    Cursor,
+    /// VS Code (`.vscode/mcp.json`, or `~/.config/Code/User/mcp.json`).
+    Vscode,
+    /// OpenAI Codex CLI (`.codex/config.toml`, or `~/.codex/config.toml`).
+    Codex,
+    /// Gemini CLI (`.gemini/settings.json`, or `~/.gemini/settings.json`).
+    Gemini,
+    /// Windsurf (`~/.codeium/windsurf/mcp_config.json`; user config only).
+    Windsurf,
+    /// Zed (`.zed/settings.json`, or `~/.config/zed/settings.json`).
+    Zed,
+}
+
+/// Options of `setup`.
+#[derive(Args, Debug)]
+pub struct SetupArgs {
+    /// The client to configure.
+    #[arg(long, value_enum)]
+    client: Client,
+    /// Merge the configuration into the client's config file (backed up first to FILE.bak) instead of printing it.
+    #[arg(long)]
+    write: bool,
+    /// Write the user's config file instead of the project's.
+    #[arg(long)]
+    user: bool,
+    /// The project directory whose config file --write merges into (default: the current directory).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    project: PathBuf,
+    /// Bundle directory the server reads (default: the store: $MYDESIGN_DOCS_HOME, else
+    /// ~/.local/share/mydesign-docs).
+    #[arg(long, value_name = "DIR")]
+    bundles: Option<PathBuf>,
+}
+
+/// How a client's config file holds servers.
+enum Shape {
+    /// JSON: `{ KEY: { name: ENTRY } }`.
+    Json { key: &'static str },
+    /// TOML: `[mcp_servers.name]`.
+    Toml,
+}
+
+impl Client {
+    fn shape(self) -> Shape {
+        match self {
+            Client::Vscode => Shape::Json { key: "servers" },
+            Client::Zed => Shape::Json { key: "context_servers" },
+            Client::Codex => Shape::Toml,
+            _ => Shape::Json { key: "mcpServers" },
+        }
+    }
+
+    /// The config file: the project's (relative to `project`) or the user's (relative to `home`).
+    fn file(self, project: &Path, home: &Path, user: bool) -> PathBuf {
+        let (base, rel) = match (self, user) {
+            (Client::Windsurf, _) => (home, ".codeium/windsurf/mcp_config.json"),
+            (Client::ClaudeCode, false) => (project, ".mcp.json"),
+            (Client::ClaudeCode, true) => (home, ".claude.json"),
+            (Client::Cursor, u) => (if u { home } else { project }, ".cursor/mcp.json"),
+            (Client::Vscode, false) => (project, ".vscode/mcp.json"),
+            (Client::Vscode, true) => (home, ".config/Code/User/mcp.json"),
+            (Client::Codex, u) => (if u { home } else { project }, ".codex/config.toml"),
+            (Client::Gemini, u) => (if u { home } else { project }, ".gemini/settings.json"),
+            (Client::Zed, false) => (project, ".zed/settings.json"),
+            (Client::Zed, true) => (home, ".config/zed/settings.json"),
+        };
+        base.join(rel)
+    }
+
+    /// The server entry in the client's JSON dialect.
+    fn json_entry(self, command: &str, args: &[String]) -> serde_json::Value {
+        match self {
+            Client::Vscode => serde_json::json!({ "type": "stdio", "command": command, "args": args }),
+            Client::Zed => serde_json::json!({ "source": "custom", "command": command, "args": args, "env": {} }),
+            _ => serde_json::json!({ "command": command, "args": args }),
+        }
+    }
+}
+
+/// The binary's absolute path and the arguments of `serve` reading `bundles`.
+fn server_command(bundles: &Path) -> anyhow::Result<(String, Vec<String>)> {
+    let exe = std::env::current_exe().context("the path of this binary")?;
+    let exe = exe.canonicalize().unwrap_or(exe);
+    let bundles = std::path::absolute(bundles).unwrap_or_else(|_| bundles.to_path_buf());
+    Ok((exe.display().to_string(), vec!["serve".into(), "--bundles".into(), bundles.display().to_string()]))
+}
+
+fn home() -> anyhow::Result<PathBuf> {
+    directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf()).context("no home directory is known (set HOME)")
+}
+
+/// Shell-quotes one word for the printed `claude mcp add` command.
+fn quote(word: &str) -> String {
+    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:@+".contains(c)) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+pub fn run(args: SetupArgs) -> anyhow::Result<ExitCode> {
+    let bundles = match &args.bundles {
+        Some(b) => b.clone(),
+        None => mydesign_docs::store::store_dir(None)
+            .context("no store directory is known: pass --bundles DIR or set MYDESIGN_DOCS_HOME")?,
+    };
+    let (command, server_args) = server_command(&bundles)?;
+    let file = args.client.file(&args.project, &home()?, args.user);
+    if !args.write {
+        let snippet = match args.client.shape() {
+            Shape::Toml => {
+                let mut doc = toml_edit::DocumentMut::new();
+                merge_toml(&mut doc, &command, &server_args);
+                doc.to_string()
+            }
+            Shape::Json { key } => {
+                let mut map = serde_json::Map::new();
+                map.insert(SERVER_NAME.into(), args.client.json_entry(&command, &server_args));
+                serde_json::to_string_pretty(&serde_json::json!({ key: map }))?
+            }
+        };
+        let mut out = String::new();
+        if args.client == Client::ClaudeCode {
+            let scope = if args.user { "user" } else { "project" };
+            let words: Vec<String> = server_args.iter().map(|a| quote(a)).collect();
+            out.push_str(&format!(
+                "claude mcp add --scope {scope} {SERVER_NAME} -- {} {}\n\nor in {}:\n",
+                quote(&command),
+                words.join(" "),
+                file.display()
+            ));
+        } else {
+            out.push_str(&format!("in {} (`--write` merges it there):\n", file.display()));
+        }
+        out.push_str(snippet.trim_end());
+        emit(&out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let old = match std::fs::read_to_string(&file) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e).with_context(|| file.display().to_string()),
+    };
+    let new = match args.client.shape() {
+        Shape::Json { key } => {
+            let mut root: serde_json::Value = match old.as_deref().filter(|t| !t.trim().is_empty()) {
+                None => serde_json::json!({}),
+                Some(text) => serde_json::from_str(text).with_context(|| {
+                    format!(
+                        "{} is not plain JSON (comments or trailing commas?): not rewritten; add the entry printed by \
+                         `mydesign-docs setup --client {}` by hand",
+                        file.display(),
+                        args.client.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
+                    )
+                })?,
+            };
+            let Some(obj) = root.as_object_mut() else {
+                bail!("{}: the top level is not a JSON object", file.display())
+            };
+            let servers = obj.entry(key).or_insert_with(|| serde_json::json!({}));
+            let Some(servers) = servers.as_object_mut() else {
+                bail!("{}: `{key}` is not a JSON object; not rewritten", file.display())
+            };
+            servers.insert(SERVER_NAME.into(), args.client.json_entry(&command, &server_args));
+            serde_json::to_string_pretty(&root)? + "\n"
+        }
+        Shape::Toml => {
+            let mut doc: toml_edit::DocumentMut = old
+                .as_deref()
+                .unwrap_or("")
+                .parse()
+                .with_context(|| format!("{} is not valid TOML", file.display()))?;
+            merge_toml(&mut doc, &command, &server_args);
+            doc.to_string()
+        }
+    };
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
+    }
+    let backup = old.as_ref().map(|text| {
+        let mut name = file.clone().into_os_string();
+        name.push(".bak");
+        (PathBuf::from(name), text)
+    });
+    if let Some((path, text)) = &backup {
+        std::fs::write(path, text).with_context(|| format!("backing up to {}", path.display()))?;
+    }
+    mydesign_docs::bundle::writer::write_atomically(&file, new.as_bytes())
+        .with_context(|| file.display().to_string())?;
+    let saved = backup.map(|(p, _)| format!(" (previous version in {})", p.display())).unwrap_or_default();
+    emit(&format!("{SERVER_NAME} added to {}{saved}: {command} {}", file.display(), server_args.join(" ")))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Sets `[mcp_servers.mydesign-docs]` in a Codex config, keeping everything else (comments included).
+fn merge_toml(doc: &mut toml_edit::DocumentMut, command: &str, args: &[String]) {
+    use toml_edit::{Array, Item, Table, value};
+    if !doc.contains_table("mcp_servers") {
+        let mut t = Table::new();
+        t.set_implicit(true);
+        doc.insert("mcp_servers", Item::Table(t));
+    }
+    let mut entry = Table::new();
+    entry.insert("command", value(command));
+    entry.insert("args", value(args.iter().map(String::as_str).collect::<Array>()));
+    if let Some(servers) = doc["mcp_servers"].as_table_mut() {
+        servers.insert(SERVER_NAME, Item::Table(entry));
+    }
+}
+
+/// Shells `completions` writes for.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Shell {
+    /// bash.
+    Bash,
+    /// zsh.
+    Zsh,
+    /// fish.
+    Fish,
+}
+
+/// `completions SHELL`: the completion script on stdout.
+pub fn completions(shell: Shell) -> anyhow::Result<ExitCode> {
+    let mut cmd = super::Cli::command();
+    let mut out = Vec::new();
+    let shell = match shell {
+        Shell::Bash => clap_complete::Shell::Bash,
+        Shell::Zsh => clap_complete::Shell::Zsh,
+        Shell::Fish => clap_complete::Shell::Fish,
+    };
+    clap_complete::generate(shell, &mut cmd, SERVER_NAME, &mut out);
+    emit(String::from_utf8_lossy(&out).trim_end())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `man`: the man page (roff) on stdout.
+pub fn man() -> anyhow::Result<ExitCode> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(super::Cli::command()).render(&mut out)?;
+    emit(String::from_utf8_lossy(&out).trim_end())?;
+    Ok(ExitCode::SUCCESS)
+}

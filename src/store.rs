@@ -1,0 +1,630 @@
+//! The store and the pack file: how a bundle set travels from a release job to an air-gapped machine.
+//!
+//! - **Pack file** (`<system>@<version>.tar.zst`, written by [`pack`]): one zstd frame holding a tar archive, then a
+//!   16-byte zstd *skippable frame* that carries the whole-file checksum. `zstd -d | tar x` still unpacks it (zstd
+//!   skips skippable frames). The archive holds, in this order and with fixed metadata (mode 0644, mtime 0, uid/gid
+//!   0, no user names), `mydesign-pack.json` ([`PackManifest`]: system, version, build id, every file with its size
+//!   in bytes and xxh3-64) and then `<system>@<version>/manifest.bundle` and the set's bundles sorted by name. The
+//!   same bundle set always gives the same bytes. The trailer is `50 2A 4D 18` (skippable-frame magic 0x184D2A50,
+//!   little-endian), `10 00 00 00` (16 payload bytes), `MDPKSUM1`, then the xxh3-64 of every byte before the trailer,
+//!   little-endian.
+//! - **Store** ([`store_dir`]): a directory of installed sets, `<store>/<system>@<version>/`, the same layout as a
+//!   build's `out/`, so [`Library::scan`] reads it directly. [`install`] unpacks into a hidden temporary directory of
+//!   the store, verifies every file and frame there, and renames it into place: a failed or interrupted install
+//!   leaves the store as it was (a killed one leaves only a hidden `.install-*` directory, removed by a later
+//!   install after an hour).
+//! - **Build id**: the xxh3-64 of a set's `manifest.bundle` in 16 hex digits. The manifest records every bundle's
+//!   size and checksum, so two sets with the same build id hold the same bytes.
+//!
+//! Where lookups read when no `--bundles` is given ([`default_dirs`]): `./out` when it holds a set, else the store.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::Manifest;
+use crate::read::{BundleSet, Library, LookupError};
+
+/// Environment variable that overrides the store directory (as `--store` does).
+pub const STORE_ENV: &str = "MYDESIGN_DOCS_HOME";
+
+/// Name of the pack manifest, the first entry of a pack file's archive.
+pub const PACK_MANIFEST: &str = "mydesign-pack.json";
+
+/// Format number of the pack file, in [`PackManifest::format`].
+pub const PACK_FORMAT: u32 = 1;
+
+/// Bytes of the checksum trailer at the end of a pack file.
+const TRAILER_BYTES: usize = 24;
+const TRAILER_MAGIC: [u8; 4] = 0x184D_2A50u32.to_le_bytes();
+const TRAILER_TAG: &[u8; 8] = b"MDPKSUM1";
+/// Cap on the pack manifest's size (bytes): a hand-made archive cannot make install allocate more.
+const PACK_MANIFEST_CAP: u64 = 16 << 20;
+/// zstd level of pack files: the bundles inside are compressed already, so only tar headers and padding shrink.
+const PACK_LEVEL: i32 = 3;
+
+/// Why a pack, install, list or remove failed. Every message names the file or set and what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A file or directory could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// The pack file is damaged, truncated, tampered with or not a pack file; nothing was installed.
+    #[error("{path}: {message}; nothing was installed (the store is unchanged)")]
+    BadPack {
+        /// The pack file.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The same version is installed from a different build.
+    #[error(
+        "{name} is already installed from another build ({installed}; this one is {new}); pass --force to replace it"
+    )]
+    Conflict {
+        /// `system@version`.
+        name: String,
+        /// Build id installed.
+        installed: String,
+        /// Build id offered.
+        new: String,
+    },
+    /// `remove` named a set that is not installed.
+    #[error("{name} is not installed in {store}; installed: {available}")]
+    NotInstalled {
+        /// What was asked for.
+        name: String,
+        /// The store.
+        store: String,
+        /// `system@version` of every installed set, or `nothing`.
+        available: String,
+    },
+    /// A lookup error of a set (a damaged bundle, a checksum mismatch, no set found).
+    #[error(transparent)]
+    Lookup(#[from] LookupError),
+    /// Anything else that is the caller's to fix (a bad argument).
+    #[error("{0}")]
+    Usage(String),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io { path: path.display().to_string(), source }
+}
+
+/// The store: `explicit` (`--store`), else `$MYDESIGN_DOCS_HOME`, else the user data directory
+/// (`$XDG_DATA_HOME/mydesign-docs`, `~/.local/share/mydesign-docs` on Linux; the platform's data directory
+/// elsewhere, from the `directories` crate). `None` only when no home directory is known.
+pub fn store_dir(explicit: Option<&Path>) -> Option<PathBuf> {
+    if let Some(dir) = explicit {
+        return Some(dir.to_path_buf());
+    }
+    if let Some(dir) = std::env::var_os(STORE_ENV).filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    directories::ProjectDirs::from("", "", "mydesign-docs").map(|p| p.data_dir().to_path_buf())
+}
+
+/// Where bundles are looked for when no `--bundles` is given, in order: `./out` (what `build` writes), then the
+/// store ([`store_dir`]). The first that holds a set is used.
+pub fn default_dirs() -> Vec<PathBuf> {
+    std::iter::once(PathBuf::from("out")).chain(store_dir(None)).collect()
+}
+
+/// The build id of the set in `dir`: xxh3-64 of its `manifest.bundle`, 16 hex digits.
+///
+/// # Errors
+/// The manifest cannot be read.
+pub fn build_id(dir: &Path) -> Result<String, StoreError> {
+    let path = dir.join("manifest.bundle");
+    let bytes = std::fs::read(&path).map_err(io(&path))?;
+    Ok(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes)))
+}
+
+/// The manifest of a pack file (`mydesign-pack.json`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PackManifest {
+    /// [`PACK_FORMAT`].
+    pub format: u32,
+    /// Design-system name.
+    pub system: String,
+    /// Version.
+    pub version: String,
+    /// Build id ([`build_id`]).
+    pub build_id: String,
+    /// The tool that built the set, e.g. `mydesign-docs 0.1.0`.
+    pub built_by: String,
+    /// Every file of the set, `manifest.bundle` first, then by name.
+    pub files: Vec<PackedFile>,
+}
+
+/// One file of a packed set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PackedFile {
+    /// File name inside the set directory.
+    pub name: String,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// xxh3-64 of the file, 16 hex digits.
+    pub xxh3: String,
+}
+
+impl PackManifest {
+    /// `system@version`.
+    pub fn name(&self) -> String {
+        format!("{}@{}", self.system, self.version)
+    }
+
+    /// Total bytes of the set's files.
+    pub fn bytes(&self) -> u64 {
+        self.files.iter().map(|f| f.bytes).sum()
+    }
+}
+
+/// What [`pack`] wrote.
+#[derive(Debug, Clone)]
+pub struct Packed {
+    /// The pack file.
+    pub path: PathBuf,
+    /// Its manifest.
+    pub manifest: PackManifest,
+    /// Size of the pack file in bytes.
+    pub bytes: u64,
+}
+
+/// A name usable as one path component: not empty, no separator, not `.`/`..`, no control character.
+fn safe_component(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.starts_with('.')
+        && !name.chars().any(|c| c == '/' || c == '\\' || c.is_control())
+}
+
+fn tar_header(size: u64) -> tar::Header {
+    let mut h = tar::Header::new_ustar();
+    h.set_size(size);
+    h.set_mode(0o644);
+    h.set_mtime(0);
+    h.set_uid(0);
+    h.set_gid(0);
+    h.set_entry_type(tar::EntryType::Regular);
+    h
+}
+
+/// Packs the set `set` into `out` (a file; a directory gets `<system>@<version>.tar.zst` inside), atomically
+/// (temporary sibling, fsync, rename). Only `manifest.bundle` and the bundles its manifest lists are packed; each
+/// is checked against the manifest's size and checksum first, so a damaged set is never packed.
+///
+/// # Errors
+/// A file that cannot be read or written; a bundle that does not match the manifest.
+pub fn pack(set: &BundleSet, out: &Path) -> Result<Packed, StoreError> {
+    set.verify()?;
+    let Unpacked { manifest, files } = read_set(set)?;
+    let name = manifest.name();
+    let contents: Vec<Vec<u8>> = files.into_iter().map(|(_, data)| data).collect();
+    let json = serde_json::to_vec_pretty(&manifest).map_err(|e| StoreError::Usage(e.to_string()))?;
+
+    let mut tar = tar::Builder::new(Vec::new());
+    let mut append = |path: &str, data: &[u8]| {
+        let mut h = tar_header(data.len() as u64);
+        tar.append_data(&mut h, path, data)
+    };
+    let out_path = if out.is_dir() { out.join(format!("{name}.tar.zst")) } else { out.to_path_buf() };
+    append(PACK_MANIFEST, &json).map_err(io(&out_path))?;
+    for (f, data) in manifest.files.iter().zip(&contents) {
+        append(&format!("{name}/{}", f.name), data).map_err(io(&out_path))?;
+    }
+    let archive = tar.into_inner().map_err(io(&out_path))?;
+    let mut bytes = zstd::bulk::compress(&archive, PACK_LEVEL).map_err(io(&out_path))?;
+    let sum = xxhash_rust::xxh3::xxh3_64(&bytes);
+    bytes.extend_from_slice(&TRAILER_MAGIC);
+    bytes.extend_from_slice(&16u32.to_le_bytes());
+    bytes.extend_from_slice(TRAILER_TAG);
+    bytes.extend_from_slice(&sum.to_le_bytes());
+    crate::bundle::writer::write_atomically(&out_path, &bytes).map_err(io(&out_path))?;
+    Ok(Packed { path: out_path, manifest, bytes: bytes.len() as u64 })
+}
+
+/// A pack file read and checked in memory: its manifest and files, not yet written anywhere.
+struct Unpacked {
+    manifest: PackManifest,
+    files: Vec<(String, Vec<u8>)>,
+}
+
+/// Reads `path` and checks everything that can be checked without writing: the trailer and whole-file checksum,
+/// the archive, the pack manifest, and every file's size and xxh3 against it.
+fn unpack(path: &Path) -> Result<Unpacked, StoreError> {
+    let bad = |message: String| StoreError::BadPack { path: path.display().to_string(), message };
+    let bytes = std::fs::read(path).map_err(io(path))?;
+    if bytes.len() < TRAILER_BYTES + 4 || bytes[..4] != [0x28, 0xB5, 0x2F, 0xFD] {
+        return Err(bad(format!(
+            "not a mydesign-docs pack file ({} bytes; a pack file is a zstd frame and a checksum trailer, written by \
+             `mydesign-docs pack`)",
+            bytes.len()
+        )));
+    }
+    let (body, trailer) = bytes.split_at(bytes.len() - TRAILER_BYTES);
+    if trailer[..4] != TRAILER_MAGIC || trailer[4..8] != 16u32.to_le_bytes() || &trailer[8..16] != TRAILER_TAG {
+        return Err(bad(
+            "truncated or damaged: the checksum trailer at its end is missing (was the copy cut short?)".into()
+        ));
+    }
+    let want = u64::from_le_bytes(trailer[16..24].try_into().unwrap_or_default());
+    let got = xxhash_rust::xxh3::xxh3_64(body);
+    if got != want {
+        return Err(bad(format!(
+            "checksum mismatch: the file's xxh3 is {got:016x}, its trailer says {want:016x} (damaged or tampered with)"
+        )));
+    }
+    let decoder = zstd::stream::Decoder::with_buffer(body).map_err(|e| bad(format!("zstd: {e}")))?;
+    let mut archive = tar::Archive::new(decoder);
+    let mut entries = archive.entries().map_err(|e| bad(format!("tar: {e}")))?;
+    let mut next = |what: &str| -> Result<(String, Vec<u8>), StoreError> {
+        let mut e = entries
+            .next()
+            .ok_or_else(|| bad(format!("the archive ends before {what}")))?
+            .map_err(|e| bad(format!("tar: {e}")))?;
+        let name = e.path().map_err(|e| bad(format!("tar: {e}")))?.to_string_lossy().into_owned();
+        let size = e.header().size().map_err(|e| bad(format!("tar: {e}")))?;
+        Ok((name, read_capped(&mut e, size).map_err(|e| bad(format!("{what}: {e}")))?))
+    };
+    let (first, json) = next(PACK_MANIFEST)?;
+    if first != PACK_MANIFEST || json.len() as u64 > PACK_MANIFEST_CAP {
+        return Err(bad(format!("the archive does not start with {PACK_MANIFEST} (found `{first}`)")));
+    }
+    let manifest: PackManifest = serde_json::from_slice(&json).map_err(|e| bad(format!("{PACK_MANIFEST}: {e}")))?;
+    if manifest.format != PACK_FORMAT {
+        return Err(bad(format!(
+            "pack format {} (this mydesign-docs reads format {PACK_FORMAT}; install a newer mydesign-docs)",
+            manifest.format
+        )));
+    }
+    if !safe_component(&manifest.system) || !safe_component(&manifest.version) {
+        return Err(bad("the system or version in the pack manifest is not usable as a directory name".into()));
+    }
+    if manifest.files.first().map(|f| f.name.as_str()) != Some("manifest.bundle") {
+        return Err(bad("the pack manifest does not list manifest.bundle first".into()));
+    }
+    let prefix = format!("{}/", manifest.name());
+    let mut files = Vec::new();
+    for f in &manifest.files {
+        if !safe_component(&f.name) {
+            return Err(bad(format!("unusable file name `{}` in the pack manifest", f.name.escape_debug())));
+        }
+        let (name, data) = next(&f.name)?;
+        if name.strip_prefix(&prefix) != Some(f.name.as_str()) {
+            return Err(bad(format!("expected {prefix}{} in the archive, found `{}`", f.name, name.escape_debug())));
+        }
+        let sum = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&data));
+        if data.len() as u64 != f.bytes || sum != f.xxh3 {
+            return Err(bad(format!(
+                "{}: {} bytes with xxh3 {sum}, the pack manifest says {} bytes with xxh3 {}",
+                f.name,
+                data.len(),
+                f.bytes,
+                f.xxh3
+            )));
+        }
+        files.push((f.name.clone(), data));
+    }
+    if files[0].1.is_empty() || format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&files[0].1)) != manifest.build_id {
+        return Err(bad("the build id does not match manifest.bundle".into()));
+    }
+    Ok(Unpacked { manifest, files })
+}
+
+/// Reads exactly `size` bytes (the tar header's) without trusting it for the allocation beyond what arrives.
+fn read_capped(r: &mut impl Read, size: u64) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(size.min(64 << 20) as usize);
+    r.take(size).read_to_end(&mut out)?;
+    if out.len() as u64 != size {
+        return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "entry cut short"));
+    }
+    Ok(out)
+}
+
+/// What [`install`] did with one set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Installed {
+    /// Newly installed.
+    New,
+    /// The same build was installed already: nothing changed.
+    Unchanged,
+    /// A different build of the same version was replaced (`--force`).
+    Replaced {
+        /// The build id that was replaced.
+        previous: String,
+    },
+}
+
+/// One set installed: its name, build id, size in bytes and what happened.
+#[derive(Debug, Clone)]
+pub struct InstallReport {
+    /// `system@version`.
+    pub name: String,
+    /// Build id.
+    pub build_id: String,
+    /// Bytes of the set's files.
+    pub bytes: u64,
+    /// Where it is.
+    pub dir: PathBuf,
+    /// What happened.
+    pub outcome: Installed,
+}
+
+/// Installs `from` into `store`: a pack file, a bundle set directory (holding `manifest.bundle`), or a directory of
+/// sets (`out/`, every `<system>@<version>/` in it). Each set is written to a hidden temporary directory of the
+/// store, verified there (every bundle against the manifest's size and checksum, every frame decoded) and renamed
+/// into place. The same build again is a no-op; a different build of an installed version needs `force`.
+///
+/// # Errors
+/// [`StoreError::BadPack`] for a damaged file (the store is unchanged), [`StoreError::Conflict`] without `force`,
+/// a set that fails verification, or an I/O error.
+pub fn install(from: &Path, store: &Path, force: bool) -> Result<Vec<InstallReport>, StoreError> {
+    let meta = std::fs::metadata(from).map_err(io(from))?;
+    let sets: Vec<Unpacked> = if meta.is_dir() {
+        let dirs: Vec<PathBuf> = if from.join("manifest.bundle").is_file() {
+            vec![from.to_path_buf()]
+        } else {
+            let mut dirs: Vec<PathBuf> = std::fs::read_dir(from)
+                .map_err(io(from))?
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| {
+                    let n = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    n.contains('@') && !n.starts_with('.') && p.join("manifest.bundle").is_file()
+                })
+                .collect();
+            dirs.sort();
+            dirs
+        };
+        if dirs.is_empty() {
+            return Err(StoreError::Usage(format!(
+                "{}: no bundle set here (a set holds manifest.bundle; `mydesign-docs build` writes out/<system>@<version>/)",
+                from.display()
+            )));
+        }
+        dirs.iter().map(|d| read_set_dir(d)).collect::<Result<_, _>>()?
+    } else {
+        vec![unpack(from)?]
+    };
+    std::fs::create_dir_all(store).map_err(io(store))?;
+    clean_stale(store);
+    sets.into_iter().map(|set| install_one(set, store, force)).collect()
+}
+
+/// Reads a set directory as if it had been unpacked (so both paths share the checks of [`install_one`]).
+fn read_set_dir(dir: &Path) -> Result<Unpacked, StoreError> {
+    read_set(&BundleSet::open(dir)?)
+}
+
+/// The files of an open set (`manifest.bundle`, then its bundles by name) and the pack manifest describing them.
+fn read_set(set: &BundleSet) -> Result<Unpacked, StoreError> {
+    let m = set.manifest();
+    let dir = set.dir();
+    if !safe_component(&m.system) || !safe_component(&m.version) {
+        return Err(StoreError::Usage(format!(
+            "{}: the system or version ({}@{}) is not usable as a directory name",
+            dir.display(),
+            m.system.escape_debug(),
+            m.version.escape_debug()
+        )));
+    }
+    let mut names: Vec<String> = m.bundles.iter().map(|b| b.name.clone()).collect();
+    names.sort();
+    names.insert(0, "manifest.bundle".into());
+    let mut files = Vec::new();
+    let mut packed = Vec::new();
+    for n in names {
+        if !safe_component(&n) {
+            return Err(StoreError::Usage(format!("{}: unusable bundle name `{}`", dir.display(), n.escape_debug())));
+        }
+        let path = dir.join(&n);
+        let data = std::fs::read(&path).map_err(io(&path))?;
+        packed.push(PackedFile {
+            name: n.clone(),
+            bytes: data.len() as u64,
+            xxh3: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&data)),
+        });
+        files.push((n, data));
+    }
+    let manifest = PackManifest {
+        format: PACK_FORMAT,
+        system: m.system.clone(),
+        version: m.version.clone(),
+        build_id: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&files[0].1)),
+        built_by: m.built_by.clone(),
+        files: packed,
+    };
+    Ok(Unpacked { manifest, files })
+}
+
+fn unique_suffix() -> String {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    format!("{}-{nanos}", std::process::id())
+}
+
+/// Removes `.install-*` / `.remove-*` directories over an hour old: left by installs or removals that were killed.
+fn clean_stale(store: &Path) {
+    let Ok(read) = std::fs::read_dir(store) else { return };
+    for e in read.filter_map(|e| e.ok()) {
+        let n = e.file_name().to_string_lossy().into_owned();
+        if !(n.starts_with(".install-") || n.starts_with(".remove-")) {
+            continue;
+        }
+        let old = e.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+        if old.is_some_and(|d| d.as_secs() > 3600) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+fn install_one(set: Unpacked, store: &Path, force: bool) -> Result<InstallReport, StoreError> {
+    let m = &set.manifest;
+    let name = m.name();
+    let dest = store.join(&name);
+    let report = |outcome| InstallReport {
+        name: name.clone(),
+        build_id: m.build_id.clone(),
+        bytes: m.bytes(),
+        dir: dest.clone(),
+        outcome,
+    };
+    let previous = if dest.join("manifest.bundle").is_file() { Some(build_id(&dest)?) } else { None };
+    if let Some(prev) = &previous {
+        if *prev == m.build_id {
+            return Ok(report(Installed::Unchanged));
+        }
+        if !force {
+            return Err(StoreError::Conflict { name: name.clone(), installed: prev.clone(), new: m.build_id.clone() });
+        }
+    }
+    let tmp = store.join(format!(".install-{}", unique_suffix()));
+    let result = (|| {
+        std::fs::create_dir(&tmp).map_err(io(&tmp))?;
+        for (n, data) in &set.files {
+            let path = tmp.join(n);
+            let mut f = std::fs::File::create(&path).map_err(io(&path))?;
+            f.write_all(data).and_then(|()| f.sync_all()).map_err(io(&path))?;
+        }
+        // The set as the reader will see it: the manifest names these system/version, every bundle matches it and
+        // every frame decodes.
+        let opened = BundleSet::open(&tmp)?;
+        let om: &Manifest = opened.manifest();
+        if om.system != m.system || om.version != m.version {
+            return Err(StoreError::BadPack {
+                path: name.clone(),
+                message: format!(
+                    "the pack manifest says {name}, the bundle manifest says {}@{}",
+                    om.system, om.version
+                ),
+            });
+        }
+        let listed: std::collections::BTreeSet<&str> = om.bundles.iter().map(|b| b.name.as_str()).collect();
+        let have: std::collections::BTreeSet<&str> = set.files[1..].iter().map(|(n, _)| n.as_str()).collect();
+        if listed != have {
+            return Err(StoreError::BadPack {
+                path: name.clone(),
+                message: "the files packed are not the bundles its manifest lists".into(),
+            });
+        }
+        opened.verify()?;
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    // Into place: a reader sees the old set or the new one, never a mix.
+    let outcome = match previous {
+        None => {
+            if let Err(e) = std::fs::rename(&tmp, &dest) {
+                let _ = std::fs::remove_dir_all(&tmp);
+                return Err(io(&dest)(e));
+            }
+            Installed::New
+        }
+        Some(prev) => {
+            let old = store.join(format!(".remove-{}", unique_suffix()));
+            std::fs::rename(&dest, &old).map_err(io(&dest))?;
+            if let Err(e) = std::fs::rename(&tmp, &dest) {
+                let _ = std::fs::rename(&old, &dest);
+                let _ = std::fs::remove_dir_all(&tmp);
+                return Err(io(&dest)(e));
+            }
+            let _ = std::fs::remove_dir_all(&old);
+            Installed::Replaced { previous: prev }
+        }
+    };
+    sync_dir(store);
+    Ok(report(outcome))
+}
+
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// One installed set, as `list` shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct StoreEntry {
+    /// Design-system name.
+    pub system: String,
+    /// Version.
+    pub version: String,
+    /// Bytes of its files.
+    pub bytes: u64,
+    /// Build id ([`build_id`]).
+    pub build_id: String,
+    /// The tool that built it.
+    pub built_by: String,
+    /// Its directory.
+    pub dir: PathBuf,
+}
+
+/// The sets installed in `store`, by system then version (ascending, as lookups order them). An empty or missing
+/// store gives an empty list.
+///
+/// # Errors
+/// A set whose manifest cannot be read.
+pub fn list(store: &Path) -> Result<Vec<StoreEntry>, StoreError> {
+    let library = match Library::scan(&[store.to_path_buf()]) {
+        Ok(l) => l,
+        Err(LookupError::NoBundles { .. }) => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
+    };
+    let mut out = Vec::new();
+    for (system, versions) in library.systems() {
+        for version in versions {
+            let dir = store.join(format!("{system}@{version}"));
+            let set = BundleSet::open(&dir)?;
+            let bytes = std::fs::metadata(dir.join("manifest.bundle")).map(|m| m.len()).unwrap_or(0)
+                + set.manifest().bundles.iter().map(|b| b.bytes).sum::<u64>();
+            out.push(StoreEntry {
+                build_id: build_id(&dir)?,
+                built_by: set.manifest().built_by.clone(),
+                system: system.clone(),
+                version,
+                bytes,
+                dir,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Removes `name` (`system@version`) from `store`: renamed aside first (readers see it whole or not at all), then
+/// deleted.
+///
+/// # Errors
+/// [`StoreError::NotInstalled`] naming what is installed; an I/O error.
+pub fn remove(store: &Path, name: &str) -> Result<PathBuf, StoreError> {
+    let (system, version) =
+        name.split_once('@').filter(|(s, v)| safe_component(s) && safe_component(v)).ok_or_else(|| {
+            StoreError::Usage(format!("`{}` is not SYSTEM@VERSION (e.g. semi@2.102.0)", name.escape_debug()))
+        })?;
+    let installed = list(store)?;
+    let Some(entry) = installed
+        .iter()
+        .find(|e| e.system.eq_ignore_ascii_case(system) && e.version == version.trim_start_matches('v'))
+    else {
+        let available: Vec<String> = installed.iter().map(|e| format!("{}@{}", e.system, e.version)).collect();
+        return Err(StoreError::NotInstalled {
+            name: name.to_string(),
+            store: store.display().to_string(),
+            available: if available.is_empty() { "nothing".into() } else { available.join(", ") },
+        });
+    };
+    let old = store.join(format!(".remove-{}", unique_suffix()));
+    std::fs::rename(&entry.dir, &old).map_err(io(&entry.dir))?;
+    sync_dir(store);
+    std::fs::remove_dir_all(&old).map_err(io(&old))?;
+    Ok(entry.dir.clone())
+}
