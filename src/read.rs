@@ -722,6 +722,9 @@ pub struct FunctionView {
 /// An open bundle set: its manifest, and its bundles opened lazily and kept open.
 pub struct BundleSet {
     dir: PathBuf,
+    /// `dir` resolved once when opened: the generation this set answers from (`out/<system>@<version>` is a link to
+    /// an immutable `.…gen-<id>` directory that a rebuild replaces), so every bundle comes from the same build.
+    pinned: PathBuf,
     manifest: Manifest,
     open: Mutex<HashMap<String, Arc<Bundle>>>,
     /// Decoded `component` frames: small, and read by nearly every lookup of a long-running server.
@@ -899,7 +902,9 @@ impl Library {
             .map(|(_, _, d)| d.clone())
             .ok_or_else(|| LookupError::NoBundles { dir: join_dirs(&self.dirs) })?;
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(set) = open.get(&dir) {
+        // A set stays open while its directory resolves to the same generation; after a rebuild published a new
+        // one, the next request opens it (answers in flight keep their `Arc` of the old one).
+        if let Some(set) = open.get(&dir).filter(|s| dir.canonicalize().is_ok_and(|now| now == s.pinned)) {
             return Ok(set.clone());
         }
         let set = Arc::new(BundleSet::open(&dir)?);
@@ -1100,7 +1105,8 @@ impl BundleSet {
     /// # Errors
     /// A missing or damaged manifest.
     pub fn open(dir: &Path) -> Result<BundleSet, LookupError> {
-        let path = dir.join("manifest.bundle");
+        let pinned = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        let path = pinned.join("manifest.bundle");
         if !path.is_file() {
             return Err(LookupError::NoBundles { dir: dir.display().to_string() });
         }
@@ -1109,6 +1115,7 @@ impl BundleSet {
         check_identity(&bundle, &manifest, MANIFEST_KEY)?;
         Ok(BundleSet {
             dir: dir.to_path_buf(),
+            pinned,
             manifest,
             open: Mutex::new(HashMap::new()),
             metas: Mutex::new(HashMap::new()),
@@ -1141,7 +1148,7 @@ impl BundleSet {
         if let Some(b) = open.get(file) {
             return Ok(b.clone());
         }
-        let b = Arc::new(Bundle::open(&self.dir.join(file))?);
+        let b = Arc::new(Bundle::open(&self.pinned.join(file))?);
         self.check_bundle(file, &b)?;
         open.insert(file.to_string(), b.clone());
         Ok(b)
@@ -2226,7 +2233,7 @@ impl BundleSet {
     pub fn verify(&self) -> Result<(usize, usize), LookupError> {
         let mut frames = 0;
         for b in &self.manifest.bundles {
-            let path = self.dir.join(&b.name);
+            let path = self.pinned.join(&b.name);
             let bytes =
                 std::fs::read(&path).map_err(|error| BundleError::Io { path: path.display().to_string(), error })?;
             let p = path.display().to_string();

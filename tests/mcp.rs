@@ -1162,3 +1162,99 @@ fn bundles_rewritten_in_place_under_the_server_never_kill_it() {
     let (text, _) = c.ok("get_code_block", json!({"component": "button", "index": 1}));
     assert!(text.contains("button"), "{text}");
 }
+
+/// A document whose every part names generation `n`: title, brief, first and last line; `n % 7 + 1` filler lines,
+/// so the line count in each answer's header says which generation its metadata came from.
+fn generation_doc(n: u32) -> String {
+    let filler = "Filler line.\n".repeat((n % 7 + 1) as usize);
+    format!(
+        "---\ntitle: Gen {n}\nbrief: Generation {n} brief.\n---\n\n## Usage\n\nGeneration {n} starts.\n\n{filler}\nGeneration {n} ends.\n"
+    )
+}
+
+/// The generation numbers an answer names, and the line count of its header (`· N lines ·`).
+fn generations_in(text: &str) -> (Vec<u32>, Option<u32>) {
+    let marks = text
+        .split("Generation ")
+        .skip(1)
+        .filter_map(|rest| rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
+        .collect();
+    let header = text.lines().next().unwrap_or("");
+    let lines = header.split(" · ").find_map(|p| p.strip_suffix(" lines")?.replace(',', "").parse().ok());
+    (marks, lines)
+}
+
+/// Issue 13, item 4: rebuilds publish generations; a server and a CLI reading during a loop of rebuilds never mix
+/// two builds in one answer, never fail, and move to the new generation without a restart.
+#[test]
+fn rebuilds_under_a_server_and_a_cli_give_consistent_answers() {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    let write = |rel: &str, text: &str| {
+        let p = r.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write("package.json", r#"{"name": "gens", "version": "1.0.0"}"#);
+    write("docs/good/index.md", &generation_doc(0));
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().to_path_buf();
+    let build = |r: &Path, o: &Path| {
+        let config = mydesign_docs::config::Config::preset("default").unwrap();
+        let options = mydesign_docs::compile::BuildOptions {
+            repo: r.to_path_buf(),
+            out: o.to_path_buf(),
+            config,
+            progress: false,
+        };
+        mydesign_docs::compile::build(&options).unwrap()
+    };
+    build(r, &o);
+    let mut c = Client::start(&["--bundles", arg(&o)]);
+    let rebuilds = 12u32;
+    let builder = {
+        let (r, o) = (r.to_path_buf(), o.clone());
+        std::thread::spawn(move || {
+            for n in 1..=rebuilds {
+                std::fs::write(r.join("docs/good/index.md"), generation_doc(n)).unwrap();
+                build(&r, &o);
+            }
+        })
+    };
+    let check = |text: &str, seen: &mut Vec<u32>, offset: &mut Option<i64>| {
+        let (marks, lines) = generations_in(text);
+        assert!(marks.len() >= 3, "{text}");
+        assert!(marks.iter().all(|m| *m == marks[0]), "two generations in one answer: {marks:?}\n{text}");
+        let n = marks[0];
+        let lines = i64::from(lines.unwrap_or_else(|| panic!("no line count: {text}")));
+        let base = lines - i64::from(n % 7 + 1);
+        assert_eq!(*offset.get_or_insert(base), base, "header lines of another generation than the text (gen {n})");
+        seen.push(n);
+    };
+    let (mut seen, mut offset, mut checked) = (Vec::new(), None, 0u32);
+    while !builder.is_finished() {
+        let (text, _) = c.ok("component_details", json!({"component": "good", "detail": "full"}));
+        check(&text, &mut seen, &mut offset);
+        checked += 1;
+        if checked % 4 == 0 {
+            let text = common::ok(&o, &["doc", "good", "--detail", "full", "--bundles", arg(&o)]);
+            check(&text, &mut seen, &mut offset);
+            checked += 1;
+        }
+    }
+    builder.join().unwrap();
+    let (text, _) = c.ok("component_details", json!({"component": "good", "detail": "full"}));
+    check(&text, &mut seen, &mut offset);
+    checked += 1;
+    let last = *seen.last().unwrap();
+    let mut distinct = seen.clone();
+    distinct.dedup();
+    eprintln!("{checked} answers checked over {rebuilds} rebuilds, 0 errors; generations answered from: {distinct:?}");
+    assert_eq!(last, rebuilds, "the server did not move to the last generation");
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]), "went back to an older generation: {seen:?}");
+    let gens = std::fs::read_dir(&o)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains(".gen-"))
+        .count();
+    assert!(gens <= 2, "{gens} generations kept");
+}

@@ -80,6 +80,20 @@ impl BundleWriter {
         self.identity = identity;
     }
 
+    /// A hash of the frames added so far (keys and compressed bytes, in key order, so independent of the order of
+    /// adding): with the manifest, it makes the build id.
+    pub fn fingerprint(&self) -> u64 {
+        let mut frames: Vec<&Frame> = self.frames.iter().collect();
+        frames.sort_by(|a, b| a.key.cmp(&b.key));
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        for f in frames {
+            h.update(f.key.as_bytes());
+            h.update(&[0]);
+            h.update(&xxh3_64(&f.compressed).to_le_bytes());
+        }
+        h.digest()
+    }
+
     /// Adds a frame made elsewhere.
     pub fn push(&mut self, frame: Frame) {
         self.frames.push(frame);

@@ -771,7 +771,19 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
     let name = format!("{}@{}", manifest.system, manifest.version);
     // The build id: a hash of everything the manifest says before the bundle list (deterministic, so identical
     // inputs give identical sets). Every bundle carries it with the set's names (`Identity`).
-    manifest.build_id = xxhash_rust::xxh3::xxh3_64(&rmp_serde::to_vec(&manifest)?);
+    // The frames of every component and the changelog are hashed too, so an edit that changes no count still
+    // gives another id (the search index derives from the same inputs).
+    let mut id = xxhash_rust::xxh3::Xxh3::new();
+    id.update(&rmp_serde::to_vec(&manifest)?);
+    for (key, w) in &components {
+        id.update(key.as_bytes());
+        id.update(&w.fingerprint().to_le_bytes());
+    }
+    if let Some(w) = &changelog {
+        id.update(b"(changelog)");
+        id.update(&w.fingerprint().to_le_bytes());
+    }
+    manifest.build_id = id.digest();
     let base = Identity {
         system: manifest.system.clone(),
         version: manifest.version.clone(),
@@ -830,15 +842,74 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
         return Err(e.context(format!("cannot write bundles into {}", out.display())));
     }
     let dest = out.join(&name);
+    publish_generation(out, &name, &tmp, manifest.build_id)?;
+    Ok((manifest, dest))
+}
+
+/// Publishes the finished set `tmp` as a new generation: `tmp` is renamed to the immutable directory
+/// `.<name>.gen-<build id>` and `out/<name>` — a symbolic link to the current generation — is replaced by a new link
+/// with one `rename`, so a reader resolving `out/<name>` sees the old generation or the new one, never a mix and
+/// never nothing. A reader pins one generation by resolving the link once (`read::BundleSet::open`). The previous
+/// generation is kept (a reader may be answering from it right now); older ones are removed. An identical rebuild
+/// (same build id) keeps the current generation. An `out/<name>` that is still a plain directory (sets built before
+/// generations) is replaced once, non-atomically.
+///
+/// # Errors
+/// Any I/O error; `tmp` is removed and the published set is left as it was.
+#[cfg(unix)]
+fn publish_generation(out: &Path, name: &str, tmp: &Path, build_id: u64) -> anyhow::Result<()> {
+    let generation = format!(".{name}.gen-{build_id:016x}");
+    let dest = out.join(name);
+    let previous = std::fs::read_link(&dest).ok().map(|t| t.to_string_lossy().into_owned());
+    let fail = |e: std::io::Error, what: &str| {
+        let _ = std::fs::remove_dir_all(tmp);
+        anyhow::anyhow!("cannot publish bundles into {} ({what}): {e}", dest.display())
+    };
+    if out.join(&generation).is_dir() {
+        // The same build is already there (identical inputs): keep it, so readers pinned to it are undisturbed.
+        let _ = std::fs::remove_dir_all(tmp);
+    } else {
+        std::fs::rename(tmp, out.join(&generation)).map_err(|e| fail(e, "rename the generation"))?;
+    }
+    if previous.as_deref() != Some(generation.as_str()) {
+        let link = out.join(crate::bundle::writer::temp_name(name, "link"));
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&generation, &link).map_err(|e| fail(e, "make the link"))?;
+        let is_plain_dir = std::fs::symlink_metadata(&dest).is_ok_and(|m| m.is_dir());
+        if is_plain_dir {
+            let old = out.join(crate::bundle::writer::temp_name(name, "old"));
+            std::fs::rename(&dest, &old).map_err(|e| fail(e, "move the old set aside"))?;
+            let _ = std::fs::remove_dir_all(&old);
+        }
+        std::fs::rename(&link, &dest).map_err(|e| fail(e, "replace the link"))?;
+    }
+    if let Ok(dir) = std::fs::File::open(out) {
+        let _ = dir.sync_all();
+    }
+    // Older generations: not the current one, not the one just replaced.
+    let prefix = format!(".{name}.gen-");
+    for e in std::fs::read_dir(out).into_iter().flatten().filter_map(Result::ok) {
+        let file = e.file_name().to_string_lossy().into_owned();
+        if file.starts_with(&prefix) && file != generation && Some(&file) != previous.as_ref() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+    Ok(())
+}
+
+/// Without symbolic links: the old swap (rename the set aside, rename the new one into place).
+#[cfg(not(unix))]
+fn publish_generation(out: &Path, name: &str, tmp: &Path, _build_id: u64) -> anyhow::Result<()> {
+    let dest = out.join(name);
     let old = out.join(format!(".{name}.old-{}", std::process::id()));
     if dest.exists() {
         std::fs::rename(&dest, &old)?;
     }
-    if let Err(e) = std::fs::rename(&tmp, &dest) {
+    if let Err(e) = std::fs::rename(tmp, &dest) {
         let _ = std::fs::rename(&old, &dest);
-        let _ = std::fs::remove_dir_all(&tmp);
+        let _ = std::fs::remove_dir_all(tmp);
         return Err(anyhow::anyhow!("cannot move bundles into {}: {e}", dest.display()));
     }
     let _ = std::fs::remove_dir_all(&old);
-    Ok((manifest, dest))
+    Ok(())
 }
