@@ -1,6 +1,6 @@
 //! The layout configuration: where a design system keeps each component's documents, sources and changelog,
 //! what to exclude, and the rule numbers. Read from `mydesign-docs.toml` at the repository root, or chosen with
-//! `--preset` (`default` for the sample in `corpus/`, `semi`, `blueprint`).
+//! `--preset` (`default` for the sample in `corpus/`, `semi`, `blueprint`, `dumi`).
 //!
 //! Paths are matched with patterns of `/`-separated segments: `*` is one segment, `**` any number of segments
 //! (zero included; a trailing `/**` means everything inside, at least one), and `{component}` captures a segment (or the part of one between a literal prefix and suffix,
@@ -136,7 +136,7 @@ impl Default for Config {
 }
 
 /// Names of the built-in presets.
-pub const PRESETS: [&str; 3] = ["default", "semi", "blueprint"];
+pub const PRESETS: [&str; 4] = ["default", "semi", "blueprint", "dumi"];
 
 /// The configuration file looked for at the repository root.
 pub const CONFIG_FILE: &str = "mydesign-docs.toml";
@@ -150,7 +150,8 @@ fn changelog(rules: &[(&str, &str)]) -> Vec<ChangelogRule> {
 }
 
 impl Config {
-    /// A built-in preset: `default` (the layout of `corpus/`), `semi` or `blueprint`; `None` for another name.
+    /// A built-in preset: `default` (the layout of `corpus/`), `semi`, `blueprint` or `dumi` (antd-mobile's layout:
+    /// `src/components/<name>/index.en.md` + `index.zh.md`, demos in `demos/*.tsx`); `None` for another name.
     pub fn preset(name: &str) -> Option<Config> {
         let base = Config {
             system: SystemConfig::default(),
@@ -198,6 +199,19 @@ impl Config {
                 sources: SourceRule {
                     patterns: vec!["src/components/{component}/**".into()],
                     beside_docs: true,
+                    not_components: vec![],
+                },
+                ..base
+            },
+            "dumi" => Config {
+                docs: docs(&[
+                    ("src/components/{component}/index.en.md", "en-US"),
+                    ("src/components/{component}/index.zh.md", "zh-CN"),
+                ]),
+                changelog: changelog(&[("CHANGELOG.md", "en-US"), ("CHANGELOG.zh-CN.md", "zh-CN")]),
+                sources: SourceRule {
+                    patterns: vec!["src/components/{component}/**".into()],
+                    beside_docs: false,
                     not_components: vec![],
                 },
                 ..base
@@ -415,7 +429,7 @@ mod tests {
             Config::preset(p).unwrap().validate().unwrap();
         }
         let err = Config::load(Path::new("."), Some("nope")).unwrap_err().to_string();
-        assert_eq!(err, "unknown preset `nope`; the presets are: default, semi, blueprint");
+        assert_eq!(err, "unknown preset `nope`; the presets are: default, semi, blueprint, dumi");
     }
 
     #[test]

@@ -353,6 +353,26 @@ pub struct CodeBlockMeta {
     /// endings) is stored as its own text frame [`keys::block`] and served instead of the slice. The block's lines
     /// and bytes still name its source.
     pub cleaned: bool,
+    /// Set when the block is a demo file referenced by `<code src="…">` (dumi): its code (the file, exactly) is
+    /// the [`keys::block`] frame (`cleaned` is true); its lines and bytes are those of the `<code>` element.
+    pub demo: Option<DemoMeta>,
+}
+
+/// The demo file behind a code block (see [`CodeBlockMeta::demo`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DemoMeta {
+    /// Repository-relative path of the demo file (resolved from the `src` attribute and the document's folder).
+    pub path: String,
+    /// The `title` attribute or the element's text, e.g. `Basic usage`.
+    pub title: Option<String>,
+    /// The `description` attribute.
+    pub description: Option<String>,
+    /// Repository-relative path of the demo's sibling Markdown description (`demo/basic.md` beside
+    /// `demo/basic.tsx`), when it exists; named in the `code-block` header (`file` serves it when the layout lists
+    /// it among the component's files, as a `src/components/<name>/demos/` layout does).
+    pub description_path: Option<String>,
+    /// The demo is marked `debug` (shown by the site only in development).
+    pub debug: bool,
 }
 
 /// One heading of a document and the lines it spans.
@@ -539,10 +559,12 @@ pub struct PropsTable {
     pub lang: Option<String>,
     /// First line of the interface, type alias or table (1-based).
     pub line: u32,
-    /// Local types it extends whose props were merged in (TypeScript only), e.g. `OverlayLifecycleProps`;
-    /// types that could not be resolved in the file are listed in `unresolved_extends`.
+    /// Types it extends whose props were merged in (TypeScript only), e.g. `OverlayLifecycleProps`: declared in
+    /// the same file, or in another file of the repository reached through imports and re-exports; types that
+    /// could not be resolved are listed in `unresolved_extends`.
     pub extends: Vec<String>,
-    /// Extended types not found in the same file (their props are not in `props`).
+    /// Extended types found nowhere in the repository (e.g. `React.HTMLAttributes`; their props are not in
+    /// `props`).
     pub unresolved_extends: Vec<String>,
     /// Props in source order.
     pub props: Vec<Prop>,

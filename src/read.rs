@@ -157,7 +157,7 @@ pub enum LookupError {
         path: String,
         /// Name asked for.
         name: String,
-        /// Qualified names that match.
+        /// Qualified names that match, each with its lines: `Table.render (lines 812–840)`.
         candidates: Vec<String>,
     },
     /// The set has no search index (built before search existed).
@@ -2177,9 +2177,12 @@ impl BundleSet {
             name.to_string()
         } else {
             let matcher = if index.iter().any(|f| exact(name, f)) { exact } else { folded };
-            let mut candidates: Vec<String> =
-                index.iter().filter(|f| matcher(name, f)).map(|f| f.qualified.clone()).collect();
-            candidates.dedup();
+            let mut candidates: Vec<String> = Vec::new();
+            for f in index.iter().filter(|f| matcher(name, f)) {
+                if !candidates.contains(&f.qualified) {
+                    candidates.push(f.qualified.clone());
+                }
+            }
             match candidates.len() {
                 1 => candidates.remove(0),
                 0 => {
@@ -2190,7 +2193,19 @@ impl BundleSet {
                     }
                     return Err(LookupError::UnknownFunction { path: norm, name: echo(name), suggestions });
                 }
-                _ => return Err(LookupError::AmbiguousFunction { path: norm, name: echo(name), candidates }),
+                _ => {
+                    // Each candidate with the lines it serves (a getter/setter pair: from the first to the last).
+                    let candidates = candidates
+                        .iter()
+                        .map(|q| {
+                            let all = index.iter().filter(|f| &f.qualified == q);
+                            let start = all.clone().map(|f| f.start_line).min().unwrap_or(0);
+                            let end = all.map(|f| f.end_line).max().unwrap_or(0);
+                            format!("{q} (lines {start}–{end})")
+                        })
+                        .collect();
+                    return Err(LookupError::AmbiguousFunction { path: norm, name: echo(name), candidates });
+                }
             }
         };
         // A getter and its setter (or overloads) share a qualified name: serve them together, as the one exact span

@@ -370,7 +370,21 @@ impl Render for CodeBlockView {
     fn render(&self, surface: Surface) -> String {
         let b = &self.block;
         let info = if b.info.is_empty() { String::new() } else { format!(" · {}", b.info) };
-        let heading = b.heading.as_ref().map_or(String::new(), |h| format!(" · under \"{h}\""));
+        let mut heading = b.heading.as_ref().map_or(String::new(), |h| format!(" · under \"{h}\""));
+        if let Some(d) = &b.demo {
+            // The demo file's path, title and description (a long description attribute is cut here; the whole of
+            // it is in the structured answer).
+            heading.push_str(&format!(" · demo file {}", d.path));
+            if let Some(t) = &d.title {
+                heading.push_str(&format!(" \"{}\"", cut_chars(t, 80)));
+            }
+            if let Some(text) = &d.description {
+                heading.push_str(&format!(" · description \"{}\"", cut_chars(text, 120)));
+            }
+            if let Some(md) = &d.description_path {
+                heading.push_str(&format!(" · described in {md}"));
+            }
+        }
         let more = self.next_cursor.as_ref().map(|cur| {
             let args =
                 continuation(&self.part, &[("component", self.component.clone()), ("index", b.index.to_string())], cur);
@@ -393,6 +407,14 @@ impl Render for CodeBlockView {
             plural(b.tokens, "token"),
             framed(&self.part, &self.text, more)
         )
+    }
+}
+
+/// `text` cut to `max` chars, with `…` when cut.
+fn cut_chars(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_owned(),
     }
 }
 

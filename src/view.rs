@@ -24,6 +24,10 @@ pub trait BlockSpan {
     fn tokens(&self) -> Option<u32> {
         None
     }
+    /// For a demo file's block (`<code src="…">`): its title (`Some("")` when it has none); `None` for a fence.
+    fn demo_title(&self) -> Option<&str> {
+        None
+    }
 }
 
 impl BlockSpan for CodeBlockMeta {
@@ -44,6 +48,9 @@ impl BlockSpan for CodeBlockMeta {
     }
     fn tokens(&self) -> Option<u32> {
         Some(self.tokens)
+    }
+    fn demo_title(&self) -> Option<&str> {
+        self.demo.as_ref().map(|d| d.title.as_deref().unwrap_or(""))
     }
 }
 
@@ -183,6 +190,17 @@ fn placeholder<B: BlockSpan>(text: &str, block: &B) -> String {
             let _ = write!(summary, "{lines} line{}", if lines == 1 { "" } else { "s" });
         }
     }
+    if let Some(title) = block.demo_title() {
+        // A demo's `<code src>` element sits in a line (dumi puts several on one): the placeholder replaces the
+        // element only, on one line, with no fence.
+        if !title.is_empty() {
+            let _ = write!(summary, ", demo \"{title}\"");
+        } else {
+            summary.push_str(", demo");
+        }
+        summary.push(']');
+        return summary;
+    }
     if let Some(heading) = block.heading().filter(|h| !h.is_empty()) {
         let _ = write!(summary, ", under \"{heading}\"");
     }
@@ -291,7 +309,11 @@ pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTa
             .iter()
             .map(|b| {
                 let lang = if b.lang == common || b.lang.is_empty() { String::new() } else { format!(" {}", b.lang) };
-                format!("#{}{lang} {}", b.index, b.tokens)
+                let title = match b.demo.as_ref().and_then(|d| d.title.as_deref()) {
+                    Some(t) => format!(" \"{t}\""),
+                    None => String::new(),
+                };
+                format!("#{}{lang} {}{title}", b.index, b.tokens)
             })
             .collect::<Vec<_>>()
             .join(", ")

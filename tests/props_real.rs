@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use mydesign_docs::compile::props::{from_markdown, from_typescript};
+use mydesign_docs::compile::props::{TypeIndex, from_markdown, from_typescript};
 use mydesign_docs::compile::source::SourceLang;
 use mydesign_docs::model::{Prop, PropsOrigin, PropsTable};
 
@@ -237,4 +237,34 @@ fn semi_all_documents() {
         files.len(),
         started.elapsed()
     );
+}
+
+#[test]
+fn blueprint_extends_resolve_across_files() {
+    let Some(root) = common::real_corpus().map(|d| d.join("blueprint")) else { return };
+    let rel = "src/components/button/buttonProps.ts";
+    let mut tables = from_typescript(SourceLang::TypeScript, rel, &read(&root, rel));
+    let mut sources = Vec::new();
+    files_below(&root, &|p| p.extension().is_some_and(|e| e == "ts" || e == "tsx"), &mut sources);
+    let sources: Vec<String> =
+        sources.iter().map(|p| p.strip_prefix(&root).unwrap().to_string_lossy().into_owned()).collect();
+    let index = TypeIndex::new(&root, sources.iter().map(String::as_str), 10_000_000);
+    let button = tables.iter_mut().find(|t| t.name == "ButtonProps").unwrap();
+    assert_eq!(button.unresolved_extends, ["ActionProps", "React.ButtonHTMLAttributes", "React.RefAttributes"]);
+    index.resolve_table(button);
+    // `ActionProps` is in src/common/props.ts, reached through `../../common` (src/common/index.ts re-exports it);
+    // it extends `IntentProps` and `Props` there.
+    assert_eq!(button.extends, ["ButtonSharedProps", "ActionProps", "IntentProps", "Props"]);
+    assert_eq!(button.unresolved_extends, ["React.ButtonHTMLAttributes", "React.RefAttributes"]);
+    for name in ["intent", "onClick", "disabled", "icon", "className"] {
+        prop(button, name);
+    }
+    assert_eq!(prop(button, "intent").type_text, "Intent");
+    // Through the whole build: the buttons component's props table has them.
+    let Some(b) = common::blueprint() else { return };
+    let paging = mydesign_docs::read::Paging::unlimited();
+    let doc = b.set.props("buttons", None, paging).unwrap();
+    for row in ["| intent? | Intent |", "| onClick? |", "| disabled? | boolean |", "| icon? |"] {
+        assert!(doc.text.contains(row), "{row} missing from {}", doc.text);
+    }
 }

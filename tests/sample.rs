@@ -29,7 +29,7 @@ fn sample_numbers_follow_the_rules() {
     let b = common::sample();
     let m = b.set.manifest();
     assert_eq!((m.system.as_str(), m.version.as_str(), m.default_lang.as_str()), ("my-design", "3.4.0", "en-US"));
-    assert_eq!(m.components.len(), 16);
+    assert_eq!(m.components.len(), 17);
     let table = b.set.doc("table", None, Detail::Normal, &[], Paging::unlimited()).unwrap();
     assert_eq!((table.lines, table.code_blocks, table.hidden), (1444, 33, true));
     let zh = b.set.doc("table", Some("zh-CN"), Detail::Normal, &[], Paging::unlimited()).unwrap();
@@ -47,7 +47,7 @@ fn sample_numbers_follow_the_rules() {
     assert!(b.set.component("spin").is_ok() && b.set.component("_utils").is_err());
     assert!(m.components.iter().all(|c| !c.name.starts_with('_')));
     let shared = b.set.files("_shared").unwrap();
-    assert_eq!(shared.files.len(), 12);
+    assert_eq!(shared.files.len(), 13);
     assert!(shared.files.iter().all(|f| f.path.starts_with("src/components/_utils/")));
     assert!(m.files.iter().filter(|f| f.path.contains("/_utils/")).all(|f| f.component == "_shared"));
     assert!(b.set.file("src/components/_utils/debounce.ts", false, None, Paging::unlimited()).is_ok());
@@ -134,6 +134,26 @@ fn cli_text_outputs() {
         "function_getter_setter",
         lookup(&["function", "src/components/Table/Table.tsx", "Table.scrollLeft"])
     );
+    // The dumi-style part: demo files referenced by `<code src>`, `{#id}` headings, overloads, a static and an
+    // instance method of one name.
+    insta::assert_snapshot!("doc_badge_card", lookup(&["doc", "badge", "--detail", "brief"]));
+    insta::assert_snapshot!("code_block_badge_demo_3", lookup(&["code-block", "badge", "3"]));
+    insta::assert_snapshot!(
+        "doc_badge_anchor_zh",
+        lookup(&["doc", "badge", "--section", "using-in-typescript", "--lang", "zh-CN"])
+    );
+    insta::assert_snapshot!(
+        "function_badge_overloads",
+        lookup(&["function", "src/components/Badge/Badge.tsx", "formatCount"])
+    );
+    insta::assert_snapshot!(
+        "function_badge_static",
+        lookup(&["function", "src/components/Badge/Badge.tsx", "BadgeGroup.reset (static)"])
+    );
+    insta::assert_snapshot!(
+        "function_badge_instance",
+        lookup(&["function", "src/components/Badge/Badge.tsx", "BadgeGroup.reset"])
+    );
 }
 
 #[test]
@@ -166,5 +186,9 @@ fn cli_errors_name_what_exists() {
         lookup_err(&["function", "src/components/Table/Table.tsx", "render"])
     );
     insta::assert_snapshot!("err_unknown_file", lookup_err(&["file", "Table.tsx"]));
+    insta::assert_snapshot!(
+        "err_ambiguous_badge_reset",
+        lookup_err(&["function", "src/components/Badge/Badge.tsx", "reset"])
+    );
     insta::assert_snapshot!("err_no_doc_for_spin", lookup_err(&["doc", "spin"]));
 }

@@ -4,7 +4,7 @@
 //! reader panic.
 //!
 //! # Why positioned reads, not a memory map
-//! Versions before format 4 mapped each bundle. A mapped file that is truncated or rewritten in place underneath
+//! Versions before format 5 mapped each bundle. A mapped file that is truncated or rewritten in place underneath
 //! the reader (`cp` over an existing set, `rsync --inplace`, an editor saving in place) turns the next access to a
 //! vanished page into SIGBUS, which kills the whole server (36 of 40 such trials did). Catching SIGBUS needs a
 //! process-wide signal handler and `siglongjmp` around every access, which Rust cannot do soundly. With `pread`

@@ -18,7 +18,7 @@ pub struct BuildArgs {
     /// Output directory; the bundle set goes to OUT/<system>@<version>/.
     #[arg(long, default_value = "out")]
     out: PathBuf,
-    /// Layout preset: default, semi or blueprint (default: REPO/mydesign-docs.toml, else `default`).
+    /// Layout preset: default, semi, blueprint or dumi (default: REPO/mydesign-docs.toml, else `default`).
     #[arg(long)]
     preset: Option<String>,
     /// Token encoding: o200k_base or cl100k_base (overrides the configuration).

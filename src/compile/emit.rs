@@ -103,6 +103,7 @@ fn line_count(text: &str) -> u32 {
 /// Compiles the whole layout.
 pub fn compile_all(
     repo: &Path,
+    walked: &[WalkedFile],
     layout: &Layout,
     config: &Config,
     progress: bool,
@@ -139,7 +140,7 @@ pub fn compile_all(
     let ctx =
         Ctx { config, tokens, default_lang: default_lang.clone(), progress: bar, diagnostics: Mutex::new(Vec::new()) };
 
-    let files: BTreeMap<&str, CompiledFile> = owners
+    let mut files: BTreeMap<&str, CompiledFile> = owners
         .par_iter()
         .filter_map(|(rel, (f, owner))| {
             let c = compile_file(&ctx, f, owner);
@@ -147,6 +148,13 @@ pub fn compile_all(
             c.map(|c| (*rel, c))
         })
         .collect();
+    // Props types that extend a type of another file (Blueprint's `ButtonSharedProps extends ActionProps` from
+    // `../../common`): followed through imports, reading only the files they lead to.
+    if files.values().any(|c| c.props.iter().any(|t| !t.unresolved_extends.is_empty())) {
+        let types =
+            super::props::TypeIndex::new(repo, walked.iter().map(|f| f.rel.as_str()), config.walk.max_file_bytes);
+        files.par_iter_mut().for_each(|(_, c)| c.props.iter_mut().for_each(|t| types.resolve_table(t)));
+    }
     // The changelog compiles beside the components (it is one long file per language, the last to finish
     // otherwise).
     let (mut components, changelogs): (Vec<CompiledComponent>, _) = rayon::join(
@@ -385,6 +393,18 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                         format!("{} syntax errors{at}; skeleton and function index are partial", a.parse_errors),
                     ));
                 }
+                if !a.jsx_ampersand_lines.is_empty() {
+                    let lines = a.jsx_ampersand_lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+                    ctx.report(Diagnostic::note(
+                        f.rel.clone(),
+                        "source",
+                        format!(
+                            "a bare `&` in JSX on line(s) {lines} is valid TSX that the tree-sitter grammar misparses \
+                             (a known grammar bug); parsed with it read as a space: skeleton and function index are \
+                             complete"
+                        ),
+                    ));
+                }
                 meta.parse_errors = a.parse_errors as u32;
                 // Functions as `function` serves them: a getter and its setter are one.
                 let names: std::collections::BTreeSet<&str> =
@@ -558,7 +578,8 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
             return None;
         }
     };
-    let doc = markdown::parse_as(&text, markdown::Syntax::of_path(&f.rel));
+    let mut doc = markdown::parse_as(&text, markdown::Syntax::of_path(&f.rel));
+    let demos = load_demos(ctx, f, &mut doc);
     if doc.unclosed_front_matter {
         ctx.report(Diagnostic::new(
             format!("{}:1", f.rel),
@@ -590,6 +611,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
             end_byte: b.end_byte,
             tokens: ctx.tokens.count(b.code.as_deref().unwrap_or_else(|| slice(b.start_byte, b.end_byte))),
             cleaned: b.code.is_some(),
+            demo: demos.get(&b.index).cloned(),
         })
         .collect::<Vec<CodeBlockMeta>>();
     for b in &doc.code_blocks {
@@ -669,6 +691,113 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     };
     let props = super::props::from_markdown(&f.rel, lang, &text);
     Some(CompiledDoc { meta, frames, maps, props, units })
+}
+
+/// Reads the demo file of every `<code src="…">` block of `doc` (the document `f`) into the block's code, and
+/// returns each demo block's metadata by block number. `src` is resolved relative to the document's folder and
+/// must stay inside the repository (lexically and after symlinks); a demo that cannot be read (missing, outside,
+/// binary, too large) is a warning naming the document and line, and its block is dropped (the other blocks are
+/// renumbered).
+fn load_demos(ctx: &Ctx, f: &WalkedFile, doc: &mut markdown::Document) -> BTreeMap<u32, DemoMeta> {
+    let mut out = BTreeMap::new();
+    if doc.code_blocks.iter().all(|b| b.demo.is_none()) {
+        return out;
+    }
+    // The repository root: `f.abs` minus as many components as `f.rel` has.
+    let depth = f.rel.split('/').count();
+    let root = f.abs.ancestors().nth(depth).map(std::path::Path::to_path_buf);
+    let doc_dir: Vec<&str> = f.rel.split('/').collect::<Vec<_>>()[..depth - 1].to_vec();
+    let mut kept = Vec::with_capacity(doc.code_blocks.len());
+    for mut b in std::mem::take(&mut doc.code_blocks) {
+        let Some(demo) = b.demo.clone() else {
+            kept.push(b);
+            continue;
+        };
+        let at = format!("{}:{}", f.rel, b.start_line);
+        let warn = |why: String| {
+            ctx.report(Diagnostic::new(
+                at.clone(),
+                "markdown",
+                format!("demo `<code src=\"{}\">`: {why}; it is not served as a code block", demo.src),
+            ))
+        };
+        let Some(rel) = resolve_relative(&doc_dir, &demo.src) else {
+            warn("the path leaves the repository (or is absolute)".into());
+            continue;
+        };
+        let Some(root) = root.as_deref() else {
+            warn("the document's folder is unknown".into());
+            continue;
+        };
+        let abs = root.join(&rel);
+        let inside = match (abs.canonicalize(), root.canonicalize()) {
+            (Ok(a), Ok(r)) => a.starts_with(r),
+            (Err(e), _) | (_, Err(e)) => {
+                warn(format!("{rel} cannot be read ({e})"));
+                continue;
+            }
+        };
+        if !inside {
+            warn(format!("{rel} resolves (through a symlink) outside the repository"));
+            continue;
+        }
+        let bytes = std::fs::metadata(&abs).map(|m| m.len()).unwrap_or(0);
+        let code = match read_text(
+            &WalkedFile { rel: rel.clone(), abs: abs.clone(), bytes },
+            ctx.config.walk.max_file_bytes,
+        ) {
+            Ok(code) => code,
+            Err(ReadProblem::Binary) => {
+                warn(format!("{rel} is a binary file"));
+                continue;
+            }
+            Err(ReadProblem::Skip(d)) => {
+                warn(format!("{rel}: {}", d.message));
+                continue;
+            }
+        };
+        let description_path = rel
+            .rsplit_once('.')
+            .map(|(stem, _)| format!("{stem}.md"))
+            .filter(|md| *md != rel && root.join(md).is_file());
+        b.code = Some(code);
+        kept.push(b);
+        let index = kept.len() as u32;
+        out.insert(
+            index,
+            DemoMeta {
+                path: rel,
+                title: demo.title,
+                description: demo.description,
+                description_path,
+                debug: demo.debug,
+            },
+        );
+    }
+    for (i, b) in kept.iter_mut().enumerate() {
+        b.index = i as u32 + 1;
+    }
+    doc.code_blocks = kept;
+    out
+}
+
+/// `src` (a `/`-separated path relative to the folder `dir`, given as its segments) as a repository-relative
+/// path, `.` and `..` folded; `None` when it is absolute or climbs above the repository root.
+fn resolve_relative(dir: &[&str], src: &str) -> Option<String> {
+    if src.starts_with('/') || src.contains('\\') || src.contains(':') {
+        return None;
+    }
+    let mut parts: Vec<&str> = dir.to_vec();
+    for seg in src.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
 }
 
 fn compile_changelogs(

@@ -59,6 +59,23 @@ pub struct CodeBlock {
     /// `>` markers (block quote) removed from every line, and line endings `"\n"` (no `"\r"`).
     /// `None` when the slice is already clean (the usual top-level, LF case).
     pub code: Option<String>,
+    /// Set when the block is a demo file referenced by `<code src="…">` (dumi): its code is the file's, read by
+    /// the compiler; the block's lines and bytes are those of the `<code>` element in the document.
+    pub demo: Option<Demo>,
+}
+
+/// A demo file referenced from a document by `<code src="./demo/basic.tsx">Basic usage</code>` (dumi; also
+/// self-closing `<code src="…" />`, with `title` / `description` attributes, and a bare `debug` attribute).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Demo {
+    /// The `src` attribute as written, relative to the document (e.g. `./demos/demo1.tsx`).
+    pub src: String,
+    /// The `title` attribute, else the element's text (`Basic usage`), trimmed; `None` when both are empty.
+    pub title: Option<String>,
+    /// The `description` attribute, trimmed; `None` when absent or empty.
+    pub description: Option<String>,
+    /// The bare `debug` attribute (dumi shows such demos only in development).
+    pub debug: bool,
 }
 
 /// One GFM table (header row, delimiter row, body rows).
@@ -177,6 +194,8 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
 
     let mut front_matter = Vec::new();
     let mut headings: Vec<(u8, String, u32)> = Vec::new();
+    // The explicit `{#id}` of each heading (dumi, Docusaurus, Pandoc, kramdown), in `headings`' order.
+    let mut anchors: Vec<Option<String>> = Vec::new();
     let mut code_blocks = Vec::new();
     let mut tables = Vec::new();
     let mut first_h1: Option<String> = None;
@@ -191,7 +210,8 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
                 front_matter = parse_front_matter(raw);
             }
             NodeValue::Heading(heading) => {
-                let title = plain_text(node);
+                let (title, anchor) = split_anchor(plain_text(node));
+                anchors.push(anchor);
                 if heading.level == 1 && first_h1.is_none() && !title.is_empty() {
                     first_h1 = Some(title.clone());
                 }
@@ -213,6 +233,7 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
                     start_byte: to_u32(lines.start(start_line)),
                     end_byte: to_u32(lines.end(end_line)),
                     code: clean_code(text, &lines, block, start_line, end_line),
+                    demo: None,
                 });
             }
             NodeValue::Table(_) => {
@@ -241,9 +262,176 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
     let title = field("title").or(first_h1);
     let brief = field("brief").or_else(|| field("description")).or(first_paragraph);
 
-    let sections = sections(&headings, &lines);
+    add_demo_blocks(text, &lines, &headings, &mut code_blocks);
+    let sections = sections(&headings, &anchors, &lines);
     let unclosed_front_matter = !saw_front_matter && opens_front_matter(text);
     Document { lines: lines.count(), title, brief, sections, front_matter, code_blocks, tables, unclosed_front_matter }
+}
+
+/// Adds a code block for every `<code src="…">` element outside fenced blocks (see [`Demo`]), and renumbers every
+/// block in document order. A `<code` inside an inline code span (after an odd number of backticks on its line)
+/// or an HTML comment is not a demo.
+fn add_demo_blocks(text: &str, lines: &LineMap, headings: &[(u8, String, u32)], blocks: &mut Vec<CodeBlock>) {
+    let fenced: Vec<(u32, u32)> = blocks.iter().map(|b| (b.start_line, b.end_line)).collect();
+    let mut demos = Vec::new();
+    let mut in_comment = false;
+    for line_no in 1..=lines.count() {
+        let (start, end) = (lines.start(line_no), lines.end(line_no));
+        if fenced.iter().any(|&(a, b)| a <= line_no && line_no <= b) {
+            continue;
+        }
+        let line = &text[start..end];
+        let mut at = 0;
+        while at < line.len() {
+            let rest = &line[at..];
+            if in_comment {
+                match rest.find("-->") {
+                    Some(i) => {
+                        in_comment = false;
+                        at += i + 3;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            let next_comment = rest.find("<!--");
+            let Some(i) = rest.find("<code") else {
+                in_comment = next_comment.is_some_and(|c| !rest[c..].contains("-->"));
+                break;
+            };
+            if next_comment.is_some_and(|c| c < i) {
+                in_comment = true;
+                at += next_comment.unwrap_or(0) + 4;
+                continue;
+            }
+            let tag_start = start + at + i;
+            let ticks = line[..at + i].matches('`').count();
+            at += i + 5;
+            if ticks % 2 == 1 {
+                continue;
+            }
+            if let Some((demo, tag_end)) = parse_demo_tag(text, tag_start) {
+                at = at.max(tag_end.min(end) - start);
+                let start_line = line_no;
+                let end_line = lines.line_of_byte(tag_end);
+                let lang = demo.src.rsplit_once('.').map_or("", |(_, ext)| ext).to_ascii_lowercase();
+                demos.push(CodeBlock {
+                    index: 0,
+                    info: lang.clone(),
+                    lang,
+                    heading: headings.iter().rev().find(|h| h.2 <= start_line).map(|h| h.1.clone()),
+                    start_line,
+                    end_line,
+                    start_byte: to_u32(tag_start),
+                    end_byte: to_u32(tag_end),
+                    code: None,
+                    demo: Some(demo),
+                });
+            }
+        }
+    }
+    if demos.is_empty() {
+        return;
+    }
+    blocks.extend(demos);
+    blocks.sort_by_key(|b| b.start_byte);
+    for (i, b) in blocks.iter_mut().enumerate() {
+        b.index = to_u32(i + 1);
+    }
+}
+
+/// Longest `<code …>…</code>` element read as a demo, in bytes (a missing `</code>` is not searched further).
+const DEMO_TAG_MAX_BYTES: usize = 4096;
+
+/// The demo of the `<code` element at byte `at` of `text`, and the byte after the element (after `/>`, or after
+/// `</code>`, or after `>` when no `</code>` follows within [`DEMO_TAG_MAX_BYTES`]); `None` when it is no
+/// `<code src="…">` element.
+fn parse_demo_tag(text: &str, at: usize) -> Option<(Demo, usize)> {
+    let mut rest = text.get(at + 5..)?;
+    if !rest.starts_with(|c: char| c.is_whitespace()) {
+        return None;
+    }
+    let mut pos = at + 5;
+    let mut attrs: Vec<(String, Option<String>)> = Vec::new();
+    let self_closing;
+    loop {
+        let trimmed = rest.trim_start();
+        pos += rest.len() - trimmed.len();
+        rest = trimmed;
+        if let Some(r) = rest.strip_prefix("/>") {
+            self_closing = true;
+            pos += 2;
+            rest = r;
+            break;
+        }
+        if let Some(r) = rest.strip_prefix('>') {
+            self_closing = false;
+            pos += 1;
+            rest = r;
+            break;
+        }
+        let name_len = rest.find(|c: char| c.is_whitespace() || matches!(c, '=' | '>' | '/')).unwrap_or(rest.len());
+        if name_len == 0 || pos - at > DEMO_TAG_MAX_BYTES {
+            return None;
+        }
+        let name = rest[..name_len].to_owned();
+        rest = &rest[name_len..];
+        pos += name_len;
+        let Some(after_eq) = rest.trim_start().strip_prefix('=') else {
+            attrs.push((name, None));
+            continue;
+        };
+        let value_at = after_eq.trim_start();
+        pos += rest.len() - value_at.len();
+        rest = value_at;
+        let (value, used) = match rest.chars().next()? {
+            q @ ('"' | '\'') => {
+                let close = rest[1..].find(q)?;
+                (rest[1..1 + close].to_owned(), close + 2)
+            }
+            '{' => {
+                let close = rest.find('}')?;
+                let inner = rest[1..close].trim().trim_matches(['"', '\'', '`']);
+                (inner.to_owned(), close + 1)
+            }
+            _ => {
+                let n = rest.find(|c: char| c.is_whitespace() || c == '>').unwrap_or(rest.len());
+                (rest[..n].to_owned(), n)
+            }
+        };
+        attrs.push((name, Some(value)));
+        rest = &rest[used..];
+        pos += used;
+    }
+    let attr = |n: &str| attrs.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+    let src = attr("src").flatten().filter(|s| !s.trim().is_empty())?;
+    let mut end = pos;
+    let mut inner = "";
+    if !self_closing {
+        let window = &rest[..floor_boundary(rest, DEMO_TAG_MAX_BYTES)];
+        if let Some(close) = window.find("</code>") {
+            inner = &rest[..close];
+            end = pos + close + "</code>".len();
+        }
+    }
+    let nonempty = |s: String| Some(s.trim().to_owned()).filter(|s| !s.is_empty());
+    let inner_text = inner.split_whitespace().collect::<Vec<_>>().join(" ");
+    let demo = Demo {
+        src: src.trim().to_owned(),
+        title: attr("title").flatten().and_then(nonempty).or_else(|| nonempty(inner_text)),
+        description: attr("description").flatten().and_then(nonempty),
+        debug: attrs.iter().any(|(k, _)| k == "debug"),
+    };
+    Some((demo, end))
+}
+
+/// The largest char boundary of `s` at or below `max`.
+fn floor_boundary(s: &str, max: usize) -> usize {
+    let mut i = max.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 /// Whether `text`'s first line is a `---` front matter opener (comrak's rule: `---` then only
@@ -381,6 +569,9 @@ impl crate::view::BlockSpan for CodeBlock {
     fn bytes(&self) -> (u32, u32) {
         (self.start_byte, self.end_byte)
     }
+    fn demo_title(&self) -> Option<&str> {
+        self.demo.as_ref().map(|d| d.title.as_deref().unwrap_or(""))
+    }
 }
 
 /// The parser options: CommonMark plus the GFM extensions that change no fence or heading
@@ -497,13 +688,31 @@ fn unquote(value: &str) -> String {
     }
 }
 
-/// Sections from `(level, title, start_line)` headings in document order.
-fn sections(headings: &[(u8, String, u32)], lines: &LineMap) -> Vec<Section> {
+/// A heading's plain text without a trailing explicit anchor ` {#id}` (dumi, Docusaurus, Pandoc, kramdown), and the
+/// id: `"Using in TypeScript {#using-in-typescript}"` → (`"Using in TypeScript"`, `Some("using-in-typescript")`).
+/// Pandoc attributes after the id (`{#id .class}`) are dropped with it; `{#}` or a brace run that is no anchor
+/// stays in the title.
+pub(super) fn split_anchor(title: String) -> (String, Option<String>) {
+    let Some(open) = title.rfind("{#") else { return (title, None) };
+    let rest = &title[open + 2..];
+    let Some(body) = rest.strip_suffix('}') else { return (title, None) };
+    let id = body.split_whitespace().next().unwrap_or("");
+    if id.is_empty() || body.contains(['{', '}']) || !body.starts_with(|c: char| !c.is_whitespace()) {
+        return (title, None);
+    }
+    let id = id.to_owned();
+    let stripped = title[..open].trim_end().to_owned();
+    (stripped, Some(id))
+}
+
+/// Sections from `(level, title, start_line)` headings in document order; a heading with an explicit anchor
+/// (`anchors[i]`) takes it as its slug (deduplicated like the others).
+fn sections(headings: &[(u8, String, u32)], anchors: &[Option<String>], lines: &LineMap) -> Vec<Section> {
     let mut used: HashSet<String> = HashSet::new();
     let mut out: Vec<Section> = Vec::with_capacity(headings.len());
     // Indices of sections still open, with strictly increasing levels.
     let mut open: Vec<usize> = Vec::new();
-    for (level, title, start_line) in headings {
+    for (i, (level, title, start_line)) in headings.iter().enumerate() {
         while let Some(&i) = open.last() {
             if out[i].level < *level {
                 break;
@@ -511,7 +720,7 @@ fn sections(headings: &[(u8, String, u32)], lines: &LineMap) -> Vec<Section> {
             open.pop();
             close(&mut out[i], start_line.saturating_sub(1), lines);
         }
-        let base = slugify(title);
+        let base = anchors.get(i).cloned().flatten().unwrap_or_else(|| slugify(title));
         let mut slug = base.clone();
         let mut n = 0;
         while used.contains(&slug) {
@@ -575,6 +784,11 @@ impl<'t> LineMap<'t> {
         LineMap { text, starts, cm_starts }
     }
 
+    /// Our 1-based line holding byte `byte` (a byte at a line's `'\n'` belongs to that line).
+    fn line_of_byte(&self, byte: usize) -> u32 {
+        to_u32(self.starts.partition_point(|&s| s <= byte).max(1))
+    }
+
     /// Number of our lines (`text.split('\n').count()`), at least 1.
     fn count(&self) -> u32 {
         to_u32(self.starts.len())
@@ -633,6 +847,58 @@ mod tests {
         assert_eq!(doc.code_blocks[0].end_byte, 24);
         assert_eq!(doc.code_blocks[0].heading.as_deref(), Some("Kinds"));
         assert_eq!(doc.lines, 16);
+    }
+
+    #[test]
+    fn demo_elements_are_code_blocks_in_document_order() {
+        let text = "# Button\n\n```js\nfirst();\n```\n\n## Demos\n\n<code src=\"./demo/basic.tsx\">Basic usage</code>\n\n\
+                    <code src='./demo/a.tsx' title=\"Sizes\" description=\"Three sizes\" /> <code src=\"./demo/b.jsx\" debug></code>\n\n\
+                    `<code src=\"./demo/inline.tsx\">` is how.\n\n<!-- <code src=\"./demo/hidden.tsx\"/> -->\n\n```html\n<code src=\"x.tsx\"></code>\n```\n\n<code>plain</code>\n";
+        let doc = parse(text);
+        let got: Vec<_> = doc
+            .code_blocks
+            .iter()
+            .map(|b| (b.index, b.lang.as_str(), b.start_line, b.end_line, b.demo.as_ref().map(|d| d.src.as_str())))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (1, "js", 3, 5, None),
+                (2, "tsx", 9, 9, Some("./demo/basic.tsx")),
+                (3, "tsx", 11, 11, Some("./demo/a.tsx")),
+                (4, "jsx", 11, 11, Some("./demo/b.jsx")),
+                (5, "html", 17, 19, None),
+            ]
+        );
+        let d = |i: usize| doc.code_blocks[i].demo.clone().unwrap();
+        assert_eq!(d(1).title.as_deref(), Some("Basic usage"));
+        assert_eq!(
+            (d(2).title.as_deref(), d(2).description.as_deref(), d(2).debug),
+            (Some("Sizes"), Some("Three sizes"), false)
+        );
+        assert_eq!((d(3).title, d(3).debug), (None, true));
+        assert_eq!(block_text(text, &doc.code_blocks[1]), "<code src=\"./demo/basic.tsx\">Basic usage</code>");
+        assert_eq!(block_text(text, &doc.code_blocks[3]), "<code src=\"./demo/b.jsx\" debug></code>");
+        assert_eq!(doc.code_blocks[1].heading.as_deref(), Some("Demos"));
+    }
+
+    #[test]
+    fn explicit_heading_anchors_are_stripped_and_become_the_slug() {
+        let text = "# Button\n\n## Using in TypeScript {#using-in-typescript}\n\n### 在 TypeScript 中使用 {#ts-zh .unnumbered}\n\n\
+                    ## Sets {#}\n\n## Using in TypeScript {#using-in-typescript}\n\n## Code `{#x}` here\n";
+        let doc = parse(text);
+        let got: Vec<_> = doc.sections.iter().map(|s| (s.title.as_str(), s.slug.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                ("Button", "button"),
+                ("Using in TypeScript", "using-in-typescript"),
+                ("在 TypeScript 中使用", "ts-zh"),
+                ("Sets {#}", "sets-"),
+                ("Using in TypeScript", "using-in-typescript-1"),
+                ("Code {#x} here", "code-x-here"),
+            ]
+        );
     }
 
     #[test]
@@ -867,6 +1133,17 @@ mod tests {
         assert!(spans.is_empty(), "tables are one line: nothing to cut inside");
         let (small, _) = placeholder_view_spans::<CodeBlock>(text, &[], &[meta(199)]);
         assert_eq!(small, text, "tables under 200 tokens stay");
+    }
+
+    #[test]
+    fn a_demo_placeholder_replaces_only_its_element_on_its_line() {
+        let text = "## Demos\n\n<code src=\"./a.tsx\">Basic</code> <code src=\"./b.tsx\" />\n\n```js\nx\n```\n";
+        let doc = parse(text);
+        assert_eq!(
+            placeholder_view(text, &doc.code_blocks),
+            "## Demos\n\n[code block #1 hidden: tsx, 1 line, demo \"Basic\"] [code block #2 hidden: tsx, 1 line, demo]\n\n\
+             ```text\n[code block #3 hidden: js, 3 lines, under \"Demos\"]\n```\n"
+        );
     }
 
     #[test]

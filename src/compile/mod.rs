@@ -115,7 +115,7 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildReport> {
             crate::config::CONFIG_FILE
         );
     }
-    let compiled = emit::compile_all(repo, &layout, &opts.config, opts.progress, &mut diagnostics)?;
+    let compiled = emit::compile_all(repo, &files, &layout, &opts.config, opts.progress, &mut diagnostics)?;
     let (manifest, dir) = write_bundle_set(&opts.out, compiled)?;
     diagnostics.sort();
     Ok(BuildReport { manifest, dir, diagnostics, elapsed: start.elapsed() })

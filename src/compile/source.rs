@@ -117,6 +117,10 @@ pub enum FunctionKind {
     ClassProperty,
     /// An object-literal property whose value is a function: `{ bar: function () {}, baz: () => {} }`.
     ObjectProperty,
+    /// A declaration without a body: an overload head with no implementation after it, `declare function f();`,
+    /// an abstract method, or a method signature of an interface or class. (Overload heads followed by their
+    /// implementation are one entry of the implementation's kind.)
+    Signature,
 }
 
 /// One named function-like thing in a source file (an entry of the function index).
@@ -129,8 +133,11 @@ pub struct Function {
     /// The names of the enclosing scopes and `name`, joined with `.`: `Table.render`,
     /// `Table.render.helper`, `outer.inner`, `utils.formatDate` (from `const utils = { formatDate() {} }`).
     /// Scopes are classes, namespaces, named functions and methods, and variables / class fields /
-    /// object properties holding a function, class or object literal. A getter and a setter of the same
-    /// property share a qualified name and differ by [`Function::kind`].
+    /// object properties holding a function, class or object literal, and interfaces. A getter and a setter
+    /// of the same property share a qualified name and differ by [`Function::kind`]; overload heads are one
+    /// entry with their implementation. Any other repeated name is made unique (see [`analyze`]): a static
+    /// member that meets an instance member of the same name is `Toast.destroyAll (static)`, and further
+    /// repeats are `name#2`, `name#3`, … in source order, so different declarations never share a name.
     pub qualified: String,
     /// What kind of function-like thing this is.
     pub kind: FunctionKind,
@@ -145,6 +152,8 @@ pub struct Function {
     /// Byte offset just past the span's end (exclusive), so `&text[start_byte..end_byte]` is exactly
     /// the member's source.
     pub end_byte: u32,
+    /// A `static` class member.
+    pub is_static: bool,
 }
 
 /// The result of [`analyze`] on one file.
@@ -162,6 +171,10 @@ pub struct SourceAnalysis {
     pub parse_errors: usize,
     /// The 1-based line of the first `ERROR` or `MISSING` node, if any.
     pub first_error_line: Option<u32>,
+    /// Lines (1-based) where the grammar misparsed a bare `&` in JSX text or a JSX attribute string (valid TSX,
+    /// a known tree-sitter-typescript bug): the file was parsed again with those `&` read as spaces, which gave
+    /// a clean tree, so the index and skeleton are complete and `parse_errors` is 0. Empty for other files.
+    pub jsx_ampersand_lines: Vec<u32>,
 }
 
 /// Why [`analyze`] could not analyze a file.
@@ -198,14 +211,23 @@ pub enum SourceError {
 ///
 /// Never, on any input.
 pub fn analyze(lang: SourceLang, text: &str, skeleton_min_lines: usize) -> Result<SourceAnalysis, SourceError> {
-    let tree = parse(lang, text)?;
+    let mut tree = parse(lang, text)?;
+    let mut jsx_ampersand_lines = Vec::new();
+    if tree.root_node().has_error()
+        && let Some((clean, lines)) = reparse_without_jsx_ampersands(lang, text, &tree)
+    {
+        tree = clean;
+        jsx_ampersand_lines = lines;
+    }
     let root = tree.root_node();
     let (parse_errors, first_error_line) = count_errors(root);
 
+    // Positions are those of `text` (a masked reparse keeps every byte offset).
     let mut walk = Walk::new(text);
     walk.run(root);
     let Walk { mut functions, bodies, .. } = walk;
     functions.sort_by_key(|f| f.start_byte);
+    let functions = identify(functions);
 
     let lines = text.split('\n').count();
     let (skeleton, outer_bodies) = if lines >= skeleton_min_lines {
@@ -215,7 +237,143 @@ pub fn analyze(lang: SourceLang, text: &str, skeleton_min_lines: usize) -> Resul
         (None, 0)
     };
 
-    Ok(SourceAnalysis { functions, skeleton, outer_bodies, parse_errors, first_error_line })
+    Ok(SourceAnalysis { functions, skeleton, outer_bodies, parse_errors, first_error_line, jsx_ampersand_lines })
+}
+
+/// How many times a misparsed `&` in JSX is masked and the file parsed again (error recovery can hide a second
+/// one behind the first).
+const MAX_JSX_REPARSES: usize = 3;
+
+/// When every syntax error of `tree` is an `ERROR` node starting with `&` inside a JSX element or attribute (the
+/// grammar reads `&` there as the start of an entity: `Tom & Jerry`, `src='?a=1&b=2'`), the tree of `text` with
+/// those `&` bytes read as spaces (same length, so every offset holds) and the lines they are on; `None` when
+/// another error remains.
+fn reparse_without_jsx_ampersands(lang: SourceLang, text: &str, tree: &Tree) -> Option<(Tree, Vec<u32>)> {
+    let mut masked = text.as_bytes().to_vec();
+    let mut lines = Vec::new();
+    let mut current: Option<Tree> = None;
+    for _ in 0..MAX_JSX_REPARSES {
+        let found = {
+            let root = current.as_ref().unwrap_or(tree).root_node();
+            if !root.has_error() {
+                break;
+            }
+            let mut stack = vec![root];
+            let mut cursor = root.walk();
+            let mut found = false;
+            while let Some(node) = stack.pop() {
+                if node.is_missing() {
+                    return None;
+                }
+                if node.is_error() {
+                    let start = node.start_byte();
+                    let in_jsx =
+                        std::iter::successors(node.parent(), |n| n.parent()).any(|n| n.kind().starts_with("jsx_"));
+                    if masked.get(start) != Some(&b'&') || !in_jsx {
+                        return None;
+                    }
+                    for b in &mut masked[start..node.end_byte()] {
+                        if *b == b'&' {
+                            *b = b' ';
+                        }
+                    }
+                    lines.push(line_of(node.start_position().row));
+                    found = true;
+                    continue;
+                }
+                for child in node.children(&mut cursor) {
+                    if child.has_error() || child.is_missing() {
+                        stack.push(child);
+                    }
+                }
+            }
+            found
+        };
+        if !found {
+            return None;
+        }
+        // Only `&` bytes (ASCII) became spaces: still UTF-8.
+        let masked_text = std::str::from_utf8(&masked).ok()?;
+        current = Some(parse(lang, masked_text).ok()?);
+    }
+    let clean = current?;
+    if clean.root_node().has_error() {
+        return None;
+    }
+    lines.sort_unstable();
+    lines.dedup();
+    Some((clean, lines))
+}
+
+/// Makes every qualified name of `functions` (sorted by start) name one span (see [`Function::qualified`]):
+/// overload heads ([`FunctionKind::Signature`]) directly followed in the index by more of the same name end in one
+/// entry spanning them all, of the last one's kind (`function format` of three `export function format(…)` lines
+/// 1–5 is lines 1–5); a getter and a setter keep one shared name (served together); a static member meeting an
+/// instance member of the same name gets ` (static)`; other repeats get `#2`, `#3`, ….
+fn identify(functions: Vec<Function>) -> Vec<Function> {
+    // Overload groups: a run of adjacent entries of one qualified name, all but the last bodiless.
+    let mut merged: Vec<Function> = Vec::with_capacity(functions.len());
+    for f in functions {
+        if let Some(prev) = merged.last_mut()
+            && prev.qualified == f.qualified
+            && prev.kind == FunctionKind::Signature
+            && prev.is_static == f.is_static
+        {
+            prev.end_byte = prev.end_byte.max(f.end_byte);
+            prev.end_line = prev.end_line.max(f.end_line);
+            prev.kind = f.kind;
+            continue;
+        }
+        merged.push(f);
+    }
+    // How many entries share each qualified name, and whether they mix static and instance members.
+    let mut seen: std::collections::HashMap<String, (usize, bool, bool)> = std::collections::HashMap::new();
+    for f in &merged {
+        let e = seen.entry(f.qualified.clone()).or_default();
+        e.0 += 1;
+        if f.is_static {
+            e.1 = true;
+        } else {
+            e.2 = true;
+        }
+    }
+    // Numbering within each (possibly `(static)`-suffixed) name; a setter right after a getter (or the reverse)
+    // of the same name shares its number.
+    let mut counters: std::collections::HashMap<String, (u32, Option<FunctionKind>)> = std::collections::HashMap::new();
+    let mut taken: HashSet<String> = merged.iter().map(|f| f.qualified.clone()).collect();
+    for f in &mut merged {
+        let Some(&(count, has_static, has_instance)) = seen.get(&f.qualified) else { continue };
+        if count < 2 {
+            continue;
+        }
+        let base = if f.is_static && has_static && has_instance {
+            format!("{} (static)", f.qualified)
+        } else {
+            f.qualified.clone()
+        };
+        let (n, last) = counters.entry(base.clone()).or_insert((0, None));
+        let pairs = matches!(
+            (last.as_ref(), &f.kind),
+            (Some(FunctionKind::Getter), FunctionKind::Setter) | (Some(FunctionKind::Setter), FunctionKind::Getter)
+        );
+        if pairs {
+            *last = None;
+        } else {
+            *n += 1;
+            *last = Some(f.kind.clone());
+        }
+        let mut name = if *n == 1 { base.clone() } else { format!("{base}#{n}") };
+        while *n > 1 && taken.contains(&name) && name != f.qualified {
+            // A name like `x#2` written in the source: take the next free number.
+            *n += 1;
+            name = format!("{base}#{n}");
+        }
+        if name != f.qualified {
+            taken.insert(name.clone());
+            f.qualified = name;
+        }
+    }
+    merged
 }
 
 /// A readable dump of the tree-sitter syntax tree (for a `dump-ts` debug subcommand): one node per
@@ -484,6 +642,18 @@ impl<'a, 't> Walk<'a, 't> {
             "class_declaration" | "abstract_class_declaration" | "class" if !claimed => {
                 node.child_by_field_name("name").map(|n| self.text(n).to_string())
             }
+            "function_signature" => {
+                // An overload head or `declare function f(): T;`.
+                let name = self.text(node.child_by_field_name("name")?).to_string();
+                self.index(&name, FunctionKind::Signature, node, ctx);
+                None
+            }
+            "method_signature" | "abstract_method_signature" => {
+                let name = property_name(self.text, node.child_by_field_name("name")?);
+                self.index(&name, FunctionKind::Signature, node, ctx);
+                None
+            }
+            "interface_declaration" => node.child_by_field_name("name").map(|n| self.text(n).to_string()),
             "internal_module" | "module" => {
                 let name = property_name(self.text, node.child_by_field_name("name")?);
                 Some(name)
@@ -597,6 +767,8 @@ impl<'a, 't> Walk<'a, 't> {
         let end_pos = last.end_position().max(node.end_position());
         // A span ending just after a newline ends on the previous line.
         let end_row = if end_pos.column == 0 && end > start { end_pos.row.saturating_sub(1) } else { end_pos.row };
+        let mut cursor = node.walk();
+        let is_static = ctx.in_class && node.children(&mut cursor).any(|c| c.kind() == "static" && !c.is_named());
         self.functions.push(Function {
             name,
             qualified,
@@ -605,6 +777,7 @@ impl<'a, 't> Walk<'a, 't> {
             end_line: line_of(end_row).max(start_line),
             start_byte: u32::try_from(start).unwrap_or(u32::MAX),
             end_byte: u32::try_from(end).unwrap_or(u32::MAX),
+            is_static,
         });
     }
 
@@ -643,6 +816,7 @@ impl<'a, 't> Walk<'a, 't> {
                     }
                     match kind {
                         "export_statement" if field == Some("declaration") => c.outer = outer_here,
+                        "ambient_declaration" if child.kind() == "function_signature" => c.outer = outer_here,
                         "lexical_declaration" | "variable_declaration"
                             if single_declarator && child.kind() == "variable_declarator" =>
                         {
@@ -990,10 +1164,12 @@ const utils = {
     }
 
     #[test]
-    fn signatures_without_bodies_are_not_functions() {
-        let src = "function f(a: string): void;
-function f(a: number): void;
-function f(a: any) {}
+    fn bodiless_declarations_are_indexed_and_overloads_are_one_entry() {
+        let src = "export function format(v: number): string;
+export function format(v: Date): string;
+export function format(v: unknown): string {
+  return String(v);
+}
 interface I { m(): void; p: () => void }
 abstract class A {
     abstract run(): void;
@@ -1006,8 +1182,74 @@ type T = () => void;
         use FunctionKind::*;
         assert_eq!(
             funcs(SourceLang::TypeScript, src),
-            vec![f("f", "f", Function, 3, 3), f("go", "A.go", Method, 8, 8)]
+            vec![
+                f("format", "format", Function, 1, 5),
+                f("m", "I.m", Signature, 6, 6),
+                f("run", "A.run", Signature, 8, 8),
+                f("go", "A.go", Method, 9, 10),
+                f("d", "d", Signature, 12, 12),
+            ]
         );
+        let a = analyze(SourceLang::TypeScript, src, 1).unwrap();
+        assert!(span(src, &a.functions[0]).starts_with("export function format(v: number): string;\n"));
+        assert_eq!(span(src, &a.functions[4]), "declare function d(): void;");
+        // Bodiless declarations stay whole in the skeleton.
+        let sk = a.skeleton.unwrap();
+        assert!(sk.contains("export function format(v: Date): string;\n"));
+        assert!(sk.contains("abstract run(): void;") && sk.contains("declare function d(): void;"));
+    }
+
+    #[test]
+    fn repeated_names_get_distinct_entries_each_with_its_own_lines() {
+        let src = "class Toast {
+  static destroyAll() {
+    a();
+  }
+  destroyAll() {
+    b();
+  }
+  get size() { return 1; }
+  set size(v) {}
+}
+class Tabs {
+  static defaultProps = {
+    onTabClick: () => undefined,
+  };
+  other() {}
+  onTabClick = (key, e) => {
+    go(key, e);
+  };
+}
+const x = { f() {} };
+const y = { f() {} };
+function x() {}
+";
+        use FunctionKind::*;
+        let got = funcs(SourceLang::TypeScript, src);
+        assert_eq!(
+            got,
+            vec![
+                f("destroyAll", "Toast.destroyAll (static)", Method, 2, 4),
+                f("destroyAll", "Toast.destroyAll", Method, 5, 7),
+                f("size", "Toast.size", Getter, 8, 8),
+                f("size", "Toast.size", Setter, 9, 9),
+                f("onTabClick", "Tabs.defaultProps.onTabClick", ObjectProperty, 13, 13),
+                f("other", "Tabs.other", Method, 15, 15),
+                f("onTabClick", "Tabs.onTabClick", ClassProperty, 16, 18),
+                f("f", "x.f", Method, 20, 20),
+                f("f", "y.f", Method, 21, 21),
+                f("x", "x", Function, 22, 22),
+            ]
+        );
+        // Two declarations of one qualified name: numbered in source order.
+        let got: Vec<String> =
+            analyze(SourceLang::JavaScript, "function g() {}\nif (a) { function g() { return 2; } }\n", 1)
+                .unwrap()
+                .functions
+                .into_iter()
+                .map(|f| format!("{} {}-{}", f.qualified, f.start_line, f.end_line))
+                .collect();
+        assert_eq!(got, ["g 1-1", "g#2 2-2"]);
     }
 
     #[test]
@@ -1135,6 +1377,23 @@ setup(() => { /* ... */ });
         let a = analyze(SourceLang::TypeScript, src, 4).unwrap();
         assert_eq!(a.skeleton.as_deref(), Some("function a() { /* ... */ }\n"));
         assert_eq!(a.outer_bodies, 1);
+    }
+
+    #[test]
+    fn a_bare_ampersand_in_jsx_is_no_syntax_error() {
+        let src = "const a = <div>\n  Tom & Jerry\n</div>;\nconst b = <I src='x?a=1&b=2' />;\nfunction after() {\n  return a && b;\n}\n";
+        let a = analyze(SourceLang::Tsx, src, 1).unwrap();
+        assert_eq!((a.parse_errors, a.first_error_line), (0, None));
+        assert_eq!(a.jsx_ampersand_lines, [2, 4]);
+        let names: Vec<_> = a.functions.iter().map(|f| (f.qualified.as_str(), f.start_line, f.end_line)).collect();
+        assert_eq!(names, [("after", 5, 7)]);
+        // The skeleton is of the original text: the `&` are kept.
+        let sk = a.skeleton.unwrap();
+        assert!(sk.contains("Tom & Jerry") && sk.contains("a=1&b=2") && sk.contains("function after() { /* ... */ }"));
+        // A real syntax error is still one (and nothing is masked).
+        let broken = analyze(SourceLang::Tsx, "const a = <div>Tom & Jerry</div>;\nfunction f( {\n", 1).unwrap();
+        assert!(broken.parse_errors > 0);
+        assert!(broken.jsx_ampersand_lines.is_empty());
     }
 
     #[test]
@@ -1272,6 +1531,17 @@ setup(() => { /* ... */ });
                 assert_eq!(func.end_line - func.start_line + 1, lines, "{p}: {func:?}");
                 let line_at = text[..func.start_byte as usize].split('\n').count() as u32;
                 assert_eq!(func.start_line, line_at, "{p}: {func:?}");
+            }
+            // Function identity: a qualified name names one entry, or a getter and a setter.
+            let mut by_name: std::collections::HashMap<&str, Vec<&FunctionKind>> = Default::default();
+            for func in &a.functions {
+                by_name.entry(&func.qualified).or_default().push(&func.kind);
+            }
+            for (q, kinds) in &by_name {
+                let pair = kinds.len() == 2
+                    && kinds.contains(&&FunctionKind::Getter)
+                    && kinds.contains(&&FunctionKind::Setter);
+                assert!(kinds.len() == 1 || pair, "{p}: {q} names {kinds:?}");
             }
             let skeleton = a.skeleton.as_deref().unwrap();
             assert_eq!(reparse_errors(lang, skeleton), 0, "{p}: skeleton has errors");

@@ -318,7 +318,10 @@ pub fn doc_units(
         let mut f = Fields::default();
         f.title(b.heading.as_deref().unwrap_or(&title));
         f.context(&format!("{doc_context} {}", path.join(" ")));
-        if b.end_line > b.start_line + 1 {
+        if let (Some(_), Some(code)) = (&b.demo, &b.code) {
+            // A demo file's block: its code is the file's, read by the compiler.
+            f.body(&without_prose_literals(code));
+        } else if b.end_line > b.start_line + 1 {
             f.body(&without_prose_literals(lines.slice(b.start_line + 1, b.end_line - 1)));
         }
         let info = UnitInfo {

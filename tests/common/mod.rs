@@ -56,6 +56,20 @@ pub fn blueprint() -> Option<&'static Built> {
     build_once(&CELL, real_corpus().map(|d| d.join("blueprint")), "blueprint")
 }
 
+/// antd-mobile (dumi layout), built with the `dumi` preset; `None` (the reason printed) when the assembled corpus
+/// has no `antd-mobile/`.
+pub fn antd_mobile() -> Option<&'static Built> {
+    static CELL: OnceLock<Option<Built>> = OnceLock::new();
+    let repo = real_corpus().map(|d| d.join("antd-mobile")).filter(|d| {
+        let there = d.is_dir();
+        if !there {
+            eprintln!("skipping real-corpus test: {} is absent", d.display());
+        }
+        there
+    });
+    build_once(&CELL, repo, "dumi")
+}
+
 /// The project's own sample `corpus/`, built with the default preset.
 pub fn sample() -> &'static Built {
     static CELL: OnceLock<Option<Built>> = OnceLock::new();

@@ -1,0 +1,2 @@
+export { default, formatCount, BadgeGroup } from './Badge';
+export type { BadgeProps } from './Badge';
