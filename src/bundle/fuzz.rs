@@ -26,9 +26,12 @@ use crate::read::{BundleSet, Detail, Paging};
 use crate::render::Render;
 use crate::search::query::SearchOptions;
 
-/// The sample corpus built once into a kept temporary directory: (set directory, its files' bytes by name).
-fn sample() -> &'static (PathBuf, Vec<(String, Vec<u8>)>) {
-    static SET: OnceLock<(PathBuf, Vec<(String, Vec<u8>)>)> = OnceLock::new();
+/// A built set: its directory and its files' bytes by name.
+type Sample = (PathBuf, Vec<(String, Vec<u8>)>);
+
+/// The sample corpus built once into a kept temporary directory.
+fn sample() -> &'static Sample {
+    static SET: OnceLock<Sample> = OnceLock::new();
     SET.get_or_init(|| {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let out = tempfile::tempdir().expect("tempdir").keep();
