@@ -986,7 +986,7 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
 /// # Errors
 /// Any I/O error; `tmp` is removed and the published set is left as it was.
 #[cfg(unix)]
-fn publish_generation(out: &Path, name: &str, tmp: &Path, build_id: u64) -> anyhow::Result<()> {
+pub(crate) fn publish_generation(out: &Path, name: &str, tmp: &Path, build_id: u64) -> anyhow::Result<()> {
     let generation = format!(".{name}.gen-{build_id:016x}");
     let dest = out.join(name);
     let previous = std::fs::read_link(&dest).ok().map(|t| t.to_string_lossy().into_owned());
@@ -1028,7 +1028,7 @@ fn publish_generation(out: &Path, name: &str, tmp: &Path, build_id: u64) -> anyh
 
 /// Without symbolic links: the old swap (rename the set aside, rename the new one into place).
 #[cfg(not(unix))]
-fn publish_generation(out: &Path, name: &str, tmp: &Path, _build_id: u64) -> anyhow::Result<()> {
+pub(crate) fn publish_generation(out: &Path, name: &str, tmp: &Path, _build_id: u64) -> anyhow::Result<()> {
     let dest = out.join(name);
     let old = out.join(format!(".{name}.old-{}", std::process::id()));
     if dest.exists() {

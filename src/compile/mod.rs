@@ -6,6 +6,7 @@
 
 pub mod changelog;
 mod emit;
+pub(crate) use emit::publish_generation;
 pub mod layout;
 pub mod markdown;
 pub mod props;
