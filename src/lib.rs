@@ -1,5 +1,5 @@
 //! mydesign-docs: compile a design system's documentation and sources once into compact, token-counted
-//! bundles ([`compile`] → [`bundle`]), then answer lookups from the memory-mapped bundles in microseconds
+//! bundles ([`compile`] → [`bundle`]), then answer lookups from the bundles in microseconds
 //! ([`read`] → [`render`]).
 //!
 //! The two halves meet only in [`model`] (the serialized shapes) and [`bundle`] (the on-disk format): the reader

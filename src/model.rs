@@ -122,6 +122,9 @@ pub struct Manifest {
     /// Where the sources came from, when `build` knew (a git checkout or `--ref`). Absent in sets of format 2.
     #[serde(default)]
     pub source: Option<SourceInfo>,
+    /// The build's id, stored in every bundle's identity (`bundle::format::Identity`): a hash of this manifest
+    /// before `bundles` and `build_id` are filled in.
+    pub build_id: u64,
 }
 
 /// The source a set was built from (`build REPO [--ref REF]`).
@@ -232,8 +235,10 @@ pub struct BundleFile {
     pub name: String,
     /// Size in bytes.
     pub bytes: u64,
-    /// xxh3-64 of the whole file.
+    /// xxh3-64 of the whole file (checked by `verify`).
     pub xxh3: u64,
+    /// The bundle's header checksum, a fingerprint of the whole file (checked on every open).
+    pub header_xxh3: u64,
 }
 
 /// Totals of a build.

@@ -1,4 +1,4 @@
-//! The reader half: finds a bundle set, opens bundles by memory map on first use, and answers each lookup by
+//! The reader half: finds a bundle set, opens bundles (positioned reads) on first use, and answers each lookup by
 //! decompressing only the frames it returns. It never parses Markdown, runs tree-sitter or counts tokens: every
 //! number it reports was stored by the compiler.
 //!
@@ -13,6 +13,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::budget::{Budget, BudgetError, Cursor, Cuts, DocForm, Fence, Part, Request, serve};
+use crate::bundle::format::{CHANGELOG_KEY, MANIFEST_KEY, SEARCH_KEY};
 use crate::bundle::{Bundle, BundleError};
 use crate::model::*;
 
@@ -723,9 +724,12 @@ pub struct FunctionView {
     pub text: String,
 }
 
-/// An open bundle set: its manifest, and its bundles opened lazily and kept mapped.
+/// An open bundle set: its manifest, and its bundles opened lazily and kept open.
 pub struct BundleSet {
     dir: PathBuf,
+    /// `dir` resolved once when opened: the generation this set answers from (`out/<system>@<version>` is a link to
+    /// an immutable `.…gen-<id>` directory that a rebuild replaces), so every bundle comes from the same build.
+    pinned: PathBuf,
     manifest: Manifest,
     open: Mutex<HashMap<String, Arc<Bundle>>>,
     /// Decoded `component` frames: small, and read by nearly every lookup of a long-running server.
@@ -903,7 +907,9 @@ impl Library {
             .map(|(_, _, d)| d.clone())
             .ok_or_else(|| LookupError::NoBundles { dir: join_dirs(&self.dirs) })?;
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(set) = open.get(&dir) {
+        // A set stays open while its directory resolves to the same generation; after a rebuild published a new
+        // one, the next request opens it (answers in flight keep their `Arc` of the old one).
+        if let Some(set) = open.get(&dir).filter(|s| dir.canonicalize().is_ok_and(|now| now == s.pinned)) {
             return Ok(set.clone());
         }
         let set = Arc::new(BundleSet::open(&dir)?);
@@ -1060,6 +1066,36 @@ pub fn version_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     .then_with(|| a.cmp(b))
 }
 
+/// Checks a bundle's identity against the manifest that names it under `key` (a component key or one of the set's
+/// own bundle keys), field by field, naming the first difference with both values.
+fn check_identity(b: &Bundle, m: &Manifest, key: &str) -> Result<(), BundleError> {
+    let id = b.identity();
+    let describe = |k: &str| match k {
+        MANIFEST_KEY => "the manifest".to_string(),
+        CHANGELOG_KEY => "the changelog".to_string(),
+        SEARCH_KEY => "the search index".to_string(),
+        k => format!("component `{}`", echo(k)),
+    };
+    let pairs: [(&str, String, String); 5] = [
+        ("system", echo(&m.system), echo(&id.system)),
+        ("version", echo(&m.version), echo(&id.version)),
+        ("encoding", echo(&m.encoding), echo(&id.encoding)),
+        ("build", format!("{:016x}", m.build_id), format!("{:016x}", id.build_id)),
+        ("key", describe(key), describe(&id.key)),
+    ];
+    match pairs.into_iter().find(|(_, want, got)| want != got) {
+        None => Ok(()),
+        Some(("key", want, got)) => {
+            Err(BundleError::WrongBundle { path: b.path().to_string(), expected: want, found: got })
+        }
+        Some((field, want, got)) => Err(BundleError::WrongBundle {
+            path: b.path().to_string(),
+            expected: format!("{field} {want}"),
+            found: format!("{field} {got}"),
+        }),
+    }
+}
+
 impl BundleSet {
     /// Finds and opens one bundle set under `dir` (see [`Library::scan`] and [`Library::select`]).
     ///
@@ -1074,13 +1110,17 @@ impl BundleSet {
     /// # Errors
     /// A missing or damaged manifest.
     pub fn open(dir: &Path) -> Result<BundleSet, LookupError> {
-        let path = dir.join("manifest.bundle");
+        let pinned = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        let path = pinned.join("manifest.bundle");
         if !path.is_file() {
             return Err(LookupError::NoBundles { dir: dir.display().to_string() });
         }
-        let manifest: Manifest = Bundle::open(&path)?.get(keys::MANIFEST)?;
+        let bundle = Bundle::open(&path)?;
+        let manifest: Manifest = bundle.get(keys::MANIFEST)?;
+        check_identity(&bundle, &manifest, MANIFEST_KEY)?;
         Ok(BundleSet {
             dir: dir.to_path_buf(),
+            pinned,
             manifest,
             open: Mutex::new(HashMap::new()),
             metas: Mutex::new(HashMap::new()),
@@ -1113,9 +1153,42 @@ impl BundleSet {
         if let Some(b) = open.get(file) {
             return Ok(b.clone());
         }
-        let b = Arc::new(Bundle::open(&self.dir.join(file))?);
+        let b = Arc::new(Bundle::open(&self.pinned.join(file))?);
+        self.check_bundle(file, &b)?;
         open.insert(file.to_string(), b.clone());
         Ok(b)
+    }
+
+    /// Checks that the bundle opened from `file` is the one the manifest names: its size and header checksum as
+    /// the manifest records them, and its identity (system, version, encoding, build, key). Cheap: no frame is
+    /// read. The full hash is `verify`'s.
+    fn check_bundle(&self, file: &str, b: &Bundle) -> Result<(), BundleError> {
+        let m = &self.manifest;
+        let wrong =
+            |expected: String, found: String| BundleError::WrongBundle { path: b.path().to_string(), expected, found };
+        let key = if m.search.as_ref().is_some_and(|s| s.bundle == file) {
+            SEARCH_KEY.to_string()
+        } else if m.changelog.as_ref().is_some_and(|c| c.bundle == file) {
+            CHANGELOG_KEY.to_string()
+        } else {
+            let entry = m.components.iter().chain(m.shared.as_ref()).find(|c| c.bundle == file);
+            entry.map(|c| c.key.clone()).unwrap_or_else(|| format!("(not listed: {file})"))
+        };
+        check_identity(b, m, &key)?;
+        let Ok(i) = m.bundles.binary_search_by(|f| f.name.as_str().cmp(file)) else {
+            return Err(wrong("the bundles it lists".into(), format!("`{file}`, which it does not list")));
+        };
+        let listed = &m.bundles[i];
+        if b.file_len() != listed.bytes {
+            return Err(wrong(format!("{} bytes", listed.bytes), format!("{} bytes", b.file_len())));
+        }
+        if b.header_xxh3() != listed.header_xxh3 {
+            return Err(wrong(
+                format!("header checksum {:016x}", listed.header_xxh3),
+                format!("header checksum {:016x}", b.header_xxh3()),
+            ));
+        }
+        Ok(())
     }
 
     /// The text frame `key` of `bundle`, from the cache or decoded (and cached).
@@ -1719,7 +1792,7 @@ impl BundleSet {
                     .iter()
                     .filter(|s| (2..=4).contains(&s.level))
                     .map(|s| {
-                        let indent = "  ".repeat(usize::from(s.level - 2));
+                        let indent = "  ".repeat(usize::from(s.level.saturating_sub(2)));
                         format!("{indent}{} ({}) {}", s.title, s.slug, crate::render::thousands(s.tokens))
                     })
                     .collect(),
@@ -2183,7 +2256,7 @@ impl BundleSet {
     pub fn verify(&self) -> Result<(usize, usize), LookupError> {
         let mut frames = 0;
         for b in &self.manifest.bundles {
-            let path = self.dir.join(&b.name);
+            let path = self.pinned.join(&b.name);
             let bytes =
                 std::fs::read(&path).map_err(|error| BundleError::Io { path: path.display().to_string(), error })?;
             let p = path.display().to_string();

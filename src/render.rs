@@ -113,6 +113,15 @@ pub fn plural(n: impl Into<u64>, word: &str) -> String {
     format!("{} {word}{}", thousands(n), if n == 1 { "" } else { "s" })
 }
 
+/// Widest padded column of a list (characters): longer names overflow their column instead of widening it. Rust's
+/// formatter panics on a width over 65,535, which a hand-made bundle's 70,000-character name would reach.
+const MAX_COLUMN: usize = 80;
+
+/// Width of a list's name column: the longest of `widths` (characters), at least 4, at most [`MAX_COLUMN`].
+fn column(widths: impl Iterator<Item = usize>) -> usize {
+    widths.max().unwrap_or(4).clamp(4, MAX_COLUMN)
+}
+
 /// `token` for 1, else `tokens` (after a number printed on its own, as in `3 of 1 token`).
 fn tokens_word(n: u32) -> &'static str {
     if n == 1 { "token" } else { "tokens" }
@@ -134,7 +143,7 @@ impl Render for ComponentsView {
             self.lang,
             self.changelog_pages.map_or(String::new(), |p| format!(" · changelog: {}", plural(p, "page")))
         );
-        let width = self.components.iter().map(|c| c.name.chars().count()).max().unwrap_or(4).max(4);
+        let width = column(self.components.iter().map(|c| c.name.chars().count()));
         out.push_str(&format!(
             "{:<width$}  {:>7}  {:>6}  {:>5}  {}\n",
             "NAME", "TOKENS", "BLOCKS", "FILES", "TITLE — BRIEF"
@@ -452,7 +461,7 @@ impl Render for FilesView {
     fn render(&self, surface: Surface) -> String {
         let mut out =
             format!("[{} · {} · {}]\n", served(&self.served), self.component, plural(self.files.len() as u64, "file"));
-        let width = self.files.iter().map(|f| f.path.chars().count()).max().unwrap_or(4).max(4);
+        let width = column(self.files.iter().map(|f| f.path.chars().count()));
         out.push_str(&format!("{:<width$}  {:>6}  {:>7}  {:>9}  NOTES\n", "PATH", "LINES", "TOKENS", "FUNCTIONS"));
         for f in &self.files {
             let mut notes = Vec::new();
@@ -587,6 +596,39 @@ impl Render for FunctionView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_70000_character_name_is_listed_whole_without_panicking() {
+        let long = "n".repeat(70_000);
+        let file = crate::model::FileMeta {
+            path: long.clone(),
+            kind: crate::model::FileKind::Text,
+            lines: 1,
+            bytes: 1,
+            tokens: 1,
+            skeleton: None,
+            functions: 0,
+            parse_errors: 0,
+            owner: "x".into(),
+        };
+        let view = crate::read::FilesView {
+            served: Served { system: "s".into(), version: "1".into(), note: None },
+            component: "x".into(),
+            tokens: 0,
+            files: vec![file],
+            part: crate::read::ListPart {
+                rows_total: 1,
+                first_row: 0,
+                tokens_exact: true,
+                next_cursor: None,
+                max_tokens: None,
+            },
+        };
+        let text = view.render(Surface::Cli);
+        assert!(text.contains(&format!("{long}       1        1          0")), "{}", &text[..100]);
+        assert_eq!(column([3usize, 70_000].into_iter()), MAX_COLUMN);
+        assert_eq!(column([9usize].into_iter()), 9);
+    }
 
     #[test]
     fn calls_carry_the_set_served_on_both_surfaces() {

@@ -526,26 +526,15 @@ fn install_one(set: Unpacked, store: &Path, force: bool) -> Result<InstallReport
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);
     }
-    // Into place: a reader sees the old set or the new one, never a mix.
+    // Into place, as a build publishes: a new generation and the `<system>@<version>` link replaced in one rename,
+    // so a reader (a running `serve`) sees the old set or the new one, never a mix, and moves to the new one at its
+    // next request.
+    let generation = BundleSet::open(&tmp).map(|s| s.manifest().build_id).unwrap_or_default();
+    crate::compile::publish_generation(store, &name, &tmp, generation)
+        .map_err(|e| io(&dest)(std::io::Error::other(format!("{e:#}"))))?;
     let outcome = match previous {
-        None => {
-            if let Err(e) = std::fs::rename(&tmp, &dest) {
-                let _ = std::fs::remove_dir_all(&tmp);
-                return Err(io(&dest)(e));
-            }
-            Installed::New
-        }
-        Some(prev) => {
-            let old = store.join(format!(".remove-{}", unique_suffix()));
-            std::fs::rename(&dest, &old).map_err(io(&dest))?;
-            if let Err(e) = std::fs::rename(&tmp, &dest) {
-                let _ = std::fs::rename(&old, &dest);
-                let _ = std::fs::remove_dir_all(&tmp);
-                return Err(io(&dest)(e));
-            }
-            let _ = std::fs::remove_dir_all(&old);
-            Installed::Replaced { previous: prev }
-        }
+        None => Installed::New,
+        Some(prev) => Installed::Replaced { previous: prev },
     };
     sync_dir(store);
     Ok(report(outcome))
@@ -631,5 +620,12 @@ pub fn remove(store: &Path, name: &str) -> Result<PathBuf, StoreError> {
     std::fs::rename(&entry.dir, &old).map_err(io(&entry.dir))?;
     sync_dir(store);
     std::fs::remove_dir_all(&old).map_err(io(&old))?;
+    // The link is gone; its generations (the current one and the one kept for readers) go with it.
+    let prefix = format!(".{}.gen-", entry.dir.file_name().unwrap_or_default().to_string_lossy());
+    for e in std::fs::read_dir(store).into_iter().flatten().filter_map(Result::ok) {
+        if e.file_name().to_string_lossy().starts_with(&prefix) {
+            std::fs::remove_dir_all(e.path()).map_err(io(&e.path()))?;
+        }
+    }
     Ok(entry.dir.clone())
 }

@@ -326,7 +326,7 @@ pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTa
         let _ = writeln!(out, "- (outside sections): {}", block_list(&loose));
     }
     for (s, blocks) in listed.iter().zip(&blocks_of) {
-        let indent = "  ".repeat(usize::from(s.level - 2));
+        let indent = "  ".repeat(usize::from(s.level.saturating_sub(2)));
         let blocks = if blocks.is_empty() { String::new() } else { format!(": {}", block_list(blocks)) };
         let _ = writeln!(out, "{indent}- {} {}{blocks}", s.title, s.tokens);
     }

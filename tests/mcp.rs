@@ -1086,3 +1086,178 @@ fn a_panic_is_answered_over_http() {
         assert_eq!(s.call("list_components", json!({}))["result"]["isError"], false, "still serving");
     }
 }
+
+/// Issue 13, item 1: bundles truncated and rewritten in place (as `cp` over a set or `rsync --inplace` do) under a
+/// running server. With a memory map this killed the server by SIGBUS; every call must now be answered (an answer
+/// or a tool error) and the server must keep serving once the files are whole again.
+#[test]
+fn bundles_rewritten_in_place_under_the_server_never_kill_it() {
+    let src = sample_dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(src.file_name().unwrap());
+    std::fs::create_dir_all(&dir).unwrap();
+    for e in std::fs::read_dir(&src).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
+    }
+    let victims: Vec<(PathBuf, Vec<u8>)> = ["table.bundle", "button.bundle", "search.bundle"]
+        .iter()
+        .map(|f| (dir.join(f), std::fs::read(dir.join(f)).unwrap()))
+        .collect();
+    let mut c = Client::start(&["--bundles", arg(&dir)]);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let (stop, victims) = (stop.clone(), victims.clone());
+        std::thread::spawn(move || {
+            let mut rounds = 0u32;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                for (path, good) in &victims {
+                    // In place: same inode, like `cp` over an existing file.
+                    let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+                    match rounds % 4 {
+                        0 => f.set_len(good.len() as u64 / 3).unwrap(),
+                        1 => f.set_len(0).unwrap(),
+                        2 => {
+                            let garbage: Vec<u8> = good.iter().map(|b| b ^ 0x5a).collect();
+                            f.write_all(&garbage).unwrap();
+                        }
+                        _ => {
+                            f.set_len(0).unwrap();
+                            f.write_all(good).unwrap();
+                        }
+                    }
+                }
+                rounds += 1;
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            for (path, good) in &victims {
+                let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+                f.set_len(0).unwrap();
+                f.write_all(good).unwrap();
+            }
+            rounds
+        })
+    };
+    let calls = [
+        ("component_details", json!({"component": "table", "detail": "full"})),
+        ("get_code_block", json!({"component": "button", "index": 1})),
+        ("get_file_code", json!({"path": "src/components/Table/Table.tsx"})),
+        ("search", json!({"query": "table row selection"})),
+        ("component_details", json!({"component": "button"})),
+    ];
+    let (mut answers, mut errors) = (0, 0);
+    for i in 0..400 {
+        let (tool, args) = &calls[i % calls.len()];
+        let r = c.call(tool, args.clone());
+        if r["result"]["isError"] == false {
+            answers += 1;
+        } else {
+            assert!(r["result"]["isError"] == true || r["error"].is_object(), "{r}");
+            errors += 1;
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let rounds = writer.join().unwrap();
+    eprintln!("400 calls during {rounds} in-place rewrite rounds: {answers} answers, {errors} errors, 0 deaths");
+    assert_eq!(answers + errors, 400);
+    assert!(c.child.try_wait().unwrap().is_none(), "the server died");
+    // Whole again: the same server answers.
+    let (text, _) = c.ok("get_code_block", json!({"component": "button", "index": 1}));
+    assert!(text.contains("button"), "{text}");
+}
+
+/// A document whose every part names generation `n`: title, brief, first and last line; `n % 7 + 1` filler lines,
+/// so the line count in each answer's header says which generation its metadata came from.
+fn generation_doc(n: u32) -> String {
+    let filler = "Filler line.\n".repeat((n % 7 + 1) as usize);
+    format!(
+        "---\ntitle: Gen {n}\nbrief: Generation {n} brief.\n---\n\n## Usage\n\nGeneration {n} starts.\n\n{filler}\nGeneration {n} ends.\n"
+    )
+}
+
+/// The generation numbers an answer names, and the line count of its header (`· N lines ·`).
+fn generations_in(text: &str) -> (Vec<u32>, Option<u32>) {
+    let marks = text
+        .split("Generation ")
+        .skip(1)
+        .filter_map(|rest| rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
+        .collect();
+    let header = text.lines().next().unwrap_or("");
+    let lines = header.split(" · ").find_map(|p| p.strip_suffix(" lines")?.replace(',', "").parse().ok());
+    (marks, lines)
+}
+
+/// Issue 13, item 4: rebuilds publish generations; a server and a CLI reading during a loop of rebuilds never mix
+/// two builds in one answer, never fail, and move to the new generation without a restart.
+#[test]
+fn rebuilds_under_a_server_and_a_cli_give_consistent_answers() {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    let write = |rel: &str, text: &str| {
+        let p = r.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write("package.json", r#"{"name": "gens", "version": "1.0.0"}"#);
+    write("docs/good/index.md", &generation_doc(0));
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().to_path_buf();
+    let build = |r: &Path, o: &Path| {
+        let config = mydesign_docs::config::Config::preset("default").unwrap();
+        let options = mydesign_docs::compile::BuildOptions {
+            repo: r.to_path_buf(),
+            out: o.to_path_buf(),
+            config,
+            progress: false,
+        };
+        mydesign_docs::compile::build(&options).unwrap()
+    };
+    build(r, &o);
+    let mut c = Client::start(&["--bundles", arg(&o)]);
+    let rebuilds = 12u32;
+    let builder = {
+        let (r, o) = (r.to_path_buf(), o.clone());
+        std::thread::spawn(move || {
+            for n in 1..=rebuilds {
+                std::fs::write(r.join("docs/good/index.md"), generation_doc(n)).unwrap();
+                build(&r, &o);
+            }
+        })
+    };
+    let check = |text: &str, seen: &mut Vec<u32>, offset: &mut Option<i64>| {
+        let (marks, lines) = generations_in(text);
+        assert!(marks.len() >= 3, "{text}");
+        assert!(marks.iter().all(|m| *m == marks[0]), "two generations in one answer: {marks:?}\n{text}");
+        let n = marks[0];
+        let lines = i64::from(lines.unwrap_or_else(|| panic!("no line count: {text}")));
+        let base = lines - i64::from(n % 7 + 1);
+        assert_eq!(*offset.get_or_insert(base), base, "header lines of another generation than the text (gen {n})");
+        seen.push(n);
+    };
+    let (mut seen, mut offset, mut checked) = (Vec::new(), None, 0u32);
+    while !builder.is_finished() {
+        let (text, _) = c.ok("component_details", json!({"component": "good", "detail": "full"}));
+        check(&text, &mut seen, &mut offset);
+        checked += 1;
+        if checked % 4 == 0 {
+            let text = common::ok(&o, &["doc", "good", "--detail", "full", "--bundles", arg(&o)]);
+            check(&text, &mut seen, &mut offset);
+            checked += 1;
+        }
+    }
+    builder.join().unwrap();
+    let (text, _) = c.ok("component_details", json!({"component": "good", "detail": "full"}));
+    check(&text, &mut seen, &mut offset);
+    checked += 1;
+    let last = *seen.last().unwrap();
+    let mut distinct = seen.clone();
+    distinct.dedup();
+    eprintln!("{checked} answers checked over {rebuilds} rebuilds, 0 errors; generations answered from: {distinct:?}");
+    assert_eq!(last, rebuilds, "the server did not move to the last generation");
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]), "went back to an older generation: {seen:?}");
+    let gens = std::fs::read_dir(&o)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains(".gen-"))
+        .count();
+    assert!(gens <= 2, "{gens} generations kept");
+}

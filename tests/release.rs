@@ -158,10 +158,14 @@ fn a_directory_installs_and_another_build_of_the_version_needs_force() {
     let msg = ok_in(tmp.path(), &store, &["install", "--force", arg(&out)]);
     assert!(msg.contains(&format!("installed, replacing build {first}")), "{msg}");
     assert_eq!(common::tree_bytes(&store.join("my-design@3.4.0")), common::tree_bytes(&report.dir));
-    // No temporary directory is left behind.
-    let names: Vec<String> =
+    // No temporary directory is left behind: the link, its generation and the previous one (kept for readers).
+    let mut names: Vec<String> =
         std::fs::read_dir(&store).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-    assert_eq!(names, ["my-design@3.4.0"]);
+    names.sort();
+    let current = std::fs::read_link(store.join("my-design@3.4.0")).unwrap().to_string_lossy().into_owned();
+    assert!(names.contains(&current) && names.contains(&"my-design@3.4.0".to_string()), "{names:?}");
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert!(names.iter().filter(|n| n.starts_with('.')).all(|n| n.starts_with(".my-design@3.4.0.gen-")), "{names:?}");
 }
 
 #[test]

@@ -81,10 +81,14 @@ fn bad_files_are_reported_and_skipped_and_the_build_completes() {
     let stale = out.path().join(".bad-design@1.2.3.tmp-4000000");
     std::fs::create_dir_all(stale.join("x")).unwrap();
     common::ok(repo.path(), &["build", ".", "--out", out.path().to_str().unwrap()]);
-    // Nothing temporary is left in the output directory.
-    let names: Vec<String> =
+    // Nothing temporary is left in the output directory: the published link and the one generation it names (the
+    // rebuild was identical, so it kept the same generation).
+    let mut names: Vec<String> =
         std::fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-    assert_eq!(names, ["bad-design@1.2.3"]);
+    names.sort();
+    let link = std::fs::read_link(out.path().join("bad-design@1.2.3")).unwrap();
+    assert_eq!(names, [link.to_string_lossy().into_owned(), "bad-design@1.2.3".to_string()]);
+    assert!(names[0].starts_with(".bad-design@1.2.3.gen-"), "{names:?}");
 }
 
 #[test]
@@ -185,4 +189,141 @@ fn builds_are_byte_identical_whatever_the_thread_count() {
     assert!(!trees[0].is_empty());
     assert_eq!(trees[0], trees[1]);
     assert_eq!(trees[0], trees[2]);
+}
+
+/// A set of two components (`good`, `tag`) built with `encoding` under the package name `name`.
+fn two_component_set(name: &str, encoding: &str) -> (tempfile::TempDir, tempfile::TempDir, std::path::PathBuf) {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    write(r, "package.json", format!(r#"{{"name": "{name}", "version": "0.1.0"}}"#).as_bytes());
+    write(r, "docs/good/index.md", GOOD_DOC.as_bytes());
+    write(r, "docs/tag/index.md", b"---\ntitle: Tag\nbrief: A tag.\n---\n\n## Usage\n\nTags label things.\n");
+    let out = tempfile::tempdir().unwrap();
+    let mut config = mydesign_docs::config::Config::preset("default").unwrap();
+    config.encoding = encoding.to_string();
+    let options = mydesign_docs::compile::BuildOptions {
+        repo: r.to_path_buf(),
+        out: out.path().to_path_buf(),
+        config,
+        progress: false,
+    };
+    let report = mydesign_docs::compile::build(&options).unwrap();
+    (repo, out, report.dir)
+}
+
+#[test]
+fn swapped_or_foreign_bundles_are_errors_naming_both_sides() {
+    let (_repo, out, dir) = two_component_set("tiny", "o200k_base");
+    let o = out.path().to_str().unwrap();
+    let good = std::fs::read(dir.join("good.bundle")).unwrap();
+    let tag = std::fs::read(dir.join("tag.bundle")).unwrap();
+    let manifest = std::fs::read(dir.join("manifest.bundle")).unwrap();
+    assert!(common::ok(out.path(), &["doc", "good", "--bundles", o]).contains("Good"));
+
+    // Swapped component bundles: each names the other.
+    std::fs::write(dir.join("good.bundle"), &tag).unwrap();
+    std::fs::write(dir.join("tag.bundle"), &good).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(
+        err.contains("good.bundle: this bundle is component `tag`, but the manifest expects component `good`"),
+        "{err}"
+    );
+    assert!(err.contains("copy the whole set again or rebuild"), "{err}");
+    std::fs::write(dir.join("good.bundle"), &good).unwrap();
+    std::fs::write(dir.join("tag.bundle"), &tag).unwrap();
+
+    // Another system's manifest over this set's bundles.
+    let (_r2, _o2, other) = two_component_set("other", "o200k_base");
+    std::fs::copy(other.join("manifest.bundle"), dir.join("manifest.bundle")).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(err.contains("good.bundle: this bundle is system tiny, but the manifest expects system other"), "{err}");
+    std::fs::write(dir.join("manifest.bundle"), &manifest).unwrap();
+
+    // A bundle counted with cl100k under an o200k manifest.
+    let (_r3, _o3, cl100k) = two_component_set("tiny", "cl100k_base");
+    std::fs::copy(cl100k.join("good.bundle"), dir.join("good.bundle")).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(
+        err.contains("good.bundle: this bundle is encoding cl100k_base, but the manifest expects encoding o200k_base"),
+        "{err}"
+    );
+
+    // Same component, same encoding, another build (the document changed): found by the build id.
+    let (r4, _o4, _) = two_component_set("tiny", "o200k_base");
+    write(r4.path(), "docs/good/index.md", format!("{GOOD_DOC}\nOne more line.\n").as_bytes());
+    let o5 = tempfile::tempdir().unwrap();
+    let rebuilt = common::build_into(r4.path(), "default", o5.path());
+    std::fs::copy(rebuilt.dir.join("good.bundle"), dir.join("good.bundle")).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(err.contains("good.bundle: this bundle is build "), "{err}");
+
+    // Same bundle, grown by one byte at the end: the size the manifest records.
+    let mut grown = good.clone();
+    grown.push(0);
+    std::fs::write(dir.join("good.bundle"), &grown).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(
+        err.contains(&format!(
+            "this bundle is {} bytes, but the manifest expects {} bytes",
+            good.len() + 1,
+            good.len()
+        )),
+        "{err}"
+    );
+    std::fs::write(dir.join("good.bundle"), &good).unwrap();
+    assert!(common::ok(out.path(), &["doc", "good", "--bundles", o]).contains("Good"));
+}
+
+/// Issue 13, items 7 and 9: a 239-character folder name builds (its bundle and temporary names are hashed), and a
+/// document in a folder that cannot name a component (`a..b`) is a warning with its path, not a silent drop.
+#[test]
+fn long_and_unusable_folder_names_build_or_warn() {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    let long = "x".repeat(239);
+    write(r, "package.json", br#"{"name": "names", "version": "1.0.0"}"#);
+    write(r, "docs/good/index.md", GOOD_DOC.as_bytes());
+    write(r, &format!("docs/{long}/index.md"), GOOD_DOC.as_bytes());
+    write(r, "docs/a..b/index.md", GOOD_DOC.as_bytes());
+    let out = tempfile::tempdir().unwrap();
+    let report = common::build_into(r, "default", out.path());
+    let shown: Vec<String> = report.diagnostics.iter().map(|d| d.to_string()).collect();
+    assert!(
+        shown
+            .iter()
+            .any(|d| d.starts_with("layout: docs/a..b/index.md: document skipped: `a..b` cannot be a component name")),
+        "{shown:#?}"
+    );
+    let o = out.path().to_str().unwrap();
+    let listed = common::ok(out.path(), &["components", "--bundles", o]);
+    assert!(listed.contains(&long) && listed.contains("good"), "{listed}");
+    assert!(common::ok(out.path(), &["doc", &long, "--bundles", o]).contains("Good"));
+}
+
+/// Issue 13, item 8: build time was quadratic in arrow-function nesting (depth 20k took 109 s): tree-sitter's
+/// `Node::parent` walks down from the root, and the props pass asked it for every function. Depth 20,000 (a
+/// 0.5 MB file) must build within 2 s in the test profile, and the file is still served whole.
+#[test]
+fn deeply_nested_functions_build_in_linear_time() {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    let n = 20_000;
+    let mut src = String::from("export const Deep = ");
+    for i in 0..n {
+        src.push_str(&format!("(a{i}) => {{ return "));
+    }
+    src.push('0');
+    src.push_str(&"; }".repeat(n));
+    src.push_str(";\n");
+    write(r, "package.json", br#"{"name": "deep", "version": "1.0.0"}"#);
+    write(r, "docs/deep/index.md", GOOD_DOC.as_bytes());
+    write(r, "src/components/Deep/Deep.tsx", src.as_bytes());
+    let out = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let report = common::build_into(r, "default", out.path());
+    let took = started.elapsed();
+    eprintln!("depth {n}: {} bytes built in {took:?}", src.len());
+    assert!(took < std::time::Duration::from_secs(2), "depth {n} took {took:?}");
+    let stats = &report.manifest.stats;
+    assert_eq!((stats.files, stats.sources), (1, 1), "{stats:?}");
 }

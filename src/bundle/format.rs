@@ -4,18 +4,22 @@
 //! offset  size  field                                         (all integers little-endian)
 //!      0     8  MAGIC  = 89 'M' 'Y' 'D' 'B' 0D 0A 1A          PNG-style: catches text-mode and truncation damage
 //!      8     2  format version (u16)                          OLDEST_SUPPORTED ..= FORMAT_VERSION
-//!     10     2  flags (u16), 0
-//!     12     4  reserved (u32), 0
+//!     10     2  flags (u16), 0                                any other value: written by a newer mydesign-docs
+//!     12     4  reserved (u32), 0                             likewise
 //!     16     8  index offset (u64)                            start of the index frame
 //!     24     8  index length (u64)                            compressed bytes
-//!     32     8  index xxh3-64 (u64)                           of the compressed index bytes
-//!     40     8  header xxh3-64 (u64)                          of bytes 0..40
-//!     48     …  frames: each a zstd-compressed MessagePack value; then the index frame
+//!     32     8  index raw length (u64)                        decompressed bytes, at most MAX_INDEX_BYTES
+//!     40     8  index xxh3-64 (u64)                           of the compressed index bytes
+//!     48     8  header xxh3-64 (u64)                          of bytes 0..48
+//!     56     …  frames: each a zstd-compressed MessagePack value; then the index frame
 //! ```
-//! The index is a MessagePack `Vec<FrameEntry>` sorted by key, compressed with zstd. Each frame carries its own
-//! xxh3-64 (checked on every read, so a damaged frame is an error, never a wrong answer) and its uncompressed size
-//! (the decompression capacity, capped by [`MAX_FRAME_BYTES`]). The whole-file checksum lives in the manifest and
-//! is checked only by `verify`. Mirrored in `docs/format.md`.
+//! The index is a MessagePack [`Index`]: the bundle's [`Identity`] (who it is: system, version, key, encoding,
+//! build id) and its `Vec<FrameEntry>` sorted by key, compressed with zstd. Each frame carries its own xxh3-64
+//! (checked on every read, so a damaged frame is an error, never a wrong answer) and its uncompressed size (the
+//! decompression capacity, capped by [`MAX_FRAME_BYTES`] and checked against the zstd frame header before anything
+//! is allocated). The header checksum covers the index checksum, which covers every frame checksum: it is the cheap
+//! fingerprint of the whole file that the manifest records per bundle and the reader compares on every open. The
+//! whole-file checksum also lives in the manifest and is checked only by `verify`. Mirrored in `docs/format.md`.
 
 use serde::{Deserialize, Serialize};
 
@@ -24,20 +28,24 @@ pub const MAGIC: [u8; 8] = [0x89, b'M', b'Y', b'D', b'B', 0x0D, 0x0A, 0x1A];
 /// Format version written by this build.
 pub const FORMAT_VERSION: u16 = 5;
 /// Oldest format version this reader accepts.
-pub const OLDEST_SUPPORTED: u16 = 4;
+pub const OLDEST_SUPPORTED: u16 = 5;
 /// Size of the fixed header in bytes.
-pub const HEADER_LEN: usize = 48;
+pub const HEADER_LEN: usize = 56;
 /// Largest uncompressed frame the reader will allocate for (256 MiB): a bigger claimed size means corruption.
 pub const MAX_FRAME_BYTES: u64 = 256 << 20;
+/// Largest decompressed index the reader will allocate for (64 MiB; Semi's largest is a few KiB).
+pub const MAX_INDEX_BYTES: u64 = 64 << 20;
 
 /// Byte offsets of the header fields.
 pub(crate) mod offset {
     pub const VERSION: usize = 8;
     pub const FLAGS: usize = 10;
+    pub const RESERVED: usize = 12;
     pub const INDEX_OFFSET: usize = 16;
     pub const INDEX_LEN: usize = 24;
-    pub const INDEX_XXH3: usize = 32;
-    pub const HEADER_XXH3: usize = 40;
+    pub const INDEX_RAW_LEN: usize = 32;
+    pub const INDEX_XXH3: usize = 40;
+    pub const HEADER_XXH3: usize = 48;
 }
 
 /// One frame in a bundle's index.
@@ -53,6 +61,40 @@ pub struct FrameEntry {
     pub raw_len: u64,
     /// xxh3-64 of the compressed bytes.
     pub xxh3: u64,
+}
+
+/// Who a bundle is: stored in its index, checked by the reader against the manifest that names it, so a bundle
+/// swapped with another, taken from another system or version, or counted with another encoding is an error.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// Design-system name, as `Manifest.system`.
+    pub system: String,
+    /// Version, as `Manifest.version`.
+    pub version: String,
+    /// What the bundle holds: a component key (`ComponentEntry.key`, `_shared` for shared sources), or one of the
+    /// set's own bundles `(manifest)`, `(changelog)`, `(search)` (parenthesised: no component key has parentheses).
+    pub key: String,
+    /// Token encoding of the stored counts, as `Manifest.encoding`.
+    pub encoding: String,
+    /// The build that wrote it, as `Manifest.build_id`: a hash of the manifest's contents before the bundle list
+    /// is added (so two builds of the same inputs have the same id, and any change gives another).
+    pub build_id: u64,
+}
+
+/// Identity key of the manifest bundle.
+pub const MANIFEST_KEY: &str = "(manifest)";
+/// Identity key of the changelog bundle.
+pub const CHANGELOG_KEY: &str = "(changelog)";
+/// Identity key of the search bundle.
+pub const SEARCH_KEY: &str = "(search)";
+
+/// The decoded index frame of a bundle.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Index {
+    /// Who the bundle is.
+    pub identity: Identity,
+    /// Frames sorted by key.
+    pub frames: Vec<FrameEntry>,
 }
 
 /// Everything that can be wrong with a bundle file. Each message ends with what to do about it.
@@ -105,6 +147,29 @@ pub enum BundleError {
         path: String,
         /// What is wrong.
         what: String,
+    },
+    /// Flags or reserved header bytes that this reader does not know.
+    #[error(
+        "{path}: header {what} is set, so it was written by a newer mydesign-docs; upgrade mydesign-docs or rebuild with this version"
+    )]
+    NewerWriter {
+        /// The bundle file.
+        path: String,
+        /// Which field, with its value.
+        what: String,
+    },
+    /// The bundle is intact but is not the one the manifest names (swapped, from another system, version, build
+    /// or encoding).
+    #[error(
+        "{path}: this bundle is {found}, but the manifest expects {expected}; the set mixes bundles of different builds, copy the whole set again or rebuild"
+    )]
+    WrongBundle {
+        /// The bundle file.
+        path: String,
+        /// What the manifest expects (field and value).
+        expected: String,
+        /// What the bundle says (same field).
+        found: String,
     },
     /// A frame that the index does not have.
     #[error("{path}: no frame `{key}`; the bundle is incomplete, rebuild it")]

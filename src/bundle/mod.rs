@@ -1,4 +1,4 @@
-//! The on-disk bundle format ([`format`]), its writer (compiler side) and its memory-mapped reader (reader side).
+//! The on-disk bundle format ([`format`]), its writer (compiler side) and its reader (reader side; positioned reads, no memory map).
 //! The format is the project's only stability boundary.
 
 pub mod format;
@@ -8,3 +8,6 @@ pub mod writer;
 pub use format::BundleError;
 pub use reader::Bundle;
 pub use writer::{BundleWriter, Frame};
+
+#[cfg(test)]
+mod fuzz;

@@ -14,7 +14,8 @@ use super::source::{SourceLang, analyze};
 use super::tokens::TokenCounter;
 use super::walk::WalkedFile;
 use super::{Diagnostic, changelog, markdown, resolve_version};
-use crate::bundle::writer::{BundleWriter, Frame, write_atomically};
+use crate::bundle::format::{CHANGELOG_KEY, Identity, MANIFEST_KEY, SEARCH_KEY};
+use crate::bundle::writer::{BundleWriter, Frame, Written, write_atomically};
 use crate::config::{CONFIG_FILE, Config, check_name, package_json};
 use crate::model::*;
 use crate::search::index::{self as search_index, DocSource, UnitDraft};
@@ -289,6 +290,7 @@ pub fn compile_all(
         list_tokens: vec![],
         package: config.system.package.clone().or_else(|| package_full_name(repo)),
         source: config.system.source.clone(),
+        build_id: 0,
     };
     let manifest = count_lists(manifest, &file_lists, &ctx.tokens);
     Ok(CompiledSet { manifest, components: writers, changelog: changelog_writer, search: units, version_source })
@@ -335,10 +337,14 @@ fn count_lists(
 /// File names of the set's own bundles, which no component may take.
 const RESERVED: [&str; 3] = ["manifest", "changelog", "search"];
 
-/// File name of a component's bundle: the key when it is plain ASCII and not one of the set's own bundle names,
-/// else a hash of it.
+/// File name of a component's bundle: the key when it is plain ASCII, at most 200 bytes (so the name and its
+/// temporary name stay within the filesystem's 255) and not one of the set's own bundle names, else a hash of it.
 fn bundle_file_name(key: &str) -> String {
-    if !key.is_empty() && !RESERVED.contains(&key) && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+    if !key.is_empty()
+        && key.len() <= 200
+        && !RESERVED.contains(&key)
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
         format!("{key}.bundle")
     } else {
         format!("c-{:016x}.bundle", xxhash_rust::xxh3::xxh3_64(key.as_bytes()))
@@ -902,6 +908,29 @@ fn remove_stale_temporaries(out: &Path, name: &str) {
 pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifest, PathBuf)> {
     let CompiledSet { mut manifest, components, changelog, search, .. } = set;
     let name = format!("{}@{}", manifest.system, manifest.version);
+    // The build id: a hash of everything the manifest says before the bundle list (deterministic, so identical
+    // inputs give identical sets). Every bundle carries it with the set's names (`Identity`).
+    // The frames of every component and the changelog are hashed too, so an edit that changes no count still
+    // gives another id (the search index derives from the same inputs).
+    let mut id = xxhash_rust::xxh3::Xxh3::new();
+    id.update(&rmp_serde::to_vec(&manifest)?);
+    for (key, w) in &components {
+        id.update(key.as_bytes());
+        id.update(&w.fingerprint().to_le_bytes());
+    }
+    if let Some(w) = &changelog {
+        id.update(b"(changelog)");
+        id.update(&w.fingerprint().to_le_bytes());
+    }
+    manifest.build_id = id.digest();
+    let base = Identity {
+        system: manifest.system.clone(),
+        version: manifest.version.clone(),
+        key: String::new(),
+        encoding: manifest.encoding.clone(),
+        build_id: manifest.build_id,
+    };
+    let identity = |key: &str| Identity { key: key.to_string(), ..base.clone() };
     std::fs::create_dir_all(out)
         .map_err(|e| anyhow::anyhow!("{}: cannot create output directory: {e}", out.display()))?;
     remove_stale_temporaries(out, &name);
@@ -909,10 +938,10 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
     let _ = std::fs::remove_dir_all(&tmp);
     let result = (|| -> anyhow::Result<()> {
         std::fs::create_dir_all(&tmp)?;
-        let mut named: Vec<(String, BundleWriter)> = components
+        let mut named: Vec<(String, String, BundleWriter)> = components
             .into_iter()
-            .map(|(key, w)| (bundle_file_name(&key), w))
-            .chain(changelog.map(|w| ("changelog.bundle".to_string(), w)))
+            .map(|(key, w)| (bundle_file_name(&key), key, w))
+            .chain(changelog.map(|w| ("changelog.bundle".to_string(), CHANGELOG_KEY.to_string(), w)))
             .collect();
         named.sort_by(|a, b| a.0.cmp(&b.0));
         // The search index is built (postings merged, frames compressed) while the other bundles are written.
@@ -920,16 +949,18 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
             || {
                 named
                     .into_par_iter()
-                    .map(|(file, w)| {
-                        let (bytes, xxh3) = w.finish(&tmp.join(&file))?;
-                        Ok(BundleFile { name: file, bytes, xxh3 })
+                    .map(|(file, key, mut w)| {
+                        w.identify(identity(&key));
+                        let Written { bytes, xxh3, header_xxh3 } = w.finish(&tmp.join(&file))?;
+                        Ok(BundleFile { name: file, bytes, xxh3, header_xxh3 })
                     })
                     .collect::<std::io::Result<Vec<BundleFile>>>()
             },
             || -> std::io::Result<(BundleFile, SearchEntry)> {
-                let (w, entry) = search_index::build(search, Default::default())?;
-                let (bytes, xxh3) = w.finish(&tmp.join(&entry.bundle))?;
-                Ok((BundleFile { name: entry.bundle.clone(), bytes, xxh3 }, entry))
+                let (mut w, entry) = search_index::build(search, Default::default())?;
+                w.identify(identity(SEARCH_KEY));
+                let Written { bytes, xxh3, header_xxh3 } = w.finish(&tmp.join(&entry.bundle))?;
+                Ok((BundleFile { name: entry.bundle.clone(), bytes, xxh3, header_xxh3 }, entry))
             },
         );
         let (search_file, search_entry) = indexed?;
@@ -940,6 +971,7 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
         manifest.stats.bundle_bytes = written.iter().map(|b| b.bytes).sum();
         manifest.bundles = written;
         let mut w = BundleWriter::new();
+        w.identify(identity(MANIFEST_KEY));
         w.add(keys::MANIFEST, &manifest)?;
         write_atomically(&tmp.join("manifest.bundle"), &w.into_bytes()?)?;
         Ok(())
@@ -949,15 +981,74 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
         return Err(e.context(format!("cannot write bundles into {}", out.display())));
     }
     let dest = out.join(&name);
+    publish_generation(out, &name, &tmp, manifest.build_id)?;
+    Ok((manifest, dest))
+}
+
+/// Publishes the finished set `tmp` as a new generation: `tmp` is renamed to the immutable directory
+/// `.<name>.gen-<build id>` and `out/<name>` — a symbolic link to the current generation — is replaced by a new link
+/// with one `rename`, so a reader resolving `out/<name>` sees the old generation or the new one, never a mix and
+/// never nothing. A reader pins one generation by resolving the link once (`read::BundleSet::open`). The previous
+/// generation is kept (a reader may be answering from it right now); older ones are removed. An identical rebuild
+/// (same build id) keeps the current generation. An `out/<name>` that is still a plain directory (sets built before
+/// generations) is replaced once, non-atomically.
+///
+/// # Errors
+/// Any I/O error; `tmp` is removed and the published set is left as it was.
+#[cfg(unix)]
+pub(crate) fn publish_generation(out: &Path, name: &str, tmp: &Path, build_id: u64) -> anyhow::Result<()> {
+    let generation = format!(".{name}.gen-{build_id:016x}");
+    let dest = out.join(name);
+    let previous = std::fs::read_link(&dest).ok().map(|t| t.to_string_lossy().into_owned());
+    let fail = |e: std::io::Error, what: &str| {
+        let _ = std::fs::remove_dir_all(tmp);
+        anyhow::anyhow!("cannot publish bundles into {} ({what}): {e}", dest.display())
+    };
+    if out.join(&generation).is_dir() {
+        // The same build is already there (identical inputs): keep it, so readers pinned to it are undisturbed.
+        let _ = std::fs::remove_dir_all(tmp);
+    } else {
+        std::fs::rename(tmp, out.join(&generation)).map_err(|e| fail(e, "rename the generation"))?;
+    }
+    if previous.as_deref() != Some(generation.as_str()) {
+        let link = out.join(crate::bundle::writer::temp_name(name, "link"));
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&generation, &link).map_err(|e| fail(e, "make the link"))?;
+        let is_plain_dir = std::fs::symlink_metadata(&dest).is_ok_and(|m| m.is_dir());
+        if is_plain_dir {
+            let old = out.join(crate::bundle::writer::temp_name(name, "old"));
+            std::fs::rename(&dest, &old).map_err(|e| fail(e, "move the old set aside"))?;
+            let _ = std::fs::remove_dir_all(&old);
+        }
+        std::fs::rename(&link, &dest).map_err(|e| fail(e, "replace the link"))?;
+    }
+    if let Ok(dir) = std::fs::File::open(out) {
+        let _ = dir.sync_all();
+    }
+    // Older generations: not the current one, not the one just replaced.
+    let prefix = format!(".{name}.gen-");
+    for e in std::fs::read_dir(out).into_iter().flatten().filter_map(Result::ok) {
+        let file = e.file_name().to_string_lossy().into_owned();
+        if file.starts_with(&prefix) && file != generation && Some(&file) != previous.as_ref() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+    Ok(())
+}
+
+/// Without symbolic links: the old swap (rename the set aside, rename the new one into place).
+#[cfg(not(unix))]
+pub(crate) fn publish_generation(out: &Path, name: &str, tmp: &Path, _build_id: u64) -> anyhow::Result<()> {
+    let dest = out.join(name);
     let old = out.join(format!(".{name}.old-{}", std::process::id()));
     if dest.exists() {
         std::fs::rename(&dest, &old)?;
     }
-    if let Err(e) = std::fs::rename(&tmp, &dest) {
+    if let Err(e) = std::fs::rename(tmp, &dest) {
         let _ = std::fs::rename(&old, &dest);
-        let _ = std::fs::remove_dir_all(&tmp);
+        let _ = std::fs::remove_dir_all(tmp);
         return Err(anyhow::anyhow!("cannot move bundles into {}: {e}", dest.display()));
     }
     let _ = std::fs::remove_dir_all(&old);
-    Ok((manifest, dest))
+    Ok(())
 }

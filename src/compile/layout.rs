@@ -173,16 +173,30 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
         }
         // The first rule whose capture can name a component: `docs/**/{component}.md` captures `button.zh-CN`
         // from `docs/button.zh-CN.md`, which the rule `docs/**/{component}.zh-CN.md` after it names properly.
-        let mut matched = false;
+        let mut captured = None;
         let found = doc_patterns.iter().find_map(|(p, lang)| {
             let name = p.capture(&f.rel)?;
-            matched = true;
+            captured.get_or_insert(name);
             is_doc_component_name(name, config).then_some((name, *lang))
         });
-        if matched {
+        if captured.is_some() {
             is_doc.insert(f.rel.clone());
         }
         let Some((name, lang)) = found else {
+            let meta =
+                |n: &str| ["readme", "changelog", "license", "contributing"].contains(&n.to_ascii_lowercase().as_str());
+            if let Some(name) = captured.filter(|n| !meta(n)) {
+                // Never silent: a document that matched a rule but cannot name a component is lost input (a
+                // repository's README or LICENSE is not).
+                diags.push(Diagnostic::new(
+                    f.rel.clone(),
+                    "layout",
+                    format!(
+                        "document skipped: `{name}` cannot be a component name (it contains `.` or is in [sources] \
+                         not_components); rename the folder or change the [[docs]] pattern"
+                    ),
+                ));
+            }
             continue;
         };
         if !wanted(lang) {

@@ -7,6 +7,7 @@
 pub mod changelog;
 pub mod detect;
 mod emit;
+pub(crate) use emit::publish_generation;
 pub mod layout;
 pub mod markdown;
 pub mod props;
@@ -54,8 +55,19 @@ impl Diagnostic {
 
 impl std::fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}: {}", self.stage, self.path, self.message)
+        write!(f, "{}: {}: {}", self.stage, escape_controls(&self.path), escape_controls(&self.message))
     }
+}
+
+/// `s` with control characters escaped (`\n`, `\t`, `\u{1b}`…), so a file name cannot rewrite the terminal or
+/// split a report line; other characters, including non-ASCII, are kept.
+pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect(),
+    )
 }
 
 /// What to build.

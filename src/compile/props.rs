@@ -341,21 +341,27 @@ pub fn from_typescript(lang: SourceLang, path: &str, text: &str) -> Vec<PropsTab
     let mut found = CodeDefaults::default();
     let root = tree.root_node();
     let mut cursor = root.walk();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
+    // Every visited node with the index of its parent: tree-sitter's `Node::parent` walks down from the root
+    // (O(depth)), so asking it for each of 20,000 nested functions was quadratic; this is O(1) per step up.
+    let mut arena: Vec<(Node, Option<usize>)> = vec![(root, None)];
+    let mut stack = vec![0usize];
+    while let Some(at) = stack.pop() {
+        let node = arena[at].0;
+        let ancestors = std::iter::successors(arena[at].1, |&i| arena[i].1).map(|i| arena[i].0);
         match node.kind() {
             "interface_declaration" => decls.extend(interface_decl(text, node)),
             "type_alias_declaration" => decls.extend(alias_decl(text, node)),
-            "public_field_definition" | "field_definition" => static_default_props(text, node, &mut found),
+            "public_field_definition" | "field_definition" => static_default_props(text, node, ancestors, &mut found),
             "assignment_expression" => assigned_default_props(text, node, &mut found),
             "class_declaration" | "abstract_class_declaration" | "class" => class_component(text, node, &mut found),
             "function_declaration" | "arrow_function" | "function_expression" | "function" => {
-                function_component(text, node, &mut found);
+                function_component(text, node, ancestors, &mut found);
             }
             _ => {}
         }
-        let children: Vec<Node> = node.named_children(&mut cursor).collect();
-        stack.extend(children.into_iter().rev());
+        let first = arena.len();
+        arena.extend(node.named_children(&mut cursor).map(|c| (c, Some(at))));
+        stack.extend((first..arena.len()).rev());
     }
 
     let by_name: HashMap<&str, usize> = decls.iter().enumerate().rev().map(|(i, d)| (d.name.as_str(), i)).collect();
@@ -628,7 +634,12 @@ impl CodeDefaults {
 }
 
 /// `static defaultProps[: T] = { … }` in a class body.
-fn static_default_props(text: &str, node: Node, found: &mut CodeDefaults) {
+fn static_default_props<'t>(
+    text: &str,
+    node: Node<'t>,
+    mut ancestors: impl Iterator<Item = Node<'t>>,
+    found: &mut CodeDefaults,
+) {
     let Some(name) = node.child_by_field_name("name").or_else(|| node.child_by_field_name("property")) else {
         return;
     };
@@ -641,7 +652,7 @@ fn static_default_props(text: &str, node: Node, found: &mut CodeDefaults) {
     }
     let Some(value) = node.child_by_field_name("value").filter(|v| v.kind() == "object") else { return };
     let ty = node.child_by_field_name("type").and_then(|t| first_props_type(text, t)).or_else(|| {
-        let class = node.parent()?.parent()?;
+        let class = ancestors.nth(1)?;
         heritage_props_type(text, class)
     });
     if let Some(ty) = ty {
@@ -690,7 +701,12 @@ fn heritage_props_type(text: &str, class: Node) -> Option<String> {
 }
 
 /// A function component's props type and destructuring defaults (see [`from_typescript`]).
-fn function_component(text: &str, node: Node, found: &mut CodeDefaults) {
+fn function_component<'t>(
+    text: &str,
+    node: Node<'t>,
+    ancestors: impl Iterator<Item = Node<'t>>,
+    found: &mut CodeDefaults,
+) {
     // The component's name, and on the way up to its variable the wrappers' type arguments and the variable's
     // annotation.
     let mut wrapper_type: Option<String> = None;
@@ -698,9 +714,8 @@ fn function_component(text: &str, node: Node, found: &mut CodeDefaults) {
     let name = if node.kind() == "function_declaration" {
         node.child_by_field_name("name").map(|n| node_text(text, n).to_string())
     } else {
-        let mut up = node.parent();
         let mut name = None;
-        while let Some(p) = up {
+        for p in ancestors {
             match p.kind() {
                 "arguments" | "parenthesized_expression" | "as_expression" | "satisfies_expression" => {}
                 "call_expression" => {
@@ -715,7 +730,6 @@ fn function_component(text: &str, node: Node, found: &mut CodeDefaults) {
                 }
                 _ => break,
             }
-            up = p.parent();
         }
         name
     };

@@ -53,8 +53,10 @@ pub fn walk(root: &Path, config: &WalkConfig) -> Result<(Vec<WalkedFile>, Vec<Di
     // Symlinks are followed, but never out of the repository: a link to ~/.ssh must not end up in a bundle.
     let real_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let real_root = &real_root;
+    let max_depth = config.max_depth;
     walker.run(|| {
-        let mut local = Local { files: Vec::new(), problems: Vec::new(), sink_files: &files, sink_diags: &diagnostics };
+        let mut local =
+            Local { files: Vec::new(), problems: Vec::new(), sink_files: &files, sink_diags: &diagnostics, max_depth };
         Box::new(move |entry| {
             local.visit(root, real_root, entry);
             WalkState::Continue
@@ -74,6 +76,7 @@ struct Local<'s> {
     problems: Vec<Diagnostic>,
     sink_files: &'s Mutex<Vec<WalkedFile>>,
     sink_diags: &'s Mutex<Vec<Diagnostic>>,
+    max_depth: usize,
 }
 
 impl Local<'_> {
@@ -93,7 +96,24 @@ impl Local<'_> {
                 let bytes = e.metadata().map(|m| m.len()).unwrap_or(0);
                 self.files.push(WalkedFile { rel: relative(root, e.path()), abs: e.path().to_path_buf(), bytes });
             }
-            Ok(_) => {}
+            Ok(e) if e.file_type().is_some_and(|t| t.is_dir()) => {
+                // The walker yields a directory at the cap but does not enter it: say what is lost.
+                let has_entries = std::fs::read_dir(e.path()).is_ok_and(|mut d| d.next().is_some());
+                if e.depth() >= self.max_depth && e.depth() > 0 && has_entries {
+                    let message = format!(
+                        "a folder at the depth cap ([walk] max_depth = {}); its contents are skipped",
+                        self.max_depth
+                    );
+                    self.problems.push(Diagnostic::new(relative(root, e.path()), "walk", message));
+                }
+            }
+            Ok(e) => {
+                // Not a regular file nor a directory, even after following links: a FIFO, socket or device, which
+                // reading could block on or which holds no text.
+                let what = special_kind(&e);
+                let message = format!("{what}, not a regular file; skipped");
+                self.problems.push(Diagnostic::new(relative(root, e.path()), "walk", message));
+            }
         }
     }
 }
@@ -107,6 +127,30 @@ impl Drop for Local<'_> {
             d.append(&mut self.problems);
         }
     }
+}
+
+/// What kind of special file `e` is, for the warning.
+fn special_kind(e: &ignore::DirEntry) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if let Some(t) = e.file_type() {
+            if t.is_fifo() {
+                return "a FIFO";
+            }
+            if t.is_socket() {
+                return "a socket";
+            }
+            if t.is_block_device() || t.is_char_device() {
+                return "a device";
+            }
+            if t.is_symlink() {
+                return "a broken symlink";
+            }
+        }
+    }
+    let _ = e;
+    "a special file"
 }
 
 fn error_path(err: &ignore::Error) -> Option<PathBuf> {
@@ -133,6 +177,33 @@ mod tests {
         let p = root.join(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, "x").unwrap();
+    }
+
+    #[test]
+    fn depth_cap_fifos_and_control_characters_are_warnings_with_their_paths() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        touch(root, "docs/a/b/c/deep.md");
+        touch(root, "docs/a/ok.md");
+        touch(root, "docs/tab\tname/index.md");
+        let fifo = root.join("docs/a/fifo.md");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+        let config = WalkConfig { max_depth: 3, ..WalkConfig::default() };
+        let (files, diags) = walk(root, &config).unwrap();
+        let rels: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+        assert_eq!(rels, ["docs/a/ok.md", "docs/tab\tname/index.md"]);
+        let shown: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
+        let mut want = vec![
+            "walk: docs/a/b: a folder at the depth cap ([walk] max_depth = 3); its contents are skipped".to_string(),
+        ];
+        if made {
+            want.push("walk: docs/a/fifo.md: a FIFO, not a regular file; skipped".into());
+        } else {
+            eprintln!("mkfifo unavailable: the FIFO case is not checked");
+        }
+        assert_eq!(shown, want);
+        let d = Diagnostic::new("docs/a\x1b[31mred\n", "walk", "x");
+        assert_eq!(d.to_string(), "walk: docs/a\\u{1b}[31mred\\n: x");
     }
 
     #[test]

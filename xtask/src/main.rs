@@ -1,6 +1,7 @@
 //! Project chores: `cargo xtask bench` (whole-process figures: build time and peak RSS, CLI lookup latency,
 //! bundle vs source bytes, MCP start-up, round trips and resident memory) and `cargo xtask corpus` (assemble the
-//! real Semi Design and Blueprint inputs).
+//! real Semi Design and Blueprint inputs) and `cargo xtask fuzz [CASES]` (the reader's decoders over mutated real
+//! sample bundles, 10⁶ cases by default: `src/bundle/fuzz.rs`).
 //! In-process lookup latency is `cargo bench` (benches/lookup.rs).
 
 use std::path::{Path, PathBuf};
@@ -14,11 +15,26 @@ fn main() -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("bench") => bench(&args[1..]),
         Some("corpus") => corpus().map(|d| println!("assembled: {}", d.display())),
+        Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("1000000")),
         _ => {
-            eprintln!("usage: cargo xtask bench [--runs N] | cargo xtask corpus");
+            eprintln!("usage: cargo xtask bench [--runs N] | cargo xtask corpus | cargo xtask fuzz [CASES]");
             std::process::exit(2)
         }
     }
+}
+
+/// Runs the ignored `fuzz_million` test with `cases` cases (release build); it prints mutations tried/survived.
+fn fuzz(cases: &str) -> anyhow::Result<()> {
+    let cases: u64 = cases.parse().context("fuzz CASES must be a number")?;
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(root())
+        .args(["test", "--release", "--lib", "bundle::fuzz::fuzz_million", "--", "--ignored", "--nocapture"])
+        .env("FUZZ_CASES", cases.to_string())
+        .status()?;
+    if !status.success() {
+        bail!("fuzzing failed: {status}");
+    }
+    Ok(())
 }
 
 fn root() -> PathBuf {
