@@ -39,7 +39,7 @@ TOOLS = [
 ]
 ANNOTATIONS = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
 
-# Real values: the sample (corpus/) and Semi Design 2.102.0 (DESIGN §5, the compiler issue's figures).
+# Real values: the sample (corpus/) and Semi Design (docs of 2.102.0; the set is versioned 2.90.10, its semi-foundation package: issue 9's version rule).
 PROFILES = {
     "sample": dict(
         system="my-design", version="3.4.0", lang="en-US", component="table", lines=1444, blocks=33, pages=6,
@@ -47,7 +47,7 @@ PROFILES = {
         other_lang="zh-CN", other_component="button", other_blocks=6,
     ),
     "semi": dict(
-        system="semi", version="2.102.0", lang="zh-CN", component="table", lines=6374, blocks=53, pages=17,
+        system="semi", version="2.90.10", lang="zh-CN", component="table", lines=6374, blocks=53, pages=17,
         file="packages/semi-foundation/table/foundation.ts", file_lines=1286, function="TableFoundation.init",
         other_lang="en-US", other_component="table", other_blocks=50, other_pages=18,
     ),
