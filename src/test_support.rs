@@ -14,7 +14,9 @@ pub fn real_corpus() -> Option<PathBuf> {
         if let Ok(dir) = std::env::var("MYDESIGN_REAL_CORPUS") {
             return Ok(PathBuf::from(dir));
         }
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        // The workspace root (this file is also compiled into crates/compiler's unit tests).
+        let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let root = manifest.ancestors().find(|d| d.join("Cargo.lock").exists()).unwrap_or(&manifest).to_path_buf();
         let script = root.join("../shared/corpus/assemble.sh");
         if !script.exists() {
             return Err(format!("{} not found (../shared is absent)", script.display()));
