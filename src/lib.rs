@@ -22,4 +22,3 @@ pub use mydesign_docs_serve::serve;
 pub mod diff;
 pub mod project;
 pub mod store;
-

@@ -35,8 +35,20 @@ pub fn real_corpus() -> Option<PathBuf> {
     match found {
         Ok(dir) => Some(dir.clone()),
         Err(why) => {
-            eprintln!("skipping real-corpus test: {why}");
+            skip(format_args!("real-corpus test: {why}"));
             None
         }
     }
+}
+
+/// The environment variable that turns skips into failures: with `MYDESIGN_REQUIRE_REAL=1` (as `.ci/run` sets it)
+/// a missing or failed real corpus or MCP client (Python SDK venv, Inspector) fails the test instead of skipping it.
+pub const REQUIRE_REAL: &str = "MYDESIGN_REQUIRE_REAL";
+
+/// A test cannot run for `why`: prints `skipping: why`, or panics when [`REQUIRE_REAL`] is `1`.
+pub fn skip(why: std::fmt::Arguments) {
+    if std::env::var_os(REQUIRE_REAL).is_some_and(|v| v == "1") {
+        panic!("{REQUIRE_REAL}=1 and this test cannot run: {why}");
+    }
+    eprintln!("skipping: {why}");
 }

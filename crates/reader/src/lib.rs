@@ -15,4 +15,5 @@ pub mod model;
 pub mod read;
 pub mod render;
 pub mod search;
+pub mod units;
 pub mod view;

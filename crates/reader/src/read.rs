@@ -1717,7 +1717,7 @@ impl BundleSet {
                     .filter(|s| (2..=4).contains(&s.level))
                     .map(|s| {
                         let indent = "  ".repeat(usize::from(s.level - 2));
-                        format!("{indent}{} ({}) {}", s.title, s.slug, crate::render::thousands(s.tokens))
+                        format!("{indent}{} ({}) {}", s.title, s.slug, crate::units::thousands(s.tokens))
                     })
                     .collect(),
             });

@@ -93,24 +93,7 @@ pub trait Render: serde::Serialize {
     }
 }
 
-/// `12345` → `12,345`.
-pub fn thousands(n: impl Into<u64>) -> String {
-    let s = n.into().to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// `1 code block`, `2 code blocks`.
-pub fn plural(n: impl Into<u64>, word: &str) -> String {
-    let n = n.into();
-    format!("{} {word}{}", thousands(n), if n == 1 { "" } else { "s" })
-}
+pub use crate::units::{plural, thousands};
 
 /// `token` for 1, else `tokens` (after a number printed on its own, as in `3 of 1 token`).
 fn tokens_word(n: u32) -> &'static str {

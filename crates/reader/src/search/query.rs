@@ -1156,8 +1156,11 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, (t, c, b))| {
-                let info =
-                    built::UnitInfo { start_line: i as u32 * 10 + 1, end_line: i as u32 * 10 + 9, ..Default::default() };
+                let info = built::UnitInfo {
+                    start_line: i as u32 * 10 + 1,
+                    end_line: i as u32 * 10 + 9,
+                    ..Default::default()
+                };
                 UnitDraft::new(built::Kind::Doc, source.clone(), info, t, c, b)
             })
             .collect();
@@ -1177,8 +1180,11 @@ mod tests {
             .enumerate()
             .map(|(i, (k, c, t, ctx, b))| {
                 let source = built::Source { component: c.to_string(), lang: String::new(), path: format!("{c}.tsx") };
-                let info =
-                    built::UnitInfo { start_line: i as u32 * 10 + 1, end_line: i as u32 * 10 + 9, ..Default::default() };
+                let info = built::UnitInfo {
+                    start_line: i as u32 * 10 + 1,
+                    end_line: i as u32 * 10 + 9,
+                    ..Default::default()
+                };
                 UnitDraft::new(built_kind(*k), source, info, t, ctx, b)
             })
             .collect();
