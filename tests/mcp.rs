@@ -369,7 +369,8 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
         (
             "list_components",
             json!({"language": "en-US"}),
-            "list_components: unknown argument `language`: the arguments are lang, system, version".into(),
+            "list_components: unknown argument `language`: the arguments are cursor, lang, max_tokens, system, version"
+                .into(),
         ),
         (
             "search_docs",
@@ -838,7 +839,9 @@ fn mcp_inspector_cli_over_stdio_and_http() {
     let r = call(&stdio, "get_code_block", &["component=table", "index=34"]);
     assert_eq!(r["isError"], true, "{r}");
     let r = call(&stdio, "get_code_block", &["component=table", "index=0"]);
-    assert!(r["error"]["message"].as_str().unwrap().contains("1-based"), "{r}");
+    // An out-of-range argument is a tool error the model can read (SEP-1303), not a JSON-RPC error.
+    assert_eq!(r["isError"], true, "{r}");
+    assert!(r["content"][0]["text"].as_str().is_some_and(|t| t.contains("1-based")), "{r}");
     let server = HttpServer::start("0", &["--bundles", arg(&dir)]);
     let r = call(&[server.url.as_str()], "get_changelog", &["page=6"]);
     assert_eq!(

@@ -110,7 +110,7 @@ fn pack_is_deterministic_smaller_than_the_set_and_installs_once() {
     // A lookup in a directory without ./out reads the store.
     let elsewhere = tempfile::tempdir().unwrap();
     let comps = ok_in(elsewhere.path(), &store, &["components"]);
-    assert!(comps.starts_with("[my-design 3.4.0 · 16 components"), "{comps}");
+    assert!(comps.starts_with("[my-design 3.4.0 · 17 components"), "{comps}");
     // Neither ./out nor the store holds a set: the error names both places searched.
     let empty_store = tmp.path().join("empty-store");
     let err = fails_in(elsewhere.path(), &empty_store, &["components"]);
@@ -363,14 +363,14 @@ fn serve_project_serves_the_version_the_project_uses() {
     };
     let manifest = r#"{"name": "app", "dependencies": {"my-design": "^3.0.0", "react": "^18.0.0"}}"#;
     let nearest = |source: &str| {
-        format!("my-design 3.2.0 · project uses 3.3.1 ({source}); serving 3.2.0, the nearest installed · 16 components")
+        format!("my-design 3.2.0 · project uses 3.3.1 ({source}); serving 3.2.0, the nearest installed · 17 components")
     };
     type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, String);
     let cases: Vec<Case> = vec![
         (
             "node-modules",
             vec![("package.json", manifest), ("node_modules/my-design/package.json", r#"{"name": "my-design", "version": "3.2.0"}"#)],
-            "my-design 3.2.0 · 16 components".to_string(),
+            "my-design 3.2.0 · 17 components".to_string(),
         ),
         (
             "npm",
@@ -390,9 +390,9 @@ fn serve_project_serves_the_version_the_project_uses() {
         (
             "range",
             vec![("package.json", r#"{"dependencies": {"my-design": "~3.2.0"}}"#)],
-            "my-design 3.2.0 · project requires ~3.2.0 (package.json: no lockfile or node_modules); serving 3.2.0, the highest installed that matches · 16 components".to_string(),
+            "my-design 3.2.0 · project requires ~3.2.0 (package.json: no lockfile or node_modules); serving 3.2.0, the highest installed that matches · 17 components".to_string(),
         ),
-        ("unrelated", vec![("package.json", r#"{"dependencies": {"react": "^18.0.0"}}"#)], "my-design 3.4.0 · 16 components".to_string()),
+        ("unrelated", vec![("package.json", r#"{"dependencies": {"react": "^18.0.0"}}"#)], "my-design 3.4.0 · 17 components".to_string()),
     ];
     for (name, files, header) in cases {
         let dir = project(name, &files);

@@ -470,7 +470,7 @@ impl DocsServer {
         name = "list_components",
         input_schema = input_schema::<ListComponentsParams>(),
         title = "List components",
-        description = "Components with sizes in tokens. Start here.",
+        description = "Components with token sizes. Start here.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<ComponentsView>()
     )]
@@ -483,7 +483,7 @@ impl DocsServer {
         name = "component_details",
         input_schema = input_schema::<ComponentDetailsParams>(),
         title = "Component document",
-        description = "A component's document; long ones hide code blocks and big tables behind placeholders. \
+        description = "A component's document; long ones hide code blocks and big tables as placeholders. \
                        changelog-N: changelog pages.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<DetailsView>()
@@ -556,7 +556,7 @@ impl DocsServer {
         name = "search_docs",
         input_schema = input_schema::<SearchParams>(),
         title = "Search",
-        description = "Search docs, code, functions and changelog; hits name their follow-up call.",
+        description = "Search docs, code, functions, changelog; hits name their follow-up call.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<SearchView>()
     )]
@@ -590,7 +590,7 @@ impl DocsServer {
         name = "get_function_code",
         input_schema = input_schema::<FunctionCodeParams>(),
         title = "Function source",
-        description = "One function or method of a source file, exactly as written.",
+        description = "One function or method of a source file, as written.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<FunctionView>()
     )]
