@@ -47,12 +47,12 @@ const PACK_LEVEL: i32 = 3;
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// A file or directory could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {reason}")]
     Io {
         /// The path.
         path: String,
-        /// The operating system's reason.
-        source: std::io::Error,
+        /// The operating system's reason (not a `source`, so an error chain says it once).
+        reason: std::io::Error,
     },
     /// The pack file is damaged, truncated, tampered with or not a pack file; nothing was installed.
     #[error("{path}: {message}; nothing was installed (the store is unchanged)")]
@@ -93,7 +93,7 @@ pub enum StoreError {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
-    move |source| StoreError::Io { path: path.display().to_string(), source }
+    move |reason| StoreError::Io { path: path.display().to_string(), reason }
 }
 
 /// The build id of the set in `dir`: xxh3-64 of its `manifest.bundle`, 16 hex digits.
@@ -195,7 +195,12 @@ pub fn pack(set: &BundleSet, out: &Path) -> Result<Packed, StoreError> {
         let mut h = tar_header(data.len() as u64);
         tar.append_data(&mut h, path, data)
     };
-    let out_path = if out.is_dir() { out.join(format!("{name}.tar.zst")) } else { out.to_path_buf() };
+    // `-o dist/` names a directory, made when missing; `-o file.tar.zst` a file.
+    let names_dir = out.is_dir() || out.as_os_str().to_string_lossy().ends_with('/');
+    if names_dir {
+        std::fs::create_dir_all(out).map_err(io(out))?;
+    }
+    let out_path = if names_dir { out.join(format!("{name}.tar.zst")) } else { out.to_path_buf() };
     append(PACK_MANIFEST, &json).map_err(io(&out_path))?;
     for (f, data) in manifest.files.iter().zip(&contents) {
         append(&format!("{name}/{}", f.name), data).map_err(io(&out_path))?;

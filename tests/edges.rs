@@ -283,10 +283,7 @@ fn line_ranges_reversed_and_past_the_end() {
     // An end past the file is served to the last line and said in the header.
     let tail = common::ok(r, &["file", path, "--start-line", "29", "--end-line", "100"]);
     let (header, body) = tail.split_once('\n').unwrap();
-    assert!(
-        header.contains("lines 29–30 of 31 (end line 100 is past the end: served to the end of the file)"),
-        "{header}"
-    );
+    assert!(header.contains("lines 29–30 of 31 (end line 100 is past the end: the range ends at line 31)"), "{header}");
     assert_eq!(body.trim_end(), "export const v29 = 29;\nexport const v30 = 30;");
 
     // The card's header spells the CLI form on the CLI.
@@ -320,4 +317,42 @@ fn a_cleaned_block_over_the_budget_pages_through_its_code() {
     }
     assert!(parts > 10, "{parts} parts");
     assert!(joined == expected, "the parts do not rebuild the cleaned code");
+}
+
+/// A new user's trial: arguments that made no sense were accepted, and `--json` was pretty-printed past the budget.
+#[test]
+fn cli_arguments_from_a_new_users_trial() {
+    let built = common::sample();
+    let bundles = built.report.dir.parent().unwrap().to_str().unwrap().to_string();
+    let tmp = tempfile::tempdir().unwrap();
+    let at = |args: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        v.extend(["--bundles".into(), bundles.clone()]);
+        v
+    };
+    let args = at(&["changelog", "--component", "table", "--since", "garbage"]);
+    let err = common::fails(tmp.path(), &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(err.trim(), "error: --since garbage: not a version (e.g. 3.4.0)");
+    let args = at(&["diff", "table", "3.10.0", "3.4.0"]);
+    let err = common::fails(tmp.path(), &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(err.trim(), "error: 3.10.0 is newer than 3.4.0: give the older version first (diff table 3.4.0 3.10.0)");
+    let err = common::fails(tmp.path(), &["serve", "--max-tokens", "250"]);
+    assert!(err.contains("250 is not in 300..="), "{err}");
+    let err = common::fails(tmp.path(), &["setup", "--client", "cursor", "--write", "--project", "no/such/dir"]);
+    assert!(err.contains("--project no/such/dir: no such directory"), "{err}");
+    assert!(!tmp.path().join("no").exists());
+    // `pack -o dist/` makes the directory it names.
+    let args = at(&["pack", "-o", "dist/"]);
+    let out = common::ok(tmp.path(), &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(tmp.path().join("dist/my-design@3.4.0.tar.zst").is_file(), "{out}");
+    // `--json` is the compact JSON MCP sends, which the budget bounds: at 300 it stays within 300 tokens.
+    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    for lookup in [vec!["doc", "table", "--detail", "brief"], vec!["files", "table"], vec!["doc", "table", "--full"]] {
+        let mut args = at(&lookup);
+        args.extend(["--max-tokens".into(), "300".into(), "--json".into()]);
+        let json = common::ok(tmp.path(), &args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(!json.trim_end().contains('\n'), "{lookup:?}: compact JSON is one line");
+        let tokens = counter.count(json.trim_end());
+        assert!(tokens <= 300, "{lookup:?}: --json is {tokens} tokens at --max-tokens 300");
+    }
 }

@@ -66,6 +66,17 @@ fn every_component_with_a_tsx_lists_its_files() {
     // One directory, several documents: each lists the shared sources.
     let checkbox = b.set.files("checkbox").unwrap();
     assert!(checkbox.files.iter().any(|f| f.path == "src/components/forms/controls.tsx"));
+    // ...but a file named after one of them belongs to that one only (issue 9 item 5).
+    let numeric = b.set.files("numeric-input").unwrap();
+    let paths: Vec<&str> = numeric.files.iter().map(|f| f.path.as_str()).collect();
+    assert!(paths.contains(&"src/components/forms/numericInput.tsx"), "{paths:?}");
+    assert!(!checkbox.files.iter().any(|f| f.path == "src/components/forms/numericInput.tsx"));
+    let owner = m.files.iter().find(|f| f.path == "src/components/forms/numericInput.tsx").unwrap();
+    assert_eq!(owner.component, "numericinput");
+    let opts = mydesign_docs::search::query::SearchOptions { max_tokens: Some(100_000), ..Default::default() };
+    let hits = b.set.search("roundAndClampValue", &opts).unwrap().hits;
+    let first = hits.iter().find(|h| h.document.ends_with("numericInput.tsx")).expect("a hit in numericInput.tsx");
+    assert_eq!(first.component.as_deref(), Some("numeric-input"));
     let alert_fn = b.set.functions("src/components/alert/alert.tsx").unwrap();
     assert!(alert_fn.iter().any(|f| f.qualified.starts_with("Alert")), "{alert_fn:?}");
 }

@@ -294,7 +294,7 @@ fn semi_pack_and_install_figures() {
         packed.bytes,
         packed.bytes as f64 / set_bytes as f64
     );
-    assert_eq!(r[0].name, "semi@2.102.0");
+    assert_eq!(r[0].name, "semi@2.90.10");
     assert!(packed.bytes <= set_bytes, "pack {} > set {set_bytes}", packed.bytes);
 }
 
@@ -666,8 +666,11 @@ fn diff_shows_props_functions_and_changelog_between_versions() {
     ];
     assert_eq!(text.trim_end(), expected.join("\n"));
     // Within the budget: cut on whole lines, saying what is left.
-    let cut = ok_in(&repo, &store, &["diff", "tag", "3.4.0", "3.5.0", "--max-tokens", "120"]);
-    assert!(cut.len() <= 121 && cut.trim_end().ends_with("more lines (raise --max-tokens)"), "{cut}");
+    let err = fails_in(&repo, &store, &["diff", "tag", "3.4.0", "3.5.0", "--max-tokens", "120"]);
+    assert!(err.contains("max_tokens 120 is below the minimum of 300 tokens"), "{err}");
+    assert!(text.len() > 300, "the diff is longer than the smallest budget, so it is cut there");
+    let cut = ok_in(&repo, &store, &["diff", "tag", "3.4.0", "3.5.0", "--max-tokens", "300"]);
+    assert!(cut.len() <= 301 && cut.trim_end().ends_with("more lines (raise --max-tokens)"), "{cut}");
     let err = fails_in(&repo, &store, &["diff", "tag", "3.4.0", "9.0.0"]);
     assert!(err.contains("9.0.0") && err.contains("3.5.0"), "{err}");
 }

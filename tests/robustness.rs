@@ -92,7 +92,8 @@ fn a_repository_with_nothing_usable_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "README.md", b"# nothing here\n");
     let err = common::fails(dir.path(), &["build", "."]);
-    assert!(err.contains("no documents, changelog or sources found with this layout (walked 1 files)"), "{err}");
+    assert!(err.contains("no component found: no layout recognised"), "{err}");
+    assert!(err.contains("found: 1 files, 1 Markdown/MDX documents (most in . (1)), 0 source files"), "{err}");
     let err = common::fails(dir.path(), &["build", "missing-dir"]);
     assert!(err.contains("missing-dir: not a directory"), "{err}");
     let err = common::fails(dir.path(), &["build", ".", "--preset", "nope"]);

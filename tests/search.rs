@@ -513,7 +513,7 @@ fn without_a_system_every_system_is_searched_and_named() {
     let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
     let opts = SearchOptions { max_tokens: Some(10_000), ..Default::default() };
     let v = search_sets(&sets, "tooltip position", &opts).unwrap();
-    assert_eq!((v.served.system.as_str(), v.served.version.as_str()), ("blueprint, semi", "6.20.0, 2.102.0"));
+    assert_eq!((v.served.system.as_str(), v.served.version.as_str()), ("blueprint, semi", "6.20.0, 2.90.10"));
     let systems: std::collections::BTreeSet<&str> = v.hits.iter().filter_map(|h| h.system.as_deref()).collect();
     assert_eq!(systems.into_iter().collect::<Vec<_>>(), ["blueprint", "semi"], "{:?}", v.hits);
     for h in &v.hits {
@@ -524,7 +524,7 @@ fn without_a_system_every_system_is_searched_and_named() {
         );
     }
     let text = v.render(mydesign_docs::render::Surface::Mcp);
-    assert!(text.starts_with("[blueprint 6.20.0, semi 2.102.0 · search \"tooltip position\""), "{text}");
+    assert!(text.starts_with("[blueprint 6.20.0, semi 2.90.10 · search \"tooltip position\""), "{text}");
     // A Blueprint-only question finds Blueprint first; a Chinese one Semi.
     assert_eq!(search_sets(&sets, "multistep dialog", &opts).unwrap().hits[0].system.as_deref(), Some("blueprint"));
     assert_eq!(search_sets(&sets, "表格 固定列", &opts).unwrap().hits[0].system.as_deref(), Some("semi"));
@@ -551,7 +551,7 @@ fn cli_search_covers_every_system_in_bundles() {
         Path::new("."),
         &["search", "tooltip position", "--bundles", dir.path().to_str().unwrap(), "--max-tokens", "10000"],
     );
-    assert!(out.starts_with("[blueprint 6.20.0, semi 2.102.0 · search \"tooltip position\" · "), "{out}");
+    assert!(out.starts_with("[blueprint 6.20.0, semi 2.90.10 · search \"tooltip position\" · "), "{out}");
     let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("── ")).collect();
     assert!(heads.iter().any(|l| l.contains(" · blueprint · ")) && heads.iter().any(|l| l.contains(" · semi · ")));
     // `--system` picks one, as before.
@@ -559,7 +559,7 @@ fn cli_search_covers_every_system_in_bundles() {
         Path::new("."),
         &["search", "tooltip position", "--bundles", dir.path().to_str().unwrap(), "--system", "semi"],
     );
-    assert!(one.starts_with("[semi 2.102.0 · search"), "{one}");
+    assert!(one.starts_with("[semi 2.90.10 · search"), "{one}");
     // Under the minimum budget: the error every lookup gives, exit 2.
     let err =
         common::fails(Path::new("."), &["search", "x", "--bundles", dir.path().to_str().unwrap(), "--max-tokens", "0"]);

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use mydesign_docs::compile::{BuildOptions, build};
-use mydesign_docs::config::{CONFIG_FILE, Config};
+use mydesign_docs::compile::{BuildOptions, build, detect, is_prerelease, walk};
+use mydesign_docs::config::{CONFIG_FILE, Config, WalkConfig};
 use mydesign_docs::render::{plural, thousands};
 
 /// Arguments of `build`.
@@ -18,9 +18,14 @@ pub struct BuildArgs {
     /// Output directory; the bundle set goes to OUT/<system>@<version>/.
     #[arg(long, default_value = "out")]
     out: PathBuf,
-    /// Layout preset: default, semi, blueprint or dumi (default: REPO/mydesign-docs.toml, else `default`).
+    /// Layout preset: default, semi, blueprint or dumi. REPO/mydesign-docs.toml, when present, is merged over it
+    /// (the file wins field by field). With neither, the layout is detected and reported.
     #[arg(long)]
     preset: Option<String>,
+    /// Print the configuration this build would use (detected, preset or file) as a mydesign-docs.toml to edit,
+    /// and stop.
+    #[arg(long)]
+    print_config: bool,
     /// Token encoding: o200k_base or cl100k_base (overrides the configuration).
     #[arg(long)]
     encoding: Option<String>,
@@ -74,13 +79,35 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         None => (None, super::source::local_source(&repo)),
     };
     let repo = checkout.as_ref().map_or(repo, |c| c.dir.clone());
-    let mut config = Config::load(&repo, args.preset.as_deref())?;
+    let explicit = args.preset.is_some() || repo.join(CONFIG_FILE).exists();
+    let mut detected = None;
+    let mut config = if explicit || !repo.is_dir() {
+        Config::load(&repo, args.preset.as_deref())?
+    } else {
+        let (files, _) = walk::walk(&repo, &WalkConfig::default()).map_err(anyhow::Error::msg)?;
+        match detect::detect(&repo, &files).filter(|d| d.components > 0) {
+            Some(d) => {
+                let config = d.config.clone();
+                detected = Some(d);
+                config
+            }
+            None => anyhow::bail!(
+                "{}: no component found: no layout recognised.\n{}",
+                repo.display(),
+                detect::inventory(&files)
+            ),
+        }
+    };
     config.system.source = source;
     if let Some(e) = args.encoding {
         config.encoding = e;
     }
     if let Some(v) = args.set_version {
         config.system.version = Some(v);
+    }
+    if args.print_config {
+        super::emit(config.to_toml().trim_end())?;
+        return Ok(ExitCode::SUCCESS);
     }
     let opts = BuildOptions { repo, out: args.out, config, progress: std::io::stderr().is_terminal() };
     let report = build(&opts)?;
@@ -95,13 +122,16 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     }
     let m = &report.manifest;
     let s = &m.stats;
-    let mut out = vec![format!(
+    let mut out: Vec<String> = detected.iter().map(|d| d.report()).collect();
+    out.push(format!(
         "built {} {} → {} in {:.2} s",
         m.system,
         m.version,
         report.dir.display(),
         report.elapsed.as_secs_f64()
-    )];
+    ));
+    let pre = if is_prerelease(&m.version) { "a prerelease, " } else { "" };
+    out.push(format!("  version {} ({pre}from {})", m.version, report.version_source));
     out.push(format!(
         "  {}, {} ({}), {}",
         plural(m.components.len() as u64, "component"),
@@ -160,5 +190,15 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         ));
     }
     super::emit(&out.join("\n"))?;
-    Ok(if args.deny_warnings && !warnings.is_empty() { ExitCode::from(2) } else { ExitCode::SUCCESS })
+    if args.deny_warnings && !warnings.is_empty() {
+        // The set is complete and readable; the exit code is what fails a CI job that asked for a clean build.
+        eprintln!(
+            "error: the build has {} and --deny-warnings was given: failing (exit 2); the set at {} is complete but \
+             should not be published",
+            plural(warnings.len() as u64, "warning"),
+            report.dir.display()
+        );
+        return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
 }

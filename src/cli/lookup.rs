@@ -87,14 +87,13 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Remove(args) => super::store::remove(args),
         Command::Setup(args) => super::setup::run(args),
         Command::Diff { component, v1, v2, lookup: a } => {
-            let library = match &a.bundles {
-                Some(dir) => mydesign_docs::read::Library::scan(std::slice::from_ref(dir))?,
-                None => mydesign_docs::serve::open_library(&[])?,
-            };
+            let library = library(&a)?;
+            if mydesign_docs::read::version_cmp(&v1, &v2).is_gt() {
+                anyhow::bail!("{v1} is newer than {v2}: give the older version first (diff {component} {v2} {v1})");
+            }
             let (old, new) = mydesign_docs::diff::select_pair(&library, a.system.as_deref(), &v1, &v2)?;
             let changes = mydesign_docs::diff::changes(&old, &new, &component, a.lang.as_deref())?;
-            let cap =
-                a.max_tokens.unwrap_or(new.manifest().thresholds.max_tokens).min(new.manifest().thresholds.max_tokens);
+            let cap = paging(&new, &a)?.budget.max_tokens;
             emit(&if a.json { serde_json::to_string(&changes)? } else { changes.render(cap) })?;
             Ok(ExitCode::SUCCESS)
         }
@@ -115,8 +114,12 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             print(&set.code_block(&component, index, a.lang.as_deref(), paging(&set, &a)?)?, a.json)
         }
         Command::Changelog { component: Some(component), since: Some(since), lookup: a, .. } => {
+            let digits = since.trim_start_matches('v').split(['.', '-']).next().unwrap_or("");
+            if digits.parse::<u64>().is_err() {
+                anyhow::bail!("--since {since}: not a version (e.g. 3.4.0)");
+            }
             let set = open(&a)?;
-            let cap = a.max_tokens.unwrap_or(u32::MAX).min(set.manifest().thresholds.max_tokens);
+            let cap = paging(&set, &a)?.budget.max_tokens;
             let changes = mydesign_docs::diff::changelog_since(&set, &component, &since, a.lang.as_deref())?;
             emit(&if a.json { serde_json::to_string(&changes)? } else { changes.render(cap) })?;
             Ok(ExitCode::SUCCESS)

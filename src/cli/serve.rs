@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Args;
+use mydesign_docs::budget::MIN_MAX_TOKENS;
 use mydesign_docs::project::{choose, default_project, project_version};
 use mydesign_docs::read::Library;
 use mydesign_docs::serve::{
@@ -39,8 +40,8 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     session_idle_secs: u64,
     /// Cap on every answer, in tokens (default: each bundle set's `max_tokens`, 10,000 unless configured); calls
-    /// may only lower it. Answers over it are cut on whole lines, with a cursor to continue.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(200..))]
+    /// may only lower it; at least 300 (the smallest budget a call may ask for). Answers over it are cut on whole lines, with a cursor to continue.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MIN_MAX_TOKENS as i64..))]
     max_tokens: Option<u32>,
     /// The project whose dependencies pick the version served of each system (node_modules, else the lockfile:
     /// package-lock.json, pnpm-lock.yaml, yarn.lock; else the range in package.json); when that version is not

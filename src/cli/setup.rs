@@ -125,6 +125,12 @@ pub fn run(args: SetupArgs) -> anyhow::Result<ExitCode> {
             .context("no store directory is known: pass --bundles DIR or set MYDESIGN_DOCS_HOME")?,
     };
     let (command, server_args) = server_command(&bundles)?;
+    if args.write && !args.user && !args.project.is_dir() {
+        anyhow::bail!(
+            "--project {}: no such directory (--write merges into a project's config file)",
+            args.project.display()
+        );
+    }
     let file = args.client.file(&args.project, &home()?, args.user);
     if !args.write {
         let snippet = match args.client.shape() {

@@ -2,9 +2,11 @@
 //! what to exclude, and the rule numbers. Read from `mydesign-docs.toml` at the repository root, or chosen with
 //! `--preset` (`default` for the sample in `corpus/`, `semi`, `blueprint`, `dumi`).
 //!
-//! Paths are matched with patterns of `/`-separated segments: `*` is one segment, `**` any number of segments
-//! (zero included; a trailing `/**` means everything inside, at least one), and `{component}` captures a segment (or the part of one between a literal prefix and suffix,
-//! as in `{component}.mdx`). Matching is case-sensitive on literals.
+//! Paths are matched with patterns of `/`-separated segments: `**` (a whole segment) is any number of segments
+//! (zero included; a trailing `/**` means everything inside, at least one); inside a segment `*` is any text
+//! (`*.mdx`, `index.*.md`) and `{component}` captures the component name (`{component}.mdx`). `{component}` may
+//! appear more than once (`{component}/{component}.mdx`): every capture must then be the same text. Matching is
+//! case-sensitive on literals. The reference with an example per layout is `docs/config.md`.
 
 use std::path::Path;
 
@@ -38,7 +40,8 @@ pub struct Config {
 pub struct SystemConfig {
     /// System name; default: `name` of the repository's `package.json` (scope removed), else the directory name.
     pub name: Option<String>,
-    /// Version; default: `version` of the root `package.json`, else the newest release in the changelog.
+    /// Version; default: `version` of the `package.json` of the package that owns the components (unless it is
+    /// `private`), else the newest release in the changelog (see `compile::resolve_version`).
     pub version: Option<String>,
     /// npm package that projects depend on (its version in a project picks the set `serve --project` serves);
     /// default: `name` of the repository's `package.json`, scope kept.
@@ -214,24 +217,56 @@ impl Config {
         })
     }
 
-    /// The configuration for `repo`: the preset when one is named, else `repo/mydesign-docs.toml` when it exists,
-    /// else the `default` preset.
+    /// The configuration for `repo`: the preset when one is named (else the `default` preset), with
+    /// `repo/mydesign-docs.toml` merged over it when the file exists: the file wins field by field (tables merge
+    /// key by key, arrays such as `[[docs]]` replace the preset's). With neither a preset nor a file, `build` detects
+    /// the layout instead ([`crate::compile::detect`]).
     ///
     /// # Errors
     /// An unknown preset name (listing the valid ones), an unreadable or invalid TOML file (with its message).
     pub fn load(repo: &Path, preset: Option<&str>) -> anyhow::Result<Config> {
-        if let Some(name) = preset {
-            return Config::preset(name)
-                .ok_or_else(|| anyhow::anyhow!("unknown preset `{name}`; the presets are: {}", PRESETS.join(", ")));
-        }
+        let base = match preset {
+            Some(name) => Config::preset(name)
+                .ok_or_else(|| anyhow::anyhow!("unknown preset `{name}`; the presets are: {}", PRESETS.join(", ")))?,
+            None => Config::default(),
+        };
         let file = repo.join(CONFIG_FILE);
         if !file.exists() {
-            return Ok(Config::default());
+            return Ok(base);
         }
         let text = std::fs::read_to_string(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-        let config: Config = toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        let config = Config::merge_toml(base, &text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         config.validate().map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         Ok(config)
+    }
+
+    /// `base` with the TOML document `text` merged over it (the text wins field by field; arrays replace).
+    ///
+    /// # Errors
+    /// Invalid TOML, an unknown field, a value of the wrong type (the parser's message).
+    pub fn merge_toml(base: Config, text: &str) -> Result<Config, String> {
+        fn merge(into: &mut toml::Table, from: toml::Table) {
+            for (k, v) in from {
+                match (into.get_mut(&k), v) {
+                    (Some(toml::Value::Table(a)), toml::Value::Table(b)) => merge(a, b),
+                    (_, v) => {
+                        into.insert(k, v);
+                    }
+                }
+            }
+        }
+        let overlay: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+        // Check the file alone first, so that its own unknown fields are named as such.
+        toml::from_str::<Config>(text).map_err(|e| e.to_string())?;
+        let mut table = toml::Table::try_from(&base).map_err(|e| e.to_string())?;
+        merge(&mut table, overlay);
+        table.try_into().map_err(|e: toml::de::Error| e.to_string())
+    }
+
+    /// The configuration as a `mydesign-docs.toml` to edit (what `build --print-config` writes).
+    pub fn to_toml(&self) -> String {
+        let body = toml::to_string_pretty(self).unwrap_or_else(|e| format!("# cannot serialize: {e}\n"));
+        format!("# mydesign-docs.toml: every field is described in docs/config.md\n\n{body}")
     }
 
     /// Checks what serde cannot: every doc and source pattern captures `{component}`, the encoding is known, the
@@ -300,76 +335,149 @@ pub struct Pattern {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Segment {
-    Literal(String),
-    AnyOne,
+    /// `**`: any number of whole segments.
     AnyMany,
-    Capture { prefix: String, suffix: String },
+    /// One segment: literals, `*` and `{component}` in any order.
+    One(Vec<Piece>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Piece {
+    Literal(String),
+    Star,
+    Capture,
 }
 
 impl Pattern {
     /// Parses `text`.
     ///
     /// # Errors
-    /// No `{component}`, or more than one.
+    /// No `{component}`, or two captures side by side in one segment (`{component}{component}`, `*{component}`
+    /// is fine), or a `**` inside a segment.
     pub fn parse(text: &str) -> Result<Pattern, String> {
-        let segments: Vec<Segment> = text
-            .split('/')
-            .filter(|s| !s.is_empty())
-            .map(|s| match s {
-                "*" => Segment::AnyOne,
-                "**" => Segment::AnyMany,
-                _ => match s.split_once("{component}") {
-                    Some((prefix, suffix)) => Segment::Capture { prefix: prefix.into(), suffix: suffix.into() },
-                    None => Segment::Literal(s.into()),
-                },
-            })
-            .collect();
-        let captures = segments.iter().filter(|s| matches!(s, Segment::Capture { .. })).count();
-        if captures != 1 {
-            return Err(format!("pattern `{text}` must contain `{{component}}` exactly once"));
+        let mut segments = Vec::new();
+        for s in text.split('/').filter(|s| !s.is_empty()) {
+            if s == "**" {
+                segments.push(Segment::AnyMany);
+                continue;
+            }
+            if s.contains("**") {
+                return Err(format!("pattern `{text}`: `**` must be a whole segment (`a/**/b`), not part of `{s}`"));
+            }
+            let mut pieces = Vec::new();
+            let mut rest = s;
+            while !rest.is_empty() {
+                let star = rest.find('*');
+                let cap = rest.find("{component}");
+                let next = match (star, cap) {
+                    (Some(a), Some(b)) => a.min(b),
+                    (Some(a), None) | (None, Some(a)) => a,
+                    (None, None) => rest.len(),
+                };
+                if next > 0 {
+                    pieces.push(Piece::Literal(rest[..next].to_string()));
+                    rest = &rest[next..];
+                } else if let Some(r) = rest.strip_prefix("{component}") {
+                    if pieces.last().is_some_and(|p| !matches!(p, Piece::Literal(_))) {
+                        return Err(format!("pattern `{text}`: `{{component}}` cannot follow `*` or itself in `{s}`"));
+                    }
+                    pieces.push(Piece::Capture);
+                    rest = r;
+                } else {
+                    if pieces.last() == Some(&Piece::Capture) {
+                        return Err(format!("pattern `{text}`: `*` cannot follow `{{component}}` in `{s}`"));
+                    }
+                    pieces.push(Piece::Star);
+                    rest = &rest[1..];
+                }
+            }
+            segments.push(Segment::One(pieces));
+        }
+        let captures = segments.iter().filter(|s| matches!(s, Segment::One(p) if p.contains(&Piece::Capture))).count();
+        if captures == 0 {
+            return Err(format!("pattern `{text}` must contain `{{component}}`"));
         }
         Ok(Pattern { segments })
     }
 
-    /// The captured component name when `path` (`/`-separated, relative) matches, else `None`.
+    /// The captured component name when `path` (`/`-separated, relative) matches, else `None`. When the pattern
+    /// captures more than once, every capture must be the same text.
     pub fn capture<'a>(&self, path: &'a str) -> Option<&'a str> {
         self.capture_with_dir(path).map(|(name, _)| name)
     }
 
-    /// Like [`Pattern::capture`], also returning the directory that holds the captured segment joined with the
-    /// segment itself (`src/components/forms` for `src/components/{component}/**` on `src/components/forms/a.tsx`).
+    /// Like [`Pattern::capture`], also returning the directory that holds the (first) captured segment joined with
+    /// the segment itself (`src/components/forms` for `src/components/{component}/**` on `src/components/forms/a.tsx`).
     pub fn capture_with_dir<'a>(&self, path: &'a str) -> Option<(&'a str, &'a str)> {
         let parts: Vec<&str> = path.split('/').collect();
-        let (name, at) = match_from(&self.segments, &parts, 0)?;
+        let (name, at) = match_from(&self.segments, &parts, 0, None)?;
         let dir_len: usize = parts[..=at].iter().map(|p| p.len() + 1).sum::<usize>() - 1;
-        Some((name, &path[..dir_len]))
+        Some((name?, &path[..dir_len]))
+    }
+
+    /// The literal directory segments before the first wildcard or capture (`src/components` for
+    /// `src/components/{component}/**`).
+    pub fn literal_prefix(&self) -> String {
+        let mut out = Vec::new();
+        for s in &self.segments {
+            match s {
+                Segment::One(p) if p.len() == 1 => match &p[0] {
+                    Piece::Literal(l) => out.push(l.as_str()),
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+        out.join("/")
     }
 }
 
-/// Matches `segs` against `parts` (which start at index `base` of the whole path); returns the capture and the
-/// index of the part it came from.
-fn match_from<'a>(segs: &[Segment], parts: &[&'a str], base: usize) -> Option<(&'a str, usize)> {
+/// Matches `segs` against `parts` (which start at index `base` of the whole path) with the capture so far;
+/// returns the capture and the index of the part it first came from (`usize::MAX` when none yet).
+fn match_from<'a>(
+    segs: &[Segment],
+    parts: &[&'a str],
+    base: usize,
+    cap: Option<(&'a str, usize)>,
+) -> Option<(Option<&'a str>, usize)> {
     let Some((seg, rest)) = segs.split_first() else {
-        return parts.is_empty().then_some(("", usize::MAX));
+        return parts.is_empty().then_some((cap.map(|c| c.0), cap.map_or(usize::MAX, |c| c.1)));
     };
     match seg {
         // A trailing `**` matches everything inside, not the directory itself (as in .gitignore).
-        Segment::AnyMany if rest.is_empty() => (!parts.is_empty()).then_some(("", usize::MAX)),
-        Segment::AnyMany => (0..=parts.len()).find_map(|skip| match_from(rest, &parts[skip..], base + skip)),
-        _ => {
-            let (part, tail) = parts.split_first()?;
-            let captured = match seg {
-                Segment::Literal(l) => (l == part).then_some(None)?,
-                Segment::AnyOne => None,
-                Segment::Capture { prefix, suffix } => {
-                    let name = part.strip_prefix(prefix.as_str())?.strip_suffix(suffix.as_str())?;
-                    (!name.is_empty()).then_some(Some(name))?
-                }
-                Segment::AnyMany => unreachable!("handled above"),
-            };
-            let inner = match_from(rest, tail, base + 1)?;
-            Some(captured.map_or(inner, |name| (name, base)))
+        Segment::AnyMany if rest.is_empty() => {
+            (!parts.is_empty()).then_some((cap.map(|c| c.0), cap.map_or(usize::MAX, |c| c.1)))
         }
+        Segment::AnyMany => (0..=parts.len()).find_map(|skip| match_from(rest, &parts[skip..], base + skip, cap)),
+        Segment::One(pieces) => {
+            let (part, tail) = parts.split_first()?;
+            let seg_cap = match_pieces(pieces, part, cap.map(|c| c.0))?;
+            let cap = match (cap, seg_cap) {
+                (None, Some(name)) => Some((name, base)),
+                (c, _) => c,
+            };
+            match_from(rest, tail, base + 1, cap)
+        }
+    }
+}
+
+/// Matches one segment; `Some(capture)` on success (the capture is `None` when the segment has none). A capture
+/// must equal `known` when one was made before; it is never empty and never holds `/`.
+fn match_pieces<'a>(pieces: &[Piece], part: &'a str, known: Option<&'a str>) -> Option<Option<&'a str>> {
+    let Some((piece, rest)) = pieces.split_first() else {
+        return part.is_empty().then_some(known);
+    };
+    match piece {
+        Piece::Literal(l) => match_pieces(rest, part.strip_prefix(l.as_str())?, known),
+        Piece::Star => {
+            (0..=part.len()).filter(|&i| part.is_char_boundary(i)).find_map(|i| match_pieces(rest, &part[i..], known))
+        }
+        Piece::Capture => match known {
+            Some(k) => match_pieces(rest, part.strip_prefix(k)?, known),
+            None => (1..=part.len())
+                .filter(|&i| part.is_char_boundary(i))
+                .find_map(|i| match_pieces(rest, &part[i..], Some(&part[..i]))),
+        },
     }
 }
 
@@ -384,6 +492,14 @@ pub fn package_json(repo: &Path) -> (Option<String>, Option<String>) {
     let field = |k: &str| value.get(k).and_then(|v| v.as_str()).map(str::to_string);
     let name = field("name").map(|n| n.rsplit('/').next().unwrap_or(&n).to_string());
     (name, field("version"))
+}
+
+/// Reads `version` and `private` from `dir/package.json`, when it exists, parses and has a version.
+pub fn package_version(dir: &Path) -> Option<(String, bool)> {
+    let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
+    let value = serde_json::from_str::<serde_json::Value>(&text).ok()?;
+    let version = value.get("version")?.as_str()?.to_string();
+    Some((version, value.get("private").and_then(|v| v.as_bool()).unwrap_or(false)))
 }
 
 #[cfg(test)]
@@ -412,9 +528,21 @@ mod tests {
     }
 
     #[test]
-    fn patterns_need_one_capture() {
+    fn patterns_allow_stars_anywhere_and_repeated_captures() {
         assert!(Pattern::parse("docs/*/index.md").is_err());
-        assert!(Pattern::parse("{component}/{component}.md").is_err());
+        assert!(Pattern::parse("a/x**/{component}").is_err());
+        let p = "src/components/{component}/*.mdx";
+        assert_eq!(cap(p, "src/components/Card/Card.mdx").as_deref(), Some("Card"));
+        assert_eq!(cap(p, "src/components/Card/usage.mdx").as_deref(), Some("Card"));
+        assert_eq!(cap(p, "src/components/Card/Card.tsx"), None);
+        let twice = "src/{component}/{component}.mdx";
+        assert_eq!(cap(twice, "src/Card/Card.mdx").as_deref(), Some("Card"));
+        assert_eq!(cap(twice, "src/Card/Other.mdx"), None);
+        assert_eq!(cap("docs/{component}/index.*.md", "docs/button/index.zh-CN.md").as_deref(), Some("button"));
+        assert_eq!(cap("docs/{component}/index.*.md", "docs/button/index.md"), None);
+        assert_eq!(cap("**/{component}-docs.md", "a/b/table-docs.md").as_deref(), Some("table"));
+        assert_eq!(cap("d/*-{component}.md", "d/x-y.md").as_deref(), Some("y"));
+        assert_eq!(Pattern::parse("src/components/{component}/**").unwrap().literal_prefix(), "src/components");
     }
 
     #[test]

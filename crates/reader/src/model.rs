@@ -188,6 +188,12 @@ pub struct DocSummary {
     pub tokens: u32,
     /// Tokens of the default view (the placeholder view over the threshold, else the whole document).
     pub view_tokens: u32,
+    /// This language's title (front matter `title`, else first H1): `components --lang X` shows X's.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// This language's one-line description.
+    #[serde(default)]
+    pub brief: Option<String>,
 }
 
 /// Where a source file is stored.

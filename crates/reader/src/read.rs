@@ -404,8 +404,9 @@ impl ComponentsView {
         let doc = c.docs.iter().find(|d| d.lang.eq_ignore_ascii_case(lang));
         ComponentRow {
             name: c.name.clone(),
-            title: c.title.clone(),
-            brief: c.brief.clone(),
+            // The language's own title and description, else the default language's.
+            title: doc.and_then(|d| d.title.clone()).or_else(|| c.title.clone()),
+            brief: doc.and_then(|d| d.brief.clone()).or_else(|| c.brief.clone()),
             langs: c.docs.iter().map(|d| d.lang.clone()).collect(),
             tokens: doc.map_or(0, |d| d.view_tokens),
             code_blocks: doc.map_or(0, |d| d.code_blocks),
@@ -553,6 +554,10 @@ pub struct PropsView {
     pub lang: String,
     /// Tokens of `text`, exact.
     pub tokens: u32,
+    /// Props tables of the component in all (shown in this part or not).
+    pub tables_total: u32,
+    /// Props in all those tables.
+    pub props_total: u32,
     /// The tables shown in `text` (all of them unless the answer was cut): from the sources, and from this
     /// document's API tables.
     pub props: Vec<PropsTable>,
@@ -1032,7 +1037,7 @@ pub fn changelog_page_name(name: &str) -> Option<Option<u32>> {
 /// or patch numbers read as 0 (`2.1` = `2.1.0`). Versions that are not SemVer compare by their numeric parts
 /// (`2024.10` > `2024.9`), a prerelease-looking suffix (`-` after the numbers) below the bare numbers, and order
 /// below SemVer ones when the numbers tie; text breaks the remaining ties.
-fn version_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+pub fn version_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     let semver = |v: &str| -> Option<semver::Version> {
         let v = v.trim().trim_start_matches(['v', 'V']);
         semver::Version::parse(v).ok().or_else(|| {
@@ -1634,12 +1639,15 @@ impl BundleSet {
         };
         let lists = |part: &Part| spans.iter().filter(|s| whole_in(part, s)).map(|s| s.2).sum();
         let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
+        let (tables_total, props_total) = (props.len() as u32, props.iter().map(|t| t.props.len() as u32).sum());
         let props = props.into_iter().zip(&spans).filter(|(_, s)| whole_in(&part, s)).map(|(t, _)| t).collect();
         Ok(PropsView {
             served: self.served(),
             component: meta.name.clone(),
             lang: doc.lang.clone(),
             tokens: part.tokens,
+            tables_total,
+            props_total,
             props,
             text: part.text.clone(),
             part,

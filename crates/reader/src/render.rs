@@ -87,9 +87,10 @@ pub trait Render: serde::Serialize {
         self.render(Surface::Mcp)
     }
 
-    /// The structured form, as pretty JSON.
+    /// The structured form as compact JSON: the bytes an MCP client receives as `structuredContent`, which the
+    /// budget bounds (pretty-printing would add indentation tokens the budget does not count).
     fn json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
     }
 }
 
@@ -326,14 +327,13 @@ impl Render for PropsView {
             let args = continuation(&self.part, &[("component", self.component.clone())], cur);
             surface.call(&self.served, lang, "component_details", "doc", &args)
         });
-        let props: usize = self.props.iter().map(|t| t.props.len()).sum();
         format!(
             "[{} · {} props · {} · {} in {} · {}]\n{}",
             served(&self.served),
             self.component,
             self.lang,
-            plural(props as u64, "prop"),
-            plural(self.props.len() as u64, "table"),
+            plural(self.props_total, "prop"),
+            plural(self.tables_total, "table"),
             plural(self.tokens, "token"),
             framed(&self.part, &self.text, more)
         )
@@ -486,11 +486,12 @@ impl Render for FileView {
         let lines = match self.range {
             // An end past the file is served to the last line, and said (README: line ranges).
             Some((_, end)) if end != u32::MAX && end > f.lines => format!(
-                "lines {}–{} of {} (end line {} is past the end: served to the end of the file)",
+                "lines {}–{} of {} (end line {} is past the end: the range ends at line {})",
                 thousands(self.part.lines.0),
                 thousands(self.part.lines.1),
                 thousands(f.lines),
-                thousands(end)
+                thousands(end),
+                thousands(f.lines)
             ),
             Some(_) => format!(
                 "lines {}–{} of {}",

@@ -27,6 +27,8 @@ pub struct CompiledSet {
     changelog: Option<BundleWriter>,
     /// Search units, indexed while the other bundles are written.
     search: Vec<UnitDraft>,
+    /// Where the version came from, for the build report (`packages/ui/package.json`, `the changelog`).
+    pub version_source: String,
 }
 
 /// A compiled component: key, manifest entry, meta frame value, frames, search units, token maps.
@@ -237,9 +239,13 @@ pub fn compile_all(
             stats.view_tokens += l.pages.first().map_or(0, |p| u64::from(p.tokens));
         }
     }
-    let newest = changelog_meta
-        .as_ref()
-        .and_then(|c| c.langs.iter().find_map(|l| l.releases.first()))
+    // The newest release by SemVer (a prerelease below its release), else the first heading of the file.
+    let releases = || changelog_meta.iter().flat_map(|c| c.langs.iter().flat_map(|l| l.releases.iter()));
+    let newest = releases()
+        .filter_map(|r| Some((semver::Version::parse(r.version.trim_start_matches('v')).ok()?, r)))
+        .max_by(|a, b| a.0.cmp(&b.0))
+        .map(|(_, r)| r)
+        .or_else(|| changelog_meta.as_ref().and_then(|c| c.langs.iter().find_map(|l| l.releases.first())))
         .map(|r| r.version.clone());
     let (pkg_name, _) = package_json(repo);
     let system = config.system.name.clone().or(pkg_name).unwrap_or_else(|| {
@@ -259,7 +265,9 @@ pub fn compile_all(
         langs: c.langs.iter().map(|l| l.summary.clone()).collect(),
     });
     units.extend(changelog_units);
-    let version = resolve_version(config, repo, newest.as_deref());
+    let (version, version_source, version_diags) =
+        resolve_version(config, repo, layout.package.as_deref(), newest.as_deref());
+    diagnostics.extend(version_diags);
     check_name("system name", &system).map_err(|e| anyhow::anyhow!("{e}; set [system] name in {CONFIG_FILE}"))?;
     check_name("version", &version).map_err(|e| anyhow::anyhow!("{e}; set [system] version or --set-version"))?;
     let manifest = Manifest {
@@ -283,7 +291,7 @@ pub fn compile_all(
         source: config.system.source.clone(),
     };
     let manifest = count_lists(manifest, &file_lists, &ctx.tokens);
-    Ok(CompiledSet { manifest, components: writers, changelog: changelog_writer, search: units })
+    Ok(CompiledSet { manifest, components: writers, changelog: changelog_writer, search: units, version_source })
 }
 
 /// `name` of the repository's `package.json`, scope kept (`@douyinfe/semi-ui`): what projects depend on.
@@ -540,6 +548,8 @@ fn compile_component(
                 code_blocks: d.code_blocks.len() as u32,
                 tokens: d.tokens,
                 view_tokens: d.view_tokens,
+                title: d.title.clone(),
+                brief: d.brief.clone(),
             })
             .collect(),
         files: metas.len() as u32,
@@ -890,7 +900,7 @@ fn remove_stale_temporaries(out: &Path, name: &str) {
 /// # Errors
 /// Any I/O error; the temporary directory is removed and an existing set is left as it was.
 pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifest, PathBuf)> {
-    let CompiledSet { mut manifest, components, changelog, search } = set;
+    let CompiledSet { mut manifest, components, changelog, search, .. } = set;
     let name = format!("{}@{}", manifest.system, manifest.version);
     std::fs::create_dir_all(out)
         .map_err(|e| anyhow::anyhow!("{}: cannot create output directory: {e}", out.display()))?;

@@ -8,8 +8,45 @@ use super::walk::WalkedFile;
 use crate::config::{Config, Pattern};
 use crate::model::component_key;
 
-/// Directory names that are build output or shared code, never components, whatever the configuration says.
+/// Directory names that are build output, never components nor shared code, whatever the configuration says.
 const NEVER_COMPONENTS: [&str; 4] = ["lib", "es", "dist", "cjs"];
+
+/// Source directory names that hold shared code, styles or tooling, not a component, unless a document names them
+/// (issue 9 item 5): their files are served by path under [`SHARED`]. The top folders of a monorepo's other
+/// packages (`src`, `scss`, `test`, `docs`, `script`) are among them, so `packages/*/{component}/**` makes no
+/// component of them.
+pub const KNOWN_NON_COMPONENTS: [&str; 30] = [
+    "style",
+    "styles",
+    "locale",
+    "locales",
+    "theme",
+    "themes",
+    "version",
+    "hooks",
+    "hook",
+    "utils",
+    "util",
+    "helpers",
+    "base",
+    "common",
+    "shared",
+    "constants",
+    "types",
+    "typings",
+    "global",
+    "assets",
+    "icons",
+    "keyframes",
+    "src",
+    "scss",
+    "test",
+    "tests",
+    "docs",
+    "script",
+    "scripts",
+    "demos",
+];
 
 /// What the repository holds, by component.
 #[derive(Debug, Default)]
@@ -21,6 +58,11 @@ pub struct Layout {
     /// Files of shared folders that are not components (`_utils`, Semi's `base`): served by path, listed under
     /// the pseudo-component [`SHARED`], never in the component list.
     pub shared: Vec<WalkedFile>,
+    /// The package that owns the components: the nearest directory above most components' source files that has
+    /// a `package.json` among the walked files (`packages/semi-foundation`); `""` for the repository root; `None`
+    /// when no walked `package.json` is above them. Its `package.json` gives the version (see
+    /// [`super::resolve_version`]).
+    pub package: Option<String>,
 }
 
 /// Key of the pseudo-component that holds shared, non-component source folders.
@@ -29,7 +71,9 @@ pub const SHARED: &str = "_shared";
 /// One component's inputs.
 #[derive(Debug, Default)]
 pub struct ComponentPlan {
-    /// Display name: the first document's captured name, else the first source directory's.
+    /// Canonical name: the kebab-case id of the first document's captured name, else of the first source
+    /// directory's (`Button` and `button` both give `button`, `DatePicker` gives `date-picker`). Titles are the
+    /// documents' own.
     pub name: String,
     /// Documents by language (one per language).
     pub docs: BTreeMap<String, WalkedFile>,
@@ -37,25 +81,73 @@ pub struct ComponentPlan {
     pub files: Vec<WalkedFile>,
 }
 
-/// Whether a captured name may be a component: not a file (`index.d.ts`), not `_shared` or hidden, not a build
-/// folder, not excluded by the configuration.
+/// Whether a name captured by a source pattern may be a component: not a file (`index.d.ts`), not `_shared` or
+/// hidden, not a build folder, not a known non-component ([`KNOWN_NON_COMPONENTS`]), not excluded by the
+/// configuration.
 fn is_component_name(name: &str, config: &Config) -> bool {
     !(name.starts_with('_')
+        || name.starts_with('.')
         || name.contains('.')
         || NEVER_COMPONENTS.contains(&name)
+        || KNOWN_NON_COMPONENTS.iter().any(|n| component_key(n) == component_key(name))
         || config.sources.not_components.iter().any(|n| component_key(n) == component_key(name)))
 }
 
-/// `DatePicker` → `date-picker`: source folders' PascalCase as the kebab-case documents use.
-fn kebab_case(name: &str) -> String {
+/// Whether a name captured by a document pattern may be a component: a document makes a component of any
+/// directory or file name (a documented `_portal` included) except a file-like name with a `.` (`button.zh-CN`
+/// under the pattern of another language), a hidden name, or one the configuration excludes.
+fn is_doc_component_name(name: &str, config: &Config) -> bool {
+    !(name.contains('.')
+        || component_key(name).is_empty()
+        || ["readme", "changelog", "license", "contributing"].contains(&name.to_ascii_lowercase().as_str())
+        || config.sources.not_components.iter().any(|n| component_key(n) == component_key(name)))
+}
+
+/// The component among `keys` that a file of a directory shared by several documents belongs to: the one whose
+/// key equals the file name's (`numericInput.tsx` → `numericinput`, `_numeric-input.scss` too), else the longest
+/// key the file name starts with (`radioGroup.tsx` → `radio`); `None` when no key matches (the file belongs to all).
+fn owner_by_file_name<'a>(rel: &str, keys: &'a BTreeSet<String>) -> Option<&'a String> {
+    let file = rel.rsplit('/').next().unwrap_or(rel);
+    let stem = component_key(file.split('.').next().unwrap_or(file));
+    if stem.is_empty() {
+        return None;
+    }
+    keys.get(&stem).or_else(|| keys.iter().filter(|k| stem.starts_with(k.as_str())).max_by_key(|k| k.len()))
+}
+
+/// The nearest directory above `rel` with a `package.json` in `packages` (`""` for the root).
+fn package_of<'a>(rel: &str, packages: &'a BTreeSet<String>) -> Option<&'a str> {
+    let mut dir = rel;
+    while let Some((parent, _)) = dir.rsplit_once('/') {
+        if let Some(p) = packages.get(parent) {
+            return Some(p.as_str());
+        }
+        dir = parent;
+    }
+    packages.get("").map(String::as_str)
+}
+
+/// `DatePicker` → `date-picker`: the canonical kebab-case name of a captured document or source folder name.
+pub fn kebab_case(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
     let mut out = String::with_capacity(name.len() + 4);
-    for (i, c) in name.chars().enumerate() {
-        if c.is_uppercase() && i > 0 && !out.ends_with('-') {
+    for (i, &c) in chars.iter().enumerate() {
+        // A word starts at an upper-case letter after a lower-case one or a digit (`datePicker`), or at the last
+        // capital of a run followed by a lower-case letter (`HTMLTable` → `html-table`); `README` stays one word.
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1);
+        let boundary = c.is_uppercase()
+            && prev.is_some_and(|p| {
+                p.is_lowercase() || p.is_ascii_digit() || (p.is_uppercase() && next.is_some_and(|n| n.is_lowercase()))
+            });
+        if boundary && !out.ends_with('-') {
             out.push('-');
         }
         out.extend(c.to_lowercase());
     }
-    out.replace('_', "-")
+    // A leading `_` stays (a documented `_portal`); others are word separators.
+    let lead = out.len() - out.trim_start_matches('_').len();
+    format!("{}{}", &out[..lead], out[lead..].replace('_', "-"))
 }
 
 /// Sorts `files` into a [`Layout`]. Patterns were validated with the config.
@@ -79,17 +171,27 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
             is_doc.insert(f.rel.clone());
             continue;
         }
-        let Some((name, lang)) = doc_patterns.iter().find_map(|(p, lang)| Some((p.capture(&f.rel)?, *lang))) else {
+        // The first rule whose capture can name a component: `docs/**/{component}.md` captures `button.zh-CN`
+        // from `docs/button.zh-CN.md`, which the rule `docs/**/{component}.zh-CN.md` after it names properly.
+        let mut matched = false;
+        let found = doc_patterns.iter().find_map(|(p, lang)| {
+            let name = p.capture(&f.rel)?;
+            matched = true;
+            is_doc_component_name(name, config).then_some((name, *lang))
+        });
+        if matched {
+            is_doc.insert(f.rel.clone());
+        }
+        let Some((name, lang)) = found else {
             continue;
         };
-        is_doc.insert(f.rel.clone());
-        if !wanted(lang) || !is_component_name(name, config) {
+        if !wanted(lang) {
             continue;
         }
         let key = component_key(name);
         let plan = layout.components.entry(key.clone()).or_default();
         if plan.name.is_empty() {
-            plan.name = name.to_string();
+            plan.name = kebab_case(name);
         }
         if let Some(first) = plan.docs.get(lang) {
             diags.push(Diagnostic::new(
@@ -111,12 +213,17 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
         };
         let beside: Option<&BTreeSet<String>> = if config.sources.beside_docs { doc_dirs.get(dir) } else { None };
         match beside {
-            Some(keys) => {
-                for key in keys {
-                    layout.components.entry(key.clone()).or_default().files.push(f.clone());
+            Some(keys) => match owner_by_file_name(&f.rel, keys) {
+                Some(key) => layout.components.entry(key.clone()).or_default().files.push(f.clone()),
+                None => {
+                    for key in keys {
+                        layout.components.entry(key.clone()).or_default().files.push(f.clone());
+                    }
                 }
-            }
-            None if is_component_name(name, config) => {
+            },
+            None if layout.components.get(&component_key(name)).is_some_and(|p| !p.docs.is_empty())
+                || is_component_name(name, config) =>
+            {
                 let plan = layout.components.entry(component_key(name)).or_default();
                 if plan.name.is_empty() {
                     plan.name = kebab_case(name);
@@ -127,6 +234,23 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
             None => {}
         }
     }
+    // The owning package: the one most components' files sit in.
+    let packages: BTreeSet<String> = files
+        .iter()
+        .filter_map(|f| match f.rel.rsplit_once('/') {
+            Some((dir, "package.json")) => Some(dir.to_string()),
+            None if f.rel == "package.json" => Some(String::new()),
+            _ => None,
+        })
+        .collect();
+    let mut votes: BTreeMap<&str, usize> = BTreeMap::new();
+    for plan in layout.components.values() {
+        if let Some(p) = plan.files.first().and_then(|f| package_of(&f.rel, &packages)) {
+            *votes.entry(p).or_default() += 1;
+        }
+    }
+    layout.package =
+        votes.into_iter().max_by_key(|(p, n)| (*n, std::cmp::Reverse(p.len()))).map(|(p, _)| p.to_string());
     // Rules that match nothing: a warning when nothing of the kind was found at all, else a note (a repository may
     // document fewer languages than the preset knows).
     let missing: Vec<&str> = config
@@ -143,9 +267,10 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
         }
     }
     let any_doc = layout.components.values().any(|p| !p.docs.is_empty());
-    for (pattern, lang) in &doc_patterns {
+    for (i, (pattern, lang)) in doc_patterns.iter().enumerate() {
         if wanted(lang) && !files.iter().any(|f| pattern.capture(&f.rel).is_some()) {
-            let rule = config.docs.iter().find(|d| d.lang == *lang).map_or("", |d| d.pattern.as_str());
+            // Rules that parsed are all of them (the config was validated), so `i` names the rule itself.
+            let rule = config.docs.get(i).map_or("", |d| d.pattern.as_str());
             let message = format!("no {lang} document matches this pattern");
             diags.push(if any_doc {
                 Diagnostic::note(rule, "layout", message)
@@ -269,5 +394,72 @@ mod tests {
         assert_eq!(layout.components.keys().collect::<Vec<_>>(), ["table"]);
         let shared: Vec<_> = layout.shared.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(shared, ["packages/semi-foundation/_base/a.ts", "packages/semi-foundation/base/foundation.ts"]);
+    }
+
+    #[test]
+    fn a_shared_directory_gives_each_file_to_the_document_it_names() {
+        let files = walked(&[
+            "src/components/forms/checkbox.mdx",
+            "src/components/forms/numeric-input.mdx",
+            "src/components/forms/radio.mdx",
+            "src/components/forms/_numeric-input.scss",
+            "src/components/forms/controls.tsx",
+            "src/components/forms/numericInput.tsx",
+            "src/components/forms/radioGroup.tsx",
+        ]);
+        let (layout, _) = classify(&files, &Config::preset("blueprint").unwrap());
+        let s = summary(&layout);
+        assert_eq!(s[0].2, ["src/components/forms/controls.tsx"]);
+        assert_eq!(
+            s[1].2,
+            [
+                "src/components/forms/_numeric-input.scss",
+                "src/components/forms/controls.tsx",
+                "src/components/forms/numericInput.tsx"
+            ]
+        );
+        assert_eq!(s[2].2, ["src/components/forms/controls.tsx", "src/components/forms/radioGroup.tsx"]);
+    }
+
+    #[test]
+    fn documented_underscore_folders_are_components_and_other_packages_top_folders_are_not() {
+        let mut config = Config::preset("semi").unwrap();
+        config.docs.insert(0, crate::config::DocRule { pattern: "docs/{component}.md".into(), lang: "en-US".into() });
+        let files = walked(&[
+            "docs/_portal.md",
+            "package.json",
+            "packages/ui/package.json",
+            "packages/ui/_portal/index.tsx",
+            "packages/ui/_utils/a.ts",
+            "packages/ui/button/index.tsx",
+            "packages/ui/src/x.ts",
+            "packages/theme/scss/a.scss",
+            "packages/theme/test/a.ts",
+            "packages/theme/docs/a.ts",
+            "packages/theme/script/a.ts",
+            "packages/ui/hooks/useX.ts",
+        ]);
+        let (layout, diags) = classify(&files, &config);
+        assert_eq!(layout.components.keys().collect::<Vec<_>>(), ["button", "portal"]);
+        assert_eq!(layout.components["portal"].name, "_portal");
+        assert_eq!(layout.components["portal"].files[0].rel, "packages/ui/_portal/index.tsx");
+        assert_eq!(layout.shared.len(), 7);
+        assert_eq!(layout.package.as_deref(), Some("packages/ui"));
+        // Two rules of one language: the one that matches nothing names itself.
+        let missing: Vec<_> = diags.iter().filter(|d| d.message.contains("document matches")).collect();
+        let paths: Vec<_> = missing.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(paths, ["content/*/{component}/index.md", "content/*/{component}/index-en-US.md"]);
+    }
+
+    #[test]
+    fn names_are_kebab_case_ids_whoever_captured_them() {
+        let files = walked(&["docs/Button/index.md", "src/components/Button/a.tsx", "src/components/CardGrid/a.tsx"]);
+        let (layout, _) = classify(&files, &Config::default());
+        let names: Vec<_> = layout.components.values().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["button", "card-grid"]);
+        assert_eq!(kebab_case("README"), "readme");
+        assert_eq!(kebab_case("HTMLTable"), "html-table");
+        assert_eq!(kebab_case("aiChatDialogue"), "ai-chat-dialogue");
+        assert_eq!(kebab_case("date-picker"), "date-picker");
     }
 }

@@ -5,6 +5,7 @@
 //! when nothing usable was found or the output cannot be written.
 
 pub mod changelog;
+pub mod detect;
 mod emit;
 pub mod layout;
 pub mod markdown;
@@ -79,6 +80,8 @@ pub struct BuildReport {
     pub diagnostics: Vec<Diagnostic>,
     /// Wall time of the whole build.
     pub elapsed: Duration,
+    /// Where the version came from (`package.json`, `packages/ui/package.json`, `the changelog's newest release`).
+    pub version_source: String,
 }
 
 /// Builds the bundle set of `opts.repo`.
@@ -96,28 +99,79 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildReport> {
     let (files, mut diagnostics) = walk::walk(repo, &opts.config.walk).map_err(anyhow::Error::msg)?;
     let (layout, layout_diags) = layout::classify(&files, &opts.config);
     diagnostics.extend(layout_diags);
-    if layout.components.is_empty() && layout.changelogs.is_empty() {
+    if layout.components.is_empty() {
         anyhow::bail!(
-            "{}: no documents, changelog or sources found with this layout (walked {} files); pass --preset or add {}",
+            "{}: no component found with this layout ({} changelog file(s) matched).\n{}",
             repo.display(),
-            files.len(),
-            crate::config::CONFIG_FILE
+            layout.changelogs.len(),
+            detect::inventory(&files)
         );
     }
     let compiled = emit::compile_all(repo, &files, &layout, &opts.config, opts.progress, &mut diagnostics)?;
+    let version_source = compiled.version_source.clone();
     let (manifest, dir) = write_bundle_set(&opts.out, compiled)?;
     diagnostics.sort();
-    Ok(BuildReport { manifest, dir, diagnostics, elapsed: start.elapsed() })
+    Ok(BuildReport { manifest, dir, diagnostics, elapsed: start.elapsed(), version_source })
 }
 
-/// The version to stamp on a bundle set: the configured one, else `package.json`'s, else the newest changelog
-/// release, else `0.0.0`.
-pub fn resolve_version(config: &Config, repo: &Path, newest_release: Option<&str>) -> String {
-    config
-        .system
-        .version
-        .clone()
-        .or_else(|| crate::config::package_json(repo).1)
-        .or_else(|| newest_release.map(str::to_string))
-        .unwrap_or_else(|| "0.0.0".into())
+/// The version to stamp on a bundle set, where it came from, and the diagnostics of the choice (issue 9 item 4):
+/// the configured version; else the `version` of the `package.json` of the package that owns the components
+/// (`package`, from [`layout::Layout::package`]; the repository root when `None`) unless that package is
+/// `private` (a monorepo root's `0.0.1` never wins: a note says it was ignored); else the newest changelog release
+/// (SemVer order, a prerelease below its release); else `0.0.0`. When the package and the changelog disagree, a
+/// warning names both.
+pub fn resolve_version(
+    config: &Config,
+    repo: &Path,
+    package: Option<&str>,
+    newest_release: Option<&str>,
+) -> (String, String, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    if let Some(v) = &config.system.version {
+        return (v.clone(), "the configuration".into(), diags);
+    }
+    let package = package.unwrap_or("");
+    let file = if package.is_empty() { "package.json".to_string() } else { format!("{package}/package.json") };
+    let pkg = crate::config::package_version(&repo.join(package));
+    let from_package = match pkg {
+        Some((v, true)) => {
+            diags.push(Diagnostic::note(
+                file.clone(),
+                "version",
+                format!("version {v} ignored: the package is private (a workspace root, not what is published)"),
+            ));
+            None
+        }
+        Some((v, false)) => Some(v),
+        None => None,
+    };
+    let same = |a: &str, b: &str| match (
+        semver::Version::parse(a.trim_start_matches('v')),
+        semver::Version::parse(b.trim_start_matches('v')),
+    ) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    };
+    match (from_package, newest_release) {
+        (Some(v), newest) => {
+            if let Some(n) = newest.filter(|n| !same(&v, n)) {
+                diags.push(Diagnostic::new(
+                    file.clone(),
+                    "version",
+                    format!(
+                        "says {v} but the changelog's newest release is {n}; using {v} (set [system] version or \
+                         --set-version to choose)"
+                    ),
+                ));
+            }
+            (v, file, diags)
+        }
+        (None, Some(n)) => (n.to_string(), "the changelog's newest release".into(), diags),
+        (None, None) => ("0.0.0".into(), "nowhere (no package.json version, no changelog release)".into(), diags),
+    }
+}
+
+/// Whether `version` is a SemVer prerelease (`5.42.4-alpha.0`).
+pub fn is_prerelease(version: &str) -> bool {
+    semver::Version::parse(version.trim_start_matches('v')).is_ok_and(|v| !v.pre.is_empty())
 }

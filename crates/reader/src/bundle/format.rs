@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 /// First 8 bytes of every bundle file.
 pub const MAGIC: [u8; 8] = [0x89, b'M', b'Y', b'D', b'B', 0x0D, 0x0A, 0x1A];
 /// Format version written by this build.
-pub const FORMAT_VERSION: u16 = 4;
+pub const FORMAT_VERSION: u16 = 5;
 /// Oldest format version this reader accepts.
 pub const OLDEST_SUPPORTED: u16 = 4;
 /// Size of the fixed header in bytes.

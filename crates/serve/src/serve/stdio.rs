@@ -143,9 +143,16 @@ where
                 if line.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&line) {
-                    let message = format!("parse error: the line is not JSON ({e})");
-                    let _ = errors.send(error_line(serde_json::Value::Null, PARSE_ERROR, &message));
+                let message = match serde_json::from_slice::<serde_json::Value>(&line) {
+                    Ok(message) => message,
+                    Err(e) => {
+                        let message = format!("parse error: the line is not JSON ({e})");
+                        let _ = errors.send(error_line(serde_json::Value::Null, PARSE_ERROR, &message));
+                        continue;
+                    }
+                };
+                if let Some(answer) = misshapen(&message) {
+                    let _ = errors.send(answer);
                     continue;
                 }
                 line.push(b'\n');
@@ -155,6 +162,46 @@ where
             }
         }
     }
+}
+
+/// The answer to a message that is JSON but no JSON-RPC 2.0 message rmcp would answer properly (it replies -32600
+/// without the request's `id`, or -32601 naming the method, or nothing): an invalid request with its `id` (null when
+/// it has none), or, for `tools/call` with `arguments` that are not an object, an `isError` tool result the model
+/// can act on (MCP 2025-11-25: argument errors are tool execution errors). `None` for a well-shaped message.
+fn misshapen(message: &serde_json::Value) -> Option<String> {
+    use serde_json::{Value, json};
+    let Some(object) = message.as_object() else {
+        let why = if message.is_array() { "batches are not supported" } else { "a message is a JSON object" };
+        return Some(error_line(Value::Null, INVALID_REQUEST, &format!("invalid request: {why}")));
+    };
+    let id = object.get("id").cloned().unwrap_or(Value::Null);
+    let invalid = |why: &str| Some(error_line(id.clone(), INVALID_REQUEST, &format!("invalid request: {why}")));
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return invalid("`jsonrpc` must be \"2.0\"");
+    }
+    let Some(method) = object.get("method") else {
+        // A response from the client (to a request of ours) has a result or an error instead.
+        return if object.contains_key("result") || object.contains_key("error") {
+            None
+        } else {
+            invalid("no `method`")
+        };
+    };
+    if !method.is_string() {
+        return invalid("`method` must be a string");
+    }
+    match object.get("params") {
+        None | Some(Value::Object(_)) => {}
+        Some(_) => return invalid("`params` must be an object"),
+    }
+    let arguments = object.get("params").and_then(|p| p.get("arguments"));
+    if method == "tools/call" && arguments.is_some_and(|a| !a.is_object() && !a.is_null()) {
+        let text =
+            "invalid arguments: `arguments` must be an object of named arguments, e.g. {\"component\": \"table\"}";
+        let result = json!({"content": [{"type": "text", "text": text}], "isError": true});
+        return Some(json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string());
+    }
+    None
 }
 
 /// A JSON-RPC error response, as one line.
@@ -219,6 +266,32 @@ where
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn misshapen_messages_get_their_id_and_a_reason() {
+        let answer =
+            |v: serde_json::Value| misshapen(&v).map(|s| serde_json::from_str::<serde_json::Value>(&s).unwrap());
+        let r = answer(json!({"jsonrpc": "2.0", "id": 999, "method": "tools/call", "params": "bad"})).unwrap();
+        assert_eq!((r["id"].clone(), r["error"]["code"].clone()), (json!(999), json!(-32600)));
+        assert_eq!(r["error"]["message"], "invalid request: `params` must be an object");
+        let r = answer(json!({"jsonrpc": "2.0", "id": 10})).unwrap();
+        assert_eq!(
+            (r["id"].clone(), r["error"]["message"].clone()),
+            (json!(10), json!("invalid request: no `method`"))
+        );
+        let r = answer(json!([])).unwrap();
+        assert_eq!(
+            (r["id"].clone(), r["error"]["message"].clone()),
+            (json!(null), json!("invalid request: batches are not supported"))
+        );
+        let call =
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "x", "arguments": [1, 2]}});
+        let r = answer(call).unwrap();
+        assert_eq!((r["id"].clone(), r["result"]["isError"].clone()), (json!(3), json!(true)));
+        assert!(answer(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list"})).is_none());
+        assert!(answer(json!({"jsonrpc": "2.0", "id": 5, "result": {}})).is_none());
+        assert!(answer(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).is_none());
+    }
 
     #[test]
     fn ids_are_found_at_the_start_of_a_message() {

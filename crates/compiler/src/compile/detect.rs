@@ -1,0 +1,487 @@
+//! Layout detection (issue 9 item 1): with no `mydesign-docs.toml` and no `--preset`, `build` looks at the walked
+//! files and writes the configuration a person would have written. Recognised shapes:
+//!
+//! - **component folders** holding `index.md` / `index.<lang>.md` / `index-<lang>.md` / `README.md` /
+//!   `<Name>/<Name>.mdx`: Semi's `content/*/<component>/index.md` + `index-en-US.md`, dumi's
+//!   `components/<name>/index.<lang>.md` with `demo(s)/`, antd-mobile's `src/components/<name>/index.en.md`, a
+//!   small repository's `src/components/Button/README.md`;
+//! - **named documents** `<dir>/**/<component>.md(x)` (optionally `<component>.<lang>.md`): colocated beside sources
+//!   (Blueprint: `beside_docs`) or in a documents folder (`docs/**/<component>.md`).
+//!
+//! The shape with the most documented components wins. Sources: the directory whose child folders are named like
+//! the most documented components (`src/components`, a monorepo's `packages/semi-foundation`), as
+//! `<dir>/{component}/**`. Changelog: a documented `changelog` folder of the winning shape, else `CHANGELOG*.md` at
+//! the root, else in the package that holds the sources. A document's language is its tag (`en` → `en-US`,
+//! `zh` → `zh-CN`); untagged documents are `zh-CN` when a sample of them is mostly Chinese, else `en-US`.
+//!
+//! Reads a few documents to sample their language; otherwise pure.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use super::walk::WalkedFile;
+use crate::config::{ChangelogRule, Config, DocRule, SourceRule};
+use crate::model::component_key;
+
+/// What detection found, and the configuration it stands for.
+#[derive(Clone, Debug)]
+pub struct Detection {
+    /// The shape recognised, for a person (`dumi-like component folders`).
+    pub layout: String,
+    /// The configuration: `docs`, `changelog` and `sources` filled in, the rest default.
+    pub config: Config,
+    /// Documents matched by the rules.
+    pub documents: usize,
+    /// Documented components (distinct names).
+    pub components: usize,
+    /// Source files under the source pattern.
+    pub sources: usize,
+    /// Changelog files found.
+    pub changelogs: usize,
+}
+
+impl Detection {
+    /// The detection report printed by `build` (deterministic: no timing, no absolute path).
+    pub fn report(&self) -> String {
+        let c = &self.config;
+        let mut out = vec![format!("detected layout: {}", self.layout)];
+        let docs: Vec<String> = c.docs.iter().map(|d| format!("{} ({})", d.pattern, d.lang)).collect();
+        out.push(format!(
+            "  documents: {} in {} components: {}",
+            self.documents,
+            self.components,
+            if docs.is_empty() { "none".into() } else { docs.join(", ") }
+        ));
+        let beside = if c.sources.beside_docs { ", and files beside each document" } else { "" };
+        out.push(format!(
+            "  sources: {} files: {}{beside}",
+            self.sources,
+            if c.sources.patterns.is_empty() { "none".into() } else { c.sources.patterns.join(", ") }
+        ));
+        let logs: Vec<String> = c.changelog.iter().map(|r| format!("{} ({})", r.path, r.lang)).collect();
+        out.push(format!("  changelog: {}", if logs.is_empty() { "none found".into() } else { logs.join(", ") }));
+        let mut langs: Vec<&str> = c.docs.iter().map(|d| d.lang.as_str()).collect();
+        langs.extend(c.changelog.iter().map(|r| r.lang.as_str()));
+        let mut seen = BTreeSet::new();
+        langs.retain(|l| seen.insert(*l));
+        out.push(format!("  languages: {} (default {})", langs.join(", "), langs.first().copied().unwrap_or("-")));
+        out.push("  to adjust: mydesign-docs build --print-config > mydesign-docs.toml, then edit it".into());
+        out.join("\n")
+    }
+}
+
+const DOC_EXT: [&str; 2] = ["md", "mdx"];
+const SOURCE_EXT: [&str; 9] = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "vue", "svelte", "scss"];
+/// Stems that are never a component's named document.
+const NOT_DOC_STEMS: [&str; 8] =
+    ["index", "readme", "changelog", "license", "contributing", "code_of_conduct", "security", "history"];
+
+/// A language tag as used in file names (`en`, `zh-CN`, `pt-BR`), normalised (`en` → `en-US`, `zh` → `zh-CN`).
+fn lang_tag(tag: &str) -> Option<String> {
+    let (a, b) = tag.split_once('-').map_or((tag, None), |(a, b)| (a, Some(b)));
+    if !(2..=3).contains(&a.len()) || !a.chars().all(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    if b.is_some_and(|b| !(2..=4).contains(&b.len()) || !b.chars().all(|c| c.is_ascii_alphanumeric())) {
+        return None;
+    }
+    Some(match tag {
+        "en" => "en-US".into(),
+        "zh" => "zh-CN".into(),
+        _ => tag.into(),
+    })
+}
+
+fn ext_of(file: &str) -> Option<(&str, &str)> {
+    file.rsplit_once('.')
+}
+
+fn is_hidden(rel: &str) -> bool {
+    rel.split('/').any(|p| p.starts_with('.'))
+}
+
+/// One file-name form of a component folder: the pattern's file part and its language (`None`: untagged).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Form {
+    file: String,
+    tag: Option<String>,
+}
+
+/// The form of a document file inside its component folder `dir`, if it is one.
+fn folder_form(dir: &str, file: &str) -> Option<Form> {
+    let (rest, ext) = ext_of(file)?;
+    if !DOC_EXT.contains(&ext) {
+        return None;
+    }
+    if rest == "index" || rest.eq_ignore_ascii_case("readme") {
+        return Some(Form { file: file.into(), tag: None });
+    }
+    if let Some(tag) = rest.strip_prefix("index.").or_else(|| rest.strip_prefix("index-")) {
+        return Some(Form { file: file.into(), tag: Some(lang_tag(tag)?) });
+    }
+    // `Card/Card.mdx`, `Card/Card.zh-CN.md`: named as its folder (the same text: the pattern repeats the capture).
+    let (stem, tag) = rest.split_once('.').map_or((rest, None), |(s, t)| (s, Some(t)));
+    if stem != dir {
+        return None;
+    }
+    match tag {
+        None => Some(Form { file: format!("{{component}}.{ext}"), tag: None }),
+        Some(t) => Some(Form { file: format!("{{component}}.{t}.{ext}"), tag: Some(lang_tag(t)?) }),
+    }
+}
+
+/// A candidate shape: its rules by form (pattern, tag, files matched) and components.
+struct Candidate {
+    layout: String,
+    rules: Vec<(String, Option<String>, Vec<String>)>,
+    keys: BTreeSet<String>,
+    beside_docs: bool,
+    changelog: Vec<(String, Option<String>)>,
+}
+
+/// The pattern of a set of same-depth directories: their common segments, `*` where they differ.
+fn common_pattern(dirs: &BTreeSet<&str>) -> String {
+    let split: Vec<Vec<&str>> = dirs.iter().map(|d| d.split('/').filter(|s| !s.is_empty()).collect()).collect();
+    let depth = split.first().map_or(0, Vec::len);
+    (0..depth)
+        .map(|i| if split.iter().all(|s| s[i] == split[0][i]) { split[0][i] } else { "*" })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn join(prefix: &str, rest: &str) -> String {
+    if prefix.is_empty() { rest.to_string() } else { format!("{prefix}/{rest}") }
+}
+
+/// Component folders (`<container>/<name>/index[.<lang>].md` and the like).
+fn folder_candidate(files: &[WalkedFile]) -> Option<Candidate> {
+    // (first segment of the container, its depth) → container, folder, form, path.
+    type Entry<'a> = (&'a str, &'a str, Form, &'a str);
+    let mut clusters: BTreeMap<(String, usize), Vec<Entry>> = BTreeMap::new();
+    for f in files.iter().filter(|f| !is_hidden(&f.rel)) {
+        let parts: Vec<&str> = f.rel.split('/').collect();
+        if parts.len() < 2 {
+            continue;
+        }
+        let (dir, file) = (parts[parts.len() - 2], parts[parts.len() - 1]);
+        let Some(form) = folder_form(dir, file) else { continue };
+        let container_len = f.rel.len() - file.len() - dir.len() - 1;
+        let container = f.rel[..container_len].trim_end_matches('/');
+        let first = container.split('/').next().unwrap_or("").to_string();
+        let depth = container.split('/').filter(|s| !s.is_empty()).count();
+        clusters.entry((first, depth)).or_default().push((container, dir, form, &f.rel));
+    }
+    let folders = |v: &Vec<Entry>| v.iter().map(|e| (e.0, e.1)).collect::<BTreeSet<_>>().len();
+    let (_, entries) = clusters.into_iter().max_by(|a, b| folders(&a.1).cmp(&folders(&b.1)).then(b.0.cmp(&a.0)))?;
+    let n = folders(&entries);
+    let containers: BTreeSet<&str> = entries.iter().map(|e| e.0).collect();
+    let container = common_pattern(&containers);
+    // A `changelog` folder is the changelog, not a component.
+    let (logs, docs): (Vec<&Entry>, Vec<&Entry>) = entries.iter().partition(|e| component_key(e.1) == "changelog");
+    let changelog = logs.iter().map(|e| (e.3.to_string(), e.2.tag.clone())).collect();
+    let mut by_form: BTreeMap<&Form, Vec<String>> = BTreeMap::new();
+    for e in &docs {
+        by_form.entry(&e.2).or_default().push(e.3.to_string());
+    }
+    let min = n.div_ceil(10).max(1);
+    let mut rules: Vec<(String, Option<String>, Vec<String>)> = by_form
+        .into_iter()
+        .filter(|(_, paths)| paths.len() >= min)
+        .map(|(form, paths)| (join(&container, &format!("{{component}}/{}", form.file)), form.tag.clone(), paths))
+        .collect();
+    // Untagged forms first (the default language), then by count.
+    rules.sort_by(|a, b| a.1.is_some().cmp(&b.1.is_some()).then(b.2.len().cmp(&a.2.len())).then(a.0.cmp(&b.0)));
+    let kept: BTreeSet<&str> = rules.iter().flat_map(|r| r.2.iter().map(String::as_str)).collect();
+    let keys: BTreeSet<String> = docs.iter().filter(|e| kept.contains(e.3)).map(|e| component_key(e.1)).collect();
+    let doc_dirs: BTreeSet<String> =
+        docs.iter().map(|e| e.3.rsplit_once('/').map_or("", |(d, _)| d).to_string()).collect();
+    let demos = files.iter().any(|f| {
+        f.rel.rsplit_once('/').is_some_and(|(d, _)| {
+            d.rsplit_once('/')
+                .is_some_and(|(parent, last)| matches!(last, "demo" | "demos") && doc_dirs.contains(parent))
+        })
+    });
+    let layout = if demos {
+        format!("dumi-like component folders with demos ({container}/<name>/index.<lang>.md)")
+    } else if rules.iter().any(|r| r.0.contains("{component}/index")) {
+        format!("component folders with index documents ({container}/<name>/index.md, Semi-like)")
+    } else {
+        format!("component folders with their own documents ({container}/<name>/README.md or <Name>.mdx)")
+    };
+    Some(Candidate { layout, rules, keys, beside_docs: false, changelog })
+}
+
+/// Named documents (`<prefix>/**/<component>.md(x)`), colocated with sources or in a documents folder.
+fn named_candidate(files: &[WalkedFile], source_dirs: &BTreeSet<&str>) -> Option<Candidate> {
+    let mut found: Vec<(&str, &str, Option<String>, &str, &str)> = Vec::new(); // dir, stem, tag, ext, path
+    for f in files.iter().filter(|f| !is_hidden(&f.rel)) {
+        let Some((dir, file)) = f.rel.rsplit_once('/') else { continue };
+        if dir.split('/').any(|p| matches!(p, "demo" | "demos")) {
+            continue;
+        }
+        let Some((rest, ext)) = ext_of(file) else { continue };
+        if !DOC_EXT.contains(&ext) {
+            continue;
+        }
+        let (stem, tag) = rest.split_once('.').map_or((rest, None), |(s, t)| (s, Some(t)));
+        if NOT_DOC_STEMS.contains(&stem.to_ascii_lowercase().as_str()) && stem != "index" || stem.is_empty() {
+            continue;
+        }
+        let tag = match tag.map(lang_tag) {
+            None => None,
+            Some(Some(l)) => Some(l),
+            // `button.stories.mdx`, `a.b.md`: not a language.
+            Some(None) => continue,
+        };
+        found.push((dir, stem, tag, ext, &f.rel));
+    }
+    if found.is_empty() {
+        return None;
+    }
+    // The common directory prefix of all of them.
+    let mut prefix: Vec<&str> = found[0].0.split('/').collect();
+    for (dir, ..) in &found {
+        let parts: Vec<&str> = dir.split('/').collect();
+        let same = prefix.iter().zip(&parts).take_while(|(a, b)| a == b).count();
+        prefix.truncate(same);
+    }
+    let prefix = prefix.join("/");
+    let mut rules: BTreeMap<(Option<String>, &str), Vec<String>> = BTreeMap::new();
+    for (_, _, tag, ext, path) in &found {
+        rules.entry((tag.clone(), ext)).or_default().push(path.to_string());
+    }
+    let min = found.len().div_ceil(10).max(1);
+    let mut rules: Vec<(String, Option<String>, Vec<String>)> = rules
+        .into_iter()
+        .filter(|(_, paths)| paths.len() >= min)
+        .map(|((tag, ext), paths)| {
+            let file = match &tag {
+                None => format!("{{component}}.{ext}"),
+                Some(_) => {
+                    let t = paths[0].rsplit('/').next().unwrap_or("").split('.').nth(1).unwrap_or("").to_string();
+                    format!("{{component}}.{t}.{ext}")
+                }
+            };
+            (join(&prefix, &format!("**/{file}")), tag, paths)
+        })
+        .collect();
+    rules.sort_by(|a, b| a.1.is_some().cmp(&b.1.is_some()).then(b.2.len().cmp(&a.2.len())).then(a.0.cmp(&b.0)));
+    let kept: BTreeSet<&str> = rules.iter().flat_map(|r| r.2.iter().map(String::as_str)).collect();
+    let keys: BTreeSet<String> = found.iter().filter(|f| kept.contains(f.4)).map(|f| component_key(f.1)).collect();
+    let dirs: BTreeSet<&str> = found.iter().map(|f| f.0).collect();
+    let beside = dirs.iter().filter(|d| source_dirs.contains(*d)).count();
+    let beside_docs = beside * 2 >= dirs.len();
+    let layout = if beside_docs {
+        format!("documents beside their sources ({prefix}/**/<component>.mdx, Blueprint-like)")
+    } else {
+        format!("a documents folder ({prefix}/**/<component>.md)")
+    };
+    Some(Candidate { layout, rules, keys, beside_docs, changelog: vec![] })
+}
+
+/// Whether a sample of `paths` is mostly Chinese (CJK ideographs ≥ 1/8 of the letters).
+fn mostly_chinese(repo: &Path, paths: &[String]) -> bool {
+    let (mut cjk, mut letters) = (0usize, 0usize);
+    for p in paths.iter().take(6) {
+        let Ok(text) = std::fs::read_to_string(repo.join(p)) else { continue };
+        for c in text.chars().take(20_000) {
+            if ('\u{4e00}'..='\u{9fff}').contains(&c) {
+                cjk += 1;
+            } else if c.is_alphabetic() {
+                letters += 1;
+            }
+        }
+    }
+    cjk > 0 && cjk * 8 >= letters
+}
+
+/// Detects the layout of `repo` from its walked `files`. `None` when no document shape was found at all.
+pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
+    let is_source = |rel: &str| ext_of(rel).is_some_and(|(_, e)| SOURCE_EXT.contains(&e));
+    let source_dirs: BTreeSet<&str> =
+        files.iter().filter(|f| is_source(&f.rel)).filter_map(|f| f.rel.rsplit_once('/').map(|(d, _)| d)).collect();
+    let folder = folder_candidate(files);
+    let named = named_candidate(files, &source_dirs);
+    let best = match (folder, named) {
+        (Some(a), Some(b)) => {
+            if b.keys.len() > a.keys.len() {
+                b
+            } else {
+                a
+            }
+        }
+        (a, b) => a.or(b)?,
+    };
+    // Untagged documents: Chinese or English by a sample.
+    let untagged: Vec<String> = best.rules.iter().filter(|r| r.1.is_none()).flat_map(|r| r.2.clone()).collect();
+    let base = if mostly_chinese(repo, &untagged) { "zh-CN" } else { "en-US" };
+    let docs: Vec<DocRule> = best
+        .rules
+        .iter()
+        .map(|(p, tag, _)| DocRule { pattern: p.clone(), lang: tag.clone().unwrap_or_else(|| base.into()) })
+        .collect();
+    let documents = best.rules.iter().map(|r| r.2.len()).sum();
+
+    // Sources: the directory whose child folders are named like the most documented components.
+    let mut score: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    for f in files.iter().filter(|f| is_source(&f.rel) && !is_hidden(&f.rel)) {
+        let mut start = 0;
+        let rel = f.rel.as_str();
+        while let Some(i) = rel[start..].find('/') {
+            let end = start + i;
+            let child = &rel[start..end];
+            let key = component_key(child);
+            if best.keys.contains(&key) {
+                score.entry(rel[..start].trim_end_matches('/')).or_default().insert(key);
+            }
+            start = end + 1;
+        }
+    }
+    let source_dir = score
+        .iter()
+        .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.len().cmp(&a.0.len())))
+        .filter(|(_, keys)| !keys.is_empty())
+        .map(|(d, _)| d.to_string())
+        .or_else(|| {
+            // No folder is named like a document: the usual places of component folders, when they hold sources.
+            ["src/components", "components", "src"].into_iter().map(String::from).find(|d| {
+                files.iter().any(|f| {
+                    is_source(&f.rel)
+                        && f.rel.strip_prefix(d.as_str()).is_some_and(|r| r.starts_with('/') && r[1..].contains('/'))
+                })
+            })
+        });
+    let patterns: Vec<String> = source_dir.iter().map(|d| join(d, "{component}/**")).collect();
+    let sources = source_dir.as_ref().map_or(0, |d| {
+        let prefix = if d.is_empty() { String::new() } else { format!("{d}/") };
+        files.iter().filter(|f| f.rel.strip_prefix(&prefix).is_some_and(|r| r.contains('/'))).count()
+    });
+
+    // Changelog: the documented folder, else the root's, else the sources' package's.
+    let mut changelog: Vec<ChangelogRule> = Vec::new();
+    let log_rule = |path: &str, tag: Option<String>| {
+        let lang = tag
+            .unwrap_or_else(|| if mostly_chinese(repo, &[path.to_string()]) { "zh-CN".into() } else { "en-US".into() });
+        ChangelogRule { path: path.to_string(), lang }
+    };
+    for (path, tag) in &best.changelog {
+        changelog.push(log_rule(path, tag.clone()));
+    }
+    if changelog.is_empty() {
+        let mut dirs = vec![String::new()];
+        if let Some(d) = &source_dir {
+            // The package above the sources (`packages/ui` for `packages/ui/src/components`).
+            let mut dir = d.as_str();
+            loop {
+                if files.iter().any(|f| f.rel == join(dir, "package.json")) && !dir.is_empty() {
+                    dirs.push(dir.to_string());
+                    break;
+                }
+                match dir.rsplit_once('/') {
+                    Some((parent, _)) => dir = parent,
+                    None => break,
+                }
+            }
+        }
+        for dir in dirs {
+            for f in files {
+                let Some(file) =
+                    (if dir.is_empty() { Some(f.rel.as_str()) } else { f.rel.strip_prefix(&format!("{dir}/")) })
+                else {
+                    continue;
+                };
+                if file.contains('/') {
+                    continue;
+                }
+                let Some((rest, "md")) = ext_of(file) else { continue };
+                let Some(tail) = rest.get(..9).filter(|h| h.eq_ignore_ascii_case("changelog")).map(|_| &rest[9..])
+                else {
+                    continue;
+                };
+                let tag = match tail {
+                    "" => None,
+                    t => match lang_tag(&t[1..]) {
+                        Some(l) if t.starts_with(['.', '-']) => Some(l),
+                        _ => continue,
+                    },
+                };
+                changelog.push(log_rule(&f.rel, tag));
+            }
+            if !changelog.is_empty() {
+                break;
+            }
+        }
+        // The untagged one first, as documents.
+        changelog.sort_by_key(|r| r.path.len());
+    }
+    let changelogs = changelog.len();
+    let mut layout = best.layout.clone();
+    if let Some(pkg) = source_dir.as_deref().filter(|d| d.starts_with("packages/")) {
+        let name = pkg.split('/').take(2).collect::<Vec<_>>().join("/");
+        layout.push_str(&format!("; monorepo: components in {name}"));
+    }
+    let config = Config {
+        docs,
+        changelog,
+        sources: SourceRule { patterns, beside_docs: best.beside_docs, not_components: vec![] },
+        ..Config::default()
+    };
+    Some(Detection { layout, config, documents, components: best.keys.len(), sources, changelogs })
+}
+
+/// What a repository holds, for the error when no component is found: counts of documents, sources and changelog
+/// files, the directories with the most documents, and how to configure.
+pub fn inventory(files: &[WalkedFile]) -> String {
+    let ext = |f: &WalkedFile| ext_of(f.rel.rsplit('/').next().unwrap_or("")).map_or("", |(_, e)| e).to_string();
+    let docs: Vec<&WalkedFile> = files.iter().filter(|f| DOC_EXT.contains(&ext(f).as_str())).collect();
+    let sources = files.iter().filter(|f| SOURCE_EXT.contains(&ext(f).as_str())).count();
+    let logs = docs
+        .iter()
+        .filter(|f| f.rel.rsplit('/').next().unwrap_or("").to_ascii_lowercase().starts_with("changelog"))
+        .count();
+    let mut dirs: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in &docs {
+        *dirs.entry(f.rel.rsplit_once('/').map_or(".", |(d, _)| d)).or_default() += 1;
+    }
+    let mut dirs: Vec<(&str, usize)> = dirs.into_iter().collect();
+    dirs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let top: Vec<String> = dirs.iter().take(5).map(|(d, n)| format!("{d} ({n})")).collect();
+    format!(
+        "found: {} files, {} Markdown/MDX documents{}, {} source files, {} changelog files.\n\
+         to configure: pass --preset (default, semi, blueprint) or write {} with [[docs]] rules such as \
+         `pattern = \"docs/{{component}}.md\"` (see docs/config.md; `build --print-config` prints a starting point)",
+        files.len(),
+        docs.len(),
+        if top.is_empty() { String::new() } else { format!(" (most in {})", top.join(", ")) },
+        sources,
+        logs,
+        crate::config::CONFIG_FILE
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn language_tags_are_normalised() {
+        assert_eq!(lang_tag("en").as_deref(), Some("en-US"));
+        assert_eq!(lang_tag("zh").as_deref(), Some("zh-CN"));
+        assert_eq!(lang_tag("en-US").as_deref(), Some("en-US"));
+        assert_eq!(lang_tag("pt-BR").as_deref(), Some("pt-BR"));
+        assert_eq!(lang_tag("stories"), None);
+        assert_eq!(lang_tag("d"), None);
+    }
+
+    #[test]
+    fn folder_forms() {
+        let f = |d: &str, file: &str| folder_form(d, file).map(|f| (f.file, f.tag));
+        assert_eq!(f("button", "index.md"), Some(("index.md".into(), None)));
+        assert_eq!(f("button", "index.en.md"), Some(("index.en.md".into(), Some("en-US".into()))));
+        assert_eq!(f("button", "index-en-US.md"), Some(("index-en-US.md".into(), Some("en-US".into()))));
+        assert_eq!(f("Button", "README.md"), Some(("README.md".into(), None)));
+        assert_eq!(f("Card", "Card.mdx"), Some(("{component}.mdx".into(), None)));
+        assert_eq!(f("Card", "Other.mdx"), None);
+        assert_eq!(f("Card", "index.ts"), None);
+    }
+}
