@@ -2,23 +2,23 @@
 //! bundles ([`compile`] → [`bundle`]), then answer lookups from the bundles in microseconds
 //! ([`read`] → [`render`]).
 //!
-//! The two halves meet only in [`model`] (the serialized shapes) and [`bundle`] (the on-disk format): the reader
-//! half never parses Markdown, runs tree-sitter or tokenizes. See `ARCHITECTURE.md`.
+//! The two halves are two crates: `mydesign-docs-reader` (the format, the shapes and every lookup; never parses
+//! Markdown, runs tree-sitter or tokenizes) and `mydesign-docs-compiler` (feature `build`); the MCP server is
+//! `mydesign-docs-serve` (feature `serve`). This package is the CLI and the release-side modules ([`store`],
+//! [`project`], [`diff`]); it re-exports the crates' modules under their historical paths
+//! (`mydesign_docs::read`, `mydesign_docs::compile`, …). See `ARCHITECTURE.md`.
 #![deny(missing_docs)]
 
-pub mod budget;
-pub mod bundle;
-pub mod compile;
-pub mod config;
-pub mod diff;
-pub mod model;
-pub mod project;
-pub mod read;
-pub mod render;
-pub mod search;
-pub mod serve;
-pub mod store;
-pub mod view;
+pub use mydesign_docs_reader::{budget, bundle, locate, model, read, render, view};
 
-#[cfg(test)]
-mod test_support;
+#[cfg(feature = "build")]
+pub use mydesign_docs_compiler::{compile, config, search};
+#[cfg(not(feature = "build"))]
+pub use mydesign_docs_reader::search;
+
+#[cfg(feature = "serve")]
+pub use mydesign_docs_serve::serve;
+
+pub mod diff;
+pub mod project;
+pub mod store;

@@ -26,8 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::Manifest;
 use crate::read::{BundleSet, Library, LookupError};
 
-/// Environment variable that overrides the store directory (as `--store` does).
-pub const STORE_ENV: &str = "MYDESIGN_DOCS_HOME";
+pub use mydesign_docs_reader::locate::{STORE_ENV, default_dirs, store_dir};
 
 /// Name of the pack manifest, the first entry of a pack file's archive.
 pub const PACK_MANIFEST: &str = "mydesign-pack.json";
@@ -95,25 +94,6 @@ pub enum StoreError {
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
     move |reason| StoreError::Io { path: path.display().to_string(), reason }
-}
-
-/// The store: `explicit` (`--store`), else `$MYDESIGN_DOCS_HOME`, else the user data directory
-/// (`$XDG_DATA_HOME/mydesign-docs`, `~/.local/share/mydesign-docs` on Linux; the platform's data directory
-/// elsewhere, from the `directories` crate). `None` only when no home directory is known.
-pub fn store_dir(explicit: Option<&Path>) -> Option<PathBuf> {
-    if let Some(dir) = explicit {
-        return Some(dir.to_path_buf());
-    }
-    if let Some(dir) = std::env::var_os(STORE_ENV).filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir));
-    }
-    directories::ProjectDirs::from("", "", "mydesign-docs").map(|p| p.data_dir().to_path_buf())
-}
-
-/// Where bundles are looked for when no `--bundles` is given, in order: `./out` (what `build` writes), then the
-/// store ([`store_dir`]). The first that holds a set is used.
-pub fn default_dirs() -> Vec<PathBuf> {
-    std::iter::once(PathBuf::from("out")).chain(store_dir(None)).collect()
 }
 
 /// The build id of the set in `dir`: xxh3-64 of its `manifest.bundle`, 16 hex digits.
@@ -530,8 +510,7 @@ fn install_one(set: Unpacked, store: &Path, force: bool) -> Result<InstallReport
     // so a reader (a running `serve`) sees the old set or the new one, never a mix, and moves to the new one at its
     // next request.
     let generation = BundleSet::open(&tmp).map(|s| s.manifest().build_id).unwrap_or_default();
-    crate::compile::publish_generation(store, &name, &tmp, generation)
-        .map_err(|e| io(&dest)(std::io::Error::other(format!("{e:#}"))))?;
+    crate::bundle::writer::publish_generation(store, &name, &tmp, generation).map_err(io(&dest))?;
     let outcome = match previous {
         None => Installed::New,
         Some(prev) => Installed::Replaced { previous: prev },

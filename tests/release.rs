@@ -267,11 +267,11 @@ fn python_with_mcp() -> Option<PathBuf> {
     let usable = python.exists()
         && Command::new(&python).args(["-c", "import mcp, jsonschema"]).output().is_ok_and(|o| o.status.success());
     if !usable {
-        eprintln!(
-            "skipping the air-gapped round trip: {} with the MCP SDK not found (CI creates it: python3 -m venv \
+        common::skip(format_args!(
+            "the air-gapped round trip: {} with the MCP SDK not found (CI creates it: python3 -m venv \
              target/mcp-venv && target/mcp-venv/bin/pip install mcp)",
             python.display()
-        );
+        ));
         return None;
     }
     Some(python)

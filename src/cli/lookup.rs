@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use mydesign_docs::budget::Budget;
+#[cfg(feature = "build")]
 use mydesign_docs::compile::source::{SourceLang, dump_tree};
 use mydesign_docs::read::{BundleSet, Detail, Library, Paging};
 use mydesign_docs::render::{Render, Surface, thousands};
@@ -159,6 +160,11 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
             print(&search_sets(&sets, &query, &opts)?, a.json)
         }
+        #[cfg(not(feature = "build"))]
+        Command::DumpTs { .. } => {
+            anyhow::bail!("dump-ts needs tree-sitter: not compiled into this binary (no `build` feature)")
+        }
+        #[cfg(feature = "build")]
         Command::DumpTs { file } => {
             let lang = SourceLang::from_path(&file)
                 .ok_or_else(|| anyhow::anyhow!("{}: not a .ts/.tsx/.js/.jsx file", file.display()))?;

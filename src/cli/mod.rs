@@ -1,10 +1,15 @@
 //! Command-line arguments (clap) and dispatch. The clap structs stay here; resolved settings are passed on as
 //! plain values.
 
+#[cfg(feature = "build")]
+mod build;
+#[cfg(not(feature = "build"))]
+#[path = "no_build.rs"]
 mod build;
 mod lookup;
 mod serve;
 mod setup;
+#[cfg(feature = "build")]
 mod source;
 mod store;
 
@@ -12,6 +17,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+
+// The lookups and `serve` share the server's library opening and `details` (mydesign-docs-serve).
+#[cfg(not(feature = "serve"))]
+compile_error!(
+    "the mydesign-docs CLI needs the `serve` feature (the reader-only binary is `--no-default-features --features serve`)"
+);
 
 /// Compile a design system's docs and sources into compact bundles, and answer lookups from them.
 #[derive(Parser, Debug)]

@@ -17,7 +17,7 @@ pub fn root() -> PathBuf {
 
 #[path = "../../src/test_support.rs"]
 mod test_support;
-pub use test_support::real_corpus;
+pub use test_support::{real_corpus, skip};
 
 /// Builds `repo` with `preset` into a fresh temporary directory.
 pub fn build_into(repo: &Path, preset: &str, out: &Path) -> BuildReport {
@@ -63,7 +63,7 @@ pub fn antd_mobile() -> Option<&'static Built> {
     let repo = real_corpus().map(|d| d.join("antd-mobile")).filter(|d| {
         let there = d.is_dir();
         if !there {
-            eprintln!("skipping real-corpus test: {} is absent", d.display());
+            skip(format_args!("real-corpus test: {} is absent", d.display()));
         }
         there
     });

@@ -78,6 +78,12 @@ pub struct Thresholds {
     pub max_tokens: u32,
 }
 
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds { doc_hide_lines: 888, changelog_page_lines: 300, skeleton_min_lines: 500, max_tokens: 10_000 }
+    }
+}
+
 /// `manifest.bundle`: what a bundle set holds, small enough to decode on every lookup.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {

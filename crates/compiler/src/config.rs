@@ -126,12 +126,6 @@ impl Default for WalkConfig {
     }
 }
 
-impl Default for Thresholds {
-    fn default() -> Self {
-        Thresholds { doc_hide_lines: 888, changelog_page_lines: 300, skeleton_min_lines: 500, max_tokens: 10_000 }
-    }
-}
-
 impl Default for Config {
     fn default() -> Self {
         Config::preset("default").expect("the default preset exists")

@@ -35,9 +35,10 @@ fn sample() -> &'static Sample {
     SET.get_or_init(|| {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let out = tempfile::tempdir().expect("tempdir").keep();
-        let config = crate::config::Config::preset("default").expect("preset");
-        let options = crate::compile::BuildOptions { repo: root.join("corpus"), out, config, progress: false };
-        let report = crate::compile::build(&options).expect("build the sample");
+        let config = mydesign_docs_compiler::config::Config::preset("default").expect("preset");
+        let options =
+            mydesign_docs_compiler::compile::BuildOptions { repo: root.join("corpus"), out, config, progress: false };
+        let report = mydesign_docs_compiler::compile::build(&options).expect("build the sample");
         let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&report.dir)
             .expect("read set")
             .map(|e| {

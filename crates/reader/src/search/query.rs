@@ -239,14 +239,14 @@ impl SearchIndex {
         Ok(self.dictionary.get_or_init(|| loaded).clone())
     }
 
-    /// "Did you mean": for each word of `query` (as [`super::index::dictionary_words`] cuts them) none of whose
+    /// "Did you mean": for each word of `query` (as [`super::analyze::dictionary_words`] cuts them) none of whose
     /// terms is in the index, the dictionary words within edit distance 2 (1 for words of 4 bytes or less): nearest
     /// first (optimal string alignment distance: a swap of two letters is one edit), then component names, then by
     /// the number of units holding their first term; at most [`SUGGESTIONS`] per word.
     pub fn suggestions(&self, query: &str) -> Result<Vec<(String, Vec<String>)>, LookupError> {
         let Some(dict) = self.dictionary()? else { return Ok(vec![]) };
         let mut words = Vec::new();
-        super::index::dictionary_words(query, |w| words.push(w.to_string()));
+        super::analyze::dictionary_words(query, |w| words.push(w.to_string()));
         let components = self.component_keys();
         let mut out = Vec::new();
         for word in words.into_iter().take(8) {
@@ -388,7 +388,7 @@ fn query_terms(query: &str) -> Vec<String> {
     terms
 }
 
-/// `text` with each whole occurrence of the lower-case `word` (as [`super::index::dictionary_words`] cuts words)
+/// `text` with each whole occurrence of the lower-case `word` (as [`super::analyze::dictionary_words`] cuts words)
 /// replaced by `by`.
 fn replace_word(text: &str, word: &str, by: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -1139,22 +1139,32 @@ impl crate::render::Render for SearchView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Source;
-    use crate::search::index::{UnitDraft, build};
+    // The index builder is the compiler's (a dev-dependency): its types are that crate's copy of this one's, so
+    // fixtures are built with `built::` types and only the written file crosses over.
+    use mydesign_docs_compiler::search as built;
+    use mydesign_docs_compiler::search::index::{UnitDraft, build};
+
+    /// The compiler's copy of `kind`.
+    fn built_kind(kind: Kind) -> built::Kind {
+        serde_json::from_value(serde_json::to_value(kind).unwrap()).unwrap()
+    }
 
     /// A tiny index written to a temporary bundle: (title, context, body) per unit, all `doc` units of one source.
     fn fixture(units: &[(&str, &str, &str)]) -> (tempfile::TempDir, SearchIndex) {
-        let source = Source { component: "table".into(), lang: "en-US".into(), path: "table.md".into() };
+        let source = built::Source { component: "table".into(), lang: "en-US".into(), path: "table.md".into() };
         let drafts = units
             .iter()
             .enumerate()
             .map(|(i, (t, c, b))| {
-                let info =
-                    UnitInfo { start_line: i as u32 * 10 + 1, end_line: i as u32 * 10 + 9, ..Default::default() };
-                UnitDraft::new(Kind::Doc, source.clone(), info, t, c, b)
+                let info = built::UnitInfo {
+                    start_line: i as u32 * 10 + 1,
+                    end_line: i as u32 * 10 + 9,
+                    ..Default::default()
+                };
+                UnitDraft::new(built::Kind::Doc, source.clone(), info, t, c, b)
             })
             .collect();
-        let (w, entry) = build(drafts, Weights::default()).unwrap();
+        let (w, entry) = build(drafts, built::Weights::default()).unwrap();
         assert_eq!(entry.units as usize, units.len());
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("search.bundle");
@@ -1169,13 +1179,16 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, (k, c, t, ctx, b))| {
-                let source = Source { component: c.to_string(), lang: String::new(), path: format!("{c}.tsx") };
-                let info =
-                    UnitInfo { start_line: i as u32 * 10 + 1, end_line: i as u32 * 10 + 9, ..Default::default() };
-                UnitDraft::new(*k, source, info, t, ctx, b)
+                let source = built::Source { component: c.to_string(), lang: String::new(), path: format!("{c}.tsx") };
+                let info = built::UnitInfo {
+                    start_line: i as u32 * 10 + 1,
+                    end_line: i as u32 * 10 + 9,
+                    ..Default::default()
+                };
+                UnitDraft::new(built_kind(*k), source, info, t, ctx, b)
             })
             .collect();
-        let (w, _) = build(drafts, Weights::default()).unwrap();
+        let (w, _) = build(drafts, built::Weights::default()).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("search.bundle");
         w.finish(&path).unwrap();

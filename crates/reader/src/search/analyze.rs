@@ -305,6 +305,20 @@ fn for_identifier_parts<'a>(w: &'a str, mut f: impl FnMut(&'a str)) {
     }
 }
 
+/// Calls `emit` with each word of `text` that can be a "did you mean" suggestion: ASCII letters, digits, `_` and
+/// `-` runs of 3 to [`DICT_WORD_MAX`] bytes holding a letter, lower-cased.
+pub fn dictionary_words(text: &str, mut emit: impl FnMut(&str)) {
+    for w in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')) {
+        let w = w.trim_matches('-');
+        if (3..=DICT_WORD_MAX).contains(&w.len()) && w.bytes().any(|b| b.is_ascii_alphabetic()) {
+            emit(&w.to_ascii_lowercase());
+        }
+    }
+}
+
+/// Longest word of the term dictionary, in bytes.
+pub const DICT_WORD_MAX: usize = 32;
+
 #[cfg(test)]
 mod tests {
     use super::*;

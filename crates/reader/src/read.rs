@@ -1148,7 +1148,12 @@ impl BundleSet {
         Served { system: self.manifest.system.clone(), version: self.manifest.version.clone(), note }
     }
 
-    pub(crate) fn bundle(&self, file: &str) -> Result<Arc<Bundle>, LookupError> {
+    /// The bundle file `file` (a name inside the set directory, as the manifest lists it), opened and memory-mapped
+    /// on first use and kept open.
+    ///
+    /// # Errors
+    /// [`LookupError`] when the file is missing or not a valid bundle.
+    pub fn bundle(&self, file: &str) -> Result<Arc<Bundle>, LookupError> {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(b) = open.get(file) {
             return Ok(b.clone());
@@ -1734,7 +1739,7 @@ impl BundleSet {
     }
 
     /// The props tables stored for a component (none in bundles of components without any).
-    pub(crate) fn props_of(&self, bundle: &Bundle) -> Result<Vec<PropsTable>, LookupError> {
+    pub fn props_of(&self, bundle: &Bundle) -> Result<Vec<PropsTable>, LookupError> {
         match bundle.get(keys::PROPS) {
             Ok(p) => Ok(p),
             Err(BundleError::MissingFrame { .. }) => Ok(vec![]),
@@ -1793,7 +1798,7 @@ impl BundleSet {
                     .filter(|s| (2..=4).contains(&s.level))
                     .map(|s| {
                         let indent = "  ".repeat(usize::from(s.level.saturating_sub(2)));
-                        format!("{indent}{} ({}) {}", s.title, s.slug, crate::render::thousands(s.tokens))
+                        format!("{indent}{} ({}) {}", s.title, s.slug, crate::units::thousands(s.tokens))
                     })
                     .collect(),
             });

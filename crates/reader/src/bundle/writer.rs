@@ -195,3 +195,71 @@ pub fn temp_name(name: &str, kind: &str) -> String {
     let plain = format!(".{name}.{pid}.{kind}");
     if plain.len() <= MAX_NAME_BYTES { plain } else { format!(".{:016x}.{pid}.{kind}", xxh3_64(name.as_bytes())) }
 }
+
+/// Publishes the finished set `tmp` as a new generation: `tmp` is renamed to the immutable directory
+/// `.<name>.gen-<build id>` and `out/<name>` — a symbolic link to the current generation — is replaced by a new link
+/// with one `rename`, so a reader resolving `out/<name>` sees the old generation or the new one, never a mix and
+/// never nothing. A reader pins one generation by resolving the link once (`read::BundleSet::open`). The previous
+/// generation is kept (a reader may be answering from it right now); older ones are removed. An identical rebuild
+/// (same build id) keeps the current generation. An `out/<name>` that is still a plain directory (sets built before
+/// generations) is replaced once, non-atomically.
+///
+/// # Errors
+/// Any I/O error; `tmp` is removed and the published set is left as it was.
+#[cfg(unix)]
+pub fn publish_generation(out: &Path, name: &str, tmp: &Path, build_id: u64) -> std::io::Result<()> {
+    let generation = format!(".{name}.gen-{build_id:016x}");
+    let dest = out.join(name);
+    let previous = std::fs::read_link(&dest).ok().map(|t| t.to_string_lossy().into_owned());
+    let fail = |e: std::io::Error, what: &str| {
+        let _ = std::fs::remove_dir_all(tmp);
+        std::io::Error::other(format!("cannot publish bundles into {} ({what}): {e}", dest.display()))
+    };
+    if out.join(&generation).is_dir() {
+        // The same build is already there (identical inputs): keep it, so readers pinned to it are undisturbed.
+        let _ = std::fs::remove_dir_all(tmp);
+    } else {
+        std::fs::rename(tmp, out.join(&generation)).map_err(|e| fail(e, "rename the generation"))?;
+    }
+    if previous.as_deref() != Some(generation.as_str()) {
+        let link = out.join(temp_name(name, "link"));
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&generation, &link).map_err(|e| fail(e, "make the link"))?;
+        let is_plain_dir = std::fs::symlink_metadata(&dest).is_ok_and(|m| m.is_dir());
+        if is_plain_dir {
+            let old = out.join(temp_name(name, "old"));
+            std::fs::rename(&dest, &old).map_err(|e| fail(e, "move the old set aside"))?;
+            let _ = std::fs::remove_dir_all(&old);
+        }
+        std::fs::rename(&link, &dest).map_err(|e| fail(e, "replace the link"))?;
+    }
+    if let Ok(dir) = std::fs::File::open(out) {
+        let _ = dir.sync_all();
+    }
+    // Older generations: not the current one, not the one just replaced.
+    let prefix = format!(".{name}.gen-");
+    for e in std::fs::read_dir(out).into_iter().flatten().filter_map(Result::ok) {
+        let file = e.file_name().to_string_lossy().into_owned();
+        if file.starts_with(&prefix) && file != generation && Some(&file) != previous.as_ref() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+    Ok(())
+}
+
+/// Without symbolic links: the old swap (rename the set aside, rename the new one into place).
+#[cfg(not(unix))]
+pub fn publish_generation(out: &Path, name: &str, tmp: &Path, _build_id: u64) -> std::io::Result<()> {
+    let dest = out.join(name);
+    let old = out.join(format!(".{name}.old-{}", std::process::id()));
+    if dest.exists() {
+        std::fs::rename(&dest, &old)?;
+    }
+    if let Err(e) = std::fs::rename(tmp, &dest) {
+        let _ = std::fs::rename(&old, &dest);
+        let _ = std::fs::remove_dir_all(tmp);
+        return Err(std::io::Error::other(format!("cannot move bundles into {}: {e}", dest.display())));
+    }
+    let _ = std::fs::remove_dir_all(&old);
+    Ok(())
+}

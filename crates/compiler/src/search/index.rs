@@ -126,19 +126,7 @@ impl Fields {
     }
 }
 
-/// Calls `emit` with each word of `text` that can be a "did you mean" suggestion: ASCII letters, digits, `_` and
-/// `-` runs of 3 to [`DICT_WORD_MAX`] bytes holding a letter, lower-cased.
-pub fn dictionary_words(text: &str, mut emit: impl FnMut(&str)) {
-    for w in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')) {
-        let w = w.trim_matches('-');
-        if (3..=DICT_WORD_MAX).contains(&w.len()) && w.bytes().any(|b| b.is_ascii_alphabetic()) {
-            emit(&w.to_ascii_lowercase());
-        }
-    }
-}
-
-/// Longest word of the term dictionary, in bytes.
-pub const DICT_WORD_MAX: usize = 32;
+pub use crate::search::analyze::{DICT_WORD_MAX, dictionary_words};
 
 /// Byte offsets of line starts (lines counted as `split('\n')`, 1-based).
 struct Lines<'a> {

@@ -7,7 +7,6 @@
 pub mod changelog;
 pub mod detect;
 mod emit;
-pub(crate) use emit::publish_generation;
 pub mod layout;
 pub mod markdown;
 pub mod props;

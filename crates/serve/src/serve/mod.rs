@@ -69,10 +69,10 @@ pub enum ServeError {
 pub const RESOURCE_SCHEME: &str = "mydesign://";
 
 /// Where bundles are looked for when no `--bundles` is given: `./out`, then the store
-/// ([`crate::store::default_dirs`]: `--store`/`$MYDESIGN_DOCS_HOME`, else `$XDG_DATA_HOME/mydesign-docs`, else
+/// ([`crate::locate::default_dirs`]: `--store`/`$MYDESIGN_DOCS_HOME`, else `$XDG_DATA_HOME/mydesign-docs`, else
 /// `$HOME/.local/share/mydesign-docs`).
 pub fn default_bundle_dirs() -> Vec<PathBuf> {
-    crate::store::default_dirs()
+    crate::locate::default_dirs()
 }
 
 /// Opens the library to serve: every set in `dirs` when some are given (`--bundles`, repeatable), else the first of

@@ -94,24 +94,7 @@ pub trait Render: serde::Serialize {
     }
 }
 
-/// `12345` → `12,345`.
-pub fn thousands(n: impl Into<u64>) -> String {
-    let s = n.into().to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// `1 code block`, `2 code blocks`.
-pub fn plural(n: impl Into<u64>, word: &str) -> String {
-    let n = n.into();
-    format!("{} {word}{}", thousands(n), if n == 1 { "" } else { "s" })
-}
+pub use crate::units::{plural, thousands};
 
 /// Widest padded column of a list (characters): longer names overflow their column instead of widening it. Rust's
 /// formatter panics on a width over 65,535, which a hand-made bundle's 70,000-character name would reach.

@@ -4,7 +4,7 @@
 //! - [`analyze`]: term analysis shared by the index and queries (Unicode words, lower-casing, English stemming,
 //!   identifiers split on camel case, `_`, `.` and `-` and also kept whole, Chinese as character bigrams, stop
 //!   words dropped). Pure Rust, no tokenizer model: the reader half stays light.
-//! - [`index`] (compiler side): cuts documents, functions and changelog releases into units, counts their tokens
+//! - `index` (compiler side, `mydesign_docs_compiler::search::index`): cuts documents, functions and changelog releases into units, counts their tokens
 //!   with the compiler's `TokenCounter` and writes the term shards and unit frames.
 //! - [`query`] (reader side): `BundleSet::search`, which decodes only the shards of the query's terms and the
 //!   unit frames of the hits it returns, and the [`query::SearchView`] it answers with.
@@ -13,7 +13,7 @@
 //! boundary, as `model.rs` is.
 
 pub mod analyze;
-pub mod index;
+
 pub mod query;
 
 use schemars::JsonSchema;

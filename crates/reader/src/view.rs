@@ -145,8 +145,8 @@ fn table_placeholder(text: &str, table: &TableMeta) -> String {
     let indent = &first[..first.len() - first.trim_start_matches([' ', '\t', '>']).len()];
     let mut line = format!(
         "{indent}[table hidden: {}, {}",
-        crate::render::plural(table.rows, "row"),
-        crate::render::plural(table.tokens, "token")
+        crate::units::plural(table.rows, "row"),
+        crate::units::plural(table.tokens, "token")
     );
     if let Some(h) = table.heading.as_deref().filter(|h| !h.is_empty()) {
         // Neutral wording (this text is counted once for both surfaces): `--section` / `sections` both take it.
