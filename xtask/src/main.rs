@@ -28,7 +28,17 @@ fn fuzz(cases: &str) -> anyhow::Result<()> {
     let cases: u64 = cases.parse().context("fuzz CASES must be a number")?;
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(root())
-        .args(["test", "--release", "--lib", "bundle::fuzz::fuzz_million", "--", "--ignored", "--nocapture"])
+        .args([
+            "test",
+            "--release",
+            "-p",
+            "mydesign-docs-reader",
+            "--lib",
+            "bundle::fuzz::fuzz_million",
+            "--",
+            "--ignored",
+            "--nocapture",
+        ])
         .env("FUZZ_CASES", cases.to_string())
         .status()?;
     if !status.success() {

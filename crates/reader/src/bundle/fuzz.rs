@@ -33,7 +33,8 @@ type Sample = (PathBuf, Vec<(String, Vec<u8>)>);
 fn sample() -> &'static Sample {
     static SET: OnceLock<Sample> = OnceLock::new();
     SET.get_or_init(|| {
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        // This crate sits at crates/reader; the sample is the workspace's corpus/.
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
         let out = tempfile::tempdir().expect("tempdir").keep();
         let config = mydesign_docs_compiler::config::Config::preset("default").expect("preset");
         let options =
