@@ -7,6 +7,9 @@
 use crate::budget::Part;
 use crate::read::*;
 
+/// `component_details` / `doc`: the tool and subcommand that serve documents, cards and props.
+const DETAILS: (&str, &str) = ("component_details", "doc");
+
 /// Who reads a rendered text, which decides how "fetch more" calls are spelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Surface {
@@ -17,6 +20,23 @@ pub enum Surface {
 }
 
 impl Surface {
+    /// The call that continues a cut answer: [`Surface::call`] with `args`, the cursor, and the call's own
+    /// `max_tokens` when it set one (so every part keeps the budget the first was asked for).
+    fn resume(
+        self,
+        s: &Served,
+        lang: Option<&str>,
+        (tool, cli): (&str, &str),
+        args: &[(&'static str, String)],
+        max_tokens: Option<u32>,
+        cursor: &str,
+    ) -> String {
+        let mut args = args.to_vec();
+        args.push(("--cursor", cursor.to_string()));
+        args.extend(max_tokens.map(|n| ("--max-tokens", n.to_string())));
+        self.call(s, lang, tool, cli, &args)
+    }
+
     /// The call of MCP tool `tool` / CLI subcommand `cli` (positional words) for the set of `s`, in `lang` when
     /// given, with `args` (`name=value` for MCP; for the CLI, values are positional unless the name starts with
     /// `--`).
@@ -154,8 +174,8 @@ impl Render for ComponentsView {
             ));
         }
         if let Some(cur) = &self.part.next_cursor {
-            let args = list_continuation(&self.part, &[], cur);
-            let call = surface.call(&self.served, Some(&self.lang), "list_components", "components", &args);
+            let tool = ("list_components", "components");
+            let call = surface.resume(&self.served, Some(&self.lang), tool, &[], self.part.max_tokens, cur);
             out.push_str(&list_cut(&self.part, self.components.len(), &call));
         }
         if self.shared_files > 0 {
@@ -168,16 +188,6 @@ impl Render for ComponentsView {
         }
         out
     }
-}
-
-/// The arguments of a list's continuation call: `args`, the cursor, and the call's own `max_tokens`.
-fn list_continuation(part: &ListPart, args: &[(&'static str, String)], cursor: &str) -> Vec<(&'static str, String)> {
-    let mut out = args.to_vec();
-    out.push(("--cursor", cursor.to_string()));
-    if let Some(n) = part.max_tokens {
-        out.push(("--max-tokens", n.to_string()));
-    }
-    out
 }
 
 /// The line ending a cut list: which rows were served, how many are left, and the call that continues.
@@ -233,16 +243,6 @@ fn served_lines(part: &Part, what: &str, of: u32) -> String {
     format!("{what} {}–{} of {} · ", thousands(part.lines.0), thousands(part.lines.1), thousands(of))
 }
 
-/// The arguments of a continuation call: `args`, the cursor, and the call's own `max_tokens` when it set one.
-fn continuation(part: &Part, args: &[(&'static str, String)], cursor: &str) -> Vec<(&'static str, String)> {
-    let mut out = args.to_vec();
-    out.push(("--cursor", cursor.to_string()));
-    if let Some(n) = part.max_tokens {
-        out.push(("--max-tokens", n.to_string()));
-    }
-    out
-}
-
 impl Render for DocView {
     fn render(&self, surface: Surface) -> String {
         let lang = Some(self.lang.as_str());
@@ -276,13 +276,7 @@ impl Render for DocView {
         let whole =
             if self.hidden { format!(" (whole document: {})", thousands(self.full_tokens)) } else { String::new() };
         let more = self.next_cursor.as_ref().map(|cur| {
-            surface.call(
-                &self.served,
-                lang,
-                "component_details",
-                "doc",
-                &continuation(&self.part, std::slice::from_ref(&c), cur),
-            )
+            surface.resume(&self.served, lang, DETAILS, std::slice::from_ref(&c), self.part.max_tokens, cur)
         });
         format!(
             "[{} · {} · {} · {} · {what} · {}{}{of} {}{whole}]\n{}",
@@ -308,13 +302,7 @@ impl Render for CardView {
         let c = ("component", self.component.clone());
         let normal = surface.call(&self.served, lang, "component_details", "doc", std::slice::from_ref(&c));
         let more = self.next_cursor.as_ref().map(|cur| {
-            surface.call(
-                &self.served,
-                lang,
-                "component_details",
-                "doc",
-                &continuation(&self.part, std::slice::from_ref(&c), cur),
-            )
+            surface.resume(&self.served, lang, DETAILS, std::slice::from_ref(&c), self.part.max_tokens, cur)
         });
         format!(
             "[{} · {} card · {} · {} · the document: {normal} ({}), or {} by title or slug]\n{}",
@@ -333,8 +321,8 @@ impl Render for PropsView {
     fn render(&self, surface: Surface) -> String {
         let lang = Some(self.lang.as_str());
         let more = self.next_cursor.as_ref().map(|cur| {
-            let args = continuation(&self.part, &[("component", self.component.clone())], cur);
-            surface.call(&self.served, lang, "component_details", "doc", &args)
+            let args = [("component", self.component.clone())];
+            surface.resume(&self.served, lang, DETAILS, &args, self.part.max_tokens, cur)
         });
         format!(
             "[{} · {} props · {} · {} in {} · {}]\n{}",
@@ -369,9 +357,9 @@ impl Render for CodeBlockView {
             }
         }
         let more = self.next_cursor.as_ref().map(|cur| {
-            let args =
-                continuation(&self.part, &[("component", self.component.clone()), ("index", b.index.to_string())], cur);
-            surface.call(&self.served, Some(&self.lang), "get_code_block", "code-block", &args)
+            let args = [("component", self.component.clone()), ("index", b.index.to_string())];
+            let tool = ("get_code_block", "code-block");
+            surface.resume(&self.served, Some(&self.lang), tool, &args, self.part.max_tokens, cur)
         });
         let of = if more.is_some() || self.part.starts_in_block.is_some() {
             format!("{} of ", thousands(self.part.tokens))
@@ -419,8 +407,9 @@ impl Render for ChangelogView {
         };
         // Within a page, the cursor continues it; at its end, the next page is named instead.
         let more = self.part.cut.as_ref().and(self.next_cursor.as_ref()).map(|cur| {
-            let args = continuation(&self.part, &[("--page", self.page.to_string())], cur);
-            surface.call(&self.served, Some(&self.lang), "get_changelog", "changelog", &args)
+            let args = [("--page", self.page.to_string())];
+            let tool = ("get_changelog", "changelog");
+            surface.resume(&self.served, Some(&self.lang), tool, &args, self.part.max_tokens, cur)
         });
         // The next page is named once the page is whole; a cut page names its continuation instead.
         let next = if more.is_none() { nav("next (older)", self.next) } else { String::new() };
@@ -467,8 +456,9 @@ impl Render for FilesView {
             ));
         }
         if let Some(cur) = &self.part.next_cursor {
-            let args = list_continuation(&self.part, &[("component", self.component.clone())], cur);
-            let call = surface.call(&self.served, None, "list_component_files", "files", &args);
+            let args = [("component", self.component.clone())];
+            let tool = ("list_component_files", "files");
+            let call = surface.resume(&self.served, None, tool, &args, self.part.max_tokens, cur);
             out.push_str(&list_cut(&self.part, self.files.len(), &call));
         }
         out
@@ -512,13 +502,8 @@ impl Render for FileView {
         };
         let about = if self.part.tokens_exact { "" } else { "at most " };
         let more = self.next_cursor.as_ref().map(|cur| {
-            surface.call(
-                &self.served,
-                None,
-                "get_file_code",
-                "file",
-                &continuation(&self.part, std::slice::from_ref(&path), cur),
-            )
+            let tool = ("get_file_code", "file");
+            surface.resume(&self.served, None, tool, std::slice::from_ref(&path), self.part.max_tokens, cur)
         });
         let mut out = format!(
             "[{} · {} · {lines}{what} · {about}{}]\n{}",
@@ -554,8 +539,9 @@ impl Render for FunctionView {
     fn render(&self, surface: Surface) -> String {
         let f = &self.function;
         let more = self.next_cursor.as_ref().map(|cur| {
-            let args = continuation(&self.part, &[("path", self.path.clone()), ("function", f.qualified.clone())], cur);
-            surface.call(&self.served, None, "get_function_code", "function", &args)
+            let args = [("path", self.path.clone()), ("function", f.qualified.clone())];
+            let tool = ("get_function_code", "function");
+            surface.resume(&self.served, None, tool, &args, self.part.max_tokens, cur)
         });
         let of = if more.is_some() || self.part.offset > 0 {
             format!("{} of ", thousands(self.part.tokens))
