@@ -5,68 +5,17 @@
 //!
 //! Exits non-zero when a call fails. `cargo xtask bench` measures the same on the real inputs with a release build.
 
-use std::io::{BufRead, BufReader, Write};
+#[path = "../tests/common/mcp_stdio.rs"]
+mod mcp_stdio;
+
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use mcp_stdio::StdioClient;
+use serde_json::json;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mydesign-docs");
-
-/// `serve` over stdio with the handshake done.
-struct StdioServer {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next_id: u64,
-}
-
-impl StdioServer {
-    fn start(bundles: &Path) -> StdioServer {
-        let mut child = Command::new(BIN)
-            .arg("serve")
-            .arg("--bundles")
-            .arg(bundles)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn mydesign-docs serve");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut s = StdioServer { child, stdin, stdout, next_id: 1 };
-        let init = s.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "mcp_timing", "version": "1"}}),
-        );
-        assert!(init["result"].is_object(), "initialize failed: {init}");
-        writeln!(s.stdin, "{}", json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).unwrap();
-        s
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        writeln!(self.stdin, "{}", json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
-        self.stdin.flush().unwrap();
-        loop {
-            let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "server closed stdout during {method}");
-            let msg: Value = serde_json::from_str(&line).expect("JSON-RPC line");
-            if msg["id"] == id {
-                return msg;
-            }
-        }
-    }
-}
-
-impl Drop for StdioServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn main() {
     let out = tempfile::tempdir().expect("temporary directory");
@@ -78,7 +27,7 @@ fn main() {
     let mut starts: Vec<Duration> = (0..5)
         .map(|_| {
             let t = Instant::now();
-            let s = StdioServer::start(&set);
+            let s = StdioClient::start(&["--bundles", set.to_str().expect("UTF-8 path")]);
             let took = t.elapsed();
             drop(s);
             took
@@ -96,11 +45,11 @@ fn main() {
         ("get_file_code", json!({"path": "src/components/Table/Table.tsx"})),
         ("get_function_code", json!({"path": "src/components/Table/Table.tsx", "function": "Table.render"})),
     ];
-    let mut s = StdioServer::start(&set);
+    let mut s = StdioClient::start(&["--bundles", set.to_str().expect("UTF-8 path")]);
     let t = Instant::now();
     for i in 0..100 {
         let (tool, args) = &calls[i % calls.len()];
-        let r = s.request("tools/call", json!({"name": tool, "arguments": args}));
+        let r = s.call(tool, args.clone());
         assert_eq!(r["result"]["isError"], false, "{tool}: {r}");
     }
     let took = t.elapsed();

@@ -10,92 +10,43 @@
 mod common;
 #[path = "common/mcp_http.rs"]
 mod mcp_http;
+#[path = "common/mcp_stdio.rs"]
+mod mcp_stdio;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use mcp_http::{HttpSession, load, percentile};
+use mcp_stdio::StdioClient;
 use mydesign_docs::compile::tokens::TokenCounter;
 use serde_json::{Value, json};
 
 /// JSON-RPC "invalid params".
 const INVALID_PARAMS: i64 = -32602;
 
-/// A bare MCP client over the server's stdio: newline-delimited JSON-RPC, one request at a time.
-struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next_id: u64,
-    /// Result of `initialize`.
-    init: Value,
+/// The stdio client with this file's assertions on answers.
+struct Client(StdioClient);
+
+impl std::ops::Deref for Client {
+    type Target = StdioClient;
+    fn deref(&self) -> &StdioClient {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Client {
+    fn deref_mut(&mut self) -> &mut StdioClient {
+        &mut self.0
+    }
 }
 
 impl Client {
-    /// Starts `mydesign-docs serve ARGS` and completes the handshake (protocol 2025-06-18).
+    /// Starts `mydesign-docs serve ARGS` and completes the handshake.
     fn start(args: &[&str]) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
-            .arg("serve")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn mydesign-docs serve");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut c = Client { child, stdin, stdout, next_id: 1, init: Value::Null };
-        let init = c.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "tests/mcp.rs", "version": "1"}}),
-        );
-        c.init = init["result"].clone();
-        assert!(c.init.is_object(), "initialize failed: {init}");
-        c.notify("notifications/initialized");
-        c
-    }
-
-    fn send(&mut self, msg: &Value) {
-        writeln!(self.stdin, "{msg}").expect("write to server");
-        self.stdin.flush().expect("flush");
-    }
-
-    /// The next message the server writes, whatever its id.
-    fn next_message(&mut self) -> Value {
-        let mut line = String::new();
-        assert!(self.stdout.read_line(&mut line).expect("read from server") > 0, "server closed stdout");
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:?}"))
-    }
-
-    fn notify(&mut self, method: &str) {
-        self.send(&json!({"jsonrpc": "2.0", "method": method}));
-    }
-
-    /// Sends a request and returns the whole response (`result` or `error`). Every line the server writes must be a
-    /// JSON-RPC message: stdout carries nothing else.
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let mut line = String::new();
-            let n = self.stdout.read_line(&mut line).expect("read from server");
-            assert!(n > 0, "server closed stdout while answering {method}");
-            let msg: Value =
-                serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:?}"));
-            assert_eq!(msg["jsonrpc"], "2.0", "not JSON-RPC: {line}");
-            if msg["id"] == id {
-                return msg;
-            }
-        }
-    }
-
-    /// `tools/call`; returns the whole response.
-    fn call(&mut self, tool: &str, args: Value) -> Value {
-        self.request("tools/call", json!({"name": tool, "arguments": args}))
+        Client(StdioClient::start(args))
     }
 
     /// A successful tool result: checks the contract every answer keeps (text + structuredContent naming the system
@@ -128,13 +79,6 @@ impl Client {
         let r = self.call(tool, args.clone());
         assert_eq!(r["error"]["code"], INVALID_PARAMS, "{tool} {args} should be invalid params: {r}");
         r["error"]["message"].as_str().expect("message").to_string()
-    }
-}
-
-impl Drop for Client {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
