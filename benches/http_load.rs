@@ -2,9 +2,9 @@
 //! concurrent sessions) against `mydesign-docs serve --http 127.0.0.1:0` on the sample corpus (built into a
 //! temporary directory), over loopback only. Prints p50/p99/max per call, the throughput, and the server's resident
 //! memory (VmRSS and VmHWM from /proc) after the run; exits non-zero on any failed call. The CI-sized form (2,000 at
-//! 16) is the test `http_load_2000_calls_at_16` in tests/mcp.rs.
+//! 16) is the test `http_load_2000_calls_at_16` in tests/it/mcp.rs.
 
-#[path = "../tests/common/mcp_http.rs"]
+#[path = "../tests/it/common/mcp_http.rs"]
 mod mcp_http;
 
 use std::io::{BufRead, BufReader};

@@ -5,7 +5,7 @@
 //!
 //! Exits non-zero when a call fails. `cargo xtask bench` measures the same on the real inputs with a release build.
 
-#[path = "../tests/common/mcp_stdio.rs"]
+#[path = "../tests/it/common/mcp_stdio.rs"]
 mod mcp_stdio;
 
 use std::path::Path;

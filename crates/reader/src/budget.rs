@@ -19,12 +19,12 @@ pub const MIN_MAX_TOKENS: u32 = 300;
 
 /// Tokens every budget keeps for the header and footer lines the reader writes around the stored text (which it
 /// cannot count without a tokenizer): the first header names how to fetch what is hidden, and a cut part ends with
-/// its continuation call, whose cursor alone is ~30 tokens. `tests/budget.rs` tokenizes every envelope of every part
+/// its continuation call, whose cursor alone is ~30 tokens. `tests/it/budget.rs` tokenizes every envelope of every part
 /// of every Semi document and of the changelog and asserts this bound.
 pub const ENVELOPE_TOKENS: u32 = 230;
 
 /// Tokens a skeleton's answer keeps, beside [`ENVELOPE_TOKENS`], for its longer header (the call for the whole
-/// file) and its function-list footer (without the names, which are budgeted by their bytes). `tests/sweep.rs`
+/// file) and its function-list footer (without the names, which are budgeted by their bytes). `tests/it/sweep.rs`
 /// tokenizes every answer at budgets from 300 up and asserts the whole text fits.
 pub const SKELETON_ENVELOPE_TOKENS: u32 = 60;
 

@@ -4,7 +4,7 @@
 //! text and JSON) and [`search`] (term analysis and BM25 queries).
 //!
 //! This crate never parses Markdown, runs tree-sitter or tokenizes: the compiler (`mydesign-docs-compiler`) stores
-//! everything it needs. A test (`tests/crates.rs` in the root package) asserts that none of comrak, tree-sitter,
+//! everything it needs. A test (`tests/it/crates.rs` in the root package) asserts that none of comrak, tree-sitter,
 //! tiktoken-rs, rmcp, hyper or tokio is in its dependency tree. See `ARCHITECTURE.md`.
 #![deny(missing_docs)]
 

@@ -2116,7 +2116,7 @@ impl BundleSet {
         let request = Request::File { path: norm, full: !skeleton, lines };
         // The skeleton's longer header and its function-list footer are an envelope of their own, and the list's
         // names (on the first part only, bounded by their bytes) come out of the content too, so the whole answer
-        // and its JSON stay within max_tokens (measured by tests/sweep.rs). A skeleton served whole leaves its
+        // and its JSON stay within max_tokens (measured by tests/it/sweep.rs). A skeleton served whole leaves its
         // names what it did not use; a cut one keeps a quarter of the content for them.
         let envelope = if skeleton { crate::budget::SKELETON_ENVELOPE_TOKENS } else { 0 };
         let lowered = |by: u32| {

@@ -351,7 +351,7 @@ const JOIN_SLACK: u32 = 2;
 /// numbers and JSON punctuation of headers and envelopes tokenize at about 4 bytes per token in o200k and cl100k)
 /// and a token per byte of other characters (a token is never shorter than a byte). Meant for the answer's own
 /// lines (headers, follow-up calls, JSON keys), not for arbitrary text, whose counts are stored; the budget sweep of
-/// `tests/search.rs` checks it with tiktoken on the real corpora.
+/// `tests/it/search.rs` checks it with tiktoken on the real corpora.
 pub fn bound(text: &str) -> u32 {
     let ascii = text.bytes().filter(u8::is_ascii).count() as u32;
     ascii.div_ceil(3) + (text.len() as u32 - ascii)

@@ -1,0 +1,247 @@
+//! Layout detection (issue 9 items 1, 4, 5, 9): small repositories of each shape written here, built with no
+//! configuration and no preset; the detection report and what was built are pinned with insta snapshots
+//! (`INSTA_UPDATE=always cargo test --test it detect::` to refresh, then review the diff). On the real inputs: Semi and
+//! Blueprint detect the components and versions of their presets; antd-mobile (dumi layout) gives its 72
+//! documented components in both languages and a prerelease version.
+
+use crate::common;
+
+use std::path::Path;
+
+use mydesign_docs::compile::{BuildOptions, BuildReport, build, detect, walk};
+use mydesign_docs::config::{Config, WalkConfig};
+use mydesign_docs::read::BundleSet;
+
+fn write(root: &Path, files: &[(&str, &str)]) {
+    for (rel, text) in files {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+}
+
+fn detected(repo: &Path) -> detect::Detection {
+    let (files, _) = walk::walk(repo, &WalkConfig::default()).unwrap();
+    detect::detect(repo, &files).expect("a layout is detected")
+}
+
+fn build_with(repo: &Path, config: Config) -> BuildReport {
+    let out = tempfile::tempdir().unwrap().keep();
+    build(&BuildOptions { repo: repo.into(), out, config, progress: false }).unwrap()
+}
+
+/// The detection report, then one line per component (name: languages, files), the version and its source, and
+/// every warning.
+fn summary(repo: &Path) -> String {
+    let d = detected(repo);
+    let report = build_with(repo, d.config.clone());
+    let mut out = vec![d.report(), String::new()];
+    for c in &report.manifest.components {
+        let langs: Vec<&str> = c.docs.iter().map(|d| d.lang.as_str()).collect();
+        out.push(format!("{} ({}): [{}], {} files", c.name, c.key, langs.join(", "), c.files));
+    }
+    out.push(format!("version {} from {}", report.manifest.version, report.version_source));
+    for w in report.diagnostics.iter().filter(|d| !d.is_note()) {
+        out.push(format!("warning: {w}"));
+    }
+    out.join("\n")
+}
+
+const ZH: &str = "# 表格 Table\n\n表格用于展示结构化的数据，支持排序、筛选和分页。\n";
+const EN: &str = "# Table\n\nTables show structured data with sorting, filters and pages.\n";
+const TSX: &str = "export function Thing(props: { a: string }) {\n  return props.a;\n}\n";
+
+#[test]
+fn semi_like_monorepo_uses_the_component_package_and_ignores_the_private_root() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("package.json", r#"{"name": "root", "private": true, "version": "0.0.1"}"#),
+            ("content/show/table/index.md", ZH),
+            ("content/show/table/index-en-US.md", EN),
+            ("content/basic/button/index.md", ZH),
+            ("content/basic/button/index-en-US.md", EN),
+            ("content/ecosystem/changelog/index.md", "# 更新日志\n\n#### 🎉 2.3.0 (2026-01-02)\n\n- 修复\n"),
+            ("content/ecosystem/changelog/index-en-US.md", "# Changelog\n\n#### 🎉 2.3.0 (2026-01-02)\n\n- Fix\n"),
+            ("packages/ui/package.json", r#"{"name": "@x/ui", "version": "2.3.0"}"#),
+            ("packages/ui/table/index.tsx", TSX),
+            ("packages/ui/button/index.tsx", TSX),
+            ("packages/ui/utils/dom.ts", TSX),
+            ("packages/ui/_base/base.ts", TSX),
+            ("packages/theme/package.json", r#"{"name": "@x/theme", "version": "9.9.9"}"#),
+            ("packages/theme/scss/a.scss", "a { b: c }\n"),
+            ("packages/theme/src/index.ts", TSX),
+        ],
+    );
+    insta::assert_snapshot!("semi_like", summary(dir.path()));
+}
+
+#[test]
+fn dumi_layout_with_demos_and_a_prerelease() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("package.json", r#"{"name": "dumi-ui", "version": "1.2.0-beta.3"}"#),
+            ("CHANGELOG.en-US.md", "# Changelog\n\n## 1.1.0\n\n- Fix\n"),
+            ("CHANGELOG.zh-CN.md", "# 更新日志\n\n## 1.1.0\n\n- 修复\n"),
+            ("components/button/index.en-US.md", EN),
+            ("components/button/index.zh-CN.md", ZH),
+            ("components/button/demo/basic.tsx", TSX),
+            ("components/button/button.tsx", TSX),
+            ("components/date-picker/index.en-US.md", EN),
+            ("components/date-picker/index.zh-CN.md", ZH),
+            ("components/date-picker/index.tsx", TSX),
+            ("components/locale/en_US.ts", TSX),
+            ("components/style/index.ts", TSX),
+            ("docs/index.en-US.md", EN),
+        ],
+    );
+    let text = summary(dir.path());
+    assert!(text.contains("version 1.2.0-beta.3 from package.json"), "{text}");
+    insta::assert_snapshot!("dumi_like", text);
+}
+
+#[test]
+fn blueprint_like_documents_beside_sources_share_a_folder_by_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("package.json", r#"{"name": "@bp/core", "version": "6.0.0"}"#),
+            ("src/components/button/buttons.mdx", EN),
+            ("src/components/button/buttons.tsx", TSX),
+            ("src/components/forms/checkbox.mdx", EN),
+            ("src/components/forms/numeric-input.mdx", EN),
+            ("src/components/forms/numericInput.tsx", TSX),
+            ("src/components/forms/controls.tsx", TSX),
+            ("src/components/tag/tag.mdx", EN),
+            ("src/components/tag/tag.tsx", TSX),
+            ("src/index.ts", "export * from './components';\n"),
+        ],
+    );
+    let d = detected(dir.path());
+    let report = build_with(dir.path(), d.config.clone());
+    let set = BundleSet::open(&report.dir).unwrap();
+    let files =
+        |c: &str| -> Vec<String> { set.files(c).unwrap().files.iter().map(|f| f.path.clone()).collect::<Vec<_>>() };
+    assert_eq!(files("numeric-input"), ["src/components/forms/controls.tsx", "src/components/forms/numericInput.tsx"]);
+    assert_eq!(files("checkbox"), ["src/components/forms/controls.tsx"]);
+    insta::assert_snapshot!("blueprint_like", summary(dir.path()));
+}
+
+#[test]
+fn a_docs_folder_and_a_small_repository_with_readmes() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("package.json", r#"{"name": "docs-ui", "version": "0.3.0"}"#),
+            ("docs/general/button.md", EN),
+            ("docs/data/table.md", EN),
+            ("docs/data/table.zh-CN.md", ZH),
+            ("src/button/index.tsx", TSX),
+            ("src/table/index.tsx", TSX),
+        ],
+    );
+    insta::assert_snapshot!("docs_folder", summary(dir.path()));
+
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("package.json", r#"{"name": "small", "version": "0.1.0"}"#),
+            ("README.md", "# small\n"),
+            ("src/components/Button/README.md", EN),
+            ("src/components/Button/Button.tsx", TSX),
+            ("src/components/Card/Card.mdx", EN),
+            ("src/components/Card/Card.tsx", TSX),
+            ("src/components/CardGrid/CardGrid.tsx", TSX),
+        ],
+    );
+    insta::assert_snapshot!("readme_beside_sources", summary(dir.path()));
+}
+
+#[test]
+fn print_config_writes_a_file_that_builds_the_same_and_zero_components_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("package.json", r#"{"name": "small", "version": "0.1.0"}"#),
+            ("src/components/Button/README.md", EN),
+            ("src/components/Button/Button.tsx", TSX),
+        ],
+    );
+    let repo = dir.path().to_str().unwrap();
+    let toml = common::ok(dir.path(), &["build", repo, "--print-config"]);
+    assert!(toml.contains("pattern = \"src/components/{component}/README.md\""), "{toml}");
+    std::fs::write(dir.path().join("mydesign-docs.toml"), &toml).unwrap();
+    let out = common::ok(dir.path(), &["build", repo, "--out", "out"]);
+    assert!(!out.contains("detected layout"), "an explicit file wins: {out}");
+    assert!(out.contains("1 component,"), "{out}");
+
+    let empty = tempfile::tempdir().unwrap();
+    write(empty.path(), &[("README.md", "# nothing\n"), ("src/index.ts", TSX)]);
+    let err = common::fails(empty.path(), &["build", empty.path().to_str().unwrap(), "--out", "out"]);
+    assert!(err.contains("no component found"), "{err}");
+    assert!(err.contains("found: 2 files, 1 Markdown/MDX documents (most in . (1)), 1 source files"), "{err}");
+    assert!(err.contains("--preset") && err.contains("docs/config.md"), "{err}");
+    // An explicit configuration that finds nothing is an error too, not "0 components".
+    let err = common::fails(empty.path(), &["build", empty.path().to_str().unwrap(), "--preset", "semi"]);
+    assert!(err.contains("no component found with this layout"), "{err}");
+}
+
+#[test]
+fn a_preset_and_the_file_merge_field_by_field() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[("mydesign-docs.toml", "[system]\nversion = \"1.0.0\"\n[thresholds]\ndoc_hide_lines = 100\n")]);
+    let c = Config::load(dir.path(), Some("semi")).unwrap();
+    assert_eq!(c.system.name.as_deref(), Some("semi"));
+    assert_eq!(c.system.version.as_deref(), Some("1.0.0"));
+    assert_eq!(c.thresholds.doc_hide_lines, 100);
+    assert_eq!(c.thresholds.changelog_page_lines, 300);
+    assert_eq!(c.docs, Config::preset("semi").unwrap().docs);
+}
+
+fn keys(report: &BuildReport) -> Vec<String> {
+    report.manifest.components.iter().map(|c| c.key.clone()).collect()
+}
+
+#[test]
+fn real_inputs_detect_what_their_presets_say() {
+    let Some(real) = common::real_corpus() else {
+        eprintln!("skipped: the real corpus (../shared) is absent");
+        return;
+    };
+    for (name, preset) in [("semi", "semi"), ("blueprint", "blueprint")] {
+        let repo = real.join(name);
+        let d = detected(&repo);
+        let auto = build_with(&repo, d.config.clone());
+        let with_preset = build_with(&repo, Config::preset(preset).unwrap());
+        assert_eq!(keys(&auto), keys(&with_preset), "{name}");
+        assert_eq!(auto.manifest.version, with_preset.manifest.version, "{name}");
+        let docs = |r: &BuildReport| r.manifest.components.iter().map(|c| c.docs.len()).sum::<usize>();
+        assert_eq!(docs(&auto), docs(&with_preset), "{name}");
+    }
+    let repo = real.join("antd-mobile");
+    let d = detected(&repo);
+    assert!(d.layout.starts_with("dumi-like"), "{}", d.layout);
+    let report = build_with(&repo, d.config.clone());
+    // The same as the `dumi` preset written for it.
+    let with_preset = build_with(&repo, Config::preset("dumi").unwrap());
+    assert_eq!(keys(&report), keys(&with_preset));
+    assert_eq!(report.manifest.version, with_preset.manifest.version);
+    assert_eq!(report.manifest.stats.code_blocks, with_preset.manifest.stats.code_blocks);
+    assert_eq!(report.manifest.stats.documents, with_preset.manifest.stats.documents);
+    let both = report
+        .manifest
+        .components
+        .iter()
+        .filter(|c| c.docs.iter().map(|d| d.lang.as_str()).collect::<Vec<_>>() == ["en-US", "zh-CN"])
+        .count();
+    assert_eq!(both, 72);
+    assert_eq!(report.manifest.version, "5.42.4-alpha.0");
+    assert!(mydesign_docs::compile::is_prerelease(&report.manifest.version));
+}

@@ -1,0 +1,358 @@
+//! Edges of the promise (issue 10): code blocks served as code, MDX fences, unclosed front matter, version order and
+//! damaged sets, shell-quoted continuation commands, ambiguous sections, explicit languages, line ranges.
+
+use crate::common;
+
+use std::path::Path;
+
+use mydesign_docs::read::{BundleSet, Paging};
+
+fn write(root: &Path, rel: &str, bytes: &[u8]) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, bytes).unwrap();
+}
+
+const LIST_DOC: &str =
+    "# List\n\n- Style it:\n\n\t```css\n\t.btn { color: red; }\n\t```\n\n> ```js\n> quoted();\n> ```\n";
+const CRLF_DOC: &str = "# Crlf\r\n\r\n```js\r\na();\r\n```\r\n";
+const MDX_DOC: &str = "# Install\n\n<Tabs>\n<Tab label=\"npm\">\n```bash\nnpm i x\n```\n</Tab>\n</Tabs>\n";
+
+/// Builds `repo` with its own `mydesign-docs.toml` into `out`; returns the set's directory.
+fn build(repo: &Path, out: &Path) -> std::path::PathBuf {
+    let config = mydesign_docs::config::Config::load(repo, None).unwrap();
+    let options = mydesign_docs::compile::BuildOptions {
+        repo: repo.to_path_buf(),
+        out: out.to_path_buf(),
+        config,
+        progress: false,
+    };
+    mydesign_docs::compile::build(&options).unwrap().dir
+}
+
+/// A repository whose documents hold the awkward blocks.
+fn awkward_repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, "package.json", br#"{"name": "edges", "version": "1.0.0"}"#);
+    write(
+        r,
+        "mydesign-docs.toml",
+        b"[[docs]]\npattern = \"docs/{component}/index.md\"\nlang = \"en-US\"\n\n\
+          [[docs]]\npattern = \"mdx/{component}/index.mdx\"\nlang = \"en-US\"\n",
+    );
+    write(r, "docs/listy/index.md", LIST_DOC.as_bytes());
+    write(r, "docs/crlf/index.md", CRLF_DOC.as_bytes());
+    write(r, "docs/tabsmd/index.md", MDX_DOC.as_bytes());
+    write(r, "mdx/tabsmdx/index.mdx", MDX_DOC.as_bytes());
+    write(r, "docs/front/index.md", b"---\ntitle: Never closed\n\n# Front\n\n```js\nf();\n```\n");
+    dir
+}
+
+#[test]
+fn code_blocks_are_served_as_code_and_counted_as_served() {
+    let repo = awkward_repo();
+    let out = tempfile::tempdir().unwrap();
+    let set = BundleSet::open(&build(repo.path(), out.path())).unwrap();
+    let block = |c: &str, i: u32| set.code_block(c, i, None, Paging::unlimited()).unwrap();
+
+    let css = block("listy", 1);
+    assert_eq!(css.text, "```css\n.btn { color: red; }\n```");
+    assert_eq!((css.block.start_line, css.block.end_line), (5, 7));
+    assert!(css.block.cleaned);
+    let bpe = tiktoken_rs::o200k_base().unwrap();
+    assert_eq!(css.block.tokens as usize, bpe.encode_ordinary(&css.text).len());
+    assert_eq!(block("listy", 2).text, "```js\nquoted();\n```");
+    let crlf = block("crlf", 1);
+    assert_eq!(crlf.text, "```js\na();\n```");
+    assert_eq!((crlf.block.start_line, crlf.block.end_line), (3, 5));
+    // The document itself is still the raw source.
+    let doc = set.doc("listy", None, mydesign_docs::read::Detail::Normal, &[], Paging::unlimited()).unwrap();
+    assert_eq!(doc.text, LIST_DOC);
+}
+
+#[test]
+fn mdx_fences_after_jsx_lines_are_code_blocks_and_md_keeps_commonmark() {
+    let repo = awkward_repo();
+    let out = tempfile::tempdir().unwrap();
+    let set = BundleSet::open(&build(repo.path(), out.path())).unwrap();
+    let mdx = set.code_block("tabsmdx", 1, None, Paging::unlimited()).unwrap();
+    assert_eq!((mdx.count, mdx.text.as_str()), (1, "```bash\nnpm i x\n```"));
+    // The same text in a .md document: `<Tabs>` opens an HTML block up to the blank line (CommonMark).
+    assert!(set.code_block("tabsmd", 1, None, Paging::unlimited()).is_err());
+}
+
+#[test]
+fn unclosed_front_matter_is_a_warning_and_the_document_is_served() {
+    let repo = awkward_repo();
+    let out = tempfile::tempdir().unwrap();
+    let o = common::run(repo.path(), &["build", ".", "--out", out.path().to_str().unwrap()]);
+    assert!(o.status.success());
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.contains(
+            "warning: markdown: docs/front/index.md:1: front matter opened by `---` on line 1 is never closed"
+        ),
+        "{err}"
+    );
+    let set = BundleSet::discover(out.path(), None, None).unwrap();
+    let doc = set.doc("front", None, mydesign_docs::read::Detail::Normal, &[], Paging::unlimited()).unwrap();
+    assert!(doc.text.starts_with("---\ntitle: Never closed\n"));
+    assert_eq!(doc.code_blocks, 1);
+}
+
+/// Builds the same tiny repository at each version into one output directory.
+fn versions_dir(versions: &[&str]) -> (tempfile::TempDir, tempfile::TempDir) {
+    let repo = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    write(repo.path(), "docs/good/index.md", b"# Good\n\n```js\ngood();\n```\n");
+    for v in versions {
+        let pkg = format!(r#"{{"name": "vers", "version": "{v}"}}"#);
+        write(repo.path(), "package.json", pkg.as_bytes());
+        common::build_into(repo.path(), "default", out.path());
+    }
+    (repo, out)
+}
+
+#[test]
+fn prereleases_order_below_their_release() {
+    let (_repo, out) = versions_dir(&["2.0.0", "2.0.0-beta.1", "1.9.0"]);
+    let set = BundleSet::discover(out.path(), None, None).unwrap();
+    assert_eq!(set.manifest().version, "2.0.0");
+    let lib = mydesign_docs::read::Library::scan(&[out.path().to_path_buf()]).unwrap();
+    assert_eq!(lib.systems(), [("vers".to_string(), vec!["1.9.0".into(), "2.0.0-beta.1".into(), "2.0.0".into()])]);
+}
+
+#[test]
+fn a_damaged_newest_set_falls_back_to_the_newest_healthy_one_and_is_reported() {
+    let (repo, out) = versions_dir(&["1.0.0", "1.1.0"]);
+    let newest = out.path().join("vers@1.1.0/manifest.bundle");
+    let mut bytes = std::fs::read(&newest).unwrap();
+    let n = bytes.len();
+    bytes[n - 3] ^= 0xff;
+    std::fs::write(&newest, bytes).unwrap();
+
+    let lib = mydesign_docs::read::Library::scan(&[out.path().to_path_buf()]).unwrap();
+    assert_eq!(lib.select(None, None).unwrap().manifest().version, "1.0.0");
+    assert!(lib.select(None, Some("1.1.0")).is_err(), "an explicit damaged version is still an error");
+    let damaged = lib.damaged_defaults(None);
+    assert_eq!(damaged.len(), 1);
+    assert_eq!((damaged[0].version.as_str(), damaged[0].fallback.as_deref()), ("1.1.0", Some("1.0.0")));
+
+    let o = out.path().to_str().unwrap();
+    let run = common::run(repo.path(), &["code-block", "good", "1", "--bundles", o]);
+    assert!(run.status.success());
+    assert_eq!(String::from_utf8(run.stdout).unwrap().matches("good();").count(), 1);
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.starts_with("warning: bundle set vers 1.1.0 in "), "{err}");
+    assert!(err.contains(" is damaged: ") && err.contains("; serving 1.0.0 by default"), "{err}");
+    let err = common::fails(repo.path(), &["verify", "--bundles", o]);
+    assert!(err.contains("1 of the bundle sets in ") && err.contains("vers 1.1.0"), "{err}");
+}
+
+/// Runs `command` (as printed) through `sh -c` in `cwd`, with the binary on `PATH`; returns stdout.
+#[cfg(unix)]
+fn sh(cwd: &Path, command: &str) -> String {
+    let bin = Path::new(env!("CARGO_BIN_EXE_mydesign-docs")).parent().unwrap().to_path_buf();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let out = std::process::Command::new("sh").arg("-c").arg(command).current_dir(cwd).env("PATH", path).output();
+    let out = out.unwrap();
+    assert!(out.status.success(), "`{command}` failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn printed_commands_are_shell_quoted_and_run_as_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    write(&repo, "package.json", br#"{"name": "q", "version": "1.0.0"}"#);
+    let mut doc = String::from("# O'Brien\n");
+    for i in 1..=150 {
+        doc.push_str(&format!("\n## Part {i}\n\nSome text about part {i} with several words to fill the budget.\n"));
+    }
+    write(&repo, "docs/o'brien/index.md", doc.as_bytes());
+    let source: String = (1..=600).map(|i| format!("export const v{i} = {i}; // it's line {i}\n")).collect();
+    write(&repo, "src/components/Good/it's \"big\".ts", source.as_bytes());
+    common::ok(&repo, &["build", ".", "--out", "../my docs/out"]);
+
+    // A cut document prints the call that continues it: pasted into a shell, it serves the next part.
+    let first = common::ok(&repo, &["doc", "o'brien", "--bundles", "../my docs/out", "--max-tokens", "300"]);
+    let tail = first.rsplit_once("continue with ").unwrap().1;
+    let command = tail.trim_end().strip_suffix(']').unwrap();
+    assert!(command.contains(" 'o'\\''brien' ") && command.contains(" --bundles '../my docs/out'"), "{command}");
+    let second = sh(&repo, command);
+    assert!(second.contains("## Part ") && !second.contains("# O'Brien\n"), "{second}");
+
+    // A skeleton names the call that serves the whole file, with its path quoted.
+    let path = "src/components/Good/it's \"big\".ts";
+    let skeleton = common::ok(&repo, &["file", path, "--bundles", "../my docs/out"]);
+    let command = skeleton.split_once(" with ").unwrap().1.split(" · ").next().unwrap();
+    assert!(command.starts_with("mydesign-docs file 'src/components/Good/it'\\''s \"big\".ts' --full "), "{command}");
+    let whole = sh(&repo, command);
+    let served = whole.split_once('\n').unwrap().1;
+    assert!(served.trim_end() == source.trim_end(), "the pasted command did not serve the whole file");
+}
+
+fn section_repo() -> (tempfile::TempDir, tempfile::TempDir, std::path::PathBuf) {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    write(r, "package.json", br#"{"name": "secs", "version": "1.0.0"}"#);
+    let en = "# Pager\n\n## Demos\n\n### Pagination\n\ndemo text\n\n## API\n\n### Pagination\n\n| Prop | Type |\n|---|---|\n| page | number |\n\n## Only English\n\ntext\n";
+    let zh = "# 分页\n\n## 代码演示\n\n### 基本\n\n演示\n\n## API\n\n### pagination\n\n| 属性 | 类型 |\n|---|---|\n| page | number |\n";
+    write(r, "docs/pager/index.md", en.as_bytes());
+    write(r, "docs/pager/index.zh-CN.md", zh.as_bytes());
+    let out = tempfile::tempdir().unwrap();
+    let dir = common::build_into(r, "default", out.path()).dir;
+    (repo, out, dir)
+}
+
+#[test]
+fn an_ambiguous_section_name_is_an_error_naming_parents_and_slugs() {
+    let (_repo, _out, dir) = section_repo();
+    let set = BundleSet::open(&dir).unwrap();
+    let doc = |lang: Option<&str>, s: &str| {
+        set.doc("pager", lang, mydesign_docs::read::Detail::Normal, &[s.to_string()], Paging::unlimited())
+    };
+    let err = doc(Some("en-US"), "Pagination").unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "`pager` (en-US) has 2 sections named `Pagination`: Demos › Pagination (pagination); API › Pagination \
+         (pagination-1); pass the slug of the one you want"
+    );
+    let api = doc(Some("en-US"), "pagination-1").unwrap();
+    assert_eq!((api.sections.clone(), api.part.lines.0), (vec!["Pagination".to_string()], 11));
+    assert_eq!(doc(Some("en-US"), "pagination").unwrap().part.lines.0, 5);
+    // One heading only in the zh-CN document: its title finds it there.
+    assert_eq!(doc(Some("zh-CN"), "Pagination").unwrap().part.lines.0, 11);
+}
+
+#[test]
+fn an_explicit_language_wins_over_a_heading_found_in_another() {
+    let (_repo, _out, dir) = section_repo();
+    let set = BundleSet::open(&dir).unwrap();
+    let asked = ["Only English".to_string()];
+    let err = set
+        .doc("pager", Some("zh-CN"), mydesign_docs::read::Detail::Normal, &asked, Paging::unlimited())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "`pager` (zh-CN) has no section `Only English`; the en-US document has it: ask for lang en-US (`--lang \
+         en-US`, `lang=\"en-US\"` in MCP tools), or leave the language out"
+    );
+    // Without a language, the document that has the heading serves it and the answer names its language.
+    let found = set.doc("pager", None, mydesign_docs::read::Detail::Normal, &asked, Paging::unlimited()).unwrap();
+    assert_eq!(found.lang, "en-US");
+}
+
+#[test]
+fn semi_table_pagination_is_the_api_section() {
+    let Some(semi) = common::semi() else {
+        eprintln!("skipped: the real Semi corpus is absent (set MYDESIGN_REAL_CORPUS)");
+        return;
+    };
+    let doc = |lang: &str, s: &str| {
+        let asked = [s.to_string()];
+        semi.set.doc("table", Some(lang), mydesign_docs::read::Detail::Normal, &asked, Paging::unlimited())
+    };
+    let zh = doc("zh-CN", "Pagination").unwrap();
+    assert_eq!((zh.part.lines.0, zh.part.lines.1), (6192, 6210));
+    let en = doc("en-US", "Pagination").unwrap();
+    assert_eq!((en.part.lines.0, en.part.lines.1), (5796, 5813));
+    let err = doc("zh-CN", "Table With Pagination").unwrap_err().to_string();
+    assert!(err.contains("the en-US document has it"), "{err}");
+    // The code blocks are unchanged in number; the ones in list items are served clean.
+    let view = semi.set.doc("table", Some("zh-CN"), mydesign_docs::read::Detail::Normal, &[], Paging::unlimited());
+    assert_eq!(view.unwrap().code_blocks, 53);
+}
+
+#[test]
+fn line_ranges_reversed_and_past_the_end() {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    write(r, "package.json", br#"{"name": "lines", "version": "1.0.0"}"#);
+    write(r, "docs/good/index.md", b"# Good\n\n## Usage\n\ntext\n");
+    let source: String = (1..=30).map(|i| format!("export const v{i} = {i};\n")).collect();
+    write(r, "src/components/Good/Good.ts", source.as_bytes());
+    common::ok(r, &["build", ".", "--out", "out"]);
+    let path = "src/components/Good/Good.ts";
+    let err = common::fails(r, &["file", path, "--start-line", "20", "--end-line", "10"]);
+    assert!(err.contains("start line 20 is after end line 10"), "{err}");
+    assert!(!err.contains("out of range"), "{err}");
+    // An end past the file is served to the last line and said in the header.
+    let tail = common::ok(r, &["file", path, "--start-line", "29", "--end-line", "100"]);
+    let (header, body) = tail.split_once('\n').unwrap();
+    assert!(header.contains("lines 29–30 of 31 (end line 100 is past the end: the range ends at line 31)"), "{header}");
+    assert_eq!(body.trim_end(), "export const v29 = 29;\nexport const v30 = 30;");
+
+    // The card's header spells the CLI form on the CLI.
+    let card = common::ok(r, &["doc", "good", "--detail", "brief"]);
+    let header = card.lines().next().unwrap();
+    assert!(header.contains("or --section TITLE (repeatable) by title or slug]"), "{header}");
+    assert!(!header.contains("sections=["), "{header}");
+}
+
+#[test]
+fn a_cleaned_block_over_the_budget_pages_through_its_code() {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    write(r, "package.json", br#"{"name": "long", "version": "1.0.0"}"#);
+    let body: String = (1..=400).map(|i| format!("   const value{i} = compute({i}, \"item {i}\");\n")).collect();
+    write(r, "docs/long/index.md", format!("# Long\n\n1. Step:\n\n   ```js\n{body}   ```\n").as_bytes());
+    let out = tempfile::tempdir().unwrap();
+    let set = BundleSet::open(&common::build_into(r, "default", out.path()).dir).unwrap();
+    let expected = format!("```js\n{}```", body.replace("\n   ", "\n").trim_start_matches(' '));
+    let budget = mydesign_docs::budget::Budget::new(set.manifest().thresholds.max_tokens, Some(300)).unwrap();
+    let (mut joined, mut cursor, mut parts) = (String::new(), None::<String>, 0);
+    loop {
+        let view = set.code_block("long", 1, None, Paging { budget, cursor: cursor.as_deref() }).unwrap();
+        assert!(view.part.tokens <= 300, "part {parts} has {} tokens", view.part.tokens);
+        joined.push_str(&view.part.text);
+        parts += 1;
+        match view.next_cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    assert!(parts > 10, "{parts} parts");
+    assert!(joined == expected, "the parts do not rebuild the cleaned code");
+}
+
+/// A new user's trial: arguments that made no sense were accepted, and `--json` was pretty-printed past the budget.
+#[test]
+fn cli_arguments_from_a_new_users_trial() {
+    let built = common::sample();
+    let bundles = built.report.dir.parent().unwrap().to_str().unwrap().to_string();
+    let tmp = tempfile::tempdir().unwrap();
+    let at = |args: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        v.extend(["--bundles".into(), bundles.clone()]);
+        v
+    };
+    let args = at(&["changelog", "--component", "table", "--since", "garbage"]);
+    let err = common::fails(tmp.path(), &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(err.trim(), "error: --since garbage: not a version (e.g. 3.4.0)");
+    let args = at(&["diff", "table", "3.10.0", "3.4.0"]);
+    let err = common::fails(tmp.path(), &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(err.trim(), "error: 3.10.0 is newer than 3.4.0: give the older version first (diff table 3.4.0 3.10.0)");
+    let err = common::fails(tmp.path(), &["serve", "--max-tokens", "250"]);
+    assert!(err.contains("250 is not in 300..="), "{err}");
+    let err = common::fails(tmp.path(), &["setup", "--client", "cursor", "--write", "--project", "no/such/dir"]);
+    assert!(err.contains("--project no/such/dir: no such directory"), "{err}");
+    assert!(!tmp.path().join("no").exists());
+    // `pack -o dist/` makes the directory it names.
+    let args = at(&["pack", "-o", "dist/"]);
+    let out = common::ok(tmp.path(), &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(tmp.path().join("dist/my-design@3.4.0.tar.zst").is_file(), "{out}");
+    // `--json` is the compact JSON MCP sends, which the budget bounds: at 300 it stays within 300 tokens.
+    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    for lookup in [vec!["doc", "table", "--detail", "brief"], vec!["files", "table"], vec!["doc", "table", "--full"]] {
+        let mut args = at(&lookup);
+        args.extend(["--max-tokens".into(), "300".into(), "--json".into()]);
+        let json = common::ok(tmp.path(), &args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(!json.trim_end().contains('\n'), "{lookup:?}: compact JSON is one line");
+        let tokens = counter.count(json.trim_end());
+        assert!(tokens <= 300, "{lookup:?}: --json is {tokens} tokens at --max-tokens 300");
+    }
+}

@@ -1,0 +1,23 @@
+//! The integration tests, one test binary (one link instead of sixteen: issue 12's fresh-clone time). Each module
+//! is one area; `cargo test --test it <module>::` runs one of them, e.g. `cargo test --test it sample::`.
+
+#![allow(dead_code)]
+
+mod common;
+
+mod budget;
+mod crates;
+mod cursor_fuzz;
+mod detect;
+mod dumi_layout;
+mod edges;
+mod mcp;
+mod props_real;
+mod real_blueprint;
+mod real_dumi;
+mod real_semi;
+mod release;
+mod robustness;
+mod sample;
+mod search;
+mod sweep;

@@ -1,0 +1,193 @@
+//! The compiler and reader on the real Semi Design input (DESIGN §5): every fact asserted with its real value.
+//! Skips, saying why, when ../shared is absent.
+
+use crate::common;
+
+use mydesign_docs::compile::source::{SourceLang, analyze};
+use mydesign_docs::model::FileKind;
+use mydesign_docs::read::LookupError;
+use mydesign_docs::read::{Detail, Paging};
+
+macro_rules! semi_or_skip {
+    () => {
+        match common::semi() {
+            Some(b) => b,
+            None => return,
+        }
+    };
+}
+
+fn zh() -> Option<&'static str> {
+    Some("zh-CN")
+}
+
+#[test]
+fn table_document_has_6374_lines_and_53_code_blocks() {
+    let b = semi_or_skip!();
+    let doc = b.set.doc("Table", zh(), Detail::Normal, &[], Paging::unlimited()).unwrap();
+    assert_eq!((doc.lines, doc.code_blocks, doc.hidden), (6374, 53, true));
+    assert_eq!(doc.path, "content/show/table/index.md");
+    // The default view shows placeholders #1..#53 and no other fence.
+    for n in 1..=53 {
+        assert!(doc.text.contains(&format!("[code block #{n} hidden")), "placeholder #{n} missing");
+    }
+    assert!(!doc.text.contains("[code block #54"));
+    assert!(doc.tokens * 4 < doc.full_tokens, "view {} vs full {}", doc.tokens, doc.full_tokens);
+    assert_eq!((doc.served.system.as_str(), doc.served.version.as_str()), ("semi", "2.90.10"));
+    let full = b.set.doc("table", zh(), Detail::Full, &[], Paging::unlimited()).unwrap();
+    let raw = std::fs::read_to_string(b.repo.join("content/show/table/index.md")).unwrap();
+    assert_eq!(full.text, raw);
+}
+
+#[test]
+fn table_code_block_53_is_exact_and_54_names_the_range() {
+    let b = semi_or_skip!();
+    let block = b.set.code_block("table", 53, zh(), Paging::unlimited()).unwrap();
+    let raw = std::fs::read_to_string(b.repo.join("content/show/table/index.md")).unwrap();
+    let lines: Vec<&str> = raw.split('\n').collect();
+    // Block 53 sits in a list item (4-space indentation): served as code, the container indentation removed; its
+    // source lines are still named, and are the indented raw lines.
+    let source = lines[block.block.start_line as usize - 1..block.block.end_line as usize].join("\n");
+    assert!(source.starts_with("    ```text\n    // ...render() {\n"), "{source}");
+    assert_eq!(block.text, "```text\n// ...render() {\n    <Table dataSource={[/*...*/]} columns={[/*...*/]} />}\n```");
+    assert!(block.block.cleaned);
+    assert_eq!((block.block.start_line, block.block.end_line), (6333, 6336));
+    assert!(block.text.trim_start().starts_with("```") && block.text.trim_end().ends_with("```"));
+    let err = b.set.code_block("table", 54, zh(), Paging::unlimited()).unwrap_err();
+    assert_eq!(err.to_string(), "code block 54 is out of range: `table` (zh-CN) has code blocks 1..53");
+    assert!(matches!(
+        b.set.code_block("table", 0, zh(), Paging::unlimited()),
+        Err(LookupError::BlockOutOfRange { .. })
+    ));
+    // Block 1 matches what the Semi MCP server returns for it (its reference response).
+    let first = b.set.code_block("table", 1, zh(), Paging::unlimited()).unwrap();
+    assert!(first.text.starts_with("```jsx import\nimport React from 'react';"));
+}
+
+#[test]
+fn block_counts_are_commonmark_not_regex() {
+    let b = semi_or_skip!();
+    let count = |c: &str, lang| b.set.doc(c, Some(lang), Detail::Normal, &[], Paging::unlimited()).unwrap().code_blocks;
+    assert_eq!(count("form", "zh-CN"), 51);
+    assert_eq!(count("button", "zh-CN"), 18, "the Semi server's regex says 20");
+    assert_eq!(count("checkbox", "zh-CN"), 13, "the Semi server's regex says 16");
+    let en = b.set.doc("table", Some("en-US"), Detail::Normal, &[], Paging::unlimited()).unwrap();
+    assert_eq!((en.lines, en.code_blocks), (5978, 50));
+    assert_eq!(b.set.doc("form", zh(), Detail::Normal, &[], Paging::unlimited()).unwrap().lines, 2607);
+    assert_eq!(b.set.doc("button", zh(), Detail::Normal, &[], Paging::unlimited()).unwrap().lines, 611);
+}
+
+#[test]
+fn totals_over_all_documents() {
+    let b = semi_or_skip!();
+    let m = b.set.manifest();
+    let blocks = |lang: &str| -> u32 {
+        m.components.iter().flat_map(|c| &c.docs).filter(|d| d.lang == lang).map(|d| d.code_blocks).sum()
+    };
+    assert_eq!(blocks("zh-CN"), 1130);
+    assert_eq!(blocks("en-US"), 1123);
+    let over: Vec<&str> = m
+        .components
+        .iter()
+        .filter(|c| c.docs.iter().any(|d| d.lang == "zh-CN" && d.lines > 888))
+        .map(|c| c.name.as_str())
+        .collect();
+    // 16 component documents plus the changelog (5,069 lines) make DESIGN's 17 documents over 888 lines.
+    assert_eq!(over.len(), 16, "{over:?}");
+    let changelog = m.changelog.as_ref().unwrap();
+    assert!(changelog.langs.iter().any(|l| l.lang == "zh-CN" && l.lines > 888));
+    // 101 documents per language (the 102nd of the tree is the changelog) and no build folder as a component.
+    assert_eq!(m.components.iter().filter(|c| c.docs.iter().any(|d| d.lang == "zh-CN")).count(), 101);
+    for bad in ["base", "_base", "utils", "index.d.ts", "lib"] {
+        assert!(b.set.component(bad).is_err(), "{bad} must not be a component");
+    }
+}
+
+#[test]
+fn changelog_pages_17_in_zh_and_18_in_en() {
+    let b = semi_or_skip!();
+    let first = b.set.changelog(None, zh(), Paging::unlimited()).unwrap();
+    assert_eq!((first.page, first.pages, first.total_lines), (1, 17, 5069));
+    assert!(first.text.contains("2.102.0 (2026-07-31)"));
+    assert_eq!((first.previous, first.next), (None, Some(2)));
+    let last = b.set.changelog(Some(17), zh(), Paging::unlimited()).unwrap();
+    assert_eq!((last.start_line, last.end_line, last.next), (4801, 5069, None));
+    let err = b.set.changelog(Some(18), zh(), Paging::unlimited()).unwrap_err();
+    assert_eq!(err.to_string(), "changelog page 18 is out of range: the zh-CN changelog has pages 1..17");
+    let en = b.set.changelog(Some(18), Some("en-US"), Paging::unlimited()).unwrap();
+    assert_eq!((en.pages, en.total_lines), (18, 5211));
+    // Pages put back together are the file.
+    let raw = std::fs::read_to_string(b.repo.join("content/ecosystem/changelog/index.md")).unwrap();
+    let joined: Vec<String> =
+        (1..=17).map(|p| b.set.changelog(Some(p), zh(), Paging::unlimited()).unwrap().text).collect();
+    assert_eq!(joined.concat(), raw, "pages end with their newline and rejoin into the file");
+}
+
+#[test]
+fn semi_foundation_has_17_skeletons_that_reparse() {
+    let b = semi_or_skip!();
+    let m = b.set.manifest();
+    let mut skeletons = 0;
+    for owner in &m.files {
+        let file = b.set.file(&owner.path, false, None, Paging::unlimited()).unwrap();
+        if !file.skeleton {
+            continue;
+        }
+        skeletons += 1;
+        assert!(owner.path.ends_with(".ts"), "{}", owner.path);
+        assert!(file.file.lines >= 500);
+        let lang = SourceLang::from_path(std::path::Path::new(&owner.path)).unwrap();
+        let again = analyze(lang, &file.text, usize::MAX).unwrap();
+        assert_eq!(again.parse_errors, 0, "skeleton of {} does not re-parse", owner.path);
+        assert!(file.text.split('\n').count() < file.file.lines as usize);
+    }
+    assert_eq!(skeletons, 17);
+    let table = b.set.file("packages/semi-foundation/table/foundation.ts", true, None, Paging::unlimited()).unwrap();
+    assert_eq!(table.file.lines, 1286);
+    assert!(!table.skeleton);
+}
+
+#[test]
+fn every_function_returns_exactly_its_source_slice() {
+    let b = semi_or_skip!();
+    let mut checked = 0;
+    for owner in &b.set.manifest().files {
+        let Ok(index) = b.set.functions(&owner.path) else { continue };
+        let disk = std::fs::read_to_string(b.repo.join(&owner.path)).unwrap();
+        for f in &index {
+            assert_eq!(
+                &disk[f.start_byte as usize..f.end_byte as usize].len(),
+                &((f.end_byte - f.start_byte) as usize)
+            );
+            let view = b.set.function(&owner.path, &f.qualified, Paging::unlimited()).unwrap();
+            let (s, e) = (view.function.start_byte as usize, view.function.end_byte as usize);
+            assert_eq!(view.text, disk[s..e], "{} {}", owner.path, f.qualified);
+            checked += 1;
+        }
+    }
+    assert!(checked > 1500, "only {checked} functions");
+    let err = b
+        .set
+        .function("packages/semi-foundation/table/foundation.ts", "nosuchfunction", Paging::unlimited())
+        .unwrap_err();
+    assert!(matches!(err, LookupError::UnknownFunction { .. }), "{err}");
+}
+
+#[test]
+fn files_are_listed_per_component_without_build_output() {
+    let b = semi_or_skip!();
+    let files = b.set.files("Table").unwrap();
+    let paths: Vec<&str> = files.files.iter().map(|f| f.path.as_str()).collect();
+    assert!(paths.contains(&"packages/semi-foundation/table/foundation.ts"), "{paths:?}");
+    assert!(paths.iter().all(|p| p.starts_with("packages/semi-foundation/table/")));
+    assert!(files.files.iter().any(|f| f.kind == FileKind::Text && f.path.ends_with(".scss")));
+}
+
+#[test]
+fn unknown_names_suggest_the_closest() {
+    let b = semi_or_skip!();
+    let err = b.set.doc("Tabel", None, Detail::Normal, &[], Paging::unlimited()).unwrap_err().to_string();
+    assert!(err.starts_with("unknown component `Tabel` in semi 2.90.10; did you mean: table"), "{err}");
+    let err = b.set.file("../../etc/passwd", false, None, Paging::unlimited()).unwrap_err().to_string();
+    assert!(err.starts_with("no file `../../etc/passwd` in semi 2.90.10"), "{err}");
+}

@@ -1,0 +1,329 @@
+//! Bad input gets a clear error and loses nothing: bad files are reported and skipped while the build completes;
+//! damaged bundles are errors, never panics or wrong answers; builds are deterministic and atomic.
+
+use crate::common;
+
+use mydesign_docs::read::{Detail, Paging};
+use std::path::Path;
+
+use mydesign_docs::read::BundleSet;
+
+fn write(root: &Path, rel: &str, bytes: &[u8]) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, bytes).unwrap();
+}
+
+const GOOD_DOC: &str = "---\ntitle: Good\nbrief: A good component.\n---\n\n## Usage\n\n```jsx\n<Good />\n```\n";
+const GOOD_TSX: &str = "export function Good() {\n  return <div />;\n}\n";
+
+/// A small repository in the default layout with one of every kind of bad input.
+fn bad_repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, "package.json", br#"{"name": "@acme/bad-design", "version": "1.2.3"}"#);
+    write(r, "mydesign-docs.toml", b"[walk]\nmax_file_bytes = 4000\n");
+    write(r, "docs/good/index.md", GOOD_DOC.as_bytes());
+    write(r, "docs/latin1/index.md", b"# Caf\xe9\n\nna\xefve text\n");
+    write(r, "docs/binary/index.md", b"# Bin\n\0\0\0\x01\x02");
+    write(
+        r,
+        "docs/weird/index.md",
+        b"# Weird\n\n<div\n\n```js\nunclosed fence\n~~~~\n* [x] | a | b\n|---|\n<!-- never closed\n",
+    );
+    write(r, "docs/huge/index.md", "# Huge\n".repeat(1000).as_bytes());
+    write(r, "src/components/Good/Good.tsx", GOOD_TSX.as_bytes());
+    write(r, "src/components/Good/logo.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
+    write(r, "src/components/Broken/Broken.tsx", b"export function Broken( {\n  return <div>>>;\n}}}\nclass {\n");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(r.join("src/components"), r.join("src/components/Good/loop")).unwrap();
+    dir
+}
+
+#[test]
+fn bad_files_are_reported_and_skipped_and_the_build_completes() {
+    let repo = bad_repo();
+    let out = tempfile::tempdir().unwrap();
+    let stdout = common::ok(repo.path(), &["build", ".", "--out", out.path().to_str().unwrap()]);
+    assert!(stdout.starts_with("built bad-design 1.2.3 → "), "{stdout}");
+    let err = {
+        let o = common::run(repo.path(), &["build", ".", "--out", out.path().to_str().unwrap()]);
+        String::from_utf8(o.stderr).unwrap()
+    };
+    for expected in [
+        "warning: read: docs/latin1/index.md: not UTF-8 (invalid byte at offset 5); skipped",
+        "warning: read: docs/binary/index.md: binary file where a document was expected; skipped",
+        "warning: read: docs/huge/index.md: 7000 bytes is over the 4000-byte limit; skipped",
+        "warning: source: src/components/Broken/Broken.tsx: ",
+    ] {
+        assert!(err.contains(expected), "missing `{expected}` in:\n{err}");
+    }
+    #[cfg(unix)]
+    assert!(err.contains("warning: walk: src/components/Good/loop: "), "{err}");
+    // --deny-warnings turns them into exit code 2.
+    common::fails(repo.path(), &["build", ".", "--out", out.path().to_str().unwrap(), "--deny-warnings"]);
+
+    let set = BundleSet::discover(out.path(), None, None).unwrap();
+    let weird = set.doc("weird", None, Detail::Normal, &[], Paging::unlimited()).unwrap();
+    assert_eq!(weird.code_blocks, 1);
+    assert_eq!(weird.text, std::fs::read_to_string(repo.path().join("docs/weird/index.md")).unwrap());
+    assert!(set.doc("latin1", None, Detail::Normal, &[], Paging::unlimited()).is_err());
+    let files = set.files("good").unwrap();
+    let kinds: Vec<_> = files.files.iter().map(|f| (f.path.as_str(), f.kind)).collect();
+    use mydesign_docs::model::FileKind::*;
+    assert_eq!(kinds, [("src/components/Good/Good.tsx", Source), ("src/components/Good/logo.png", Binary)]);
+    let broken = set.files("broken").unwrap();
+    assert!(broken.files[0].parse_errors > 0);
+    // The broken source is still served whole.
+    let text = set.file("src/components/Broken/Broken.tsx", true, None, Paging::unlimited()).unwrap().text;
+    assert!(text.starts_with("export function Broken("));
+    // A build killed earlier left a temporary directory: the next build removes it (its process is gone).
+    let stale = out.path().join(".bad-design@1.2.3.tmp-4000000");
+    std::fs::create_dir_all(stale.join("x")).unwrap();
+    common::ok(repo.path(), &["build", ".", "--out", out.path().to_str().unwrap()]);
+    // Nothing temporary is left in the output directory: the published link and the one generation it names (the
+    // rebuild was identical, so it kept the same generation).
+    let mut names: Vec<String> =
+        std::fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    let link = std::fs::read_link(out.path().join("bad-design@1.2.3")).unwrap();
+    assert_eq!(names, [link.to_string_lossy().into_owned(), "bad-design@1.2.3".to_string()]);
+    assert!(names[0].starts_with(".bad-design@1.2.3.gen-"), "{names:?}");
+}
+
+#[test]
+fn a_repository_with_nothing_usable_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "README.md", b"# nothing here\n");
+    let err = common::fails(dir.path(), &["build", "."]);
+    assert!(err.contains("no component found: no layout recognised"), "{err}");
+    assert!(err.contains("found: 1 files, 1 Markdown/MDX documents (most in . (1)), 0 source files"), "{err}");
+    let err = common::fails(dir.path(), &["build", "missing-dir"]);
+    assert!(err.contains("missing-dir: not a directory"), "{err}");
+    let err = common::fails(dir.path(), &["build", ".", "--preset", "nope"]);
+    assert!(err.contains("unknown preset `nope`; the presets are: default, semi, blueprint"), "{err}");
+}
+
+fn small_set() -> (tempfile::TempDir, tempfile::TempDir, std::path::PathBuf) {
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "package.json", br#"{"name": "tiny", "version": "0.1.0"}"#);
+    write(repo.path(), "docs/good/index.md", GOOD_DOC.as_bytes());
+    write(repo.path(), "src/components/Good/Good.tsx", GOOD_TSX.as_bytes());
+    let out = tempfile::tempdir().unwrap();
+    let report = common::build_into(repo.path(), "default", out.path());
+    (repo, out, report.dir)
+}
+
+#[test]
+fn damaged_bundles_give_clear_errors_with_exit_code_2() {
+    let (_repo, out, dir) = small_set();
+    let o = out.path().to_str().unwrap();
+    let bundle = dir.join("good.bundle");
+    let good = std::fs::read(&bundle).unwrap();
+    assert!(common::ok(out.path(), &["verify", "--bundles", o]).starts_with("ok: tiny 0.1.0 in "));
+
+    // Truncated.
+    std::fs::write(&bundle, &good[..good.len() / 2]).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(err.contains("good.bundle: truncated (") && err.contains("copy the bundle again or rebuild"), "{err}");
+
+    // One byte of the document frame flipped: found by the frame checksum on read.
+    let mut flipped = good.clone();
+    flipped[60] ^= 0xff;
+    std::fs::write(&bundle, &flipped).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(err.contains("checksum mismatch in frame `"), "{err}");
+    let err = common::fails(out.path(), &["verify", "--bundles", o]);
+    assert!(err.contains("checksum mismatch in whole file"), "{err}");
+
+    // Not a bundle at all.
+    std::fs::write(&bundle, b"hello").unwrap();
+    let err = common::fails(out.path(), &["files", "good", "--bundles", o]);
+    assert!(err.contains("not a mydesign-docs bundle (bad magic); rebuild with `mydesign-docs build`"), "{err}");
+
+    // A damaged manifest.
+    std::fs::write(dir.join("manifest.bundle"), b"").unwrap();
+    let err = common::fails(out.path(), &["components", "--bundles", o]);
+    assert!(err.contains("manifest.bundle: not a mydesign-docs bundle"), "{err}");
+}
+
+#[test]
+fn lookups_of_unknown_things_name_what_exists() {
+    let (_repo, out, _) = small_set();
+    let o = out.path().to_str().unwrap();
+    let err = common::fails(out.path(), &["doc", "godo", "--bundles", o]);
+    assert!(err.contains("unknown component `godo` in tiny 0.1.0; did you mean: good?"), "{err}");
+    let err = common::fails(out.path(), &["code-block", "good", "2", "--bundles", o]);
+    assert!(err.contains("code block 2 is out of range: `good` (en-US) has code blocks 1..1"), "{err}");
+    let err = common::fails(out.path(), &["doc", "good", "--lang", "fr-FR", "--bundles", o]);
+    assert!(err.contains("component `good` has no fr-FR document; available: en-US"), "{err}");
+    let err = common::fails(out.path(), &["function", "src/components/Good/Good.tsx", "Bad", "--bundles", o]);
+    assert!(err.contains("no function `Bad` in `src/components/Good/Good.tsx`; did you mean: Good?"), "{err}");
+    let err = common::fails(out.path(), &["file", "../../../etc/passwd", "--bundles", o]);
+    assert!(err.contains("no file `../../../etc/passwd` in tiny 0.1.0"), "{err}");
+    let err = common::fails(out.path(), &["changelog", "--bundles", o]);
+    assert!(err.contains("no en-US changelog in tiny 0.1.0"), "{err}");
+    let err = common::fails(out.path(), &["components", "--bundles", o, "--version", "9.9.9"]);
+    assert!(err.contains("version 9.9.9 of tiny is not in"), "{err}");
+    let err = common::fails(out.path(), &["components", "--bundles", "/nonexistent"]);
+    assert!(err.contains("no bundles in /nonexistent: run `mydesign-docs build` first"), "{err}");
+}
+
+#[test]
+fn builds_are_byte_identical_whatever_the_thread_count() {
+    let (repo, _, _) = small_set();
+    let trees: Vec<_> = ["1", "2", "4"]
+        .iter()
+        .map(|threads| {
+            let out = tempfile::tempdir().unwrap();
+            let status = std::process::Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+                .args(["build", ".", "--out", out.path().to_str().unwrap()])
+                .current_dir(repo.path())
+                .env("RAYON_NUM_THREADS", threads)
+                .output()
+                .unwrap();
+            assert!(status.status.success());
+            common::tree_bytes(out.path())
+        })
+        .collect();
+    assert!(!trees[0].is_empty());
+    assert_eq!(trees[0], trees[1]);
+    assert_eq!(trees[0], trees[2]);
+}
+
+/// A set of two components (`good`, `tag`) built with `encoding` under the package name `name`.
+fn two_component_set(name: &str, encoding: &str) -> (tempfile::TempDir, tempfile::TempDir, std::path::PathBuf) {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    write(r, "package.json", format!(r#"{{"name": "{name}", "version": "0.1.0"}}"#).as_bytes());
+    write(r, "docs/good/index.md", GOOD_DOC.as_bytes());
+    write(r, "docs/tag/index.md", b"---\ntitle: Tag\nbrief: A tag.\n---\n\n## Usage\n\nTags label things.\n");
+    let out = tempfile::tempdir().unwrap();
+    let mut config = mydesign_docs::config::Config::preset("default").unwrap();
+    config.encoding = encoding.to_string();
+    let options = mydesign_docs::compile::BuildOptions {
+        repo: r.to_path_buf(),
+        out: out.path().to_path_buf(),
+        config,
+        progress: false,
+    };
+    let report = mydesign_docs::compile::build(&options).unwrap();
+    (repo, out, report.dir)
+}
+
+#[test]
+fn swapped_or_foreign_bundles_are_errors_naming_both_sides() {
+    let (_repo, out, dir) = two_component_set("tiny", "o200k_base");
+    let o = out.path().to_str().unwrap();
+    let good = std::fs::read(dir.join("good.bundle")).unwrap();
+    let tag = std::fs::read(dir.join("tag.bundle")).unwrap();
+    let manifest = std::fs::read(dir.join("manifest.bundle")).unwrap();
+    assert!(common::ok(out.path(), &["doc", "good", "--bundles", o]).contains("Good"));
+
+    // Swapped component bundles: each names the other.
+    std::fs::write(dir.join("good.bundle"), &tag).unwrap();
+    std::fs::write(dir.join("tag.bundle"), &good).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(
+        err.contains("good.bundle: this bundle is component `tag`, but the manifest expects component `good`"),
+        "{err}"
+    );
+    assert!(err.contains("copy the whole set again or rebuild"), "{err}");
+    std::fs::write(dir.join("good.bundle"), &good).unwrap();
+    std::fs::write(dir.join("tag.bundle"), &tag).unwrap();
+
+    // Another system's manifest over this set's bundles.
+    let (_r2, _o2, other) = two_component_set("other", "o200k_base");
+    std::fs::copy(other.join("manifest.bundle"), dir.join("manifest.bundle")).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(err.contains("good.bundle: this bundle is system tiny, but the manifest expects system other"), "{err}");
+    std::fs::write(dir.join("manifest.bundle"), &manifest).unwrap();
+
+    // A bundle counted with cl100k under an o200k manifest.
+    let (_r3, _o3, cl100k) = two_component_set("tiny", "cl100k_base");
+    std::fs::copy(cl100k.join("good.bundle"), dir.join("good.bundle")).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(
+        err.contains("good.bundle: this bundle is encoding cl100k_base, but the manifest expects encoding o200k_base"),
+        "{err}"
+    );
+
+    // Same component, same encoding, another build (the document changed): found by the build id.
+    let (r4, _o4, _) = two_component_set("tiny", "o200k_base");
+    write(r4.path(), "docs/good/index.md", format!("{GOOD_DOC}\nOne more line.\n").as_bytes());
+    let o5 = tempfile::tempdir().unwrap();
+    let rebuilt = common::build_into(r4.path(), "default", o5.path());
+    std::fs::copy(rebuilt.dir.join("good.bundle"), dir.join("good.bundle")).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(err.contains("good.bundle: this bundle is build "), "{err}");
+
+    // Same bundle, grown by one byte at the end: the size the manifest records.
+    let mut grown = good.clone();
+    grown.push(0);
+    std::fs::write(dir.join("good.bundle"), &grown).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    assert!(
+        err.contains(&format!(
+            "this bundle is {} bytes, but the manifest expects {} bytes",
+            good.len() + 1,
+            good.len()
+        )),
+        "{err}"
+    );
+    std::fs::write(dir.join("good.bundle"), &good).unwrap();
+    assert!(common::ok(out.path(), &["doc", "good", "--bundles", o]).contains("Good"));
+}
+
+/// Issue 13, items 7 and 9: a 239-character folder name builds (its bundle and temporary names are hashed), and a
+/// document in a folder that cannot name a component (`a..b`) is a warning with its path, not a silent drop.
+#[test]
+fn long_and_unusable_folder_names_build_or_warn() {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    let long = "x".repeat(239);
+    write(r, "package.json", br#"{"name": "names", "version": "1.0.0"}"#);
+    write(r, "docs/good/index.md", GOOD_DOC.as_bytes());
+    write(r, &format!("docs/{long}/index.md"), GOOD_DOC.as_bytes());
+    write(r, "docs/a..b/index.md", GOOD_DOC.as_bytes());
+    let out = tempfile::tempdir().unwrap();
+    let report = common::build_into(r, "default", out.path());
+    let shown: Vec<String> = report.diagnostics.iter().map(|d| d.to_string()).collect();
+    assert!(
+        shown
+            .iter()
+            .any(|d| d.starts_with("layout: docs/a..b/index.md: document skipped: `a..b` cannot be a component name")),
+        "{shown:#?}"
+    );
+    let o = out.path().to_str().unwrap();
+    let listed = common::ok(out.path(), &["components", "--bundles", o]);
+    assert!(listed.contains(&long) && listed.contains("good"), "{listed}");
+    assert!(common::ok(out.path(), &["doc", &long, "--bundles", o]).contains("Good"));
+}
+
+/// Issue 13, item 8: build time was quadratic in arrow-function nesting (depth 20k took 109 s): tree-sitter's
+/// `Node::parent` walks down from the root, and the props pass asked it for every function. Depth 20,000 (a
+/// 0.5 MB file) must build within 2 s in the test profile, and the file is still served whole.
+#[test]
+fn deeply_nested_functions_build_in_linear_time() {
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    let n = 20_000;
+    let mut src = String::from("export const Deep = ");
+    for i in 0..n {
+        src.push_str(&format!("(a{i}) => {{ return "));
+    }
+    src.push('0');
+    src.push_str(&"; }".repeat(n));
+    src.push_str(";\n");
+    write(r, "package.json", br#"{"name": "deep", "version": "1.0.0"}"#);
+    write(r, "docs/deep/index.md", GOOD_DOC.as_bytes());
+    write(r, "src/components/Deep/Deep.tsx", src.as_bytes());
+    let out = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let report = common::build_into(r, "default", out.path());
+    let took = started.elapsed();
+    eprintln!("depth {n}: {} bytes built in {took:?}", src.len());
+    assert!(took < std::time::Duration::from_secs(2), "depth {n} took {took:?}");
+    let stats = &report.manifest.stats;
+    assert_eq!((stats.files, stats.sources), (1, 1), "{stats:?}");
+}

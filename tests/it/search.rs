@@ -1,0 +1,567 @@
+//! Search, measured: a set of real developer questions over the real Semi Design (zh-CN and en-US) and Blueprint
+//! inputs, each with the component and section that must be among the first five hits (recall@5 ≥ 0.9, and
+//! recall@1/@5 printed per language); and the always-running checks on the sample `corpus/`.
+//!
+//! `cargo test --release --test it search:: -- --ignored --nocapture` also runs the weight sweep and the latency
+//! figures (p50/p99 in process) on Semi.
+
+use crate::common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use mydesign_docs::model::component_key;
+use mydesign_docs::read::BundleSet;
+use mydesign_docs::render::Render;
+use mydesign_docs::search::query::SearchOptions;
+use mydesign_docs::search::{Kind, Weights};
+
+/// (query, component, a heading the hit's section path must contain, or several separated by `|` when two
+/// sections answer it). Written as a developer asks, not copied from the headings.
+const SEMI_EN: &[(&str, &str, &str)] = &[
+    ("how do I make a table row selectable", "table", "Row Selection Operation"),
+    ("freeze the first column when the table scrolls horizontally", "table", "Fixed Column or Head"),
+    ("table with 100k rows is slow, virtual scrolling", "table", "Virtualized Table"),
+    ("drag rows to reorder them in a table", "table", "Drag Sorting"),
+    ("onChange of Select", "select", "Select Props"),
+    ("let users type to filter the options of a select", "select", "Search"),
+    ("load select options from the server while typing", "select", "Remote search"),
+    ("keep the modal open when the mask is clicked", "modal", "Mask Closable"),
+    ("open a confirm dialog imperatively with Modal.confirm", "modal", "Confirm Modal"),
+    ("show a loading spinner on the submit button while saving", "button", "Loading State"),
+    ("validate a form field asynchronously against the server", "form", "Asynchronous Validate"),
+    ("add and remove form fields dynamically", "form", "Dynamic form"),
+    ("restrict the file size of uploads", "upload", "Limit upload file size"),
+    ("drag and drop files to upload", "upload", "Drag and drop upload"),
+    ("pick a range of dates", "datepicker", "Date Range Selection"),
+    ("disable dates before today in the date picker", "datepicker", "Disable Partial Date or Time"),
+    ("lazy load tree children when a node is expanded", "tree", "Load Data Asynchronously"),
+    ("make a toast close after 10 seconds instead of 3", "toast", "Delay"),
+    ("password input with a show/hide toggle", "input", "Password Mode"),
+    ("textarea that grows with its content", "input", "Autosize TextArea"),
+    ("tooltip placement top bottom left right", "tooltip", "Position"),
+];
+
+const SEMI_ZH: &[(&str, &str, &str)] = &[
+    ("表格怎么实现行勾选", "table", "行选择操作|rowSelection"),
+    ("表格 固定列", "table", "固定列或表头"),
+    ("数据量很大的表格如何虚拟滚动", "table", "虚拟化表格"),
+    ("表格行拖拽排序", "table", "拖拽排序"),
+    ("下拉选择框支持输入搜索过滤选项", "select", "开启搜索"),
+    ("Select 远程搜索选项", "select", "远程搜索"),
+    ("点击遮罩层不要关闭弹窗", "modal", "点击遮罩层不可关闭"),
+    ("按钮显示加载中", "button", "加载状态"),
+    ("表单字段异步校验", "form", "异步校验"),
+    ("限制上传文件的大小", "upload", "限制上传文件大小"),
+    ("拖拽文件上传", "upload", "拖拽上传"),
+    ("选择一个日期范围", "datepicker", "日期范围选择"),
+    ("禁止选择今天之前的日期", "datepicker", "禁用部分日期或时间"),
+    ("树节点展开时异步加载子节点", "tree", "异步加载数据"),
+    ("修改 Toast 的显示时长", "toast", "修改延时"),
+    ("密码输入框", "input", "密码模式"),
+    ("多行文本框高度随内容自适应", "input", "自动扩展的多行输入框"),
+    ("Tooltip 弹出的位置", "tooltip", "位置"),
+];
+
+const BLUEPRINT: &[(&str, &str, &str)] = &[
+    ("how to build a dialog with several steps", "dialog", "Multistep dialog"),
+    ("dialog footer with action buttons", "dialog", "Dialog footer props"),
+    ("position a popover automatically so it fits in the viewport", "popover", "Automatic placement"),
+    ("control the popover's open state myself", "popover", "Controlled mode"),
+    ("close the popover when something inside it is clicked", "popover", "Closing on click"),
+    ("tooltip and popover on the same target", "tooltip", "Combining with Popover"),
+    ("increment a numeric input with arrow keys and shift", "numeric-input", "Interactions"),
+    ("limit decimal places of a number input", "numeric-input", "Numeric precision"),
+    ("show toasts from outside React components", "toast", "Static usage"),
+    ("search field with an icon", "input-group", "Search input"),
+    ("keep collapse children mounted when closed", "collapse", "Keeping children mounted"),
+    ("nested submenus in a menu", "menu", "Submenus"),
+    ("forward refs to the child of an overlay", "overlay2", "Child refs"),
+    ("popover with dark theme", "popover", "Dark theme"),
+];
+
+/// Rank (1-based) of the first hit of `component` whose section path contains `section`, among the first five.
+fn rank_of(set: &BundleSet, q: &str, component: &str, section: &str, weights: Option<Weights>) -> Option<usize> {
+    let opts = SearchOptions { max_tokens: Some(1_000_000), weights, ..Default::default() };
+    let view = set.search(q, &opts).unwrap_or_else(|e| panic!("{q}: {e}"));
+    view.hits
+        .iter()
+        .take(5)
+        .position(|h| {
+            h.component.as_deref().is_some_and(|c| component_key(c) == component_key(component))
+                && h.section.iter().any(|s| section.split('|').any(|want| s.contains(want)))
+        })
+        .map(|i| i + 1)
+}
+
+/// (recall@1, recall@5, misses) of a query set.
+fn recall(set: &BundleSet, queries: &[(&str, &str, &str)], weights: Option<Weights>) -> (f64, f64, Vec<String>) {
+    let mut at1 = 0;
+    let mut at5 = 0;
+    let mut misses = Vec::new();
+    for (q, c, s) in queries {
+        match rank_of(set, q, c, s, weights) {
+            Some(1) => {
+                at1 += 1;
+                at5 += 1;
+            }
+            Some(_) => at5 += 1,
+            None => {
+                let opts = SearchOptions { max_tokens: Some(1_000_000), weights, ..Default::default() };
+                let got: Vec<String> = set
+                    .search(q, &opts)
+                    .map(|v| {
+                        v.hits
+                            .iter()
+                            .take(5)
+                            .map(|h| format!("{}:{}", h.component.as_deref().unwrap_or("-"), h.section.join(">")))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                misses.push(format!("{q:?} → want {c}:{s}; got {got:?}"));
+            }
+        }
+    }
+    let n = queries.len() as f64;
+    (f64::from(at1) / n, f64::from(at5) / n, misses)
+}
+
+#[test]
+fn real_questions_find_their_section_in_the_top_five() {
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    let mut all5 = 0.0;
+    let mut n = 0.0;
+    for (name, set, queries) in [
+        ("semi en-US", &semi.set, SEMI_EN),
+        ("semi zh-CN", &semi.set, SEMI_ZH),
+        ("blueprint en-US", &bp.set, BLUEPRINT),
+    ] {
+        let (r1, r5, misses) = recall(set, queries, None);
+        println!("{name}: {} questions, recall@1 {r1:.2}, recall@5 {r5:.2}", queries.len());
+        for m in &misses {
+            println!("  miss: {m}");
+        }
+        all5 += r5 * queries.len() as f64;
+        n += queries.len() as f64;
+    }
+    let total = all5 / n;
+    println!("all: {n} questions, recall@5 {total:.2}");
+    assert!(n >= 40.0);
+    assert!(total >= 0.9, "recall@5 {total:.2} is under 0.9");
+}
+
+#[test]
+#[ignore = "tuning: prints recall for several weightings"]
+fn weight_sweep() {
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    let mut rows = Vec::new();
+    for (title, context) in [(10.0, 5.0), (5.0, 3.0), (3.0, 2.0), (10.0, 2.0), (20.0, 5.0), (5.0, 5.0)] {
+        for b in [0.75, 0.5, 0.3] {
+            for kinds in [
+                [1.0, 1.0, 1.0, 1.0, 1.0],
+                [1.0, 1.0, 0.6, 0.6, 1.0],
+                [1.0, 0.8, 0.5, 0.5, 0.8],
+                [1.0, 1.0, 0.4, 0.4, 1.0],
+            ] {
+                let w = Weights { title, context, body: 1.0, k1: 1.2, b, kinds, ..Weights::default() };
+                let mut r = Vec::new();
+                for (set, q) in [(&semi.set, SEMI_EN), (&semi.set, SEMI_ZH), (&bp.set, BLUEPRINT)] {
+                    let (r1, r5, _) = recall(set, q, Some(w));
+                    r.push((r1, r5));
+                }
+                let total5 = (r[0].1 * 21.0 + r[1].1 * 18.0 + r[2].1 * 14.0) / 53.0;
+                let total1 = (r[0].0 * 21.0 + r[1].0 * 18.0 + r[2].0 * 14.0) / 53.0;
+                rows.push((total5, total1, format!("title {title} context {context} b {b} kinds {kinds:?}: {r:.2?}")));
+            }
+        }
+    }
+    rows.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
+    for (t5, t1, line) in rows {
+        println!("@5 {t5:.3} @1 {t1:.3}  {line}");
+    }
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+#[test]
+#[ignore = "benchmark: prints in-process latency on Semi (run with --release)"]
+fn latency_in_process() {
+    let Some(semi) = common::semi() else { return };
+    let set = &semi.set;
+    let queries: Vec<&str> = SEMI_EN.iter().chain(SEMI_ZH).map(|q| q.0).collect();
+    // Cold: a fresh set per query (the CLI's case).
+    let mut cold = Vec::new();
+    for q in &queries {
+        let fresh = BundleSet::open(set.dir()).unwrap();
+        let t = Instant::now();
+        fresh.search(q, &SearchOptions::default()).unwrap();
+        cold.push(t.elapsed());
+    }
+    // Warm: the same set, as a long-running server.
+    for q in &queries {
+        set.search(q, &SearchOptions::default()).unwrap();
+    }
+    let mut warm = Vec::new();
+    for _ in 0..50 {
+        for q in &queries {
+            let t = Instant::now();
+            set.search(q, &SearchOptions::default()).unwrap();
+            warm.push(t.elapsed());
+        }
+    }
+    // Ranking and hit details with few texts (the minimum budget, 300).
+    let mut rank_only = Vec::new();
+    let zero = SearchOptions { max_tokens: Some(300), ..Default::default() };
+    for _ in 0..50 {
+        for q in &queries {
+            let t = Instant::now();
+            set.search(q, &zero).unwrap();
+            rank_only.push(t.elapsed());
+        }
+    }
+    rank_only.sort();
+    println!(
+        "at the minimum budget (max_tokens 300): p50 {:?} p99 {:?}",
+        percentile(&rank_only, 0.5),
+        percentile(&rank_only, 0.99)
+    );
+    // The whole index at once (what one frame for all of it would cost a CLI process, at least).
+    let mut whole = Vec::new();
+    for _ in 0..10 {
+        let fresh = BundleSet::open(set.dir()).unwrap();
+        let t = Instant::now();
+        let frames = fresh.search_index().unwrap().load_all().unwrap();
+        whole.push((t.elapsed(), frames));
+    }
+    whole.sort();
+    println!("decoding the whole index ({} frames): p50 {:?}", whole[5].1, whole[5].0);
+    cold.sort();
+    warm.sort();
+    println!(
+        "search latency on semi ({} queries): warm p50 {:?} p99 {:?} max {:?}; cold (fresh set) p50 {:?} p99 {:?}",
+        queries.len(),
+        percentile(&warm, 0.5),
+        percentile(&warm, 0.99),
+        warm.last().unwrap(),
+        percentile(&cold, 0.5),
+        percentile(&cold, 0.99)
+    );
+}
+
+#[test]
+fn sample_search_finds_sections_code_functions_and_releases() {
+    let b = common::sample();
+    let set = &b.set;
+    let v = set.search("table row selection", &SearchOptions::default()).unwrap();
+    assert!(!v.hits.is_empty() && v.tokens <= 2000, "{v:?}");
+    assert!(v.hits.iter().take(3).any(|h| h.section.iter().any(|s| s == "Row selection")), "{}", v.text());
+    assert!(v.text().starts_with("[my-design 3.4.0 · search \"table row selection\" · "));
+    // Chinese queries search the Chinese documents.
+    let v = set.search("固定列", &SearchOptions::default()).unwrap();
+    assert_eq!(v.langs, ["zh-CN"]);
+    assert!(v.hits.iter().any(|h| h.section.iter().any(|s| s == "固定列")), "{}", v.text());
+    // Kinds: a function by its name, a changelog release by its version.
+    let opts = SearchOptions { kind: Some(Kind::Function), ..Default::default() };
+    let v = set.search("Table render", &opts).unwrap();
+    assert!(v.hits.iter().all(|h| h.kind == Kind::Function) && !v.hits.is_empty());
+    assert!(v.hits[0].follow_up.call.starts_with("get_function_code(system=\"my-design\", version=\"3.4.0\", path=\""));
+    let opts = SearchOptions { kind: Some(Kind::Changelog), ..Default::default() };
+    let v = set.search("3.4.0", &opts).unwrap();
+    assert!(v.hits[0].section[0].starts_with("3.4.0"), "{}", v.text());
+    assert!(
+        v.hits[0]
+            .follow_up
+            .call
+            .contains("get_changelog(system=\"my-design\", version=\"3.4.0\", lang=\"en-US\", page=")
+    );
+    let opts = SearchOptions { kind: Some(Kind::Code), component: Some("Table".into()), ..Default::default() };
+    let v = set.search("rowSelection", &opts).unwrap();
+    assert!(v.hits.iter().all(|h| h.kind == Kind::Code && h.component.as_deref() == Some("table")));
+    let call = &v.hits[0].follow_up.call;
+    assert!(
+        call.starts_with(
+            "get_code_block(system=\"my-design\", version=\"3.4.0\", lang=\"en-US\", component=\"table\", index="
+        ),
+        "{call}"
+    );
+    assert!(v.hits[0].follow_up.cli.starts_with("mydesign-docs code-block table "));
+}
+
+#[test]
+fn sample_search_never_fails_on_any_query() {
+    let b = common::sample();
+    let long = "how do I make a table row selectable ".repeat(300);
+    for q in ["", "   ", "\"", "AND", "*", "table AND \"row", "🎉🎉🎉", "的", "((*&^%$#@!", &long, "\u{0}"] {
+        let v = b.set.search(q, &SearchOptions::default()).unwrap_or_else(|e| panic!("{q:?}: {e}"));
+        assert!(v.tokens <= 2000);
+        if q.trim().is_empty() {
+            assert!(v.message.as_deref().unwrap_or("").starts_with("empty query"));
+        }
+    }
+    assert!(!b.set.search(&long, &SearchOptions::default()).unwrap().hits.is_empty());
+    // Filters are checked: an unknown component or language is an error naming what exists.
+    let bad = SearchOptions { component: Some("tabel".into()), ..Default::default() };
+    assert!(b.set.search("x", &bad).unwrap_err().to_string().contains("did you mean: table"));
+    let bad = SearchOptions { lang: Some("fr".into()), ..Default::default() };
+    assert!(b.set.search("x", &bad).unwrap_err().to_string().contains("en-US, zh-CN"));
+}
+
+#[test]
+fn sample_search_respects_the_budget_and_merges_neighbours() {
+    let b = common::sample();
+    for max in [300, 2000, 8000] {
+        let v = b.set.search("table", &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap();
+        assert!(v.tokens <= max, "{max}: {}", v.tokens);
+        assert_eq!(v.max_tokens, max);
+    }
+    // Under the minimum, as every lookup: refused, naming the minimum.
+    for max in [0, 50, 299] {
+        let e = b.set.search("table", &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap_err();
+        assert_eq!(e.to_string(), format!("max_tokens {max} is below the minimum of 300 tokens"));
+    }
+    let capped = SearchOptions { max_tokens: Some(5000), token_cap: Some(700), ..Default::default() };
+    assert_eq!(b.set.search("table", &capped).unwrap().max_tokens, 700);
+    // No two hits of one document overlap, and two that touch would be over the merge limit together.
+    let v = b
+        .set
+        .search("table sorting filtering columns", &SearchOptions { max_tokens: Some(20000), ..Default::default() })
+        .unwrap();
+    for (i, a) in v.hits.iter().enumerate() {
+        for c in &v.hits[i + 1..] {
+            if a.document == c.document && a.kind == Kind::Doc && c.kind == Kind::Doc {
+                let apart = a.end_line + 1 < c.start_line || c.end_line + 1 < a.start_line;
+                let touching = a.end_line + 1 == c.start_line || c.end_line + 1 == a.start_line;
+                assert!(apart || (touching && a.tokens + c.tokens > 1200), "{a:?} {c:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn cli_search_prints_text_and_json() {
+    let b = common::sample();
+    let dir = b.report.dir.to_str().unwrap();
+    let out = common::ok(Path::new("."), &["search", "row selection", "--bundles", dir, "--max-tokens", "500"]);
+    assert!(out.starts_with("[my-design 3.4.0 · search \"row selection\" · "), "{out}");
+    let json = common::ok(Path::new("."), &["search", "行选择", "--bundles", dir, "--json", "--kind", "doc"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["langs"], serde_json::json!(["zh-CN"]));
+    assert!(v["hits"].as_array().is_some_and(|h| !h.is_empty()));
+    let err = common::fails(Path::new("."), &["search", "x", "--bundles", dir, "--kind", "poems"]);
+    assert!(err.contains("doc, code, function, changelog or props"), "{err}");
+}
+
+#[test]
+fn stored_token_counts_match_the_texts_served() {
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    let (mut exact, mut total, mut worst_over, mut worst_under) = (0, 0, 0i64, 0i64);
+    for (set, queries) in [(&semi.set, SEMI_EN), (&semi.set, SEMI_ZH), (&bp.set, BLUEPRINT)] {
+        let counter = mydesign_docs::compile::tokens::TokenCounter::new(&set.manifest().encoding).unwrap();
+        for (q, _, _) in queries {
+            let v = set.search(q, &SearchOptions { max_tokens: Some(1_000_000), ..Default::default() }).unwrap();
+            for h in v.hits.iter().filter_map(|h| h.text.as_ref().map(|t| (h, t))) {
+                let (h, t) = h;
+                let real = i64::from(counter.count(t));
+                let diff = i64::from(h.tokens) - real;
+                total += 1;
+                exact += usize::from(diff == 0);
+                worst_over = worst_over.max(diff * 100 / real.max(1));
+                worst_under = worst_under.max(-diff);
+            }
+        }
+    }
+    println!(
+        "token counts of {total} hits: {exact} exact; worst over {worst_over} %, worst under {worst_under} tokens"
+    );
+    // Units are counted exactly; a hit of merged neighbours may differ by the newline between them.
+    assert!(exact * 10 >= total * 9, "{exact} of {total} exact");
+    assert!(worst_under <= 2 && worst_over <= 1, "over {worst_over} %, under {worst_under}");
+}
+
+#[test]
+fn blueprint_props_from_typescript_are_searchable() {
+    let Some(bp) = common::blueprint() else { return };
+    let opts = SearchOptions { kind: Some(Kind::Props), ..Default::default() };
+    let v = bp.set.search("cancel the alert when escape is pressed", &opts).unwrap();
+    let hit = v.hits.first().expect("a props hit");
+    assert_eq!(
+        (hit.component.as_deref(), hit.section.as_slice()),
+        (Some("alert"), ["AlertProps".to_string()].as_slice())
+    );
+    assert_eq!(
+        hit.follow_up.call,
+        "component_details(system=\"blueprint\", version=\"6.20.0\", component=\"alert\", sections=[\"props\"])"
+    );
+    let text = hit.text.as_deref().unwrap();
+    assert!(
+        text.starts_with("## AlertProps (src/components/alert/alert.tsx:32")
+            && text.contains("| canEscapeKeyCancel? |")
+    );
+    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    assert_eq!(hit.tokens, counter.count(text), "the unit's tokens are those of the text served");
+}
+
+/// Component keys of the first `n` hits of `q` (with `opts`), for the messages.
+fn top(set: &BundleSet, q: &str, opts: &SearchOptions, n: usize) -> Vec<(Kind, String, Vec<String>)> {
+    let opts = SearchOptions { max_tokens: Some(1_000_000), ..opts.clone() };
+    let v = set.search(q, &opts).unwrap_or_else(|e| panic!("{q}: {e}"));
+    v.hits
+        .iter()
+        .take(n)
+        .map(|h| (h.kind, h.component.as_deref().map(component_key).unwrap_or_default(), h.section.clone()))
+        .collect()
+}
+
+#[test]
+fn every_word_of_semi_is_findable() {
+    let Some(semi) = common::semi() else { return };
+    // `勾选` ("tick") appears in one section of Table's zh-CN document only, next to `rowSelection`.
+    let table = SearchOptions { component: Some("table".into()), ..Default::default() };
+    let hits = top(&semi.set, "勾选", &table, 3);
+    assert_eq!(hits.first().map(|h| (h.1.as_str(), h.2.join(">"))), Some(("table", "rowSelection".into())), "{hits:?}");
+    // `more` is a stop word in prose and a prop of Tabs.
+    let hits = top(&semi.set, "more", &SearchOptions::default(), 3);
+    assert_eq!(hits.first().map(|h| (h.0, h.1.as_str())), Some((Kind::Props, "tabs")), "{hits:?}");
+}
+
+#[test]
+fn semi_api_tables_are_props_units_and_rank_for_their_component() {
+    let Some(semi) = common::semi() else { return };
+    let props = SearchOptions { kind: Some(Kind::Props), ..Default::default() };
+    let hits = top(&semi.set, "onChange", &props, 10);
+    assert!(hits.len() >= 5, "{hits:?}");
+    // The README's examples: "onChange of Select" surfaces Select's API table; "select remote search" ranks
+    // Select above TreeSelect.
+    let hits = top(&semi.set, "onChange of Select", &SearchOptions::default(), 5);
+    assert_eq!((hits[0].0, hits[0].1.as_str()), (Kind::Props, "select"), "{hits:?}");
+    let hits = top(&semi.set, "select remote search", &SearchOptions::default(), 10);
+    let at = |key: &str| hits.iter().position(|h| h.1 == key);
+    assert_eq!(at("select"), Some(0), "{hits:?}");
+    assert!(at("treeselect").is_none_or(|t| t > 0), "{hits:?}");
+    // The props hit serves the table it names, in the document's language.
+    let opts = SearchOptions { kind: Some(Kind::Props), max_tokens: Some(5000), ..Default::default() };
+    let v = semi.set.search("onChange of Select", &opts);
+    let v = v.unwrap();
+    let h = &v.hits[0];
+    assert_eq!((h.component.as_deref().map(component_key), h.lang.as_deref()), (Some("select".into()), Some("en-US")));
+    assert!(h.text.as_deref().is_some_and(|t| t.contains("| onChange")), "{h:?}");
+}
+
+/// Every search answer fits its budget in both forms (the text, and the view as compact JSON: MCP's
+/// structuredContent), and the size it states is at least what is sent: counted here with tiktoken.
+#[test]
+fn search_answers_fit_every_budget_in_text_and_json() {
+    use mydesign_docs::render::Surface;
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    let queries: &[(&BundleSet, &str)] = &[
+        (&semi.set, "how do I make a table row selectable"),
+        (&semi.set, "onChange of Select"),
+        (&semi.set, "表格 固定列"),
+        (&semi.set, "what changed in 2.89"),
+        (&semi.set, "more"),
+        (&bp.set, "dialog footer with action buttons"),
+        (&bp.set, "popover placement"),
+    ];
+    let (mut answers, mut worst) = (0, 0.0f64);
+    for (set, q) in queries {
+        let counter = mydesign_docs::compile::tokens::TokenCounter::new(&set.manifest().encoding).unwrap();
+        for max in [300, 333, 450, 700, 1000, 1500, 2500, 4000, 6500, 10_000] {
+            let v = set.search(q, &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap();
+            assert!(v.tokens <= max, "{q:?} at {max}: states {}", v.tokens);
+            let json = serde_json::to_string(&v).unwrap();
+            for (form, text) in [("mcp", v.render(Surface::Mcp)), ("cli", v.render(Surface::Cli)), ("json", json)] {
+                let real = counter.count(&text);
+                assert!(real <= max, "{q:?} at {max}: {form} is {real} tokens");
+                assert!(real <= v.tokens, "{q:?} at {max}: {form} is {real} tokens, stated ≤ {}", v.tokens);
+                worst = worst.max(f64::from(real) / f64::from(v.tokens.max(1)));
+            }
+            answers += 1;
+            if max == 300 {
+                assert!(!v.hits.is_empty() || v.omitted == 0, "{q:?}: at 300 a hit is listed");
+            }
+        }
+    }
+    println!("{answers} answers within budget; closest: {:.0} % of the stated bound", worst * 100.0);
+}
+
+#[test]
+fn misspelt_queries_search_the_nearest_words_and_say_so() {
+    let Some(semi) = common::semi() else { return };
+    let opts = SearchOptions { max_tokens: Some(2000), ..Default::default() };
+    let v = semi.set.search("tabel", &opts).unwrap();
+    let message = v.message.as_deref().unwrap_or("");
+    assert!(message.starts_with("not in the index: tabel; did you mean: table"), "{message}");
+    assert_eq!(v.hits.first().and_then(|h| h.component.as_deref()).map(component_key).as_deref(), Some("table"));
+    let v = semi.set.search("rowSelecton", &SearchOptions { max_tokens: Some(10_000), ..Default::default() }).unwrap();
+    assert!(v.message.as_deref().unwrap_or("").contains("did you mean: rowselection"), "{:?}", v.message);
+    assert!(v.hits.iter().take(3).any(|h| h.section.iter().any(|s| s == "rowSelection")), "{:?}", v.hits);
+    // A word far from every other gets no suggestion.
+    let v = semi.set.search("zzzzqqq", &opts).unwrap();
+    assert!(v.hits.is_empty() && !v.message.as_deref().unwrap_or("").contains("did you mean"));
+}
+
+#[test]
+fn without_a_system_every_system_is_searched_and_named() {
+    use mydesign_docs::read::Library;
+    use mydesign_docs::search::query::{search_sets, sets_to_search};
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    let library = Library::scan(&[semi.report.dir.clone(), bp.report.dir.clone()]).unwrap();
+    let sets = sets_to_search(&library, None, None).unwrap();
+    assert_eq!(sets.len(), 2);
+    let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
+    let opts = SearchOptions { max_tokens: Some(10_000), ..Default::default() };
+    let v = search_sets(&sets, "tooltip position", &opts).unwrap();
+    assert_eq!((v.served.system.as_str(), v.served.version.as_str()), ("blueprint, semi", "6.20.0, 2.90.10"));
+    let systems: std::collections::BTreeSet<&str> = v.hits.iter().filter_map(|h| h.system.as_deref()).collect();
+    assert_eq!(systems.into_iter().collect::<Vec<_>>(), ["blueprint", "semi"], "{:?}", v.hits);
+    for h in &v.hits {
+        assert_eq!(
+            h.follow_up.arguments["system"].as_str(),
+            h.system.as_deref(),
+            "the follow-up names the same system"
+        );
+    }
+    let text = v.render(mydesign_docs::render::Surface::Mcp);
+    assert!(text.starts_with("[blueprint 6.20.0, semi 2.90.10 · search \"tooltip position\""), "{text}");
+    // A Blueprint-only question finds Blueprint first; a Chinese one Semi.
+    assert_eq!(search_sets(&sets, "multistep dialog", &opts).unwrap().hits[0].system.as_deref(), Some("blueprint"));
+    assert_eq!(search_sets(&sets, "表格 固定列", &opts).unwrap().hits[0].system.as_deref(), Some("semi"));
+    // A component filter applies to the systems that have it; one that none has is an error.
+    let numeric = SearchOptions { component: Some("numeric-input".into()), ..opts.clone() };
+    let v = search_sets(&sets, "precision", &numeric);
+    assert!(v.unwrap().hits.iter().all(|h| h.system.as_deref() == Some("blueprint")));
+    assert!(search_sets(&sets, "x", &SearchOptions { component: Some("nosuch".into()), ..opts.clone() }).is_err());
+    // One system named: that one only, hits unnamed.
+    let one = sets_to_search(&library, Some("semi"), None).unwrap();
+    let v = one[0].search("tooltip position", &opts).unwrap();
+    assert!(v.hits.iter().all(|h| h.system.is_none()));
+}
+
+#[test]
+fn cli_search_covers_every_system_in_bundles() {
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    let dir = tempfile::tempdir().unwrap();
+    for b in [semi, bp] {
+        let name = b.report.dir.file_name().unwrap();
+        std::os::unix::fs::symlink(&b.report.dir, dir.path().join(name)).unwrap();
+    }
+    let out = common::ok(
+        Path::new("."),
+        &["search", "tooltip position", "--bundles", dir.path().to_str().unwrap(), "--max-tokens", "10000"],
+    );
+    assert!(out.starts_with("[blueprint 6.20.0, semi 2.90.10 · search \"tooltip position\" · "), "{out}");
+    let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("── ")).collect();
+    assert!(heads.iter().any(|l| l.contains(" · blueprint · ")) && heads.iter().any(|l| l.contains(" · semi · ")));
+    // `--system` picks one, as before.
+    let one = common::ok(
+        Path::new("."),
+        &["search", "tooltip position", "--bundles", dir.path().to_str().unwrap(), "--system", "semi"],
+    );
+    assert!(one.starts_with("[semi 2.90.10 · search"), "{one}");
+    // Under the minimum budget: the error every lookup gives, exit 2.
+    let err =
+        common::fails(Path::new("."), &["search", "x", "--bundles", dir.path().to_str().unwrap(), "--max-tokens", "0"]);
+    assert!(err.contains("max_tokens 0 is below the minimum of 300 tokens"), "{err}");
+}

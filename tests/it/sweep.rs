@@ -1,0 +1,230 @@
+//! The budget sweep (issue 10, "Must hold"): every text-returning lookup × a spread of `max_tokens` from 300 to
+//! the cap, on the sample, a hostile corpus written here (megabyte one-line runs, full-width-only Chinese, a
+//! minified source, a 500-row table) and samples of the real Semi and Blueprint inputs. For every part: the text
+//! item ≤ max_tokens, the structuredContent (compact JSON, as the server sends it) ≤ max_tokens, the stated size
+//! equals the tokens of the part's text (or is ≥ them when marked an upper bound), no "1 tokens" / "1 lines"; and
+//! following cursors rebuilds the whole text byte for byte. Tokenized with tiktoken here; the reader never does.
+
+use crate::common;
+
+use mydesign_docs::budget::Budget;
+use mydesign_docs::compile::tokens::TokenCounter;
+use mydesign_docs::read::{BundleSet, Detail, LookupError, Paging};
+use mydesign_docs::render::Render;
+use mydesign_docs::serve::tools::details;
+
+const BUDGETS: [u32; 9] = [300, 301, 350, 500, 777, 1000, 2000, 5000, 10_000];
+
+/// What the sweep saw, for the report.
+#[derive(Default, Debug)]
+struct Seen {
+    parts: usize,
+    chains: usize,
+    max_text_ratio: f64,
+    max_json_ratio: f64,
+}
+
+/// Follows one lookup's cursors at `max`, checking every part; `call` is the lookup with a paging.
+fn chain<V: Render>(
+    what: &str,
+    set: &BundleSet,
+    max: u32,
+    counter: &TokenCounter,
+    seen: &mut Seen,
+    whole_override: Option<&str>,
+    call: &dyn Fn(Paging) -> Result<V, LookupError>,
+) {
+    let Ok(whole) = call(Paging::unlimited()) else { return };
+    let whole = serde_json::to_value(&whole).unwrap();
+    let whole_text = match whole_override {
+        Some(w) => w.to_string(),
+        None => whole["text"].as_str().unwrap_or("").to_string(),
+    };
+    let budget = Budget::new(set.manifest().thresholds.max_tokens, Some(max)).unwrap();
+    let mut joined = String::new();
+    let mut cursor: Option<String> = None;
+    seen.chains += 1;
+    for n in 0.. {
+        assert!(n < 100_000, "{what} at {max}: cursors do not end");
+        let view = call(Paging { budget, cursor: cursor.as_deref() })
+            .unwrap_or_else(|e| panic!("{what} at {max}, part {n}: {e}"));
+        let rendered = view.text();
+        let json = serde_json::to_value(&view).unwrap();
+        let compact = serde_json::to_string(&json).unwrap();
+        let text = json["text"].as_str().unwrap_or("");
+        // Every token is at least one byte: only longer texts need counting.
+        let text_tokens = if rendered.len() > max as usize { counter.count(&rendered) } else { 0 };
+        let json_tokens = if compact.len() > max as usize { counter.count(&compact) } else { 0 };
+        assert!(text_tokens <= max, "{what} at {max}, part {n}: text item {text_tokens} tokens:\n{rendered:.600}");
+        assert!(
+            json_tokens <= max,
+            "{what} at {max}, part {n}: structuredContent {json_tokens} tokens:\n{compact:.600}"
+        );
+        seen.max_text_ratio = seen.max_text_ratio.max(f64::from(text_tokens) / f64::from(max));
+        seen.max_json_ratio = seen.max_json_ratio.max(f64::from(json_tokens) / f64::from(max));
+        if let Some(stated) = json["served_tokens"].as_u64() {
+            let actual = u64::from(counter.count(text));
+            if json["tokens_exact"].as_bool() == Some(false) {
+                assert!(stated >= actual, "{what} at {max}, part {n}: states at most {stated}, sends {actual}");
+            } else {
+                assert_eq!(stated, actual, "{what} at {max}, part {n}: stated size");
+            }
+        }
+        for bad in [" 1 tokens", " 1 lines", "[1 tokens", "(1 tokens", "(1 lines"] {
+            assert!(!rendered.contains(bad), "{what} at {max}: `{bad}` in\n{rendered:.400}");
+        }
+        joined.push_str(text);
+        seen.parts += 1;
+        match json["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    assert!(joined == whole_text, "{what} at {max}: the parts do not rebuild the text");
+}
+
+/// Every text-returning lookup of `component` (its docs at every detail, props, the first `blocks` code blocks),
+/// of `files` (skeleton or whole, and the first `functions` functions) and of the changelog's first page.
+#[allow(clippy::too_many_arguments)]
+fn sweep_set(
+    name: &str,
+    set: &BundleSet,
+    components: &[&str],
+    files: &[&str],
+    budgets: &[u32],
+    blocks: u32,
+    functions: usize,
+    seen: &mut Seen,
+) {
+    let counter = TokenCounter::new(&set.manifest().encoding).unwrap();
+    for &max in budgets {
+        for &c in components {
+            let langs: Vec<String> = set.manifest().langs.clone();
+            for lang in &langs {
+                let l = Some(lang.as_str());
+                for detail in [Detail::Brief, Detail::Normal, Detail::Full] {
+                    let what = format!("{name} {c} {lang} {detail:?}");
+                    chain(&what, set, max, &counter, seen, None, &|p| details(set, c, l, detail, &[], p));
+                }
+                let props = ["props".to_string()];
+                chain(&format!("{name} {c} {lang} props"), set, max, &counter, seen, None, &|p| {
+                    details(set, c, l, Detail::Normal, &props, p)
+                });
+                for i in 1..=blocks {
+                    chain(&format!("{name} {c} {lang} block {i}"), set, max, &counter, seen, None, &|p| {
+                        set.code_block(c, i, l, p)
+                    });
+                }
+            }
+        }
+        for &f in files {
+            for full in [false, true] {
+                chain(&format!("{name} {f} full={full}"), set, max, &counter, seen, None, &|p| {
+                    set.file(f, full, None, p)
+                });
+            }
+            if let Ok(index) = set.functions(f) {
+                for func in index.iter().take(functions) {
+                    chain(&format!("{name} {f} {}", func.qualified), set, max, &counter, seen, None, &|p| {
+                        set.function(f, &func.qualified, p)
+                    });
+                }
+            }
+        }
+        if let Some(log) = &set.manifest().changelog {
+            for l in &log.langs {
+                // The last part of a page continues with the next page: the chain rebuilds every page.
+                let all: String = (1..=l.pages)
+                    .map(|p| set.changelog(Some(p), Some(&l.lang), Paging::unlimited()).unwrap().text)
+                    .collect();
+                chain(&format!("{name} changelog {}", l.lang), set, max, &counter, seen, Some(&all), &|p| {
+                    set.changelog(Some(1), Some(&l.lang), p)
+                });
+            }
+        }
+    }
+}
+
+#[test]
+fn sweep_the_sample() {
+    let b = common::sample();
+    let mut seen = Seen::default();
+    sweep_set(
+        "sample",
+        &b.set,
+        &["table", "modal", "tag", "select"],
+        &["src/components/Table/Table.tsx", "src/components/Select/Select.tsx"],
+        &BUDGETS,
+        2,
+        3,
+        &mut seen,
+    );
+    eprintln!("sample: {seen:?}");
+    assert!(seen.parts > 500, "{seen:?}");
+}
+
+/// A repository of awkward but real inputs, written here.
+fn hostile_repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    // Pseudo-random bytes (an LCG), as base64 and hex: no piece boundary for long stretches.
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (x >> 33) as u8
+    };
+    const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let b64: String = (0..1_000_000).map(|_| char::from(B64[usize::from(next() % 64)])).collect();
+    let hex: String = (0..20_000).map(|_| char::from(b"0123456789abcdef"[usize::from(next() % 16)])).collect();
+    let zh = "表格组件用于展示多条结构类似的数据，可对数据进行排序、筛选、对比或其他自定义操作。".repeat(400);
+    let rows: String = (1..=500)
+        .map(|i| format!("| prop{i} | `string \\| number` | `\"{i}\"` | Row {i} of a long table |\n"))
+        .collect();
+    write("package.json", r#"{"name": "hostile", "version": "1.0.0"}"#);
+    write("docs/blob/index.md", &format!("# Blob\n\nA base64 run:\n\n{b64}\n"));
+    write(
+        "docs/hostile/index.md",
+        &format!(
+            "# Hostile\n\n## Hex\n\n{hex}\n\n## 中文\n\n{zh}\n\n## API\n\n| Prop | Type | Default | Description |\n| --- | --- | --- | --- |\n{rows}\n## Code\n\n```js\n{}\n```\n",
+            "var a=1;".repeat(3000)
+        ),
+    );
+    let minified: String = (0..4000).map(|i| format!("function f{i}(a,b){{return a+b*{i}}}")).collect();
+    write("src/components/Hostile/min.js", &minified);
+    let functions: String =
+        (0..300).map(|i| format!("export function handle{i}(x: string) {{\n  return x + \"{i}\";\n}}\n\n")).collect();
+    write("src/components/Hostile/Hostile.ts", &functions);
+    dir
+}
+
+#[test]
+fn sweep_a_hostile_corpus() {
+    let repo = hostile_repo();
+    let out = tempfile::tempdir().unwrap();
+    let report = common::build_into(repo.path(), "default", out.path());
+    let set = BundleSet::open(&report.dir).unwrap();
+    let mut seen = Seen::default();
+    let files = ["src/components/Hostile/min.js", "src/components/Hostile/Hostile.ts"];
+    sweep_set("hostile", &set, &["hostile"], &files, &BUDGETS, 1, 2, &mut seen);
+    // The megabyte run: at 2,000 (issue 10: one 125,029-token part) and at the default cap.
+    sweep_set("hostile", &set, &["blob"], &[], &[2000, 10_000], 0, 0, &mut seen);
+    eprintln!("hostile: {seen:?}");
+    assert!(seen.parts > 1_000, "{seen:?}");
+}
+
+#[test]
+fn sweep_semi_and_blueprint_samples() {
+    let mut seen = Seen::default();
+    if let Some(b) = common::semi() {
+        let files = ["packages/semi-foundation/table/foundation.ts"];
+        sweep_set("semi", &b.set, &["table", "tag"], &files, &[300, 777, 2000, 10_000], 1, 2, &mut seen);
+    }
+    if let Some(b) = common::blueprint() {
+        sweep_set("blueprint", &b.set, &["button", "alert"], &[], &[300, 1000, 10_000], 1, 0, &mut seen);
+    }
+    eprintln!("real: {seen:?}");
+}
