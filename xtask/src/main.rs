@@ -2,6 +2,7 @@
 //! bundle vs source bytes, MCP start-up, round trips and resident memory) and `cargo xtask corpus` (assemble the
 //! real Semi Design and Blueprint inputs) and `cargo xtask fuzz [CASES]` (the reader's decoders over mutated real
 //! sample bundles, 10⁶ cases by default: `src/bundle/fuzz.rs`).
+//! `cargo xtask synth --scale N [--out DIR]` writes an N× Semi-like input under `target/` (`synth.rs`).
 //! In-process lookup latency is `cargo bench` (benches/lookup.rs).
 
 use std::path::{Path, PathBuf};
@@ -10,14 +11,19 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 
+mod synth;
+
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("bench") => bench(&args[1..]),
         Some("corpus") => corpus().map(|d| println!("assembled: {}", d.display())),
+        Some("synth") => synth::run(&args[1..], &root(), semi_input()?),
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("1000000")),
         _ => {
-            eprintln!("usage: cargo xtask bench [--runs N] | cargo xtask corpus | cargo xtask fuzz [CASES]");
+            eprintln!(
+                "usage: cargo xtask bench [--runs N] | cargo xtask corpus | cargo xtask synth --scale N [--out DIR] | cargo xtask fuzz [CASES]"
+            );
             std::process::exit(2)
         }
     }
@@ -63,6 +69,14 @@ fn corpus() -> anyhow::Result<PathBuf> {
         bail!("assemble.sh failed: {status}");
     }
     Ok(dest)
+}
+
+/// The real Semi input: `$MYDESIGN_REAL_CORPUS/semi` when set, else assembled into `target/real-corpus`.
+fn semi_input() -> anyhow::Result<PathBuf> {
+    match std::env::var_os("MYDESIGN_REAL_CORPUS") {
+        Some(dir) => Ok(PathBuf::from(dir).join("semi")),
+        None => Ok(corpus()?.join("semi")),
+    }
 }
 
 /// Runs `cmd` to completion and returns its wall time and peak resident set size in KiB (wait4's rusage).
