@@ -8,7 +8,6 @@ use mydesign_docs::compile::source::{SourceLang, dump_tree};
 use mydesign_docs::read::{BundleSet, Detail, Library, Paging};
 use mydesign_docs::render::{Render, Surface, thousands};
 use mydesign_docs::search::query::{SearchOptions, search_sets, sets_to_search};
-use mydesign_docs::serve::tools::details;
 
 use super::{Command, LookupArgs, emit};
 
@@ -23,7 +22,7 @@ fn library(args: &LookupArgs) -> anyhow::Result<Library> {
             mydesign_docs::render::set_cli_bundles(&dir.to_string_lossy());
             Library::scan(std::slice::from_ref(dir))?
         }
-        None => mydesign_docs::serve::open_library(&[])?,
+        None => Library::open(&[])?,
     })
 }
 
@@ -107,7 +106,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             let set = open(&a)?;
             let detail = if full { Detail::Full } else { detail };
             // Semi's addressing (`changelog` / `changelog-N`) and `--section props` as over MCP.
-            print(&details(&set, &component, a.lang.as_deref(), detail, &sections, paging(&set, &a)?)?, a.json)
+            print(&set.details(&component, a.lang.as_deref(), detail, &sections, paging(&set, &a)?)?, a.json)
         }
         Command::CodeBlock { component, index, lookup: a } => {
             let set = open(&a)?;

@@ -7,6 +7,10 @@ mod build;
 #[path = "no_build.rs"]
 mod build;
 mod lookup;
+#[cfg(feature = "serve")]
+mod serve;
+#[cfg(not(feature = "serve"))]
+#[path = "no_serve.rs"]
 mod serve;
 mod setup;
 #[cfg(feature = "build")]
@@ -17,12 +21,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-
-// The lookups and `serve` share the server's library opening and `details` (mydesign-docs-serve).
-#[cfg(not(feature = "serve"))]
-compile_error!(
-    "the mydesign-docs CLI needs the `serve` feature (the reader-only binary is `--no-default-features --features serve`)"
-);
 
 /// Compile a design system's docs and sources into compact bundles, and answer lookups from them.
 #[derive(Parser, Debug)]

@@ -6,9 +6,9 @@ use crate::common;
 
 use mydesign_docs::budget::{Budget, DEFAULT_MAX_TOKENS, ENVELOPE_TOKENS};
 use mydesign_docs::compile::tokens::TokenCounter;
+use mydesign_docs::read::DetailsView;
 use mydesign_docs::read::{BundleSet, Detail, LookupError, Paging};
 use mydesign_docs::render::Render;
-use mydesign_docs::serve::tools::{DetailsView, details};
 
 fn counter() -> TokenCounter {
     TokenCounter::new("o200k_base").unwrap()
@@ -79,7 +79,7 @@ fn no_default_answer_of_semi_exceeds_10000_tokens() {
         check("list_components", set.components(Some(lang)).unwrap().text());
         for c in &m.components {
             for detail in [Detail::Brief, Detail::Normal] {
-                if let Ok(v) = details(set, &c.name, Some(lang), detail, &[], paging) {
+                if let Ok(v) = set.details(&c.name, Some(lang), detail, &[], paging) {
                     check(&format!("{} {lang} {detail:?}", c.name), v.text());
                     answers += 1;
                 }
@@ -125,7 +125,7 @@ fn cursors_rebuild_every_semi_document_and_the_changelog_byte_for_byte() {
             let lang = Some(d.lang.as_str());
             for detail in [Detail::Normal, Detail::Full] {
                 let whole = set.doc(&c.name, lang, detail, &[], Paging::unlimited()).unwrap();
-                let joined = follow(set, |p| details(set, &c.name, lang, detail, &[], p), budget, &counter);
+                let joined = follow(set, |p| set.details(&c.name, lang, detail, &[], p), budget, &counter);
                 assert!(joined == whole.text, "{} {} {detail:?}: parts differ from the whole", c.name, d.lang);
                 cut += usize::from(whole.tokens > budget.content());
             }
@@ -134,8 +134,7 @@ fn cursors_rebuild_every_semi_document_and_the_changelog_byte_for_byte() {
     assert!(cut >= 10, "only {cut} documents needed cursors");
     for l in &m.changelog.as_ref().unwrap().langs {
         let raw = std::fs::read_to_string(b.repo.join(&l.path)).unwrap();
-        let joined =
-            follow(set, |p| details(set, "changelog", Some(&l.lang), Detail::Normal, &[], p), budget, &counter);
+        let joined = follow(set, |p| set.details("changelog", Some(&l.lang), Detail::Normal, &[], p), budget, &counter);
         assert!(joined == raw, "{} changelog: parts differ from the file", l.lang);
     }
 }
@@ -147,7 +146,7 @@ fn small_budgets_cut_table_on_lines_and_close_open_fences() {
     let zh = Some("zh-CN");
     let budget = Budget::new(10_000, Some(600)).unwrap();
     let whole = set.doc("table", zh, Detail::Full, &[], Paging::unlimited()).unwrap();
-    let joined = follow(set, |p| details(set, "table", zh, Detail::Full, &[], p), budget, &counter);
+    let joined = follow(set, |p| set.details("table", zh, Detail::Full, &[], p), budget, &counter);
     assert_eq!(joined, whole.text);
     // A block longer than the budget is cut inside, its fence closed and reopened.
     let long = set.doc("table", zh, Detail::Full, &[], Paging { budget, cursor: None }).unwrap();
@@ -195,7 +194,7 @@ fn table_brief_and_normal_stay_small_and_sections_are_served() {
     assert_eq!(by_slug.text, api.text);
     let whole_api = follow(
         set,
-        |p| details(set, "table", Some("zh-CN"), Detail::Normal, &["API 参考".into()], p),
+        |p| set.details("table", Some("zh-CN"), Detail::Normal, &["API 参考".into()], p),
         paging.budget,
         &counter,
     );
@@ -225,7 +224,7 @@ fn props_come_from_semi_api_tables_and_blueprint_interfaces() {
         assert!(card.text.contains("## Props tables: Table (49), Column (36), "), "{}", card.text);
     }
     let Some(b) = common::blueprint() else { return };
-    let v = details(&b.set, "alert", None, Detail::Normal, &["props".into()], default_paging(&b.set)).unwrap();
+    let v = b.set.details("alert", None, Detail::Normal, &["props".into()], default_paging(&b.set)).unwrap();
     let DetailsView::Props(props) = v else { panic!("sections=[props] answers with the props tables") };
     let alert = props.props.iter().find(|t| t.name == "AlertProps").unwrap();
     let escape = alert.props.iter().find(|p| p.name == "canEscapeKeyCancel").unwrap();
@@ -304,8 +303,8 @@ fn sample_cursors_are_checked() {
     // The whole view, part by part.
     let counter = counter();
     let whole = set.doc("table", None, Detail::Normal, &[], Paging::unlimited()).unwrap();
-    assert_eq!(follow(set, |p| details(set, "table", None, Detail::Normal, &[], p), budget, &counter), whole.text);
-    let card = follow(set, |p| details(set, "table", None, Detail::Brief, &[], p), budget, &counter);
+    assert_eq!(follow(set, |p| set.details("table", None, Detail::Normal, &[], p), budget, &counter), whole.text);
+    let card = follow(set, |p| set.details("table", None, Detail::Brief, &[], p), budget, &counter);
     // Lists report their own size too: stored by the compiler, which renders them with the reader's code.
     for lang in ["en-US", "zh-CN"] {
         let list = set.components(Some(lang)).unwrap();

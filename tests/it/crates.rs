@@ -62,3 +62,14 @@ fn the_reader_only_binary_links_no_compiler() {
     let full = tree(&["-p", "mydesign-docs"]);
     assert!(full.iter().any(|n| n == "comrak") && full.iter().any(|n| n == "tiktoken-rs"), "{full:?}");
 }
+
+#[test]
+fn the_lookups_only_cli_links_neither_compiler_nor_server() {
+    // `--no-default-features`: the CLI's lookups open the library and answer `doc` with the reader crate alone
+    // (`Library::open`, `BundleSet::details`); `build` and `serve` say they are not compiled in.
+    let names = tree(&["-p", "mydesign-docs", "--no-default-features"]);
+    assert!(names.iter().any(|n| n == "mydesign-docs-reader"), "{names:?}");
+    assert_none_of(&names, &COMPILER_ONLY, "mydesign-docs --no-default-features");
+    assert_none_of(&names, &SERVER_ONLY, "mydesign-docs --no-default-features");
+    assert_none_of(&names, &["mydesign-docs-compiler", "mydesign-docs-serve"], "mydesign-docs --no-default-features");
+}

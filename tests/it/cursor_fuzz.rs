@@ -8,7 +8,6 @@ use crate::common;
 use base64::Engine as _;
 use mydesign_docs::budget::{Budget, Cursor, DocForm, Request};
 use mydesign_docs::read::{BundleSet, Detail, Paging};
-use mydesign_docs::serve::tools::details;
 use proptest::prelude::*;
 
 fn cases() -> u32 {
@@ -22,8 +21,8 @@ fn every_lookup(set: &BundleSet, cursor: &str) -> usize {
     let paging = Paging { budget: Budget::new(10_000, Some(300)).unwrap(), cursor: Some(cursor) };
     let mut ok = 0;
     for detail in [Detail::Brief, Detail::Normal, Detail::Full] {
-        ok += usize::from(details(set, "table", None, detail, &[], paging).is_ok());
-        ok += usize::from(details(set, "table", Some("zh-CN"), detail, &["props".into()], paging).is_ok());
+        ok += usize::from(set.details("table", None, detail, &[], paging).is_ok());
+        ok += usize::from(set.details("table", Some("zh-CN"), detail, &["props".into()], paging).is_ok());
     }
     ok += usize::from(set.code_block("table", 1, None, paging).is_ok());
     ok += usize::from(set.changelog(None, Some("zh-CN"), paging).is_ok());

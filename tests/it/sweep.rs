@@ -11,7 +11,6 @@ use mydesign_docs::budget::Budget;
 use mydesign_docs::compile::tokens::TokenCounter;
 use mydesign_docs::read::{BundleSet, Detail, LookupError, Paging};
 use mydesign_docs::render::Render;
-use mydesign_docs::serve::tools::details;
 
 const BUDGETS: [u32; 9] = [300, 301, 350, 500, 777, 1000, 2000, 5000, 10_000];
 
@@ -104,11 +103,11 @@ fn sweep_set(
                 let l = Some(lang.as_str());
                 for detail in [Detail::Brief, Detail::Normal, Detail::Full] {
                     let what = format!("{name} {c} {lang} {detail:?}");
-                    chain(&what, set, max, &counter, seen, None, &|p| details(set, c, l, detail, &[], p));
+                    chain(&what, set, max, &counter, seen, None, &|p| set.details(c, l, detail, &[], p));
                 }
                 let props = ["props".to_string()];
                 chain(&format!("{name} {c} {lang} props"), set, max, &counter, seen, None, &|p| {
-                    details(set, c, l, Detail::Normal, &props, p)
+                    set.details(c, l, Detail::Normal, &props, p)
                 });
                 for i in 1..=blocks {
                     chain(&format!("{name} {c} {lang} block {i}"), set, max, &counter, seen, None, &|p| {

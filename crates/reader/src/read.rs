@@ -806,6 +806,32 @@ impl Library {
         Ok(Library { dirs: dirs.to_vec(), entries, open: Mutex::new(open), pins: HashMap::new() })
     }
 
+    /// The library of the CLI's lookups and of `serve`: every set in `dirs` when some are given (`--bundles`,
+    /// repeatable), else the first of [`crate::locate::default_dirs`] (`./out`, then the store) that holds a set.
+    /// Only directory names and the manifests of sets given directly are read: no bundle is decompressed here.
+    /// [`Library::dirs`] says where the sets were found.
+    ///
+    /// # Errors
+    /// [`LookupError::NoBundles`] naming every directory searched; a damaged manifest of a set given directly.
+    pub fn open(dirs: &[PathBuf]) -> Result<Library, LookupError> {
+        if !dirs.is_empty() {
+            return Library::scan(dirs);
+        }
+        let defaults = crate::locate::default_dirs();
+        for dir in &defaults {
+            match Library::scan(std::slice::from_ref(dir)) {
+                Err(LookupError::NoBundles { .. }) => continue,
+                other => return other,
+            }
+        }
+        Library::scan(&defaults)
+    }
+
+    /// The directories scanned (as given to [`Library::scan`]).
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
     /// Systems and their versions (ascending), for lists and error messages.
     pub fn systems(&self) -> Vec<(String, Vec<String>)> {
         let mut out: Vec<(String, Vec<String>)> = Vec::new();
@@ -1026,6 +1052,21 @@ fn row_bound(row: &ComponentRow, width: usize) -> u32 {
 
 fn join_dirs(dirs: &[PathBuf]) -> String {
     dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// `component_details`' answer (and the CLI's `doc`): a document, or a changelog page when the name is `changelog`
+/// / `changelog-N` (Semi's addressing). Serialized as the inner view, untagged.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum DetailsView {
+    /// A component's document.
+    Doc(DocView),
+    /// A changelog page.
+    Changelog(ChangelogView),
+    /// A component card (`detail=brief`).
+    Card(CardView),
+    /// Props tables (`sections=["props"]`).
+    Props(PropsView),
 }
 
 /// Splits `changelog` / `changelog-N` (Semi's addressing) into a page number.
@@ -1608,6 +1649,46 @@ impl BundleSet {
             part,
             next_cursor,
         })
+    }
+
+    /// What `component_details` and the CLI's `doc` answer: a changelog page for `changelog` / `changelog-N` unless
+    /// a component has that name; the props tables for `sections=["props"]` (unless the document has a heading of
+    /// that name); the card for `detail=brief` without sections; else the document or its sections. A cursor
+    /// continues the form it was cut from.
+    ///
+    /// # Errors
+    /// As [`BundleSet::doc`], [`BundleSet::card`], [`BundleSet::props`] and [`BundleSet::changelog`];
+    /// [`LookupError::PropsAlone`] for `props` beside other sections.
+    pub fn details(
+        &self,
+        name: &str,
+        lang: Option<&str>,
+        detail: Detail,
+        sections: &[String],
+        paging: Paging,
+    ) -> Result<DetailsView, LookupError> {
+        if let Some(page) = changelog_page_name(name).filter(|_| self.component(name).is_err()) {
+            return self.changelog(page, lang, paging).map(DetailsView::Changelog);
+        }
+        let continues = |what: DocForm| {
+            paging.cursor.and_then(|c| Cursor::decode(c).ok()).is_some_and(|c| match c.request {
+                Request::Doc { form, .. } => form == what,
+                _ => false,
+            })
+        };
+        // `props` names the props tables, unless the document has a heading of that name.
+        let props_named = sections.iter().any(|s| s.trim().eq_ignore_ascii_case("props"))
+            && !self.has_section(name, lang, "props")?;
+        if props_named && sections.len() > 1 {
+            return Err(LookupError::PropsAlone);
+        }
+        if props_named || continues(DocForm::Props) {
+            return self.props(name, lang, paging).map(DetailsView::Props);
+        }
+        if (detail == Detail::Brief && sections.is_empty() && paging.cursor.is_none()) || continues(DocForm::Card) {
+            return self.card(name, lang, paging).map(DetailsView::Card);
+        }
+        self.doc(name, lang, detail, sections, paging).map(DetailsView::Doc)
     }
 
     /// The component card of `name` in `lang` (`detail=brief`), cut to the budget.

@@ -114,6 +114,17 @@ pub trait Render: serde::Serialize {
     }
 }
 
+impl Render for DetailsView {
+    fn render(&self, surface: Surface) -> String {
+        match self {
+            DetailsView::Doc(v) => v.render(surface),
+            DetailsView::Changelog(v) => v.render(surface),
+            DetailsView::Card(v) => v.render(surface),
+            DetailsView::Props(v) => v.render(surface),
+        }
+    }
+}
+
 pub use crate::units::{plural, thousands};
 
 /// Widest padded column of a list (characters): longer names overflow their column instead of widening it. Rust's

@@ -68,37 +68,22 @@ pub enum ServeError {
 /// The URI scheme of document resources: `mydesign://{system}/{version}/{component}`.
 pub const RESOURCE_SCHEME: &str = "mydesign://";
 
-/// Where bundles are looked for when no `--bundles` is given: `./out`, then the store
-/// ([`crate::locate::default_dirs`]: `--store`/`$MYDESIGN_DOCS_HOME`, else `$XDG_DATA_HOME/mydesign-docs`, else
-/// `$HOME/.local/share/mydesign-docs`).
-pub fn default_bundle_dirs() -> Vec<PathBuf> {
-    crate::locate::default_dirs()
-}
-
-/// Opens the library to serve: every set in `dirs` when some are given (`--bundles`, repeatable), else the first of
-/// [`default_bundle_dirs`] that holds a set. Only directory names and the manifests of sets given directly are read:
-/// no bundle is decompressed here.
+/// Opens the library to serve ([`Library::open`]: the sets of `dirs`, else of `./out`, else of the store), logging
+/// a `--bundles` directory that does not exist and where the sets were found.
 ///
 /// # Errors
-/// [`LookupError::NoBundles`] naming every directory searched; a damaged manifest of a set given directly.
+/// As [`Library::open`].
 pub fn open_library(dirs: &[PathBuf]) -> Result<Library, LookupError> {
-    if !dirs.is_empty() {
-        for dir in dirs.iter().filter(|d| !d.is_dir()) {
-            tracing::warn!("--bundles {}: no such directory", dir.display());
-        }
-        return Library::scan(dirs);
+    for dir in dirs.iter().filter(|d| !d.is_dir()) {
+        tracing::warn!("--bundles {}: no such directory", dir.display());
     }
-    let defaults = default_bundle_dirs();
-    for dir in &defaults {
-        match Library::scan(std::slice::from_ref(dir)) {
-            Err(LookupError::NoBundles { .. }) => continue,
-            other => {
-                tracing::info!("bundles from {}", dir.display());
-                return other;
-            }
+    let library = Library::open(dirs)?;
+    if dirs.is_empty() {
+        for dir in library.dirs() {
+            tracing::info!("bundles from {}", dir.display());
         }
     }
-    Library::scan(&defaults)
+    Ok(library)
 }
 
 /// The MCP server: the library it reads and the tool router. Cheap to clone (one per HTTP session).
@@ -325,7 +310,7 @@ impl DocsServer {
             .and_then(|set| {
                 let paging =
                     crate::read::Paging { budget: crate::budget::Budget::new(self.cap(&set), None)?, cursor: None };
-                tools::details(&set, component, None, crate::read::Detail::Normal, &[], paging)
+                set.details(component, None, crate::read::Detail::Normal, &[], paging)
             })
             .map_err(|e| ErrorData::resource_not_found(e.to_string(), None))?;
         let contents = ResourceContents::text(view.text(), uri).with_mime_type("text/markdown");

@@ -10,14 +10,14 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
 use rmcp::{ErrorData, tool, tool_router};
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::DocsServer;
-use crate::budget::{Budget, Cursor, DocForm, Request};
+use crate::budget::Budget;
 use crate::read::{
-    BundleSet, CardView, ChangelogView, CodeBlockView, ComponentsView, Detail, DocView, FileView, FilesView,
-    FunctionView, LookupError, Paging, PropsView, changelog_page_name,
+    BundleSet, ChangelogView, CodeBlockView, ComponentsView, Detail, DetailsView, FileView, FilesView, FunctionView,
+    LookupError, Paging,
 };
 use crate::render::Render;
 use crate::search::Kind;
@@ -171,70 +171,6 @@ pub struct SearchParams {
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub set: SetParams,
-}
-
-/// `component_details`' answer: a document, or a changelog page when the name is `changelog` / `changelog-N`
-/// (Semi's addressing). Serialized as the inner view, untagged.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(untagged)]
-pub enum DetailsView {
-    /// A component's document.
-    Doc(DocView),
-    /// A changelog page.
-    Changelog(ChangelogView),
-    /// A component card (`detail=brief`).
-    Card(CardView),
-    /// Props tables (`sections=["props"]`).
-    Props(PropsView),
-}
-
-impl Render for DetailsView {
-    fn render(&self, surface: crate::render::Surface) -> String {
-        match self {
-            DetailsView::Doc(v) => v.render(surface),
-            DetailsView::Changelog(v) => v.render(surface),
-            DetailsView::Card(v) => v.render(surface),
-            DetailsView::Props(v) => v.render(surface),
-        }
-    }
-}
-
-/// What `component_details` (and the CLI's `doc`) answers: a changelog page for `changelog` / `changelog-N` unless
-/// a component has that name; the props tables for `sections=["props"]` (unless the document has a heading of that
-/// name); the card for `detail=brief` without sections; else the document or its sections.
-///
-/// # Errors
-/// As [`BundleSet::doc`], [`BundleSet::card`], [`BundleSet::props`] and [`BundleSet::changelog`].
-pub fn details(
-    set: &BundleSet,
-    name: &str,
-    lang: Option<&str>,
-    detail: Detail,
-    sections: &[String],
-    paging: Paging,
-) -> Result<DetailsView, LookupError> {
-    if let Some(page) = changelog_page_name(name).filter(|_| set.component(name).is_err()) {
-        return set.changelog(page, lang, paging).map(DetailsView::Changelog);
-    }
-    let continues = |what: DocForm| {
-        paging.cursor.and_then(|c| Cursor::decode(c).ok()).is_some_and(|c| match c.request {
-            Request::Doc { form, .. } => form == what,
-            _ => false,
-        })
-    };
-    // `props` names the props tables, unless the document has a heading of that name.
-    let props_named =
-        sections.iter().any(|s| s.trim().eq_ignore_ascii_case("props")) && !set.has_section(name, lang, "props")?;
-    if props_named && sections.len() > 1 {
-        return Err(LookupError::PropsAlone);
-    }
-    if props_named || continues(DocForm::Props) {
-        return set.props(name, lang, paging).map(DetailsView::Props);
-    }
-    if (detail == Detail::Brief && sections.is_empty() && paging.cursor.is_none()) || continues(DocForm::Card) {
-        return set.card(name, lang, paging).map(DetailsView::Card);
-    }
-    set.doc(name, lang, detail, sections, paging).map(DetailsView::Doc)
 }
 
 /// The fields an `outputSchema` declares: the ones every answer shares (the system and version served, and for
@@ -491,7 +427,7 @@ impl DocsServer {
     fn component_details(&self, Parameters(p): Parameters<ComponentDetailsParams>) -> CallToolResult {
         let sections = p.sections.unwrap_or_default();
         self.paged(&p.set, &p.paging, |set, paging| {
-            details(set, &p.component, p.lang.as_deref(), p.detail.unwrap_or_default(), &sections, paging)
+            set.details(&p.component, p.lang.as_deref(), p.detail.unwrap_or_default(), &sections, paging)
         })
     }
 
