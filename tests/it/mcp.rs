@@ -122,12 +122,12 @@ fn tools_list_is_complete_and_small() {
     assert_eq!(
         names,
         [
+            "component_changes",
             "component_details",
             "get_changelog",
             "get_code_block",
             "get_file_code",
             "get_function_code",
-            "list_component_files",
             "list_components",
             "search_docs"
         ]
@@ -196,7 +196,7 @@ fn every_tool_answers_on_the_sample() {
     let (_, s) = c.ok("get_changelog", json!({}));
     assert_eq!((s["page"].as_u64(), s["next"].as_u64()), (Some(1), Some(2)));
 
-    let (_, s) = c.ok("list_component_files", json!({"component": "table"}));
+    let (_, s) = c.ok("list_components", json!({"component": "table"}));
     let paths: Vec<&str> = s["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
     assert!(paths.contains(&"src/components/Table/Table.tsx"), "{paths:?}");
 
@@ -260,7 +260,7 @@ fn failed_lookups_are_tool_errors_that_name_what_exists() {
     assert!(e.contains("Table.render"), "{e}");
     let e = c.lookup_error("get_file_code", json!({"path": "Table.tsx"}));
     assert!(e.contains("src/components/Table/Table.tsx"), "{e}");
-    let e = c.lookup_error("list_component_files", json!({"component": "tabel"}));
+    let e = c.lookup_error("list_components", json!({"component": "tabel"}));
     assert!(e.contains("table"), "{e}");
     let e = c.lookup_error("list_components", json!({"version": "9.9.9"}));
     assert!(e.contains("available: 3.4.0"), "{e}");
@@ -313,7 +313,7 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
         (
             "list_components",
             json!({"language": "en-US"}),
-            "list_components: unknown argument `language`: the arguments are cursor, lang, max_tokens, system, version"
+            "list_components: unknown argument `language`: the arguments are component, cursor, lang, max_tokens, system, version"
                 .into(),
         ),
         (
@@ -720,7 +720,7 @@ fn semi_values_over_stdio() {
     assert_eq!((s["skeleton"].as_bool(), s["file"]["lines"].as_u64()), (Some(true), Some(1286)));
     let (_, s) = c.ok("get_function_code", json!({"path": path, "function": "TableFoundation.init"}));
     assert_eq!(s["qualified"], "TableFoundation.init");
-    let (_, s) = c.ok("list_component_files", json!({"component": "Table"}));
+    let (_, s) = c.ok("list_components", json!({"component": "Table"}));
     assert!(s["files"].as_array().unwrap().iter().any(|f| f["path"] == path));
     let e = c.lookup_error("component_details", json!({"component": "Tabel"}));
     assert!(e.starts_with("unknown component `Tabel` in semi 2.90.10; did you mean: table"), "{e}");

@@ -243,6 +243,28 @@ pub enum LookupError {
          in another call"
     )]
     PropsAlone,
+    /// A comparison whose older version is the newer one.
+    #[error(
+        "{from} is newer than {to}: compare from the older version (`from` in MCP tools, the first version of `diff`) \
+         to the newer (`version`, the second)"
+    )]
+    ReversedVersions {
+        /// The version given as the older.
+        from: String,
+        /// The version given as the newer.
+        to: String,
+    },
+    /// A cursor of one view of a document passed with a `detail` that asks for another.
+    #[error(
+        "this cursor continues {cursor}, but the call asks for detail={asked}: drop `detail` (CLI: --detail/--full) \
+         to continue it, or drop the cursor to start the {asked} answer"
+    )]
+    CursorOfOtherView {
+        /// What the cursor continues.
+        cursor: String,
+        /// The detail asked for.
+        asked: String,
+    },
     /// A refused `max_tokens` or cursor.
     #[error(transparent)]
     Budget(#[from] BudgetError),
