@@ -270,6 +270,65 @@ fn failed_lookups_are_tool_errors_that_name_what_exists() {
     assert!(e.contains("en-US"), "{e}");
 }
 
+/// `component_changes` (issue 11 item 4) between two installed versions of the sample: what changed, cut by the
+/// budget and continued by the call the answer gives, and errors that name what is installed.
+#[test]
+fn component_changes_between_installed_versions() {
+    let (_, store) = crate::release::two_versions();
+    let mut c = Client::start(&["--bundles", arg(store)]);
+    let (text, s) = c.ok("component_changes", json!({"component": "Tag", "from": "3.4.0"}));
+    assert_eq!(
+        (s["component"].as_str(), s["from"].as_str(), s["to"].as_str()),
+        (Some("tag"), Some("3.4.0"), Some("3.5.0"))
+    );
+    let props: Vec<&str> = s["props"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(props, ["Tag.dot", "Tag.size", "Tag.visible"]);
+    assert_eq!(s["props"][0], json!({"name": "Tag.dot", "after": "boolean = false"}));
+    assert_eq!((s["functions_added"].clone(), s["functions_removed"].clone()), (json!(["tagColorOf"]), json!([])));
+    assert_eq!(s["changelog"], json!([{"version": "3.5.0", "lines": ["- Tag: add `shape` and the `huge` size"]}]));
+    assert_eq!((s["rows_total"].as_u64(), s["tokens"].as_u64(), s.get("next_cursor")), (Some(5), Some(325), None));
+    assert!(text.contains("\n## Functions (+1 −0)\n+ tagColorOf\n"), "{text}");
+    // Cut at 300 tokens: the answer names the call that continues it; following it serves every row once.
+    let mut args = json!({"component": "tag", "from": "3.4.0", "max_tokens": 300});
+    let mut rows = 0;
+    for part in 0.. {
+        assert!(part < 10, "cursors do not end");
+        let (text, s) = c.ok("component_changes", args.clone());
+        assert_eq!(s["first_row"].as_u64(), Some(rows), "{text}");
+        rows += (s["props"].as_array().unwrap().len()
+            + s["functions_added"].as_array().unwrap().len()
+            + s["changelog"].as_array().unwrap().iter().map(|r| r["lines"].as_array().unwrap().len()).sum::<usize>())
+            as u64;
+        let Some(cursor) = s["next_cursor"].as_str() else { break };
+        let call = format!(
+            "component_changes(system=\"my-design\", version=\"3.5.0\", component=\"tag\", from=\"3.4.0\", \
+             cursor=\"{cursor}\", max_tokens=300)]"
+        );
+        assert!(text.trim_end().ends_with(&call), "{text}");
+        args = json!({"system": "my-design", "version": "3.5.0", "component": "tag", "from": "3.4.0", "cursor": cursor, "max_tokens": 300});
+    }
+    assert_eq!(rows, 5);
+    // Errors name what exists.
+    let e = c.lookup_error("component_changes", json!({"component": "tag", "from": "3.3.0"}));
+    assert!(e.contains("version 3.3.0 of my-design is not in") && e.ends_with("available: 3.4.0, 3.5.0"), "{e}");
+    let e = c.lookup_error("component_changes", json!({"component": "tag", "from": "3.4.0", "version": "4.0.0"}));
+    assert!(e.ends_with("available: 3.4.0, 3.5.0"), "{e}");
+    let e = c.lookup_error("component_changes", json!({"component": "tga", "from": "3.4.0"}));
+    assert!(e.contains("did you mean: tag"), "{e}");
+    let e = c.lookup_error("component_changes", json!({"component": "tag", "from": "3.5.0", "version": "3.4.0"}));
+    assert!(e.starts_with("3.5.0 is newer than 3.4.0: compare from the older version (`from` in MCP tools"), "{e}");
+    let e = c.lookup_error("component_changes", json!({"component": "tag"}));
+    assert_eq!(
+        e,
+        "component_changes: missing argument `from`: expected a string (Older version, compared with `version`)"
+    );
+    // A cursor of another tool is refused, naming what it continues.
+    let (_, files) = c.ok("list_components", json!({"component": "table", "max_tokens": 300}));
+    let cursor = files["next_cursor"].as_str().expect("the sample's table files are cut at 300");
+    let e = c.lookup_error("component_changes", json!({"component": "tag", "from": "3.4.0", "cursor": cursor}));
+    assert!(e.contains("this cursor continues the file list of `table`"), "{e}");
+}
+
 #[test]
 fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
     let dir = sample_dir();
