@@ -1536,11 +1536,24 @@ impl BundleSet {
     ) -> Result<DocView, LookupError> {
         // A cursor carries the detail and sections of the first call: a continuation names only the component.
         let mut sections = sections.to_vec();
-        if let Some(Request::Doc { form, sections: s, .. }) =
-            paging.cursor.map(Cursor::decode).transpose()?.map(|c| c.request)
-        {
+        let continued = paging.cursor.map(Cursor::decode).transpose()?.map(|c| c.request);
+        if let Some(Request::Doc { form, sections: s, .. }) = &continued {
+            let form = *form;
+            // A detail that names another view than the cursor's is an error, not ignored: `full` with a cursor of
+            // the placeholder view, `brief` (the card) with a cursor of a document.
+            let other = match detail {
+                Detail::Full => form == DocForm::Normal,
+                Detail::Brief => sections.is_empty() && matches!(form, DocForm::Normal | DocForm::Full),
+                Detail::Normal => false,
+            };
+            if let Some(request) = continued.as_ref().filter(|_| other) {
+                return Err(LookupError::CursorOfOtherView {
+                    cursor: request.to_string(),
+                    asked: detail.name().into(),
+                });
+            }
             detail = if form == DocForm::Full { Detail::Full } else { Detail::Normal };
-            sections = s;
+            sections = s.clone();
         }
         let sections = sections.as_slice();
         let (bundle, meta) = self.component_meta(name)?;

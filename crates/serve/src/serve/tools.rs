@@ -255,6 +255,10 @@ pub fn details(
     if props_named && sections.len() > 1 {
         return Err(LookupError::PropsAlone);
     }
+    if detail == Detail::Full && (continues(DocForm::Props) || continues(DocForm::Card)) {
+        let cursor = paging.cursor.and_then(|c| Cursor::decode(c).ok()).map(|c| c.request.to_string());
+        return Err(LookupError::CursorOfOtherView { cursor: cursor.unwrap_or_default(), asked: "full".into() });
+    }
     if props_named || continues(DocForm::Props) {
         return set.props(name, lang, paging).map(DetailsView::Props);
     }
