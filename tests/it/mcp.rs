@@ -329,6 +329,39 @@ fn component_changes_between_installed_versions() {
     assert!(e.contains("this cursor continues the file list of `table`"), "{e}");
 }
 
+/// A running server serves (and names) a version installed after it started, and stops serving a removed one,
+/// without a restart (a new user's trial: it needed one).
+#[test]
+fn versions_installed_or_removed_under_a_running_server_are_seen() {
+    let (built, _) = crate::release::two_versions();
+    let v350 = built.join("built/my-design@3.5.0");
+    let store = tempfile::tempdir().unwrap();
+    let cli = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+            .args(args)
+            .env("MYDESIGN_DOCS_HOME", store.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    cli(&["install", arg(&sample_dir())]);
+    let mut c = Client::start(&["--bundles", arg(store.path())]);
+    let (_, s) = c.ok("list_components", json!({}));
+    assert_eq!(s["version"], "3.4.0");
+    cli(&["install", arg(&v350)]);
+    let (text, s) = c.ok("list_components", json!({}));
+    assert_eq!(s["version"], "3.5.0", "{text:.200}");
+    let e = c.lookup_error("list_components", json!({"version": "9.9.9"}));
+    assert!(e.ends_with("available: 3.4.0, 3.5.0"), "{e}");
+    let (_, s) = c.ok("component_changes", json!({"component": "tag", "from": "3.4.0"}));
+    assert_eq!((s["to"].as_str(), s["total_props"].as_u64()), (Some("3.5.0"), Some(3)));
+    cli(&["remove", "my-design@3.5.0"]);
+    let (_, s) = c.ok("list_components", json!({}));
+    assert_eq!(s["version"], "3.4.0");
+    let e = c.lookup_error("get_code_block", json!({"component": "table", "index": 1, "version": "3.5.0"}));
+    assert!(e.ends_with("available: 3.4.0"), "{e}");
+}
+
 #[test]
 fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
     let dir = sample_dir();
