@@ -924,11 +924,19 @@ fn http_refuses_duplicate_origins_and_non_json_bodies() {
 fn http_caps_live_sessions() {
     let dir = sample_dir();
     let server = HttpServer::start("0", &["--bundles", arg(&dir), "--max-sessions", "2", "--session-idle-secs", "600"]);
+    // A request without a session that is not `initialize`: refused the same way whether the cap is full or not
+    // (a new user's trial: 503 when full), since it would open no session.
+    let list = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list"});
+    let not_full = HttpSession::connect(server.authority()).post(&list, &[]);
+    assert_eq!(not_full.status, 400, "{}", not_full.body);
     let mut a = HttpSession::start(server.authority());
     let _b = HttpSession::start(server.authority());
+    let full = HttpSession::connect(server.authority()).post(&list, &[]);
+    assert_eq!((full.status, full.body.as_str()), (not_full.status, not_full.body.as_str()));
     let mut c = HttpSession::connect(server.authority());
     let r = c.initialize();
     assert_eq!(r.status, 503, "{}", r.body);
+    assert_eq!(r.header("retry-after"), Some("10"), "only a new session is refused, with when to retry");
     let m = r.message();
     assert_eq!(
         m["error"]["message"],
