@@ -387,7 +387,7 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
             "component_details",
             json!({"component": ["table"]}),
             "component_details: invalid argument `component`: expected a string (Component name (any spelling), or \
-             changelog-N); got [\"table\"]"
+             changelog-N (a changelog page)); got [\"table\"]"
                 .into(),
         ),
         (
