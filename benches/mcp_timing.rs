@@ -41,7 +41,7 @@ fn main() {
         ("component_details", json!({"component": "table"})),
         ("get_code_block", json!({"component": "table", "index": 33})),
         ("get_changelog", json!({"page": 6})),
-        ("list_component_files", json!({"component": "table"})),
+        ("list_components", json!({"component": "table"})),
         ("get_file_code", json!({"path": "src/components/Table/Table.tsx"})),
         ("get_function_code", json!({"path": "src/components/Table/Table.tsx", "function": "Table.render"})),
     ];

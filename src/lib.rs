@@ -5,11 +5,11 @@
 //! The two halves are two crates: `mydesign-docs-reader` (the format, the shapes and every lookup; never parses
 //! Markdown, runs tree-sitter or tokenizes) and `mydesign-docs-compiler` (feature `build`); the MCP server is
 //! `mydesign-docs-serve` (feature `serve`). This package is the CLI and the release-side modules ([`store`],
-//! [`project`], [`diff`]); it re-exports the crates' modules under their historical paths
+//! [`project`]); it re-exports the crates' modules under their historical paths
 //! (`mydesign_docs::read`, `mydesign_docs::compile`, …). See `ARCHITECTURE.md`.
 #![deny(missing_docs)]
 
-pub use mydesign_docs_reader::{budget, bundle, locate, model, read, render, view};
+pub use mydesign_docs_reader::{budget, bundle, diff, locate, model, read, render, view};
 
 #[cfg(feature = "build")]
 pub use mydesign_docs_compiler::{compile, config, search};
@@ -19,6 +19,5 @@ pub use mydesign_docs_reader::search;
 #[cfg(feature = "serve")]
 pub use mydesign_docs_serve::serve;
 
-pub mod diff;
 pub mod project;
 pub mod store;

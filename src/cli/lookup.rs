@@ -87,14 +87,19 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Setup(args) => super::setup::run(args),
         Command::Diff { component, v1, v2, lookup: a } => {
             let library = library(&a)?;
-            if mydesign_docs::read::version_cmp(&v1, &v2).is_gt() {
-                anyhow::bail!("{v1} is newer than {v2}: give the older version first (diff {component} {v2} {v1})");
+            if let (Some(v2), Some(v)) = (&v2, &a.version)
+                && v2.trim_start_matches('v') != v.trim_start_matches('v')
+            {
+                anyhow::bail!("diff {component} {v1} {v2} --version {v}: give the newer version once");
             }
-            let (old, new) = mydesign_docs::diff::select_pair(&library, a.system.as_deref(), &v1, &v2)?;
-            let changes = mydesign_docs::diff::changes(&old, &new, &component, a.lang.as_deref())?;
-            let cap = paging(&new, &a)?.budget.max_tokens;
-            emit(&if a.json { serde_json::to_string(&changes)? } else { changes.render(cap) })?;
-            Ok(ExitCode::SUCCESS)
+            let to = v2.as_deref().or(a.version.as_deref());
+            if let Some(to) = to.filter(|to| mydesign_docs::read::version_cmp(&v1, to).is_gt()) {
+                anyhow::bail!("{v1} is newer than {to}: give the older version first (diff {component} {to} {v1})");
+            }
+            let changes =
+                mydesign_docs::diff::compare(&library, a.system.as_deref(), &component, &v1, to, a.lang.as_deref())?;
+            let set = library.select(a.system.as_deref(), Some(&changes.to))?;
+            print(&changes.page(paging(&set, &a)?)?, a.json)
         }
         Command::Completions { shell } => super::setup::completions(shell),
         Command::Man => super::setup::man(),
@@ -118,10 +123,8 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                 anyhow::bail!("--since {since}: not a version (e.g. 3.4.0)");
             }
             let set = open(&a)?;
-            let cap = paging(&set, &a)?.budget.max_tokens;
             let changes = mydesign_docs::diff::changelog_since(&set, &component, &since, a.lang.as_deref())?;
-            emit(&if a.json { serde_json::to_string(&changes)? } else { changes.render(cap) })?;
-            Ok(ExitCode::SUCCESS)
+            print(&changes.page(paging(&set, &a)?)?, a.json)
         }
         Command::Changelog { page, lookup: a, .. } => {
             let set = open(&a)?;

@@ -141,8 +141,8 @@ enum Command {
         component: String,
         /// Older version.
         v1: String,
-        /// Newer version.
-        v2: String,
+        /// Newer version (default: --version, else the highest installed).
+        v2: Option<String>,
         #[command(flatten)]
         lookup: LookupArgs,
     },

@@ -356,3 +356,45 @@ fn cli_arguments_from_a_new_users_trial() {
         assert!(tokens <= 300, "{lookup:?}: --json is {tokens} tokens at --max-tokens 300");
     }
 }
+
+/// A new user's trial: `--full` (MCP: `detail=full`) with a cursor of the normal (placeholder) view was silently
+/// ignored, and the normal view continued. It is an error naming the cursor's view; so is `--detail brief` with a
+/// document's cursor, and `full` with a card's.
+#[test]
+fn a_cursor_of_another_view_is_an_error_not_ignored() {
+    let built = common::sample();
+    let set = built.report.dir.to_str().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let json = common::ok(tmp.path(), &["doc", "table", "--max-tokens", "500", "--json", "--bundles", set]);
+    let first: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(first["hidden"], true, "table (1,444 lines) is served as its placeholder view");
+    let cursor = first["next_cursor"].as_str().expect("cut at 500");
+    let err = common::fails(tmp.path(), &["doc", "table", "--full", "--cursor", cursor, "--bundles", set]);
+    assert_eq!(
+        err.trim(),
+        "error: this cursor continues the normal document of `table` (en-US), but the call asks for detail=full: \
+         drop `detail` (CLI: --detail/--full) to continue it, or drop the cursor to start the full answer"
+    );
+    let err = common::fails(tmp.path(), &["doc", "table", "--detail", "brief", "--cursor", cursor, "--bundles", set]);
+    assert!(
+        err.contains("continues the normal document of `table` (en-US), but the call asks for detail=brief"),
+        "{err}"
+    );
+    // Without a detail, the cursor continues its own view.
+    let next = common::ok(tmp.path(), &["doc", "table", "--cursor", cursor, "--json", "--bundles", set]);
+    let next: serde_json::Value = serde_json::from_str(&next).unwrap();
+    assert_eq!((next["hidden"].as_bool(), next["first_row"].as_u64()), (Some(true), None));
+    assert_eq!(next["served_lines"][0].as_u64(), first["served_lines"][1].as_u64().map(|l| l + 1));
+    // `full` with a cursor of the card.
+    let card = common::ok(
+        tmp.path(),
+        &["doc", "table", "--detail", "brief", "--max-tokens", "300", "--json", "--bundles", set],
+    );
+    let card: serde_json::Value = serde_json::from_str(&card).unwrap();
+    let cursor = card["next_cursor"].as_str().expect("the card is cut at 300");
+    let err = common::fails(tmp.path(), &["doc", "table", "--full", "--cursor", cursor, "--bundles", set]);
+    assert!(
+        err.contains("this cursor continues the card of `table` (en-US), but the call asks for detail=full"),
+        "{err}"
+    );
+}

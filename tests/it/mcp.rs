@@ -122,12 +122,12 @@ fn tools_list_is_complete_and_small() {
     assert_eq!(
         names,
         [
+            "component_changes",
             "component_details",
             "get_changelog",
             "get_code_block",
             "get_file_code",
             "get_function_code",
-            "list_component_files",
             "list_components",
             "search_docs"
         ]
@@ -196,7 +196,7 @@ fn every_tool_answers_on_the_sample() {
     let (_, s) = c.ok("get_changelog", json!({}));
     assert_eq!((s["page"].as_u64(), s["next"].as_u64()), (Some(1), Some(2)));
 
-    let (_, s) = c.ok("list_component_files", json!({"component": "table"}));
+    let (_, s) = c.ok("list_components", json!({"component": "table"}));
     let paths: Vec<&str> = s["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
     assert!(paths.contains(&"src/components/Table/Table.tsx"), "{paths:?}");
 
@@ -260,7 +260,7 @@ fn failed_lookups_are_tool_errors_that_name_what_exists() {
     assert!(e.contains("Table.render"), "{e}");
     let e = c.lookup_error("get_file_code", json!({"path": "Table.tsx"}));
     assert!(e.contains("src/components/Table/Table.tsx"), "{e}");
-    let e = c.lookup_error("list_component_files", json!({"component": "tabel"}));
+    let e = c.lookup_error("list_components", json!({"component": "tabel"}));
     assert!(e.contains("table"), "{e}");
     let e = c.lookup_error("list_components", json!({"version": "9.9.9"}));
     assert!(e.contains("available: 3.4.0"), "{e}");
@@ -268,6 +268,98 @@ fn failed_lookups_are_tool_errors_that_name_what_exists() {
     assert!(e.contains("available: my-design"), "{e}");
     let e = c.lookup_error("component_details", json!({"component": "table", "lang": "fr-FR"}));
     assert!(e.contains("en-US"), "{e}");
+}
+
+/// `component_changes` (issue 11 item 4) between two installed versions of the sample: what changed, cut by the
+/// budget and continued by the call the answer gives, and errors that name what is installed.
+#[test]
+fn component_changes_between_installed_versions() {
+    let (_, store) = crate::release::two_versions();
+    let mut c = Client::start(&["--bundles", arg(store)]);
+    let (text, s) = c.ok("component_changes", json!({"component": "Tag", "from": "3.4.0"}));
+    assert_eq!(
+        (s["component"].as_str(), s["from"].as_str(), s["to"].as_str()),
+        (Some("tag"), Some("3.4.0"), Some("3.5.0"))
+    );
+    let props: Vec<&str> = s["props"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(props, ["Tag.dot", "Tag.size", "Tag.visible"]);
+    assert_eq!(s["props"][0], json!({"name": "Tag.dot", "after": "boolean = false"}));
+    assert_eq!((s["functions_added"].clone(), s["functions_removed"].clone()), (json!(["tagColorOf"]), json!([])));
+    assert_eq!(s["changelog"], json!([{"version": "3.5.0", "lines": ["- Tag: add `shape` and the `huge` size"]}]));
+    assert_eq!((s["rows_total"].as_u64(), s["tokens"].as_u64(), s.get("next_cursor")), (Some(5), Some(325), None));
+    assert!(text.contains("\n## Functions (+1 −0)\n+ tagColorOf\n"), "{text}");
+    // Cut at 300 tokens: the answer names the call that continues it; following it serves every row once.
+    let mut args = json!({"component": "tag", "from": "3.4.0", "max_tokens": 300});
+    let mut rows = 0;
+    for part in 0.. {
+        assert!(part < 10, "cursors do not end");
+        let (text, s) = c.ok("component_changes", args.clone());
+        assert_eq!(s["first_row"].as_u64(), Some(rows), "{text}");
+        rows += (s["props"].as_array().unwrap().len()
+            + s["functions_added"].as_array().unwrap().len()
+            + s["changelog"].as_array().unwrap().iter().map(|r| r["lines"].as_array().unwrap().len()).sum::<usize>())
+            as u64;
+        let Some(cursor) = s["next_cursor"].as_str() else { break };
+        let call = format!(
+            "component_changes(system=\"my-design\", version=\"3.5.0\", component=\"tag\", from=\"3.4.0\", \
+             cursor=\"{cursor}\", max_tokens=300)]"
+        );
+        assert!(text.trim_end().ends_with(&call), "{text}");
+        args = json!({"system": "my-design", "version": "3.5.0", "component": "tag", "from": "3.4.0", "cursor": cursor, "max_tokens": 300});
+    }
+    assert_eq!(rows, 5);
+    // Errors name what exists.
+    let e = c.lookup_error("component_changes", json!({"component": "tag", "from": "3.3.0"}));
+    assert!(e.contains("version 3.3.0 of my-design is not in") && e.ends_with("available: 3.4.0, 3.5.0"), "{e}");
+    let e = c.lookup_error("component_changes", json!({"component": "tag", "from": "3.4.0", "version": "4.0.0"}));
+    assert!(e.ends_with("available: 3.4.0, 3.5.0"), "{e}");
+    let e = c.lookup_error("component_changes", json!({"component": "tga", "from": "3.4.0"}));
+    assert!(e.contains("did you mean: tag"), "{e}");
+    let e = c.lookup_error("component_changes", json!({"component": "tag", "from": "3.5.0", "version": "3.4.0"}));
+    assert!(e.starts_with("3.5.0 is newer than 3.4.0: compare from the older version (`from` in MCP tools"), "{e}");
+    let e = c.lookup_error("component_changes", json!({"component": "tag"}));
+    assert_eq!(
+        e,
+        "component_changes: missing argument `from`: expected a string (Older version, compared with `version`)"
+    );
+    // A cursor of another tool is refused, naming what it continues.
+    let (_, files) = c.ok("list_components", json!({"component": "table", "max_tokens": 300}));
+    let cursor = files["next_cursor"].as_str().expect("the sample's table files are cut at 300");
+    let e = c.lookup_error("component_changes", json!({"component": "tag", "from": "3.4.0", "cursor": cursor}));
+    assert!(e.contains("this cursor continues the file list of `table`"), "{e}");
+}
+
+/// A running server serves (and names) a version installed after it started, and stops serving a removed one,
+/// without a restart (a new user's trial: it needed one).
+#[test]
+fn versions_installed_or_removed_under_a_running_server_are_seen() {
+    let (built, _) = crate::release::two_versions();
+    let v350 = built.join("built/my-design@3.5.0");
+    let store = tempfile::tempdir().unwrap();
+    let cli = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+            .args(args)
+            .env("MYDESIGN_DOCS_HOME", store.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    cli(&["install", arg(&sample_dir())]);
+    let mut c = Client::start(&["--bundles", arg(store.path())]);
+    let (_, s) = c.ok("list_components", json!({}));
+    assert_eq!(s["version"], "3.4.0");
+    cli(&["install", arg(&v350)]);
+    let (text, s) = c.ok("list_components", json!({}));
+    assert_eq!(s["version"], "3.5.0", "{text:.200}");
+    let e = c.lookup_error("list_components", json!({"version": "9.9.9"}));
+    assert!(e.ends_with("available: 3.4.0, 3.5.0"), "{e}");
+    let (_, s) = c.ok("component_changes", json!({"component": "tag", "from": "3.4.0"}));
+    assert_eq!((s["to"].as_str(), s["total_props"].as_u64()), (Some("3.5.0"), Some(3)));
+    cli(&["remove", "my-design@3.5.0"]);
+    let (_, s) = c.ok("list_components", json!({}));
+    assert_eq!(s["version"], "3.4.0");
+    let e = c.lookup_error("get_code_block", json!({"component": "table", "index": 1, "version": "3.5.0"}));
+    assert!(e.ends_with("available: 3.4.0"), "{e}");
 }
 
 #[test]
@@ -295,7 +387,7 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
             "component_details",
             json!({"component": ["table"]}),
             "component_details: invalid argument `component`: expected a string (Component name (any spelling), or \
-             changelog-N); got [\"table\"]"
+             changelog-N (a changelog page)); got [\"table\"]"
                 .into(),
         ),
         (
@@ -313,7 +405,7 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
         (
             "list_components",
             json!({"language": "en-US"}),
-            "list_components: unknown argument `language`: the arguments are cursor, lang, max_tokens, system, version"
+            "list_components: unknown argument `language`: the arguments are component, cursor, lang, max_tokens, system, version"
                 .into(),
         ),
         (
@@ -720,7 +812,7 @@ fn semi_values_over_stdio() {
     assert_eq!((s["skeleton"].as_bool(), s["file"]["lines"].as_u64()), (Some(true), Some(1286)));
     let (_, s) = c.ok("get_function_code", json!({"path": path, "function": "TableFoundation.init"}));
     assert_eq!(s["qualified"], "TableFoundation.init");
-    let (_, s) = c.ok("list_component_files", json!({"component": "Table"}));
+    let (_, s) = c.ok("list_components", json!({"component": "Table"}));
     assert!(s["files"].as_array().unwrap().iter().any(|f| f["path"] == path));
     let e = c.lookup_error("component_details", json!({"component": "Tabel"}));
     assert!(e.starts_with("unknown component `Tabel` in semi 2.90.10; did you mean: table"), "{e}");
@@ -832,11 +924,19 @@ fn http_refuses_duplicate_origins_and_non_json_bodies() {
 fn http_caps_live_sessions() {
     let dir = sample_dir();
     let server = HttpServer::start("0", &["--bundles", arg(&dir), "--max-sessions", "2", "--session-idle-secs", "600"]);
+    // A request without a session that is not `initialize`: refused the same way whether the cap is full or not
+    // (a new user's trial: 503 when full), since it would open no session.
+    let list = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list"});
+    let not_full = HttpSession::connect(server.authority()).post(&list, &[]);
+    assert_eq!(not_full.status, 400, "{}", not_full.body);
     let mut a = HttpSession::start(server.authority());
     let _b = HttpSession::start(server.authority());
+    let full = HttpSession::connect(server.authority()).post(&list, &[]);
+    assert_eq!((full.status, full.body.as_str()), (not_full.status, not_full.body.as_str()));
     let mut c = HttpSession::connect(server.authority());
     let r = c.initialize();
     assert_eq!(r.status, 503, "{}", r.body);
+    assert_eq!(r.header("retry-after"), Some("10"), "only a new session is refused, with when to retry");
     let m = r.message();
     assert_eq!(
         m["error"]["message"],

@@ -28,12 +28,12 @@ from mcp.shared.exceptions import MCPError
 
 INVALID_PARAMS = -32602
 TOOLS = [
+    "component_changes",
     "component_details",
     "get_changelog",
     "get_code_block",
     "get_file_code",
     "get_function_code",
-    "list_component_files",
     "list_components",
     "search_docs",
 ]
@@ -138,7 +138,7 @@ async def session(c, checks, label, p):
     )
     _, s = await ok(c, checks, label, p, "get_changelog", {})
     checks.check(f"{label} changelog defaults to page 1", s.get("page") == 1 and s.get("previous") is None, s.get("page"))
-    _, s = await ok(c, checks, label, p, "list_component_files", {"component": comp})
+    _, s = await ok(c, checks, label, p, "list_components", {"component": comp})
     checks.check(f"{label} files of {comp}", any(f["path"] == p["file"] for f in s.get("files", [])), s.get("files"))
     r, s = await ok(c, checks, label, p, "get_file_code", {"path": p["file"]})
     names = [f["name"] for f in s.get("functions", [])]
@@ -198,7 +198,7 @@ async def session(c, checks, label, p):
         ("component_details", {"component": comp}),
         ("get_code_block", {"component": comp, "index": blocks}),
         ("get_changelog", {"page": pages}),
-        ("list_component_files", {"component": comp}),
+        ("list_components", {"component": comp}),
         ("get_file_code", {"path": p["file"]}),
         ("get_function_code", {"path": p["file"], "function": p["function"]}),
     ]

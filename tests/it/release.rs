@@ -614,69 +614,138 @@ fn build_from_a_git_ref_records_the_source() {
     assert_eq!(common::tree_bytes(&out3.join("my-design@3.4.0")), common::tree_bytes(&common::sample().report.dir));
 }
 
+/// A store holding the sample (3.4.0) and a 3.5.0 built from a copy of it whose `tag` differs: a function added to
+/// `Tag.tsx`, one prop changed, one added and one removed in its document's table, and a 3.5.0 changelog release
+/// naming `Tag` (and `Table`). Built once per test binary; returns (a working directory, the store).
+pub(crate) fn two_versions() -> &'static (PathBuf, PathBuf) {
+    static CELL: std::sync::OnceLock<(PathBuf, PathBuf)> = std::sync::OnceLock::new();
+    CELL.get_or_init(|| {
+        let tmp = tempfile::tempdir().unwrap().keep();
+        let store = tmp.join("store");
+        ok_in(&tmp, &store, &["install", arg(&common::sample().report.dir)]);
+        let repo = tmp.join("repo");
+        copy_dir(&common::root().join("corpus"), &repo);
+        let tag = repo.join("src/components/Tag/Tag.tsx");
+        let src = std::fs::read_to_string(&tag).unwrap();
+        std::fs::write(
+            &tag,
+            src + "\nexport function tagColorOf(props: TagProps): string {\n    return props.color ?? 'grey';\n}\n",
+        )
+        .unwrap();
+        // The sample's props come from the document's tables: one changed, one added, one removed.
+        let doc = repo.join("docs/tag/index.md");
+        let text = std::fs::read_to_string(&doc).unwrap();
+        let text = text
+            .replacen(
+                "| size | Size | 'small' \\| 'default' \\| 'large' | 'default' |  |",
+                "| size | Size | 'small' \\| 'default' \\| 'large' \\| 'huge' | 'large' |  |",
+                1,
+            )
+            .replacen(
+                "| visible | Controlled visibility | boolean | - |  |\n",
+                "| dot | Show a dot | boolean | false | 3.5.0 |\n",
+                1,
+            );
+        std::fs::write(&doc, text).unwrap();
+        let log = repo.join("CHANGELOG.md");
+        let text = std::fs::read_to_string(&log).unwrap().replacen(
+            "## 3.x\n\n",
+            "## 3.x\n\n#### 3.5.0 (2026-11-20)\n\n- **Feat**\n    - Tag: add `shape` and the `huge` size\n    - Table: unrelated change\n\n",
+            1,
+        );
+        std::fs::write(&log, text).unwrap();
+        // Not `./out`, which lookups would read before the store.
+        let out = tmp.join("built");
+        ok_in(&tmp, &store, &["build", arg(&repo), "--out", arg(&out), "--set-version", "3.5.0"]);
+        ok_in(&tmp, &store, &["install", arg(&out)]);
+        (tmp, store)
+    })
+}
+
 /// `diff` between two builds of the sample whose sources and changelog differ.
 #[test]
 fn diff_shows_props_functions_and_changelog_between_versions() {
-    let tmp = tempfile::tempdir().unwrap();
-    let store = tmp.path().join("store");
-    ok_in(tmp.path(), &store, &["install", arg(&common::sample().report.dir)]);
-    let repo = tmp.path().join("repo");
-    copy_dir(&common::root().join("corpus"), &repo);
-    let tag = repo.join("src/components/Tag/Tag.tsx");
-    let src = std::fs::read_to_string(&tag).unwrap();
-    std::fs::write(
-        &tag,
-        src + "\nexport function tagColorOf(props: TagProps): string {\n    return props.color ?? 'grey';\n}\n",
-    )
-    .unwrap();
-    // The sample's props come from the document's tables: one changed, one added, one removed.
-    let doc = repo.join("docs/tag/index.md");
-    let text = std::fs::read_to_string(&doc).unwrap();
-    let text = text
-        .replacen(
-            "| size | Size | 'small' \\| 'default' \\| 'large' | 'default' |  |",
-            "| size | Size | 'small' \\| 'default' \\| 'large' \\| 'huge' | 'large' |  |",
-            1,
-        )
-        .replacen(
-            "| visible | Controlled visibility | boolean | - |  |\n",
-            "| dot | Show a dot | boolean | false | 3.5.0 |\n",
-            1,
-        );
-    std::fs::write(&doc, text).unwrap();
-    let log = repo.join("CHANGELOG.md");
-    let text = std::fs::read_to_string(&log).unwrap().replacen(
-        "## 3.x\n\n",
-        "## 3.x\n\n#### 3.5.0 (2026-11-20)\n\n- **Feat**\n    - Tag: add `shape` and the `huge` size\n    - Table: unrelated change\n\n",
-        1,
-    );
-    std::fs::write(&log, text).unwrap();
-    let out = tmp.path().join("out");
-    ok_in(tmp.path(), &store, &["build", arg(&repo), "--out", arg(&out), "--set-version", "3.5.0"]);
-    ok_in(tmp.path(), &store, &["install", arg(&out)]);
-
-    let text = ok_in(&repo, &store, &["diff", "tag", "3.4.0", "3.5.0"]);
+    let (tmp, store) = two_versions();
+    let text = ok_in(tmp, store, &["diff", "tag", "3.4.0", "3.5.0"]);
     let expected = [
-        "[my-design · tag: 3.4.0 → 3.5.0]",
+        "[my-design 3.5.0 · tag: 3.4.0 → 3.5.0 · 3 props changed, functions +1 −0, 1 release mentions it · ≤ 325 \
+         tokens]",
         "## Props (3 changed)",
         "+ Tag.dot: boolean = false",
         "~ Tag.size: 'small' | 'default' | 'large' = 'default' → 'small' | 'default' | 'large' | 'huge' = 'large'",
         "- Tag.visible: boolean",
         "## Functions (+1 −0)",
         "+ tagColorOf",
-        "## Changelog (1 releases mention it)",
+        "## Changelog (1 release mentions it)",
         "### 3.5.0",
         "- Tag: add `shape` and the `huge` size",
     ];
     assert_eq!(text.trim_end(), expected.join("\n"));
-    // Within the budget: cut on whole lines, saying what is left.
-    let err = fails_in(&repo, &store, &["diff", "tag", "3.4.0", "3.5.0", "--max-tokens", "120"]);
+    // The newer version defaults to the highest installed.
+    assert_eq!(ok_in(tmp, store, &["diff", "tag", "3.4.0"]), text);
+    let err = fails_in(tmp, store, &["diff", "tag", "3.4.0", "3.5.0", "--max-tokens", "120"]);
     assert!(err.contains("max_tokens 120 is below the minimum of 300 tokens"), "{err}");
-    assert!(text.len() > 300, "the diff is longer than the smallest budget, so it is cut there");
-    let cut = ok_in(&repo, &store, &["diff", "tag", "3.4.0", "3.5.0", "--max-tokens", "300"]);
-    assert!(cut.len() <= 301 && cut.trim_end().ends_with("more lines (raise --max-tokens)"), "{cut}");
-    let err = fails_in(&repo, &store, &["diff", "tag", "3.4.0", "9.0.0"]);
-    assert!(err.contains("9.0.0") && err.contains("3.5.0"), "{err}");
+    let err = fails_in(tmp, store, &["diff", "tag", "3.4.0", "9.0.0"]);
+    assert!(err.contains("9.0.0") && err.contains("available: 3.4.0, 3.5.0"), "{err}");
+    let err = fails_in(tmp, store, &["diff", "tag", "3.5.0", "3.4.0"]);
+    assert!(err.contains("3.5.0 is newer than 3.4.0: give the older version first (diff tag 3.4.0 3.5.0)"), "{err}");
+}
+
+/// The parts of a `diff --json` at `max` tokens, following each part's cursor.
+fn diff_parts(tmp: &Path, store: &Path, max: &str) -> Vec<serde_json::Value> {
+    let mut parts: Vec<serde_json::Value> = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut args = vec!["diff", "tag", "3.4.0", "3.5.0", "--json", "--max-tokens", max];
+        if let Some(c) = &cursor {
+            args.extend(["--cursor", c.as_str()]);
+        }
+        let part: serde_json::Value = serde_json::from_str(&ok_in(tmp, store, &args)).unwrap();
+        cursor = part["next_cursor"].as_str().map(str::to_string);
+        parts.push(part);
+        if cursor.is_none() || parts.len() > 20 {
+            return parts;
+        }
+    }
+}
+
+/// A diff over the budget is cut by row bounds (bytes: the reader does not tokenize), says so, and continues with
+/// a cursor; a row alone over the budget is shortened and marked.
+#[test]
+fn diff_is_cut_by_the_budget_and_continues() {
+    let (tmp, store) = two_versions();
+    // Row bounds (module docs of `diff`): dot 47, size 135, visible 44, tagColorOf 13, the changelog line 41 + its
+    // release heading 45. At 500 the room is 270: the first four rows (239), then the changelog line.
+    let parts = diff_parts(tmp, store, "500");
+    let rows: Vec<(u64, u64)> =
+        parts.iter().map(|p| (p["first_row"].as_u64().unwrap(), p["rows_total"].as_u64().unwrap())).collect();
+    assert_eq!(rows, [(0, 5), (4, 5)]);
+    assert_eq!(parts[0]["props"].as_array().unwrap().len(), 3);
+    assert_eq!(parts[1]["changelog"][0]["lines"][0], "- Tag: add `shape` and the `huge` size");
+    assert!(parts.iter().all(|p| p.get("shortened").is_none()));
+    // At 300 (room 70): dot; size alone, shortened; visible and tagColorOf; the changelog line alone, shortened.
+    let parts = diff_parts(tmp, store, "300");
+    let firsts: Vec<u64> = parts.iter().map(|p| p["first_row"].as_u64().unwrap()).collect();
+    assert_eq!(firsts, [0, 1, 2, 4]);
+    let shortened: Vec<u64> = parts.iter().map(|p| p["shortened"].as_u64().unwrap_or(0)).collect();
+    assert_eq!(shortened, [0, 1, 0, 1]);
+    assert!(parts[1]["props"][0]["after"].as_str().unwrap().ends_with('…'), "{}", parts[1]);
+    // The text says where it was cut, and gives the command that continues.
+    let text = ok_in(tmp, store, &["diff", "tag", "3.4.0", "3.5.0", "--max-tokens", "300"]);
+    let last = text.trim_end().lines().last().unwrap();
+    assert!(last.starts_with("[rows 1–1 of 5; 4 left; continue with mydesign-docs diff tag 3.4.0 --cursor "), "{last}");
+    assert!(last.ends_with(" --max-tokens 300 --system my-design --version 3.5.0]"), "{last}");
+    let cursor = parts[0]["next_cursor"].as_str().unwrap();
+    let second = ok_in(tmp, store, &["diff", "tag", "3.4.0", "--max-tokens", "300", "--cursor", cursor]);
+    assert!(second.starts_with("[my-design 3.5.0 · tag: 3.4.0 → 3.5.0 · "), "{second}");
+    assert!(second.lines().next().unwrap().contains(" · 1 row shortened (…) to fit max_tokens: raise it"), "{second}");
+    assert!(second.contains("## Props (3 changed, continued)\n~ Tag.size: "), "{second}");
+    // A cursor of this comparison refused for another one.
+    let err = fails_in(tmp, store, &["diff", "button", "3.4.0", "--cursor", cursor]);
+    assert!(
+        err.contains("this cursor continues the changes of `tag` from 3.4.0 to 3.5.0, not the changes of `button`"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -692,7 +761,7 @@ fn changelog_since_lists_the_releases_that_name_the_component() {
     assert_eq!(
         heads,
         [
-            "[my-design · table: 3.3.4 → 3.4.0]",
+            "[my-design 3.4.0 · table: changelog 3.3.4 → 3.4.0 · 3 releases mention it · ≤ 1,259 tokens]",
             "## Changelog (3 releases mention it)",
             "### 3.4.0",
             "### 3.3.6",

@@ -9,7 +9,8 @@ use crate::common;
 
 use mydesign_docs::budget::Budget;
 use mydesign_docs::compile::tokens::TokenCounter;
-use mydesign_docs::read::{BundleSet, Detail, LookupError, Paging};
+use mydesign_docs::diff::{Changes, changelog_since, changes};
+use mydesign_docs::read::{BundleSet, Detail, Library, LookupError, Paging};
 use mydesign_docs::render::Render;
 
 const BUDGETS: [u32; 9] = [300, 301, 350, 500, 777, 1000, 2000, 5000, 10_000];
@@ -21,6 +22,8 @@ struct Seen {
     chains: usize,
     max_text_ratio: f64,
     max_json_ratio: f64,
+    /// Chains with a row shortened to fit (`component_changes` at small budgets).
+    shortened: usize,
 }
 
 /// Follows one lookup's cursors at `max`, checking every part; `call` is the lookup with a paging.
@@ -37,8 +40,9 @@ fn chain<V: Render>(
     let whole = serde_json::to_value(&whole).unwrap();
     let whole_text = match whole_override {
         Some(w) => w.to_string(),
-        None => whole["text"].as_str().unwrap_or("").to_string(),
+        None => content(&whole),
     };
+    let mut shortened = false;
     let budget = Budget::new(set.manifest().thresholds.max_tokens, Some(max)).unwrap();
     let mut joined = String::new();
     let mut cursor: Option<String> = None;
@@ -50,7 +54,8 @@ fn chain<V: Render>(
         let rendered = view.text();
         let json = serde_json::to_value(&view).unwrap();
         let compact = serde_json::to_string(&json).unwrap();
-        let text = json["text"].as_str().unwrap_or("");
+        let text = &content(&json);
+        shortened |= json["shortened"].as_u64().is_some_and(|n| n > 0);
         // Every token is at least one byte: only longer texts need counting.
         let text_tokens = if rendered.len() > max as usize { counter.count(&rendered) } else { 0 };
         let json_tokens = if compact.len() > max as usize { counter.count(&compact) } else { 0 };
@@ -79,7 +84,24 @@ fn chain<V: Render>(
             None => break,
         }
     }
-    assert!(joined == whole_text, "{what} at {max}: the parts do not rebuild the text");
+    // A row alone over the budget is shortened (and says so): only then do the parts not rebuild the whole.
+    assert!(joined == whole_text || shortened, "{what} at {max}: the parts do not rebuild the text");
+    seen.shortened += usize::from(shortened);
+}
+
+/// What a part serves: its `text`, or for `component_changes` its rows, one per line.
+fn content(json: &serde_json::Value) -> String {
+    if let Some(text) = json["text"].as_str() {
+        return text.to_string();
+    }
+    let list = |key: &str| json[key].as_array().cloned().unwrap_or_default();
+    let mut rows: Vec<String> = list("props").iter().map(|p| p.to_string()).collect();
+    rows.extend(list("functions_added").iter().map(|f| format!("+{f}")));
+    rows.extend(list("functions_removed").iter().map(|f| format!("-{f}")));
+    for r in list("changelog") {
+        rows.extend(r["lines"].as_array().into_iter().flatten().map(|l| format!("{} {l}", r["version"])));
+    }
+    rows.iter().map(|r| r.clone() + "\n").collect()
 }
 
 /// Every text-returning lookup of `component` (its docs at every detail, props, the first `blocks` code blocks),
@@ -226,4 +248,54 @@ fn sweep_semi_and_blueprint_samples() {
         sweep_set("blueprint", &b.set, &["button", "alert"], &[], &[300, 1000, 10_000], 1, 0, &mut seen);
     }
     eprintln!("real: {seen:?}");
+}
+
+/// `component_changes` × budgets: every part of a comparison within `max_tokens` (text and JSON), its rows
+/// rebuilt by following the cursors.
+fn sweep_changes(what: &str, set: &BundleSet, c: &Changes, budgets: &[u32], seen: &mut Seen) {
+    let counter = TokenCounter::new(&set.manifest().encoding).unwrap();
+    for &max in budgets {
+        chain(&format!("{what} changes"), set, max, &counter, seen, None, &|p| c.page(p));
+    }
+}
+
+#[test]
+fn sweep_component_changes() {
+    let mut seen = Seen::default();
+    // Two versions of the sample (a few rows), every component of it.
+    let (_, store) = crate::release::two_versions();
+    let library = Library::scan(std::slice::from_ref(store)).unwrap();
+    let (old, new) = (library.select(None, Some("3.4.0")).unwrap(), library.select(None, Some("3.5.0")).unwrap());
+    for c in new.manifest().components.iter().map(|c| c.name.clone()).collect::<Vec<_>>() {
+        let changes = changes(&old, &new, &c, None).unwrap();
+        sweep_changes(&format!("sample {c}"), &new, &changes, &BUDGETS, &mut seen);
+    }
+    // Every changelog line naming `table` since 0.0.1, in each language; and the hostile corpus's 500 props and
+    // 4,300 functions, all removed in the sample (a set without it): many rows, some long.
+    let sample = &common::sample().set;
+    for lang in sample.manifest().langs.clone() {
+        let c = changelog_since(sample, "table", "0.0.1", Some(&lang)).unwrap();
+        assert!(c.changelog.len() > 10, "{lang}: {} releases", c.changelog.len());
+        sweep_changes(&format!("sample table since 0.0.1 {lang}"), sample, &c, &BUDGETS, &mut seen);
+    }
+    let repo = hostile_repo();
+    let out = tempfile::tempdir().unwrap();
+    let hostile = BundleSet::open(&common::build_into(repo.path(), "default", out.path()).dir).unwrap();
+    let c = changes(&hostile, sample, "hostile", None).unwrap();
+    assert!(
+        c.props.len() >= 500 && c.functions_removed.len() >= 4000,
+        "{} {}",
+        c.props.len(),
+        c.functions_removed.len()
+    );
+    sweep_changes("hostile 1.0.0 → sample", sample, &c, &[300, 777, 2000, 10_000], &mut seen);
+    if let Some(b) = common::semi() {
+        for lang in b.set.manifest().langs.clone() {
+            let c = changelog_since(&b.set, "table", "0.0.1", Some(&lang)).unwrap();
+            assert!(c.changelog.len() > 50, "semi {lang}: {} releases", c.changelog.len());
+            sweep_changes(&format!("semi table since 0.0.1 {lang}"), &b.set, &c, &[300, 777, 2000, 10_000], &mut seen);
+        }
+    }
+    eprintln!("changes: {seen:?}");
+    assert!(seen.parts > 500, "{seen:?}");
 }

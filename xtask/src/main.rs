@@ -203,7 +203,7 @@ fn mcp_bench(bin: &Path, out: &Path, system: &str, semi: bool) -> anyhow::Result
             ("component_details", r#"{"component":"table"}"#),
             ("get_code_block", r#"{"component":"table","index":53}"#),
             ("get_changelog", r#"{"page":17}"#),
-            ("list_component_files", r#"{"component":"table"}"#),
+            ("list_components", r#"{"component":"table"}"#),
             ("get_file_code", r#"{"path":"packages/semi-foundation/table/foundation.ts"}"#),
             (
                 "get_function_code",
@@ -216,7 +216,7 @@ fn mcp_bench(bin: &Path, out: &Path, system: &str, semi: bool) -> anyhow::Result
             ("component_details", r#"{"component":"table"}"#),
             ("get_code_block", r#"{"component":"table","index":33}"#),
             ("get_changelog", r#"{"page":6}"#),
-            ("list_component_files", r#"{"component":"table"}"#),
+            ("list_components", r#"{"component":"table"}"#),
             ("get_file_code", r#"{"path":"src/components/Table/Table.tsx"}"#),
             ("get_function_code", r#"{"path":"src/components/Table/Table.tsx","function":"Table.render"}"#),
         ]

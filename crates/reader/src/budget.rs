@@ -616,7 +616,7 @@ pub enum Request {
         /// Language of the sizes.
         lang: String,
     },
-    /// `list_component_files`: rows of a component's file list.
+    /// `list_components` with a component: rows of its file list.
     Files {
         /// Component name.
         component: String,
@@ -627,6 +627,19 @@ pub enum Request {
         path: String,
         /// Qualified name.
         qualified: String,
+    },
+    /// `component_changes` / `diff` / `changelog --component --since`: rows of a comparison.
+    Changes {
+        /// Component key.
+        component: String,
+        /// Older version.
+        from: String,
+        /// Newer version.
+        to: String,
+        /// Language asked for.
+        lang: Option<String>,
+        /// Only the changelog compared.
+        changelog_only: bool,
     },
 }
 
@@ -645,6 +658,9 @@ impl std::fmt::Display for Request {
             Request::Function { path, qualified } => write!(f, "function `{qualified}` of `{path}`"),
             Request::Components { lang } => write!(f, "the component list ({lang})"),
             Request::Files { component } => write!(f, "the file list of `{component}`"),
+            Request::Changes { component, from, to, .. } => {
+                write!(f, "the changes of `{component}` from {from} to {to}")
+            }
         }
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod budget;
 pub mod bundle;
+pub mod diff;
 pub mod locate;
 pub mod model;
 pub mod read;

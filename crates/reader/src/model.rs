@@ -172,7 +172,7 @@ pub struct ComponentEntry {
     pub docs: Vec<DocSummary>,
     /// Number of files listed for the component.
     pub files: u32,
-    /// Tokens of the component's file list (`list_component_files`).
+    /// Tokens of the component's file list (`list_components` with `component`).
     pub files_tokens: u32,
     /// File name of its bundle inside the bundle set directory.
     pub bundle: String,

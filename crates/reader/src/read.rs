@@ -243,6 +243,28 @@ pub enum LookupError {
          in another call"
     )]
     PropsAlone,
+    /// A comparison whose older version is the newer one.
+    #[error(
+        "{from} is newer than {to}: compare from the older version (`from` in MCP tools, the first version of `diff`) \
+         to the newer (`version`, the second)"
+    )]
+    ReversedVersions {
+        /// The version given as the older.
+        from: String,
+        /// The version given as the newer.
+        to: String,
+    },
+    /// A cursor of one view of a document passed with a `detail` that asks for another.
+    #[error(
+        "this cursor continues {cursor}, but the call asks for detail={asked}: drop `detail` (CLI: --detail/--full) \
+         to continue it, or drop the cursor to start the {asked} answer"
+    )]
+    CursorOfOtherView {
+        /// What the cursor continues.
+        cursor: String,
+        /// The detail asked for.
+        asked: String,
+    },
     /// A refused `max_tokens` or cursor.
     #[error(transparent)]
     Budget(#[from] BudgetError),
@@ -766,11 +788,47 @@ const TEXT_CACHE_BYTES: usize = 4 << 20;
 /// choose from. Several systems and versions can sit side by side.
 pub struct Library {
     dirs: Vec<PathBuf>,
-    /// `(system, version, directory)`, sorted by system then version (ascending).
-    entries: Vec<(String, String, PathBuf)>,
+    /// `(system, version, directory)`, sorted by system then version (ascending); listed again when a directory
+    /// that holds sets changes ([`Library::refresh`]).
+    entries: std::sync::RwLock<Vec<(String, String, PathBuf)>>,
     open: Mutex<HashMap<PathBuf, Arc<BundleSet>>>,
     /// Version served by default per system, instead of the highest ([`Library::pin`]).
     pins: HashMap<String, String>,
+    /// What the last listing saw, to tell when to list again.
+    listed: Mutex<Listing>,
+}
+
+/// The directories holding sets (not sets given directly) with their modification times when last listed, and
+/// when that was.
+struct Listing {
+    stamps: Vec<(PathBuf, Option<std::time::SystemTime>)>,
+    at: std::time::SystemTime,
+}
+
+/// A directory modified this close to its last listing (or after it) is listed again at the next request:
+/// modification times are coarse (a file system may keep one tick for several changes), so an entry added in
+/// the same tick as the listing would otherwise go unseen.
+const RACY_MTIME: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The `<system>@<version>/` sets directly under `dir` (hidden names, such as generations, skipped).
+fn sets_in(dir: &Path, entries: &mut Vec<(String, String, PathBuf)>) {
+    let Ok(read) = std::fs::read_dir(dir) else { return };
+    for e in read.filter_map(|e| e.ok()) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some((s, v)) = name.split_once('@') else { continue };
+        if !name.starts_with('.') && e.path().join("manifest.bundle").is_file() {
+            entries.push((s.to_string(), v.to_string(), e.path()));
+        }
+    }
+}
+
+fn sort_entries(entries: &mut Vec<(String, String, PathBuf)>) {
+    entries.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| version_cmp(&a.1, &b.1)));
+    entries.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+}
+
+fn mtime(dir: &Path) -> Option<std::time::SystemTime> {
+    std::fs::metadata(dir).and_then(|m| m.modified()).ok()
 }
 
 impl Library {
@@ -782,6 +840,8 @@ impl Library {
     pub fn scan(dirs: &[PathBuf]) -> Result<Library, LookupError> {
         let mut entries = Vec::new();
         let mut open = HashMap::new();
+        let at = std::time::SystemTime::now();
+        let mut stamps = Vec::new();
         for dir in dirs {
             if dir.join("manifest.bundle").is_file() {
                 let set = BundleSet::open(dir)?;
@@ -789,21 +849,57 @@ impl Library {
                 open.insert(dir.clone(), Arc::new(set));
                 continue;
             }
-            let Ok(read) = std::fs::read_dir(dir) else { continue };
-            for e in read.filter_map(|e| e.ok()) {
-                let name = e.file_name().to_string_lossy().into_owned();
-                let Some((s, v)) = name.split_once('@') else { continue };
-                if !name.starts_with('.') && e.path().join("manifest.bundle").is_file() {
-                    entries.push((s.to_string(), v.to_string(), e.path()));
-                }
-            }
+            stamps.push((dir.clone(), mtime(dir)));
+            sets_in(dir, &mut entries);
         }
         if entries.is_empty() {
             return Err(LookupError::NoBundles { dir: join_dirs(dirs) });
         }
-        entries.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| version_cmp(&a.1, &b.1)));
-        entries.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
-        Ok(Library { dirs: dirs.to_vec(), entries, open: Mutex::new(open), pins: HashMap::new() })
+        sort_entries(&mut entries);
+        Ok(Library {
+            dirs: dirs.to_vec(),
+            entries: std::sync::RwLock::new(entries),
+            open: Mutex::new(open),
+            pins: HashMap::new(),
+            listed: Mutex::new(Listing { stamps, at }),
+        })
+    }
+
+    /// Lists the sets of the scanned directories again when one of them changed since the last listing (its
+    /// modification time moved, or is within [`RACY_MTIME`] of that listing), so that a running server serves a
+    /// version installed or built after it started, and stops listing a removed one. Costs one `stat` per
+    /// directory when nothing changed; sets given directly are kept as they are. Called by [`Library::select`]
+    /// and [`Library::systems`], so at every request.
+    pub fn refresh(&self) {
+        let mut listed = self.listed.lock().unwrap_or_else(|e| e.into_inner());
+        let at = listed.at;
+        let stale = listed.stamps.iter().any(|(dir, seen)| {
+            let now = mtime(dir);
+            now != *seen || now.is_some_and(|t| t + RACY_MTIME >= at)
+        });
+        if !stale {
+            return;
+        }
+        let now = std::time::SystemTime::now();
+        let mut fresh = Vec::new();
+        for (dir, seen) in listed.stamps.iter_mut() {
+            *seen = mtime(dir);
+            sets_in(dir, &mut fresh);
+        }
+        listed.at = now;
+        let mut entries = self.entries.write().unwrap_or_else(|e| e.into_inner());
+        // Sets given directly (not under a scanned directory) stay.
+        let scanned: Vec<&PathBuf> = listed.stamps.iter().map(|(d, _)| d).collect();
+        fresh.extend(
+            entries.iter().filter(|(_, _, d)| !d.parent().is_some_and(|p| scanned.iter().any(|s| *s == p))).cloned(),
+        );
+        sort_entries(&mut fresh);
+        *entries = fresh;
+    }
+
+    /// The entries as last listed.
+    fn entries(&self) -> std::sync::RwLockReadGuard<'_, Vec<(String, String, PathBuf)>> {
+        self.entries.read().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The library of the CLI's lookups and of `serve`: every set in `dirs` when some are given (`--bundles`,
@@ -834,8 +930,9 @@ impl Library {
 
     /// Systems and their versions (ascending), for lists and error messages.
     pub fn systems(&self) -> Vec<(String, Vec<String>)> {
+        self.refresh();
         let mut out: Vec<(String, Vec<String>)> = Vec::new();
-        for (s, v, _) in &self.entries {
+        for (s, v, _) in self.entries().iter() {
             match out.last_mut() {
                 Some((last, versions)) if last == s => versions.push(v.clone()),
                 _ => out.push((s.clone(), vec![v.clone()])),
@@ -883,6 +980,8 @@ impl Library {
                 })?
             }
             None if systems.len() == 1 => &systems[0],
+            // Every set was removed while the library was open.
+            None if systems.is_empty() => return Err(LookupError::NoBundles { dir: where_ }),
             None => {
                 return Err(LookupError::System {
                     message: format!(
@@ -927,7 +1026,7 @@ impl Library {
     /// The set `system@version` of the entries, opened once and kept.
     fn open_entry(&self, system: &str, version: &str) -> Result<Arc<BundleSet>, LookupError> {
         let dir = self
-            .entries
+            .entries()
             .iter()
             .find(|(s, v, _)| s == system && v == version)
             .map(|(_, _, d)| d.clone())
@@ -974,7 +1073,8 @@ impl Library {
     /// Every set that does not open (its manifest is missing or damaged), for `verify`.
     pub fn damaged_all(&self) -> Vec<DamagedSet> {
         let mut out = Vec::new();
-        for (system, version, dir) in &self.entries {
+        let entries = self.entries().clone();
+        for (system, version, dir) in &entries {
             if let Err(e) = self.open_entry(system, version) {
                 let fallback = None;
                 let (system, version, dir) = (system.clone(), version.clone(), dir.clone());
@@ -985,7 +1085,11 @@ impl Library {
     }
 
     fn dir_of(&self, system: &str, version: &str) -> PathBuf {
-        self.entries.iter().find(|(s, v, _)| s == system && v == version).map(|(_, _, d)| d.clone()).unwrap_or_default()
+        self.entries()
+            .iter()
+            .find(|(s, v, _)| s == system && v == version)
+            .map(|(_, _, d)| d.clone())
+            .unwrap_or_default()
     }
 }
 
@@ -1555,11 +1659,24 @@ impl BundleSet {
     ) -> Result<DocView, LookupError> {
         // A cursor carries the detail and sections of the first call: a continuation names only the component.
         let mut sections = sections.to_vec();
-        if let Some(Request::Doc { form, sections: s, .. }) =
-            paging.cursor.map(Cursor::decode).transpose()?.map(|c| c.request)
-        {
+        let continued = paging.cursor.map(Cursor::decode).transpose()?.map(|c| c.request);
+        if let Some(Request::Doc { form, sections: s, .. }) = &continued {
+            let form = *form;
+            // A detail that names another view than the cursor's is an error, not ignored: `full` with a cursor of
+            // the placeholder view, `brief` (the card) with a cursor of a document.
+            let other = match detail {
+                Detail::Full => form == DocForm::Normal,
+                Detail::Brief => sections.is_empty() && matches!(form, DocForm::Normal | DocForm::Full),
+                Detail::Normal => false,
+            };
+            if let Some(request) = continued.as_ref().filter(|_| other) {
+                return Err(LookupError::CursorOfOtherView {
+                    cursor: request.to_string(),
+                    asked: detail.name().into(),
+                });
+            }
             detail = if form == DocForm::Full { Detail::Full } else { Detail::Normal };
-            sections = s;
+            sections = s.clone();
         }
         let sections = sections.as_slice();
         let (bundle, meta) = self.component_meta(name)?;
@@ -1681,6 +1798,10 @@ impl BundleSet {
             && !self.has_section(name, lang, "props")?;
         if props_named && sections.len() > 1 {
             return Err(LookupError::PropsAlone);
+        }
+        if detail == Detail::Full && (continues(DocForm::Props) || continues(DocForm::Card)) {
+            let cursor = paging.cursor.and_then(|c| Cursor::decode(c).ok()).map(|c| c.request.to_string());
+            return Err(LookupError::CursorOfOtherView { cursor: cursor.unwrap_or_default(), asked: "full".into() });
         }
         if props_named || continues(DocForm::Props) {
             return self.props(name, lang, paging).map(DetailsView::Props);

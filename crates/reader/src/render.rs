@@ -190,8 +190,7 @@ impl Render for ComponentsView {
             out.push_str(&list_cut(&self.part, self.components.len(), &call));
         }
         if self.shared_files > 0 {
-            let call =
-                surface.call(&self.served, None, "list_component_files", "files", &[("component", "_shared".into())]);
+            let call = surface.call(&self.served, None, "list_components", "files", &[("component", "_shared".into())]);
             out.push_str(&format!(
                 "[+ {} of shared folders that are no component: {call}]\n",
                 plural(self.shared_files, "file")
@@ -468,7 +467,7 @@ impl Render for FilesView {
         }
         if let Some(cur) = &self.part.next_cursor {
             let args = [("component", self.component.clone())];
-            let tool = ("list_component_files", "files");
+            let tool = ("list_components", "files");
             let call = surface.resume(&self.served, None, tool, &args, self.part.max_tokens, cur);
             out.push_str(&list_cut(&self.part, self.files.len(), &call));
         }
@@ -570,6 +569,71 @@ impl Render for FunctionView {
             plural(f.tokens, "token"),
             framed(&self.part, &self.text, more)
         )
+    }
+}
+
+impl Render for crate::diff::ChangesView {
+    fn render(&self, surface: Surface) -> String {
+        let (p, fa, fr) = (self.total_props, self.total_functions_added, self.total_functions_removed);
+        let releases = format!(
+            "{} {}",
+            plural(self.total_releases, "release"),
+            if self.total_releases == 1 { "mentions it" } else { "mention it" }
+        );
+        let what = if self.changelog_only {
+            format!("changelog {} → {} · {releases}", self.from, self.to)
+        } else {
+            format!("{} → {} · {} changed, functions +{fa} −{fr}, {releases}", self.from, self.to, plural(p, "prop"))
+        };
+        let shortened = if self.shortened > 0 {
+            format!(" · {} shortened (…) to fit max_tokens: raise it for the whole row", plural(self.shortened, "row"))
+        } else {
+            String::new()
+        };
+        let mut out = format!(
+            "[{} · {}: {what} · ≤ {} {}{shortened}]\n",
+            served(&self.served),
+            self.component,
+            thousands(self.tokens),
+            tokens_word(self.tokens)
+        );
+        // Where each section sits among all the rows, and the rows of this part.
+        let (a, last) = (self.part.first_row, self.part.next_cursor.is_none());
+        let b = a + self.rows() as u32;
+        let heading = |out: &mut String, start: u32, end: u32, title: &str, counts: String| {
+            let overlaps = start < b && end > a;
+            let empty_here = start == end && a <= start && (start < b || last);
+            if overlaps || empty_here {
+                let continued = if a > start && a < end { ", continued" } else { "" };
+                out.push_str(&format!("## {title} ({counts}{continued})\n"));
+            }
+        };
+        if !self.changelog_only {
+            heading(&mut out, 0, p, "Props", format!("{p} changed"));
+            out.extend(self.props.iter().map(|c| crate::diff::prop_line(c) + "\n"));
+            heading(&mut out, p, p + fa + fr, "Functions", format!("+{fa} −{fr}"));
+            out.extend(self.functions_added.iter().map(|f| format!("+ {f}\n")));
+            out.extend(self.functions_removed.iter().map(|f| format!("- {f}\n")));
+        }
+        let start = if self.changelog_only { 0 } else { p + fa + fr };
+        heading(&mut out, start, self.part.rows_total, "Changelog", releases);
+        for r in &self.changelog {
+            out.push_str(&format!("### {}{}\n", r.version, if r.continued { " (continued)" } else { "" }));
+            out.extend(r.lines.iter().map(|l| format!("{l}\n")));
+        }
+        if let Some(cur) = &self.part.next_cursor {
+            let c = ("component", self.component.clone());
+            let lang = self.lang.as_deref();
+            let call = if self.changelog_only {
+                let args = [("--component", self.component.clone()), ("--since", self.from.clone())];
+                surface.resume(&self.served, lang, ("get_changelog", "changelog"), &args, self.part.max_tokens, cur)
+            } else {
+                let args = [c, ("from", self.from.clone())];
+                surface.resume(&self.served, lang, ("component_changes", "diff"), &args, self.part.max_tokens, cur)
+            };
+            out.push_str(&list_cut(&self.part, self.rows(), &call));
+        }
+        out
     }
 }
 

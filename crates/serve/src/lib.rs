@@ -2,6 +2,6 @@
 //! reader half (`mydesign-docs-reader`) only. Never compiles, parses Markdown or tokenizes.
 #![deny(missing_docs)]
 
-use mydesign_docs_reader::{budget, read, render, search};
+use mydesign_docs_reader::{budget, diff, read, render, search};
 
 pub mod serve;

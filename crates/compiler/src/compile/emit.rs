@@ -303,7 +303,7 @@ fn package_full_name(repo: &Path) -> Option<String> {
     value.get("name")?.as_str().map(str::to_string).filter(|n| !n.is_empty())
 }
 
-/// Stores the token counts of the list answers (`list_components` per language, `list_component_files` per
+/// Stores the token counts of the list answers (`list_components` per language, and with `component` per
 /// component), rendered for MCP clients by the reader's own code: lists are built from the manifest at lookup time,
 /// and the reader cannot count.
 fn count_lists(

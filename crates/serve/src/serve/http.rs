@@ -2,8 +2,8 @@
 //! per client (rmcp's `LocalSessionManager`), each connection on its own task, so sessions run concurrently.
 //!
 //! Before rmcp sees a request, [`route`] refuses what rmcp would let through or answer badly: a request with more
-//! than one `Origin` header (403), a new session beyond [`HttpOptions::max_sessions`] (503 with a JSON-RPC error
-//! naming the cap), and a POST body that is not JSON (400 with the JSON-RPC parse error -32700, where rmcp says
+//! than one `Origin` header (403), a new session (an `initialize` without a session id) beyond
+//! [`HttpOptions::max_sessions`] (503 with `Retry-After` and a JSON-RPC error naming the cap), and a POST body that is not JSON (400 with the JSON-RPC parse error -32700, where rmcp says
 //! 415). Accepted sockets set `TCP_NODELAY`: without it the last segment of each answer waits for the client's
 //! delayed ACK (~40 ms a call). Sessions idle for [`HttpOptions::session_idle`] are closed by rmcp.
 
@@ -56,6 +56,10 @@ pub const DEFAULT_MAX_SESSIONS: usize = 256;
 /// Default idle timeout of a session: 2 minutes (rmcp: 5), so an abandoned session is freed soon
 /// while an agent thinking between calls keeps its session.
 pub const DEFAULT_SESSION_IDLE: Duration = Duration::from_secs(120);
+
+/// `Retry-After` of a new session refused at the cap, in seconds: a session frees its place when closed or after
+/// [`HttpOptions::session_idle`]; clients that honour the header try again soon rather than give up.
+const RETRY_AFTER_SECS: &str = "10";
 
 /// The largest POST body read, in bytes (16 MiB, as the stdio line cap); larger ones get 413.
 const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
@@ -189,19 +193,7 @@ async fn route(endpoint: &Endpoint, request: Request<Incoming>) -> Response<Body
     }
     let delete = request.method() == hyper::Method::DELETE;
     let request = if request.method() == hyper::Method::POST {
-        let new_session = !request.headers().contains_key("mcp-session-id");
-        if new_session {
-            let live = endpoint.sessions.sessions.read().await.len();
-            if live >= endpoint.max_sessions {
-                tracing::warn!("refused a new MCP session: {live} open, the cap is {}", endpoint.max_sessions);
-                let message = format!(
-                    "too many MCP sessions: {live} are open and the server's cap is {} (serve --max-sessions); \
-                     close unused sessions (HTTP DELETE) or retry when idle ones expire",
-                    endpoint.max_sessions
-                );
-                return json_rpc_error(StatusCode::SERVICE_UNAVAILABLE, -32000, &message);
-            }
-        }
+        let no_session = !request.headers().contains_key("mcp-session-id");
         let (parts, body) = request.into_parts();
         let bytes = match http_body_util::Limited::new(body, MAX_BODY_BYTES).collect().await {
             Ok(collected) => collected.to_bytes(),
@@ -210,12 +202,33 @@ async fn route(endpoint: &Endpoint, request: Request<Incoming>) -> Response<Body
                 return json_rpc_error(StatusCode::PAYLOAD_TOO_LARGE, -32600, &message);
             }
         };
-        if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
-            return json_rpc_error(
-                StatusCode::BAD_REQUEST,
-                -32700,
-                &format!("parse error: the body is not JSON ({e})"),
-            );
+        let message = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+            Ok(message) => message,
+            Err(e) => {
+                return json_rpc_error(
+                    StatusCode::BAD_REQUEST,
+                    -32700,
+                    &format!("parse error: the body is not JSON ({e})"),
+                );
+            }
+        };
+        // Only an `initialize` without a session opens one: it alone is refused when the cap is full (any other
+        // request without a session gets rmcp's 400, full or not).
+        if no_session && message.get("method").and_then(serde_json::Value::as_str) == Some("initialize") {
+            let live = endpoint.sessions.sessions.read().await.len();
+            if live >= endpoint.max_sessions {
+                tracing::warn!("refused a new MCP session: {live} open, the cap is {}", endpoint.max_sessions);
+                let message = format!(
+                    "too many MCP sessions: {live} are open and the server's cap is {} (serve --max-sessions); \
+                     close unused sessions (HTTP DELETE) or retry when idle ones expire",
+                    endpoint.max_sessions
+                );
+                let mut response = json_rpc_error(StatusCode::SERVICE_UNAVAILABLE, -32000, &message);
+                response
+                    .headers_mut()
+                    .insert(hyper::header::RETRY_AFTER, hyper::header::HeaderValue::from_static(RETRY_AFTER_SECS));
+                return response;
+            }
         }
         Request::from_parts(parts, Full::new(bytes))
     } else {

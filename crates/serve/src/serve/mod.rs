@@ -3,8 +3,9 @@
 //! no tokenizing of its own: every tool is one [`Library::select`], one [`BundleSet`](crate::read::BundleSet)
 //! method and one [`Render`].
 //!
-//! - Tools ([`tools`]): `list_components`, `component_details`, `get_code_block`, `get_changelog`,
-//!   `list_component_files`, `get_file_code`, `get_function_code`, `search_docs`. Those that return text take
+//! - Tools ([`tools`]): `list_components` (with `component`: its files), `component_details`, `get_code_block`,
+//!   `get_changelog`, `get_file_code`, `get_function_code`, `search_docs`, `component_changes` (what changed since
+//!   an older installed version, [`crate::diff`]). Those that return text take
 //!   `max_tokens` (lowering the operator's cap, `serve --max-tokens`) and `cursor` (continuing a cut answer). Every one is read-only, declares an
 //!   `outputSchema` (the fields every answer shares, cut from its view's JSON schema: [`tools::output_schema`]) and
 //!   answers with `structuredContent` (the whole view) plus the rendered text. A failed lookup is a result with `isError: true` whose text names what exists; so are malformed
@@ -156,8 +157,9 @@ pub fn instructions(library: &Library) -> String {
         "Design-system documentation, compiled and exact, served offline: {}. Workflow: search_docs for a question, \
          or list_components → component_details (detail=brief: a card with every section's size; default: long \
          documents show code blocks and big tables as placeholders; sections=[…] or [\"props\"] for parts) → \
-         get_code_block; list_component_files → get_file_code (large sources as skeletons; start_line/end_line) → \
-         get_function_code; get_changelog (page 1 = newest). Every answer states its size in tokens and fits a \
+         get_code_block; list_components(component=…) → get_file_code (large sources as skeletons; \
+         start_line/end_line) → get_function_code; get_changelog (page 1 = newest); component_changes(from=…) for \
+         what changed since an older version. Every answer states its size in tokens and fits a \
          budget; a cut answer ends with the call that continues it (cursor). Omit `version` for the highest; pass \
          `system` when several are served; `lang` picks a language (`en` or `en-US`).{}",
         served.join("; "),

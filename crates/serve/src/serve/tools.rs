@@ -10,11 +10,12 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
 use rmcp::{ErrorData, tool, tool_router};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::DocsServer;
 use crate::budget::Budget;
+use crate::diff::ChangesView;
 use crate::read::{
     BundleSet, ChangelogView, CodeBlockView, ComponentsView, Detail, DetailsView, FileView, FilesView, FunctionView,
     LookupError, Paging,
@@ -28,14 +29,14 @@ use crate::search::query::{SearchOptions, SearchView};
 pub struct SetParams {
     /// If several.
     pub system: Option<String>,
-    /// Default: the highest.
+    /// Default: highest.
     pub version: Option<String>,
 }
 
 /// Budget and continuation; part of the parameters of every tool that returns text.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct PageParams {
-    /// Token cap, ≥300.
+    /// ≥300.
     pub max_tokens: Option<u32>,
     /// A next_cursor.
     pub cursor: Option<String>,
@@ -44,6 +45,8 @@ pub struct PageParams {
 /// `list_components` parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ListComponentsParams {
+    /// List this one's files instead.
+    pub component: Option<String>,
     /// e.g. en-US.
     pub lang: Option<String>,
     #[serde(flatten)]
@@ -57,9 +60,9 @@ pub struct ListComponentsParams {
 /// `component_details` parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ComponentDetailsParams {
-    /// Component name (any spelling), or changelog-N.
+    /// Component name (any spelling), or changelog-N (a changelog page).
     pub component: String,
-    /// e.g. en-US, zh-CN.
+    /// e.g. en-US.
     pub lang: Option<String>,
     /// brief: card with sizes; normal (default).
     pub detail: Option<Detail>,
@@ -81,7 +84,7 @@ pub struct CodeBlockParams {
     /// 1-based, as in the placeholders.
     #[schemars(range(min = 1))]
     pub index: u32,
-    /// e.g. en-US, zh-CN.
+    /// e.g. en-US.
     pub lang: Option<String>,
     #[serde(flatten)]
     #[allow(missing_docs)]
@@ -97,7 +100,7 @@ pub struct ChangelogParams {
     /// 1 (default) = newest.
     #[schemars(range(min = 1))]
     pub page: Option<u32>,
-    /// e.g. en-US, zh-CN.
+    /// e.g. en-US.
     pub lang: Option<String>,
     #[serde(flatten)]
     #[allow(missing_docs)]
@@ -107,11 +110,15 @@ pub struct ChangelogParams {
     pub set: SetParams,
 }
 
-/// `list_component_files` parameters.
+/// `component_changes` parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
-pub struct ComponentFilesParams {
+pub struct ChangesParams {
     /// Component name.
     pub component: String,
+    /// Older version, compared with `version`.
+    pub from: String,
+    /// e.g. en-US.
+    pub lang: Option<String>,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub paging: PageParams,
@@ -164,13 +171,33 @@ pub struct SearchParams {
     pub component: Option<String>,
     /// doc, code, function, changelog or props.
     pub kind: Option<String>,
-    /// e.g. en-US, zh-CN.
+    /// e.g. en-US.
     pub lang: Option<String>,
     /// Default 2000.
     pub max_tokens: Option<u32>,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub set: SetParams,
+}
+
+/// `list_components`' answer: the component list, or one component's files when `component` is given.
+/// Serialized as the inner view, untagged.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ListView {
+    /// The components.
+    Components(ComponentsView),
+    /// One component's files.
+    Files(FilesView),
+}
+
+impl Render for ListView {
+    fn render(&self, surface: crate::render::Surface) -> String {
+        match self {
+            ListView::Components(v) => v.render(surface),
+            ListView::Files(v) => v.render(surface),
+        }
+    }
 }
 
 /// The fields an `outputSchema` declares: the ones every answer shares (the system and version served, and for
@@ -401,17 +428,21 @@ impl DocsServer {
 
 #[tool_router(router = tool_router, vis = "pub(super)")]
 impl DocsServer {
-    /// List the components with title, one-line description and the size in tokens of each document.
+    /// List the components with title, one-line description and the size in tokens of each document; or, given
+    /// `component`, that component's files.
     #[tool(
         name = "list_components",
         input_schema = input_schema::<ListComponentsParams>(),
         title = "List components",
-        description = "Components with token sizes. Start here.",
+        description = "Components with token sizes, or one component's files. Start here.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
-        output_schema = output_schema::<ComponentsView>()
+        output_schema = output_schema::<ListView>()
     )]
     fn list_components(&self, Parameters(p): Parameters<ListComponentsParams>) -> CallToolResult {
-        self.paged(&p.set, &p.paging, |set, paging| set.components_paged(p.lang.as_deref(), paging))
+        self.paged(&p.set, &p.paging, |set, paging| match &p.component {
+            Some(c) => set.files_paged(c, paging).map(ListView::Files),
+            None => set.components_paged(p.lang.as_deref(), paging).map(ListView::Components),
+        })
     }
 
     /// A component's document (or a changelog page).
@@ -419,8 +450,7 @@ impl DocsServer {
         name = "component_details",
         input_schema = input_schema::<ComponentDetailsParams>(),
         title = "Component document",
-        description = "A component's document; long ones hide code blocks and big tables as placeholders. \
-                       changelog-N: changelog pages.",
+        description = "A component's document; long ones show code blocks and big tables as placeholders.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<DetailsView>()
     )]
@@ -436,7 +466,7 @@ impl DocsServer {
         name = "get_code_block",
         input_schema = input_schema::<CodeBlockParams>(),
         title = "Code block",
-        description = "One code block of a document, by its placeholder's number, as a renderer sees it.",
+        description = "A document's code block by its placeholder number.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<CodeBlockView>()
     )]
@@ -457,17 +487,26 @@ impl DocsServer {
         self.paged(&p.set, &p.paging, |set, paging| set.changelog(p.page, p.lang.as_deref(), paging))
     }
 
-    /// A component's files.
+    /// What changed in a component between two versions.
     #[tool(
-        name = "list_component_files",
-        input_schema = input_schema::<ComponentFilesParams>(),
-        title = "Component files",
-        description = "A component's source files with their sizes.",
+        name = "component_changes",
+        input_schema = input_schema::<ChangesParams>(),
+        title = "Component changes",
+        description = "Changes since an older version: props, functions, changelog.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
-        output_schema = output_schema::<FilesView>()
+        output_schema = output_schema::<ChangesView>()
     )]
-    fn list_component_files(&self, Parameters(p): Parameters<ComponentFilesParams>) -> CallToolResult {
-        self.paged(&p.set, &p.paging, |set, paging| set.files_paged(&p.component, paging))
+    fn component_changes(&self, Parameters(p): Parameters<ChangesParams>) -> CallToolResult {
+        let (system, version) = (p.set.system.as_deref(), p.set.version.as_deref());
+        answer(crate::diff::compare(&self.library, system, &p.component, &p.from, version, p.lang.as_deref()).and_then(
+            |changes| {
+                let set = self.library.select(Some(&changes.served.system), Some(&changes.to))?;
+                changes.page(Paging {
+                    budget: Budget::new(self.cap(&set), p.paging.max_tokens)?,
+                    cursor: p.paging.cursor.as_deref(),
+                })
+            },
+        ))
     }
 
     /// One file, as its skeleton or whole.
@@ -526,7 +565,7 @@ impl DocsServer {
         name = "get_function_code",
         input_schema = input_schema::<FunctionCodeParams>(),
         title = "Function source",
-        description = "One function or method of a source file, as written.",
+        description = "One function or method's source.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<FunctionView>()
     )]

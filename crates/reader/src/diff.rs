@@ -1,0 +1,584 @@
+//! What changed in one component between two versions of a design system (`component_changes` over MCP, `diff` and
+//! `changelog --component --since` on the command line): props added, removed and changed (type, default,
+//! optional, deprecation), functions added and removed, and the changelog lines of the releases after the older
+//! version up to the newer one that name the component. Built from stored metadata only: no parsing, no tokenizing.
+//!
+//! **Budget.** The answer is a list of rows (one per prop change, function or changelog line) served like the
+//! other lists ([`crate::read::ListPart`]): rows are computed from metadata, so they have no stored token counts,
+//! and each is bounded by its bytes (every o200k or cl100k token is at least one byte) in its text form and in its
+//! JSON form, whichever is longer, plus its release heading when it starts one. Rows are kept while their bounds
+//! fit `max_tokens − ENVELOPE_TOKENS`; the header, section headings, footer and JSON envelope stay under
+//! [`crate::budget::ENVELOPE_TOKENS`] (`tests/it/sweep.rs` tokenizes every part at budgets from 300 up). A cut
+//! answer says which rows it served and gives the call (with its cursor) that continues; a single row longer than
+//! the whole budget is shortened, marked with `…`, and counted in `shortened` and in the header, never silently.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::budget::{BudgetError, Cursor, Request};
+use crate::model::{PropsOrigin, keys};
+use crate::read::{BundleSet, ListPart, LookupError, Paging, Served};
+
+/// One prop that changed: `Table.prop` and its old and new description.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]
+pub struct PropChange {
+    /// `Table.prop`, e.g. `ButtonProps.size`.
+    pub name: String,
+    /// Before (`type = default`, `(required)`, `(deprecated)`), absent when added.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+    /// After, absent when removed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
+}
+
+/// A changelog release that names the component, with the lines that do.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]
+pub struct Release {
+    /// Version as its heading writes it.
+    pub version: String,
+    /// The lines of the release that name the component, trimmed.
+    pub lines: Vec<String>,
+    /// True when this part starts inside the release (its first lines were in the previous part).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub continued: bool,
+}
+
+/// The whole comparison of one component between two versions, before it is cut to a budget ([`Changes::page`]).
+#[derive(Debug, Clone)]
+pub struct Changes {
+    /// The set answering: the newer one (its system, version and note).
+    pub served: Served,
+    /// Component (display name in the newer version, else the older).
+    pub component: String,
+    /// Component key, as cursors name it.
+    key: String,
+    /// Older version.
+    pub from: String,
+    /// Newer version (the version served).
+    pub to: String,
+    /// The language asked for (props of documents and the changelog), if any.
+    pub lang: Option<String>,
+    /// Props added, removed or changed, by name.
+    pub props: Vec<PropChange>,
+    /// Qualified names of functions added.
+    pub functions_added: Vec<String>,
+    /// Qualified names of functions removed.
+    pub functions_removed: Vec<String>,
+    /// Changelog releases after `from` up to `to` that mention the component, newest first.
+    pub changelog: Vec<Release>,
+    /// Only the changelog was compared (`changelog --component --since`): no props or functions.
+    pub changelog_only: bool,
+}
+
+/// [`Changes`] cut to a budget: the rows of one part, the totals of the whole, and the cursor of the next part.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ChangesView {
+    /// The set answering (the newer version).
+    #[serde(flatten)]
+    pub served: Served,
+    /// Component.
+    pub component: String,
+    /// Older version.
+    pub from: String,
+    /// Newer version (= `version`).
+    pub to: String,
+    /// Language asked for, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
+    /// Only the changelog was compared (no props or functions).
+    pub changelog_only: bool,
+    /// Upper bound of the tokens of this part's rows (their bytes; see the module docs).
+    pub tokens: u32,
+    /// Props changed in all.
+    pub total_props: u32,
+    /// Functions added in all.
+    pub total_functions_added: u32,
+    /// Functions removed in all.
+    pub total_functions_removed: u32,
+    /// Releases that mention the component, in all.
+    pub total_releases: u32,
+    /// Props changed (of this part).
+    pub props: Vec<PropChange>,
+    /// Functions added (of this part).
+    pub functions_added: Vec<String>,
+    /// Functions removed (of this part).
+    pub functions_removed: Vec<String>,
+    /// Changelog releases and lines (of this part), newest first.
+    pub changelog: Vec<Release>,
+    /// Rows of this part shortened (ending in `…`) because one alone was over the budget.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub shortened: u32,
+    /// Rows served.
+    #[serde(flatten)]
+    pub part: ListPart,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl ChangesView {
+    /// Rows in this part.
+    pub fn rows(&self) -> usize {
+        self.props.len()
+            + self.functions_added.len()
+            + self.functions_removed.len()
+            + self.changelog.iter().map(|r| r.lines.len()).sum::<usize>()
+    }
+}
+
+fn describe(p: &crate::model::Prop) -> String {
+    let mut s = p.type_text.clone();
+    if let Some(d) = &p.default {
+        s.push_str(&format!(" = {d}"));
+    }
+    if !p.optional {
+        s.push_str(" (required)");
+    }
+    if p.deprecated {
+        s.push_str(" (deprecated)");
+    }
+    s
+}
+
+/// Props by `Table.prop` (TypeScript tables, else the document's in `lang`, default: the set's default language).
+fn props(set: &BundleSet, component: &str, lang: Option<&str>) -> Result<BTreeMap<String, String>, LookupError> {
+    let (bundle, _) = set.component_meta(component)?;
+    let tables = set.props_of(&bundle)?;
+    let ts = tables.iter().any(|t| t.origin == PropsOrigin::Typescript);
+    let lang = lang.unwrap_or(&set.manifest().default_lang);
+    let mut out = BTreeMap::new();
+    for t in tables.iter().filter(|t| {
+        if ts {
+            t.origin == PropsOrigin::Typescript
+        } else {
+            t.lang.as_deref().is_some_and(|l| l.eq_ignore_ascii_case(lang))
+        }
+    }) {
+        for p in &t.props {
+            out.entry(format!("{}.{}", t.name, p.name)).or_insert_with(|| describe(p));
+        }
+    }
+    Ok(out)
+}
+
+fn functions(set: &BundleSet, component: &str) -> Result<BTreeSet<String>, LookupError> {
+    let mut out = BTreeSet::new();
+    for f in set.files(component)?.files.into_iter().filter(|f| f.functions > 0) {
+        for func in set.functions(&f.path)? {
+            out.insert(func.qualified);
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `needle` occurs in `text` as a whole word (`table` in "Table: fix", not in "stable" or "tables").
+fn names_word(text: &str, needle: &str) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    !needle.is_empty()
+        && text
+            .match_indices(needle)
+            .any(|(i, _)| !word(text[..i].chars().next_back()) && !word(text[i + needle.len()..].chars().next()))
+}
+
+/// A version as SemVer (a leading `v` ignored), for the changelog's range.
+pub fn parse_version(v: &str) -> Option<semver::Version> {
+    semver::Version::parse(v.trim().trim_start_matches(['v', 'V'])).ok()
+}
+
+/// Releases of `set`'s changelog (in `lang`, else its first language) with versions in `(from, to]` whose lines
+/// mention `component` (its name or key, case-insensitive, as a whole word).
+fn changelog(
+    set: &BundleSet,
+    lang: Option<&str>,
+    from: &str,
+    to: &str,
+    component: &str,
+) -> Result<Vec<Release>, LookupError> {
+    let Some(entry) = set.manifest().changelog.as_ref() else { return Ok(vec![]) };
+    let (Some(from), Some(to)) = (parse_version(from), parse_version(to)) else { return Ok(vec![]) };
+    let bundle = set.bundle(&entry.bundle)?;
+    let meta: crate::model::ChangelogMeta = bundle.get(keys::CHANGELOG)?;
+    let Some(l) =
+        meta.langs.iter().find(|l| lang.is_some_and(|x| l.summary.lang.eq_ignore_ascii_case(x))).or(meta.langs.first())
+    else {
+        return Ok(vec![]);
+    };
+    let mut lines: Vec<String> = Vec::new();
+    for p in &l.pages {
+        let text: String = bundle.get(&keys::page(&l.summary.lang, p.number))?;
+        lines.extend(text.lines().map(str::to_string));
+    }
+    let needles = [component.to_lowercase(), crate::model::component_key(component)];
+    let mut out = Vec::new();
+    for r in &l.releases {
+        let Some(v) = parse_version(&r.version) else { continue };
+        if v <= from || v > to {
+            continue;
+        }
+        let body = lines.get(r.start_line as usize..(r.end_line as usize).min(lines.len())).unwrap_or(&[]);
+        let hits: Vec<String> = body
+            .iter()
+            .filter(|line| {
+                let low = line.to_lowercase();
+                needles.iter().any(|n| names_word(&low, n))
+            })
+            .map(|line| line.trim().to_string())
+            .collect();
+        if !hits.is_empty() {
+            out.push(Release { version: r.version.clone(), lines: hits, continued: false });
+        }
+    }
+    Ok(out)
+}
+
+/// `r`, or the empty value when the component is not in that version (added or removed between the two).
+fn or_empty<T: Default>(r: Result<T, LookupError>) -> Result<T, LookupError> {
+    match r {
+        Err(LookupError::UnknownComponent { .. }) => Ok(T::default()),
+        other => other,
+    }
+}
+
+/// Compares `component` in `old` and `new` (two versions of one system): props in `lang` (TypeScript tables when
+/// the component has them, else its documents' tables), functions, and `new`'s changelog.
+///
+/// # Errors
+/// [`LookupError::ReversedVersions`] when `old` is newer than `new`; the component is in neither version (with the
+/// closest names); a damaged bundle.
+pub fn changes(old: &BundleSet, new: &BundleSet, component: &str, lang: Option<&str>) -> Result<Changes, LookupError> {
+    let (from, to) = (old.manifest().version.clone(), new.manifest().version.clone());
+    if crate::read::version_cmp(&from, &to).is_gt() {
+        return Err(LookupError::ReversedVersions { from, to });
+    }
+    let entry = new.component(component).or_else(|_| old.component(component))?;
+    let (name, key) = (entry.name.clone(), entry.key.clone());
+    let (p_old, p_new) = (or_empty(props(old, component, lang))?, or_empty(props(new, component, lang))?);
+    let mut prop_changes = Vec::new();
+    for k in p_old.keys().chain(p_new.keys()).collect::<BTreeSet<_>>() {
+        let (b, a) = (p_old.get(k), p_new.get(k));
+        if b != a {
+            prop_changes.push(PropChange { name: k.clone(), before: b.cloned(), after: a.cloned() });
+        }
+    }
+    let (f_old, f_new) = (or_empty(functions(old, component))?, or_empty(functions(new, component))?);
+    Ok(Changes {
+        served: new.served(),
+        component: name.clone(),
+        key,
+        props: prop_changes,
+        functions_added: f_new.difference(&f_old).cloned().collect(),
+        functions_removed: f_old.difference(&f_new).cloned().collect(),
+        changelog: changelog(new, lang, &from, &to, &name)?,
+        from,
+        to,
+        lang: lang.map(str::to_string),
+        changelog_only: false,
+    })
+}
+
+/// Compares `component` between versions `from` and `to` (default: the version `library` serves by default) of
+/// `system` (required when the library holds several): what `component_changes` and `diff` answer.
+///
+/// # Errors
+/// An unknown system or version (naming those installed), `from` newer than `to`, as [`changes`].
+pub fn compare(
+    library: &crate::read::Library,
+    system: Option<&str>,
+    component: &str,
+    from: &str,
+    to: Option<&str>,
+    lang: Option<&str>,
+) -> Result<Changes, LookupError> {
+    let new = library.select(system, to)?;
+    let old = library.select(Some(&new.manifest().system), Some(from))?;
+    changes(&old, &new, component, lang)
+}
+
+/// `changelog --component X --since V`: the changelog lines of `set`'s releases after `since` (any version, installed
+/// or not) that name `component`, as [`Changes`] with no props or functions.
+///
+/// # Errors
+/// An unknown component (with the closest names); a damaged bundle.
+pub fn changelog_since(
+    set: &BundleSet,
+    component: &str,
+    since: &str,
+    lang: Option<&str>,
+) -> Result<Changes, LookupError> {
+    let entry = set.component(component)?;
+    let (name, key) = (entry.name.clone(), entry.key.clone());
+    let version = set.manifest().version.clone();
+    Ok(Changes {
+        served: set.served(),
+        changelog: changelog(set, lang, since, &version, &name)?,
+        component: name,
+        key,
+        from: since.trim().trim_start_matches(['v', 'V']).to_string(),
+        to: version,
+        lang: lang.map(str::to_string),
+        props: vec![],
+        functions_added: vec![],
+        functions_removed: vec![],
+        changelog_only: true,
+    })
+}
+
+/// One row of a comparison, as served.
+#[derive(Debug, Clone)]
+enum Row {
+    Prop(PropChange),
+    Added(String),
+    Removed(String),
+    /// A changelog line of release `.0` (an index into [`Changes::changelog`]).
+    Log(usize, String),
+}
+
+/// Bytes of `s` as a JSON string, with its separator.
+fn json_bytes(s: &str) -> usize {
+    s.len() + crate::budget::json_escapes(s) + 3
+}
+
+impl Row {
+    /// The row's line in the text form.
+    fn text(&self) -> String {
+        match self {
+            Row::Prop(p) => prop_line(p),
+            Row::Added(f) => format!("+ {f}"),
+            Row::Removed(f) => format!("- {f}"),
+            Row::Log(_, line) => line.clone(),
+        }
+    }
+
+    /// An upper bound of the tokens the row adds to the text form and to the JSON form, whichever is larger: their
+    /// bytes (every token is at least one byte).
+    fn bound(&self) -> usize {
+        let json = match self {
+            Row::Prop(p) => {
+                json_bytes(&p.name)
+                    + p.before.as_deref().map_or(0, |b| json_bytes(b) + 10)
+                    + p.after.as_deref().map_or(0, |a| json_bytes(a) + 9)
+                    + 10
+            }
+            Row::Added(f) | Row::Removed(f) | Row::Log(_, f) => json_bytes(f),
+        };
+        json.max(self.text().len() + 1)
+    }
+
+    /// The row with its longest string cut in half (at a char boundary, ending in `…`); `None` when nothing is left
+    /// to cut.
+    fn halved(&self) -> Option<Row> {
+        let half = |s: &str| -> Option<String> {
+            let keep = s.len() / 2;
+            let at = (0..=keep).rev().find(|&i| s.is_char_boundary(i))?;
+            (at + '…'.len_utf8() < s.len()).then(|| format!("{}…", &s[..at]))
+        };
+        Some(match self {
+            Row::Prop(p) => {
+                let mut p = p.clone();
+                let longest = [p.before.as_ref().map_or(0, String::len), p.after.as_ref().map_or(0, String::len)];
+                match (longest[0].max(longest[1]), p.name.len()) {
+                    (l, n) if l >= n && longest[0] >= longest[1] => p.before = Some(half(p.before.as_deref()?)?),
+                    (l, n) if l >= n => p.after = Some(half(p.after.as_deref()?)?),
+                    _ => p.name = half(&p.name)?,
+                }
+                Row::Prop(p)
+            }
+            Row::Added(f) => Row::Added(half(f)?),
+            Row::Removed(f) => Row::Removed(half(f)?),
+            Row::Log(r, line) => Row::Log(*r, half(line)?),
+        })
+    }
+}
+
+/// The text line of a prop change: `+ name: after`, `- name: before`, `~ name: before → after`.
+pub fn prop_line(p: &PropChange) -> String {
+    match (&p.before, &p.after) {
+        (None, Some(a)) => format!("+ {}: {a}", p.name),
+        (Some(b), None) => format!("- {}: {b}", p.name),
+        (Some(b), Some(a)) => format!("~ {}: {b} → {a}", p.name),
+        (None, None) => format!("~ {}", p.name),
+    }
+}
+
+impl Changes {
+    /// Every row, in order: props, functions added, functions removed, changelog lines (newest release first).
+    fn rows(&self) -> Vec<Row> {
+        let mut rows: Vec<Row> = self.props.iter().cloned().map(Row::Prop).collect();
+        rows.extend(self.functions_added.iter().cloned().map(Row::Added));
+        rows.extend(self.functions_removed.iter().cloned().map(Row::Removed));
+        for (i, r) in self.changelog.iter().enumerate() {
+            rows.extend(r.lines.iter().cloned().map(|l| Row::Log(i, l)));
+        }
+        rows
+    }
+
+    /// What a cursor of this comparison continues.
+    fn request(&self) -> Request {
+        Request::Changes {
+            component: self.key.clone(),
+            from: self.from.clone(),
+            to: self.to.clone(),
+            lang: self.lang.clone(),
+            changelog_only: self.changelog_only,
+        }
+    }
+
+    /// The part of the comparison `paging` asks for: from its cursor's row (which must continue this comparison) as
+    /// many rows as fit the budget's content room by their bounds, at least one (shortened when alone over the
+    /// room), with the cursor of the rest. See the module docs for the bound.
+    ///
+    /// # Errors
+    /// A cursor that is malformed, of another comparison or set, or of another build of this one.
+    pub fn page(&self, paging: Paging) -> Result<ChangesView, LookupError> {
+        let rows = self.rows();
+        let label = format!("{}@{}", self.served.system, self.served.version);
+        let request = self.request();
+        let identity: String = rows.iter().map(|r| r.text() + "\n").collect();
+        let first = match paging.cursor {
+            Some(c) => {
+                let cursor = Cursor::decode(c)?;
+                cursor.check(&label, &request, &identity)?;
+                if cursor.offset as usize >= rows.len() {
+                    return Err(BudgetError::Malformed { why: "it points past the end of the list".into() }.into());
+                }
+                cursor.offset as usize
+            }
+            None => 0,
+        };
+        let room = paging.budget.content() as usize;
+        let heading = |i: usize| -> usize {
+            match rows.get(i) {
+                Some(Row::Log(r, _)) => self.changelog[*r].version.len() + 40,
+                _ => 0,
+            }
+        };
+        let mut served: Vec<Row> = Vec::new();
+        let (mut used, mut shortened) = (0usize, 0u32);
+        for (i, row) in rows.iter().enumerate().skip(first) {
+            let starts_release =
+                i == first || !matches!((&rows[i - 1], row), (Row::Log(a, _), Row::Log(b, _)) if a == b);
+            let cost = row.bound() + if starts_release { heading(i) } else { 0 };
+            if used + cost <= room {
+                used += cost;
+                served.push(row.clone());
+                continue;
+            }
+            if served.is_empty() {
+                // One row alone over the budget: shortened until it fits, and said so.
+                let mut row = row.clone();
+                while row.bound() + heading(i) > room {
+                    match row.halved() {
+                        Some(shorter) => row = shorter,
+                        None => break,
+                    }
+                }
+                used += row.bound() + heading(i);
+                served.push(row);
+                shortened = 1;
+            }
+            break;
+        }
+        let end = first + served.len();
+        let mut part = ListPart {
+            rows_total: rows.len() as u32,
+            first_row: first as u32,
+            tokens_exact: false,
+            next_cursor: None,
+            max_tokens: paging.budget.lowered.then_some(paging.budget.max_tokens),
+        };
+        if end < rows.len() {
+            let (set, text) = (Cursor::set_id(&label), Cursor::text_id(&identity));
+            part.next_cursor = Some(Cursor { set, text, request, offset: end as u32 }.encode());
+        }
+        let mut view = ChangesView {
+            served: self.served.clone(),
+            component: self.component.clone(),
+            from: self.from.clone(),
+            to: self.to.clone(),
+            lang: self.lang.clone(),
+            changelog_only: self.changelog_only,
+            tokens: used as u32,
+            total_props: self.props.len() as u32,
+            total_functions_added: self.functions_added.len() as u32,
+            total_functions_removed: self.functions_removed.len() as u32,
+            total_releases: self.changelog.len() as u32,
+            props: vec![],
+            functions_added: vec![],
+            functions_removed: vec![],
+            changelog: vec![],
+            shortened,
+            part,
+        };
+        for row in served {
+            match row {
+                Row::Prop(p) => view.props.push(p),
+                Row::Added(f) => view.functions_added.push(f),
+                Row::Removed(f) => view.functions_removed.push(f),
+                Row::Log(r, line) => {
+                    let release = &self.changelog[r];
+                    match view.changelog.last_mut() {
+                        Some(last) if last.version == release.version => last.lines.push(line),
+                        _ => {
+                            // Only the part's first release can have started in the previous part.
+                            let continued = view.changelog.is_empty() && first_of(&rows, first, r);
+                            view.changelog.push(Release {
+                                version: release.version.clone(),
+                                lines: vec![line],
+                                continued,
+                            })
+                        }
+                    }
+                }
+            }
+        }
+        Ok(view)
+    }
+}
+
+/// Whether the part starting at row `first` starts inside release `r` (a row of `r` comes before `first`).
+fn first_of(rows: &[Row], first: usize, r: usize) -> bool {
+    first > 0 && matches!(rows.get(first - 1), Some(Row::Log(x, _)) if *x == r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_words_only() {
+        assert!(names_word("- table: fix sorting", "table"));
+        assert!(names_word("fix `table` and tag", "tag"));
+        assert!(!names_word("stable release", "table"));
+        assert!(!names_word("tables are faster", "table"));
+        assert!(!names_word("anything", ""));
+    }
+
+    #[test]
+    fn rows_are_bounded_by_their_longer_form_and_halved_to_fit() {
+        let p = PropChange { name: "Tag.size".into(), before: Some("'a' | \"b\"".into()), after: None };
+        let row = Row::Prop(p);
+        assert_eq!(row.text(), "- Tag.size: 'a' | \"b\"");
+        // JSON: {"name":"Tag.size","before":"'a' | \"b\""} is 42 bytes (43 with its comma); the text line 21.
+        let json = serde_json::to_string(&match &row {
+            Row::Prop(p) => p.clone(),
+            _ => unreachable!(),
+        })
+        .unwrap();
+        assert_eq!((json.len(), row.text().len()), (42, 21));
+        assert_eq!(row.bound(), 45, "name 8 + 3, before 9 + 2 escapes + 3 + 10, braces 10");
+        let long = Row::Log(0, "表".repeat(100));
+        let mut r = long.clone();
+        let mut halvings = 0;
+        while r.bound() > 70 {
+            r = r.halved().expect("can be halved");
+            halvings += 1;
+        }
+        assert_eq!(halvings, 3, "300 bytes → 150 → 75 → 39 (each + …)");
+        assert!(matches!(&r, Row::Log(_, l) if l.ends_with('…') && l.starts_with("表")));
+        assert!(Row::Added("x".into()).halved().is_none(), "nothing left to cut");
+    }
+}
