@@ -204,7 +204,7 @@ fn reseal(path: &Path, frame: usize, mutations: &[Mutation]) -> Option<Vec<u8>> 
     w.into_bytes().ok()
 }
 
-/// The manifest bundle `bytes` with `edit` applied to the decoded manifest, resealed.
+/// The manifest bundle `bytes` with `edit` applied to the decoded manifest, resealed (with its head and entries).
 fn edit_manifest(manifest_bytes: &[u8], edit: impl FnOnce(&mut Manifest)) -> Option<Vec<u8>> {
     let (_tmp, dir) = write_set(&[("manifest.bundle".into(), manifest_bytes.to_vec())]);
     let b = Bundle::open(&dir.join("manifest.bundle")).ok()?;
@@ -212,7 +212,7 @@ fn edit_manifest(manifest_bytes: &[u8], edit: impl FnOnce(&mut Manifest)) -> Opt
     edit(&mut m);
     let mut w = BundleWriter::new();
     w.identify(b.identity().clone());
-    w.add(keys::MANIFEST, &m).ok()?;
+    w.add_manifest(&m).ok()?;
     w.into_bytes().ok()
 }
 
@@ -349,7 +349,8 @@ fn decode_typed(b: &Bundle, file: &str) {
     for key in b.keys().map(str::to_string).collect::<Vec<_>>() {
         let k = key.as_str();
         let _ = match k {
-            keys::MANIFEST if file == "manifest.bundle" => b.get::<Manifest>(k).map(drop),
+            keys::MANIFEST | keys::HEAD if file == "manifest.bundle" => b.get::<Manifest>(k).map(drop),
+            k if k.starts_with("entry/") => b.get::<ComponentLookup>(k).map(drop),
             "component" => b.get::<ComponentMeta>(k).map(drop),
             "tokens" => b.get::<TokenMaps>(k).map(drop),
             "props" => b.get::<Vec<PropsTable>>(k).map(drop),
