@@ -17,6 +17,7 @@
 //! - Transports: [`serve_stdio`] / [`serve_io`] (stdout carries only JSON-RPC; framing: [`stdio`]) and [`bind_http`] + [`HttpListener::serve`]
 //!   (`/mcp`, loopback by default, `Host` and `Origin` checked).
 
+pub mod answers;
 mod http;
 pub mod stdio;
 pub mod tools;
@@ -109,6 +110,9 @@ pub struct DocsServer {
     max_tokens: Option<u32>,
     instructions: Arc<str>,
     tool_router: ToolRouter<Self>,
+    /// Recent answers per set, shared by every clone (HTTP sessions): repeated calls skip the lookup, the rendering
+    /// and the JSON conversion.
+    answers: Arc<answers::Answers>,
     /// Called first inside the panic boundary of every tool call (with the tool name) and resource read (with the
     /// URI); see [`DocsServer::with_fault_hook`].
     fault_hook: Option<FaultHook>,
@@ -121,7 +125,14 @@ impl DocsServer {
     /// A server reading `library`.
     pub fn new(library: Arc<Library>) -> Self {
         let instructions = instructions(&library).into();
-        DocsServer { library, instructions, max_tokens: None, tool_router: Self::tool_router(), fault_hook: None }
+        DocsServer {
+            library,
+            instructions,
+            max_tokens: None,
+            tool_router: Self::tool_router(),
+            answers: Arc::default(),
+            fault_hook: None,
+        }
     }
 
     /// The same server running `hook` first inside the panic boundary of every tool call (given the tool name) and
@@ -247,7 +258,18 @@ impl ServerHandler for DocsServer {
             {
                 return Ok(CallToolResult::error(vec![ContentBlock::text(format!("{name}: {message}"))]).into());
             }
-            self.tool_router.call(ToolCallContext::new(self, request, context)).await
+            // The set the tool will read (as its own `select` will choose it) keys the kept answers.
+            let arg = |k: &str| request.arguments.as_ref().and_then(|a| a.get(k)).and_then(serde_json::Value::as_str);
+            let set = self.library.select(arg("system"), arg("version")).ok();
+            let key = format!("{name}\0{}", serde_json::to_string(&request.arguments).unwrap_or_default());
+            if let Some(hit) = set.as_ref().and_then(|set| self.answers.get(set, &key)) {
+                return Ok(hit.into());
+            }
+            let response = self.tool_router.call(ToolCallContext::new(self, request, context)).await;
+            if let (Some(set), Ok(CallToolResponse::Complete(result))) = (&set, &response) {
+                self.answers.put(set, key, result);
+            }
+            response
         })
         .await;
         answered.unwrap_or_else(|message| Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into()))
