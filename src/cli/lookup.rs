@@ -33,7 +33,7 @@ fn open_library(args: &LookupArgs) -> anyhow::Result<(Library, std::sync::Arc<Bu
     let library = library(args)?;
     let set = library.select(args.system.as_deref(), args.version.as_deref())?;
     if args.version.is_none() {
-        for damaged in library.damaged_defaults(Some(&set.manifest().system)) {
+        for damaged in library.damaged_defaults(Some(&set.head().system)) {
             eprintln!("warning: {damaged}");
         }
     }
@@ -42,7 +42,7 @@ fn open_library(args: &LookupArgs) -> anyhow::Result<(Library, std::sync::Arc<Bu
 
 /// The budget (`--max-tokens`, capped by the set's) and cursor of a lookup.
 fn paging<'a>(set: &BundleSet, args: &'a LookupArgs) -> anyhow::Result<Paging<'a>> {
-    let budget = Budget::new(set.manifest().thresholds.max_tokens, args.max_tokens)?;
+    let budget = Budget::new(set.head().thresholds.max_tokens, args.max_tokens)?;
     Ok(Paging { budget, cursor: args.cursor.as_deref() })
 }
 
@@ -154,7 +154,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                 kind,
                 lang: a.lang.clone(),
                 max_tokens: a.max_tokens,
-                token_cap: sets.iter().map(|s| s.manifest().thresholds.max_tokens).min(),
+                token_cap: sets.iter().map(|s| s.head().thresholds.max_tokens).min(),
                 ..Default::default()
             };
             let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();

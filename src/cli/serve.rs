@@ -55,7 +55,7 @@ pub struct ServeArgs {
 fn pin_project(library: &mut Library, project: &std::path::Path) -> anyhow::Result<()> {
     for (system, versions) in library.systems() {
         let set = library.select(Some(&system), None)?;
-        let package = set.manifest().package.clone().unwrap_or_else(|| system.clone());
+        let package = set.head().package.clone().unwrap_or_else(|| system.clone());
         let Some(wanted) = project_version(project, &package) else {
             tracing::info!(
                 "{}: no dependency on {package}; serving {system} {}",

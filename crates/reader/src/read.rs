@@ -1153,6 +1153,13 @@ impl BundleSet {
         self.try_manifest().unwrap_or(&self.manifest)
     }
 
+    /// The manifest's head, decoded on open: every field of [`Manifest`] but the lists that grow with the set
+    /// (`components` and `files` are empty, `bundles` holds only the set's own files; see [`Manifest::head`]). What
+    /// a lookup needs (system, version, languages, thresholds) without decoding the whole manifest.
+    pub fn head(&self) -> &Manifest {
+        &self.manifest
+    }
+
     /// The whole manifest, decoded on first use and kept.
     ///
     /// # Errors

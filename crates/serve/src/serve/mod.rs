@@ -159,7 +159,7 @@ impl DocsServer {
 
     /// The cap for answers from `set`.
     pub(crate) fn cap(&self, set: &crate::read::BundleSet) -> u32 {
-        self.max_tokens.unwrap_or(set.manifest().thresholds.max_tokens)
+        self.max_tokens.unwrap_or(set.head().thresholds.max_tokens)
     }
 
     /// The library served.
@@ -174,7 +174,7 @@ pub fn instructions(library: &Library) -> String {
         .systems()
         .iter()
         .map(|(s, v)| {
-            let langs = library.select(Some(s), None).map(|set| set.manifest().langs.join("/")).unwrap_or_default();
+            let langs = library.select(Some(s), None).map(|set| set.head().langs.join("/")).unwrap_or_default();
             format!("{s} {} ({langs})", v.join(", "))
         })
         .collect();
