@@ -27,7 +27,7 @@ static TARGET: LazyLock<Target> = LazyLock::new(|| {
     let config = Config::preset(preset).expect("preset");
     let report = build(&BuildOptions { repo, out, config, progress: false }).expect("build");
     let set = BundleSet::open(&report.dir).expect("open");
-    eprintln!("benchmarking lookups on {} {}", set.manifest().system, set.manifest().version);
+    eprintln!("benchmarking lookups on {} {}", set.head().system, set.head().version);
     if preset == "semi" {
         Target {
             set,

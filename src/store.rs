@@ -391,7 +391,7 @@ fn read_set_dir(dir: &Path) -> Result<Unpacked, StoreError> {
 
 /// The files of an open set (`manifest.bundle`, then its bundles by name) and the pack manifest describing them.
 fn read_set(set: &BundleSet) -> Result<Unpacked, StoreError> {
-    let m = set.manifest();
+    let m = set.manifest()?;
     let dir = set.dir();
     if !safe_component(&m.system) || !safe_component(&m.version) {
         return Err(StoreError::Usage(format!(
@@ -481,7 +481,7 @@ fn install_one(set: Unpacked, store: &Path, force: bool) -> Result<InstallReport
         // The set as the reader will see it: the manifest names these system/version, every bundle matches it and
         // every frame decodes.
         let opened = BundleSet::open(&tmp)?;
-        let om: &Manifest = opened.manifest();
+        let om: &Manifest = opened.manifest()?;
         if om.system != m.system || om.version != m.version {
             return Err(StoreError::BadPack {
                 path: name.clone(),
@@ -509,7 +509,7 @@ fn install_one(set: Unpacked, store: &Path, force: bool) -> Result<InstallReport
     // Into place, as a build publishes: a new generation and the `<system>@<version>` link replaced in one rename,
     // so a reader (a running `serve`) sees the old set or the new one, never a mix, and moves to the new one at its
     // next request.
-    let generation = BundleSet::open(&tmp).map(|s| s.manifest().build_id).unwrap_or_default();
+    let generation = BundleSet::open(&tmp).map(|s| s.head().build_id).unwrap_or_default();
     crate::bundle::writer::publish_generation(store, &name, &tmp, generation).map_err(io(&dest))?;
     let outcome = match previous {
         None => Installed::New,
@@ -559,10 +559,10 @@ pub fn list(store: &Path) -> Result<Vec<StoreEntry>, StoreError> {
             let dir = store.join(format!("{system}@{version}"));
             let set = BundleSet::open(&dir)?;
             let bytes = std::fs::metadata(dir.join("manifest.bundle")).map(|m| m.len()).unwrap_or(0)
-                + set.manifest().bundles.iter().map(|b| b.bytes).sum::<u64>();
+                + set.manifest()?.bundles.iter().map(|b| b.bytes).sum::<u64>();
             out.push(StoreEntry {
                 build_id: build_id(&dir)?,
-                built_by: set.manifest().built_by.clone(),
+                built_by: set.head().built_by.clone(),
                 system: system.clone(),
                 version,
                 bytes,

@@ -32,7 +32,7 @@ fn open_library(args: &LookupArgs) -> anyhow::Result<(Library, std::sync::Arc<Bu
     let library = library(args)?;
     let set = library.select(args.system.as_deref(), args.version.as_deref())?;
     if args.version.is_none() {
-        for damaged in library.damaged_defaults(Some(&set.manifest().system)) {
+        for damaged in library.damaged_defaults(Some(&set.head().system)) {
             eprintln!("warning: {damaged}");
         }
     }
@@ -41,7 +41,7 @@ fn open_library(args: &LookupArgs) -> anyhow::Result<(Library, std::sync::Arc<Bu
 
 /// The budget (`--max-tokens`, capped by the set's) and cursor of a lookup.
 fn paging<'a>(set: &BundleSet, args: &'a LookupArgs) -> anyhow::Result<Paging<'a>> {
-    let budget = Budget::new(set.manifest().thresholds.max_tokens, args.max_tokens)?;
+    let budget = Budget::new(set.head().thresholds.max_tokens, args.max_tokens)?;
     Ok(Paging { budget, cursor: args.cursor.as_deref() })
 }
 
@@ -156,7 +156,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                 kind,
                 lang: a.lang.clone(),
                 max_tokens: a.max_tokens,
-                token_cap: sets.iter().map(|s| s.manifest().thresholds.max_tokens).min(),
+                token_cap: sets.iter().map(|s| s.head().thresholds.max_tokens).min(),
                 ..Default::default()
             };
             let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
@@ -186,12 +186,12 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                     damaged.len(),
                     a.bundles.as_deref().map_or("./out or the store".into(), |d| d.display().to_string()),
                     list.join("\n"),
-                    set.manifest().system,
-                    set.manifest().version,
+                    set.head().system,
+                    set.head().version,
                     set.dir().display()
                 );
             }
-            let m = set.manifest();
+            let m = set.head();
             let dir = set.dir().display().to_string();
             if a.json {
                 let v = serde_json::json!({

@@ -55,12 +55,12 @@ pub struct ServeArgs {
 fn pin_project(library: &mut Library, project: &std::path::Path) -> anyhow::Result<()> {
     for (system, versions) in library.systems() {
         let set = library.select(Some(&system), None)?;
-        let package = set.manifest().package.clone().unwrap_or_else(|| system.clone());
+        let package = set.head().package.clone().unwrap_or_else(|| system.clone());
         let Some(wanted) = project_version(project, &package) else {
             tracing::info!(
                 "{}: no dependency on {package}; serving {system} {}",
                 project.display(),
-                set.manifest().version
+                set.head().version
             );
             continue;
         };

@@ -15,7 +15,7 @@ fn counter() -> TokenCounter {
 }
 
 fn default_paging(set: &BundleSet) -> Paging<'static> {
-    Paging { budget: Budget::new(set.manifest().thresholds.max_tokens, None).unwrap(), cursor: None }
+    Paging { budget: Budget::new(set.head().thresholds.max_tokens, None).unwrap(), cursor: None }
 }
 
 /// Tokens of an answer as an MCP client sees it; a text of at most `limit` bytes has at most `limit` tokens (every
@@ -73,7 +73,7 @@ fn no_default_answer_of_semi_exceeds_10000_tokens() {
             assert!(t <= DEFAULT_MAX_TOKENS, "{what}: {t} tokens");
         }
     };
-    let m = set.manifest();
+    let m = set.manifest().unwrap();
     let mut answers = 0;
     for lang in &m.langs {
         check("list_components", set.components(Some(lang)).unwrap().text());
@@ -118,7 +118,7 @@ fn cursors_rebuild_every_semi_document_and_the_changelog_byte_for_byte() {
     let Some(b) = common::semi() else { return };
     let (set, counter) = (&b.set, counter());
     let budget = default_paging(set).budget;
-    let m = set.manifest();
+    let m = set.manifest().unwrap();
     let mut cut = 0;
     for c in &m.components {
         for d in &c.docs {
@@ -272,7 +272,7 @@ fn report_semi_token_table() {
     }
     let page = set.changelog(Some(1), Some("zh-CN"), paging).unwrap();
     eprintln!("| changelog zh-CN page 1 | {} (whole file {}) | | |", page.tokens, {
-        set.manifest().changelog.as_ref().unwrap().langs.iter().find(|l| l.lang == "zh-CN").unwrap().tokens
+        set.head().changelog.as_ref().unwrap().langs.iter().find(|l| l.lang == "zh-CN").unwrap().tokens
     });
     let f = set.file("packages/semi-foundation/table/foundation.ts", false, None, paging).unwrap();
     eprintln!(

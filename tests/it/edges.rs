@@ -118,7 +118,7 @@ fn versions_dir(versions: &[&str]) -> (tempfile::TempDir, tempfile::TempDir) {
 fn prereleases_order_below_their_release() {
     let (_repo, out) = versions_dir(&["2.0.0", "2.0.0-beta.1", "1.9.0"]);
     let set = BundleSet::discover(out.path(), None, None).unwrap();
-    assert_eq!(set.manifest().version, "2.0.0");
+    assert_eq!(set.head().version, "2.0.0");
     let lib = mydesign_docs::read::Library::scan(&[out.path().to_path_buf()]).unwrap();
     assert_eq!(lib.systems(), [("vers".to_string(), vec!["1.9.0".into(), "2.0.0-beta.1".into(), "2.0.0".into()])]);
 }
@@ -133,7 +133,7 @@ fn a_damaged_newest_set_falls_back_to_the_newest_healthy_one_and_is_reported() {
     std::fs::write(&newest, bytes).unwrap();
 
     let lib = mydesign_docs::read::Library::scan(&[out.path().to_path_buf()]).unwrap();
-    assert_eq!(lib.select(None, None).unwrap().manifest().version, "1.0.0");
+    assert_eq!(lib.select(None, None).unwrap().head().version, "1.0.0");
     assert!(lib.select(None, Some("1.1.0")).is_err(), "an explicit damaged version is still an error");
     let damaged = lib.damaged_defaults(None);
     assert_eq!(damaged.len(), 1);
@@ -303,7 +303,7 @@ fn a_cleaned_block_over_the_budget_pages_through_its_code() {
     let out = tempfile::tempdir().unwrap();
     let set = BundleSet::open(&common::build_into(r, "default", out.path()).dir).unwrap();
     let expected = format!("```js\n{}```", body.replace("\n   ", "\n").trim_start_matches(' '));
-    let budget = mydesign_docs::budget::Budget::new(set.manifest().thresholds.max_tokens, Some(300)).unwrap();
+    let budget = mydesign_docs::budget::Budget::new(set.head().thresholds.max_tokens, Some(300)).unwrap();
     let (mut joined, mut cursor, mut parts) = (String::new(), None::<String>, 0);
     loop {
         let view = set.code_block("long", 1, None, Paging { budget, cursor: cursor.as_deref() }).unwrap();

@@ -1273,3 +1273,25 @@ fn rebuilds_under_a_server_and_a_cli_give_consistent_answers() {
         .count();
     assert!(gens <= 2, "{gens} generations kept");
 }
+
+/// Kept answers (`serve::answers`) are per tool and arguments: a repeated call gets the same answer, other
+/// arguments their own, and an error is never kept in place of an answer.
+#[test]
+fn repeated_calls_get_the_same_answer_and_other_arguments_their_own() {
+    let dir = sample_dir();
+    let mut c = Client::start(&["--bundles", arg(&dir)]);
+    let (full, _) = c.ok("component_details", json!({"component": "table"}));
+    let (brief, _) = c.ok("component_details", json!({"component": "table", "detail": "brief"}));
+    let (tabs, _) = c.ok("component_details", json!({"component": "tabs"}));
+    assert_ne!(full, brief);
+    assert_ne!(full, tabs);
+    assert!(tabs.contains("tabs"), "{tabs}");
+    for _ in 0..3 {
+        assert_eq!(c.ok("component_details", json!({"component": "table"})).0, full);
+        assert_eq!(c.ok("component_details", json!({"component": "table", "detail": "brief"})).0, brief);
+    }
+    let r = c.call("component_details", json!({"component": "tabel"}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let r = c.call("component_details", json!({"component": "tabel"}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+}

@@ -25,7 +25,7 @@ fn every_mdx_document_compiles() {
     let mut mdx = Vec::new();
     files_below(&b.repo.join("src"), "mdx", &mut mdx, &b.repo);
     assert_eq!(mdx.len(), 74);
-    let m = b.set.manifest();
+    let m = b.set.manifest().unwrap();
     let mut docs: Vec<String> = Vec::new();
     for c in &m.components {
         if let Ok(doc) = b.set.doc(&c.name, None, Detail::Full, &[], Paging::unlimited()) {
@@ -45,7 +45,7 @@ fn every_mdx_document_compiles() {
 #[test]
 fn every_component_with_a_tsx_lists_its_files() {
     let Some(b) = common::blueprint() else { return };
-    let m = b.set.manifest();
+    let m = b.set.manifest().unwrap();
     let comps = b.repo.join("src/components");
     for dir in std::fs::read_dir(&comps).unwrap() {
         let dir = dir.unwrap().path();
@@ -84,7 +84,7 @@ fn every_component_with_a_tsx_lists_its_files() {
 #[test]
 fn every_skeleton_reparses_and_every_function_is_exact() {
     let Some(b) = common::blueprint() else { return };
-    for owner in &b.set.manifest().files {
+    for owner in &b.set.manifest().unwrap().files {
         let Ok(index) = b.set.functions(&owner.path) else { continue };
         let disk = std::fs::read_to_string(b.repo.join(&owner.path)).unwrap();
         for f in &index {

@@ -23,7 +23,7 @@ fn references(repo: &std::path::Path, lang_file: &str) -> usize {
 #[test]
 fn every_demo_reference_is_a_code_block() {
     let Some(b) = common::antd_mobile() else { return };
-    let m = b.set.manifest();
+    let m = b.set.manifest().unwrap();
     let mut per_lang = [0usize; 2];
     for c in &m.components {
         let meta = b.set.component_meta(&c.name).unwrap().1;

@@ -80,7 +80,7 @@ fn block_counts_are_commonmark_not_regex() {
 #[test]
 fn totals_over_all_documents() {
     let b = semi_or_skip!();
-    let m = b.set.manifest();
+    let m = b.set.manifest().unwrap();
     let blocks = |lang: &str| -> u32 {
         m.components.iter().flat_map(|c| &c.docs).filter(|d| d.lang == lang).map(|d| d.code_blocks).sum()
     };
@@ -126,7 +126,7 @@ fn changelog_pages_17_in_zh_and_18_in_en() {
 #[test]
 fn semi_foundation_has_17_skeletons_that_reparse() {
     let b = semi_or_skip!();
-    let m = b.set.manifest();
+    let m = b.set.manifest().unwrap();
     let mut skeletons = 0;
     for owner in &m.files {
         let file = b.set.file(&owner.path, false, None, Paging::unlimited()).unwrap();
@@ -151,7 +151,7 @@ fn semi_foundation_has_17_skeletons_that_reparse() {
 fn every_function_returns_exactly_its_source_slice() {
     let b = semi_or_skip!();
     let mut checked = 0;
-    for owner in &b.set.manifest().files {
+    for owner in &b.set.manifest().unwrap().files {
         let Ok(index) = b.set.functions(&owner.path) else { continue };
         let disk = std::fs::read_to_string(b.repo.join(&owner.path)).unwrap();
         for f in &index {

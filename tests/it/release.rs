@@ -580,12 +580,12 @@ fn build_from_a_git_ref_records_the_source() {
     let out = tmp.path().join("out");
     ok_in(tmp.path(), tmp.path(), &["build", arg(&repo), "--ref", "v3.4.0", "--out", arg(&out)]);
     let set = mydesign_docs::read::BundleSet::open(&out.join("my-design@3.4.0")).unwrap();
-    let source = set.manifest().source.clone().expect("source recorded");
+    let source = set.manifest().unwrap().source.clone().expect("source recorded");
     assert_eq!(source.repository, arg(&repo));
     assert_eq!(source.reference.as_deref(), Some("v3.4.0"));
     assert_eq!(source.commit.as_deref(), Some(tagged.as_str()));
     assert_eq!(source.tag.as_deref(), Some("v3.4.0"));
-    assert_eq!(set.manifest().built_by, format!("mydesign-docs {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(set.head().built_by, format!("mydesign-docs {}", env!("CARGO_PKG_VERSION")));
     let tag_doc = ok_in(tmp.path(), tmp.path(), &["doc", "tag", "--full", "--bundles", arg(&out)]);
     assert!(!tag_doc.contains("Unreleased paragraph"), "built HEAD, not the tag");
     // No temporary checkout is left behind.
@@ -599,7 +599,7 @@ fn build_from_a_git_ref_records_the_source() {
     let out2 = tmp.path().join("out2");
     ok_in(tmp.path(), tmp.path(), &["build", arg(&repo), "--out", arg(&out2)]);
     let set = mydesign_docs::read::BundleSet::open(&out2.join("my-design@3.4.0")).unwrap();
-    let source = set.manifest().source.clone().expect("source recorded");
+    let source = set.manifest().unwrap().source.clone().expect("source recorded");
     assert_eq!((source.commit.as_deref(), source.tag.as_deref(), source.reference), (Some(head.as_str()), None, None));
 
     // A ref that does not exist: git's reason, exit 2.

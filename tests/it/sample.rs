@@ -27,7 +27,7 @@ fn lookup_err(args: &[&str]) -> String {
 #[test]
 fn sample_numbers_follow_the_rules() {
     let b = common::sample();
-    let m = b.set.manifest();
+    let m = b.set.manifest().unwrap();
     assert_eq!((m.system.as_str(), m.version.as_str(), m.default_lang.as_str()), ("my-design", "3.4.0", "en-US"));
     assert_eq!(m.components.len(), 17);
     let table = b.set.doc("table", None, Detail::Normal, &[], Paging::unlimited()).unwrap();

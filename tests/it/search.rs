@@ -358,7 +358,7 @@ fn stored_token_counts_match_the_texts_served() {
     let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
     let (mut exact, mut total, mut worst_over, mut worst_under) = (0, 0, 0i64, 0i64);
     for (set, queries) in [(&semi.set, SEMI_EN), (&semi.set, SEMI_ZH), (&bp.set, BLUEPRINT)] {
-        let counter = mydesign_docs::compile::tokens::TokenCounter::new(&set.manifest().encoding).unwrap();
+        let counter = mydesign_docs::compile::tokens::TokenCounter::new(&set.head().encoding).unwrap();
         for (q, _, _) in queries {
             let v = set.search(q, &SearchOptions { max_tokens: Some(1_000_000), ..Default::default() }).unwrap();
             for h in v.hits.iter().filter_map(|h| h.text.as_ref().map(|t| (h, t))) {
@@ -466,7 +466,7 @@ fn search_answers_fit_every_budget_in_text_and_json() {
     ];
     let (mut answers, mut worst) = (0, 0.0f64);
     for (set, q) in queries {
-        let counter = mydesign_docs::compile::tokens::TokenCounter::new(&set.manifest().encoding).unwrap();
+        let counter = mydesign_docs::compile::tokens::TokenCounter::new(&set.head().encoding).unwrap();
         for max in [300, 333, 450, 700, 1000, 1500, 2500, 4000, 6500, 10_000] {
             let v = set.search(q, &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap();
             assert!(v.tokens <= max, "{q:?} at {max}: states {}", v.tokens);

@@ -43,7 +43,7 @@ fn chain<V: Render>(
         None => content(&whole),
     };
     let mut shortened = false;
-    let budget = Budget::new(set.manifest().thresholds.max_tokens, Some(max)).unwrap();
+    let budget = Budget::new(set.head().thresholds.max_tokens, Some(max)).unwrap();
     let mut joined = String::new();
     let mut cursor: Option<String> = None;
     seen.chains += 1;
@@ -117,10 +117,10 @@ fn sweep_set(
     functions: usize,
     seen: &mut Seen,
 ) {
-    let counter = TokenCounter::new(&set.manifest().encoding).unwrap();
+    let counter = TokenCounter::new(&set.head().encoding).unwrap();
     for &max in budgets {
         for &c in components {
-            let langs: Vec<String> = set.manifest().langs.clone();
+            let langs: Vec<String> = set.head().langs.clone();
             for lang in &langs {
                 let l = Some(lang.as_str());
                 for detail in [Detail::Brief, Detail::Normal, Detail::Full] {
@@ -152,7 +152,7 @@ fn sweep_set(
                 }
             }
         }
-        if let Some(log) = &set.manifest().changelog {
+        if let Some(log) = &set.head().changelog {
             for l in &log.langs {
                 // The last part of a page continues with the next page: the chain rebuilds every page.
                 let all: String = (1..=l.pages)
@@ -253,7 +253,7 @@ fn sweep_semi_and_blueprint_samples() {
 /// `component_changes` × budgets: every part of a comparison within `max_tokens` (text and JSON), its rows
 /// rebuilt by following the cursors.
 fn sweep_changes(what: &str, set: &BundleSet, c: &Changes, budgets: &[u32], seen: &mut Seen) {
-    let counter = TokenCounter::new(&set.manifest().encoding).unwrap();
+    let counter = TokenCounter::new(&set.head().encoding).unwrap();
     for &max in budgets {
         chain(&format!("{what} changes"), set, max, &counter, seen, None, &|p| c.page(p));
     }
@@ -266,14 +266,14 @@ fn sweep_component_changes() {
     let (_, store) = crate::release::two_versions();
     let library = Library::scan(std::slice::from_ref(store)).unwrap();
     let (old, new) = (library.select(None, Some("3.4.0")).unwrap(), library.select(None, Some("3.5.0")).unwrap());
-    for c in new.manifest().components.iter().map(|c| c.name.clone()).collect::<Vec<_>>() {
+    for c in new.manifest().unwrap().components.iter().map(|c| c.name.clone()).collect::<Vec<_>>() {
         let changes = changes(&old, &new, &c, None).unwrap();
         sweep_changes(&format!("sample {c}"), &new, &changes, &BUDGETS, &mut seen);
     }
     // Every changelog line naming `table` since 0.0.1, in each language; and the hostile corpus's 500 props and
     // 4,300 functions, all removed in the sample (a set without it): many rows, some long.
     let sample = &common::sample().set;
-    for lang in sample.manifest().langs.clone() {
+    for lang in sample.head().langs.clone() {
         let c = changelog_since(sample, "table", "0.0.1", Some(&lang)).unwrap();
         assert!(c.changelog.len() > 10, "{lang}: {} releases", c.changelog.len());
         sweep_changes(&format!("sample table since 0.0.1 {lang}"), sample, &c, &BUDGETS, &mut seen);
@@ -290,7 +290,7 @@ fn sweep_component_changes() {
     );
     sweep_changes("hostile 1.0.0 → sample", sample, &c, &[300, 777, 2000, 10_000], &mut seen);
     if let Some(b) = common::semi() {
-        for lang in b.set.manifest().langs.clone() {
+        for lang in b.set.head().langs.clone() {
             let c = changelog_since(&b.set, "table", "0.0.1", Some(&lang)).unwrap();
             assert!(c.changelog.len() > 50, "semi {lang}: {} releases", c.changelog.len());
             sweep_changes(&format!("semi table since 0.0.1 {lang}"), &b.set, &c, &[300, 777, 2000, 10_000], &mut seen);

@@ -1,9 +1,15 @@
-//! Project chores: `cargo xtask bench` (whole-process figures: build time and peak RSS, CLI lookup latency,
-//! bundle vs source bytes, MCP start-up, round trips and resident memory) and `cargo xtask corpus` (assemble the
-//! real Semi Design and Blueprint inputs) and `cargo xtask fuzz [CASES]` (the reader's decoders over mutated real
-//! sample bundles, 10⁶ cases by default: `src/bundle/fuzz.rs`).
-//! `cargo xtask synth --scale N [--out DIR]` writes an N× Semi-like input under `target/` (`synth.rs`).
-//! In-process lookup latency is `cargo bench` (benches/lookup.rs).
+//! Project chores:
+//! - `cargo xtask bench [--runs N] [--lookups N] [--calls N] [--scale N] [--quick]`: every whole-process figure of
+//!   issue 12 in one table (builds of the sample, Semi, Blueprint and N× Semi: wall, CPU, peak RSS, bytes; CLI lookups
+//!   at 1× and N× and against `cat`; MCP start-up, per-tool p50/p99 and serve RSS at 1× and N×; binary size),
+//!   compared with the previous `target/bench.json` (changes over 10 % the wrong way marked `REGRESSION`), which it
+//!   then rewrites. `BENCHMARKS.md` records the figures.
+//! - `cargo xtask corpus`: assemble the real Semi Design and Blueprint inputs.
+//! - `cargo xtask synth --scale N [--out DIR]`: an N× Semi-like input under `target/` (`synth.rs`).
+//! - `cargo xtask fuzz [CASES]`: the reader's decoders over mutated real sample bundles, 10⁶ cases by default
+//!   (`src/bundle/fuzz.rs`).
+//!
+//! In-process lookup latency is `cargo bench` (benches/lookup.rs). Timing stays out of `cargo test`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -22,7 +28,7 @@ fn main() -> anyhow::Result<()> {
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("1000000")),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--runs N] | cargo xtask corpus | cargo xtask synth --scale N [--out DIR] | cargo xtask fuzz [CASES]"
+                "usage: cargo xtask bench [--runs N] [--lookups N] [--calls N] [--scale N] [--quick] | cargo xtask corpus | cargo xtask synth --scale N [--out DIR] | cargo xtask fuzz [CASES]"
             );
             std::process::exit(2)
         }
@@ -79,20 +85,35 @@ fn semi_input() -> anyhow::Result<PathBuf> {
     }
 }
 
-/// Runs `cmd` to completion and returns its wall time and peak resident set size in KiB (wait4's rusage).
-fn measure(cmd: &mut Command) -> anyhow::Result<(Duration, i64)> {
+/// What one run of a process cost: wall time, CPU time (user + system) and peak resident set size in KiB, from
+/// wait4's rusage.
+#[derive(Clone, Copy)]
+struct Cost {
+    wall: Duration,
+    cpu: Duration,
+    rss_kib: i64,
+}
+
+/// Runs `cmd` to completion (stdout and stderr discarded) and returns what it cost.
+fn measure(cmd: &mut Command) -> anyhow::Result<Cost> {
+    measure_into(cmd, Stdio::null())
+}
+
+/// [`measure`] with stdout sent to `stdout`.
+fn measure_into(cmd: &mut Command, stdout: Stdio) -> anyhow::Result<Cost> {
     let start = Instant::now();
-    let child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn()?;
+    let child = cmd.stdout(stdout).stderr(Stdio::null()).spawn()?;
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
     // SAFETY: plain FFI call with a zeroed out-parameter; the child is ours and has not been waited for.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let elapsed = start.elapsed();
+    let wall = start.elapsed();
     if r != pid || !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
         bail!("{cmd:?} failed (status {status})");
     }
-    Ok((elapsed, usage.ru_maxrss))
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    Ok(Cost { wall, cpu: tv(usage.ru_utime) + tv(usage.ru_stime), rss_kib: usage.ru_maxrss })
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
@@ -100,11 +121,117 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[i].as_secs_f64() * 1000.0
 }
 
+/// One benchmark figure, and which way is an improvement (every figure so far: lower, as times, sizes, memory).
+struct Figure {
+    name: String,
+    value: f64,
+    unit: &'static str,
+    lower_is_better: bool,
+}
+
+/// The figures gathered so far, printed as one table at the end and written to `target/bench.json`.
+#[derive(Default)]
+struct Figures(Vec<Figure>);
+
+impl Figures {
+    fn add(&mut self, name: impl Into<String>, value: f64, unit: &'static str) {
+        let name = name.into();
+        eprintln!("  {name}: {value:.3} {unit}");
+        self.0.push(Figure { name, value, unit, lower_is_better: true });
+    }
+
+    /// Prints the table, comparing with `previous` (name → value) when given: a change over 10 % in the wrong
+    /// direction is marked `REGRESSION`.
+    fn print(&self, previous: &std::collections::BTreeMap<String, f64>) -> usize {
+        let mut regressions = 0;
+        println!("{:<58} {:>12} {:<5} {:>12} {:>8}", "figure", "value", "unit", "previous", "change");
+        for f in &self.0 {
+            let (prev, change, mark) = match previous.get(&f.name) {
+                Some(&p) if p != 0.0 => {
+                    let change = (f.value - p) / p * 100.0;
+                    let worse = if f.lower_is_better { change > 10.0 } else { change < -10.0 };
+                    regressions += usize::from(worse);
+                    (format!("{p:.3}"), format!("{change:+.1}%"), if worse { "  REGRESSION" } else { "" })
+                }
+                _ => (String::new(), String::new(), ""),
+            };
+            println!("{:<58} {:>12.3} {:<5} {prev:>12} {change:>8}{mark}", f.name, f.value, f.unit);
+        }
+        regressions
+    }
+
+    fn to_json(&self, machine: &str, command: &str) -> String {
+        let figures: serde_json::Map<String, serde_json::Value> =
+            self.0.iter().map(|f| (f.name.clone(), serde_json::json!({ "value": f.value, "unit": f.unit }))).collect();
+        let doc = serde_json::json!({ "machine": machine, "command": command, "figures": figures });
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    }
+}
+
+/// `name → value` of a `bench.json` written by [`Figures::to_json`]; empty when there is none or it does not parse.
+fn previous_figures(path: &Path) -> std::collections::BTreeMap<String, f64> {
+    let Ok(text) = std::fs::read_to_string(path) else { return Default::default() };
+    let Ok(doc) = serde_json::from_str::<serde_json::Value>(&text) else { return Default::default() };
+    let Some(figures) = doc.get("figures").and_then(|f| f.as_object()) else { return Default::default() };
+    figures.iter().filter_map(|(k, v)| Some((k.clone(), v.get("value")?.as_f64()?))).collect()
+}
+
+/// Cores, CPU model and memory of this machine, for the record.
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("model name").map(|v| v.trim_start_matches([' ', '\t', ':']).to_string()))
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let mem = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| t.lines().find_map(|l| l.strip_prefix("MemTotal:").map(|v| v.trim().to_string())))
+        .unwrap_or_default();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{cores} cores, {cpu}, {mem} RAM, {}", std::env::consts::ARCH)
+}
+
+/// Options of `cargo xtask bench`.
+struct BenchOptions {
+    /// Build runs per input (the best is kept).
+    runs: usize,
+    /// Whole-process lookups per command.
+    lookups: usize,
+    /// MCP calls per tool.
+    calls: usize,
+    /// The scale of the synthetic input for the flat-lookup figures (0: none).
+    scale: usize,
+}
+
+fn bench_options(args: &[String]) -> anyhow::Result<BenchOptions> {
+    let mut o = BenchOptions { runs: 3, lookups: 50, calls: 500, scale: 10 };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |flag: &str| -> anyhow::Result<usize> {
+            it.next().with_context(|| format!("{flag} N"))?.parse().with_context(|| format!("{flag} N: a number"))
+        };
+        match a.as_str() {
+            "--runs" => o.runs = value("--runs")?.max(1),
+            "--lookups" => o.lookups = value("--lookups")?.max(1),
+            "--calls" => o.calls = value("--calls")?.max(1),
+            "--scale" => o.scale = value("--scale")?,
+            "--quick" => (o.runs, o.lookups, o.calls, o.scale) = (1, 20, 100, 0),
+            other => bail!(
+                "bench: unknown argument `{other}`; usage: cargo xtask bench [--runs N] [--lookups N] [--calls N] [--scale N (0: no synthetic input)] [--quick]"
+            ),
+        }
+    }
+    Ok(o)
+}
+
+/// `cargo xtask bench`: builds the release binary, measures every figure of issue 12 (builds, sizes, whole-process
+/// lookups at 1× and N× Semi and against `cat`, MCP start-up, round trips and memory, binary size), prints one
+/// table compared with the previous `target/bench.json` (changes over 10 % the wrong way are marked) and writes the
+/// new one. Timings are of a shared machine unless it is quiet: CPU times are the steadier figures.
 fn bench(args: &[String]) -> anyhow::Result<()> {
-    let runs: usize = match args {
-        [flag, n] if flag == "--runs" => n.parse().context("--runs N")?,
-        _ => 5,
-    };
+    let o = bench_options(args)?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(&cargo).args(["build", "--release", "--package", "mydesign-docs"]).status()?;
     if !status.success() {
@@ -113,43 +240,60 @@ fn bench(args: &[String]) -> anyhow::Result<()> {
     let bin = root().join("target/release/mydesign-docs");
     let out = root().join("target/bench-out");
     let _ = std::fs::remove_dir_all(&out);
+    let mut figs = Figures::default();
+    figs.add("binary size (release, stripped of debug info)", std::fs::metadata(&bin)?.len() as f64 / 1e6, "MB");
 
-    let mut inputs: Vec<(&str, PathBuf, &str)> = vec![("corpus/ (sample)", root().join("corpus"), "default")];
-    match corpus() {
-        Ok(dir) => {
-            inputs.push(("Semi Design", dir.join("semi"), "semi"));
-            inputs.push(("Blueprint", dir.join("blueprint"), "blueprint"));
+    let mut inputs: Vec<(&str, PathBuf, &str)> = vec![("sample", root().join("corpus"), "default")];
+    let semi_dir = match semi_input() {
+        Ok(semi) if semi.is_dir() => {
+            inputs.push(("semi", semi.clone(), "semi"));
+            inputs.push(("blueprint", semi.with_file_name("blueprint"), "blueprint"));
+            Some(semi)
         }
-        Err(e) => println!("note: {e:#}; benchmarking the sample only"),
+        Ok(_) | Err(_) => {
+            eprintln!("note: no real corpus; benchmarking the sample only");
+            None
+        }
+    };
+    if let Some(semi) = &semi_dir
+        && o.scale > 1
+    {
+        let synth = root().join(format!("target/synth/semi-x{}", o.scale));
+        if !synth.join(".synth").is_file() {
+            synth::synth(semi, &synth, o.scale)?;
+        }
+        inputs.push((if o.scale == 10 { "semi-x10" } else { "semi-xN" }, synth, "semi"));
     }
 
-    println!("## build ({runs} runs each, {} cores)", std::thread::available_parallelism().map_or(1, |n| n.get()));
-    println!(
-        "{:<18} {:>9} {:>9} {:>10} {:>12} {:>12} {:>7}",
-        "input", "min s", "median s", "peak MiB", "source B", "bundle B", "ratio"
-    );
+    eprintln!("## builds ({} runs each)", o.runs);
+    let mut sets: Vec<(&str, PathBuf)> = Vec::new();
     for (name, repo, preset) in &inputs {
-        let mut times = Vec::new();
-        let mut rss = 0;
+        let dest = out.join(name);
+        let runs = if name.starts_with("semi-x") { 1 } else { o.runs };
+        let mut best: Option<Cost> = None;
+        let summary = root().join("target/bench-build.txt");
         for _ in 0..runs {
-            let (t, r) =
-                measure(Command::new(&bin).arg("build").arg(repo).arg("--preset").arg(preset).arg("--out").arg(&out))?;
-            times.push(t);
-            rss = rss.max(r);
+            let mut cmd = Command::new(&bin);
+            cmd.arg("build").arg(repo).arg("--preset").arg(preset).arg("--out").arg(&dest);
+            let c = measure_into(&mut cmd, std::fs::File::create(&summary)?.into())?;
+            best = Some(match best {
+                None => c,
+                Some(b) => Cost { wall: b.wall.min(c.wall), cpu: b.cpu.min(c.cpu), rss_kib: b.rss_kib.max(c.rss_kib) },
+            });
         }
-        times.sort();
-        let (source, bundle) = sizes(&bin, &out, repo, preset)?;
-        println!(
-            "{name:<18} {:>9.3} {:>9.3} {:>10.1} {source:>12} {bundle:>12} {:>7.3}",
-            times[0].as_secs_f64(),
-            times[times.len() / 2].as_secs_f64(),
-            rss as f64 / 1024.0,
-            bundle as f64 / source as f64
-        );
+        let best = best.context("no run")?;
+        figs.add(format!("build {name}: wall"), best.wall.as_secs_f64(), "s");
+        figs.add(format!("build {name}: CPU"), best.cpu.as_secs_f64(), "s");
+        figs.add(format!("build {name}: peak RSS"), best.rss_kib as f64 / 1024.0, "MiB");
+        let (source, bundle) = sizes(&std::fs::read_to_string(&summary)?)?;
+        figs.add(format!("build {name}: source bytes"), source as f64 / 1e6, "MB");
+        figs.add(format!("build {name}: bundle bytes"), bundle as f64 / 1e6, "MB");
+        figs.add(format!("build {name}: bundle/source"), bundle as f64 / source as f64, "×");
+        sets.push((name, dest));
     }
 
-    // Whole-process CLI lookups on the largest set built (Semi when present).
-    let semi = inputs.iter().any(|i| i.2 == "semi");
+    // Whole-process CLI lookups, on Semi when present (else the sample), and the same lookups at N× Semi.
+    let semi = sets.iter().any(|s| s.0 == "semi");
     let lookups: Vec<Vec<&str>> = if semi {
         vec![
             vec!["components"],
@@ -171,30 +315,103 @@ fn bench(args: &[String]) -> anyhow::Result<()> {
             vec!["function", "src/components/Table/Table.tsx", "Table.render"],
         ]
     };
-    let system = if semi { "semi" } else { "my-design" };
-    let n = 50;
-    println!("\n## whole-process CLI lookup on {system} ({n} runs each)");
-    println!("{:<70} {:>8} {:>8}", "command", "p50 ms", "p99 ms");
-    for args in lookups {
-        let mut times = Vec::new();
-        for _ in 0..n {
+    let (system, base) = if semi { ("semi", "semi") } else { ("my-design", "sample") };
+    let set_dir = |name: &str| sets.iter().find(|s| s.0 == name).map(|s| s.1.clone());
+    let lookup = |dir: &Path, args: &[&str]| -> anyhow::Result<(f64, f64, f64)> {
+        let mut wall = Vec::new();
+        let mut cpu = Vec::new();
+        for _ in 0..o.lookups {
             let mut cmd = Command::new(&bin);
-            cmd.args(&args).args(["--bundles"]).arg(&out).args(["--system", system]);
-            times.push(measure(&mut cmd)?.0);
+            cmd.args(args).args(["--bundles"]).arg(dir).args(["--system", system]);
+            let c = measure(&mut cmd)?;
+            wall.push(c.wall);
+            cpu.push(c.cpu);
         }
-        times.sort();
-        println!("{:<70} {:>8.2} {:>8.2}", args.join(" "), percentile(&times, 0.5), percentile(&times, 0.99));
+        wall.sort();
+        cpu.sort();
+        Ok((percentile(&wall, 0.5), percentile(&wall, 0.99), percentile(&cpu, 0.5)))
+    };
+    eprintln!("## whole-process CLI lookups on {base} ({} runs each)", o.lookups);
+    let base_dir = set_dir(base).context("no base set")?;
+    for args in &lookups {
+        let (p50, p99, cpu) = lookup(&base_dir, args)?;
+        figs.add(format!("CLI {base} `{}`: wall p50", args.join(" ")), p50, "ms");
+        figs.add(format!("CLI {base} `{}`: wall p99", args.join(" ")), p99, "ms");
+        figs.add(format!("CLI {base} `{}`: CPU p50", args.join(" ")), cpu, "ms");
     }
-    mcp_bench(&bin, &out, system, semi)
+    // `cat` of the bytes `doc table` prints: the floor a whole-process lookup is compared with.
+    let answer = Command::new(&bin)
+        .args(["doc", "table", "--bundles"])
+        .arg(&base_dir)
+        .args(["--system", system])
+        .output()?
+        .stdout;
+    let cat_file = root().join("target/bench-cat.txt");
+    std::fs::write(&cat_file, &answer)?;
+    let (mut wall, mut cpu) = (Vec::new(), Vec::new());
+    for _ in 0..o.lookups {
+        let c = measure(Command::new("cat").arg(&cat_file))?;
+        wall.push(c.wall);
+        cpu.push(c.cpu);
+    }
+    wall.sort();
+    cpu.sort();
+    let (cat_wall, cat_cpu) = (percentile(&wall, 0.5), percentile(&cpu, 0.5));
+    figs.add(format!("cat of `doc table`'s {} bytes: wall p50", answer.len()), cat_wall, "ms");
+    figs.add(format!("cat of `doc table`'s {} bytes: CPU p50", answer.len()), cat_cpu, "ms");
+    let (doc_wall, _, doc_cpu) = lookup(&base_dir, &["doc", "table"])?;
+    figs.add(format!("CLI {base} `doc table` / cat: wall"), doc_wall / cat_wall, "×");
+    if let Some(scaled) = inputs.iter().find(|i| i.0.starts_with("semi-x")).and_then(|i| set_dir(i.0)) {
+        for args in [vec!["doc", "table"], vec!["code-block", "table", "53"], vec!["files", "table"]] {
+            let (p50, _, cpu) = lookup(&scaled, &args)?;
+            let (b50, _, bcpu) = lookup(&base_dir, &args)?;
+            let what = args.join(" ");
+            figs.add(format!("CLI {}× `{what}`: wall p50", o.scale), p50, "ms");
+            figs.add(format!("CLI {}× `{what}`: CPU p50", o.scale), cpu, "ms");
+            figs.add(format!("CLI {}× / 1× `{what}`: CPU", o.scale), cpu / bcpu, "×");
+            figs.add(format!("CLI {}× / 1× `{what}`: wall", o.scale), p50 / b50, "×");
+        }
+    }
+    let _ = doc_cpu;
+    let mut mcp_sets = vec![(base, base_dir.clone())];
+    if let Some(i) = inputs.iter().find(|i| i.0.starts_with("semi-x")) {
+        mcp_sets.extend(set_dir(i.0).map(|d| (i.0, d)));
+    }
+    for (name, dir) in &mcp_sets {
+        mcp_bench(&bin, dir, name, system, semi, o.calls, &mut figs)?;
+    }
+
+    let json = root().join("target/bench.json");
+    let previous = previous_figures(&json);
+    let command = format!("cargo xtask bench {}", args.join(" "));
+    println!("\n## cargo xtask bench on {}\n", machine());
+    let regressions = figs.print(&previous);
+    if previous.is_empty() {
+        println!("\n(no previous target/bench.json to compare with)");
+    } else {
+        println!("\n{regressions} regression(s) over 10 % against the previous target/bench.json");
+    }
+    std::fs::write(&json, figs.to_json(&machine(), command.trim()))?;
+    println!("written: {}", json.display());
+    Ok(())
 }
 
 /// MCP over stdio, timed with ../shared/tools/mcp_time.py (a bare JSON-RPC client, so figures compare across
 /// servers): start → initialized and the round trip of each tool; then the server's resident memory after a call to
 /// every tool.
-fn mcp_bench(bin: &Path, out: &Path, system: &str, semi: bool) -> anyhow::Result<()> {
+fn mcp_bench(
+    bin: &Path,
+    out: &Path,
+    name: &str,
+    system: &str,
+    semi: bool,
+    n: usize,
+    figs: &mut Figures,
+) -> anyhow::Result<()> {
     let timer = root().join("../shared/tools/mcp_time.py");
+    let timer = if timer.exists() { timer } else { PathBuf::from("/work/shared/tools/mcp_time.py") };
     if !timer.exists() {
-        println!("\nnote: {} not found; MCP figures skipped", timer.display());
+        eprintln!("note: {} not found; MCP figures skipped", timer.display());
         return Ok(());
     }
     let calls: Vec<(&str, &str)> = if semi {
@@ -209,6 +426,7 @@ fn mcp_bench(bin: &Path, out: &Path, system: &str, semi: bool) -> anyhow::Result
                 "get_function_code",
                 r#"{"path":"packages/semi-foundation/table/foundation.ts","function":"TableFoundation.init"}"#,
             ),
+            ("search_docs", r#"{"query":"table row selection"}"#),
         ]
     } else {
         vec![
@@ -219,15 +437,10 @@ fn mcp_bench(bin: &Path, out: &Path, system: &str, semi: bool) -> anyhow::Result
             ("list_components", r#"{"component":"table"}"#),
             ("get_file_code", r#"{"path":"src/components/Table/Table.tsx"}"#),
             ("get_function_code", r#"{"path":"src/components/Table/Table.tsx","function":"Table.render"}"#),
+            ("search_docs", r#"{"query":"table row selection"}"#),
         ]
     };
-    let n = 500;
-    println!("\n## MCP over stdio on {system} (mcp_time.py, {n} calls each; start = spawn → initialized)");
-    println!("{:<22} {:>9} {:>9} {:>9} {:>12}", "tool", "start ms", "p50 ms", "p99 ms", "tools/list B");
-    let serve = |cmd: &mut Command| {
-        cmd.arg(bin).args(["serve", "--bundles"]).arg(out);
-    };
-    // The bench directory holds several systems: every call names its own.
+    eprintln!("## MCP over stdio on {name} (mcp_time.py, {n} calls each)");
     let calls: Vec<(&str, String)> = calls
         .iter()
         .map(|(tool, args)| {
@@ -236,31 +449,31 @@ fn mcp_bench(bin: &Path, out: &Path, system: &str, semi: bool) -> anyhow::Result
             (*tool, format!(r#"{{"system":"{system}"{sep}{rest}}}"#))
         })
         .collect();
+    let mut starts = Vec::new();
     for (tool, args) in &calls {
         let mut cmd = Command::new("python3");
         cmd.arg(&timer).args(["-n", &n.to_string(), "--tool", tool, "--args", args, "--"]);
-        serve(&mut cmd);
+        cmd.arg(bin).args(["serve", "--bundles"]).arg(out);
         let o = cmd.env("RUST_LOG", "off").output()?;
         let line = String::from_utf8_lossy(&o.stdout);
-        let field = |name: &str| -> String {
+        let field = |name: &str| -> f64 {
             let at = line.find(&format!("\"{name}\": ")).map(|i| i + name.len() + 4);
-            at.map(|i| line[i..].split([',', '}']).next().unwrap_or("").trim().to_string()).unwrap_or_default()
+            at.and_then(|i| line[i..].split([',', '}']).next()?.trim().parse().ok()).unwrap_or(f64::NAN)
         };
-        if !o.status.success() || field("is_error") != "false" {
+        if !o.status.success() || !line.contains("\"is_error\": false") {
             bail!("mcp_time.py {tool} failed: {line}{}", String::from_utf8_lossy(&o.stderr));
         }
-        println!(
-            "{tool:<22} {:>9} {:>9} {:>9} {:>12}",
-            field("init_ms"),
-            field("p50_ms"),
-            field("p99_ms"),
-            field("tools_list_bytes")
-        );
+        starts.push(field("init_ms"));
+        figs.add(format!("MCP {name} {tool}: p50"), field("p50_ms"), "ms");
+        figs.add(format!("MCP {name} {tool}: p99"), field("p99_ms"), "ms");
+        if *tool == "list_components" {
+            figs.add(format!("MCP {name} tools/list"), field("tools_list_bytes"), "B");
+        }
     }
-    println!(
-        "server resident memory after one call of each tool: {:.1} MiB",
-        mcp_rss(bin, out, &calls)? as f64 / 1024.0
-    );
+    starts.sort_by(f64::total_cmp);
+    figs.add(format!("MCP {name} start → initialized (median of {})", starts.len()), starts[starts.len() / 2], "ms");
+    let rss = mcp_rss(bin, out, &calls)?;
+    figs.add(format!("MCP {name} serve RSS after one call of each tool"), rss as f64 / 1024.0, "MiB");
     Ok(())
 }
 
@@ -310,11 +523,10 @@ fn mcp_rss(bin: &Path, out: &Path, calls: &[(&str, String)]) -> anyhow::Result<u
     Ok(rss)
 }
 
-/// Source and bundle bytes of the set built from `repo`, from `build`'s summary line.
-fn sizes(bin: &Path, out: &Path, repo: &Path, preset: &str) -> anyhow::Result<(u64, u64)> {
-    let o = Command::new(bin).arg("build").arg(repo).arg("--preset").arg(preset).arg("--out").arg(out).output()?;
-    let text = String::from_utf8_lossy(&o.stdout);
-    let line = text.lines().find(|l| l.trim_start().starts_with("bytes:")).context("no bytes line in the summary")?;
+/// Source and bundle bytes from `build`'s summary (its `bytes:` line).
+fn sizes(summary: &str) -> anyhow::Result<(u64, u64)> {
+    let line =
+        summary.lines().find(|l| l.trim_start().starts_with("bytes:")).context("no bytes line in the summary")?;
     let nums: Vec<u64> = line.split_whitespace().filter_map(|w| w.replace(',', "").parse().ok()).collect();
     match nums.as_slice() {
         [source, bundle, ..] => Ok((*source, *bundle)),

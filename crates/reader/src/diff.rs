@@ -149,7 +149,7 @@ fn props(set: &BundleSet, component: &str, lang: Option<&str>) -> Result<BTreeMa
     let (bundle, _) = set.component_meta(component)?;
     let tables = set.props_of(&bundle)?;
     let ts = tables.iter().any(|t| t.origin == PropsOrigin::Typescript);
-    let lang = lang.unwrap_or(&set.manifest().default_lang);
+    let lang = lang.unwrap_or(&set.head().default_lang);
     let mut out = BTreeMap::new();
     for t in tables.iter().filter(|t| {
         if ts {
@@ -198,7 +198,7 @@ fn changelog(
     to: &str,
     component: &str,
 ) -> Result<Vec<Release>, LookupError> {
-    let Some(entry) = set.manifest().changelog.as_ref() else { return Ok(vec![]) };
+    let Some(entry) = set.head().changelog.as_ref() else { return Ok(vec![]) };
     let (Some(from), Some(to)) = (parse_version(from), parse_version(to)) else { return Ok(vec![]) };
     let bundle = set.bundle(&entry.bundle)?;
     let meta: crate::model::ChangelogMeta = bundle.get(keys::CHANGELOG)?;
@@ -250,7 +250,7 @@ fn or_empty<T: Default>(r: Result<T, LookupError>) -> Result<T, LookupError> {
 /// [`LookupError::ReversedVersions`] when `old` is newer than `new`; the component is in neither version (with the
 /// closest names); a damaged bundle.
 pub fn changes(old: &BundleSet, new: &BundleSet, component: &str, lang: Option<&str>) -> Result<Changes, LookupError> {
-    let (from, to) = (old.manifest().version.clone(), new.manifest().version.clone());
+    let (from, to) = (old.head().version.clone(), new.head().version.clone());
     if crate::read::version_cmp(&from, &to).is_gt() {
         return Err(LookupError::ReversedVersions { from, to });
     }
@@ -294,7 +294,7 @@ pub fn compare(
     lang: Option<&str>,
 ) -> Result<Changes, LookupError> {
     let new = library.select(system, to)?;
-    let old = library.select(Some(&new.manifest().system), Some(from))?;
+    let old = library.select(Some(&new.head().system), Some(from))?;
     changes(&old, &new, component, lang)
 }
 
@@ -311,7 +311,7 @@ pub fn changelog_since(
 ) -> Result<Changes, LookupError> {
     let entry = set.component(component)?;
     let (name, key) = (entry.name.clone(), entry.key.clone());
-    let version = set.manifest().version.clone();
+    let version = set.head().version.clone();
     Ok(Changes {
         served: set.served(),
         changelog: changelog(set, lang, since, &version, &name)?,

@@ -14,6 +14,14 @@ pub mod keys {
     pub const COMPONENT: &str = "component";
     /// The [`super::Manifest`] of `manifest.bundle`.
     pub const MANIFEST: &str = "manifest";
+    /// The head of the manifest ([`super::Manifest::head`]: every field but the component, file and component
+    /// bundle lists) in `manifest.bundle` (format 6): what every lookup needs, decoded on open.
+    pub const HEAD: &str = "head";
+    /// One component's [`super::ComponentLookup`] in `manifest.bundle` (format 6), by its key: a lookup by name
+    /// decodes this small frame, found by binary search in the bundle's sorted index, not the whole manifest.
+    pub fn entry(component_key: &str) -> String {
+        format!("entry/{component_key}")
+    }
     /// The [`super::ChangelogMeta`] of `changelog.bundle`.
     pub const CHANGELOG: &str = "changelog";
 
@@ -232,6 +240,44 @@ pub struct ChangelogSummary {
     pub tokens: u32,
     /// Release entries found (headings that carry a version).
     pub releases: u32,
+}
+
+/// One component as a lookup by name needs it: its manifest entry and its bundle file's record (size and
+/// checksums, compared with the bundle on open). The `entry/<key>` frames of `manifest.bundle` (format 6).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ComponentLookup {
+    /// The component's entry, as in [`Manifest::components`].
+    pub entry: ComponentEntry,
+    /// Its bundle's record, as in [`Manifest::bundles`].
+    pub bundle: BundleFile,
+}
+
+impl Manifest {
+    /// The manifest without the lists that grow with the number of components: `components` and `files` empty,
+    /// `bundles` keeping only the files that are no component's (the manifest's own lists name the changelog,
+    /// search and shared bundles). Stored as the `head` frame; a set is opened by decoding it alone.
+    pub fn head(&self) -> Manifest {
+        let component_bundles: std::collections::HashSet<&str> =
+            self.components.iter().map(|c| c.bundle.as_str()).collect();
+        Manifest {
+            components: Vec::new(),
+            files: Vec::new(),
+            bundles: self.bundles.iter().filter(|b| !component_bundles.contains(b.name.as_str())).cloned().collect(),
+            ..self.clone()
+        }
+    }
+
+    /// Every component with its bundle's record (`entry/<key>` frames), in key order. A component whose bundle
+    /// is not listed gets an empty record (its open then fails the size check, as with the whole manifest).
+    pub fn lookups(&self) -> impl Iterator<Item = ComponentLookup> + '_ {
+        self.components.iter().map(|c| {
+            let bundle = match self.bundles.binary_search_by(|b| b.name.as_str().cmp(&c.bundle)) {
+                Ok(i) => self.bundles[i].clone(),
+                Err(_) => BundleFile { name: c.bundle.clone(), bytes: 0, xxh3: 0, header_xxh3: 0 },
+            };
+            ComponentLookup { entry: c.clone(), bundle }
+        })
+    }
 }
 
 /// A bundle file of the set, for `verify`.

@@ -752,7 +752,16 @@ pub struct BundleSet {
     /// `dir` resolved once when opened: the generation this set answers from (`out/<system>@<version>` is a link to
     /// an immutable `.…gen-<id>` directory that a rebuild replaces), so every bundle comes from the same build.
     pinned: PathBuf,
+    /// The manifest's head (`keys::HEAD`: no component, file or component bundle list), decoded on open.
     manifest: Manifest,
+    /// `manifest.bundle`, kept open: component entries and the whole manifest are decoded from it on demand.
+    manifest_bundle: Bundle,
+    /// The whole manifest (`keys::MANIFEST`), decoded by the first lookup that needs a list (`components`, a
+    /// path's owner, an unknown name's suggestions, `verify`).
+    full: std::sync::OnceLock<Manifest>,
+    /// Component entries and their bundles' records by component key, decoded from `entry/<key>` frames (one per
+    /// component looked up): a lookup by name never decodes the whole manifest.
+    lookups: Mutex<HashMap<String, (Arc<ComponentEntry>, BundleFile)>>,
     open: Mutex<HashMap<String, Arc<Bundle>>>,
     /// Decoded `component` frames: small, and read by nearly every lookup of a long-running server.
     metas: Mutex<HashMap<String, Arc<ComponentMeta>>>,
@@ -1261,12 +1270,15 @@ impl BundleSet {
             return Err(LookupError::NoBundles { dir: dir.display().to_string() });
         }
         let bundle = Bundle::open(&path)?;
-        let manifest: Manifest = bundle.get(keys::MANIFEST)?;
+        let manifest: Manifest = bundle.get(keys::HEAD)?;
         check_identity(&bundle, &manifest, MANIFEST_KEY)?;
         Ok(BundleSet {
             dir: dir.to_path_buf(),
             pinned,
             manifest,
+            manifest_bundle: bundle,
+            full: std::sync::OnceLock::new(),
+            lookups: Mutex::new(HashMap::new()),
             open: Mutex::new(HashMap::new()),
             metas: Mutex::new(HashMap::new()),
             texts: Mutex::new(TextCache::default()),
@@ -1278,9 +1290,51 @@ impl BundleSet {
         })
     }
 
-    /// The manifest.
-    pub fn manifest(&self) -> &Manifest {
+    /// The manifest's head, decoded on open: every field of [`Manifest`] but the lists that grow with the set
+    /// (`components` and `files` are empty, `bundles` holds only the set's own files; see [`Manifest::head`]). What
+    /// a lookup needs (system, version, languages, thresholds) without decoding the whole manifest.
+    pub fn head(&self) -> &Manifest {
         &self.manifest
+    }
+
+    /// The whole manifest, decoded on first use and kept: what lists, path owners and suggestions need. Fields that
+    /// do not grow with the set are in [`BundleSet::head`], which cannot fail.
+    ///
+    /// # Errors
+    /// A damaged `manifest` frame (`manifest.bundle` changed since it was opened), or one that disagrees with the
+    /// head decoded on open. Never an empty list in its place: that would be silent loss.
+    pub fn manifest(&self) -> Result<&Manifest, LookupError> {
+        if let Some(m) = self.full.get() {
+            return Ok(m);
+        }
+        let m: Manifest = self.manifest_bundle.get(keys::MANIFEST)?;
+        if m.build_id != self.manifest.build_id || m.system != self.manifest.system {
+            let path = self.manifest_bundle.path().to_string();
+            return Err(BundleError::Corrupt { path, what: "manifest (its head names another build)".into() }.into());
+        }
+        Ok(self.full.get_or_init(|| m))
+    }
+
+    /// The entry of the component with key `key` and its bundle's record: from the cache, else its `entry/<key>`
+    /// frame (found by binary search in the manifest bundle's index); `None` when no component has that key.
+    fn lookup_entry(&self, key: &str) -> Result<Option<(Arc<ComponentEntry>, BundleFile)>, LookupError> {
+        if let Some(found) = self.lookups.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
+            return Ok(Some(found.clone()));
+        }
+        let frame = keys::entry(key);
+        if !self.manifest_bundle.has(&frame) {
+            return Ok(None);
+        }
+        let ComponentLookup { entry, bundle } = self.manifest_bundle.get(&frame)?;
+        if entry.key != key || entry.bundle != bundle.name {
+            let path = self.manifest_bundle.path().to_string();
+            return Err(
+                BundleError::Corrupt { path, what: format!("frame `{frame}` (it names `{}`)", entry.key) }.into()
+            );
+        }
+        let found = (Arc::new(entry), bundle);
+        self.lookups.lock().unwrap_or_else(|e| e.into_inner()).insert(key.to_string(), found.clone());
+        Ok(Some(found))
     }
 
     /// The directory of the set.
@@ -1316,19 +1370,39 @@ impl BundleSet {
         let m = &self.manifest;
         let wrong =
             |expected: String, found: String| BundleError::WrongBundle { path: b.path().to_string(), expected, found };
+        // A component's bundle was just named by its entry (cached); the set's own bundles are in the head; only
+        // a file named otherwise needs the whole manifest.
+        let cached = {
+            let lookups = self.lookups.lock().unwrap_or_else(|e| e.into_inner());
+            lookups.values().find(|(c, _)| c.bundle == file).map(|(c, f)| (c.key.clone(), f.clone()))
+        };
+        let whole =
+            || self.manifest().map_err(|e| BundleError::Corrupt { path: b.path().to_string(), what: e.to_string() });
         let key = if m.search.as_ref().is_some_and(|s| s.bundle == file) {
             SEARCH_KEY.to_string()
         } else if m.changelog.as_ref().is_some_and(|c| c.bundle == file) {
             CHANGELOG_KEY.to_string()
+        } else if let Some((key, _)) = &cached {
+            key.clone()
+        } else if let Some(shared) = m.shared.as_ref().filter(|s| s.bundle == file) {
+            shared.key.clone()
         } else {
-            let entry = m.components.iter().chain(m.shared.as_ref()).find(|c| c.bundle == file);
+            let full = whole()?;
+            let entry = full.components.iter().find(|c| c.bundle == file);
             entry.map(|c| c.key.clone()).unwrap_or_else(|| format!("(not listed: {file})"))
         };
         check_identity(b, m, &key)?;
-        let Ok(i) = m.bundles.binary_search_by(|f| f.name.as_str().cmp(file)) else {
-            return Err(wrong("the bundles it lists".into(), format!("`{file}`, which it does not list")));
+        let listed = match (cached, m.bundles.binary_search_by(|f| f.name.as_str().cmp(file))) {
+            (Some((_, listed)), _) => listed,
+            (None, Ok(i)) => m.bundles[i].clone(),
+            (None, Err(_)) => {
+                let full = whole()?;
+                let Ok(i) = full.bundles.binary_search_by(|f| f.name.as_str().cmp(file)) else {
+                    return Err(wrong("the bundles it lists".into(), format!("`{file}`, which it does not list")));
+                };
+                full.bundles[i].clone()
+            }
         };
-        let listed = &m.bundles[i];
         if b.file_len() != listed.bytes {
             return Err(wrong(format!("{} bytes", listed.bytes), format!("{} bytes", b.file_len())));
         }
@@ -1365,13 +1439,16 @@ impl BundleSet {
     ///
     /// # Errors
     /// [`LookupError::UnknownComponent`] with the closest names.
-    pub fn component(&self, name: &str) -> Result<&ComponentEntry, LookupError> {
+    pub fn component(&self, name: &str) -> Result<Arc<ComponentEntry>, LookupError> {
         if let Some(shared) = self.manifest.shared.as_ref().filter(|s| name.trim() == s.key) {
-            return Ok(shared);
+            return Ok(Arc::new(shared.clone()));
         }
         let key = component_key(name);
-        let comps = &self.manifest.components;
-        comps.binary_search_by(|c| c.key.as_str().cmp(&key)).map(|i| &comps[i]).map_err(|_| {
+        if let Some((entry, _)) = self.lookup_entry(&key)? {
+            return Ok(entry);
+        }
+        let comps = &self.manifest()?.components;
+        comps.binary_search_by(|c| c.key.as_str().cmp(&key)).map(|i| Arc::new(comps[i].clone())).map_err(|_| {
             LookupError::UnknownComponent {
                 name: echo(name),
                 system: self.manifest.system.clone(),
@@ -1449,7 +1526,8 @@ impl BundleSet {
     /// # Errors
     /// [`LookupError::UnknownLang`] for a language the set does not have.
     pub fn components(&self, lang: Option<&str>) -> Result<ComponentsView, LookupError> {
-        Ok(ComponentsView { served: self.served(), ..ComponentsView::new(&self.manifest, self.components_lang(lang)?) })
+        let lang = self.components_lang(lang)?;
+        Ok(ComponentsView { served: self.served(), ..ComponentsView::new(self.manifest()?, lang) })
     }
 
     /// The language of the set a component list in `lang` reports sizes for.
@@ -1481,7 +1559,7 @@ impl BundleSet {
         // The rows (and their bounds) are made only from the cursor's row on, as far as the budget reaches: a
         // walk over a long list stays linear.
         let lang = self.components_lang(lang.as_deref())?;
-        let m = &self.manifest;
+        let m = self.manifest()?;
         let width = m.components.iter().map(|c| c.name.len()).max().unwrap_or(4).max(4);
         let names: Vec<&str> = m.components.iter().map(|c| c.name.as_str()).collect();
         let whole = m.list_tokens.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
@@ -2217,7 +2295,7 @@ impl BundleSet {
     fn locate(&self, path: &str) -> Result<(String, Arc<Bundle>, FileMeta), LookupError> {
         let norm = path.trim().replace('\\', "/");
         let norm = norm.trim_start_matches("./").to_string();
-        let files = &self.manifest.files;
+        let files = &self.manifest()?.files;
         let owner = files.binary_search_by(|f| f.path.as_str().cmp(&norm)).map(|i| &files[i]).map_err(|_| {
             // Agents often pass a partial path: suggest the paths it ends, then the files of that name.
             let lower = norm.to_lowercase();
@@ -2462,7 +2540,9 @@ impl BundleSet {
     /// The first missing, resized or damaged bundle.
     pub fn verify(&self) -> Result<(usize, usize), LookupError> {
         let mut frames = 0;
-        for b in &self.manifest.bundles {
+        let m = self.manifest()?;
+        self.check_manifest_frames(m)?;
+        for b in &m.bundles {
             let path = self.pinned.join(&b.name);
             let bytes =
                 std::fs::read(&path).map_err(|error| BundleError::Io { path: path.display().to_string(), error })?;
@@ -2479,7 +2559,35 @@ impl BundleSet {
             }
             frames += Bundle::open(&path)?.check_all()?;
         }
-        Ok((self.manifest.bundles.len(), frames))
+        Ok((m.bundles.len(), frames))
+    }
+
+    /// Checks that the head and every `entry/<key>` frame of `manifest.bundle` say what the whole manifest `m`
+    /// says (a writer's promise; `verify` holds it to it).
+    fn check_manifest_frames(&self, m: &Manifest) -> Result<(), LookupError> {
+        let path = || self.manifest_bundle.path().to_string();
+        if self.manifest != m.head() {
+            return Err(
+                BundleError::Corrupt { path: path(), what: "head (it differs from the manifest)".into() }.into()
+            );
+        }
+        let entries = self.manifest_bundle.keys().filter(|k| k.starts_with("entry/")).count();
+        if entries != m.components.len() {
+            let what = format!("entries ({entries} for {} components)", m.components.len());
+            return Err(BundleError::Corrupt { path: path(), what }.into());
+        }
+        for want in m.lookups() {
+            let key = keys::entry(&want.entry.key);
+            let got: ComponentLookup = self.manifest_bundle.get(&key)?;
+            if got != want {
+                return Err(BundleError::Corrupt {
+                    path: path(),
+                    what: format!("frame `{key}` (it differs from the manifest)"),
+                }
+                .into());
+            }
+        }
+        Ok(())
     }
 }
 

@@ -972,7 +972,7 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
         manifest.bundles = written;
         let mut w = BundleWriter::new();
         w.identify(identity(MANIFEST_KEY));
-        w.add(keys::MANIFEST, &manifest)?;
+        w.add_manifest(&manifest)?;
         write_atomically(&tmp.join("manifest.bundle"), &w.into_bytes()?)?;
         Ok(())
     })();

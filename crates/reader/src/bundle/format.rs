@@ -26,9 +26,9 @@ use serde::{Deserialize, Serialize};
 /// First 8 bytes of every bundle file.
 pub const MAGIC: [u8; 8] = [0x89, b'M', b'Y', b'D', b'B', 0x0D, 0x0A, 0x1A];
 /// Format version written by this build.
-pub const FORMAT_VERSION: u16 = 5;
+pub const FORMAT_VERSION: u16 = 6;
 /// Oldest format version this reader accepts.
-pub const OLDEST_SUPPORTED: u16 = 5;
+pub const OLDEST_SUPPORTED: u16 = 6;
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 56;
 /// Largest uncompressed frame the reader will allocate for (256 MiB): a bigger claimed size means corruption.

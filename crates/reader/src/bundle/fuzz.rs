@@ -161,7 +161,7 @@ fn exercise(dir: &Path) {
     let p = Paging::unlimited;
     let budget = || Paging { budget: Budget::default(), cursor: None };
     let _ = set.components(None).map(|v| v.text());
-    let names: Vec<String> = set.manifest().components.iter().take(2).map(|c| c.key.clone()).collect();
+    let names: Vec<String> = set.manifest().unwrap().components.iter().take(2).map(|c| c.key.clone()).collect();
     for name in &names {
         let _ = set.doc(name, None, Detail::Normal, &[], budget()).map(|v| v.text());
         let _ = set.doc(name, None, Detail::Full, &[], p()).map(|v| v.text());
@@ -170,7 +170,7 @@ fn exercise(dir: &Path) {
         let _ = set.code_block(name, 1, None, p()).map(|v| v.text());
         let _ = set.files(name).map(|v| v.text());
     }
-    let paths: Vec<String> = set.manifest().files.iter().take(2).map(|f| f.path.clone()).collect();
+    let paths: Vec<String> = set.manifest().unwrap().files.iter().take(2).map(|f| f.path.clone()).collect();
     for path in &paths {
         let _ = set.file(path, false, None, budget()).map(|v| v.text());
         if let Ok(functions) = set.functions(path)
@@ -204,7 +204,7 @@ fn reseal(path: &Path, frame: usize, mutations: &[Mutation]) -> Option<Vec<u8>> 
     w.into_bytes().ok()
 }
 
-/// The manifest bundle `bytes` with `edit` applied to the decoded manifest, resealed.
+/// The manifest bundle `bytes` with `edit` applied to the decoded manifest, resealed (with its head and entries).
 fn edit_manifest(manifest_bytes: &[u8], edit: impl FnOnce(&mut Manifest)) -> Option<Vec<u8>> {
     let (_tmp, dir) = write_set(&[("manifest.bundle".into(), manifest_bytes.to_vec())]);
     let b = Bundle::open(&dir.join("manifest.bundle")).ok()?;
@@ -212,7 +212,7 @@ fn edit_manifest(manifest_bytes: &[u8], edit: impl FnOnce(&mut Manifest)) -> Opt
     edit(&mut m);
     let mut w = BundleWriter::new();
     w.identify(b.identity().clone());
-    w.add(keys::MANIFEST, &m).ok()?;
+    w.add_manifest(&m).ok()?;
     w.into_bytes().ok()
 }
 
@@ -307,7 +307,7 @@ fn run_case(c: &Case, full: bool) -> bool {
         _ => {
             let (dir, _) = sample();
             let Ok(set) = BundleSet::open(dir) else { return true };
-            let Some(name) = set.manifest().components.first().map(|c| c.key.clone()) else { return true };
+            let Some(name) = set.manifest().unwrap().components.first().map(|c| c.key.clone()) else { return true };
             let paging = Paging {
                 budget: Budget::new(10_000, Some(crate::budget::MIN_MAX_TOKENS)).unwrap_or_default(),
                 cursor: None,
@@ -335,7 +335,7 @@ fn sample_cursor() -> String {
     CURSOR
         .get_or_init(|| {
             let set = BundleSet::open(&sample().0).expect("open sample");
-            let name = set.manifest().components.first().map(|c| c.key.clone()).unwrap_or_default();
+            let name = set.manifest().unwrap().components.first().map(|c| c.key.clone()).unwrap_or_default();
             let budget = Budget::new(10_000, Some(crate::budget::MIN_MAX_TOKENS)).expect("budget");
             let first = set.doc(&name, None, Detail::Full, &[], Paging { budget, cursor: None }).expect("doc");
             first.next_cursor.expect("the first document is over 300 tokens")
@@ -349,7 +349,8 @@ fn decode_typed(b: &Bundle, file: &str) {
     for key in b.keys().map(str::to_string).collect::<Vec<_>>() {
         let k = key.as_str();
         let _ = match k {
-            keys::MANIFEST if file == "manifest.bundle" => b.get::<Manifest>(k).map(drop),
+            keys::MANIFEST | keys::HEAD if file == "manifest.bundle" => b.get::<Manifest>(k).map(drop),
+            k if k.starts_with("entry/") => b.get::<ComponentLookup>(k).map(drop),
             "component" => b.get::<ComponentMeta>(k).map(drop),
             "tokens" => b.get::<TokenMaps>(k).map(drop),
             "props" => b.get::<Vec<PropsTable>>(k).map(drop),

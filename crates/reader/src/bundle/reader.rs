@@ -116,6 +116,12 @@ impl Bundle {
         self.entry(key).is_some()
     }
 
+    /// Where frame `key`'s compressed bytes are in the file (byte offsets), if it exists: for tools and tests that
+    /// look at or damage one frame.
+    pub fn frame_range(&self, key: &str) -> Option<std::ops::Range<u64>> {
+        self.entry(key).map(|e| e.offset..e.offset + e.len)
+    }
+
     fn entry(&self, key: &str) -> Option<&FrameEntry> {
         self.index.binary_search_by(|e| e.key.as_str().cmp(key)).ok().map(|i| &self.index[i])
     }

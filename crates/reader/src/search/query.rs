@@ -302,7 +302,7 @@ impl SearchIndex {
         if let Some(c) = self.changelog.get() {
             return Ok(c.clone());
         }
-        let entry = set.manifest().changelog.as_ref().ok_or_else(|| corrupt(&self.bundle, "changelog source"))?;
+        let entry = set.head().changelog.as_ref().ok_or_else(|| corrupt(&self.bundle, "changelog source"))?;
         let meta: ChangelogMeta = set.bundle(&entry.bundle)?.get(crate::model::keys::CHANGELOG)?;
         Ok(self.changelog.get_or_init(|| Arc::new(meta)).clone())
     }
@@ -444,7 +444,7 @@ impl BundleSet {
         if let Some(ix) = cell.as_ref() {
             return Ok(ix.clone());
         }
-        let m = self.manifest();
+        let m = self.head();
         let entry = m
             .search
             .as_ref()
@@ -468,7 +468,7 @@ impl BundleSet {
     /// none, with the "did you mean" note.
     fn ranked(&self, query: &str, opts: &SearchOptions, max_tokens: u32) -> Result<Ranked, LookupError> {
         let ix = self.search_index()?;
-        let m = self.manifest();
+        let m = self.head();
         let component = match &opts.component {
             Some(c) => Some(self.component(c)?.key.clone()),
             None => None,
@@ -621,8 +621,8 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     let note = parts.iter().find_map(|(_, r)| r.note.clone());
     let mut view = parts[0].1.view.clone();
     if several {
-        let systems: Vec<&str> = parts.iter().map(|(s, _)| s.manifest().system.as_str()).collect();
-        let versions: Vec<&str> = parts.iter().map(|(s, _)| s.manifest().version.as_str()).collect();
+        let systems: Vec<&str> = parts.iter().map(|(s, _)| s.head().system.as_str()).collect();
+        let versions: Vec<&str> = parts.iter().map(|(s, _)| s.head().version.as_str()).collect();
         let notes: Vec<String> = parts.iter().filter_map(|(s, _)| s.served().note).collect();
         let note = (!notes.is_empty()).then(|| notes.join("; "));
         view.served = Served { system: systems.join(", "), version: versions.join(", "), note };
@@ -670,7 +670,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         }
         let mut hit = set.hit(ix, &g)?;
         if several {
-            hit.system = Some(set.manifest().system.clone());
+            hit.system = Some(set.head().system.clone());
         }
         if !calls.insert(hit.follow_up.call.clone()) {
             continue;
@@ -711,7 +711,7 @@ impl BundleSet {
     /// A hit's details (without its text).
     fn hit(&self, ix: &SearchIndex, g: &Group) -> Result<SearchHit, LookupError> {
         let src = &ix.meta.sources[g.source as usize];
-        let m = self.manifest();
+        let m = self.head();
         let first = &g.units[0];
         let component = if src.component.is_empty() { None } else { Some(self.component(&src.component)?) };
         let lang = (!src.lang.is_empty()).then(|| src.lang.clone());
@@ -800,11 +800,10 @@ impl BundleSet {
         match g.kind {
             Kind::Doc | Kind::Code | Kind::Function => {
                 let (file, key) = if g.kind == Kind::Function {
-                    let owner = self
-                        .manifest()
-                        .files
+                    let files = &self.manifest()?.files;
+                    let owner = files
                         .binary_search_by(|f| f.path.as_str().cmp(&src.path))
-                        .map(|i| self.manifest().files[i].component.clone())
+                        .map(|i| files[i].component.clone())
                         .map_err(|_| corrupt(&ix.bundle, "function source"))?;
                     (self.component(&owner)?.bundle.clone(), crate::model::keys::file(&src.path))
                 } else {
@@ -827,8 +826,8 @@ impl BundleSet {
                 Ok(crate::view::props_text(&meta.name, std::slice::from_ref(table)))
             }
             Kind::Changelog => {
-                let entry = self.manifest().changelog.as_ref().ok_or_else(|| corrupt(&ix.bundle, "changelog"))?;
-                let per = self.manifest().thresholds.changelog_page_lines.max(1);
+                let entry = self.head().changelog.as_ref().ok_or_else(|| corrupt(&ix.bundle, "changelog"))?;
+                let per = self.head().thresholds.changelog_page_lines.max(1);
                 let (a, b) = (first.start_line, g.end_line());
                 let mut out: Vec<&str> = Vec::new();
                 let mut pages = Vec::new();

@@ -18,6 +18,7 @@
 //! - Transports: [`serve_stdio`] / [`serve_io`] (stdout carries only JSON-RPC; framing: [`stdio`]) and [`bind_http`] + [`HttpListener::serve`]
 //!   (`/mcp`, loopback by default, `Host` and `Origin` checked).
 
+pub mod answers;
 mod http;
 pub mod stdio;
 pub mod tools;
@@ -95,6 +96,9 @@ pub struct DocsServer {
     max_tokens: Option<u32>,
     instructions: Arc<str>,
     tool_router: ToolRouter<Self>,
+    /// Recent answers per set, shared by every clone (HTTP sessions): repeated calls skip the lookup, the rendering
+    /// and the JSON conversion.
+    answers: Arc<answers::Answers>,
     /// Called first inside the panic boundary of every tool call (with the tool name) and resource read (with the
     /// URI); see [`DocsServer::with_fault_hook`].
     fault_hook: Option<FaultHook>,
@@ -107,7 +111,14 @@ impl DocsServer {
     /// A server reading `library`.
     pub fn new(library: Arc<Library>) -> Self {
         let instructions = instructions(&library).into();
-        DocsServer { library, instructions, max_tokens: None, tool_router: Self::tool_router(), fault_hook: None }
+        DocsServer {
+            library,
+            instructions,
+            max_tokens: None,
+            tool_router: Self::tool_router(),
+            answers: Arc::default(),
+            fault_hook: None,
+        }
     }
 
     /// The same server running `hook` first inside the panic boundary of every tool call (given the tool name) and
@@ -134,7 +145,7 @@ impl DocsServer {
 
     /// The cap for answers from `set`.
     pub(crate) fn cap(&self, set: &crate::read::BundleSet) -> u32 {
-        self.max_tokens.unwrap_or(set.manifest().thresholds.max_tokens)
+        self.max_tokens.unwrap_or(set.head().thresholds.max_tokens)
     }
 
     /// The library served.
@@ -149,7 +160,7 @@ pub fn instructions(library: &Library) -> String {
         .systems()
         .iter()
         .map(|(s, v)| {
-            let langs = library.select(Some(s), None).map(|set| set.manifest().langs.join("/")).unwrap_or_default();
+            let langs = library.select(Some(s), None).map(|set| set.head().langs.join("/")).unwrap_or_default();
             format!("{s} {} ({langs})", v.join(", "))
         })
         .collect();
@@ -234,7 +245,18 @@ impl ServerHandler for DocsServer {
             {
                 return Ok(CallToolResult::error(vec![ContentBlock::text(format!("{name}: {message}"))]).into());
             }
-            self.tool_router.call(ToolCallContext::new(self, request, context)).await
+            // The set the tool will read (as its own `select` will choose it) keys the kept answers.
+            let arg = |k: &str| request.arguments.as_ref().and_then(|a| a.get(k)).and_then(serde_json::Value::as_str);
+            let set = self.library.select(arg("system"), arg("version")).ok();
+            let key = format!("{name}\0{}", serde_json::to_string(&request.arguments).unwrap_or_default());
+            if let Some(hit) = set.as_ref().and_then(|set| self.answers.get(set, &key)) {
+                return Ok(hit.into());
+            }
+            let response = self.tool_router.call(ToolCallContext::new(self, request, context)).await;
+            if let (Some(set), Ok(CallToolResponse::Complete(result))) = (&set, &response) {
+                self.answers.put(set, key, result);
+            }
+            response
         })
         .await;
         answered.unwrap_or_else(|message| Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into()))
@@ -249,7 +271,7 @@ impl ServerHandler for DocsServer {
         for (system, _) in self.library.systems() {
             // A set whose manifest cannot be read is left out of the list; reading it reports why.
             let Ok(set) = self.library.select(Some(&system), None) else { continue };
-            let m = set.manifest();
+            let Ok(m) = set.manifest() else { continue };
             for c in m.components.iter().filter(|c| !c.docs.is_empty()) {
                 let mut r = Resource::new(format!("{RESOURCE_SCHEME}{}/{}/{}", m.system, m.version, c.name), &c.name)
                     .with_mime_type("text/markdown");

@@ -1,0 +1,90 @@
+//! Lookups by name read one manifest entry, not the whole manifest (issue 12 item 3, format 6): `manifest.bundle`
+//! holds the whole manifest, its head and one `entry/<key>` frame per component.
+
+use mydesign_docs::bundle::Bundle;
+use mydesign_docs::model::{ComponentLookup, Manifest, keys};
+use mydesign_docs::read::{BundleSet, Detail, Paging};
+
+use crate::common::{fails, ok, sample};
+
+/// A copy of the sample set with one byte of manifest frame `frame` flipped (the file still opens: only that
+/// frame's checksum fails, when it is read).
+fn with_damaged_frame(frame: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("set");
+    std::fs::create_dir(&dir).unwrap();
+    for e in std::fs::read_dir(&sample().report.dir).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
+    }
+    let path = dir.join("manifest.bundle");
+    let range = Bundle::open(&path).unwrap().frame_range(frame).expect("frame");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[(range.start + range.end) as usize / 2] ^= 0x40;
+    std::fs::write(&path, bytes).unwrap();
+    (tmp, dir)
+}
+
+#[test]
+fn the_manifest_bundle_has_a_head_and_one_entry_per_component() {
+    let set = &sample().set;
+    let m = set.manifest().unwrap();
+    assert_eq!(m.components.len(), 17);
+    let b = Bundle::open(&sample().report.dir.join("manifest.bundle")).unwrap();
+    let entries: Vec<&str> = b.keys().filter(|k| k.starts_with("entry/")).collect();
+    assert_eq!(entries.len(), 17);
+    assert_eq!(entries[0], "entry/avatar");
+    assert!(entries.contains(&"entry/datepicker"), "{entries:?}");
+    let head: Manifest = b.get(keys::HEAD).unwrap();
+    assert!(head.components.is_empty() && head.files.is_empty());
+    // The head keeps the set's own bundles (manifest excluded: it lists what it holds), not the components'.
+    let own: Vec<&str> = head.bundles.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(own, ["_shared.bundle", "changelog.bundle", "search.bundle"]);
+    let table: ComponentLookup = b.get(&keys::entry("table")).unwrap();
+    assert_eq!(table.entry.name, "table");
+    assert_eq!(table.bundle.name, table.entry.bundle);
+    assert_eq!(Some(&table.bundle), m.bundles.iter().find(|f| f.name == "table.bundle"));
+    // `verify` holds the head and every entry to the whole manifest.
+    assert_eq!(set.verify().unwrap().0, m.bundles.len());
+}
+
+#[test]
+fn a_lookup_by_name_never_decodes_the_whole_manifest() {
+    // The whole manifest's frame is damaged: lookups by name still answer (they read the head and one entry), the
+    // list and path lookups (which need it) say which frame is damaged.
+    let (_tmp, dir) = with_damaged_frame(keys::MANIFEST);
+    let set = BundleSet::open(&dir).unwrap();
+    let doc = set.doc("DatePicker", None, Detail::Normal, &[], Paging::unlimited()).unwrap();
+    assert_eq!(doc.component, "date-picker");
+    assert!(set.code_block("table", 1, None, Paging::unlimited()).is_ok());
+    let err = set.components(None).unwrap_err().to_string();
+    assert!(err.contains("checksum mismatch in frame `manifest`"), "{err}");
+    let err = set.file("src/components/Table/Table.tsx", false, None, Paging::unlimited()).unwrap_err();
+    assert!(err.to_string().contains("checksum mismatch in frame `manifest`"), "{err}");
+    // An unknown name needs the list for its suggestions: the error says why there are none.
+    let err = set.component("tabel").unwrap_err().to_string();
+    assert!(err.contains("checksum mismatch in frame `manifest`"), "{err}");
+    let s = dir.to_str().unwrap();
+    let out = ok(&dir, &["doc", "table", "--bundles", s]);
+    assert!(out.starts_with("[my-design"), "{out}");
+    let err = fails(&dir, &["components", "--bundles", s]);
+    assert!(err.contains("frame `manifest`"), "{err}");
+}
+
+#[test]
+fn a_damaged_entry_is_an_error_for_that_component_only() {
+    let (_tmp, dir) = with_damaged_frame(&keys::entry("table"));
+    let set = BundleSet::open(&dir).unwrap();
+    let err = set.component("table").unwrap_err().to_string();
+    assert!(err.contains("checksum mismatch in frame `entry/table`"), "{err}");
+    assert!(set.component("tabs").is_ok());
+    assert_eq!(set.components(None).unwrap().components.len(), 17);
+    let err = set.verify().unwrap_err().to_string();
+    assert!(err.contains("entry/table"), "{err}");
+}
+
+#[test]
+fn unknown_names_still_get_suggestions() {
+    let err = sample().set.component("tabel").unwrap_err().to_string();
+    assert!(err.contains("table"), "{err}");
+}
