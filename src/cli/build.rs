@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use mydesign_docs::compile::{BuildOptions, build, detect, is_prerelease, walk};
+use mydesign_docs::compile::{BuildOptions, build_with_cache, detect, is_prerelease, walk};
 use mydesign_docs::config::{CONFIG_FILE, Config, WalkConfig};
 use mydesign_docs::render::{plural, thousands};
 
@@ -42,6 +42,17 @@ pub struct BuildArgs {
     /// temporary directory. The manifest records the repository, reference, commit and tag.
     #[arg(long = "ref", value_name = "REF")]
     reference: Option<String>,
+    /// Incremental build cache: components whose inputs did not change are reused from it, not recompiled (the
+    /// set is byte-identical to a full build). Default: OUT/.cache.
+    #[arg(long, value_name = "DIR")]
+    cache: Option<PathBuf>,
+    /// Compile everything, reading and writing no cache.
+    #[arg(long, conflicts_with = "cache")]
+    no_cache: bool,
+    /// After the build, watch REPO and rebuild (incrementally) whenever a file changes, printing one line per
+    /// rebuild; a failed rebuild is a warning and watching goes on. Ctrl-C stops.
+    #[arg(long, conflicts_with = "reference")]
+    watch: bool,
 }
 
 fn default_repo() -> PathBuf {
@@ -109,8 +120,9 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         super::emit(config.to_toml().trim_end())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let opts = BuildOptions { repo, out: args.out, config, progress: std::io::stderr().is_terminal() };
-    let report = build(&opts)?;
+    let cache = (!args.no_cache).then(|| args.cache.clone().unwrap_or_else(|| args.out.join(".cache")));
+    let opts = BuildOptions { repo, out: args.out.clone(), config, progress: std::io::stderr().is_terminal() };
+    let report = build_with_cache(&opts, cache.as_deref())?;
     let (notes, warnings): (Vec<_>, Vec<_>) = report.diagnostics.iter().partition(|d| d.is_note());
     for d in &warnings {
         eprintln!("warning: {d}");
@@ -181,6 +193,14 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         thousands(s.raw_tokens),
         thousands(s.view_tokens)
     ));
+    if report.reused > 0 {
+        out.push(format!(
+            "  incremental: {} reused, {} recompiled{}",
+            plural(u64::from(report.reused), "unit"),
+            thousands(u64::from(report.recompiled)),
+            if report.unchanged { "; the published set is already this build, nothing written" } else { "" }
+        ));
+    }
     if !warnings.is_empty() || !notes.is_empty() {
         let hint = if args.verbose || notes.is_empty() { "" } else { " (notes: --verbose)" };
         out.push(format!(

@@ -53,7 +53,7 @@ pub const IN_TITLE: u32 = 2;
 pub const IN_CONTEXT: u32 = 1;
 
 /// A unit before it is numbered: its details and its terms.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UnitDraft {
     /// What it is.
     pub kind: Kind,

@@ -15,7 +15,8 @@ pub const ZSTD_LEVEL: i32 = 15;
 
 /// One compressed frame, ready to be placed in a bundle. Frames are made wherever the data is (in parallel) and
 /// gathered by a [`BundleWriter`].
-#[derive(Clone, Debug)]
+/// Serializable so the compiler's incremental build cache can keep frames as they were compressed.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Frame {
     key: String,
     compressed: Vec<u8>,
