@@ -11,6 +11,7 @@ mod cursor_fuzz;
 mod detect;
 mod dumi_layout;
 mod edges;
+mod incremental;
 mod mcp;
 mod props_real;
 mod real_blueprint;

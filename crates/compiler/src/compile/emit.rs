@@ -773,7 +773,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                         FunctionMeta {
                             name: func.name.clone(),
                             qualified: func.qualified.clone(),
-                            kind: kind_name(&func.kind),
+                            kind: FunctionKinds::one(func.kind.clone()),
                             start_line: func.start_line,
                             end_line: func.end_line,
                             start_byte: start,
@@ -818,11 +818,6 @@ fn with_indentation(text: &str, start: u32) -> u32 {
     let Some(before) = text.get(..start) else { return start as u32 };
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     if before[line_start..].chars().all(|c| c == ' ' || c == '\t') { line_start as u32 } else { start as u32 }
-}
-
-/// The kebab-case name of a function kind, as serialized by the source module.
-fn kind_name(kind: &super::source::FunctionKind) -> String {
-    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
 /// Compiles component `key`'s documents, cards and props (stage 3; the files it owns are attached by the
