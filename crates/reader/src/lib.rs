@@ -10,6 +10,7 @@
 
 pub mod budget;
 pub mod bundle;
+pub mod line_index;
 pub mod locate;
 pub mod model;
 pub mod read;
