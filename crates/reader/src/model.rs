@@ -546,7 +546,16 @@ impl std::fmt::Display for FunctionKinds {
 
 impl PartialEq<&str> for FunctionKinds {
     fn eq(&self, other: &&str) -> bool {
-        self.to_string() == *other
+        let mut rest = *other;
+        for (i, k) in self.0.iter().enumerate() {
+            if i > 0 {
+                let Some(r) = rest.strip_prefix('+') else { return false };
+                rest = r;
+            }
+            let Some(r) = rest.strip_prefix(k.as_str()) else { return false };
+            rest = r;
+        }
+        rest.is_empty()
     }
 }
 

@@ -139,11 +139,22 @@ impl std::ops::Deref for LazyCounter {
     }
 }
 
+/// The run's [`LazyCounter`], as each task's context holds it (it derefs to the [`TokenCounter`]).
+#[derive(Clone, Copy)]
+struct Tokens<'a>(&'a LazyCounter);
+
+impl std::ops::Deref for Tokens<'_> {
+    type Target = TokenCounter;
+    fn deref(&self) -> &TokenCounter {
+        self.0
+    }
+}
+
 /// State of one compile task (a component, a file, the changelog): the run's shared parts and the task's own
 /// diagnostics, so each task's report can be stored with its output.
 struct Ctx<'a> {
     config: &'a Config,
-    tokens: &'a LazyCounter,
+    tokens: Tokens<'a>,
     default_lang: &'a str,
     progress: &'a ProgressBar,
     diagnostics: Mutex<Vec<Diagnostic>>,
@@ -355,7 +366,7 @@ pub fn compile_all(
     );
     let ctx = Ctx {
         config,
-        tokens: &tokens,
+        tokens: Tokens(&tokens),
         default_lang: &default_lang,
         progress: &bar,
         diagnostics: Mutex::new(Vec::new()),
