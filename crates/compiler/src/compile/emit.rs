@@ -1280,7 +1280,8 @@ fn build_id(set: &CompiledSet) -> anyhow::Result<u64> {
 }
 
 /// The manifest and directory of the set published in `out` when it is `set` already (its link names the
-/// generation of `set`'s build id, and that generation opens): then a build has nothing to write.
+/// generation of `set`'s build id, and that generation opens): then a build has nothing to write (it only removes
+/// the temporaries of killed builds, as a writing build does).
 pub fn published(out: &Path, set: &CompiledSet) -> Option<(Manifest, PathBuf)> {
     let id = build_id(set).ok()?;
     let name = format!("{}@{}", set.manifest.system, set.manifest.version);
@@ -1291,7 +1292,12 @@ pub fn published(out: &Path, set: &CompiledSet) -> Option<(Manifest, PathBuf)> {
     }
     let opened = crate::read::BundleSet::open(&dest).ok()?;
     let manifest = opened.manifest().clone();
-    (manifest.build_id == id).then_some((manifest, dest))
+    if manifest.build_id != id {
+        return None;
+    }
+    // What a build that writes would clean up, this one does too.
+    remove_stale_temporaries(out, &name);
+    Some((manifest, dest))
 }
 
 /// Writes `set` into `out/<system>@<version>/`: every bundle into a temporary sibling directory, the manifest last,
