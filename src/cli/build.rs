@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use mydesign_docs::compile::{BuildOptions, build, detect, is_prerelease, walk};
+use mydesign_docs::compile::{BuildOptions, build_with_cache, detect, is_prerelease, walk};
 use mydesign_docs::config::{CONFIG_FILE, Config, WalkConfig};
 use mydesign_docs::render::{plural, thousands};
 
@@ -42,6 +42,17 @@ pub struct BuildArgs {
     /// temporary directory. The manifest records the repository, reference, commit and tag.
     #[arg(long = "ref", value_name = "REF")]
     reference: Option<String>,
+    /// Incremental build cache: components whose inputs did not change are reused from it, not recompiled (the
+    /// set is byte-identical to a full build). Default: OUT/.cache.
+    #[arg(long, value_name = "DIR")]
+    cache: Option<PathBuf>,
+    /// Compile everything, reading and writing no cache.
+    #[arg(long, conflicts_with = "cache")]
+    no_cache: bool,
+    /// After the build, watch REPO and rebuild (incrementally) whenever a file changes, printing one line per
+    /// rebuild; a failed rebuild is a warning and watching goes on. Ctrl-C stops.
+    #[arg(long, conflicts_with = "reference")]
+    watch: bool,
 }
 
 fn default_repo() -> PathBuf {
@@ -109,8 +120,9 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         super::emit(config.to_toml().trim_end())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let opts = BuildOptions { repo, out: args.out, config, progress: std::io::stderr().is_terminal() };
-    let report = build(&opts)?;
+    let cache = (!args.no_cache).then(|| args.cache.clone().unwrap_or_else(|| args.out.join(".cache")));
+    let opts = BuildOptions { repo, out: args.out.clone(), config, progress: std::io::stderr().is_terminal() };
+    let report = build_with_cache(&opts, cache.as_deref())?;
     let (notes, warnings): (Vec<_>, Vec<_>) = report.diagnostics.iter().partition(|d| d.is_note());
     for d in &warnings {
         eprintln!("warning: {d}");
@@ -181,6 +193,14 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         thousands(s.raw_tokens),
         thousands(s.view_tokens)
     ));
+    if report.reused > 0 {
+        out.push(format!(
+            "  incremental: {} reused, {} recompiled{}",
+            plural(u64::from(report.reused), "unit"),
+            thousands(u64::from(report.recompiled)),
+            if report.unchanged { "; the published set is already this build, nothing written" } else { "" }
+        ));
+    }
     if !warnings.is_empty() || !notes.is_empty() {
         let hint = if args.verbose || notes.is_empty() { "" } else { " (notes: --verbose)" };
         out.push(format!(
@@ -190,6 +210,9 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         ));
     }
     super::emit(&out.join("\n"))?;
+    if args.watch {
+        return watch(&opts, cache.as_deref());
+    }
     if args.deny_warnings && !warnings.is_empty() {
         // The set is complete and readable; the exit code is what fails a CI job that asked for a clean build.
         eprintln!(
@@ -199,6 +222,81 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
             report.dir.display()
         );
         return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `build --watch`: rebuilds `opts.repo` (incrementally, through `cache`) whenever files under it change, changes
+/// debounced by 200 ms, printing one line per rebuild and the warnings of that rebuild. A rebuild that fails (or a
+/// broken file) is a warning and watching goes on; Ctrl-C ends it with exit code 0. Changes under the output
+/// directory and `.git/` are not watched. The configuration is the one of the first build.
+fn watch(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Result<ExitCode> {
+    use notify_debouncer_mini::notify::RecursiveMode;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    enum Event {
+        Changed(Vec<PathBuf>),
+        Failed(String),
+        Stop,
+    }
+    let (tx, rx) = mpsc::channel();
+    let stop = tx.clone();
+    ctrlc::set_handler(move || {
+        let _ = stop.send(Event::Stop);
+    })
+    .map_err(|e| anyhow::anyhow!("cannot handle Ctrl-C: {e}"))?;
+    let events = tx.clone();
+    let mut debouncer = notify_debouncer_mini::new_debouncer(
+        Duration::from_millis(200),
+        move |res: notify_debouncer_mini::DebounceEventResult| {
+            let _ = events.send(match res {
+                Ok(evs) => Event::Changed(evs.into_iter().map(|e| e.path).collect()),
+                Err(e) => Event::Failed(e.to_string()),
+            });
+        },
+    )
+    .map_err(|e| anyhow::anyhow!("cannot watch {}: {e}", opts.repo.display()))?;
+    debouncer
+        .watcher()
+        .watch(&opts.repo, RecursiveMode::Recursive)
+        .map_err(|e| anyhow::anyhow!("cannot watch {}: {e}", opts.repo.display()))?;
+    let out = opts.out.canonicalize().unwrap_or_else(|_| opts.out.clone());
+    let ignored = |p: &Path| p.starts_with(&out) || p.components().any(|c| c.as_os_str() == ".git");
+    super::emit(&format!("watching {} (Ctrl-C stops)", opts.repo.display()))?;
+    while let Ok(event) = rx.recv() {
+        match event {
+            Event::Stop => break,
+            Event::Failed(e) => eprintln!("warning: watching: {e}"),
+            Event::Changed(paths) => {
+                if paths.iter().all(|p| ignored(p)) {
+                    continue;
+                }
+                match build_with_cache(opts, cache) {
+                    Ok(report) => {
+                        let warnings: Vec<_> = report.diagnostics.iter().filter(|d| !d.is_note()).collect();
+                        for d in &warnings {
+                            eprintln!("warning: {d}");
+                        }
+                        let what = if report.unchanged {
+                            "unchanged".to_string()
+                        } else {
+                            format!("build {:016x}", report.manifest.build_id)
+                        };
+                        super::emit(&format!(
+                            "rebuilt {} {} in {:.2} s: {what}, {} recompiled, {} reused, {}",
+                            report.manifest.system,
+                            report.manifest.version,
+                            report.elapsed.as_secs_f64(),
+                            report.recompiled,
+                            report.reused,
+                            plural(warnings.len() as u64, "warning")
+                        ))?;
+                    }
+                    Err(e) => eprintln!("warning: rebuild failed: {e:#}; still watching"),
+                }
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -8,6 +8,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 
+use crate::line_index::LineIndex;
 use crate::model::TokenMap;
 
 /// The operator's default cap on one response, in tokens (`serve --max-tokens`): well under the 25,000 tokens at
@@ -278,8 +279,8 @@ pub struct Cuts {
     cum: Vec<u64>,
     /// The forced cuts (ascending): a count over a range that reaches past one is an upper bound.
     forced: Vec<usize>,
-    /// Byte offsets of the text's newlines, for line numbers in O(log n).
-    newlines: Vec<usize>,
+    /// The text's lines, for line numbers in O(log n).
+    lines: LineIndex,
 }
 
 impl Cuts {
@@ -311,22 +312,18 @@ impl Cuts {
             total += u64::from(*t) + u64::from(forced.binary_search(end).is_ok());
             cum.push(total);
         }
-        let newlines = text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i).collect();
-        Some(Cuts { ends, cum, forced, newlines })
+        Some(Cuts { ends, cum, forced, lines: LineIndex::new(text) })
     }
 
     /// Byte offset where 1-based `line` starts; the text's end for lines past the last (so `line_start(n + 1)`
     /// ends line `n`, newline included).
     pub fn line_start(&self, line: u32) -> usize {
-        match (line as usize).checked_sub(2) {
-            None => 0,
-            Some(i) => self.newlines.get(i).map_or(self.len(), |n| n + 1),
-        }
+        self.lines.start(line)
     }
 
     /// The 1-based line of byte `at` (lines counted as `split('\n')`).
     pub fn line_at(&self, at: usize) -> u32 {
-        self.newlines.partition_point(|&n| n < at) as u32 + 1
+        self.lines.line_of(at)
     }
 
     /// Length of the text the map describes, in bytes.

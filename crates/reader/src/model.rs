@@ -496,6 +496,137 @@ pub struct SkeletonMeta {
     pub outer_bodies: u32,
 }
 
+/// What kind of function-like thing a function index entry is (found by the compiler's source analysis).
+/// Serialized in kebab-case (`"function-expression"`, `"class-property"`, ...).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum FunctionKind {
+    /// `function f() {}` declaration (also `export`, `export default`, `async`).
+    Function,
+    /// `function* g() {}` declaration, or a `function* () {}` expression held by a variable,
+    /// assignment or default export.
+    Generator,
+    /// `const x = function () {}` (named after the variable, even when the expression has its own
+    /// name), an assignment `a.b = function () {}`, or a named function expression held by nothing
+    /// (`call(function named() {})`, named after itself).
+    FunctionExpression,
+    /// `const f = () => ...`, block or expression body, named after the variable or assignment target.
+    Arrow,
+    /// A class method, or an object-literal method shorthand `{ foo() {} }` (also `static`, `async`,
+    /// generator `*m() {}`, `#private`, computed `[Symbol.iterator]() {}`).
+    Method,
+    /// A class `constructor`.
+    Constructor,
+    /// A `get x() {}` accessor, in a class or an object literal.
+    Getter,
+    /// A `set x(v) {}` accessor, in a class or an object literal.
+    Setter,
+    /// A class field whose value is a function: `handleClick = () => {}`, `x = function () {}`.
+    ClassProperty,
+    /// An object-literal property whose value is a function: `{ bar: function () {}, baz: () => {} }`.
+    ObjectProperty,
+    /// A declaration without a body: an overload head with no implementation after it, `declare function f();`,
+    /// an abstract method, or a method signature of an interface or class. (Overload heads followed by their
+    /// implementation are one entry of the implementation's kind.)
+    Signature,
+}
+
+impl FunctionKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [FunctionKind; 11] = [
+        FunctionKind::Function,
+        FunctionKind::Generator,
+        FunctionKind::FunctionExpression,
+        FunctionKind::Arrow,
+        FunctionKind::Method,
+        FunctionKind::Constructor,
+        FunctionKind::Getter,
+        FunctionKind::Setter,
+        FunctionKind::ClassProperty,
+        FunctionKind::ObjectProperty,
+        FunctionKind::Signature,
+    ];
+
+    /// The kebab-case name it is serialized as (`function-expression`).
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            FunctionKind::Function => "function",
+            FunctionKind::Generator => "generator",
+            FunctionKind::FunctionExpression => "function-expression",
+            FunctionKind::Arrow => "arrow",
+            FunctionKind::Method => "method",
+            FunctionKind::Constructor => "constructor",
+            FunctionKind::Getter => "getter",
+            FunctionKind::Setter => "setter",
+            FunctionKind::ClassProperty => "class-property",
+            FunctionKind::ObjectProperty => "object-property",
+            FunctionKind::Signature => "signature",
+        }
+    }
+}
+
+/// The kinds of a function index entry: one for a stored entry; a getter and its setter (or overloads) that
+/// `function` serves together have theirs in order. Serialized as their kebab-case names joined with `+`
+/// (`method`, `getter+setter`): the string the format has always stored, so the bytes are those of format 5.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionKinds(pub Vec<FunctionKind>);
+
+impl FunctionKinds {
+    /// One kind.
+    pub fn one(kind: FunctionKind) -> FunctionKinds {
+        FunctionKinds(vec![kind])
+    }
+}
+
+impl std::fmt::Display for FunctionKinds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, k) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("+")?;
+            }
+            f.write_str(k.as_str())?;
+        }
+        Ok(())
+    }
+}
+
+impl PartialEq<&str> for FunctionKinds {
+    fn eq(&self, other: &&str) -> bool {
+        let mut rest = *other;
+        for (i, k) in self.0.iter().enumerate() {
+            if i > 0 {
+                let Some(r) = rest.strip_prefix('+') else { return false };
+                rest = r;
+            }
+            let Some(r) = rest.strip_prefix(k.as_str()) else { return false };
+            rest = r;
+        }
+        rest.is_empty()
+    }
+}
+
+impl Serialize for FunctionKinds {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for FunctionKinds {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        text.split('+')
+            .map(|name| {
+                FunctionKind::ALL
+                    .iter()
+                    .find(|k| k.as_str() == name)
+                    .cloned()
+                    .ok_or_else(|| serde::de::Error::custom(format!("unknown function kind `{name}`")))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(FunctionKinds)
+    }
+}
+
 /// One entry of a file's function index.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FunctionMeta {
@@ -503,8 +634,10 @@ pub struct FunctionMeta {
     pub name: String,
     /// Qualified name, e.g. `Table.render`.
     pub qualified: String,
-    /// Kind, e.g. `method`, `arrow`, `getter` (kebab-case of the compiler's `FunctionKind`).
-    pub kind: String,
+    /// Kind, e.g. `method`, `arrow`, `getter` (serialized as its kebab-case name; `getter+setter` when a view
+    /// serves several entries of one name together).
+    #[schemars(with = "String")]
+    pub kind: FunctionKinds,
     /// First line of the whole member or declaration.
     pub start_line: u32,
     /// Last line.

@@ -2508,7 +2508,7 @@ impl BundleSet {
             return Err(LookupError::NoFunctions { path: norm });
         };
         let merged = FunctionMeta {
-            kind: all.iter().map(|f| f.kind.as_str()).collect::<Vec<_>>().join("+"),
+            kind: FunctionKinds(all.iter().flat_map(|f| f.kind.0.iter().cloned()).collect()),
             end_line: last.end_line,
             end_byte: last.end_byte,
             tokens: all.iter().map(|f| f.tokens).sum(),

@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::markdown;
+use crate::line_index::LineIndex;
 
 /// Lines per changelog page in the Semi Design MCP server.
 pub const SEMI_PAGE_LINES: u32 = 300;
@@ -35,11 +36,8 @@ pub struct Page {
 /// text has one line and so one empty page. A `page_lines` of 0 is taken as 1.
 pub fn pages(text: &str, page_lines: u32) -> Vec<Page> {
     let page_lines = page_lines.max(1) as usize;
-    // Byte offset of the start of every line, then one past the end of the text (as if the
-    // text were followed by one more '\n'), so line i spans starts[i-1]..starts[i]-1.
-    let mut starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-    let lines = starts.len();
-    starts.push(text.len() + 1);
+    let index = LineIndex::new(text);
+    let lines = index.count() as usize;
     // The empty piece after a final newline never makes a page of its own: it stays on the last page.
     let counted = if lines > 1 && text.ends_with('\n') { lines - 1 } else { lines };
     let pages = counted.div_ceil(page_lines);
@@ -51,8 +49,8 @@ pub fn pages(text: &str, page_lines: u32) -> Vec<Page> {
                 number: to_u32(p + 1),
                 start_line: to_u32(first),
                 end_line: to_u32(last),
-                start_byte: to_u32(starts[first - 1]),
-                end_byte: to_u32(starts[last] - 1),
+                start_byte: to_u32(index.start(to_u32(first))),
+                end_byte: to_u32(index.end(to_u32(last))),
             }
         })
         .collect()

@@ -2,13 +2,15 @@
 //! `out/<system>@<version>/{manifest.bundle, changelog.bundle, <component>.bundle …}`, built in a temporary sibling
 //! directory and renamed into place so readers never see a partial set.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
+use super::cache::{self, Cache};
 use super::layout::{ComponentPlan, Layout, SHARED};
 use super::source::{SourceLang, analyze};
 use super::tokens::TokenCounter;
@@ -21,7 +23,8 @@ use crate::model::*;
 use crate::search::index::{self as search_index, DocSource, UnitDraft};
 use crate::view::{card, placeholder_view_spans, props_text};
 
-/// Everything compiled, before it is written.
+/// Stage 4's input: everything compiled, before it is written (the manifest without its bundle list, and the
+/// frames of every bundle).
 pub struct CompiledSet {
     manifest: Manifest,
     components: Vec<(String, BundleWriter)>,
@@ -32,8 +35,66 @@ pub struct CompiledSet {
     pub version_source: String,
 }
 
-/// A compiled component: key, manifest entry, meta frame value, frames, search units, token maps.
-type CompiledComponent = (String, ComponentEntry, ComponentMeta, Vec<Frame>, Vec<UnitDraft>, TokenMaps);
+/// Stage 3's output for one component: its documents and the files it owns compiled into the frames of its
+/// bundle, with what the manifest and the search index take from it. This is also what the incremental build
+/// cache stores per component.
+#[derive(Serialize, Deserialize)]
+struct CompiledComponent {
+    /// The component's key (`_shared` for the shared pseudo-component).
+    key: String,
+    /// Its manifest entry (`files_tokens` is counted later, from the whole set: [`count_lists`]).
+    entry: ComponentEntry,
+    /// Its `component` frame's value (also stored in `frames`).
+    meta: ComponentMeta,
+    /// Every frame of its bundle, the `component` and `tokens` frames included.
+    frames: Vec<Frame>,
+    /// Search units of its documents and props tables, in document order.
+    units: Vec<UnitDraft>,
+    /// The files it owns (listed first by it), by path.
+    owned: Vec<OwnedFile>,
+    /// What its compilation reported.
+    diagnostics: Vec<StoredDiagnostic>,
+}
+
+/// A file as the set sees it once compiled: its listing and its functions' search units.
+#[derive(Serialize, Deserialize)]
+struct OwnedFile {
+    meta: FileMeta,
+    units: Vec<UnitDraft>,
+}
+
+/// Stage 3's output for the changelog: its bundle's frames (none when no changelog could be read), its metadata
+/// for the manifest and its releases' search units.
+#[derive(Serialize, Deserialize)]
+struct CompiledChangelog {
+    meta: Option<ChangelogMeta>,
+    frames: Vec<Frame>,
+    units: Vec<UnitDraft>,
+    diagnostics: Vec<StoredDiagnostic>,
+}
+
+/// A [`Diagnostic`] as the cache stores it (its stage as text).
+#[derive(Serialize, Deserialize)]
+struct StoredDiagnostic {
+    path: String,
+    stage: String,
+    message: String,
+    note: bool,
+}
+
+impl From<Diagnostic> for StoredDiagnostic {
+    fn from(d: Diagnostic) -> Self {
+        StoredDiagnostic { path: d.path, stage: d.stage.to_string(), message: d.message, note: d.note }
+    }
+}
+
+impl From<StoredDiagnostic> for Diagnostic {
+    fn from(d: StoredDiagnostic) -> Self {
+        const STAGES: [&str; 8] = ["walk", "layout", "read", "markdown", "source", "props", "version", "cache"];
+        let stage = STAGES.iter().find(|s| **s == d.stage).copied().unwrap_or("cache");
+        Diagnostic { path: d.path, stage, message: d.message, note: d.note }
+    }
+}
 
 struct CompiledFile {
     meta: FileMeta,
@@ -55,22 +116,70 @@ struct CompiledDoc {
     props: Vec<PropsTable>,
     /// Search units of its sections and code blocks.
     units: Vec<UnitDraft>,
+    /// Demo files it read (or looked for).
+    deps: Vec<cache::Dependency>,
 }
 
-/// Shared state of one compile run.
+/// The token counter, made on first use: a build that reuses every unit from the cache never loads the
+/// encoding's vocabulary.
+struct LazyCounter {
+    encoding: String,
+    counter: OnceLock<TokenCounter>,
+}
+
+impl std::ops::Deref for LazyCounter {
+    type Target = TokenCounter;
+    fn deref(&self) -> &TokenCounter {
+        self.counter.get_or_init(|| match TokenCounter::new(&self.encoding) {
+            Ok(t) => t,
+            // `Config::validate`, checked before anything is compiled, accepts only the encodings
+            // `TokenCounter::new` knows.
+            Err(e) => unreachable!("{e}"),
+        })
+    }
+}
+
+/// The run's [`LazyCounter`], as each task's context holds it (it derefs to the [`TokenCounter`]).
+#[derive(Clone, Copy)]
+struct Tokens<'a>(&'a LazyCounter);
+
+impl std::ops::Deref for Tokens<'_> {
+    type Target = TokenCounter;
+    fn deref(&self) -> &TokenCounter {
+        self.0
+    }
+}
+
+/// State of one compile task (a component, a file, the changelog): the run's shared parts and the task's own
+/// diagnostics, so each task's report can be stored with its output.
 struct Ctx<'a> {
     config: &'a Config,
-    tokens: TokenCounter,
-    default_lang: String,
-    progress: ProgressBar,
+    tokens: Tokens<'a>,
+    default_lang: &'a str,
+    progress: &'a ProgressBar,
     diagnostics: Mutex<Vec<Diagnostic>>,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
     fn report(&self, d: Diagnostic) {
         if let Ok(mut v) = self.diagnostics.lock() {
             v.push(d);
         }
+    }
+
+    /// A context for another task, with no diagnostics yet.
+    fn task(&self) -> Ctx<'a> {
+        Ctx {
+            config: self.config,
+            tokens: self.tokens,
+            default_lang: self.default_lang,
+            progress: self.progress,
+            diagnostics: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn into_diagnostics(self) -> Vec<Diagnostic> {
+        self.diagnostics.into_inner().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -102,16 +211,102 @@ fn line_count(text: &str) -> u32 {
     text.split('\n').count() as u32
 }
 
-/// Compiles the whole layout.
+/// The pseudo-path of a dependency on the list of walked sources (which `extends` can lead to).
+const SOURCES_DEP: &str = "\0walked sources";
+
+/// Cache keys of one build: every input file's content hash, and the key every unit's key includes.
+struct Keys {
+    global: u64,
+    hashes: BTreeMap<String, Option<u64>>,
+    /// Hash of the walked source paths (see [`SOURCES_DEP`]).
+    sources: u64,
+}
+
+impl Keys {
+    fn new(config: &Config, walked: &[WalkedFile], inputs: Vec<&WalkedFile>) -> Keys {
+        let hashes = inputs
+            .par_iter()
+            .map(|f| (f.rel.clone(), std::fs::read(&f.abs).ok().map(|b| xxhash_rust::xxh3::xxh3_64(&b))))
+            .collect();
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        for f in walked.iter().filter(|f| SourceLang::from_path(Path::new(&f.rel)).is_some()) {
+            h.update(f.rel.as_bytes());
+            h.update(&[0]);
+        }
+        Keys { global: cache::global_key(&config.to_toml()), hashes, sources: h.digest() }
+    }
+
+    fn file(&self, h: &mut xxhash_rust::xxh3::Xxh3, f: &WalkedFile) {
+        h.update(f.rel.as_bytes());
+        h.update(&[0]);
+        h.update(&f.bytes.to_le_bytes());
+        match self.hashes.get(&f.rel).copied().flatten() {
+            Some(x) => h.update(&x.to_le_bytes()),
+            None => h.update(b"unreadable"),
+        }
+    }
+
+    /// The key of component `key`: its plan (name, documents, files and each file's owner) and every one of
+    /// those files' contents.
+    fn component(&self, key: &str, plan: &ComponentPlan, owners: &BTreeMap<&str, (&WalkedFile, &str)>) -> u64 {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        h.update(&self.global.to_le_bytes());
+        for part in [key, &plan.name] {
+            h.update(part.as_bytes());
+            h.update(&[0]);
+        }
+        for (lang, f) in &plan.docs {
+            h.update(lang.as_bytes());
+            h.update(&[0]);
+            self.file(&mut h, f);
+        }
+        h.update(b"files");
+        for f in &plan.files {
+            self.file(&mut h, f);
+            h.update(owners.get(f.rel.as_str()).map_or("", |o| o.1).as_bytes());
+            h.update(&[0]);
+        }
+        h.digest()
+    }
+
+    fn changelog(&self, changelogs: &[(String, WalkedFile)]) -> u64 {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        h.update(&self.global.to_le_bytes());
+        for (lang, f) in changelogs {
+            h.update(lang.as_bytes());
+            h.update(&[0]);
+            self.file(&mut h, f);
+        }
+        h.digest()
+    }
+
+    /// The current hash of a dependency recorded by a cache entry.
+    fn dependency(&self, repo: &Path, rel: &str) -> Option<u64> {
+        if rel == SOURCES_DEP { Some(self.sources) } else { cache::file_hash(repo, rel) }
+    }
+}
+
+/// A component compiled in this build, before the files it owns are attached.
+struct Pending {
+    component: CompiledComponent,
+    /// Token maps of its documents, cards and props texts (its files' are added).
+    maps: TokenMaps,
+    /// Files read beyond its plan (demo files, files followed by `extends`).
+    deps: Vec<cache::Dependency>,
+}
+
+/// Compiles the whole layout: stage 3 (each component with the files it owns, and the changelog, in parallel),
+/// reusing from `cache` every unit whose inputs did not change, then the manifest.
 pub fn compile_all(
     repo: &Path,
     walked: &[WalkedFile],
     layout: &Layout,
     config: &Config,
     progress: bool,
+    cache: Option<&Cache>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> anyhow::Result<CompiledSet> {
-    let tokens = TokenCounter::new(&config.encoding).map_err(anyhow::Error::msg)?;
+    let tokens = LazyCounter { encoding: config.encoding.clone(), counter: OnceLock::new() };
     let doc_langs: Vec<&str> = config.docs.iter().map(|d| d.lang.as_str()).collect();
     let default_lang = config
         .system
@@ -133,67 +328,193 @@ pub fn compile_all(
             owners.entry(f.rel.as_str()).or_insert((f, key));
         }
     }
-    let units = owners.len() + plans.iter().map(|(_, p)| p.docs.len()).sum::<usize>();
-    let bar = if progress { ProgressBar::new(units as u64) } else { ProgressBar::hidden() };
+
+    // What the cache holds for each component (`None`: to compile).
+    let keys = cache.map(|_| {
+        let inputs = plans
+            .iter()
+            .flat_map(|(_, p)| p.docs.values().chain(&p.files))
+            .chain(layout.changelogs.iter().map(|(_, f)| f))
+            .collect();
+        Keys::new(config, walked, inputs)
+    });
+    let component_keys: Vec<Option<u64>> =
+        plans.iter().map(|(key, plan)| keys.as_ref().map(|k| k.component(key, plan, &owners))).collect();
+    let mut components: Vec<Option<CompiledComponent>> = plans
+        .par_iter()
+        .zip(&component_keys)
+        .map(|((key, _), unit_key)| {
+            let (cache, keys, unit_key) = (cache?, keys.as_ref()?, (*unit_key)?);
+            cache.get(&format!("component/{key}"), unit_key, |rel| keys.dependency(repo, rel))
+        })
+        .collect();
+    let missed: BTreeMap<&str, usize> =
+        (0..plans.len()).filter(|&i| components[i].is_none()).map(|i| (plans[i].0, i)).collect();
+    // The files to compile: those listed by a component to compile (those it owns, and others' it lists: their
+    // listings and props enter its card).
+    let to_compile: BTreeMap<&str, (&WalkedFile, &str)> = missed
+        .values()
+        .flat_map(|&i| plans[i].1.files.iter())
+        .filter_map(|f| owners.get_key_value(f.rel.as_str()).map(|(k, v)| (*k, *v)))
+        .collect();
+
+    let work = to_compile.len() + missed.values().map(|&i| plans[i].1.docs.len()).sum::<usize>();
+    let bar = if progress { ProgressBar::new(work as u64) } else { ProgressBar::hidden() };
     bar.set_style(
         ProgressStyle::with_template("{spinner} compiling {pos}/{len} {wide_bar} {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let ctx =
-        Ctx { config, tokens, default_lang: default_lang.clone(), progress: bar, diagnostics: Mutex::new(Vec::new()) };
+    let ctx = Ctx {
+        config,
+        tokens: Tokens(&tokens),
+        default_lang: &default_lang,
+        progress: &bar,
+        diagnostics: Mutex::new(Vec::new()),
+    };
 
-    let mut files: BTreeMap<&str, CompiledFile> = owners
+    // Each file's diagnostics go to its owner's report.
+    let compiled_files: Vec<(&str, &str, Option<CompiledFile>, Vec<Diagnostic>)> = to_compile
         .par_iter()
-        .filter_map(|(rel, (f, owner))| {
-            let c = compile_file(&ctx, f, owner);
+        .map(|(rel, (f, owner))| {
+            let task = ctx.task();
+            let c = compile_file(&task, f, owner);
             ctx.progress.inc(1);
-            c.map(|c| (*rel, c))
+            (*rel, *owner, c, task.into_diagnostics())
         })
         .collect();
+    let mut files: BTreeMap<&str, CompiledFile> = BTreeMap::new();
+    let mut file_diagnostics: BTreeMap<&str, Vec<Diagnostic>> = BTreeMap::new();
+    for (rel, owner, c, diags) in compiled_files {
+        file_diagnostics.entry(owner).or_default().extend(diags);
+        if let Some(c) = c {
+            files.insert(rel, c);
+        }
+    }
     // Props types that extend a type of another file (Blueprint's `ButtonSharedProps extends ActionProps` from
-    // `../../common`): followed through imports, reading only the files they lead to.
-    if files.values().any(|c| c.props.iter().any(|t| !t.unresolved_extends.is_empty())) {
+    // `../../common`): followed through imports, reading only the files they lead to. A component listing such a
+    // file depends on the files read and on the list of walked sources.
+    let needs_types: BTreeSet<&str> = files
+        .iter()
+        .filter(|(_, c)| c.props.iter().any(|t| !t.unresolved_extends.is_empty()))
+        .map(|(rel, _)| *rel)
+        .collect();
+    let mut extends_deps: Vec<cache::Dependency> = Vec::new();
+    if !needs_types.is_empty() {
         let types =
             super::props::TypeIndex::new(repo, walked.iter().map(|f| f.rel.as_str()), config.walk.max_file_bytes);
         files.par_iter_mut().for_each(|(_, c)| c.props.iter_mut().for_each(|t| types.resolve_table(t)));
+        if let Some(keys) = &keys {
+            extends_deps = std::iter::once("package.json".to_string())
+                .chain(types.read_files())
+                .map(|rel| {
+                    let hash = keys.dependency(repo, &rel);
+                    (rel, hash)
+                })
+                .chain([(SOURCES_DEP.to_string(), Some(keys.sources))])
+                .collect();
+        }
     }
     // The changelog compiles beside the components (it is one long file per language, the last to finish
     // otherwise).
-    let (mut components, changelogs): (Vec<CompiledComponent>, _) = rayon::join(
-        || {
-            plans
-                .par_iter()
-                .map(|(key, plan)| {
-                    let (entry, meta, frames, units, maps) = compile_component(&ctx, key, plan, &files);
-                    (key.to_string(), entry, meta, frames, units, maps)
-                })
-                .collect()
+    let changelog_key = keys.as_ref().map(|k| k.changelog(&layout.changelogs));
+    let cached_changelog: Option<CompiledChangelog> =
+        cache.zip(changelog_key).and_then(|(c, key)| c.get("changelog", key, |_| None));
+    let changelog_reused = cached_changelog.is_some();
+    let (pending, changelog): (Vec<(usize, Pending)>, _) = rayon::join(
+        || missed.par_iter().map(|(key, &i)| (i, compile_component(ctx.task(), key, plans[i].1, &files))).collect(),
+        || match cached_changelog {
+            Some(c) => Ok(c),
+            None => compile_changelogs(ctx.task(), &layout.changelogs),
         },
-        || compile_changelogs(&ctx, &layout.changelogs),
     );
+    let changelog = changelog?;
+    let mut pending: BTreeMap<usize, Pending> = pending.into_iter().collect();
+    // Each compiled file goes to its owner when the owner was compiled too (a file listed by a compiled component
+    // but owned by a reused one was compiled only for its listing and props).
+    for (_, file) in files {
+        let Some(p) = missed.get(file.meta.owner.as_str()).and_then(|i| pending.get_mut(i)) else { continue };
+        let CompiledFile { meta, frames, mut maps, units, .. } = file;
+        p.component.frames.extend(frames);
+        p.maps.append(&mut maps);
+        p.component.owned.push(OwnedFile { meta, units });
+    }
+    for (owner, diags) in file_diagnostics {
+        if let Some(p) = missed.get(owner).and_then(|i| pending.get_mut(i)) {
+            p.component.diagnostics.extend(diags.into_iter().map(StoredDiagnostic::from));
+        }
+    }
+    for (i, Pending { mut component, maps, mut deps }) in pending {
+        if plans[i].1.files.iter().any(|f| needs_types.contains(f.rel.as_str())) {
+            deps.extend(extends_deps.iter().cloned());
+        }
+        deps.sort();
+        deps.dedup();
+        let finished =
+            Frame::new(keys::COMPONENT, &component.meta).and_then(|meta| Ok((meta, Frame::new(keys::TOKENS, &maps)?)));
+        match finished {
+            Ok((meta, maps)) => component.frames.extend([meta, maps]),
+            Err(e) => return Err(anyhow::Error::from(e).context(format!("cannot encode {}", plans[i].0))),
+        }
+        if let (Some(cache), Some(key)) = (cache, component_keys[i]) {
+            cache.put(&format!("component/{}", plans[i].0), key, deps, &component);
+        }
+        components[i] = Some(component);
+    }
+    if let (Some(cache), Some(key), false) = (cache, changelog_key, changelog_reused) {
+        cache.put("changelog", key, vec![], &changelog);
+    }
+    bar.finish_and_clear();
+    diagnostics.extend(ctx.into_diagnostics());
+
+    let mut components: Vec<CompiledComponent> = components.into_iter().flatten().collect();
+    for c in &mut components {
+        diagnostics.extend(c.diagnostics.drain(..).map(Diagnostic::from));
+    }
+    let mut changelog = changelog;
+    diagnostics.extend(changelog.diagnostics.drain(..).map(Diagnostic::from));
     // A component whose only document could not be read, and that has no files, has nothing to serve.
-    components.retain(|(_, entry, meta, _, _, _)| {
-        let empty = meta.docs.is_empty() && meta.files.is_empty();
+    components.retain(|c| {
+        let empty = c.meta.docs.is_empty() && c.meta.files.is_empty();
         if empty {
-            ctx.report(Diagnostic::new(entry.name.clone(), "layout", "nothing usable left; component dropped"));
+            diagnostics.push(Diagnostic::new(c.entry.name.clone(), "layout", "nothing usable left; component dropped"));
         }
         !empty
     });
-    let (changelog_meta, changelog_writer, changelog_units) = changelogs?;
-    ctx.progress.finish_and_clear();
-    diagnostics.extend(ctx.diagnostics.into_inner().unwrap_or_else(|e| e.into_inner()));
+    let version_source_inputs = Assembly { repo, layout, config, default_lang, cache, tokens: &tokens };
+    assemble(version_source_inputs, components, changelog, diagnostics)
+}
 
-    // Move each file's frames into its owner's bundle.
-    let mut file_owners = Vec::new();
+/// What stage 4 (the manifest) reads besides the compiled units.
+struct Assembly<'a> {
+    repo: &'a Path,
+    layout: &'a Layout,
+    config: &'a Config,
+    default_lang: String,
+    cache: Option<&'a Cache>,
+    tokens: &'a LazyCounter,
+}
+
+/// Stage 4: the manifest (statistics, languages, version, list counts) and the bundles' writers, from the
+/// compiled components and changelog.
+fn assemble(
+    a: Assembly,
+    components: Vec<CompiledComponent>,
+    changelog: CompiledChangelog,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> anyhow::Result<CompiledSet> {
+    let Assembly { repo, layout, config, default_lang, cache, tokens } = a;
     let mut stats = BuildStats::default();
-    let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, c) in components.iter().enumerate() {
-        by_key.insert(c.0.clone(), i);
-    }
     // Search units in a fixed order: documents by component and language, functions by path, then the changelog.
-    let mut units: Vec<UnitDraft> = components.iter_mut().flat_map(|c| std::mem::take(&mut c.4)).collect();
-    for (path, mut file) in files {
-        units.append(&mut file.units);
+    let mut units: Vec<UnitDraft> = Vec::new();
+    let mut owned: Vec<&OwnedFile> = Vec::new();
+    for c in &components {
+        units.extend(c.units.iter().cloned());
+        owned.extend(&c.owned);
+    }
+    owned.sort_by(|a, b| a.meta.path.cmp(&b.meta.path));
+    let mut file_owners = Vec::new();
+    for file in owned {
+        units.extend(file.units.iter().cloned());
         stats.files += 1;
         stats.source_bytes += file.meta.bytes;
         if file.meta.kind == FileKind::Source {
@@ -201,19 +522,14 @@ pub fn compile_all(
         }
         stats.skeletons += u32::from(file.meta.skeleton.is_some());
         stats.functions += file.meta.functions;
-        file_owners.push(FileOwner { path: path.to_string(), component: file.meta.owner.clone() });
-        if let Some(&i) = by_key.get(&file.meta.owner) {
-            components[i].3.extend(file.frames);
-            components[i].5.append(&mut file.maps);
-        }
+        file_owners.push(FileOwner { path: file.meta.path.clone(), component: file.meta.owner.clone() });
     }
 
     let mut entries = Vec::new();
     let mut shared_entry = None;
     let mut writers = Vec::new();
     let mut file_lists: BTreeMap<String, Vec<FileMeta>> = BTreeMap::new();
-    for (key, entry, meta, frames, _, maps) in components {
-        file_lists.insert(key.clone(), meta.files.clone());
+    for CompiledComponent { key, entry, meta, frames, .. } in components {
         for d in &meta.docs {
             stats.documents += 1;
             stats.code_blocks += d.code_blocks.len() as u32;
@@ -221,9 +537,8 @@ pub fn compile_all(
             stats.raw_tokens += u64::from(d.tokens);
             stats.view_tokens += u64::from(d.view_tokens);
         }
+        file_lists.insert(key.clone(), meta.files);
         let mut w = BundleWriter::new();
-        w.add(keys::COMPONENT, &meta)?;
-        w.add(keys::TOKENS, &maps)?;
         for f in frames {
             w.push(f);
         }
@@ -234,6 +549,14 @@ pub fn compile_all(
         }
         writers.push((key, w));
     }
+    let CompiledChangelog { meta: changelog_meta, frames: changelog_frames, units: changelog_units, .. } = changelog;
+    let changelog_writer = changelog_meta.as_ref().map(|_| {
+        let mut w = BundleWriter::new();
+        for f in changelog_frames {
+            w.push(f);
+        }
+        w
+    });
     if let Some(c) = &changelog_meta {
         for l in &c.langs {
             stats.raw_tokens += u64::from(l.summary.tokens);
@@ -292,7 +615,7 @@ pub fn compile_all(
         source: config.system.source.clone(),
         build_id: 0,
     };
-    let manifest = count_lists(manifest, &file_lists, &ctx.tokens);
+    let manifest = count_lists(manifest, &file_lists, tokens, cache);
     Ok(CompiledSet { manifest, components: writers, changelog: changelog_writer, search: units, version_source })
 }
 
@@ -309,10 +632,29 @@ fn package_full_name(repo: &Path) -> Option<String> {
 fn count_lists(
     mut manifest: Manifest,
     file_lists: &BTreeMap<String, Vec<FileMeta>>,
-    tokens: &TokenCounter,
+    tokens: &LazyCounter,
+    cache: Option<&Cache>,
 ) -> Manifest {
     use crate::read::{ComponentsView, FilesView, Served};
     use crate::render::Render;
+    // The counts depend on nothing but the manifest so far and the file lists: reused when both are unchanged.
+    let key = cache.and_then(|_| {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        h.update(&rmp_serde::to_vec(&manifest).ok()?);
+        h.update(&rmp_serde::to_vec(file_lists).ok()?);
+        Some(h.digest())
+    });
+    type Counts = (Vec<u32>, Vec<(String, u32)>);
+    if let Some((cache, key)) = cache.zip(key)
+        && let Some((files_tokens, list_tokens)) = cache.get::<Counts>("lists", key, |_| None)
+    {
+        let entries = manifest.components.iter_mut().chain(manifest.shared.as_mut());
+        for (entry, tokens) in entries.zip(files_tokens) {
+            entry.files_tokens = tokens;
+        }
+        manifest.list_tokens = list_tokens;
+        return manifest;
+    }
     let served = Served { system: manifest.system.clone(), version: manifest.version.clone(), note: None };
     let entries = manifest.components.iter_mut().chain(manifest.shared.as_mut());
     for entry in entries {
@@ -331,6 +673,12 @@ fn count_lists(
         .iter()
         .map(|lang| (lang.clone(), tokens.count(&ComponentsView::new(&manifest, lang.clone()).text())))
         .collect();
+    if let Some((cache, key)) = cache.zip(key) {
+        let files_tokens: Vec<u32> =
+            manifest.components.iter().chain(manifest.shared.as_ref()).map(|e| e.files_tokens).collect();
+        let counts: Counts = (files_tokens, manifest.list_tokens.clone());
+        cache.put("lists", key, vec![], &counts);
+    }
     manifest
 }
 
@@ -436,7 +784,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                         FunctionMeta {
                             name: func.name.clone(),
                             qualified: func.qualified.clone(),
-                            kind: kind_name(&func.kind),
+                            kind: FunctionKinds::one(func.kind.clone()),
                             start_line: func.start_line,
                             end_line: func.end_line,
                             start_byte: start,
@@ -483,18 +831,11 @@ fn with_indentation(text: &str, start: u32) -> u32 {
     if before[line_start..].chars().all(|c| c == ' ' || c == '\t') { line_start as u32 } else { start as u32 }
 }
 
-/// The kebab-case name of a function kind, as serialized by the source module.
-fn kind_name(kind: &super::source::FunctionKind) -> String {
-    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
-}
-
-fn compile_component(
-    ctx: &Ctx,
-    key: &str,
-    plan: &ComponentPlan,
-    files: &BTreeMap<&str, CompiledFile>,
-) -> (ComponentEntry, ComponentMeta, Vec<Frame>, Vec<UnitDraft>, TokenMaps) {
+/// Compiles component `key`'s documents, cards and props (stage 3; the files it owns are attached by the
+/// caller), reporting into `ctx`.
+fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap<&str, CompiledFile>) -> Pending {
     let mut docs = Vec::new();
+    let mut deps = Vec::new();
     let mut frames = Vec::new();
     let mut units = Vec::new();
     let mut maps = TokenMaps::new();
@@ -504,7 +845,7 @@ fn compile_component(
         .docs
         .par_iter()
         .map(|(lang, f)| {
-            let c = compile_doc(ctx, key, &plan.name, lang, f);
+            let c = compile_doc(&ctx, key, &plan.name, lang, f);
             ctx.progress.inc(1);
             c
         })
@@ -516,6 +857,7 @@ fn compile_component(
         units.extend(c.units);
         maps.append(&mut c.maps);
         props.append(&mut c.props);
+        deps.append(&mut c.deps);
     }
     let metas: Vec<FileMeta> =
         plan.files.iter().filter_map(|f| files.get(f.rel.as_str())).map(|c| c.meta.clone()).collect();
@@ -563,7 +905,9 @@ fn compile_component(
         bundle: bundle_file_name(key),
     };
     let meta = ComponentMeta { key: key.to_string(), name: plan.name.clone(), docs, files: metas };
-    (entry, meta, frames, units, maps)
+    let diagnostics = ctx.into_diagnostics().into_iter().map(StoredDiagnostic::from).collect();
+    let component = CompiledComponent { key: key.to_string(), entry, meta, frames, units, owned: vec![], diagnostics };
+    Pending { component, maps, deps }
 }
 
 /// The props tables of a component without API tables in its documents: the `XxxProps` types of its sources
@@ -589,7 +933,8 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
         }
     };
     let mut doc = markdown::parse_as(&text, markdown::Syntax::of_path(&f.rel));
-    let demos = load_demos(ctx, f, &mut doc);
+    let mut deps = Vec::new();
+    let demos = load_demos(ctx, f, &mut doc, &mut deps);
     if doc.unclosed_front_matter {
         ctx.report(Diagnostic::new(
             format!("{}:1", f.rel),
@@ -700,7 +1045,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
         tables,
     };
     let props = super::props::from_markdown(&f.rel, lang, &text);
-    Some(CompiledDoc { meta, frames, maps, props, units })
+    Some(CompiledDoc { meta, frames, maps, props, units, deps })
 }
 
 /// Reads the demo file of every `<code src="…">` block of `doc` (the document `f`) into the block's code, and
@@ -708,7 +1053,13 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
 /// must stay inside the repository (lexically and after symlinks); a demo that cannot be read (missing, outside,
 /// binary, too large) is a warning naming the document and line, and its block is dropped (the other blocks are
 /// renumbered).
-fn load_demos(ctx: &Ctx, f: &WalkedFile, doc: &mut markdown::Document) -> BTreeMap<u32, DemoMeta> {
+/// Every file it reads or looks for is pushed to `deps` with its content hash.
+fn load_demos(
+    ctx: &Ctx,
+    f: &WalkedFile,
+    doc: &mut markdown::Document,
+    deps: &mut Vec<cache::Dependency>,
+) -> BTreeMap<u32, DemoMeta> {
     let mut out = BTreeMap::new();
     if doc.code_blocks.iter().all(|b| b.demo.is_none()) {
         return out;
@@ -740,6 +1091,11 @@ fn load_demos(ctx: &Ctx, f: &WalkedFile, doc: &mut markdown::Document) -> BTreeM
             continue;
         };
         let abs = root.join(&rel);
+        deps.push((rel.clone(), cache::file_hash(root, &rel)));
+        if let Some((stem, _)) = rel.rsplit_once('.') {
+            let md = format!("{stem}.md");
+            deps.push((md.clone(), cache::file_hash(root, &md)));
+        }
         let inside = match (abs.canonicalize(), root.canonicalize()) {
             (Ok(a), Ok(r)) => a.starts_with(r),
             (Err(e), _) | (_, Err(e)) => {
@@ -810,15 +1166,19 @@ fn resolve_relative(dir: &[&str], src: &str) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("/"))
 }
 
-fn compile_changelogs(
-    ctx: &Ctx,
-    changelogs: &[(String, WalkedFile)],
-) -> anyhow::Result<(Option<ChangelogMeta>, Option<BundleWriter>, Vec<UnitDraft>)> {
+/// Compiles the changelog files (stage 3), reporting into `ctx`.
+fn compile_changelogs(ctx: Ctx, changelogs: &[(String, WalkedFile)]) -> anyhow::Result<CompiledChangelog> {
     let mut units = Vec::new();
+    let none = |units, ctx: Ctx| CompiledChangelog {
+        meta: None,
+        frames: vec![],
+        units,
+        diagnostics: ctx.into_diagnostics().into_iter().map(StoredDiagnostic::from).collect(),
+    };
     if changelogs.is_empty() {
-        return Ok((None, None, units));
+        return Ok(none(units, ctx));
     }
-    let mut w = BundleWriter::new();
+    let mut frames = Vec::new();
     let mut langs = Vec::new();
     let mut maps = TokenMaps::new();
     for (lang, f) in changelogs {
@@ -848,7 +1208,7 @@ fn compile_changelogs(
             .into_iter()
             .map(|(p, body, map)| {
                 let key = keys::page(lang, p.number);
-                w.add(&key, body)?;
+                frames.push(Frame::new(&key, body)?);
                 let tokens = map.total();
                 maps.insert(key, map);
                 Ok(PageMeta { number: p.number, start_line: p.start_line, end_line: p.end_line, tokens })
@@ -871,13 +1231,14 @@ fn compile_changelogs(
         langs.push(ChangelogLang { summary, pages: page_metas, releases });
     }
     if langs.is_empty() {
-        return Ok((None, None, units));
+        return Ok(none(units, ctx));
     }
     langs.sort_by(|a, b| a.summary.lang.cmp(&b.summary.lang));
     let meta = ChangelogMeta { langs };
-    w.add(keys::CHANGELOG, &meta)?;
-    w.add(keys::TOKENS, &maps)?;
-    Ok((Some(meta), Some(w), units))
+    frames.push(Frame::new(keys::CHANGELOG, &meta)?);
+    frames.push(Frame::new(keys::TOKENS, &maps)?);
+    let diagnostics = ctx.into_diagnostics().into_iter().map(StoredDiagnostic::from).collect();
+    Ok(CompiledChangelog { meta: Some(meta), frames, units, diagnostics })
 }
 
 /// Removes `.<name>.tmp-<pid>` / `.<name>.old-<pid>` directories left by builds that were killed: those whose
@@ -900,29 +1261,55 @@ fn remove_stale_temporaries(out: &Path, name: &str) {
     }
 }
 
+/// The build id of `set`: a hash of everything the manifest says before the bundle list (deterministic, so
+/// identical inputs give identical sets). Every bundle carries it with the set's names (`Identity`). The frames of
+/// every component and the changelog are hashed too, so an edit that changes no count still gives another id (the
+/// search index derives from the same inputs).
+fn build_id(set: &CompiledSet) -> anyhow::Result<u64> {
+    let mut id = xxhash_rust::xxh3::Xxh3::new();
+    id.update(&rmp_serde::to_vec(&set.manifest)?);
+    for (key, w) in &set.components {
+        id.update(key.as_bytes());
+        id.update(&w.fingerprint().to_le_bytes());
+    }
+    if let Some(w) = &set.changelog {
+        id.update(b"(changelog)");
+        id.update(&w.fingerprint().to_le_bytes());
+    }
+    Ok(id.digest())
+}
+
+/// The manifest and directory of the set published in `out` when it is `set` already (its link names the
+/// generation of `set`'s build id, and that generation opens): then a build has nothing to write (it only removes
+/// the temporaries of killed builds, as a writing build does).
+pub fn published(out: &Path, set: &CompiledSet) -> Option<(Manifest, PathBuf)> {
+    let id = build_id(set).ok()?;
+    let name = format!("{}@{}", set.manifest.system, set.manifest.version);
+    let dest = out.join(&name);
+    let generation = format!(".{name}.gen-{id:016x}");
+    if std::fs::read_link(&dest).ok()?.to_string_lossy() != generation {
+        return None;
+    }
+    let opened = crate::read::BundleSet::open(&dest).ok()?;
+    let manifest = opened.manifest().ok()?.clone();
+    if manifest.build_id != id {
+        return None;
+    }
+    // What a build that writes would clean up, this one does too.
+    remove_stale_temporaries(out, &name);
+    Some((manifest, dest))
+}
+
 /// Writes `set` into `out/<system>@<version>/`: every bundle into a temporary sibling directory, the manifest last,
 /// then the directory is swapped into place. Returns the final manifest and directory.
 ///
 /// # Errors
 /// Any I/O error; the temporary directory is removed and an existing set is left as it was.
 pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifest, PathBuf)> {
+    let build_id = build_id(&set)?;
     let CompiledSet { mut manifest, components, changelog, search, .. } = set;
     let name = format!("{}@{}", manifest.system, manifest.version);
-    // The build id: a hash of everything the manifest says before the bundle list (deterministic, so identical
-    // inputs give identical sets). Every bundle carries it with the set's names (`Identity`).
-    // The frames of every component and the changelog are hashed too, so an edit that changes no count still
-    // gives another id (the search index derives from the same inputs).
-    let mut id = xxhash_rust::xxh3::Xxh3::new();
-    id.update(&rmp_serde::to_vec(&manifest)?);
-    for (key, w) in &components {
-        id.update(key.as_bytes());
-        id.update(&w.fingerprint().to_le_bytes());
-    }
-    if let Some(w) = &changelog {
-        id.update(b"(changelog)");
-        id.update(&w.fingerprint().to_le_bytes());
-    }
-    manifest.build_id = id.digest();
+    manifest.build_id = build_id;
     let base = Identity {
         system: manifest.system.clone(),
         version: manifest.version.clone(),

@@ -24,6 +24,8 @@ use comrak::nodes::{AstNode, NodeValue};
 use comrak::{Arena, Options, parse_document};
 use serde::{Deserialize, Serialize};
 
+use crate::line_index::LineIndex;
+
 /// Longest [`Document::brief`] taken from a paragraph, in chars (Unicode scalar values).
 const BRIEF_MAX_CHARS: usize = 200;
 
@@ -758,8 +760,8 @@ fn to_u32(n: usize) -> u32 {
 /// lone `'\r'`), to map comrak's sourcepos lines onto ours.
 pub(super) struct LineMap<'t> {
     text: &'t str,
-    /// Byte offset of the start of each of our lines; `starts[0] == 0`.
-    starts: Vec<usize>,
+    /// Our lines.
+    lines: LineIndex,
     /// Byte offset of the start of each comrak line; `None` when it equals `starts` (no lone
     /// `'\r'` in the text).
     cm_starts: Option<Vec<usize>>,
@@ -767,7 +769,7 @@ pub(super) struct LineMap<'t> {
 
 impl<'t> LineMap<'t> {
     pub(super) fn new(text: &'t str) -> Self {
-        let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let lines = LineIndex::new(text);
         let bytes = text.as_bytes();
         let has_lone_cr = text.match_indices('\r').any(|(i, _)| bytes.get(i + 1) != Some(&b'\n'));
         let cm_starts = has_lone_cr.then(|| {
@@ -781,39 +783,38 @@ impl<'t> LineMap<'t> {
             }
             cm_starts
         });
-        LineMap { text, starts, cm_starts }
+        LineMap { text, lines, cm_starts }
     }
 
     /// Our 1-based line holding byte `byte` (a byte at a line's `'\n'` belongs to that line).
     fn line_of_byte(&self, byte: usize) -> u32 {
-        to_u32(self.starts.partition_point(|&s| s <= byte).max(1))
+        self.lines.line_of(byte)
     }
 
     /// Number of our lines (`text.split('\n').count()`), at least 1.
     fn count(&self) -> u32 {
-        to_u32(self.starts.len())
+        self.lines.count()
     }
 
     /// Our 1-based line holding comrak's 1-based line `cm_line` (clamped to the text).
     pub(super) fn line_of_cm_line(&self, cm_line: usize) -> u32 {
         let Some(cm_starts) = &self.cm_starts else {
-            return to_u32(cm_line.clamp(1, self.starts.len()));
+            return to_u32(cm_line.clamp(1, self.lines.count() as usize));
         };
         let byte = cm_starts[cm_line.clamp(1, cm_starts.len()) - 1];
-        to_u32(self.starts.partition_point(|&s| s <= byte).max(1))
+        self.lines.line_of(byte)
     }
 
     /// Byte offset of the start of our 1-based `line` (clamped).
     fn start(&self, line: u32) -> usize {
-        let i = (line as usize).clamp(1, self.starts.len()) - 1;
-        self.starts[i]
+        self.lines.start(line.clamp(1, self.lines.count()))
     }
 
     /// Byte offset of the end of our 1-based `line` (clamped), before its `"\n"` or `"\r\n"`.
     fn end(&self, line: u32) -> usize {
-        let i = (line as usize).clamp(1, self.starts.len());
-        let end = self.starts.get(i).map_or(self.text.len(), |&next| next - 1);
-        if end > self.starts[i - 1] && self.text.as_bytes()[end - 1] == b'\r' { end - 1 } else { end }
+        let line = line.clamp(1, self.lines.count());
+        let end = self.lines.end(line);
+        if end > self.lines.start(line) && self.text.as_bytes()[end - 1] == b'\r' { end - 1 } else { end }
     }
 }
 

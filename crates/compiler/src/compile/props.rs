@@ -246,6 +246,14 @@ impl TypeIndex {
         file.star_exports.iter().find_map(|spec| self.exported(&self.module(rel, spec)?, name, hops + 1))
     }
 
+    /// Repository-relative paths of the files read so far (sorted): what the tables resolved until now depend on
+    /// beyond their own file, recorded by the incremental build cache.
+    pub fn read_files(&self) -> Vec<String> {
+        let mut read: Vec<String> = self.cache.lock().map(|c| c.keys().cloned().collect()).unwrap_or_default();
+        read.sort();
+        read
+    }
+
     /// Follows `table`'s `unresolved_extends` into other files: each one found is moved to `extends`, its props
     /// (and those of what it extends, depth-first, cycles cut) appended after the table's own (the first wins
     /// on a name clash, as within a file); what cannot be found stays in `unresolved_extends`.

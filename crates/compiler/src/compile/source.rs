@@ -88,40 +88,8 @@ impl SourceLang {
     }
 }
 
-/// What kind of function-like thing a [`Function`] is. Serialized in kebab-case
-/// (`"function-expression"`, `"class-property"`, ...).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FunctionKind {
-    /// `function f() {}` declaration (also `export`, `export default`, `async`).
-    Function,
-    /// `function* g() {}` declaration, or a `function* () {}` expression held by a variable,
-    /// assignment or default export.
-    Generator,
-    /// `const x = function () {}` (named after the variable, even when the expression has its own
-    /// name), an assignment `a.b = function () {}`, or a named function expression held by nothing
-    /// (`call(function named() {})`, named after itself).
-    FunctionExpression,
-    /// `const f = () => ...`, block or expression body, named after the variable or assignment target.
-    Arrow,
-    /// A class method, or an object-literal method shorthand `{ foo() {} }` (also `static`, `async`,
-    /// generator `*m() {}`, `#private`, computed `[Symbol.iterator]() {}`).
-    Method,
-    /// A class `constructor`.
-    Constructor,
-    /// A `get x() {}` accessor, in a class or an object literal.
-    Getter,
-    /// A `set x(v) {}` accessor, in a class or an object literal.
-    Setter,
-    /// A class field whose value is a function: `handleClick = () => {}`, `x = function () {}`.
-    ClassProperty,
-    /// An object-literal property whose value is a function: `{ bar: function () {}, baz: () => {} }`.
-    ObjectProperty,
-    /// A declaration without a body: an overload head with no implementation after it, `declare function f();`,
-    /// an abstract method, or a method signature of an interface or class. (Overload heads followed by their
-    /// implementation are one entry of the implementation's kind.)
-    Signature,
-}
+/// What kind of function-like thing a [`Function`] is: the model's type, stored as it is in the function index.
+pub use crate::model::FunctionKind;
 
 /// One named function-like thing in a source file (an entry of the function index).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -36,6 +36,7 @@ use crate::bundle::writer::{BundleWriter, Frame};
 use crate::compile::changelog::Release;
 use crate::compile::markdown::Document;
 use crate::compile::tokens::TokenCounter;
+use crate::line_index::LineIndex;
 use crate::model::{FunctionMeta, PropsOrigin, PropsTable, SearchEntry};
 
 /// Tokens a section part aims at when a section is split.
@@ -53,7 +54,7 @@ pub const IN_TITLE: u32 = 2;
 pub const IN_CONTEXT: u32 = 1;
 
 /// A unit before it is numbered: its details and its terms.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UnitDraft {
     /// What it is.
     pub kind: Kind,
@@ -128,28 +129,26 @@ impl Fields {
 
 pub use crate::search::analyze::{DICT_WORD_MAX, dictionary_words};
 
-/// Byte offsets of line starts (lines counted as `split('\n')`, 1-based).
+/// A text with its [`LineIndex`] (lines counted as `split('\n')`, 1-based).
 struct Lines<'a> {
     text: &'a str,
-    starts: Vec<usize>,
+    index: LineIndex,
 }
 
 impl<'a> Lines<'a> {
     fn new(text: &'a str) -> Self {
-        let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        Lines { text, starts }
+        Lines { text, index: LineIndex::new(text) }
     }
     fn count(&self) -> u32 {
-        self.starts.len() as u32
+        self.index.count()
     }
     /// Start byte of line `n`.
     fn start(&self, n: u32) -> usize {
-        self.starts.get((n.max(1) - 1) as usize).copied().unwrap_or(self.text.len())
+        self.index.start(n)
     }
     /// End byte of line `n`, without its line terminator.
     fn end(&self, n: u32) -> usize {
-        let end = self.starts.get(n as usize).map_or(self.text.len(), |&next| next - 1);
-        let end = end.max(self.start(n));
+        let end = self.index.end(n).max(self.start(n));
         if end > self.start(n) && self.text.as_bytes().get(end - 1) == Some(&b'\r') { end - 1 } else { end }
     }
     /// Lines `a..=b`.
@@ -159,7 +158,7 @@ impl<'a> Lines<'a> {
     }
     /// The line holding byte `at`.
     fn line_of(&self, at: usize) -> u32 {
-        self.starts.partition_point(|&s| s <= at) as u32
+        self.index.line_of(at)
     }
     fn is_blank(&self, n: u32) -> bool {
         self.slice(n, n).trim().is_empty()

@@ -16,9 +16,11 @@ pub const ZSTD_LEVEL: i32 = 15;
 
 /// One compressed frame, ready to be placed in a bundle. Frames are made wherever the data is (in parallel) and
 /// gathered by a [`BundleWriter`].
-#[derive(Clone, Debug)]
+/// Serializable so the compiler's incremental build cache can keep frames as they were compressed.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Frame {
     key: String,
+    #[serde(with = "bytes")]
     compressed: Vec<u8>,
     raw_len: u64,
 }
@@ -48,6 +50,32 @@ impl Frame {
     /// Whether the compressed frame is empty (never, for frames made by [`Frame::new`]).
     pub fn is_empty(&self) -> bool {
         self.compressed.is_empty()
+    }
+}
+
+/// A frame's compressed bytes serialized as one byte string (MessagePack `bin`), not as a sequence of numbers.
+mod bytes {
+    use serde::{Deserializer, Serializer, de};
+
+    pub fn serialize<S: Serializer>(b: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(b)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        struct Bytes;
+        impl<'de> de::Visitor<'de> for Bytes {
+            type Value = Vec<u8>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a byte string")
+            }
+            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+                Ok(v.to_vec())
+            }
+            fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
+                Ok(v)
+            }
+        }
+        d.deserialize_byte_buf(Bytes)
     }
 }
 

@@ -1,0 +1,292 @@
+//! Incremental builds (issue 12 item 2): the content-hash cache reuses every component whose inputs did not
+//! change, and the published set is byte-identical to a cold build of the same tree; `build --watch` rebuilds on
+//! change.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use mydesign_docs::compile::{BuildOptions, BuildReport, build, build_with_cache, detect, walk};
+use mydesign_docs::config::{Config, WalkConfig};
+
+use crate::common;
+
+/// The configuration `build` uses for `repo` without a preset: the detected layout.
+fn detected(repo: &Path) -> Config {
+    let (files, _) = walk::walk(repo, &WalkConfig::default()).unwrap();
+    detect::detect(repo, &files).expect("a layout is detected").config
+}
+
+fn options(repo: &Path, out: &Path, config: Config) -> BuildOptions {
+    BuildOptions { repo: repo.to_path_buf(), out: out.to_path_buf(), config, progress: false }
+}
+
+/// Every file of the published set under `dir` (the link resolved), by name.
+fn files_of(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for e in std::fs::read_dir(dir).unwrap().filter_map(Result::ok) {
+        out.insert(e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap());
+    }
+    assert!(out.contains_key("manifest.bundle"), "no manifest in {}", dir.display());
+    out
+}
+
+fn assert_same_sets(incremental: &BuildReport, cold: &BuildReport) {
+    let (a, b) = (files_of(&incremental.dir), files_of(&cold.dir));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "the same bundle files");
+    for (name, bytes) in &a {
+        assert!(bytes == &b[name], "{name} differs between the incremental and the cold build");
+    }
+    assert_eq!(incremental.manifest.build_id, cold.manifest.build_id);
+    assert_eq!(incremental.diagnostics, cold.diagnostics, "the same diagnostics, replayed from the cache");
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().filter_map(Result::ok) {
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+fn entries(cache: &Path) -> usize {
+    std::fs::read_dir(cache)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "entry"))
+        .count()
+}
+
+/// Cold build with the cache, one document changed, incremental build: byte-identical to a cold build (no cache)
+/// of the changed tree, with only that component and the list counts recompiled.
+fn change_one_document(repo: &Path, config: Config, document: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
+    let first = build_with_cache(&options(repo, &out, config.clone()), Some(&cache)).unwrap();
+    assert_eq!(first.reused, 0, "an empty cache reuses nothing");
+    assert!(first.recompiled > 3, "every unit compiled and stored: {}", first.recompiled);
+    assert_eq!(entries(&cache), first.recompiled as usize, "one entry per unit");
+
+    let again = build_with_cache(&options(repo, &out, config.clone()), Some(&cache)).unwrap();
+    assert_eq!((again.reused, again.recompiled, again.unchanged), (first.recompiled, 0, true), "unchanged tree");
+    assert_eq!(again.manifest.build_id, first.manifest.build_id);
+
+    let path = repo.join(document);
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("\n## Incremental\n\nA section added after the first build, about caches.\n");
+    std::fs::write(&path, text).unwrap();
+    let incremental = build_with_cache(&options(repo, &out, config.clone()), Some(&cache)).unwrap();
+    // The component of the document and the list counts (its document's size enters the component list).
+    assert_eq!((incremental.recompiled, incremental.reused), (2, first.recompiled - 2));
+    assert!(!incremental.unchanged);
+    assert_ne!(incremental.manifest.build_id, first.manifest.build_id);
+    let cold = build(&options(repo, &tmp.path().join("cold"), config)).unwrap();
+    assert_same_sets(&incremental, &cold);
+    assert_eq!(entries(&cache), first.recompiled as usize, "no entry left behind");
+}
+
+#[test]
+fn one_changed_document_recompiles_one_component_and_the_set_is_byte_identical_to_a_cold_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("corpus");
+    copy_tree(&common::root().join("corpus"), &repo);
+    let config = detected(&repo);
+    change_one_document(&repo, config, "docs/button/index.md");
+}
+
+#[test]
+fn blueprint_one_changed_document_is_byte_identical_to_a_cold_build() {
+    // Blueprint's props follow `extends` into other files: those files are dependencies of the cached units.
+    let Some(real) = common::real_corpus() else {
+        return common::skip(format_args!("the real corpus is not assembled (../shared absent)"));
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("blueprint");
+    copy_tree(&real.join("blueprint"), &repo);
+    let config = Config::preset("blueprint").unwrap();
+    let (files, _) = walk::walk(&repo, &config.walk).unwrap();
+    let document = files
+        .iter()
+        .map(|f| f.rel.clone())
+        .find(|r| r.ends_with("button/buttons.mdx"))
+        .expect("Blueprint has a button document");
+    change_one_document(&repo, config, &document);
+}
+
+#[test]
+fn a_source_followed_by_extends_invalidates_the_components_that_read_it() {
+    // Blueprint's ButtonProps extends ActionProps from `common/props.ts`: change that file (owned by no button
+    // document) and the button components are recompiled, with the same result as a cold build.
+    let Some(real) = common::real_corpus() else {
+        return common::skip(format_args!("the real corpus is not assembled (../shared absent)"));
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("blueprint");
+    copy_tree(&real.join("blueprint"), &repo);
+    let config = Config::preset("blueprint").unwrap();
+    let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
+    let first = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
+    let (files, _) = walk::walk(&repo, &config.walk).unwrap();
+    let props = files.iter().find(|f| f.rel.ends_with("common/props.ts")).expect("common/props.ts");
+    let text = std::fs::read_to_string(&props.abs).unwrap();
+    let changed = text.replacen("export interface ActionProps", "export interface ActionProps {\n    /** Added by the test. */\n    incrementalTestProp?: boolean;\n}\nexport interface ActionPropsOld", 1);
+    assert_ne!(changed, text, "ActionProps is declared in common/props.ts");
+    std::fs::write(&props.abs, changed).unwrap();
+    let incremental = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
+    assert!(
+        incremental.recompiled > 2,
+        "the components reading ActionProps are recompiled: {}",
+        incremental.recompiled
+    );
+    assert!(incremental.reused < first.recompiled);
+    let cold = build(&options(&repo, &tmp.path().join("cold"), config)).unwrap();
+    assert_same_sets(&incremental, &cold);
+}
+
+#[test]
+fn a_damaged_cache_entry_is_recompiled_with_a_note_never_trusted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("corpus");
+    copy_tree(&common::root().join("corpus"), &repo);
+    let config = detected(&repo);
+    let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
+    let first = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
+    // Flip one byte in the middle of the largest entry (frames, token maps and units).
+    let largest = std::fs::read_dir(&cache)
+        .unwrap()
+        .filter_map(Result::ok)
+        .max_by_key(|e| e.metadata().unwrap().len())
+        .unwrap()
+        .path();
+    let mut bytes = std::fs::read(&largest).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x55;
+    std::fs::write(&largest, bytes).unwrap();
+    let again = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
+    assert_eq!((again.recompiled, again.reused), (1, first.recompiled - 1));
+    let notes: Vec<String> = again.diagnostics.iter().filter(|d| d.stage == "cache").map(|d| d.to_string()).collect();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("damaged cache entry ignored (checksum mismatch)"), "{}", notes[0]);
+    assert!(again.diagnostics.iter().find(|d| d.stage == "cache").unwrap().is_note());
+    // Recompiled to the same bytes: the published set is the first build's.
+    assert!(again.unchanged);
+    assert_eq!(again.manifest.build_id, first.manifest.build_id);
+}
+
+#[test]
+fn a_removed_component_leaves_no_cache_entry_behind() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("corpus");
+    copy_tree(&common::root().join("corpus"), &repo);
+    let config = detected(&repo);
+    let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
+    let first = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
+    std::fs::remove_dir_all(repo.join("docs/badge")).unwrap();
+    std::fs::remove_dir_all(repo.join("src/components/Badge")).unwrap();
+    let again = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
+    assert_eq!(again.manifest.components.len() + 1, first.manifest.components.len());
+    assert_eq!(entries(&cache), (again.reused + again.recompiled) as usize);
+    // Entries are named by the hash of their unit's name.
+    let badge = format!("{:016x}.entry", xxhash_rust::xxh3::xxh3_64(b"component/badge"));
+    assert!(first.manifest.components.iter().any(|c| c.key == "badge"));
+    assert!(std::fs::read_dir(&cache).unwrap().all(|e| e.unwrap().file_name().to_string_lossy() != badge));
+    let cold = build(&options(&repo, &tmp.path().join("cold"), config)).unwrap();
+    assert_same_sets(&again, &cold);
+}
+
+/// The build id of the set published in `out` (0 while there is none).
+fn published_id(out: &Path) -> u64 {
+    let Ok(dirs) = std::fs::read_dir(out) else { return 0 };
+    for e in dirs.filter_map(Result::ok) {
+        if e.file_name().to_string_lossy().contains('@')
+            && !e.file_name().to_string_lossy().starts_with('.')
+            && let Ok(set) = mydesign_docs::read::BundleSet::open(&e.path())
+        {
+            return set.head().build_id;
+        }
+    }
+    0
+}
+
+fn wait_for(what: &str, timeout: Duration, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < timeout, "timed out after {timeout:?} waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn build_watch_rebuilds_on_change_and_survives_a_broken_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("corpus");
+    copy_tree(&common::root().join("corpus"), &repo);
+    let out: PathBuf = tmp.path().join("out");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+        .arg("build")
+        .arg(&repo)
+        .arg("--out")
+        .arg(&out)
+        .arg("--watch")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    struct Kill(std::process::Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let stdout = child.stdout.take().unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut child = Kill(child);
+    let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    for stream in [Box::new(stdout) as Box<dyn std::io::Read + Send>, Box::new(stderr)] {
+        let lines = lines.clone();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stream).lines().map_while(Result::ok) {
+                lines.lock().unwrap().push(line);
+            }
+        });
+    }
+    let timeout = Duration::from_secs(30);
+    wait_for("the first build", timeout, || published_id(&out) != 0);
+    let first = published_id(&out);
+    wait_for("watching", timeout, || lines.lock().unwrap().iter().any(|l| l.starts_with("watching ")));
+
+    let doc = repo.join("docs/button/index.md");
+    let mut text = std::fs::read_to_string(&doc).unwrap();
+    text.push_str("\n## Watched\n\nAdded while `build --watch` runs.\n");
+    std::fs::write(&doc, &text).unwrap();
+    wait_for("the rebuild after a change", timeout, || published_id(&out) != first);
+    let second = published_id(&out);
+    wait_for("the rebuild's line", timeout, || lines.lock().unwrap().iter().any(|l| l.starts_with("rebuilt ")));
+
+    // A broken document (not UTF-8): a warning, and watching goes on.
+    std::fs::write(&doc, b"# Button\n\xff\xfe broken\n").unwrap();
+    wait_for("the warning about the broken file", timeout, || {
+        lines.lock().unwrap().iter().any(|l| l.contains("docs/button/index.md") && l.contains("not UTF-8"))
+    });
+    std::fs::write(&doc, &text).unwrap();
+    wait_for("the rebuild after the fix", timeout, || published_id(&out) == second);
+    assert!(child.0.try_wait().unwrap().is_none(), "still watching: {:?}", lines.lock().unwrap());
+    // Ctrl-C (SIGINT) ends it cleanly.
+    let pid = child.0.id().to_string();
+    std::process::Command::new("kill").args(["-INT", &pid]).status().unwrap();
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(start.elapsed() < timeout, "SIGINT did not end `build --watch`");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "exit status after Ctrl-C: {status:?}; output {:?}", lines.lock().unwrap());
+}
