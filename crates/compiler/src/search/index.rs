@@ -35,7 +35,7 @@ use super::{
 use crate::bundle::writer::{BundleWriter, Frame};
 use crate::compile::changelog::Release;
 use crate::compile::markdown::Document;
-use crate::compile::tokens::TokenCounter;
+use crate::compile::tokens::{TextCounts, TokenCounter};
 use crate::model::{FunctionMeta, PropsOrigin, PropsTable, SearchEntry};
 
 /// Tokens a section part aims at when a section is split.
@@ -212,7 +212,7 @@ pub fn doc_units(
     text: &str,
     doc: &Document,
     counted: &Counted,
-    tokens: &TokenCounter,
+    tokens: &TextCounts,
 ) -> Vec<UnitDraft> {
     let block_tokens = counted.blocks.as_slice();
     let lines = Lines::new(text);
@@ -417,7 +417,7 @@ fn split(
     start: u32,
     end: u32,
     block_tokens: &[u32],
-    tokens: &TokenCounter,
+    tokens: &TextCounts,
 ) -> Vec<(u32, u32, u32)> {
     // Parts are packed from code blocks' exact counts and estimates of the prose (the tokenizer is the build's
     // costliest step after compression); each part is then counted exactly. A paragraph over the target (a long
@@ -477,7 +477,7 @@ pub fn function_units(
     path: &str,
     text: &str,
     functions: &[FunctionMeta],
-    tokens: &TokenCounter,
+    tokens: &TextCounts,
 ) -> Vec<UnitDraft> {
     let lines = Lines::new(text);
     let source = Source { component: component.into(), lang: String::new(), path: path.into() };
