@@ -649,7 +649,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     let mut view_tokens = tokens;
     if hidden {
         let (view, _) = placeholder_view_spans(&text, &code_blocks, &tables);
-        let view_map = ctx.tokens.map(&view);
+        let view_map = ctx.tokens.map_known(&view, &slices.segments()).0;
         hidden = view_map.total() < tokens;
         if hidden {
             view_tokens = view_map.total();

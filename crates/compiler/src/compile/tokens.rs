@@ -1,6 +1,8 @@
 //! Exact token counts with tiktoken (tiktoken-rs). Only the compiler counts tokens; the reader serves the counts
 //! stored in the bundles.
 
+use std::collections::HashMap;
+
 use tiktoken_rs::CoreBPE;
 
 use crate::budget::{MAX_SEGMENT_TOKENS, cut_points, split_segment};
@@ -46,6 +48,13 @@ impl TokenCounter {
     /// The [`TokenMap`] of `text` (as [`TokenCounter::map`]) and the [`TextCounts`] that count its slices from the
     /// same encoding work: the text is tokenized once, and a slice between cut points costs no tokenizer call.
     pub fn map_counts<'t>(&self, text: &'t str) -> (TokenMap, TextCounts<'t>) {
+        self.map_known(text, &HashMap::new())
+    }
+
+    /// [`TokenCounter::map_counts`] of `text`, taking the count of a segment from `known` (whole segments of
+    /// another text, by their text: [`TextCounts::segments`]) when it is there: a document's view shares most of its
+    /// lines with the document.
+    pub fn map_known<'t>(&self, text: &'t str, known: &HashMap<&str, u32>) -> (TokenMap, TextCounts<'t>) {
         let mut map = TokenMap::default();
         let mut counts = TextCounts { counter: *self, text, bounds: vec![0], prefix: vec![0] };
         let mut start = 0;
@@ -53,7 +62,7 @@ impl TokenCounter {
             if end <= start {
                 continue;
             }
-            let count = self.count(&text[start..end]);
+            let count = known.get(&text[start..end]).copied().unwrap_or_else(|| self.count(&text[start..end]));
             if count <= MAX_SEGMENT_TOKENS {
                 map.tokens.push(count);
             } else {
@@ -95,7 +104,16 @@ pub struct TextCounts<'t> {
     prefix: Vec<u32>,
 }
 
-impl TextCounts<'_> {
+impl<'t> TextCounts<'t> {
+    /// The text's whole segments (between consecutive cut points) and their counts, for
+    /// [`TokenCounter::map_known`].
+    pub fn segments(&self) -> HashMap<&'t str, u32> {
+        let text: &'t str = self.text;
+        (1..self.bounds.len())
+            .map(|k| (&text[self.bounds[k - 1]..self.bounds[k]], self.prefix[k] - self.prefix[k - 1]))
+            .collect()
+    }
+
     /// Tokens in `s`: exactly [`TokenCounter::count`] of `s`, derived from the segment counts when `s` is a slice
     /// of the text (found by its address).
     pub fn count(&self, s: &str) -> u32 {
@@ -240,6 +258,9 @@ mod tests {
             let counter = TokenCounter::new(encoding).unwrap();
             let (map, slices) = counter.map_counts(&text);
             assert_eq!(map, counter.map(&text));
+            // A text that shares lines with it (a view: blocks replaced by a placeholder) maps as on its own.
+            let view = text.replacen("fn a() {", "[code block 1 hidden]", 1).replacen("表格", "x", 1);
+            assert_eq!(counter.map_known(&view, &slices.segments()).0, counter.map(&view), "{encoding}");
             for (n, &a) in offsets.iter().enumerate() {
                 for &b in &offsets[n..] {
                     let s = &text[a..b];
