@@ -834,7 +834,7 @@ fn compile_changelogs(
             }
         };
         let pages = changelog::pages(&text, ctx.config.thresholds.changelog_page_lines);
-        let page_metas: Vec<PageMeta> = pages
+        let mapped = pages
             .par_iter()
             .map(|p| {
                 // A page keeps the newline that ends its last line, so pages (and the parts of a page served to a
@@ -842,11 +842,15 @@ fn compile_changelogs(
                 let end =
                     if (p.end_byte as usize) < text.len() { p.end_byte as usize + 1 } else { p.end_byte as usize };
                 let body = text.get(p.start_byte as usize..end).unwrap_or("");
-                (p, body, ctx.tokens.map(body))
+                let (map, counts) = ctx.tokens.map_counts(body);
+                (p, body, map, counts)
             })
-            .collect::<Vec<_>>()
+            .collect::<Vec<_>>();
+        let mut page_counts = Vec::with_capacity(mapped.len());
+        let page_metas: Vec<PageMeta> = mapped
             .into_iter()
-            .map(|(p, body, map)| {
+            .map(|(p, body, map, counts)| {
+                page_counts.push(counts);
                 let key = keys::page(lang, p.number);
                 w.add(&key, body)?;
                 let tokens = map.total();
@@ -855,7 +859,7 @@ fn compile_changelogs(
             })
             .collect::<std::io::Result<_>>()?;
         let found = changelog::releases(&text);
-        units.extend(search_index::release_units(lang, &f.rel, &text, &found, &ctx.tokens));
+        units.extend(search_index::release_units(lang, &f.rel, &text, &found, &page_counts, &ctx.tokens));
         let releases: Vec<ReleaseMeta> = found
             .into_iter()
             .map(|r| ReleaseMeta { version: r.version, date: r.date, start_line: r.start_line, end_line: r.end_line })

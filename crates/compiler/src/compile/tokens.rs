@@ -114,15 +114,20 @@ impl<'t> TextCounts<'t> {
             .collect()
     }
 
+    /// Whether `s` is a slice of the text (by its address), so that [`TextCounts::count`] derives its count.
+    pub fn holds(&self, s: &str) -> bool {
+        let (base, at) = (self.text.as_ptr() as usize, s.as_ptr() as usize);
+        at >= base && at + s.len() <= base + self.text.len()
+    }
+
     /// Tokens in `s`: exactly [`TokenCounter::count`] of `s`, derived from the segment counts when `s` is a slice
     /// of the text (found by its address).
     pub fn count(&self, s: &str) -> u32 {
-        let base = self.text.as_ptr() as usize;
-        let at = s.as_ptr() as usize;
-        if at < base || at + s.len() > base + self.text.len() {
+        if !self.holds(s) {
             return self.counter.count(s);
         }
-        self.count_range(at - base, at - base + s.len())
+        let at = s.as_ptr() as usize - self.text.as_ptr() as usize;
+        self.count_range(at, at + s.len())
     }
 
     /// Tokens in `text[a..b]` (byte offsets at char boundaries).

@@ -569,12 +569,14 @@ fn line_start(text: &str, at: usize) -> usize {
     if text[begin..at].trim().is_empty() { begin } else { at }
 }
 
-/// The release units of one changelog.
+/// The release units of one changelog. A release inside one page is counted from that page's segment counts
+/// (`pages`: the [`TextCounts`] of the page bodies, slices of `text`), others are tokenized.
 pub fn release_units(
     lang: &str,
     path: &str,
     text: &str,
     releases: &[Release],
+    pages: &[TextCounts],
     tokens: &TokenCounter,
 ) -> Vec<UnitDraft> {
     let lines = Lines::new(text);
@@ -594,7 +596,7 @@ pub fn release_units(
                 end_line: r.end_line,
                 start_byte: r.start_byte,
                 end_byte: r.end_byte,
-                tokens: tokens.count(whole),
+                tokens: pages.iter().find(|p| p.holds(whole)).map_or_else(|| tokens.count(whole), |p| p.count(whole)),
                 ..UnitInfo::default()
             };
             f.finish(Kind::Changelog, source.clone(), info)
