@@ -732,7 +732,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
     let mut frames = Vec::new();
     let mut maps = TokenMaps::new();
     let mut props = Vec::new();
-    let map = ctx.tokens.map(&text);
+    let (map, slices) = ctx.tokens.map_counts(&text);
     meta.tokens = map.total();
     maps.insert(keys::file(&f.rel), map);
     let mut units = Vec::new();
@@ -789,11 +789,11 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                             end_line: func.end_line,
                             start_byte: start,
                             end_byte: func.end_byte,
-                            tokens: text.get(start as usize..func.end_byte as usize).map_or(0, |s| ctx.tokens.count(s)),
+                            tokens: text.get(start as usize..func.end_byte as usize).map_or(0, |s| slices.count(s)),
                         }
                     })
                     .collect();
-                units = search_index::function_units(owner, &f.rel, &text, &functions, &ctx.tokens);
+                units = search_index::function_units(owner, &f.rel, &text, &functions, &slices);
                 Frame::new(keys::functions(&f.rel), &functions).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
             }
             Err(e) => ctx.report(Diagnostic::new(f.rel.clone(), "source", format!("{e}; stored as plain text"))),
@@ -950,7 +950,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
         Err(e) => ctx.report(Diagnostic::new(f.rel.clone(), "markdown", e.to_string())),
     };
     let mut maps = TokenMaps::new();
-    let map = ctx.tokens.map(&text);
+    let (map, slices) = ctx.tokens.map_counts(&text);
     let tokens = map.total();
     let code_blocks = doc
         .code_blocks
@@ -964,7 +964,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
             end_line: b.end_line,
             start_byte: b.start_byte,
             end_byte: b.end_byte,
-            tokens: ctx.tokens.count(b.code.as_deref().unwrap_or_else(|| slice(b.start_byte, b.end_byte))),
+            tokens: slices.count(b.code.as_deref().unwrap_or_else(|| slice(b.start_byte, b.end_byte))),
             cleaned: b.code.is_some(),
             demo: demos.get(&b.index).cloned(),
         })
@@ -985,7 +985,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
             end_line: t.end_line,
             start_byte: t.start_byte,
             end_byte: t.end_byte,
-            tokens: ctx.tokens.count(slice(t.start_byte, t.end_byte)),
+            tokens: slices.count(slice(t.start_byte, t.end_byte)),
         })
         .collect();
     // The view is rebuilt by the reader from the stored spans; only its token map is stored. Placeholders cost ~30
@@ -994,7 +994,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     let mut view_tokens = tokens;
     if hidden {
         let (view, _) = placeholder_view_spans(&text, &code_blocks, &tables);
-        let view_map = ctx.tokens.map(&view);
+        let view_map = ctx.tokens.map_known(&view, &slices.segments()).0;
         hidden = view_map.total() < tokens;
         if hidden {
             view_tokens = view_map.total();
@@ -1012,7 +1012,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
             slug: s.slug.clone(),
             start_line: s.start_line,
             end_line: s.end_line,
-            tokens: ctx.tokens.count(slice(s.start_byte, s.end_byte)),
+            tokens: slices.count(slice(s.start_byte, s.end_byte)),
         })
         .collect();
     // Search units reuse the counts above (sections, code blocks) wherever their spans are the same.
@@ -1020,12 +1020,12 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
         // Search units of code are slices of the document: a cleaned block's served count is not theirs.
         blocks: code_blocks
             .iter()
-            .map(|b| if b.cleaned { ctx.tokens.count(slice(b.start_byte, b.end_byte)) } else { b.tokens })
+            .map(|b| if b.cleaned { slices.count(slice(b.start_byte, b.end_byte)) } else { b.tokens })
             .collect(),
         sections: sections.iter().map(|s| s.tokens).collect(),
     };
     let source = DocSource { component: key, name, lang, path: &f.rel };
-    let units = search_index::doc_units(&source, &text, &doc, &counts, &ctx.tokens);
+    let units = search_index::doc_units(&source, &text, &doc, &counts, &slices);
     let import = import_statement(name, &code_blocks, &text);
     let meta = DocMeta {
         lang: lang.to_string(),
@@ -1194,7 +1194,7 @@ fn compile_changelogs(ctx: Ctx, changelogs: &[(String, WalkedFile)]) -> anyhow::
             }
         };
         let pages = changelog::pages(&text, ctx.config.thresholds.changelog_page_lines);
-        let page_metas: Vec<PageMeta> = pages
+        let mapped = pages
             .par_iter()
             .map(|p| {
                 // A page keeps the newline that ends its last line, so pages (and the parts of a page served to a
@@ -1202,11 +1202,15 @@ fn compile_changelogs(ctx: Ctx, changelogs: &[(String, WalkedFile)]) -> anyhow::
                 let end =
                     if (p.end_byte as usize) < text.len() { p.end_byte as usize + 1 } else { p.end_byte as usize };
                 let body = text.get(p.start_byte as usize..end).unwrap_or("");
-                (p, body, ctx.tokens.map(body))
+                let (map, counts) = ctx.tokens.map_counts(body);
+                (p, body, map, counts)
             })
-            .collect::<Vec<_>>()
+            .collect::<Vec<_>>();
+        let mut page_counts = Vec::with_capacity(mapped.len());
+        let page_metas: Vec<PageMeta> = mapped
             .into_iter()
-            .map(|(p, body, map)| {
+            .map(|(p, body, map, counts)| {
+                page_counts.push(counts);
                 let key = keys::page(lang, p.number);
                 frames.push(Frame::new(&key, body)?);
                 let tokens = map.total();
@@ -1215,7 +1219,7 @@ fn compile_changelogs(ctx: Ctx, changelogs: &[(String, WalkedFile)]) -> anyhow::
             })
             .collect::<std::io::Result<_>>()?;
         let found = changelog::releases(&text);
-        units.extend(search_index::release_units(lang, &f.rel, &text, &found, &ctx.tokens));
+        units.extend(search_index::release_units(lang, &f.rel, &text, &found, &page_counts, &ctx.tokens));
         let releases: Vec<ReleaseMeta> = found
             .into_iter()
             .map(|r| ReleaseMeta { version: r.version, date: r.date, start_line: r.start_line, end_line: r.end_line })

@@ -1,6 +1,8 @@
 //! Exact token counts with tiktoken (tiktoken-rs). Only the compiler counts tokens; the reader serves the counts
 //! stored in the bundles.
 
+use std::collections::HashMap;
+
 use tiktoken_rs::CoreBPE;
 
 use crate::budget::{MAX_SEGMENT_TOKENS, cut_points, split_segment};
@@ -40,13 +42,27 @@ impl TokenCounter {
     /// their own, recorded in the map's `extra` (exact) and `forced` (upper bound) cut points, so that the reader
     /// can end a part inside a long line and no part is ever over its budget.
     pub fn map(&self, text: &str) -> TokenMap {
+        self.map_counts(text).0
+    }
+
+    /// The [`TokenMap`] of `text` (as [`TokenCounter::map`]) and the [`TextCounts`] that count its slices from the
+    /// same encoding work: the text is tokenized once, and a slice between cut points costs no tokenizer call.
+    pub fn map_counts<'t>(&self, text: &'t str) -> (TokenMap, TextCounts<'t>) {
+        self.map_known(text, &HashMap::new())
+    }
+
+    /// [`TokenCounter::map_counts`] of `text`, taking the count of a segment from `known` (whole segments of
+    /// another text, by their text: [`TextCounts::segments`]) when it is there: a document's view shares most of its
+    /// lines with the document.
+    pub fn map_known<'t>(&self, text: &'t str, known: &HashMap<&str, u32>) -> (TokenMap, TextCounts<'t>) {
         let mut map = TokenMap::default();
+        let mut counts = TextCounts { counter: *self, text, bounds: vec![0], prefix: vec![0] };
         let mut start = 0;
         for end in cut_points(text).into_iter().chain([text.len()]) {
             if end <= start {
                 continue;
             }
-            let count = self.count(&text[start..end]);
+            let count = known.get(&text[start..end]).copied().unwrap_or_else(|| self.count(&text[start..end]));
             if count <= MAX_SEGMENT_TOKENS {
                 map.tokens.push(count);
             } else {
@@ -61,10 +77,86 @@ impl TokenCounter {
                 map.extra.extend(exact.into_iter().map(|o| o as u32));
                 map.forced.extend(forced.into_iter().map(|o| o as u32));
             }
+            // The whole segment's own count (a split segment's pieces may add up to more, across forced cuts).
+            counts.bounds.push(end);
+            counts.prefix.push(counts.prefix.last().copied().unwrap_or(0) + count);
             start = end;
         }
-        map
+        (map, counts)
     }
+}
+
+/// Exact token counts of slices of one text, made from the segment counts of its [`TokenMap`] (see
+/// [`TokenCounter::map_counts`]) instead of tokenizing the slice again.
+///
+/// A slice `text[a..b]` is counted as its head `text[a..c]` up to the first cut point `c`, the whole segments
+/// between cut points (already counted), and its tail after the last cut point: the same rule as the map's (a cut
+/// point starts a new piece of both encodings' pre-tokenizers, and BPE never merges across pieces), applied to the
+/// slice, so the sum is what tokenizing the slice gives. Where the rule might not hold in the slice (the tail's
+/// line is cut blank or starts with `/`, fewer than one whole segment), the slice is
+/// tokenized. Any `&str` that is not a slice of the text is tokenized too.
+pub struct TextCounts<'t> {
+    counter: TokenCounter,
+    text: &'t str,
+    /// 0, the cut points, `text.len()`: byte offsets, ascending.
+    bounds: Vec<usize>,
+    /// Tokens of `text[..bounds[i]]`, as the sum of the whole segments' counts.
+    prefix: Vec<u32>,
+}
+
+impl<'t> TextCounts<'t> {
+    /// The text's whole segments (between consecutive cut points) and their counts, for
+    /// [`TokenCounter::map_known`].
+    pub fn segments(&self) -> HashMap<&'t str, u32> {
+        let text: &'t str = self.text;
+        (1..self.bounds.len())
+            .map(|k| (&text[self.bounds[k - 1]..self.bounds[k]], self.prefix[k] - self.prefix[k - 1]))
+            .collect()
+    }
+
+    /// Whether `s` is a slice of the text (by its address), so that [`TextCounts::count`] derives its count.
+    pub fn holds(&self, s: &str) -> bool {
+        let (base, at) = (self.text.as_ptr() as usize, s.as_ptr() as usize);
+        at >= base && at + s.len() <= base + self.text.len()
+    }
+
+    /// Tokens in `s`: exactly [`TokenCounter::count`] of `s`, derived from the segment counts when `s` is a slice
+    /// of the text (found by its address).
+    pub fn count(&self, s: &str) -> u32 {
+        if !self.holds(s) {
+            return self.counter.count(s);
+        }
+        let at = s.as_ptr() as usize - self.text.as_ptr() as usize;
+        self.count_range(at, at + s.len())
+    }
+
+    /// Tokens in `text[a..b]` (byte offsets at char boundaries).
+    fn count_range(&self, a: usize, b: usize) -> u32 {
+        let text = self.text;
+        let direct = || self.counter.count(&text[a..b]);
+        // The first cut point at or after `a` and the last at or before `b`.
+        let i = self.bounds.partition_point(|&c| c < a);
+        let Some(j) = self.bounds.partition_point(|&c| c <= b).checked_sub(1) else { return direct() };
+        if i >= j {
+            return direct();
+        }
+        let (first, last) = (self.bounds[i], self.bounds[j]);
+        // A line cut point before a tail holds only when the tail's first line is not blank and does not start with
+        // `/` (the rule of `cut_points`); a word cut point holds whatever follows it.
+        let tail = &text[last..b];
+        if last < b && text.as_bytes()[last - 1] == b'\n' && !clean_tail(tail) {
+            return direct();
+        }
+        let head = if first > a { self.counter.count(&text[a..first]) } else { 0 };
+        let tail = if last < b { self.counter.count(tail) } else { 0 };
+        head + (self.prefix[j] - self.prefix[i]) + tail
+    }
+}
+
+/// Whether a line cut point before `tail` (the rest of a slice) still starts a new piece: the same test as
+/// `cut_points` makes on a whole line, on the line as the slice cuts it.
+fn clean_tail(tail: &str) -> bool {
+    tail.as_bytes().first().is_some_and(|&b| b != b'/') && tail.split('\n').next().is_some_and(|l| !l.trim().is_empty())
 }
 
 #[cfg(test)]
@@ -152,6 +244,37 @@ mod tests {
                     map.tokens.len()
                 );
             }
+        }
+    }
+
+    /// Slices counted from a text's segment counts are exactly the slices tokenized: every pair of line starts
+    /// (sections, tables, code blocks, search parts) and spans ending mid-line (functions end at `}`), on texts
+    /// with blank lines, `//` lines, indented and long lines, CJK and contractions.
+    #[test]
+    fn slice_counts_are_the_slices_tokenized() {
+        let long_line = format!("{}\n", "the word, then 'quoted' it's ".repeat(60));
+        let text = format!(
+            "# Title\n\nIntro don't stop.\n\n## API\n\n| a | b |\n|---|---|\n| x | 'y' |\n\n```ts\nfn a() {{\n    \
+             body();\n}}\n// note\n/* c */\n  \n\t\tz\r\nw\r\n```\n{long_line}表格，固定列。\n  indented\n\n\n/x\nend"
+        );
+        let mut offsets: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+        offsets.retain(|&i| i == 0 || i == text.len() || text.as_bytes()[i - 1] == b'\n' || i % 31 == 0);
+        for encoding in ["o200k_base", "cl100k_base"] {
+            let counter = TokenCounter::new(encoding).unwrap();
+            let (map, slices) = counter.map_counts(&text);
+            assert_eq!(map, counter.map(&text));
+            // A text that shares lines with it (a view: blocks replaced by a placeholder) maps as on its own.
+            let view = text.replacen("fn a() {", "[code block 1 hidden]", 1).replacen("表格", "x", 1);
+            assert_eq!(counter.map_known(&view, &slices.segments()).0, counter.map(&view), "{encoding}");
+            for (n, &a) in offsets.iter().enumerate() {
+                for &b in &offsets[n..] {
+                    let s = &text[a..b];
+                    assert_eq!(slices.count(s), counter.count(s), "{encoding}: {a}..{b} {s:?}");
+                }
+            }
+            // A string that is not a slice of the text is tokenized.
+            let other = String::from("hello world");
+            assert_eq!(slices.count(&other), counter.count(&other));
         }
     }
 

@@ -35,7 +35,7 @@ use super::{
 use crate::bundle::writer::{BundleWriter, Frame};
 use crate::compile::changelog::Release;
 use crate::compile::markdown::Document;
-use crate::compile::tokens::TokenCounter;
+use crate::compile::tokens::{TextCounts, TokenCounter};
 use crate::line_index::LineIndex;
 use crate::model::{FunctionMeta, PropsOrigin, PropsTable, SearchEntry};
 
@@ -211,7 +211,7 @@ pub fn doc_units(
     text: &str,
     doc: &Document,
     counted: &Counted,
-    tokens: &TokenCounter,
+    tokens: &TextCounts,
 ) -> Vec<UnitDraft> {
     let block_tokens = counted.blocks.as_slice();
     let lines = Lines::new(text);
@@ -416,7 +416,7 @@ fn split(
     start: u32,
     end: u32,
     block_tokens: &[u32],
-    tokens: &TokenCounter,
+    tokens: &TextCounts,
 ) -> Vec<(u32, u32, u32)> {
     // Parts are packed from code blocks' exact counts and estimates of the prose (the tokenizer is the build's
     // costliest step after compression); each part is then counted exactly. A paragraph over the target (a long
@@ -476,7 +476,7 @@ pub fn function_units(
     path: &str,
     text: &str,
     functions: &[FunctionMeta],
-    tokens: &TokenCounter,
+    tokens: &TextCounts,
 ) -> Vec<UnitDraft> {
     let lines = Lines::new(text);
     let source = Source { component: component.into(), lang: String::new(), path: path.into() };
@@ -568,12 +568,14 @@ fn line_start(text: &str, at: usize) -> usize {
     if text[begin..at].trim().is_empty() { begin } else { at }
 }
 
-/// The release units of one changelog.
+/// The release units of one changelog. A release inside one page is counted from that page's segment counts
+/// (`pages`: the [`TextCounts`] of the page bodies, slices of `text`), others are tokenized.
 pub fn release_units(
     lang: &str,
     path: &str,
     text: &str,
     releases: &[Release],
+    pages: &[TextCounts],
     tokens: &TokenCounter,
 ) -> Vec<UnitDraft> {
     let lines = Lines::new(text);
@@ -593,7 +595,7 @@ pub fn release_units(
                 end_line: r.end_line,
                 start_byte: r.start_byte,
                 end_byte: r.end_byte,
-                tokens: tokens.count(whole),
+                tokens: pages.iter().find(|p| p.holds(whole)).map_or_else(|| tokens.count(whole), |p| p.count(whole)),
                 ..UnitInfo::default()
             };
             f.finish(Kind::Changelog, source.clone(), info)

@@ -10,9 +10,11 @@ use xxhash_rust::xxh3::xxh3_64;
 use super::format::{FORMAT_VERSION, FrameEntry, HEADER_LEN, Identity, Index, MAGIC, offset};
 use crate::model::{Manifest, keys};
 
-/// zstd level for frames. Measured on Semi (xtask bench): 15 builds in 2.8 s where 19 takes 3.6 s, for bundles 0.4 %
-/// larger (2,104,709 vs 2,095,529 bytes); 12 saves another 0.3 s but grows them 3 %.
-pub const ZSTD_LEVEL: i32 = 15;
+/// zstd level for frames. Measured on Semi (`--preset semi`, CPU time of the whole build, best of 2, 2 cores):
+/// level 15 takes 2.98 s for 2,451,685 bytes of bundles (0.34× the sources), 12 2.47 s, 9 2.22 s for 2,535,072
+/// bytes (0.35×), 7 2.14 s for 2,549,685 bytes (just over 0.35×), 5 and 3 2.13 s for 4–10 % more bytes again:
+/// past level 9 the optimal parser costs a quarter of the build for 3 % of size. Decoding does not depend on it.
+pub const ZSTD_LEVEL: i32 = 9;
 
 /// One compressed frame, ready to be placed in a bundle. Frames are made wherever the data is (in parallel) and
 /// gathered by a [`BundleWriter`].
