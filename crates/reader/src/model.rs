@@ -131,6 +131,15 @@ pub struct Manifest {
     /// The build's id, stored in every bundle's identity (`bundle::format::Identity`): a hash of this manifest
     /// before `bundles` and `build_id` are filled in.
     pub build_id: u64,
+    /// The cut-point rule of every token map (`bundle::format::CUT_RULE`); a reader refuses one it does not know.
+    /// Absent in sets of format 5 (rule 1). Last field, so a format-5 manifest (one field shorter) still decodes.
+    #[serde(default = "cut_rule_of_format_5")]
+    pub cut_rule: u16,
+}
+
+/// The rule sets of format 5 were cut by (they have no `cut_rule` field).
+fn cut_rule_of_format_5() -> u16 {
+    1
 }
 
 /// The source a set was built from (`build REPO [--ref REF]`).

@@ -13,7 +13,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::budget::{Budget, BudgetError, Cursor, Cuts, DocForm, Fence, Part, Request, serve};
-use crate::bundle::format::{CHANGELOG_KEY, MANIFEST_KEY, SEARCH_KEY};
+use crate::bundle::format::{CHANGELOG_KEY, CUT_RULE, MANIFEST_KEY, SEARCH_KEY};
 use crate::bundle::{Bundle, BundleError};
 use crate::model::*;
 
@@ -1159,6 +1159,11 @@ impl BundleSet {
         let bundle = Bundle::open(&path)?;
         let manifest: Manifest = bundle.get(keys::MANIFEST)?;
         check_identity(&bundle, &manifest, MANIFEST_KEY)?;
+        if manifest.cut_rule != CUT_RULE {
+            return Err(
+                BundleError::UnknownCutRule { path: bundle.path().to_string(), found: manifest.cut_rule }.into()
+            );
+        }
         Ok(BundleSet {
             dir: dir.to_path_buf(),
             pinned,
