@@ -133,3 +133,41 @@ fn the_reader_modules_have_no_cycle() {
     assert_eq!(crate_paths("use crate::read::BundleSet;\n// crate::search\n"), ["read"]);
     assert!(back_edges.is_empty(), "edges against the layer order {READER_LAYERS:?}:\n{}", back_edges.join("\n"));
 }
+
+/// The bound on the reader-only binary, stripped: 6 MB.
+const READER_ONLY_MAX_BYTES: u64 = 6_000_000;
+
+#[test]
+fn the_reader_only_release_binary_is_at_most_6_mb() {
+    // No release build inside `cargo test`: this checks the binary CI (or a person) built with
+    // `cargo build --release --no-default-features --features serve`, and skips otherwise.
+    let bin = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/mydesign-docs");
+    let Ok(meta) = std::fs::metadata(&bin) else {
+        eprintln!(
+            "skipped: {} not built (cargo build --release --no-default-features --features serve)",
+            bin.display()
+        );
+        return;
+    };
+    // Which build it is: the reader-only one says `build` is not compiled in.
+    let out = Command::new(&bin).args(["build", "."]).output().expect("the release binary runs");
+    let text = String::from_utf8_lossy(&out.stderr);
+    if !text.contains("is not compiled into this binary") {
+        eprintln!("skipped: {} is the full binary, not the reader-only one", bin.display());
+        return;
+    }
+    // Stripped size: `strip` into a temporary file (the binary keeps its symbols for backtraces).
+    let dir = tempfile::tempdir().unwrap();
+    let stripped = dir.path().join("mydesign-docs");
+    let size = match Command::new("strip").arg("-o").arg(&stripped).arg(&bin).status() {
+        Ok(s) if s.success() => std::fs::metadata(&stripped).unwrap().len(),
+        _ => {
+            eprintln!("note: no `strip`: checking the unstripped size");
+            meta.len()
+        }
+    };
+    assert!(
+        size <= READER_ONLY_MAX_BYTES,
+        "the reader-only binary is {size} bytes stripped, over {READER_ONLY_MAX_BYTES}"
+    );
+}
