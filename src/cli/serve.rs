@@ -96,12 +96,18 @@ fn parse_addr(s: &str) -> Result<SocketAddr, String> {
     Ok(addr)
 }
 
-/// Logs go to stderr only (stdout is the protocol on stdio); the level comes from `RUST_LOG`, default: warnings,
-/// plus this program's own start-up line.
+/// Logs go to stderr only (stdout is the protocol on stdio); the level comes from `RUST_LOG` (`LEVEL` and
+/// `target=LEVEL` directives, comma-separated: `tracing_subscriber`'s `Targets` syntax, without `EnvFilter`'s span
+/// and field filters, whose regex engine would be ~0.2 MB of the reader-only binary), default: warnings, plus this
+/// program's own start-up line. An unparsable `RUST_LOG` falls back to the default.
 fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,mydesign_docs=info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+    let filter = std::env::var("RUST_LOG").ok().and_then(|v| v.parse::<Targets>().ok()).unwrap_or_else(|| {
+        Targets::new().with_default(LevelFilter::WARN).with_target("mydesign_docs", LevelFilter::INFO)
+    });
+    let _ = tracing_subscriber::fmt().with_writer(std::io::stderr).finish().with(filter).try_init();
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {

@@ -73,3 +73,103 @@ fn the_lookups_only_cli_links_neither_compiler_nor_server() {
     assert_none_of(&names, &SERVER_ONLY, "mydesign-docs --no-default-features");
     assert_none_of(&names, &["mydesign-docs-compiler", "mydesign-docs-serve"], "mydesign-docs --no-default-features");
 }
+
+/// The reader crate's modules in layer order: each may use only the modules before it (and itself), so there is no
+/// cycle. `search` is the search shapes, analysis and queries (`search::query` reads sets and renders).
+const READER_LAYERS: [&str; 11] =
+    ["model", "line_index", "units", "locate", "budget", "view", "bundle", "read", "diff", "render", "search"];
+
+/// The `crate::<module>` paths a file of the reader crate names in code (comment lines and everything from the
+/// first `#[cfg(test)]` on are left out: tests may use any module).
+fn crate_paths(text: &str) -> Vec<String> {
+    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let mut found = Vec::new();
+    for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        for (i, _) in line.match_indices("crate::") {
+            let name: String =
+                line[i + "crate::".len()..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            found.push(name);
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+#[test]
+fn the_reader_modules_have_no_cycle() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/reader/src");
+    let mut checked = 0;
+    let mut back_edges = Vec::new();
+    for (layer, module) in READER_LAYERS.iter().enumerate() {
+        let mut files = vec![src.join(format!("{module}.rs"))];
+        if let Ok(dir) = std::fs::read_dir(src.join(module)) {
+            files.extend(
+                dir.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "rs")),
+            );
+        }
+        // Files of test-only submodules (`#[cfg(test)] mod fuzz;` in the module's mod.rs) are tests too.
+        let mod_rs = std::fs::read_to_string(src.join(module).join("mod.rs")).unwrap_or_default();
+        let test_only: Vec<String> = mod_rs
+            .split("#[cfg(test)]")
+            .skip(1)
+            .filter_map(|after| after.trim_start().strip_prefix("mod ")?.split(';').next().map(|n| format!("{n}.rs")))
+            .collect();
+        files.retain(|f| !test_only.iter().any(|t| f.file_name().is_some_and(|n| n.to_string_lossy() == *t)));
+        for file in files.iter().filter(|f| f.is_file()) {
+            let text = std::fs::read_to_string(file).unwrap();
+            checked += 1;
+            for used in crate_paths(&text) {
+                let Some(at) = READER_LAYERS.iter().position(|m| *m == used) else {
+                    panic!("{}: crate::{used} is not one of the reader's modules {READER_LAYERS:?}", file.display());
+                };
+                if at > layer {
+                    back_edges.push(format!("{} uses crate::{used}", file.display()));
+                }
+            }
+        }
+    }
+    // Sanity: every module was read (model.rs … search/query.rs), and the scan sees a real edge.
+    assert!(checked >= 14, "{checked} files");
+    assert_eq!(crate_paths("use crate::read::BundleSet;\n// crate::search\n"), ["read"]);
+    assert!(back_edges.is_empty(), "edges against the layer order {READER_LAYERS:?}:\n{}", back_edges.join("\n"));
+}
+
+/// The bound on the reader-only binary, stripped: 6 MB.
+const READER_ONLY_MAX_BYTES: u64 = 6_000_000;
+
+#[test]
+#[ignore = "goal not met yet: the reader-only binary is 6,405,656 bytes stripped (ARCHITECTURE.md, Crates and boundaries)"]
+fn the_reader_only_release_binary_is_at_most_6_mb() {
+    // No release build inside `cargo test`: this checks the binary CI (or a person) built with
+    // `cargo build --release --no-default-features --features serve`, and skips otherwise.
+    let bin = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/mydesign-docs");
+    let Ok(meta) = std::fs::metadata(&bin) else {
+        eprintln!(
+            "skipped: {} not built (cargo build --release --no-default-features --features serve)",
+            bin.display()
+        );
+        return;
+    };
+    // Which build it is: the reader-only one says `build` is not compiled in.
+    let out = Command::new(&bin).args(["build", "."]).output().expect("the release binary runs");
+    let text = String::from_utf8_lossy(&out.stderr);
+    if !text.contains("is not compiled into this binary") {
+        eprintln!("skipped: {} is the full binary, not the reader-only one", bin.display());
+        return;
+    }
+    // Stripped size: `strip` into a temporary file (the binary keeps its symbols for backtraces).
+    let dir = tempfile::tempdir().unwrap();
+    let stripped = dir.path().join("mydesign-docs");
+    let size = match Command::new("strip").arg("-o").arg(&stripped).arg(&bin).status() {
+        Ok(s) if s.success() => std::fs::metadata(&stripped).unwrap().len(),
+        _ => {
+            eprintln!("note: no `strip`: checking the unstripped size");
+            meta.len()
+        }
+    };
+    assert!(
+        size <= READER_ONLY_MAX_BYTES,
+        "the reader-only binary is {size} bytes stripped, over {READER_ONLY_MAX_BYTES}"
+    );
+}

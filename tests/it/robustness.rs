@@ -331,3 +331,44 @@ fn deeply_nested_functions_build_in_linear_time() {
     let stats = &report.manifest.stats;
     assert_eq!((stats.files, stats.sources), (1, 1), "{stats:?}");
 }
+
+/// Rewrites the set's manifest with `edit` applied (same identity, so only the edited field differs).
+fn rewrite_manifest(dir: &Path, edit: impl FnOnce(&mut mydesign_docs::model::Manifest)) {
+    use mydesign_docs::bundle::Bundle;
+    use mydesign_docs::bundle::writer::BundleWriter;
+    let path = dir.join("manifest.bundle");
+    let old = Bundle::open(&path).unwrap();
+    let mut manifest: mydesign_docs::model::Manifest = old.get(mydesign_docs::model::keys::MANIFEST).unwrap();
+    edit(&mut manifest);
+    let mut w = BundleWriter::new();
+    w.identify(old.identity().clone());
+    w.add_manifest(&manifest).unwrap();
+    drop(old);
+    std::fs::write(&path, w.into_bytes().unwrap()).unwrap();
+}
+
+#[test]
+fn a_manifest_cut_by_an_unknown_rule_is_refused_naming_the_rule() {
+    let (_repo, out, dir) = two_component_set("tiny", "o200k_base");
+    let o = out.path().to_str().unwrap();
+    // What the compiler writes: the rule this reader knows.
+    let set = BundleSet::open(&dir).unwrap();
+    assert_eq!(set.head().cut_rule, mydesign_docs::bundle::format::CUT_RULE);
+    assert_eq!(mydesign_docs::bundle::format::CUT_RULE, 1);
+    drop(set);
+    // The rewrite itself keeps the set readable (rule 1 again)...
+    rewrite_manifest(&dir, |m| m.cut_rule = 1);
+    assert!(common::ok(out.path(), &["doc", "good", "--bundles", o]).contains("Good"));
+    // ...and a newer writer's rule 2 is refused with the rule named, for lookups and verify alike.
+    rewrite_manifest(&dir, |m| m.cut_rule = 2);
+    for args in [&["doc", "good", "--bundles", o][..], &["verify", "--bundles", o]] {
+        let err = common::fails(out.path(), args);
+        assert!(
+            err.contains(
+                "manifest.bundle: token counts were stored for cut rule 2, this reader knows rule 1: it was written by \
+                 a newer mydesign-docs; upgrade mydesign-docs or rebuild with this version"
+            ),
+            "{args:?}: {err}"
+        );
+    }
+}

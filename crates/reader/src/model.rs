@@ -139,6 +139,8 @@ pub struct Manifest {
     /// The build's id, stored in every bundle's identity (`bundle::format::Identity`): a hash of this manifest
     /// before `bundles` and `build_id` are filled in.
     pub build_id: u64,
+    /// The cut-point rule of every token map (`bundle::format::CUT_RULE`); a reader refuses one it does not know.
+    pub cut_rule: u16,
 }
 
 /// The source a set was built from (`build REPO [--ref REF]`).

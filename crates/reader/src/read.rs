@@ -13,7 +13,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::budget::{Budget, BudgetError, Cursor, Cuts, DocForm, Fence, Part, Request, serve};
-use crate::bundle::format::{CHANGELOG_KEY, MANIFEST_KEY, SEARCH_KEY};
+use crate::bundle::format::{CHANGELOG_KEY, CUT_RULE, MANIFEST_KEY, SEARCH_KEY};
 use crate::bundle::{Bundle, BundleError};
 use crate::model::*;
 
@@ -774,8 +774,9 @@ pub struct BundleSet {
     cuts: Mutex<std::collections::VecDeque<(String, Arc<Cuts>)>>,
     /// Decoded `tokens` frames by bundle path: every lookup that serves text reads one.
     maps: Mutex<HashMap<String, Arc<TokenMaps>>>,
-    /// The search index, opened by the first search and kept (`crate::search::query`).
-    pub(crate) search: Mutex<Option<Arc<crate::search::query::SearchIndex>>>,
+    /// State that modules above this one decode once per set and keep ([`BundleSet::kept`]; the search index of
+    /// `search::query`), one value per type: `read` need not know their types.
+    kept: Mutex<Vec<Arc<dyn std::any::Any + Send + Sync>>>,
     /// Why this set is served by default for its system ([`Library::pin`]): said in every answer's header.
     note: std::sync::OnceLock<String>,
 }
@@ -1272,6 +1273,11 @@ impl BundleSet {
         let bundle = Bundle::open(&path)?;
         let manifest: Manifest = bundle.get(keys::HEAD)?;
         check_identity(&bundle, &manifest, MANIFEST_KEY)?;
+        if manifest.cut_rule != CUT_RULE {
+            return Err(
+                BundleError::UnknownCutRule { path: bundle.path().to_string(), found: manifest.cut_rule }.into()
+            );
+        }
         Ok(BundleSet {
             dir: dir.to_path_buf(),
             pinned,
@@ -1285,9 +1291,28 @@ impl BundleSet {
             changelog: Mutex::new(None),
             maps: Mutex::new(HashMap::new()),
             cuts: Mutex::new(std::collections::VecDeque::new()),
-            search: Mutex::new(None),
+            kept: Mutex::new(Vec::new()),
             note: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The value of type `T` this set keeps, made by `init` on first use (under the set's lock, so once) and kept
+    /// as long as the set: how a module built on `read` (the search index of `search::query`) caches per-set state
+    /// without `read` depending on it. An `Err` from `init` is returned and nothing is kept.
+    ///
+    /// # Errors
+    /// `init`'s.
+    pub fn kept<T: std::any::Any + Send + Sync, E>(
+        &self,
+        init: impl FnOnce(&BundleSet) -> Result<T, E>,
+    ) -> Result<Arc<T>, E> {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = kept.iter().find_map(|v| v.clone().downcast::<T>().ok()) {
+            return Ok(found);
+        }
+        let made = Arc::new(init(self)?);
+        kept.push(made.clone());
+        Ok(made)
     }
 
     /// The manifest's head, decoded on open: every field of [`Manifest`] but the lists that grow with the set

@@ -614,6 +614,8 @@ fn assemble(
         package: config.system.package.clone().or_else(|| package_full_name(repo)),
         source: config.system.source.clone(),
         build_id: 0,
+        // The rule `tokens.rs` cut every token map by (`budget::cut_points` + `split_segment`).
+        cut_rule: crate::bundle::format::CUT_RULE,
     };
     let manifest = count_lists(manifest, &file_lists, tokens, cache);
     Ok(CompiledSet { manifest, components: writers, changelog: changelog_writer, search: units, version_source })

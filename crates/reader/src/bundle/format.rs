@@ -29,6 +29,14 @@ pub const MAGIC: [u8; 8] = [0x89, b'M', b'Y', b'D', b'B', 0x0D, 0x0A, 0x1A];
 pub const FORMAT_VERSION: u16 = 6;
 /// Oldest format version this reader accepts.
 pub const OLDEST_SUPPORTED: u16 = 6;
+/// The cut-point rule the stored token maps depend on (`Manifest::cut_rule`): where
+/// [`crate::budget::cut_points`] cuts a text (line starts except blank lines and lines starting with `/`, word ends
+/// inside lines over 1 KiB) and the compiler's finer cuts of segments over 64 tokens
+/// ([`crate::budget::split_segment`]: boundaries both o200k and cl100k keep, else forced char-boundary cuts). The
+/// reader recomputes the first at lookup time and sums counts stored per segment, so a set cut by another rule
+/// would be served with wrong sizes: a reader refuses a manifest whose rule it does not know
+/// ([`BundleError::UnknownCutRule`]). Change the rule → bump this (and [`FORMAT_VERSION`]).
+pub const CUT_RULE: u16 = 1;
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 56;
 /// Largest uncompressed frame the reader will allocate for (256 MiB): a bigger claimed size means corruption.
@@ -147,6 +155,16 @@ pub enum BundleError {
         path: String,
         /// What is wrong.
         what: String,
+    },
+    /// The manifest's token maps were cut by a rule this reader does not know ([`CUT_RULE`]).
+    #[error(
+        "{path}: token counts were stored for cut rule {found}, this reader knows rule {CUT_RULE}: it was written by a newer mydesign-docs; upgrade mydesign-docs or rebuild with this version"
+    )]
+    UnknownCutRule {
+        /// The manifest bundle.
+        path: String,
+        /// The rule in the manifest.
+        found: u16,
     },
     /// Flags or reserved header bytes that this reader does not know.
     #[error(

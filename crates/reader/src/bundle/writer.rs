@@ -206,7 +206,8 @@ impl BundleWriter {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary sibling file that is fsynced and renamed into place.
+/// Writes `bytes` to `path` through a temporary sibling file that is fsynced and renamed into place; the directory
+/// is fsynced after the rename, so the new name survives a crash too.
 ///
 /// # Errors
 /// Any I/O error; the temporary file is removed on failure.
@@ -216,12 +217,23 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
-        std::fs::rename(&tmp, path)
+        std::fs::rename(&tmp, path)?;
+        sync_dir(path.parent().unwrap_or(Path::new(".")));
+        Ok(())
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Fsyncs directory `dir` (its entries: names created or renamed in it), best effort: a filesystem that cannot
+/// fsync a directory (some network mounts) loses only crash durability, not correctness.
+fn sync_dir(dir: &Path) {
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
 }
 
 /// `.<name>.<pid>.tmp` beside `path`; when that would pass [`MAX_NAME_BYTES`], `.<xxh3 of name>.<pid>.tmp`, so a
@@ -261,6 +273,8 @@ pub fn publish_generation(out: &Path, name: &str, tmp: &Path, build_id: u64) -> 
         let _ = std::fs::remove_dir_all(tmp);
         std::io::Error::other(format!("cannot publish bundles into {} ({what}): {e}", dest.display()))
     };
+    // The set's own entries are durable before it gets its public name.
+    sync_dir(tmp);
     if out.join(&generation).is_dir() {
         // The same build is already there (identical inputs): keep it, so readers pinned to it are undisturbed.
         let _ = std::fs::remove_dir_all(tmp);
@@ -279,9 +293,7 @@ pub fn publish_generation(out: &Path, name: &str, tmp: &Path, build_id: u64) -> 
         }
         std::fs::rename(&link, &dest).map_err(|e| fail(e, "replace the link"))?;
     }
-    if let Ok(dir) = std::fs::File::open(out) {
-        let _ = dir.sync_all();
-    }
+    sync_dir(out);
     // Older generations: not the current one, not the one just replaced.
     let prefix = format!(".{name}.gen-");
     for e in std::fs::read_dir(out).into_iter().flatten().filter_map(Result::ok) {

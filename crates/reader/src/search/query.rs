@@ -440,18 +440,14 @@ impl BundleSet {
     /// # Errors
     /// [`LookupError::NoSearchIndex`] for a set built before search existed; a damaged bundle.
     pub fn search_index(&self) -> Result<Arc<SearchIndex>, LookupError> {
-        let mut cell = self.search.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(ix) = cell.as_ref() {
-            return Ok(ix.clone());
-        }
-        let m = self.head();
-        let entry = m
-            .search
-            .as_ref()
-            .ok_or_else(|| LookupError::NoSearchIndex { system: m.system.clone(), version: m.version.clone() })?;
-        let ix = Arc::new(SearchIndex::open(self.bundle(&entry.bundle)?)?);
-        *cell = Some(ix.clone());
-        Ok(ix)
+        self.kept(|set| {
+            let m = set.head();
+            let entry = m
+                .search
+                .as_ref()
+                .ok_or_else(|| LookupError::NoSearchIndex { system: m.system.clone(), version: m.version.clone() })?;
+            SearchIndex::open(set.bundle(&entry.bundle)?)
+        })
     }
 
     /// Searches the set for `query` (any string: a question, names, Chinese or English) and answers with the best
