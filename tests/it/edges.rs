@@ -161,12 +161,19 @@ fn sh(cwd: &Path, command: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// An empty repository `q` 1.0.0 (`<tempdir>/repo`), built into `../my docs/out` by the quoting tests.
 #[cfg(unix)]
-#[test]
-fn printed_commands_are_shell_quoted_and_run_as_printed() {
+fn q_repo() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
     write(&repo, "package.json", br#"{"name": "q", "version": "1.0.0"}"#);
+    (dir, repo)
+}
+
+#[cfg(unix)]
+#[test]
+fn printed_commands_are_shell_quoted_and_run_as_printed() {
+    let (_dir, repo) = q_repo();
     let mut doc = String::from("# O'Brien\n");
     for i in 1..=150 {
         doc.push_str(&format!("\n## Part {i}\n\nSome text about part {i} with several words to fill the budget.\n"));
@@ -192,6 +199,66 @@ fn printed_commands_are_shell_quoted_and_run_as_printed() {
     let whole = sh(&repo, command);
     let served = whole.split_once('\n').unwrap().1;
     assert!(served.trim_end() == source.trim_end(), "the pasted command did not serve the whole file");
+}
+
+/// Search hits name the call that serves all of them (issue 14: one builder for follow-up calls). Their CLI form,
+/// printed by `search` with a component, heading slug and path holding quotes and spaces, runs as printed through
+/// `sh -c`; their MCP form is the tool with its `arguments` written `name=JSON`.
+#[cfg(unix)]
+#[test]
+fn search_follow_ups_are_shell_quoted_and_run_as_printed() {
+    let (_dir, repo) = q_repo();
+    let doc = "# O'Brien\n\nAn intro.\n\n## Quoting rules {#it's-\"q\"}\n\nZanzibar words about quoting.\n\n\
+               ## Demo\n\n```js\nzanzibarDemo();\n```\n";
+    write(&repo, "docs/o'brien/index.md", doc.as_bytes());
+    let source = "export function zanzibarQuote(a: number) {\n  return a + 1;\n}\n";
+    write(&repo, "src/components/Good/it's \"big\".ts", source.as_bytes());
+    common::ok(&repo, &["build", ".", "--out", "../my docs/out"]);
+    let search = |kind: &str| {
+        let args = ["search", "zanzibar", "--bundles", "../my docs/out", "--kind", kind];
+        let text = common::ok(&repo, &args);
+        let json: serde_json::Value =
+            serde_json::from_str(&common::ok(&repo, &[&args[..], &["--json"]].concat())).unwrap();
+        let hit = json["hits"][0]["follow_up"].clone();
+        let printed = text.lines().find_map(|l| l.strip_prefix("→ ")).unwrap_or_else(|| panic!("{text}")).to_string();
+        (hit, printed)
+    };
+    let set = "--system q --version 1.0.0 --bundles '../my docs/out'";
+    let cases = [
+        (
+            "doc",
+            r#"component_details(system="q", version="1.0.0", lang="en-US", component="o'brien", sections=["it's-\"q\""])"#,
+            format!(r#"mydesign-docs doc 'o'\''brien' --section 'it'\''s-"q"' {set} --lang en-US"#),
+            "Zanzibar words about quoting.",
+        ),
+        (
+            "code",
+            r#"get_code_block(system="q", version="1.0.0", lang="en-US", component="o'brien", index=1)"#,
+            format!(r#"mydesign-docs code-block 'o'\''brien' 1 {set} --lang en-US"#),
+            "zanzibarDemo();",
+        ),
+        (
+            "function",
+            r#"get_function_code(system="q", version="1.0.0", path="src/components/Good/it's \"big\".ts", function="zanzibarQuote")"#,
+            format!(r#"mydesign-docs function 'src/components/Good/it'\''s "big".ts' zanzibarQuote {set}"#),
+            "return a + 1;",
+        ),
+    ];
+    for (kind, call, cli, served) in cases {
+        let (follow_up, printed) = search(kind);
+        assert_eq!(follow_up["call"], call, "{kind}");
+        assert_eq!((follow_up["cli"].as_str(), printed.as_str()), (Some(cli.as_str()), cli.as_str()), "{kind}");
+        // The MCP form is the tool and its structured arguments, each `name=` its JSON.
+        let args = follow_up["arguments"].as_object().unwrap();
+        let mut written: Vec<String> = args.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let mut in_call: Vec<String> =
+            call.split_once('(').unwrap().1.strip_suffix(')').unwrap().split(", ").map(String::from).collect();
+        written.sort();
+        in_call.sort();
+        assert_eq!((follow_up["tool"].as_str(), written), (call.split_once('(').map(|c| c.0), in_call), "{kind}");
+        let out = sh(&repo, &cli);
+        assert!(out.contains(served), "{kind}: `{cli}` served\n{out}");
+    }
 }
 
 fn section_repo() -> (tempfile::TempDir, tempfile::TempDir, std::path::PathBuf) {

@@ -19,6 +19,84 @@ pub enum Surface {
     Cli,
 }
 
+/// One argument of a follow-up call, typed so that each [`Surface`] spells it as its reader sends it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// A string: a JSON string for MCP (`component="table"`), one shell-quoted word for the CLI (`'o'\''brien'`).
+    Str(String),
+    /// A whole number: `index=12` / `12`.
+    Num(u64),
+    /// A switch that is on: `full=true` / `--full`.
+    On,
+    /// A list of strings: a JSON array for MCP (`sections=["a","b"]`), the CLI flag (the first field, e.g.
+    /// `--section`) repeated, one shell-quoted value each (`--section a --section 'b c'`). An empty list is left out
+    /// on both surfaces.
+    List(&'static str, Vec<String>),
+    /// A placeholder the reader fills in (`N`, `NAME`): written bare on both surfaces.
+    Hole(&'static str),
+}
+
+impl Arg {
+    /// The value as JSON, as an MCP client sends it (a placeholder as its name, a string).
+    pub fn json(&self) -> serde_json::Value {
+        match self {
+            Arg::Str(v) => v.as_str().into(),
+            Arg::Num(n) => (*n).into(),
+            Arg::On => true.into(),
+            Arg::List(_, vs) => vs.clone().into(),
+            Arg::Hole(h) => (*h).into(),
+        }
+    }
+}
+
+impl From<String> for Arg {
+    fn from(v: String) -> Arg {
+        Arg::Str(v)
+    }
+}
+
+impl From<&str> for Arg {
+    fn from(v: &str) -> Arg {
+        Arg::Str(v.to_string())
+    }
+}
+
+impl From<u32> for Arg {
+    fn from(n: u32) -> Arg {
+        Arg::Num(n.into())
+    }
+}
+
+/// The MCP arguments of a call for the set of `s`, in order: `system`, `version`, `lang` when given, then `args`
+/// (a CLI flag `--start-line` is MCP's `start_line`; empty lists are left out).
+fn mcp_arguments<'a>(
+    s: &Served,
+    lang: Option<&str>,
+    args: &'a [(&str, Arg)],
+) -> impl Iterator<Item = (String, std::borrow::Cow<'a, Arg>)> {
+    use std::borrow::Cow;
+    let set = [("system", Arg::Str(s.system.clone())), ("version", Arg::Str(s.version.clone()))];
+    let set = set
+        .into_iter()
+        .chain(lang.map(|l| ("lang", Arg::Str(l.to_string()))))
+        .map(|(k, v)| (k.to_string(), Cow::Owned(v)));
+    let own = args
+        .iter()
+        .filter(|(_, v)| !matches!(v, Arg::List(_, vs) if vs.is_empty()))
+        .map(|(k, v)| (k.trim_start_matches("--").replace('-', "_"), Cow::Borrowed(v)));
+    set.chain(own)
+}
+
+/// The arguments of the MCP call [`Surface::call`] writes, as the JSON object a client sends (what a search hit's
+/// `follow_up.arguments` holds).
+pub fn call_arguments(
+    s: &Served,
+    lang: Option<&str>,
+    args: &[(&str, Arg)],
+) -> serde_json::Map<String, serde_json::Value> {
+    mcp_arguments(s, lang, args).map(|(k, v)| (k, v.json())).collect()
+}
+
 impl Surface {
     /// The call that continues a cut answer: [`Surface::call`] with `args`, the cursor, and the call's own
     /// `max_tokens` when it set one (so every part keeps the budget the first was asked for).
@@ -27,48 +105,53 @@ impl Surface {
         s: &Served,
         lang: Option<&str>,
         (tool, cli): (&str, &str),
-        args: &[(&'static str, String)],
+        args: &[(&'static str, Arg)],
         max_tokens: Option<u32>,
         cursor: &str,
     ) -> String {
         let mut args = args.to_vec();
-        args.push(("--cursor", cursor.to_string()));
-        args.extend(max_tokens.map(|n| ("--max-tokens", n.to_string())));
+        args.push(("--cursor", cursor.into()));
+        args.extend(max_tokens.map(|n| ("--max-tokens", n.into())));
         self.call(s, lang, tool, cli, &args)
     }
 
-    /// The call of MCP tool `tool` / CLI subcommand `cli` (positional words) for the set of `s`, in `lang` when
-    /// given, with `args` (`name=value` for MCP; for the CLI, values are positional unless the name starts with
-    /// `--`).
-    fn call(self, s: &Served, lang: Option<&str>, tool: &str, cli: &str, args: &[(&str, String)]) -> String {
+    /// The one builder of "the call that gets more", used by every answer: MCP tool `tool` / CLI subcommand `cli`
+    /// (its words) for the set of `s`, in `lang` when given, with `args`. MCP: `tool(name=value, …)`, values as
+    /// JSON (see [`call_arguments`]). CLI: `mydesign-docs cli …`, a value positional unless its name starts with
+    /// `--`, every value quoted for a POSIX shell, then [`cli_set_args`] and `--lang`.
+    pub fn call(self, s: &Served, lang: Option<&str>, tool: &str, cli: &str, args: &[(&str, Arg)]) -> String {
         match self {
             Surface::Mcp => {
-                // String values are JSON strings (quotes and backslashes escaped), as a client sends them.
-                let json = |v: &str| serde_json::Value::from(v).to_string();
-                let mut parts = vec![format!("system={}", json(&s.system)), format!("version={}", json(&s.version))];
-                parts.extend(lang.map(|l| format!("lang={}", json(l))));
-                parts.extend(args.iter().map(|(k, v)| {
-                    let k = k.trim_start_matches("--").replace('-', "_");
-                    if v.parse::<u64>().is_ok() || v == "true" || v == "N" || v == "NAME" {
-                        format!("{k}={v}")
-                    } else {
-                        format!("{k}={}", json(v))
-                    }
-                }));
+                let parts: Vec<String> = mcp_arguments(s, lang, args)
+                    .map(|(k, v)| match v.as_ref() {
+                        Arg::Hole(h) => format!("{k}={h}"),
+                        v => format!("{k}={}", v.json()),
+                    })
+                    .collect();
                 format!("{tool}({})", parts.join(", "))
             }
             Surface::Cli => {
                 // Every word quoted for a POSIX shell: the command runs as printed when pasted.
+                let q = |v: &str| shell_words::quote(v).into_owned();
                 let mut words = vec![format!("mydesign-docs {cli}")];
                 for (k, v) in args {
-                    words.push(match (k.strip_prefix("--"), v.as_str()) {
-                        (Some(flag), "true") => format!("--{flag}"),
-                        (Some(flag), v) => format!("--{flag} {}", shell_words::quote(v)),
-                        (None, v) => shell_words::quote(v).into_owned(),
-                    });
+                    let value = match v {
+                        Arg::Str(v) => q(v),
+                        Arg::Num(n) => n.to_string(),
+                        Arg::Hole(h) => h.to_string(),
+                        Arg::On => {
+                            words.push(k.to_string());
+                            continue;
+                        }
+                        Arg::List(flag, vs) => {
+                            words.extend(vs.iter().map(|v| format!("{flag} {}", q(v))));
+                            continue;
+                        }
+                    };
+                    words.push(if k.starts_with("--") { format!("{k} {value}") } else { value });
                 }
                 words.push(cli_set_args(s));
-                words.extend(lang.map(|l| format!("--lang {}", shell_words::quote(l))));
+                words.extend(lang.map(|l| format!("--lang {}", q(l))));
                 words.join(" ")
             }
         }
@@ -256,11 +339,16 @@ fn served_lines(part: &Part, what: &str, of: u32) -> String {
 impl Render for DocView {
     fn render(&self, surface: Surface) -> String {
         let lang = Some(self.lang.as_str());
-        let c = ("component", self.component.clone());
+        let c = ("component", Arg::Str(self.component.clone()));
         // How to fetch what is hidden: said by the first part only (continuations keep their envelope small).
         let hidden = if self.hidden && self.part.offset == 0 {
-            let block =
-                surface.call(&self.served, lang, "get_code_block", "code-block", &[c.clone(), ("index", "N".into())]);
+            let block = surface.call(
+                &self.served,
+                lang,
+                "get_code_block",
+                "code-block",
+                &[c.clone(), ("index", Arg::Hole("N"))],
+            );
             format!(
                 " · {} hidden (document over {} lines): get one with {block}; everything with {}",
                 plural(self.code_blocks, "code block"),
@@ -309,7 +397,7 @@ impl Render for DocView {
 impl Render for CardView {
     fn render(&self, surface: Surface) -> String {
         let lang = Some(self.lang.as_str());
-        let c = ("component", self.component.clone());
+        let c = ("component", Arg::Str(self.component.clone()));
         let normal = surface.call(&self.served, lang, "component_details", "doc", std::slice::from_ref(&c));
         let more = self.next_cursor.as_ref().map(|cur| {
             surface.resume(&self.served, lang, DETAILS, std::slice::from_ref(&c), self.part.max_tokens, cur)
@@ -331,7 +419,7 @@ impl Render for PropsView {
     fn render(&self, surface: Surface) -> String {
         let lang = Some(self.lang.as_str());
         let more = self.next_cursor.as_ref().map(|cur| {
-            let args = [("component", self.component.clone())];
+            let args = [("component", Arg::Str(self.component.clone()))];
             surface.resume(&self.served, lang, DETAILS, &args, self.part.max_tokens, cur)
         });
         format!(
@@ -367,7 +455,7 @@ impl Render for CodeBlockView {
             }
         }
         let more = self.next_cursor.as_ref().map(|cur| {
-            let args = [("component", self.component.clone()), ("index", b.index.to_string())];
+            let args = [("component", Arg::Str(self.component.clone())), ("index", Arg::from(b.index))];
             let tool = ("get_code_block", "code-block");
             surface.resume(&self.served, Some(&self.lang), tool, &args, self.part.max_tokens, cur)
         });
@@ -403,7 +491,7 @@ impl Render for ChangelogView {
     fn render(&self, surface: Surface) -> String {
         let nav = |label: &str, p: Option<u32>| {
             p.map_or(String::new(), |p| {
-                let args = [("--page", p.to_string())];
+                let args = [("--page", Arg::from(p))];
                 format!(
                     " · {label}: {}",
                     surface.call(&self.served, Some(&self.lang), "get_changelog", "changelog", &args)
@@ -417,7 +505,7 @@ impl Render for ChangelogView {
         };
         // Within a page, the cursor continues it; at its end, the next page is named instead.
         let more = self.part.cut.as_ref().and(self.next_cursor.as_ref()).map(|cur| {
-            let args = [("--page", self.page.to_string())];
+            let args = [("--page", Arg::from(self.page))];
             let tool = ("get_changelog", "changelog");
             surface.resume(&self.served, Some(&self.lang), tool, &args, self.part.max_tokens, cur)
         });
@@ -466,7 +554,7 @@ impl Render for FilesView {
             ));
         }
         if let Some(cur) = &self.part.next_cursor {
-            let args = [("component", self.component.clone())];
+            let args = [("component", Arg::Str(self.component.clone()))];
             let tool = ("list_components", "files");
             let call = surface.resume(&self.served, None, tool, &args, self.part.max_tokens, cur);
             out.push_str(&list_cut(&self.part, self.files.len(), &call));
@@ -478,7 +566,7 @@ impl Render for FilesView {
 impl Render for FileView {
     fn render(&self, surface: Surface) -> String {
         let f = &self.file;
-        let path = ("path", f.path.clone());
+        let path = ("path", Arg::Str(f.path.clone()));
         let what = match (&f.skeleton, self.skeleton) {
             (Some(s), true) => format!(
                 " · skeleton (source of {}+ lines): {}, {} outer function {} replaced by {{ /* ... */ }}; whole file ({}) with {}",
@@ -487,7 +575,7 @@ impl Render for FileView {
                 s.outer_bodies,
                 if s.outer_bodies == 1 { "body" } else { "bodies" },
                 plural(f.tokens, "token"),
-                surface.call(&self.served, None, "get_file_code", "file", &[path.clone(), ("--full", "true".into())])
+                surface.call(&self.served, None, "get_file_code", "file", &[path.clone(), ("--full", Arg::On)])
             ),
             _ if f.kind == crate::model::FileKind::Binary => " · binary file, not stored".to_string(),
             _ => String::new(),
@@ -527,8 +615,13 @@ impl Render for FileView {
             let n = plural(self.functions_total, "function");
             out.push_str(&format!("\n[{n}; a larger max_tokens lists the largest]"));
         } else if self.skeleton && self.part.offset == 0 && self.functions_total > 0 {
-            let call =
-                surface.call(&self.served, None, "get_function_code", "function", &[path, ("function", "NAME".into())]);
+            let call = surface.call(
+                &self.served,
+                None,
+                "get_function_code",
+                "function",
+                &[path, ("function", Arg::Hole("NAME"))],
+            );
             // The largest functions first, as many as the budget left room for (see `FileView::functions`).
             let mut list: Vec<String> = self.functions.iter().map(|f| format!("{} {}", f.name, f.tokens)).collect();
             let left = self.functions_total as usize - self.functions.len();
@@ -549,7 +642,7 @@ impl Render for FunctionView {
     fn render(&self, surface: Surface) -> String {
         let f = &self.function;
         let more = self.next_cursor.as_ref().map(|cur| {
-            let args = [("path", self.path.clone()), ("function", f.qualified.clone())];
+            let args = [("path", Arg::Str(self.path.clone())), ("function", Arg::Str(f.qualified.clone()))];
             let tool = ("get_function_code", "function");
             surface.resume(&self.served, None, tool, &args, self.part.max_tokens, cur)
         });
@@ -622,13 +715,14 @@ impl Render for crate::diff::ChangesView {
             out.extend(r.lines.iter().map(|l| format!("{l}\n")));
         }
         if let Some(cur) = &self.part.next_cursor {
-            let c = ("component", self.component.clone());
+            let c = ("component", Arg::Str(self.component.clone()));
             let lang = self.lang.as_deref();
             let call = if self.changelog_only {
-                let args = [("--component", self.component.clone()), ("--since", self.from.clone())];
+                let args =
+                    [("--component", Arg::Str(self.component.clone())), ("--since", Arg::Str(self.from.clone()))];
                 surface.resume(&self.served, lang, ("get_changelog", "changelog"), &args, self.part.max_tokens, cur)
             } else {
-                let args = [c, ("from", self.from.clone())];
+                let args = [c, ("from", Arg::Str(self.from.clone()))];
                 surface.resume(&self.served, lang, ("component_changes", "diff"), &args, self.part.max_tokens, cur)
             };
             out.push_str(&list_cut(&self.part, self.rows(), &call));
@@ -677,7 +771,7 @@ mod tests {
     #[test]
     fn calls_carry_the_set_served_on_both_surfaces() {
         let s = Served { system: "semi".into(), version: "2.102.0".into(), note: None };
-        let args = [("component", "table".to_string()), ("index", "N".to_string())];
+        let args = [("component", Arg::from("table")), ("index", Arg::Hole("N"))];
         assert_eq!(
             Surface::Mcp.call(&s, Some("zh-CN"), "get_code_block", "code-block", &args),
             "get_code_block(system=\"semi\", version=\"2.102.0\", lang=\"zh-CN\", component=\"table\", index=N)"
@@ -686,7 +780,7 @@ mod tests {
             Surface::Cli.call(&s, Some("zh-CN"), "get_code_block", "code-block", &args),
             "mydesign-docs code-block table N --system semi --version 2.102.0 --lang zh-CN"
         );
-        let full = [("path", "a/b.ts".to_string()), ("--full", "true".to_string())];
+        let full = [("path", Arg::from("a/b.ts")), ("--full", Arg::On)];
         assert_eq!(
             Surface::Cli.call(&s, None, "get_file_code", "file", &full),
             "mydesign-docs file a/b.ts --full --system semi --version 2.102.0"
@@ -700,7 +794,7 @@ mod tests {
     #[test]
     fn calls_quote_their_values_for_each_surface() {
         let s = Served { system: "my ds".into(), version: "1.0.0-beta.1".into(), note: None };
-        let args = [("path", "src/it's \"q\".ts".to_string()), ("--start-line", "3".to_string())];
+        let args = [("path", Arg::from("src/it's \"q\".ts")), ("--start-line", Arg::from(3))];
         assert_eq!(
             Surface::Cli.call(&s, None, "get_file_code", "file", &args),
             "mydesign-docs file 'src/it'\\''s \"q\".ts' --start-line 3 --system 'my ds' --version 1.0.0-beta.1"
@@ -708,6 +802,56 @@ mod tests {
         assert_eq!(
             Surface::Mcp.call(&s, None, "get_file_code", "file", &args),
             "get_file_code(system=\"my ds\", version=\"1.0.0-beta.1\", path=\"src/it's \\\"q\\\".ts\", start_line=3)"
+        );
+    }
+
+    #[test]
+    fn list_arguments_are_a_json_array_for_mcp_and_a_repeated_flag_for_the_cli() {
+        let s = Served { system: "semi".into(), version: "2.102.0".into(), note: None };
+        let slugs = vec!["it's-\"q\"".to_string(), "a b".to_string()];
+        let args = [("component", Arg::from("o'brien")), ("sections", Arg::List("--section", slugs))];
+        assert_eq!(
+            Surface::Mcp.call(&s, Some("en-US"), "component_details", "doc", &args),
+            "component_details(system=\"semi\", version=\"2.102.0\", lang=\"en-US\", component=\"o'brien\", \
+             sections=[\"it's-\\\"q\\\"\",\"a b\"])"
+        );
+        assert_eq!(
+            Surface::Cli.call(&s, Some("en-US"), "component_details", "doc", &args),
+            "mydesign-docs doc 'o'\\''brien' --section 'it'\\''s-\"q\"' --section 'a b' --system semi --version 2.102.0 \
+             --lang en-US"
+        );
+        assert_eq!(
+            serde_json::Value::from(call_arguments(&s, Some("en-US"), &args)),
+            serde_json::json!({
+                "system": "semi", "version": "2.102.0", "lang": "en-US", "component": "o'brien",
+                "sections": ["it's-\"q\"", "a b"]
+            })
+        );
+        // An empty list is no argument on either surface.
+        let none = [("component", Arg::from("x")), ("sections", Arg::List("--section", vec![]))];
+        assert_eq!(
+            Surface::Mcp.call(&s, None, "t", "doc", &none),
+            "t(system=\"semi\", version=\"2.102.0\", component=\"x\")"
+        );
+        assert_eq!(
+            Surface::Cli.call(&s, None, "t", "doc", &none),
+            "mydesign-docs doc x --system semi --version 2.102.0"
+        );
+        assert_eq!(call_arguments(&s, None, &none).len(), 3);
+    }
+
+    #[test]
+    fn strings_that_look_like_numbers_or_placeholders_stay_strings() {
+        // A version `2`, a component named `N` or `true`: MCP strings (the tools' schemas say so), CLI words.
+        let s = Served { system: "x".into(), version: "2".into(), note: None };
+        let args = [("component", Arg::from("N")), ("from", Arg::from("2")), ("--cursor", Arg::from("true"))];
+        assert_eq!(
+            Surface::Mcp.call(&s, None, "component_changes", "diff", &args),
+            "component_changes(system=\"x\", version=\"2\", component=\"N\", from=\"2\", cursor=\"true\")"
+        );
+        assert_eq!(
+            Surface::Cli.call(&s, None, "component_changes", "diff", &args),
+            "mydesign-docs diff N 2 --cursor true --system x --version 2"
         );
     }
 

@@ -20,7 +20,7 @@ use super::{Kind, LoadedShard, SearchMeta, TermShard, UnitChunk, UnitInfo, Weigh
 use crate::bundle::{Bundle, BundleError};
 use crate::model::{ChangelogMeta, ComponentMeta, DocMeta, SectionMeta};
 use crate::read::{BundleSet, Library, LookupError, Served};
-use crate::render::{Render, Surface};
+use crate::render::{Arg, Render, Surface, call_arguments};
 
 /// Default token budget of an answer.
 pub const DEFAULT_MAX_TOKENS: u32 = 2000;
@@ -714,8 +714,8 @@ impl BundleSet {
         let key = src.component.as_str();
         let mut section = Vec::new();
         let mut code_lang = None;
-        // (tool, CLI words, tool-specific arguments)
-        let (tool, cli, args): (&str, String, Vec<(&str, serde_json::Value)>) = match g.kind {
+        // (tool, CLI subcommand, tool-specific arguments)
+        let (tool, cli, args): (&str, &str, Vec<(&str, Arg)>) = match g.kind {
             Kind::Doc | Kind::Code => {
                 let (meta, i) = self.doc_meta(key, &src.lang)?;
                 let doc: Option<&DocMeta> = i.map(|i| &meta.docs[i]);
@@ -726,7 +726,7 @@ impl BundleSet {
                     let block = doc.and_then(|d| d.code_blocks.get(first.block.saturating_sub(1) as usize));
                     code_lang = block.map(|b| b.lang.clone()).filter(|l| !l.is_empty());
                     let args = vec![("component", key.into()), ("index", first.block.into())];
-                    ("get_code_block", format!("code-block {key} {}", first.block), args)
+                    ("get_code_block", "code-block", args)
                 } else {
                     let mut slugs: Vec<String> = Vec::new();
                     for u in &g.units {
@@ -736,23 +736,19 @@ impl BundleSet {
                             slugs.push(s.slug.clone());
                         }
                     }
-                    let cli = slugs.iter().fold(format!("doc {key}"), |cli, s| format!("{cli} --section {s}"));
-                    let mut args = vec![("component", key.into())];
-                    if !slugs.is_empty() {
-                        args.push(("sections", slugs.into()));
-                    }
-                    ("component_details", cli, args)
+                    let args = vec![("component", key.into()), ("sections", Arg::List("--section", slugs))];
+                    ("component_details", "doc", args)
                 }
             }
             Kind::Props => {
                 section = vec![first.name.clone()];
-                let args = vec![("component", key.into()), ("sections", vec!["props"].into())];
-                ("component_details", format!("doc {key} --section props"), args)
+                let args = vec![("component", key.into()), ("sections", Arg::List("--section", vec!["props".into()]))];
+                ("component_details", "doc", args)
             }
             Kind::Function => {
                 section = vec![first.name.clone()];
                 let args = vec![("path", src.path.clone().into()), ("function", first.name.clone().into())];
-                ("get_function_code", format!("function {} {}", src.path, first.name), args)
+                ("get_function_code", "function", args)
             }
             Kind::Changelog => {
                 let meta = ix.changelog_meta(self)?;
@@ -762,7 +758,7 @@ impl BundleSet {
                     section = vec![format!("{}{date}", r.version)];
                 }
                 let page = (first.start_line.saturating_sub(1) / m.thresholds.changelog_page_lines.max(1)) + 1;
-                ("get_changelog", format!("changelog --page {page}"), vec![("page", page.into())])
+                ("get_changelog", "changelog", vec![("--page", page.into())])
             }
         };
         Ok(SearchHit {
@@ -778,7 +774,7 @@ impl BundleSet {
             score: (g.score * 100.0).round() / 100.0,
             tokens: g.tokens(),
             text: None,
-            follow_up: follow_up(&self.served(), lang.as_deref(), tool, &cli, args),
+            follow_up: follow_up(&self.served(), lang.as_deref(), tool, cli, &args),
         })
     }
 
@@ -1038,31 +1034,14 @@ fn merge(ix: &SearchIndex, ranked: Vec<(f32, u32)>) -> Result<Vec<Group>, Lookup
     Ok(merged)
 }
 
-/// The follow-up call of a hit, with the system, version and language served (as every "fetch more" call of
-/// `crate::render` carries them, so following one never lands on another set).
-fn follow_up(
-    served: &Served,
-    lang: Option<&str>,
-    tool: &str,
-    cli: &str,
-    args: Vec<(&str, serde_json::Value)>,
-) -> FollowUp {
-    let mut all: Vec<(&str, serde_json::Value)> =
-        vec![("system", served.system.clone().into()), ("version", served.version.clone().into())];
-    if let Some(l) = lang {
-        all.push(("lang", l.into()));
-    }
-    all.extend(args);
-    let call = format!("{tool}({})", all.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", "));
-    let mut cli = format!("mydesign-docs {cli} {}", crate::render::cli_set_args(served));
-    if let Some(l) = lang {
-        cli.push_str(&format!(" --lang {l}"));
-    }
+/// The follow-up call of a hit in its three forms, all from the one builder of `crate::render` (so they carry
+/// the system, version and language served, as every "fetch more" call does, and the CLI form is shell-quoted).
+fn follow_up(served: &Served, lang: Option<&str>, tool: &str, cli: &str, args: &[(&str, Arg)]) -> FollowUp {
     FollowUp {
         tool: tool.to_string(),
-        arguments: all.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
-        call,
-        cli,
+        arguments: call_arguments(served, lang, args),
+        call: Surface::Mcp.call(served, lang, tool, cli, args),
+        cli: Surface::Cli.call(served, lang, tool, cli, args),
     }
 }
 
