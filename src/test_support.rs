@@ -6,12 +6,12 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 /// The assembled real inputs (`semi/`, `blueprint/`), or `None` with the reason printed. Uses
-/// `$MYDESIGN_REAL_CORPUS` when set, else assembles `../shared/corpus` into `target/real-corpus` (the script is
+/// `$MYDESIGN_REAL_CORPUS` when set and not empty, else assembles `../shared/corpus` into `target/real-corpus` (the script is
 /// idempotent and needs the npm registry).
 pub fn real_corpus() -> Option<PathBuf> {
     static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     let found = DIR.get_or_init(|| {
-        if let Ok(dir) = std::env::var("MYDESIGN_REAL_CORPUS") {
+        if let Some(dir) = std::env::var_os("MYDESIGN_REAL_CORPUS").filter(|d| !d.is_empty()) {
             return Ok(PathBuf::from(dir));
         }
         // The workspace root (this file is also compiled into crates/compiler's unit tests).
