@@ -263,15 +263,23 @@ fn watch(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Result<ExitCode> 
         .map_err(|e| anyhow::anyhow!("cannot watch {}: {e}", opts.repo.display()))?;
     let out = opts.out.canonicalize().unwrap_or_else(|_| opts.out.clone());
     let ignored = |p: &Path| p.starts_with(&out) || p.components().any(|c| c.as_os_str() == ".git");
+    // Reading a file is an event too (inotify's open and close, which the debouncer passes on without a kind), so
+    // the build's own reads would start the next build: only a path modified (or gone) since the last build started
+    // counts. The margin covers the file system's coarse clock (a jiffy behind the precise one).
+    let mut since = std::time::SystemTime::now();
+    let modified = |p: &Path, since: std::time::SystemTime| {
+        std::fs::metadata(p).and_then(|m| m.modified()).map_or(true, |t| t + Duration::from_millis(50) >= since)
+    };
     super::emit(&format!("watching {} (Ctrl-C stops)", opts.repo.display()))?;
     while let Ok(event) = rx.recv() {
         match event {
             Event::Stop => break,
             Event::Failed(e) => eprintln!("warning: watching: {e}"),
             Event::Changed(paths) => {
-                if paths.iter().all(|p| ignored(p)) {
+                if paths.iter().all(|p| ignored(p) || !modified(p, since)) {
                     continue;
                 }
+                since = std::time::SystemTime::now();
                 match build_with_cache(opts, cache) {
                     Ok(report) => {
                         let warnings: Vec<_> = report.diagnostics.iter().filter(|d| !d.is_note()).collect();

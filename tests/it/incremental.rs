@@ -260,6 +260,11 @@ fn build_watch_rebuilds_on_change_and_survives_a_broken_file() {
     wait_for("the first build", timeout, || published_id(&out) != 0);
     let first = published_id(&out);
     wait_for("watching", timeout, || lines.lock().unwrap().iter().any(|l| l.starts_with("watching ")));
+    // Nothing changed, so nothing is rebuilt: the build's own reads of the tree (inotify open/close events) must not
+    // start the next build (the trial saw ~10 "rebuilt … unchanged" lines a second).
+    std::thread::sleep(Duration::from_millis(1500));
+    let idle: Vec<String> = lines.lock().unwrap().iter().filter(|l| l.starts_with("rebuilt ")).cloned().collect();
+    assert_eq!(idle, Vec::<String>::new(), "rebuilt with nothing changed");
 
     let doc = repo.join("docs/button/index.md");
     let mut text = std::fs::read_to_string(&doc).unwrap();

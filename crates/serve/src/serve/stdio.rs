@@ -199,7 +199,10 @@ fn misshapen(message: &serde_json::Value) -> Option<String> {
         let text =
             "invalid arguments: `arguments` must be an object of named arguments, e.g. {\"component\": \"table\"}";
         let result = json!({"content": [{"type": "text", "text": text}], "isError": true});
-        return Some(json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string());
+        // One whole line, like every other answer: a client reads up to the newline.
+        let mut line = json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
+        line.push('\n');
+        return Some(line);
     }
     None
 }
@@ -269,8 +272,13 @@ mod tests {
 
     #[test]
     fn misshapen_messages_get_their_id_and_a_reason() {
-        let answer =
-            |v: serde_json::Value| misshapen(&v).map(|s| serde_json::from_str::<serde_json::Value>(&s).unwrap());
+        // Every answer is one whole line (the trial found the isError one without its newline: a client waited).
+        let answer = |v: serde_json::Value| {
+            misshapen(&v).map(|s| {
+                assert!(s.ends_with('\n') && s.matches('\n').count() == 1, "not one line: {s:?}");
+                serde_json::from_str::<serde_json::Value>(&s).unwrap()
+            })
+        };
         let r = answer(json!({"jsonrpc": "2.0", "id": 999, "method": "tools/call", "params": "bad"})).unwrap();
         assert_eq!((r["id"].clone(), r["error"]["code"].clone()), (json!(999), json!(-32600)));
         assert_eq!(r["error"]["message"], "invalid request: `params` must be an object");
