@@ -98,16 +98,23 @@ fn one_changed_document_recompiles_one_component_and_the_set_is_byte_identical_t
     change_one_document(&repo, config, "docs/button/index.md");
 }
 
-#[test]
-fn blueprint_one_changed_document_is_byte_identical_to_a_cold_build() {
-    // Blueprint's props follow `extends` into other files: those files are dependencies of the cached units.
+/// A writable copy of the real Blueprint input in a temporary directory, with its preset; `None` (the skip printed)
+/// when the real corpus is not assembled.
+fn blueprint_copy() -> Option<(tempfile::TempDir, std::path::PathBuf, Config)> {
     let Some(real) = common::real_corpus() else {
-        return common::skip(format_args!("the real corpus is not assembled (../shared absent)"));
+        common::skip(format_args!("the real corpus is not assembled (../shared absent)"));
+        return None;
     };
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("blueprint");
     copy_tree(&real.join("blueprint"), &repo);
-    let config = Config::preset("blueprint").unwrap();
+    Some((tmp, repo, Config::preset("blueprint").unwrap()))
+}
+
+#[test]
+fn blueprint_one_changed_document_is_byte_identical_to_a_cold_build() {
+    // Blueprint's props follow `extends` into other files: those files are dependencies of the cached units.
+    let Some((_tmp, repo, config)) = blueprint_copy() else { return };
     let (files, _) = walk::walk(&repo, &config.walk).unwrap();
     let document = files
         .iter()
@@ -121,13 +128,7 @@ fn blueprint_one_changed_document_is_byte_identical_to_a_cold_build() {
 fn a_source_followed_by_extends_invalidates_the_components_that_read_it() {
     // Blueprint's ButtonProps extends ActionProps from `common/props.ts`: change that file (owned by no button
     // document) and the button components are recompiled, with the same result as a cold build.
-    let Some(real) = common::real_corpus() else {
-        return common::skip(format_args!("the real corpus is not assembled (../shared absent)"));
-    };
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("blueprint");
-    copy_tree(&real.join("blueprint"), &repo);
-    let config = Config::preset("blueprint").unwrap();
+    let Some((tmp, repo, config)) = blueprint_copy() else { return };
     let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
     let first = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
     let (files, _) = walk::walk(&repo, &config.walk).unwrap();
