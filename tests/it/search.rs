@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use mydesign_docs::model::component_key;
 use mydesign_docs::read::BundleSet;
 use mydesign_docs::render::Render;
-use mydesign_docs::search::query::SearchOptions;
+use mydesign_docs::search::query::{SearchOptions, SearchView};
 use mydesign_docs::search::{Kind, Weights};
 
 /// (query, component, a heading the hit's section path must contain, or several separated by `|` when two
@@ -467,9 +467,13 @@ fn search_answers_fit_every_budget_in_text_and_json() {
     let (mut answers, mut worst) = (0, 0.0f64);
     for (set, q) in queries {
         let counter = mydesign_docs::compile::tokens::TokenCounter::new(&set.head().encoding).unwrap();
+        let best = set.search(q, &SearchOptions { max_tokens: Some(100_000), ..Default::default() }).unwrap();
         for max in [300, 333, 450, 700, 1000, 1500, 2500, 4000, 6500, 10_000] {
             let v = set.search(q, &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap();
             assert!(v.tokens <= max, "{q:?} at {max}: states {}", v.tokens);
+            // Best first whatever the budget: the hits listed are the best ones, in order, without gaps.
+            let calls = |v: &SearchView| v.hits.iter().map(|h| h.follow_up.call.clone()).collect::<Vec<_>>();
+            assert_eq!(calls(&v), calls(&best)[..v.hits.len()], "{q:?} at {max}");
             let json = serde_json::to_string(&v).unwrap();
             for (form, text) in [("mcp", v.render(Surface::Mcp)), ("cli", v.render(Surface::Cli)), ("json", json)] {
                 let real = counter.count(&text);
@@ -484,6 +488,34 @@ fn search_answers_fit_every_budget_in_text_and_json() {
         }
     }
     println!("{answers} answers within budget; closest: {:.0} % of the stated bound", worst * 100.0);
+}
+
+/// A new user's trial: at `max_tokens` 300, "表格 固定列" on Semi listed the RTL/LTR section (score 17.60) and left
+/// out the best hit (28.94, 固定列或表头), whose header alone did not fit. The best hit is listed, shortened to its
+/// follow-up call.
+#[test]
+fn the_best_hit_is_listed_at_the_smallest_budget() {
+    use mydesign_docs::render::Surface;
+    let Some(semi) = common::semi() else { return };
+    let v = semi.set.search("表格 固定列", &SearchOptions { max_tokens: Some(300), ..Default::default() }).unwrap();
+    let h = &v.hits[0];
+    assert_eq!((h.score, h.section.as_slice(), h.shortened, h.text.is_none()), (28.94, &[][..], true, true));
+    let version = &semi.set.head().version;
+    assert_eq!(
+        h.follow_up.call,
+        format!(
+            "component_details(system=\"semi\", version=\"{version}\", lang=\"zh-CN\", component=\"table\", \
+             sections=[\"固定列或表头\"])"
+        )
+    );
+    assert!(v.render(Surface::Mcp).contains(&format!("score 28.94 · 1168 tokens\n→ {}\n", h.follow_up.call)));
+    assert!(v.hits.iter().all(|h| h.score != 17.6), "the weaker RTL/LTR hit is not listed in its place");
+    // With room, the same hit comes whole (its section and arguments), still first.
+    let v = semi.set.search("表格 固定列", &SearchOptions { max_tokens: Some(2000), ..Default::default() }).unwrap();
+    assert_eq!(
+        (v.hits[0].score, v.hits[0].section.join(" › "), v.hits[0].shortened),
+        (28.94, "代码演示 › 固定列或表头".into(), false)
+    );
 }
 
 #[test]

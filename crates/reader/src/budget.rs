@@ -187,6 +187,16 @@ pub fn listed_within(bounds: impl IntoIterator<Item = u32>, room: u32) -> (usize
     (kept, used)
 }
 
+/// An upper bound of the tokens of `text`, without a tokenizer: a token per 3 ASCII bytes (the words, paths,
+/// numbers and JSON punctuation of headers and envelopes tokenize at about 4 bytes per token in o200k and cl100k)
+/// and a token per byte of other characters (a token is never shorter than a byte). Meant for the answer's own
+/// lines (headers, follow-up calls, JSON keys), not for arbitrary text, whose counts are stored; the budget sweeps of
+/// `tests/it/search.rs` and `tests/it/sweep.rs` check it with tiktoken on the real corpora.
+pub fn bound(text: &str) -> u32 {
+    let ascii = text.bytes().filter(u8::is_ascii).count() as u32;
+    ascii.div_ceil(3) + (text.len() as u32 - ascii)
+}
+
 /// Bytes JSON adds to `text` when it escapes it (`"`, `\\` and control characters: `\n` adds one, `\u0001`
 /// five); an upper bound of the tokens the escaping adds.
 pub fn json_escapes(text: &str) -> usize {

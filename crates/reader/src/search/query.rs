@@ -63,7 +63,9 @@ pub struct FollowUp {
     /// MCP tool name: `component_details` (with `sections`: heading slugs), `get_code_block`,
     /// `get_function_code` or `get_changelog`.
     pub tool: String,
-    /// Its arguments, the system, version and language served included.
+    /// Its arguments, the system, version and language served included (left out of a hit shortened to fit the
+    /// budget: see [`SearchHit::shortened`]).
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
     pub arguments: serde_json::Map<String, serde_json::Value>,
     /// The call written out, e.g. `get_code_block(system="semi", version="2.102.0", lang="zh-CN",
     /// component="table", index=12)`.
@@ -104,6 +106,20 @@ pub struct SearchHit {
     pub text: Option<String>,
     /// How to get the whole section, code block, function or changelog page.
     pub follow_up: FollowUp,
+    /// True when the hit is listed shortened to fit a small budget (only the best hit can be): its `section` and
+    /// `follow_up.arguments` are left out; `follow_up.call` and `follow_up.cli` still say how to get it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub shortened: bool,
+}
+
+impl SearchHit {
+    /// The hit in fewer tokens: without its section path and the JSON arguments of its follow-up call (the call
+    /// itself, in both forms, stays).
+    fn shorten(&mut self) {
+        self.section.clear();
+        self.follow_up.arguments.clear();
+        self.shortened = true;
+    }
 }
 
 /// `search`: the best units for a query.
@@ -347,15 +363,7 @@ const NOT_SHOWN: &str = "[text not shown: over the token budget; get it with the
 /// tokenizer may split one token more than it did in each piece alone.
 const JOIN_SLACK: u32 = 2;
 
-/// An upper bound of the tokens of `text`, without a tokenizer: a token per 3 ASCII bytes (the words, paths,
-/// numbers and JSON punctuation of headers and envelopes tokenize at about 4 bytes per token in o200k and cl100k)
-/// and a token per byte of other characters (a token is never shorter than a byte). Meant for the answer's own
-/// lines (headers, follow-up calls, JSON keys), not for arbitrary text, whose counts are stored; the budget sweep of
-/// `tests/it/search.rs` checks it with tiktoken on the real corpora.
-pub fn bound(text: &str) -> u32 {
-    let ascii = text.bytes().filter(u8::is_ascii).count() as u32;
-    ascii.div_ceil(3) + (text.len() as u32 - ascii)
-}
+pub use crate::budget::bound;
 
 /// An upper bound of the tokens of `text` (`tokens` of its own) written as a JSON string: the quotes, two tokens
 /// per escaped character (`\n`, `\"`, `\\`, `\t`, `\r`) and six per other control character.
@@ -658,9 +666,12 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     // Two parts of one split section that were not neighbours in the ranking have the same follow-up call
     // (the whole section): the better one stands for both.
     let mut calls = std::collections::HashSet::new();
+    // Hits are listed best first, without gaps: once one does not fit even without its text, the weaker ones are
+    // omitted too (a smaller one listed instead would read as the best answer).
+    let mut full = false;
     for (i, g) in all {
         let (set, ix) = (parts[i].0, &parts[i].1.ix);
-        if view.hits.len() >= MAX_HITS {
+        if full || view.hits.len() >= MAX_HITS {
             omitted += 1;
             continue;
         }
@@ -671,10 +682,23 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         if !calls.insert(hit.follow_up.call.clone()) {
             continue;
         }
-        let header = bound(&header_text(&hit, Surface::Mcp)).max(bound(&header_text(&hit, Surface::Cli))) + JOIN_SLACK;
-        let in_json = bound(&serde_json::to_string(&hit).unwrap_or_default()) + JOIN_SLACK;
-        if text_used + header + bound(NOT_SHOWN) > max_tokens || json_used + in_json > max_tokens {
+        let sizes = |hit: &SearchHit| {
+            let header =
+                bound(&header_text(hit, Surface::Mcp)).max(bound(&header_text(hit, Surface::Cli))) + JOIN_SLACK;
+            (header, bound(&serde_json::to_string(hit).unwrap_or_default()) + JOIN_SLACK)
+        };
+        let fits = |(header, in_json): (u32, u32)| {
+            text_used + header + bound(NOT_SHOWN) <= max_tokens && json_used + in_json <= max_tokens
+        };
+        let (mut header, mut in_json) = sizes(&hit);
+        if !fits((header, in_json)) && view.hits.is_empty() {
+            // The best hit is always listed: shortened to its follow-up call when that is what fits.
+            hit.shorten();
+            (header, in_json) = sizes(&hit);
+        }
+        if !fits((header, in_json)) {
             omitted += 1;
+            full = true;
             continue;
         }
         // Merged neighbours' counts are summed: each join may cost a token more than the parts did.
@@ -775,6 +799,7 @@ impl BundleSet {
             tokens: g.tokens(),
             text: None,
             follow_up: follow_up(&self.served(), lang.as_deref(), tool, cli, &args),
+            shortened: false,
         })
     }
 
