@@ -614,8 +614,9 @@ fn build_from_a_git_ref_records_the_source() {
     assert_eq!(common::tree_bytes(&out3.join("my-design@3.4.0")), common::tree_bytes(&common::sample().report.dir));
 }
 
-/// A store holding the sample (3.4.0) and a 3.5.0 built from a copy of it whose `tag` differs: a function added to
-/// `Tag.tsx`, one prop changed, one added and one removed in its document's table, and a 3.5.0 changelog release
+/// A store holding the sample (3.4.0) and a 3.5.0 built from a copy of it whose `tag` differs: a function and a
+/// prop (`shape`, in TypeScript only) added to `Tag.tsx`, one prop changed, one added and one removed in its
+/// document's table, and a 3.5.0 changelog release
 /// naming `Tag` (and `Table`). Built once per test binary; returns (a working directory, the store).
 pub(crate) fn two_versions() -> &'static (PathBuf, PathBuf) {
     static CELL: std::sync::OnceLock<(PathBuf, PathBuf)> = std::sync::OnceLock::new();
@@ -626,7 +627,13 @@ pub(crate) fn two_versions() -> &'static (PathBuf, PathBuf) {
         let repo = tmp.join("repo");
         copy_dir(&common::root().join("corpus"), &repo);
         let tag = repo.join("src/components/Tag/Tag.tsx");
-        let src = std::fs::read_to_string(&tag).unwrap();
+        // And a prop added in TypeScript only (`shape`): the documents' tables are what is compared, and said.
+        let src = std::fs::read_to_string(&tag).unwrap().replacen(
+            "    size?: 'small' | 'default' | 'large';\n",
+            "    size?: 'small' | 'default' | 'large';\n    /** Corner shape. */\n    shape?: 'round' | 'square';\n",
+            1,
+        );
+        assert!(src.contains("shape?: 'round'"), "Tag.tsx changed: the TypeScript-only prop was not added");
         std::fs::write(
             &tag,
             src + "\nexport function tagColorOf(props: TagProps): string {\n    return props.color ?? 'grey';\n}\n",
@@ -668,9 +675,9 @@ fn diff_shows_props_functions_and_changelog_between_versions() {
     let (tmp, store) = two_versions();
     let text = ok_in(tmp, store, &["diff", "tag", "3.4.0", "3.5.0"]);
     let expected = [
-        "[my-design 3.5.0 · tag: 3.4.0 → 3.5.0 · 3 props changed, functions +1 −0, 1 release mentions it · ≤ 325 \
+        "[my-design 3.5.0 · tag: 3.4.0 → 3.5.0 · 3 props changed, functions +1 −0, 1 release mentions it · ≤ 469 \
          tokens]",
-        "## Props (3 changed)",
+        "## Props (3 changed; from the documents' API tables (en-US); a prop only in TypeScript is not compared)",
         "+ Tag.dot: boolean = false",
         "~ Tag.size: 'small' | 'default' | 'large' = 'default' → 'small' | 'default' | 'large' | 'huge' = 'large'",
         "- Tag.visible: boolean",
@@ -689,6 +696,30 @@ fn diff_shows_props_functions_and_changelog_between_versions() {
     assert!(err.contains("9.0.0") && err.contains("available: 3.4.0, 3.5.0"), "{err}");
     let err = fails_in(tmp, store, &["diff", "tag", "3.5.0", "3.4.0"]);
     assert!(err.contains("3.5.0 is newer than 3.4.0: give the older version first (diff tag 3.4.0 3.5.0)"), "{err}");
+}
+
+/// A new user's trial: a diff with nothing changed stated "≤ 0 tokens" (its rows' bound) for a ~40-token answer.
+/// The figure bounds the whole answer, in each form, counted here with tiktoken.
+#[test]
+fn a_diff_with_nothing_changed_states_a_size_that_bounds_it() {
+    let (tmp, store) = two_versions();
+    let text = ok_in(tmp, store, &["diff", "button", "3.4.0", "3.5.0"]);
+    assert_eq!(
+        text.trim_end(),
+        "[my-design 3.5.0 · button: 3.4.0 → 3.5.0 · 0 props changed, functions +0 −0, 0 releases mention it · ≤ 135 \
+         tokens]\n## Props (0 changed; from the documents' API tables (en-US); a prop only in TypeScript is not \
+         compared)\n## Functions (+0 −0)\n## Changelog (0 releases mention it)"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&ok_in(tmp, store, &["diff", "button", "3.4.0", "3.5.0", "--json"])).unwrap();
+    assert_eq!(json["tokens"], 135);
+    assert_eq!(json["props_source"], serde_json::json!({"from": "documents", "to": "documents", "lang": "en-US"}));
+    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    let compact = serde_json::to_string(&json).unwrap();
+    for (form, answer) in [("text", text.trim_end()), ("json", compact.as_str())] {
+        let real = counter.count(answer);
+        assert!(real > 0 && real <= 135, "{form}: {real} tokens, stated ≤ 135");
+    }
 }
 
 /// The parts of a `diff --json` at `max` tokens, following each part's cursor.
@@ -739,7 +770,13 @@ fn diff_is_cut_by_the_budget_and_continues() {
     let second = ok_in(tmp, store, &["diff", "tag", "3.4.0", "--max-tokens", "300", "--cursor", cursor]);
     assert!(second.starts_with("[my-design 3.5.0 · tag: 3.4.0 → 3.5.0 · "), "{second}");
     assert!(second.lines().next().unwrap().contains(" · 1 row shortened (…) to fit max_tokens: raise it"), "{second}");
-    assert!(second.contains("## Props (3 changed, continued)\n~ Tag.size: "), "{second}");
+    assert!(
+        second.contains(
+            "## Props (3 changed, continued; from the documents' API tables (en-US); a prop only in TypeScript is not \
+             compared)\n~ Tag.size: "
+        ),
+        "{second}"
+    );
     // A cursor of this comparison refused for another one.
     let err = fails_in(tmp, store, &["diff", "button", "3.4.0", "--cursor", cursor]);
     assert!(
@@ -761,7 +798,7 @@ fn changelog_since_lists_the_releases_that_name_the_component() {
     assert_eq!(
         heads,
         [
-            "[my-design 3.4.0 · table: changelog 3.3.4 → 3.4.0 · 3 releases mention it · ≤ 1,259 tokens]",
+            "[my-design 3.4.0 · table: changelog 3.3.4 → 3.4.0 · 3 releases mention it · ≤ 1,402 tokens]",
             "## Changelog (3 releases mention it)",
             "### 3.4.0",
             "### 3.3.6",

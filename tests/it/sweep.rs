@@ -66,6 +66,12 @@ fn chain<V: Render>(
         );
         seen.max_text_ratio = seen.max_text_ratio.max(f64::from(text_tokens) / f64::from(max));
         seen.max_json_ratio = seen.max_json_ratio.max(f64::from(json_tokens) / f64::from(max));
+        if json.get("changelog_only").is_some() {
+            // `component_changes`: the size stated bounds the whole answer, in each form.
+            let stated = json["tokens"].as_u64().unwrap();
+            let real = u64::from(counter.count(&rendered).max(counter.count(&compact)));
+            assert!(real <= stated, "{what} at {max}, part {n}: states ≤ {stated}, sends {real}:\n{rendered:.600}");
+        }
         if let Some(stated) = json["served_tokens"].as_u64() {
             let actual = u64::from(counter.count(text));
             if json["tokens_exact"].as_bool() == Some(false) {

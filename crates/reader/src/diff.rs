@@ -11,15 +11,23 @@
 //! [`crate::budget::ENVELOPE_TOKENS`] (`tests/it/sweep.rs` tokenizes every part at budgets from 300 up). A cut
 //! answer says which rows it served and gives the call (with its cursor) that continues; a single row longer than
 //! the whole budget is shortened, marked with `…`, and counted in `shortened` and in the header, never silently.
+//! The size an answer states (`tokens`, "≤ N tokens" in its header) bounds the whole answer in its largest form:
+//! the rows' bounds plus [`bound`] of everything else (the cursor counted a token per byte).
+//!
+//! **Which props.** A component's props are its documents' API tables when it has them (in the language asked
+//! for, else the set's default), else its `XxxProps` TypeScript types: the compiler stores TypeScript props only for
+//! components whose documents have no API tables, so a prop changed only in TypeScript cannot be compared then.
+//! Every answer says which source each version's props came from ([`PropsSources`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::budget::{BudgetError, Cursor, Request};
+use crate::budget::{BudgetError, Cursor, Request, bound};
 use crate::model::{PropsOrigin, keys};
 use crate::read::{BundleSet, ListPart, LookupError, Paging, Served};
+use crate::render::{Arg, Render, Surface, list_cut, plural, served, thousands, tokens_word};
 
 /// One prop that changed: `Table.prop` and its old and new description.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]
@@ -63,6 +71,8 @@ pub struct Changes {
     pub lang: Option<String>,
     /// Props added, removed or changed, by name.
     pub props: Vec<PropChange>,
+    /// Where each version's props were read from (none when only the changelog was compared).
+    pub props_source: Option<PropsSources>,
     /// Qualified names of functions added.
     pub functions_added: Vec<String>,
     /// Qualified names of functions removed.
@@ -71,6 +81,54 @@ pub struct Changes {
     pub changelog: Vec<Release>,
     /// Only the changelog was compared (`changelog --component --since`): no props or functions.
     pub changelog_only: bool,
+}
+
+/// Where the props of one version were read from.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PropsSource {
+    /// The component's documents' API tables, in [`PropsSources::lang`] (its TypeScript types are not stored).
+    Documents,
+    /// Its `XxxProps` TypeScript types (its documents have no API tables).
+    Typescript,
+    /// No props tables (or the component is not in that version).
+    #[default]
+    None,
+}
+
+impl PropsSource {
+    fn words(self, lang: &str) -> String {
+        match self {
+            PropsSource::Documents => format!("the documents' API tables ({lang})"),
+            PropsSource::Typescript => "TypeScript types".into(),
+            PropsSource::None => "no props tables".into(),
+        }
+    }
+}
+
+/// Where the props compared came from, in each version.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]
+pub struct PropsSources {
+    /// In the older version.
+    pub from: PropsSource,
+    /// In the newer version.
+    pub to: PropsSource,
+    /// Language of the documents' tables compared.
+    pub lang: String,
+}
+
+impl PropsSources {
+    /// In words, for the text form: `from the documents' API tables (en-US); a prop only in TypeScript is not
+    /// compared`, or each version's source when they differ.
+    pub fn note(&self, from: &str, to: &str) -> String {
+        let ts_unseen = [self.from, self.to].contains(&PropsSource::Documents);
+        let source = if self.from == self.to {
+            format!("from {}", self.from.words(&self.lang))
+        } else {
+            format!("{from} from {}, {to} from {}", self.from.words(&self.lang), self.to.words(&self.lang))
+        };
+        if ts_unseen { format!("{source}; a prop only in TypeScript is not compared") } else { source }
+    }
 }
 
 /// [`Changes`] cut to a budget: the rows of one part, the totals of the whole, and the cursor of the next part.
@@ -90,8 +148,11 @@ pub struct ChangesView {
     pub lang: Option<String>,
     /// Only the changelog was compared (no props or functions).
     pub changelog_only: bool,
-    /// Upper bound of the tokens of this part's rows (their bytes; see the module docs).
+    /// Upper bound of the tokens of this whole answer, in its largest form (text or JSON; see the module docs).
     pub tokens: u32,
+    /// Where each version's props came from (absent when only the changelog was compared).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub props_source: Option<PropsSources>,
     /// Props changed in all.
     pub total_props: u32,
     /// Functions added in all.
@@ -144,13 +205,13 @@ fn describe(p: &crate::model::Prop) -> String {
     s
 }
 
-/// Props by `Table.prop` (TypeScript tables, else the document's in `lang`, default: the set's default language).
-fn props(set: &BundleSet, component: &str, lang: Option<&str>) -> Result<BTreeMap<String, String>, LookupError> {
+/// Props by `Table.prop` (TypeScript tables when stored, else the documents' in `lang`), and where they came from.
+fn props(set: &BundleSet, component: &str, lang: &str) -> Result<(BTreeMap<String, String>, PropsSource), LookupError> {
     let (bundle, _) = set.component_meta(component)?;
     let tables = set.props_of(&bundle)?;
     let ts = tables.iter().any(|t| t.origin == PropsOrigin::Typescript);
-    let lang = lang.unwrap_or(&set.head().default_lang);
     let mut out = BTreeMap::new();
+    let mut source = PropsSource::None;
     for t in tables.iter().filter(|t| {
         if ts {
             t.origin == PropsOrigin::Typescript
@@ -158,11 +219,12 @@ fn props(set: &BundleSet, component: &str, lang: Option<&str>) -> Result<BTreeMa
             t.lang.as_deref().is_some_and(|l| l.eq_ignore_ascii_case(lang))
         }
     }) {
+        source = if ts { PropsSource::Typescript } else { PropsSource::Documents };
         for p in &t.props {
             out.entry(format!("{}.{}", t.name, p.name)).or_insert_with(|| describe(p));
         }
     }
-    Ok(out)
+    Ok((out, source))
 }
 
 fn functions(set: &BundleSet, component: &str) -> Result<BTreeSet<String>, LookupError> {
@@ -256,7 +318,9 @@ pub fn changes(old: &BundleSet, new: &BundleSet, component: &str, lang: Option<&
     }
     let entry = new.component(component).or_else(|_| old.component(component))?;
     let (name, key) = (entry.name.clone(), entry.key.clone());
-    let (p_old, p_new) = (or_empty(props(old, component, lang))?, or_empty(props(new, component, lang))?);
+    let props_lang = lang.unwrap_or(&new.head().default_lang);
+    let ((p_old, s_old), (p_new, s_new)) =
+        (or_empty(props(old, component, props_lang))?, or_empty(props(new, component, props_lang))?);
     let mut prop_changes = Vec::new();
     for k in p_old.keys().chain(p_new.keys()).collect::<BTreeSet<_>>() {
         let (b, a) = (p_old.get(k), p_new.get(k));
@@ -270,6 +334,7 @@ pub fn changes(old: &BundleSet, new: &BundleSet, component: &str, lang: Option<&
         component: name.clone(),
         key,
         props: prop_changes,
+        props_source: Some(PropsSources { from: s_old, to: s_new, lang: props_lang.to_string() }),
         functions_added: f_new.difference(&f_old).cloned().collect(),
         functions_removed: f_old.difference(&f_new).cloned().collect(),
         changelog: changelog(new, lang, &from, &to, &name)?,
@@ -321,6 +386,7 @@ pub fn changelog_since(
         to: version,
         lang: lang.map(str::to_string),
         props: vec![],
+        props_source: None,
         functions_added: vec![],
         functions_removed: vec![],
         changelog_only: true,
@@ -501,7 +567,8 @@ impl Changes {
             to: self.to.clone(),
             lang: self.lang.clone(),
             changelog_only: self.changelog_only,
-            tokens: used as u32,
+            tokens: 0,
+            props_source: self.props_source.clone(),
             total_props: self.props.len() as u32,
             total_functions_added: self.functions_added.len() as u32,
             total_functions_removed: self.functions_removed.len() as u32,
@@ -535,7 +602,126 @@ impl Changes {
                 }
             }
         }
+        view.tokens = view.whole_bound(used, paging.budget.max_tokens);
         Ok(view)
+    }
+}
+
+impl ChangesView {
+    /// The lines of this part's rows in the text form.
+    fn row_lines(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self.props.iter().map(prop_line).collect();
+        lines.extend(self.functions_added.iter().map(|f| format!("+ {f}")));
+        lines.extend(self.functions_removed.iter().map(|f| format!("- {f}")));
+        lines.extend(self.changelog.iter().flat_map(|r| r.lines.iter().cloned()));
+        lines
+    }
+
+    /// An upper bound of the whole answer's tokens in its largest form (the text for either surface, or the JSON),
+    /// at most `max_tokens` (which the rows were fitted to): `rows` (the bounds of the rows served, which cover
+    /// both forms of each) plus [`bound`] of the rest, the cursor counted a token per byte (it is no text).
+    fn whole_bound(&mut self, rows: usize, max_tokens: u32) -> u32 {
+        // As many digits as any figure the header may state.
+        self.tokens = 999_999;
+        let cursor = self.part.next_cursor.clone().unwrap_or_default();
+        let rest = |text: &str| -> u32 {
+            if cursor.is_empty() {
+                return bound(text);
+            }
+            bound(&text.replace(&cursor, "")) + (text.matches(&cursor).count() * cursor.len()) as u32
+        };
+        let mut left: BTreeMap<String, usize> = BTreeMap::new();
+        for line in self.row_lines() {
+            *left.entry(line).or_default() += 1;
+        }
+        let text = |surface: Surface| -> u32 {
+            let mut left = left.clone();
+            let mut sum = 0;
+            for line in self.render(surface).lines() {
+                match left.get_mut(line) {
+                    Some(n) if *n > 0 => *n -= 1,
+                    _ => sum += rest(line) + 1,
+                }
+            }
+            sum
+        };
+        let mut json = serde_json::to_value(&*self).unwrap_or_default();
+        for key in ["props", "functions_added", "functions_removed"] {
+            json[key] = serde_json::Value::Array(vec![]);
+        }
+        if let Some(releases) = json["changelog"].as_array_mut() {
+            releases.iter_mut().for_each(|r| r["lines"] = serde_json::Value::Array(vec![]));
+        }
+        let envelope = text(Surface::Cli).max(text(Surface::Mcp)).max(rest(&json.to_string()));
+        (rows as u32).saturating_add(envelope).min(max_tokens)
+    }
+}
+
+impl Render for ChangesView {
+    fn render(&self, surface: Surface) -> String {
+        let (p, fa, fr) = (self.total_props, self.total_functions_added, self.total_functions_removed);
+        let releases = format!(
+            "{} {}",
+            plural(self.total_releases, "release"),
+            if self.total_releases == 1 { "mentions it" } else { "mention it" }
+        );
+        let what = if self.changelog_only {
+            format!("changelog {} → {} · {releases}", self.from, self.to)
+        } else {
+            format!("{} → {} · {} changed, functions +{fa} −{fr}, {releases}", self.from, self.to, plural(p, "prop"))
+        };
+        let shortened = if self.shortened > 0 {
+            format!(" · {} shortened (…) to fit max_tokens: raise it for the whole row", plural(self.shortened, "row"))
+        } else {
+            String::new()
+        };
+        let mut out = format!(
+            "[{} · {}: {what} · ≤ {} {}{shortened}]\n",
+            served(&self.served),
+            self.component,
+            thousands(self.tokens),
+            tokens_word(self.tokens)
+        );
+        // Where each section sits among all the rows, and the rows of this part.
+        let (a, last) = (self.part.first_row, self.part.next_cursor.is_none());
+        let b = a + self.rows() as u32;
+        let heading = |out: &mut String, start: u32, end: u32, title: &str, counts: String, note: &str| {
+            let overlaps = start < b && end > a;
+            let empty_here = start == end && a <= start && (start < b || last);
+            if overlaps || empty_here {
+                let continued = if a > start && a < end { ", continued" } else { "" };
+                out.push_str(&format!("## {title} ({counts}{continued}{note})\n"));
+            }
+        };
+        if !self.changelog_only {
+            let source =
+                self.props_source.as_ref().map_or(String::new(), |s| format!("; {}", s.note(&self.from, &self.to)));
+            heading(&mut out, 0, p, "Props", format!("{p} changed"), &source);
+            out.extend(self.props.iter().map(|c| prop_line(c) + "\n"));
+            heading(&mut out, p, p + fa + fr, "Functions", format!("+{fa} −{fr}"), "");
+            out.extend(self.functions_added.iter().map(|f| format!("+ {f}\n")));
+            out.extend(self.functions_removed.iter().map(|f| format!("- {f}\n")));
+        }
+        let start = if self.changelog_only { 0 } else { p + fa + fr };
+        heading(&mut out, start, self.part.rows_total, "Changelog", releases, "");
+        for r in &self.changelog {
+            out.push_str(&format!("### {}{}\n", r.version, if r.continued { " (continued)" } else { "" }));
+            out.extend(r.lines.iter().map(|l| format!("{l}\n")));
+        }
+        if let Some(cur) = &self.part.next_cursor {
+            let c = ("component", Arg::Str(self.component.clone()));
+            let lang = self.lang.as_deref();
+            let call = if self.changelog_only {
+                let args =
+                    [("--component", Arg::Str(self.component.clone())), ("--since", Arg::Str(self.from.clone()))];
+                surface.resume(&self.served, lang, ("get_changelog", "changelog"), &args, self.part.max_tokens, cur)
+            } else {
+                let args = [c, ("from", Arg::Str(self.from.clone()))];
+                surface.resume(&self.served, lang, ("component_changes", "diff"), &args, self.part.max_tokens, cur)
+            };
+            out.push_str(&list_cut(&self.part, self.rows(), &call));
+        }
+        out
     }
 }
 

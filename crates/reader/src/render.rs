@@ -100,7 +100,7 @@ pub fn call_arguments(
 impl Surface {
     /// The call that continues a cut answer: [`Surface::call`] with `args`, the cursor, and the call's own
     /// `max_tokens` when it set one (so every part keeps the budget the first was asked for).
-    fn resume(
+    pub(crate) fn resume(
         self,
         s: &Served,
         lang: Option<&str>,
@@ -220,11 +220,11 @@ fn column(widths: impl Iterator<Item = usize>) -> usize {
 }
 
 /// `token` for 1, else `tokens` (after a number printed on its own, as in `3 of 1 token`).
-fn tokens_word(n: u32) -> &'static str {
+pub(crate) fn tokens_word(n: u32) -> &'static str {
     if n == 1 { "token" } else { "tokens" }
 }
 
-fn served(s: &Served) -> String {
+pub(crate) fn served(s: &Served) -> String {
     match &s.note {
         Some(note) => format!("{} {} · {note}", s.system, s.version),
         None => format!("{} {}", s.system, s.version),
@@ -284,7 +284,7 @@ impl Render for ComponentsView {
 }
 
 /// The line ending a cut list: which rows were served, how many are left, and the call that continues.
-fn list_cut(part: &ListPart, served: usize, call: &str) -> String {
+pub(crate) fn list_cut(part: &ListPart, served: usize, call: &str) -> String {
     let first = part.first_row as usize + 1;
     let left = (part.rows_total as usize).saturating_sub(part.first_row as usize + served);
     format!(
@@ -662,72 +662,6 @@ impl Render for FunctionView {
             plural(f.tokens, "token"),
             framed(&self.part, &self.text, more)
         )
-    }
-}
-
-impl Render for crate::diff::ChangesView {
-    fn render(&self, surface: Surface) -> String {
-        let (p, fa, fr) = (self.total_props, self.total_functions_added, self.total_functions_removed);
-        let releases = format!(
-            "{} {}",
-            plural(self.total_releases, "release"),
-            if self.total_releases == 1 { "mentions it" } else { "mention it" }
-        );
-        let what = if self.changelog_only {
-            format!("changelog {} → {} · {releases}", self.from, self.to)
-        } else {
-            format!("{} → {} · {} changed, functions +{fa} −{fr}, {releases}", self.from, self.to, plural(p, "prop"))
-        };
-        let shortened = if self.shortened > 0 {
-            format!(" · {} shortened (…) to fit max_tokens: raise it for the whole row", plural(self.shortened, "row"))
-        } else {
-            String::new()
-        };
-        let mut out = format!(
-            "[{} · {}: {what} · ≤ {} {}{shortened}]\n",
-            served(&self.served),
-            self.component,
-            thousands(self.tokens),
-            tokens_word(self.tokens)
-        );
-        // Where each section sits among all the rows, and the rows of this part.
-        let (a, last) = (self.part.first_row, self.part.next_cursor.is_none());
-        let b = a + self.rows() as u32;
-        let heading = |out: &mut String, start: u32, end: u32, title: &str, counts: String| {
-            let overlaps = start < b && end > a;
-            let empty_here = start == end && a <= start && (start < b || last);
-            if overlaps || empty_here {
-                let continued = if a > start && a < end { ", continued" } else { "" };
-                out.push_str(&format!("## {title} ({counts}{continued})\n"));
-            }
-        };
-        if !self.changelog_only {
-            heading(&mut out, 0, p, "Props", format!("{p} changed"));
-            out.extend(self.props.iter().map(|c| crate::diff::prop_line(c) + "\n"));
-            heading(&mut out, p, p + fa + fr, "Functions", format!("+{fa} −{fr}"));
-            out.extend(self.functions_added.iter().map(|f| format!("+ {f}\n")));
-            out.extend(self.functions_removed.iter().map(|f| format!("- {f}\n")));
-        }
-        let start = if self.changelog_only { 0 } else { p + fa + fr };
-        heading(&mut out, start, self.part.rows_total, "Changelog", releases);
-        for r in &self.changelog {
-            out.push_str(&format!("### {}{}\n", r.version, if r.continued { " (continued)" } else { "" }));
-            out.extend(r.lines.iter().map(|l| format!("{l}\n")));
-        }
-        if let Some(cur) = &self.part.next_cursor {
-            let c = ("component", Arg::Str(self.component.clone()));
-            let lang = self.lang.as_deref();
-            let call = if self.changelog_only {
-                let args =
-                    [("--component", Arg::Str(self.component.clone())), ("--since", Arg::Str(self.from.clone()))];
-                surface.resume(&self.served, lang, ("get_changelog", "changelog"), &args, self.part.max_tokens, cur)
-            } else {
-                let args = [c, ("from", Arg::Str(self.from.clone()))];
-                surface.resume(&self.served, lang, ("component_changes", "diff"), &args, self.part.max_tokens, cur)
-            };
-            out.push_str(&list_cut(&self.part, self.rows(), &call));
-        }
-        out
     }
 }
 
