@@ -286,7 +286,7 @@ fn component_changes_between_installed_versions() {
     assert_eq!(s["props"][0], json!({"name": "Tag.dot", "after": "boolean = false"}));
     assert_eq!((s["functions_added"].clone(), s["functions_removed"].clone()), (json!(["tagColorOf"]), json!([])));
     assert_eq!(s["changelog"], json!([{"version": "3.5.0", "lines": ["- Tag: add `shape` and the `huge` size"]}]));
-    assert_eq!((s["rows_total"].as_u64(), s["tokens"].as_u64(), s.get("next_cursor")), (Some(5), Some(325), None));
+    assert_eq!((s["rows_total"].as_u64(), s["tokens"].as_u64(), s.get("next_cursor")), (Some(5), Some(469), None));
     assert!(text.contains("\n## Functions (+1 −0)\n+ tagColorOf\n"), "{text}");
     // Cut at 300 tokens: the answer names the call that continues it; following it serves every row once.
     let mut args = json!({"component": "tag", "from": "3.4.0", "max_tokens": 300});
@@ -430,6 +430,54 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
     let r = c.request("no/such/method", json!({}));
     assert!(r["error"]["code"].is_i64(), "{r}");
     c.ok("list_components", json!({}));
+}
+
+/// A new user's trial: over HTTP, `tools/call` with `"arguments": "str"` got a bare `-32601 "tools/call"` where
+/// stdio answered an `isError` result; a call with no `params` or a `name` that is no string got the same. Both
+/// transports now run one pre-check (`serve::precheck`) and answer each exactly the same way.
+#[test]
+fn ill_shaped_tool_calls_get_the_same_answer_over_stdio_and_http() {
+    let tools = "component_changes, component_details, get_changelog, get_code_block, get_file_code, \
+                 get_function_code, list_components, search_docs";
+    let cases = [
+        (
+            json!({"jsonrpc": "2.0", "id": 41, "method": "tools/call", "params": {"name": "get_code_block", "arguments": "str"}}),
+            200,
+            json!({"jsonrpc": "2.0", "id": 41, "result": {"isError": true, "content": [{"type": "text", "text":
+                "get_code_block: invalid arguments: `arguments` must be an object of named arguments, e.g. \
+                 {\"component\": \"table\"}; got \"str\""}]}}),
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 42, "method": "tools/call"}),
+            400,
+            json!({"jsonrpc": "2.0", "id": 42, "error": {"code": INVALID_PARAMS, "message": format!(
+                "invalid params: tools/call needs `params` with the tool's `name`, e.g. {{\"name\": \
+                 \"list_components\", \"arguments\": {{}}}}; tools: {tools}")}}),
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 43, "method": "tools/call", "params": {"name": 5, "arguments": {}}}),
+            400,
+            json!({"jsonrpc": "2.0", "id": 43, "error": {"code": INVALID_PARAMS, "message": format!(
+                "invalid params: `name` must be a tool name (a string), got 5; tools: {tools}")}}),
+        ),
+    ];
+    let dir = sample_dir();
+    let mut stdio = Client::start(&["--bundles", arg(&dir)]);
+    let server = HttpServer::start("0", &["--bundles", arg(&dir)]);
+    let mut http = HttpSession::start(server.authority());
+    for (message, status, expected) in &cases {
+        stdio.send(message);
+        assert_eq!(&stdio.next_message(), expected, "stdio: {message}");
+        let r = http.post(message, &[]);
+        assert_eq!((r.status, &r.message()), (*status, expected), "HTTP: {message}");
+        // Both keep serving.
+        stdio.ok("list_components", json!({}));
+        assert_eq!(http.call("list_components", json!({}))["result"]["isError"], false);
+    }
+    // Without a session, HTTP answers as for any request without one (rmcp's 400), not with the pre-check.
+    let r = HttpSession::connect(server.authority()).post(&cases[0].0, &[]);
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(!r.body.contains("invalid arguments"), "{}", r.body);
 }
 
 /// The stdio framing: a line that is not JSON gets the parse error (-32700, id null); a line over 16 MiB gets an

@@ -3,8 +3,9 @@
 //!
 //! Before rmcp sees a request, [`route`] refuses what rmcp would let through or answer badly: a request with more
 //! than one `Origin` header (403), a new session (an `initialize` without a session id) beyond
-//! [`HttpOptions::max_sessions`] (503 with `Retry-After` and a JSON-RPC error naming the cap), and a POST body that is not JSON (400 with the JSON-RPC parse error -32700, where rmcp says
-//! 415). Accepted sockets set `TCP_NODELAY`: without it the last segment of each answer waits for the client's
+//! [`HttpOptions::max_sessions`] (503 with `Retry-After` and a JSON-RPC error naming the cap), a POST body that is not JSON (400 with the JSON-RPC parse error -32700, where rmcp says
+//! 415), and, in a live session, a misshapen message ([`super::precheck`], as over stdio: 400 with a JSON-RPC
+//! error, or 200 with an `isError` tool result for `arguments` that are not an object). Accepted sockets set `TCP_NODELAY`: without it the last segment of each answer waits for the client's
 //! delayed ACK (~40 ms a call). Sessions idle for [`HttpOptions::session_idle`] are closed by rmcp.
 
 use std::convert::Infallible;
@@ -19,6 +20,7 @@ use hyper_util::rt::TokioIo;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
+use super::precheck::Precheck;
 use super::{DocsServer, ServeError};
 
 /// Where and to whom the HTTP transport answers.
@@ -119,6 +121,7 @@ impl HttpListener {
     /// on its own task. Never returns an error: a failed `accept` (a connection reset before it was taken, no file
     /// descriptors left) is logged and the server goes on.
     pub async fn serve(self, server: DocsServer) -> Result<(), ServeError> {
+        let server_precheck = server.precheck();
         let mut manager = LocalSessionManager::default();
         manager.session_config.keep_alive = Some(self.options.session_idle);
         let sessions = Arc::new(manager);
@@ -127,7 +130,8 @@ impl HttpListener {
             sessions.clone(),
             config(&self.options).with_max_request_body_bytes(MAX_BODY_BYTES),
         );
-        let endpoint = Arc::new(Endpoint { service, sessions, max_sessions: self.options.max_sessions });
+        let precheck = server_precheck;
+        let endpoint = Arc::new(Endpoint { service, sessions, max_sessions: self.options.max_sessions, precheck });
         loop {
             let (stream, peer) = match self.listener.accept().await {
                 Ok(accepted) => accepted,
@@ -163,6 +167,8 @@ struct Endpoint {
     service: StreamableHttpService<DocsServer, LocalSessionManager>,
     sessions: Arc<LocalSessionManager>,
     max_sessions: usize,
+    /// The shape check the stdio transport runs too.
+    precheck: Precheck,
 }
 
 /// A plain-text answer.
@@ -175,6 +181,11 @@ fn text_response(status: StatusCode, text: String) -> Response<Body> {
 /// A JSON-RPC error answer (id null) with an HTTP status.
 fn json_rpc_error(status: StatusCode, code: i64, message: &str) -> Response<Body> {
     let body = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
+    json_response(status, body)
+}
+
+/// A JSON body with an HTTP status.
+fn json_response(status: StatusCode, body: serde_json::Value) -> Response<Body> {
     let mut response = text_response(status, body.to_string());
     response
         .headers_mut()
@@ -229,6 +240,15 @@ async fn route(endpoint: &Endpoint, request: Request<Incoming>) -> Response<Body
                     .insert(hyper::header::RETRY_AFTER, hyper::header::HeaderValue::from_static(RETRY_AFTER_SECS));
                 return response;
             }
+        }
+        // In a live session, a misshapen message gets the answer stdio gives it (rmcp's would be a bare -32601);
+        // without one, rmcp answers as for any request (400 or 404).
+        if let Some(answer) = endpoint.precheck.answer(&message)
+            && let Some(id) = parts.headers.get("mcp-session-id").and_then(|v| v.to_str().ok())
+            && endpoint.sessions.sessions.read().await.contains_key(id)
+        {
+            let status = if answer.is_protocol_error() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
+            return json_response(status, answer.to_json());
         }
         Request::from_parts(parts, Full::new(bytes))
     } else {

@@ -16,10 +16,12 @@
 //! - Resources: the template `mydesign://{system}/{version}/{component}` (version may be `latest`) reads a document
 //!   as `component_details` renders it; `resources/list` lists the documents of each system's highest version.
 //! - Transports: [`serve_stdio`] / [`serve_io`] (stdout carries only JSON-RPC; framing: [`stdio`]) and [`bind_http`] + [`HttpListener::serve`]
-//!   (`/mcp`, loopback by default, `Host` and `Origin` checked).
+//!   (`/mcp`, loopback by default, `Host` and `Origin` checked). Both answer a misshapen message (a `tools/call`
+//!   without a tool name, or with `arguments` that are not an object, …) with the one [`precheck`].
 
 pub mod answers;
 mod http;
+pub mod precheck;
 pub mod stdio;
 pub mod tools;
 
@@ -152,6 +154,16 @@ impl DocsServer {
     pub fn library(&self) -> &Arc<Library> {
         &self.library
     }
+
+    /// The names of the tools, in `tools/list` order.
+    pub fn tool_names(&self) -> Vec<String> {
+        self.tool_router.list_all().into_iter().map(|t| t.name.into_owned()).collect()
+    }
+
+    /// The shape check both transports run on each message before rmcp sees it ([`precheck`]).
+    pub fn precheck(&self) -> precheck::Precheck {
+        precheck::Precheck::new(self.tool_names())
+    }
 }
 
 /// The `instructions` of the initialize result: what is served and the workflow, in a few lines.
@@ -231,11 +243,7 @@ impl ServerHandler for DocsServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if self.tool_router.get(&request.name).is_none() {
-            let names: Vec<String> = self.tool_router.list_all().into_iter().map(|t| t.name.into_owned()).collect();
-            return Err(ErrorData::invalid_params(
-                format!("unknown tool `{}`; tools: {}", request.name, names.join(", ")),
-                None,
-            ));
+            return Err(ErrorData::invalid_params(precheck::unknown_tool(&request.name, &self.tool_names()), None));
         }
         let name = request.name.to_string();
         let answered = guarded(&format!("tool {name}"), async {

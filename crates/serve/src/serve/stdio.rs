@@ -4,13 +4,14 @@
 //! so the client waits forever for those ids. Here a reader task takes each line from the input (holding at most
 //! [`MAX_LINE_BYTES`] of it), answers a line that is not JSON with the JSON-RPC parse error (-32700, id null) and
 //! an over-long one with an invalid-request error (-32600) carrying its `id` when one is found in its first
-//! [`ID_SCAN_BYTES`] bytes (else null), and passes every JSON line on to rmcp through an in-memory pipe (rmcp
-//! answers well-formed JSON that is not a message itself). A writer task copies rmcp's output lines and these errors
+//! [`ID_SCAN_BYTES`] bytes (else null), answers a misshapen message as the HTTP transport does
+//! ([`super::precheck`]), and passes every other JSON line on to rmcp through an in-memory pipe. A writer task copies rmcp's output lines and these errors
 //! to the output, whole lines only, so they never interleave.
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
+use super::precheck::{INVALID_REQUEST, Precheck};
 use super::{DocsServer, ServeError};
 use rmcp::ServiceExt;
 
@@ -23,8 +24,6 @@ pub const ID_SCAN_BYTES: usize = 4096;
 
 /// JSON-RPC "parse error".
 const PARSE_ERROR: i64 = -32700;
-/// JSON-RPC "invalid request".
-const INVALID_REQUEST: i64 = -32600;
 
 /// Serves `server` over stdio until the client closes the stream. stdout carries only JSON-RPC messages; logs go
 /// to stderr.
@@ -50,7 +49,7 @@ where
     let (to_rmcp, rmcp_in) = tokio::io::duplex(64 * 1024);
     let (rmcp_out, from_rmcp) = tokio::io::duplex(64 * 1024);
     let (errors, error_lines) = mpsc::unbounded_channel::<String>();
-    let reader = tokio::spawn(read_lines(input, to_rmcp, errors));
+    let reader = tokio::spawn(read_lines(input, to_rmcp, errors, server.precheck()));
     let writer = tokio::spawn(write_lines(from_rmcp, error_lines, output));
     let session = async {
         // Lines reach rmcp already checked against the cap; its own cap counts the `\n` (here 2 bytes of room).
@@ -114,8 +113,8 @@ fn finish(line: Vec<u8>, oversized: bool) -> Line {
     if oversized { Line::Oversized(line) } else { Line::Whole(line) }
 }
 
-/// The reader task: JSON lines to rmcp, error answers for the rest.
-async fn read_lines<R, P>(input: R, mut to_rmcp: P, errors: mpsc::UnboundedSender<String>)
+/// The reader task: JSON lines to rmcp, error answers for the rest (and for misshapen messages: [`Precheck`]).
+async fn read_lines<R, P>(input: R, mut to_rmcp: P, errors: mpsc::UnboundedSender<String>, precheck: Precheck)
 where
     R: AsyncRead + Unpin,
     P: AsyncWrite + Unpin,
@@ -151,8 +150,8 @@ where
                         continue;
                     }
                 };
-                if let Some(answer) = misshapen(&message) {
-                    let _ = errors.send(answer);
+                if let Some(answer) = precheck.answer(&message) {
+                    let _ = errors.send(answer.line());
                     continue;
                 }
                 line.push(b'\n');
@@ -162,49 +161,6 @@ where
             }
         }
     }
-}
-
-/// The answer to a message that is JSON but no JSON-RPC 2.0 message rmcp would answer properly (it replies -32600
-/// without the request's `id`, or -32601 naming the method, or nothing): an invalid request with its `id` (null when
-/// it has none), or, for `tools/call` with `arguments` that are not an object, an `isError` tool result the model
-/// can act on (MCP 2025-11-25: argument errors are tool execution errors). `None` for a well-shaped message.
-fn misshapen(message: &serde_json::Value) -> Option<String> {
-    use serde_json::{Value, json};
-    let Some(object) = message.as_object() else {
-        let why = if message.is_array() { "batches are not supported" } else { "a message is a JSON object" };
-        return Some(error_line(Value::Null, INVALID_REQUEST, &format!("invalid request: {why}")));
-    };
-    let id = object.get("id").cloned().unwrap_or(Value::Null);
-    let invalid = |why: &str| Some(error_line(id.clone(), INVALID_REQUEST, &format!("invalid request: {why}")));
-    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return invalid("`jsonrpc` must be \"2.0\"");
-    }
-    let Some(method) = object.get("method") else {
-        // A response from the client (to a request of ours) has a result or an error instead.
-        return if object.contains_key("result") || object.contains_key("error") {
-            None
-        } else {
-            invalid("no `method`")
-        };
-    };
-    if !method.is_string() {
-        return invalid("`method` must be a string");
-    }
-    match object.get("params") {
-        None | Some(Value::Object(_)) => {}
-        Some(_) => return invalid("`params` must be an object"),
-    }
-    let arguments = object.get("params").and_then(|p| p.get("arguments"));
-    if method == "tools/call" && arguments.is_some_and(|a| !a.is_object() && !a.is_null()) {
-        let text =
-            "invalid arguments: `arguments` must be an object of named arguments, e.g. {\"component\": \"table\"}";
-        let result = json!({"content": [{"type": "text", "text": text}], "isError": true});
-        // One whole line, like every other answer: a client reads up to the newline.
-        let mut line = json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
-        line.push('\n');
-        return Some(line);
-    }
-    None
 }
 
 /// A JSON-RPC error response, as one line.
@@ -269,37 +225,6 @@ where
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn misshapen_messages_get_their_id_and_a_reason() {
-        // Every answer is one whole line (the trial found the isError one without its newline: a client waited).
-        let answer = |v: serde_json::Value| {
-            misshapen(&v).map(|s| {
-                assert!(s.ends_with('\n') && s.matches('\n').count() == 1, "not one line: {s:?}");
-                serde_json::from_str::<serde_json::Value>(&s).unwrap()
-            })
-        };
-        let r = answer(json!({"jsonrpc": "2.0", "id": 999, "method": "tools/call", "params": "bad"})).unwrap();
-        assert_eq!((r["id"].clone(), r["error"]["code"].clone()), (json!(999), json!(-32600)));
-        assert_eq!(r["error"]["message"], "invalid request: `params` must be an object");
-        let r = answer(json!({"jsonrpc": "2.0", "id": 10})).unwrap();
-        assert_eq!(
-            (r["id"].clone(), r["error"]["message"].clone()),
-            (json!(10), json!("invalid request: no `method`"))
-        );
-        let r = answer(json!([])).unwrap();
-        assert_eq!(
-            (r["id"].clone(), r["error"]["message"].clone()),
-            (json!(null), json!("invalid request: batches are not supported"))
-        );
-        let call =
-            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "x", "arguments": [1, 2]}});
-        let r = answer(call).unwrap();
-        assert_eq!((r["id"].clone(), r["result"]["isError"].clone()), (json!(3), json!(true)));
-        assert!(answer(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list"})).is_none());
-        assert!(answer(json!({"jsonrpc": "2.0", "id": 5, "result": {}})).is_none());
-        assert!(answer(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).is_none());
-    }
 
     #[test]
     fn ids_are_found_at_the_start_of_a_message() {
