@@ -176,7 +176,21 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Verify(a) => {
             let (library, set) = open_library(&a)?;
-            let (bundles, frames) = set.verify()?;
+            let checked = set.verify_all()?;
+            if !checked.damaged.is_empty() {
+                // Every damaged bundle, not only the first: one copy or rebuild fixes them all.
+                let list: Vec<String> = checked.damaged.iter().map(|e| format!("  {e}")).collect();
+                anyhow::bail!(
+                    "{} of the {} bundles of {} {} in {} are damaged:\n{}",
+                    checked.damaged.len(),
+                    checked.bundles,
+                    set.head().system,
+                    set.head().version,
+                    set.dir().display(),
+                    list.join("\n")
+                );
+            }
+            let (bundles, frames) = (checked.bundles, checked.frames);
             let damaged = library.damaged_all();
             if !damaged.is_empty() {
                 let list: Vec<String> = damaged.iter().map(|d| format!("  {d}")).collect();

@@ -465,3 +465,48 @@ fn a_cursor_of_another_view_is_an_error_not_ignored() {
         "{err}"
     );
 }
+
+/// A new user's trial: an empty cursor was reported as a "checksum mismatch", `changelog-99999999999999999999` as an
+/// unknown component, and the `max_tokens` argument error stated two ranges (the schema's 0.. and "≥300").
+#[test]
+fn small_messages_from_a_new_users_trial() {
+    let built = common::sample();
+    let set = built.report.dir.to_str().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let err = common::fails(tmp.path(), &["doc", "table", "--cursor", "", "--bundles", set]);
+    assert_eq!(
+        err.trim(),
+        "error: the cursor is empty: leave it out to get the first part; a cut answer ends with the call that \
+         continues it (its next_cursor)"
+    );
+    let err = common::fails(tmp.path(), &["doc", "changelog-99999999999999999999", "--bundles", set]);
+    assert_eq!(err.trim(), "error: changelog page 4294967295 is out of range: the en-US changelog has pages 1..6");
+    // A name that only starts like one is still a component name.
+    let err = common::fails(tmp.path(), &["doc", "changelog-x", "--bundles", set]);
+    assert!(err.contains("unknown component `changelog-x`"), "{err}");
+    // Over MCP, the one range `max_tokens` takes (the schema's minimum is the reader's).
+    let mut c = crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", set]);
+    for (tool, args) in [
+        ("component_details", serde_json::json!({"component": "table", "max_tokens": 5})),
+        ("get_changelog", serde_json::json!({"max_tokens": -5})),
+    ] {
+        let r = c.call(tool, args);
+        assert_eq!(r["result"]["isError"], true, "{r}");
+        let got = if tool == "get_changelog" { "-5" } else { "5" };
+        assert_eq!(
+            r["result"]["content"][0]["text"],
+            format!("{tool}: invalid argument `max_tokens`: expected an integer from 300 to 4294967295; got {got}")
+        );
+    }
+    let r = c.call("search_docs", serde_json::json!({"query": "table", "max_tokens": 299}));
+    assert_eq!(
+        r["result"]["content"][0]["text"],
+        "search_docs: invalid argument `max_tokens`: expected an integer from 300 to 4294967295 (Default 2000); got 299"
+    );
+    let r = c.call("component_details", serde_json::json!({"component": "table", "cursor": ""}));
+    assert_eq!(
+        r["result"]["content"][0]["text"],
+        "the cursor is empty: leave it out to get the first part; a cut answer ends with the call that continues it \
+         (its next_cursor)"
+    );
+}

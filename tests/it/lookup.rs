@@ -88,3 +88,36 @@ fn unknown_names_still_get_suggestions() {
     let err = sample().set.component("tabel").unwrap_err().to_string();
     assert!(err.contains("table"), "{err}");
 }
+
+/// A new user's trial: `verify` stopped at the first damaged bundle. It lists every one, and exits 2.
+#[test]
+fn verify_lists_every_damaged_bundle() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("my-design@3.4.0");
+    std::fs::create_dir(&dir).unwrap();
+    for e in std::fs::read_dir(&sample().report.dir).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
+    }
+    let button = std::fs::read(dir.join("button.bundle")).unwrap();
+    std::fs::write(dir.join("button.bundle"), &button[..100]).unwrap();
+    let mut table = std::fs::read(dir.join("table.bundle")).unwrap();
+    let n = table.len();
+    table[n - 10] ^= 0x40;
+    std::fs::write(dir.join("table.bundle"), &table).unwrap();
+    let s = tmp.path().to_str().unwrap();
+    let out = crate::common::run(tmp.path(), &["verify", "--bundles", s]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap().replace(dir.to_str().unwrap(), "DIR");
+    let bundles = sample().set.manifest().unwrap().bundles.len();
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "error: 2 of the {bundles} bundles of my-design 3.4.0 in DIR are damaged:\n  DIR/button.bundle: truncated \
+             ({} bytes, the manifest says {}); copy the bundle again or rebuild\n  DIR/table.bundle: checksum mismatch \
+             in whole file; the file is damaged, copy it again or rebuild",
+            100,
+            button.len()
+        )
+    );
+}

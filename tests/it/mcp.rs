@@ -11,7 +11,7 @@ use crate::common;
 #[path = "common/mcp_http.rs"]
 mod mcp_http;
 #[path = "common/mcp_stdio.rs"]
-mod mcp_stdio;
+pub(crate) mod mcp_stdio;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

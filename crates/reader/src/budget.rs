@@ -218,6 +218,12 @@ pub enum BudgetError {
         /// What was asked for.
         asked: u32,
     },
+    /// An empty cursor (`--cursor ""`, `cursor: ""`).
+    #[error(
+        "the cursor is empty: leave it out to get the first part; a cut answer ends with the call that continues it \
+         (its next_cursor)"
+    )]
+    EmptyCursor,
     /// Not a cursor this reader wrote.
     #[error("malformed cursor: {why}; pass the next_cursor of a previous answer unchanged")]
     Malformed {
@@ -735,9 +741,13 @@ impl Cursor {
     /// Parses an opaque cursor.
     ///
     /// # Errors
-    /// [`BudgetError::Malformed`] for anything this reader did not write (bad base64, checksum, layout).
+    /// [`BudgetError::EmptyCursor`] for an empty one; [`BudgetError::Malformed`] for anything this reader did not
+    /// write (bad base64, checksum, layout).
     pub fn decode(s: &str) -> Result<Cursor, BudgetError> {
         let malformed = |why: &str| BudgetError::Malformed { why: why.into() };
+        if s.trim().is_empty() {
+            return Err(BudgetError::EmptyCursor);
+        }
         let bytes = URL_SAFE_NO_PAD.decode(s.trim()).map_err(|_| malformed("not base64url"))?;
         let (body, sum) =
             bytes.split_at_checked(bytes.len().saturating_sub(4)).ok_or_else(|| malformed("too short"))?;

@@ -367,6 +367,17 @@ pub fn closest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>, m
     scored.into_iter().take(max).map(|(_, c)| c.to_string()).collect()
 }
 
+/// What [`BundleSet::verify_all`] checked.
+#[derive(Debug)]
+pub struct Verified {
+    /// Bundle files the manifest lists (all checked).
+    pub bundles: usize,
+    /// Frames decoded in the bundles found whole.
+    pub frames: usize,
+    /// One error per missing, resized or damaged bundle, in the manifest's order.
+    pub damaged: Vec<LookupError>,
+}
+
 /// Which system and version a response came from; every view carries one.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq, JsonSchema)]
 pub struct Served {
@@ -1190,8 +1201,9 @@ pub fn changelog_page_name(name: &str) -> Option<Option<u32>> {
     if rest.is_empty() {
         return Some(None);
     }
-    // A page number too large for u32 is still a page request (and out of range), not a component name.
-    rest.strip_prefix('-').and_then(|n| n.parse::<u64>().ok()).map(|n| Some(u32::try_from(n).unwrap_or(u32::MAX)))
+    // A page number too large for u32 (or u64) is still a page request (and out of range), not a component name.
+    let digits = rest.strip_prefix('-').filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))?;
+    Some(Some(digits.parse::<u32>().unwrap_or(u32::MAX)))
 }
 
 /// Orders versions as SemVer (`2.0.0-beta.1` < `2.0.0` < `2.10.0`), with a leading `v` ignored and missing minor
@@ -2562,29 +2574,50 @@ impl BundleSet {
     /// `(bundles, frames)` checked.
     ///
     /// # Errors
-    /// The first missing, resized or damaged bundle.
+    /// The first missing, resized or damaged bundle (see [`BundleSet::verify_all`] for every one).
     pub fn verify(&self) -> Result<(usize, usize), LookupError> {
-        let mut frames = 0;
+        let mut checked = self.verify_all()?;
+        match checked.damaged.is_empty() {
+            true => Ok((checked.bundles, checked.frames)),
+            false => Err(checked.damaged.remove(0)),
+        }
+    }
+
+    /// [`BundleSet::verify`] of every bundle, going on past a damaged one: what `verify` on the command line lists.
+    ///
+    /// # Errors
+    /// When the manifest cannot be read or its frames disagree with it (then no bundle can be checked).
+    pub fn verify_all(&self) -> Result<Verified, LookupError> {
         let m = self.manifest()?;
         self.check_manifest_frames(m)?;
+        let mut checked = Verified { bundles: m.bundles.len(), frames: 0, damaged: Vec::new() };
         for b in &m.bundles {
-            let path = self.pinned.join(&b.name);
-            let bytes =
-                std::fs::read(&path).map_err(|error| BundleError::Io { path: path.display().to_string(), error })?;
-            let p = path.display().to_string();
-            if bytes.len() as u64 != b.bytes {
-                return Err(BundleError::Truncated {
-                    path: p,
-                    what: format!("{} bytes, the manifest says {}", bytes.len(), b.bytes),
-                }
-                .into());
+            match self.verify_bundle(b) {
+                Ok(frames) => checked.frames += frames,
+                Err(e) => checked.damaged.push(e),
             }
-            if xxhash_rust::xxh3::xxh3_64(&bytes) != b.xxh3 {
-                return Err(BundleError::ChecksumMismatch { path: p, what: "whole file".into() }.into());
-            }
-            frames += Bundle::open(&path)?.check_all()?;
         }
-        Ok((m.bundles.len(), frames))
+        Ok(checked)
+    }
+
+    /// One bundle file against its manifest entry: size, whole-file checksum, every frame decoded. Returns the
+    /// frames checked.
+    fn verify_bundle(&self, b: &crate::model::BundleFile) -> Result<usize, LookupError> {
+        let path = self.pinned.join(&b.name);
+        let bytes =
+            std::fs::read(&path).map_err(|error| BundleError::Io { path: path.display().to_string(), error })?;
+        let p = path.display().to_string();
+        if bytes.len() as u64 != b.bytes {
+            return Err(BundleError::Truncated {
+                path: p,
+                what: format!("{} bytes, the manifest says {}", bytes.len(), b.bytes),
+            }
+            .into());
+        }
+        if xxhash_rust::xxh3::xxh3_64(&bytes) != b.xxh3 {
+            return Err(BundleError::ChecksumMismatch { path: p, what: "whole file".into() }.into());
+        }
+        Ok(Bundle::open(&path)?.check_all()?)
     }
 
     /// Checks that the head and every `entry/<key>` frame of `manifest.bundle` say what the whole manifest `m`

@@ -36,7 +36,9 @@ pub struct SetParams {
 /// Budget and continuation; part of the parameters of every tool that returns text.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct PageParams {
-    /// ≥300.
+    /// The answer's budget in tokens, at least [`crate::budget::MIN_MAX_TOKENS`] (the schema says so by its
+    /// `minimum` alone: a description would repeat it, and cost `tools/list` tokens in every tool).
+    #[schemars(range(min = crate::budget::MIN_MAX_TOKENS), description = "")]
     pub max_tokens: Option<u32>,
     /// A next_cursor.
     pub cursor: Option<String>,
@@ -174,6 +176,7 @@ pub struct SearchParams {
     /// e.g. en-US.
     pub lang: Option<String>,
     /// Default 2000.
+    #[schemars(range(min = crate::budget::MIN_MAX_TOKENS))]
     pub max_tokens: Option<u32>,
     #[serde(flatten)]
     #[allow(missing_docs)]
@@ -243,7 +246,8 @@ fn resolve<'a>(schema: &'a JsonObject, defs: Option<&'a JsonObject>) -> &'a Json
 }
 
 /// The `inputSchema` of a tool taking `T`: its JSON schema (the doc comments of `T`'s fields are the argument
-/// descriptions the model reads), without the `$schema` URL and number formats, and with optional arguments typed
+/// descriptions the model reads, unless a field sets an empty `description`), without the `$schema` URL and number
+/// formats, and with optional arguments typed
 /// as their value (`"string"`, not `["string", "null"]`): leaving one out is how it is omitted.
 ///
 /// # Panics
@@ -260,6 +264,9 @@ pub fn input_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
         for (name, prop) in props.iter_mut() {
             let Some(prop) = prop.as_object_mut() else { continue };
             prop.remove("format");
+            if prop.get("description").is_some_and(|d| d == "") {
+                prop.remove("description");
+            }
             // An enum of documented constants (`detail`) becomes a plain string enum: its variants' doc comments
             // are for Rust readers, and would cost the model ~100 tokens.
             if let Some(values) = string_enum(prop, defs.as_ref()) {
