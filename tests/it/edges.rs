@@ -174,9 +174,13 @@ fn q_repo() -> (tempfile::TempDir, std::path::PathBuf) {
 #[test]
 fn printed_commands_are_shell_quoted_and_run_as_printed() {
     let (_dir, repo) = q_repo();
+    // Over 888 lines, with code blocks: served as its placeholder view, whose header names the call for the whole.
     let mut doc = String::from("# O'Brien\n");
-    for i in 1..=150 {
+    for i in 1..=230 {
         doc.push_str(&format!("\n## Part {i}\n\nSome text about part {i} with several words to fill the budget.\n"));
+        if i % 50 == 0 {
+            doc.push_str(&format!("\n```js\n{}```\n", format!("part{i}(\"with some arguments\");\n").repeat(40)));
+        }
     }
     write(&repo, "docs/o'brien/index.md", doc.as_bytes());
     let source: String = (1..=600).map(|i| format!("export const v{i} = {i}; // it's line {i}\n")).collect();
@@ -190,6 +194,18 @@ fn printed_commands_are_shell_quoted_and_run_as_printed() {
     assert!(command.contains(" 'o'\\''brien' ") && command.contains(" --bundles '../my docs/out'"), "{command}");
     let second = sh(&repo, command);
     assert!(second.contains("## Part ") && !second.contains("# O'Brien\n"), "{second}");
+
+    // The hint for the whole document is a whole call too (issue 14: one builder), quoted, and runs as printed.
+    let full = first.split_once("; everything with ").unwrap().1.split(" · ").next().unwrap();
+    assert_eq!(
+        full,
+        "mydesign-docs doc 'o'\\''brien' --detail full --system q --version 1.0.0 --bundles '../my docs/out' --lang en-US"
+    );
+    let whole = sh(&repo, &format!("{full} --max-tokens 100000"));
+    assert!(
+        whole.contains("```js\npart200(\"with some arguments\");\n") && whole.contains("## Part 230"),
+        "{whole:.300}"
+    );
 
     // A skeleton names the call that serves the whole file, with its path quoted.
     let path = "src/components/Good/it's \"big\".ts";
@@ -356,7 +372,7 @@ fn line_ranges_reversed_and_past_the_end() {
     // The card's header spells the CLI form on the CLI.
     let card = common::ok(r, &["doc", "good", "--detail", "brief"]);
     let header = card.lines().next().unwrap();
-    assert!(header.contains("or --section TITLE (repeatable) by title or slug]"), "{header}");
+    assert!(header.contains("or --section TITLE … by title or slug]"), "{header}");
     assert!(!header.contains("sections=["), "{header}");
 }
 

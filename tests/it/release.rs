@@ -769,7 +769,10 @@ fn diff_is_cut_by_the_budget_and_continues() {
     let cursor = parts[0]["next_cursor"].as_str().unwrap();
     let second = ok_in(tmp, store, &["diff", "tag", "3.4.0", "--max-tokens", "300", "--cursor", cursor]);
     assert!(second.starts_with("[my-design 3.5.0 · tag: 3.4.0 → 3.5.0 · "), "{second}");
-    assert!(second.lines().next().unwrap().contains(" · 1 row shortened (…) to fit max_tokens: raise it"), "{second}");
+    assert!(
+        second.lines().next().unwrap().contains(" · 1 row shortened (…) to fit --max-tokens: raise it"),
+        "{second}"
+    );
     assert!(
         second.contains(
             "## Props (3 changed, continued; from the documents' API tables (en-US); a prop only in TypeScript is not \

@@ -671,7 +671,8 @@ impl Render for ChangesView {
             format!("{} → {} · {} changed, functions +{fa} −{fr}, {releases}", self.from, self.to, plural(p, "prop"))
         };
         let shortened = if self.shortened > 0 {
-            format!(" · {} shortened (…) to fit max_tokens: raise it for the whole row", plural(self.shortened, "row"))
+            let max = surface.name("--max-tokens");
+            format!(" · {} shortened (…) to fit {max}: raise it for the whole row", plural(self.shortened, "row"))
         } else {
             String::new()
         };

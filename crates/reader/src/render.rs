@@ -34,6 +34,9 @@ pub enum Arg {
     List(&'static str, Vec<String>),
     /// A placeholder the reader fills in (`N`, `NAME`): written bare on both surfaces.
     Hole(&'static str),
+    /// A placeholder for a list whose items the reader fills in: the CLI flag (the first field) and the item's
+    /// placeholder (the second). MCP `sections=[TITLE, …]`, CLI `--section TITLE …` (the flag repeatable).
+    Holes(&'static str, &'static str),
 }
 
 impl Arg {
@@ -45,6 +48,7 @@ impl Arg {
             Arg::On => true.into(),
             Arg::List(_, vs) => vs.clone().into(),
             Arg::Hole(h) => (*h).into(),
+            Arg::Holes(_, h) => vec![*h].into(),
         }
     }
 }
@@ -83,7 +87,7 @@ fn mcp_arguments<'a>(
     let own = args
         .iter()
         .filter(|(_, v)| !matches!(v, Arg::List(_, vs) if vs.is_empty()))
-        .map(|(k, v)| (k.trim_start_matches("--").replace('-', "_"), Cow::Borrowed(v)));
+        .map(|(k, v)| (Surface::Mcp.name(k), Cow::Borrowed(v)));
     set.chain(own)
 }
 
@@ -122,38 +126,57 @@ impl Surface {
     pub fn call(self, s: &Served, lang: Option<&str>, tool: &str, cli: &str, args: &[(&str, Arg)]) -> String {
         match self {
             Surface::Mcp => {
-                let parts: Vec<String> = mcp_arguments(s, lang, args)
-                    .map(|(k, v)| match v.as_ref() {
-                        Arg::Hole(h) => format!("{k}={h}"),
-                        v => format!("{k}={}", v.json()),
-                    })
-                    .collect();
+                let parts: Vec<String> = mcp_arguments(s, lang, args).map(|(k, v)| self.arg(&k, &v)).collect();
                 format!("{tool}({})", parts.join(", "))
             }
             Surface::Cli => {
                 // Every word quoted for a POSIX shell: the command runs as printed when pasted.
-                let q = |v: &str| shell_words::quote(v).into_owned();
                 let mut words = vec![format!("mydesign-docs {cli}")];
-                for (k, v) in args {
-                    let value = match v {
-                        Arg::Str(v) => q(v),
-                        Arg::Num(n) => n.to_string(),
-                        Arg::Hole(h) => h.to_string(),
-                        Arg::On => {
-                            words.push(k.to_string());
-                            continue;
-                        }
-                        Arg::List(flag, vs) => {
-                            words.extend(vs.iter().map(|v| format!("{flag} {}", q(v))));
-                            continue;
-                        }
-                    };
-                    words.push(if k.starts_with("--") { format!("{k} {value}") } else { value });
-                }
+                words.extend(args.iter().map(|(k, v)| self.arg(k, v)).filter(|w| !w.is_empty()));
                 words.push(cli_set_args(s));
-                words.extend(lang.map(|l| format!("--lang {}", q(l))));
+                words.extend(lang.map(|l| self.arg("--lang", &Arg::from(l))));
                 words.join(" ")
             }
+        }
+    }
+
+    /// One argument as this surface's calls write it ([`Surface::call`] writes each with it), for hints that name
+    /// an argument rather than a whole call. `name` is the CLI's: `--detail` (a flag), or a positional's name
+    /// (`component`). MCP: `detail="full"`, `index=N`, `sections=["a"]`, `sections=[TITLE, …]`, `full=true`. CLI:
+    /// `--detail full`, `--full`, `--section a`, `--section TITLE …`; a positional is its value alone; every value
+    /// quoted for a POSIX shell (`--detail 'a b'`). An empty [`Arg::List`] is empty on the CLI.
+    pub fn arg(self, name: &str, value: &Arg) -> String {
+        match self {
+            Surface::Mcp => {
+                let k = self.name(name);
+                match value {
+                    Arg::Hole(h) => format!("{k}={h}"),
+                    Arg::Holes(_, h) => format!("{k}=[{h}, …]"),
+                    v => format!("{k}={}", v.json()),
+                }
+            }
+            Surface::Cli => {
+                let q = |v: &str| shell_words::quote(v).into_owned();
+                let value = match value {
+                    Arg::Str(v) => q(v),
+                    Arg::Num(n) => n.to_string(),
+                    Arg::Hole(h) => h.to_string(),
+                    Arg::On => return name.to_string(),
+                    Arg::List(flag, vs) => {
+                        return vs.iter().map(|v| format!("{flag} {}", q(v))).collect::<Vec<_>>().join(" ");
+                    }
+                    Arg::Holes(flag, h) => return format!("{flag} {h} …"),
+                };
+                if name.starts_with("--") { format!("{name} {value}") } else { value }
+            }
+        }
+    }
+
+    /// An argument's name as this surface spells it, from the CLI's: `--max-tokens` is MCP's `max_tokens`.
+    pub fn name(self, name: &str) -> String {
+        match self {
+            Surface::Mcp => name.trim_start_matches("--").replace('-', "_"),
+            Surface::Cli => name.to_string(),
         }
     }
 }
@@ -349,11 +372,12 @@ impl Render for DocView {
                 "code-block",
                 &[c.clone(), ("index", Arg::Hole("N"))],
             );
+            let full =
+                surface.call(&self.served, lang, DETAILS.0, DETAILS.1, &[c.clone(), ("--detail", "full".into())]);
             format!(
-                " · {} hidden (document over {} lines): get one with {block}; everything with {}",
+                " · {} hidden (document over {} lines): get one with {block}; everything with {full}",
                 plural(self.code_blocks, "code block"),
                 self.threshold,
-                if surface == Surface::Mcp { "detail=\"full\"" } else { "--detail full" },
             )
         } else if self.hidden {
             format!(" · {} hidden", plural(self.code_blocks, "code block"))
@@ -409,7 +433,7 @@ impl Render for CardView {
             self.lang,
             plural(self.tokens, "token"),
             plural(self.view_tokens, "token"),
-            if surface == Surface::Mcp { "sections=[…]" } else { "--section TITLE (repeatable)" },
+            surface.arg("sections", &Arg::Holes("--section", "TITLE")),
             framed(&self.part, &self.text, more)
         )
     }
@@ -613,7 +637,7 @@ impl Render for FileView {
         if self.skeleton && self.part.offset == 0 && self.functions.is_empty() && self.functions_total > 0 {
             // No room for names under this budget: say so in a few tokens.
             let n = plural(self.functions_total, "function");
-            out.push_str(&format!("\n[{n}; a larger max_tokens lists the largest]"));
+            out.push_str(&format!("\n[{n}; a larger {} lists the largest]", surface.name("--max-tokens")));
         } else if self.skeleton && self.part.offset == 0 && self.functions_total > 0 {
             let call = surface.call(
                 &self.served,
@@ -626,7 +650,7 @@ impl Render for FileView {
             let mut list: Vec<String> = self.functions.iter().map(|f| format!("{} {}", f.name, f.tokens)).collect();
             let left = self.functions_total as usize - self.functions.len();
             if left > 0 {
-                list.push(format!("… {left} more with a larger max_tokens"));
+                list.push(format!("… {left} more with a larger {}", surface.name("--max-tokens")));
             }
             out.push_str(&format!(
                 "\n[{}, largest first with tokens; get one with {call}: {}]",
@@ -736,6 +760,28 @@ mod tests {
         assert_eq!(
             Surface::Mcp.call(&s, None, "get_file_code", "file", &args),
             "get_file_code(system=\"my ds\", version=\"1.0.0-beta.1\", path=\"src/it's \\\"q\\\".ts\", start_line=3)"
+        );
+    }
+
+    #[test]
+    fn hints_spell_one_argument_as_the_calls_do() {
+        // A hint naming one argument, with a space or a quote in its value: shell-quoted on the CLI, JSON for MCP.
+        let v = Arg::from("it's a \"b\"");
+        assert_eq!(Surface::Cli.arg("--detail", &v), "--detail 'it'\\''s a \"b\"'");
+        assert_eq!(Surface::Mcp.arg("--detail", &v), "detail=\"it's a \\\"b\\\"\"");
+        assert_eq!(Surface::Cli.arg("component", &Arg::from("a b")), "'a b'", "a positional is its value");
+        let sections = Arg::Holes("--section", "TITLE");
+        assert_eq!(
+            (Surface::Mcp.arg("sections", &sections), Surface::Cli.arg("sections", &sections)),
+            ("sections=[TITLE, …]".to_string(), "--section TITLE …".to_string())
+        );
+        assert_eq!(
+            (Surface::Mcp.name("--max-tokens"), Surface::Cli.name("--max-tokens")),
+            ("max_tokens".into(), "--max-tokens".into())
+        );
+        assert_eq!(
+            (Surface::Mcp.arg("--full", &Arg::On), Surface::Cli.arg("--full", &Arg::On)),
+            ("full=true".into(), "--full".into())
         );
     }
 
