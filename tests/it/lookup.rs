@@ -10,18 +10,24 @@ use crate::common::{fails, ok, sample};
 /// A copy of the sample set with one byte of manifest frame `frame` flipped (the file still opens: only that
 /// frame's checksum fails, when it is read).
 fn with_damaged_frame(frame: &str) -> (tempfile::TempDir, std::path::PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("set");
-    std::fs::create_dir(&dir).unwrap();
-    for e in std::fs::read_dir(&sample().report.dir).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
-    }
+    let (tmp, dir) = sample_copy("set");
     let path = dir.join("manifest.bundle");
     let range = Bundle::open(&path).unwrap().frame_range(frame).expect("frame");
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[(range.start + range.end) as usize / 2] ^= 0x40;
     std::fs::write(&path, bytes).unwrap();
+    (tmp, dir)
+}
+
+/// A copy of the sample set in `<tempdir>/<name>`.
+fn sample_copy(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(name);
+    std::fs::create_dir(&dir).unwrap();
+    for e in std::fs::read_dir(&sample().report.dir).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
+    }
     (tmp, dir)
 }
 
@@ -92,13 +98,7 @@ fn unknown_names_still_get_suggestions() {
 /// A new user's trial: `verify` stopped at the first damaged bundle. It lists every one, and exits 2.
 #[test]
 fn verify_lists_every_damaged_bundle() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("my-design@3.4.0");
-    std::fs::create_dir(&dir).unwrap();
-    for e in std::fs::read_dir(&sample().report.dir).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
-    }
+    let (tmp, dir) = sample_copy("my-design@3.4.0");
     let button = std::fs::read(dir.join("button.bundle")).unwrap();
     std::fs::write(dir.join("button.bundle"), &button[..100]).unwrap();
     let mut table = std::fs::read(dir.join("table.bundle")).unwrap();

@@ -171,7 +171,7 @@ async def session(c, checks, label, p):
     await tool_error(c, checks, label, "get_function_code", {"path": p["file"], "function": "nosuchfunction"}, "no function")
     await tool_error(c, checks, label, "get_file_code", {"path": "nope/nothing.ts"}, "no file")
     await tool_error(c, checks, label, "get_file_code", {"path": p["file"], "cursor": "garbage"}, "malformed cursor")
-    await tool_error(c, checks, label, "component_details", {"component": comp, "max_tokens": 100}, "minimum of 300 tokens")
+    await tool_error(c, checks, label, "component_details", {"component": comp, "max_tokens": 100}, "`max_tokens`: expected an integer from 300 to 4294967295; got 100")
     await tool_error(c, checks, label, "component_details", {"component": comp, "sections": ["no such heading"]}, "its sections (tokens)")
     await tool_error(c, checks, label, "list_components", {"version": "0.0.1"}, "available", p["version"])
     await tool_error(c, checks, label, "list_components", {"system": "nosuchsystem"}, "available", p["system"])

@@ -914,8 +914,12 @@ mod tests {
             "this cursor is from another build of semi@2.102.0 (changelog page 3 (zh-CN); the text changed since): \
              repeat the call without cursor"
         );
-        for bad in ["", "!!!", "abc", &s[..s.len() - 2], &format!("{s}A")] {
+        for bad in ["!!!", "abc", &s[..s.len() - 2], &format!("{s}A")] {
             assert!(matches!(Cursor::decode(bad), Err(BudgetError::Malformed { .. })), "{bad}");
+        }
+        // An empty cursor is said to be empty, not "malformed: checksum mismatch" (a new user's trial).
+        for empty in ["", "  "] {
+            assert_eq!(Cursor::decode(empty), Err(BudgetError::EmptyCursor), "{empty:?}");
         }
     }
 }
