@@ -282,11 +282,11 @@ fn component_changes_between_installed_versions() {
         (Some("tag"), Some("3.4.0"), Some("3.5.0"))
     );
     let props: Vec<&str> = s["props"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
-    assert_eq!(props, ["Tag.dot", "Tag.size", "Tag.visible"]);
+    assert_eq!(props, ["Tag.dot", "Tag.size", "Tag.visible", "TagProps.outlined"]);
     assert_eq!(s["props"][0], json!({"name": "Tag.dot", "after": "boolean = false"}));
     assert_eq!((s["functions_added"].clone(), s["functions_removed"].clone()), (json!(["tagColorOf"]), json!([])));
     assert_eq!(s["changelog"], json!([{"version": "3.5.0", "lines": ["- Tag: add `shape` and the `huge` size"]}]));
-    assert_eq!((s["rows_total"].as_u64(), s["tokens"].as_u64(), s.get("next_cursor")), (Some(5), Some(469), None));
+    assert_eq!((s["rows_total"].as_u64(), s["tokens"].as_u64(), s.get("next_cursor")), (Some(6), Some(528), None));
     assert!(text.contains("\n## Functions (+1 −0)\n+ tagColorOf\n"), "{text}");
     // Cut at 300 tokens: the answer names the call that continues it; following it serves every row once.
     let mut args = json!({"component": "tag", "from": "3.4.0", "max_tokens": 300});
@@ -307,7 +307,7 @@ fn component_changes_between_installed_versions() {
         assert!(text.trim_end().ends_with(&call), "{text}");
         args = json!({"system": "my-design", "version": "3.5.0", "component": "tag", "from": "3.4.0", "cursor": cursor, "max_tokens": 300});
     }
-    assert_eq!(rows, 5);
+    assert_eq!(rows, 6);
     // Errors name what exists.
     let e = c.lookup_error("component_changes", json!({"component": "tag", "from": "3.3.0"}));
     assert!(e.contains("version 3.3.0 of my-design is not in") && e.ends_with("available: 3.4.0, 3.5.0"), "{e}");

@@ -615,7 +615,7 @@ fn build_from_a_git_ref_records_the_source() {
 }
 
 /// A store holding the sample (3.4.0) and a 3.5.0 built from a copy of it whose `tag` differs: a function and a
-/// prop (`shape`, in TypeScript only) added to `Tag.tsx`, one prop changed, one added and one removed in its
+/// prop (`outlined`, in TypeScript only) added to `Tag.tsx`, one prop changed, one added and one removed in its
 /// document's table, and a 3.5.0 changelog release
 /// naming `Tag` (and `Table`). Built once per test binary; returns (a working directory, the store).
 pub(crate) fn two_versions() -> &'static (PathBuf, PathBuf) {
@@ -627,13 +627,13 @@ pub(crate) fn two_versions() -> &'static (PathBuf, PathBuf) {
         let repo = tmp.join("repo");
         copy_dir(&common::root().join("corpus"), &repo);
         let tag = repo.join("src/components/Tag/Tag.tsx");
-        // And a prop added in TypeScript only (`shape`): the documents' tables are what is compared, and said.
+        // And a prop added in TypeScript only (`outlined`; the documents' tables do not list it).
         let src = std::fs::read_to_string(&tag).unwrap().replacen(
             "    size?: 'small' | 'default' | 'large';\n",
-            "    size?: 'small' | 'default' | 'large';\n    /** Corner shape. */\n    shape?: 'round' | 'square';\n",
+            "    size?: 'small' | 'default' | 'large';\n    /** Draws only the outline. */\n    outlined?: boolean;\n",
             1,
         );
-        assert!(src.contains("shape?: 'round'"), "Tag.tsx changed: the TypeScript-only prop was not added");
+        assert!(src.contains("outlined?: boolean"), "Tag.tsx changed: the TypeScript-only prop was not added");
         std::fs::write(
             &tag,
             src + "\nexport function tagColorOf(props: TagProps): string {\n    return props.color ?? 'grey';\n}\n",
@@ -675,12 +675,14 @@ fn diff_shows_props_functions_and_changelog_between_versions() {
     let (tmp, store) = two_versions();
     let text = ok_in(tmp, store, &["diff", "tag", "3.4.0", "3.5.0"]);
     let expected = [
-        "[my-design 3.5.0 · tag: 3.4.0 → 3.5.0 · 3 props changed, functions +1 −0, 1 release mentions it · ≤ 469 \
+        "[my-design 3.5.0 · tag: 3.4.0 → 3.5.0 · 4 props changed, functions +1 −0, 1 release mentions it · ≤ 528 \
          tokens]",
-        "## Props (3 changed; from the documents' API tables (en-US); a prop only in TypeScript is not compared)",
+        "## Props (4 changed; from the documents' API tables (en-US) and, for props changed only there, TypeScript \
+         types)",
         "+ Tag.dot: boolean = false",
         "~ Tag.size: 'small' | 'default' | 'large' = 'default' → 'small' | 'default' | 'large' | 'huge' = 'large'",
         "- Tag.visible: boolean",
+        "+ TagProps.outlined: boolean",
         "## Functions (+1 −0)",
         "+ tagColorOf",
         "## Changelog (1 release mentions it)",
@@ -706,19 +708,20 @@ fn a_diff_with_nothing_changed_states_a_size_that_bounds_it() {
     let text = ok_in(tmp, store, &["diff", "button", "3.4.0", "3.5.0"]);
     assert_eq!(
         text.trim_end(),
-        "[my-design 3.5.0 · button: 3.4.0 → 3.5.0 · 0 props changed, functions +0 −0, 0 releases mention it · ≤ 135 \
-         tokens]\n## Props (0 changed; from the documents' API tables (en-US); a prop only in TypeScript is not \
-         compared)\n## Functions (+0 −0)\n## Changelog (0 releases mention it)"
+        "[my-design 3.5.0 · button: 3.4.0 → 3.5.0 · 0 props changed, functions +0 −0, 0 releases mention it · ≤ 145 \
+         tokens]\n## Props (0 changed; from the documents' API tables (en-US) and, for props changed only there, \
+         TypeScript types)\n## Functions (+0 −0)\n## Changelog (0 releases mention it)"
     );
     let json: serde_json::Value =
         serde_json::from_str(&ok_in(tmp, store, &["diff", "button", "3.4.0", "3.5.0", "--json"])).unwrap();
-    assert_eq!(json["tokens"], 135);
-    assert_eq!(json["props_source"], serde_json::json!({"from": "documents", "to": "documents", "lang": "en-US"}));
+    assert_eq!(json["tokens"], 145);
+    let both = "documents-and-typescript";
+    assert_eq!(json["props_source"], serde_json::json!({"from": both, "to": both, "lang": "en-US"}));
     let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
     let compact = serde_json::to_string(&json).unwrap();
     for (form, answer) in [("text", text.trim_end()), ("json", compact.as_str())] {
         let real = counter.count(answer);
-        assert!(real > 0 && real <= 135, "{form}: {real} tokens, stated ≤ 135");
+        assert!(real > 0 && real <= 145, "{form}: {real} tokens, stated ≤ 145");
     }
 }
 
@@ -745,26 +748,28 @@ fn diff_parts(tmp: &Path, store: &Path, max: &str) -> Vec<serde_json::Value> {
 #[test]
 fn diff_is_cut_by_the_budget_and_continues() {
     let (tmp, store) = two_versions();
-    // Row bounds (module docs of `diff`): dot 47, size 135, visible 44, tagColorOf 13, the changelog line 41 + its
-    // release heading 45. At 500 the room is 270: the first four rows (239), then the changelog line.
+    // Row bounds (module docs of `diff`): dot 47, size 135, visible 44, outlined 49 (TypeScript only), tagColorOf
+    // 13, the changelog line 41 + its release heading 45. At 500 the room is 270: the first three rows (226), then
+    // the other three (148).
     let parts = diff_parts(tmp, store, "500");
     let rows: Vec<(u64, u64)> =
         parts.iter().map(|p| (p["first_row"].as_u64().unwrap(), p["rows_total"].as_u64().unwrap())).collect();
-    assert_eq!(rows, [(0, 5), (4, 5)]);
+    assert_eq!(rows, [(0, 6), (3, 6)]);
     assert_eq!(parts[0]["props"].as_array().unwrap().len(), 3);
     assert_eq!(parts[1]["changelog"][0]["lines"][0], "- Tag: add `shape` and the `huge` size");
     assert!(parts.iter().all(|p| p.get("shortened").is_none()));
-    // At 300 (room 70): dot; size alone, shortened; visible and tagColorOf; the changelog line alone, shortened.
+    // At 300 (room 70): dot; size alone, shortened; visible; outlined and tagColorOf; the changelog line alone,
+    // shortened.
     let parts = diff_parts(tmp, store, "300");
     let firsts: Vec<u64> = parts.iter().map(|p| p["first_row"].as_u64().unwrap()).collect();
-    assert_eq!(firsts, [0, 1, 2, 4]);
+    assert_eq!(firsts, [0, 1, 2, 3, 5]);
     let shortened: Vec<u64> = parts.iter().map(|p| p["shortened"].as_u64().unwrap_or(0)).collect();
-    assert_eq!(shortened, [0, 1, 0, 1]);
+    assert_eq!(shortened, [0, 1, 0, 0, 1]);
     assert!(parts[1]["props"][0]["after"].as_str().unwrap().ends_with('…'), "{}", parts[1]);
     // The text says where it was cut, and gives the command that continues.
     let text = ok_in(tmp, store, &["diff", "tag", "3.4.0", "3.5.0", "--max-tokens", "300"]);
     let last = text.trim_end().lines().last().unwrap();
-    assert!(last.starts_with("[rows 1–1 of 5; 4 left; continue with mydesign-docs diff tag 3.4.0 --cursor "), "{last}");
+    assert!(last.starts_with("[rows 1–1 of 6; 5 left; continue with mydesign-docs diff tag 3.4.0 --cursor "), "{last}");
     assert!(last.ends_with(" --max-tokens 300 --system my-design --version 3.5.0]"), "{last}");
     let cursor = parts[0]["next_cursor"].as_str().unwrap();
     let second = ok_in(tmp, store, &["diff", "tag", "3.4.0", "--max-tokens", "300", "--cursor", cursor]);
@@ -775,8 +780,8 @@ fn diff_is_cut_by_the_budget_and_continues() {
     );
     assert!(
         second.contains(
-            "## Props (3 changed, continued; from the documents' API tables (en-US); a prop only in TypeScript is not \
-             compared)\n~ Tag.size: "
+            "## Props (4 changed, continued; from the documents' API tables (en-US) and, for props changed only \
+             there, TypeScript types)\n~ Tag.size: "
         ),
         "{second}"
     );

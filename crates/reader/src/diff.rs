@@ -15,9 +15,10 @@
 //! the rows' bounds plus [`bound`] of everything else (the cursor counted a token per byte).
 //!
 //! **Which props.** A component's props are its documents' API tables when it has them (in the language asked
-//! for, else the set's default), else its `XxxProps` TypeScript types: the compiler stores TypeScript props only for
-//! components whose documents have no API tables, so a prop changed only in TypeScript cannot be compared then.
-//! Every answer says which source each version's props came from ([`PropsSources`]).
+//! for, else the set's default), else its `XxxProps` TypeScript types. Beside API tables the compiler keeps the
+//! TypeScript types (`props-typescript`, format 7): the props they show changed and the documents' tables do not
+//! follow the documents' rows (named by their interface: `TagProps.shape`). Every answer says which source each
+//! version's props came from ([`PropsSources`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -87,8 +88,12 @@ pub struct Changes {
 #[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum PropsSource {
-    /// The component's documents' API tables, in [`PropsSources::lang`] (its TypeScript types are not stored).
+    /// The component's documents' API tables, in [`PropsSources::lang`] (no TypeScript types kept beside them: the
+    /// sources have none, or the set is of format 6).
     Documents,
+    /// The documents' API tables, and the TypeScript types kept beside them (format 7) for the props whose change
+    /// shows only there.
+    DocumentsAndTypescript,
     /// Its `XxxProps` TypeScript types (its documents have no API tables).
     Typescript,
     /// No props tables (or the component is not in that version).
@@ -100,6 +105,9 @@ impl PropsSource {
     fn words(self, lang: &str) -> String {
         match self {
             PropsSource::Documents => format!("the documents' API tables ({lang})"),
+            PropsSource::DocumentsAndTypescript => {
+                format!("the documents' API tables ({lang}) and, for props changed only there, TypeScript types")
+            }
             PropsSource::Typescript => "TypeScript types".into(),
             PropsSource::None => "no props tables".into(),
         }
@@ -118,16 +126,14 @@ pub struct PropsSources {
 }
 
 impl PropsSources {
-    /// In words, for the text form: `from the documents' API tables (en-US); a prop only in TypeScript is not
-    /// compared`, or each version's source when they differ.
+    /// In words, for the text form: `from the documents' API tables (en-US)`, or each version's source when they
+    /// differ (`3.4.0 from …, 3.5.0 from …`).
     pub fn note(&self, from: &str, to: &str) -> String {
-        let ts_unseen = [self.from, self.to].contains(&PropsSource::Documents);
-        let source = if self.from == self.to {
+        if self.from == self.to {
             format!("from {}", self.from.words(&self.lang))
         } else {
             format!("{from} from {}, {to} from {}", self.from.words(&self.lang), self.to.words(&self.lang))
-        };
-        if ts_unseen { format!("{source}; a prop only in TypeScript is not compared") } else { source }
+        }
     }
 }
 
@@ -205,26 +211,75 @@ fn describe(p: &crate::model::Prop) -> String {
     s
 }
 
-/// Props by `Table.prop` (TypeScript tables when stored, else the documents' in `lang`), and where they came from.
-fn props(set: &BundleSet, component: &str, lang: &str) -> Result<(BTreeMap<String, String>, PropsSource), LookupError> {
-    let (bundle, _) = set.component_meta(component)?;
-    let tables = set.props_of(&bundle)?;
-    let ts = tables.iter().any(|t| t.origin == PropsOrigin::Typescript);
+/// One version's props by `Table.prop`: `main` (TypeScript tables when the component has no API tables, else the
+/// documents' in `lang`), `typescript` (the TypeScript tables kept beside API tables, format 7), and the source.
+#[derive(Debug, Default)]
+struct VersionProps {
+    main: BTreeMap<String, String>,
+    typescript: BTreeMap<String, String>,
+    source: PropsSource,
+}
+
+/// `tables`' props by `Table.prop` (the first table naming one wins).
+fn by_name<'a>(tables: impl Iterator<Item = &'a crate::model::PropsTable>) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    let mut source = PropsSource::None;
-    for t in tables.iter().filter(|t| {
-        if ts {
-            t.origin == PropsOrigin::Typescript
-        } else {
-            t.lang.as_deref().is_some_and(|l| l.eq_ignore_ascii_case(lang))
-        }
-    }) {
-        source = if ts { PropsSource::Typescript } else { PropsSource::Documents };
+    for t in tables {
         for p in &t.props {
             out.entry(format!("{}.{}", t.name, p.name)).or_insert_with(|| describe(p));
         }
     }
-    Ok((out, source))
+    out
+}
+
+/// The props of `component` in `set` (see [`VersionProps`]).
+fn props(set: &BundleSet, component: &str, lang: &str) -> Result<VersionProps, LookupError> {
+    let (bundle, _) = set.component_meta(component)?;
+    let tables = set.props_of(&bundle)?;
+    if tables.iter().any(|t| t.origin == PropsOrigin::Typescript) {
+        let main = by_name(tables.iter().filter(|t| t.origin == PropsOrigin::Typescript));
+        return Ok(VersionProps { main, typescript: BTreeMap::new(), source: PropsSource::Typescript });
+    }
+    let docs: Vec<&crate::model::PropsTable> =
+        tables.iter().filter(|t| t.lang.as_deref().is_some_and(|l| l.eq_ignore_ascii_case(lang))).collect();
+    let kept: Vec<crate::model::PropsTable> = match bundle.get(keys::PROPS_TYPESCRIPT) {
+        Ok(t) => t,
+        Err(crate::bundle::BundleError::MissingFrame { .. }) => vec![],
+        Err(e) => return Err(e.into()),
+    };
+    let source = match (docs.is_empty(), kept.is_empty()) {
+        (true, _) => PropsSource::None,
+        (false, true) => PropsSource::Documents,
+        (false, false) => PropsSource::DocumentsAndTypescript,
+    };
+    // Without API tables in `lang` there is nothing to prefer the kept types to: they are the props.
+    let (main, typescript) = match source {
+        PropsSource::None if !kept.is_empty() => {
+            return Ok(VersionProps {
+                main: by_name(kept.iter()),
+                typescript: BTreeMap::new(),
+                source: PropsSource::Typescript,
+            });
+        }
+        _ => (by_name(docs.into_iter()), by_name(kept.iter())),
+    };
+    Ok(VersionProps { main, typescript, source })
+}
+
+/// The props whose description differs between `old` and `new` (added, removed or changed), by name.
+fn changed_props(old: &BTreeMap<String, String>, new: &BTreeMap<String, String>) -> Vec<PropChange> {
+    let mut out = Vec::new();
+    for k in old.keys().chain(new.keys()).collect::<BTreeSet<_>>() {
+        let (b, a) = (old.get(k), new.get(k));
+        if b != a {
+            out.push(PropChange { name: k.clone(), before: b.cloned(), after: a.cloned() });
+        }
+    }
+    out
+}
+
+/// A prop's own name: `size` of `Tag.size` or `TagProps.size`.
+fn prop_name(qualified: &str) -> &str {
+    qualified.rsplit_once('.').map_or(qualified, |(_, p)| p)
 }
 
 fn functions(set: &BundleSet, component: &str) -> Result<BTreeSet<String>, LookupError> {
@@ -319,15 +374,13 @@ pub fn changes(old: &BundleSet, new: &BundleSet, component: &str, lang: Option<&
     let entry = new.component(component).or_else(|_| old.component(component))?;
     let (name, key) = (entry.name.clone(), entry.key.clone());
     let props_lang = lang.unwrap_or(&new.head().default_lang);
-    let ((p_old, s_old), (p_new, s_new)) =
-        (or_empty(props(old, component, props_lang))?, or_empty(props(new, component, props_lang))?);
-    let mut prop_changes = Vec::new();
-    for k in p_old.keys().chain(p_new.keys()).collect::<BTreeSet<_>>() {
-        let (b, a) = (p_old.get(k), p_new.get(k));
-        if b != a {
-            prop_changes.push(PropChange { name: k.clone(), before: b.cloned(), after: a.cloned() });
-        }
-    }
+    let (p_old, p_new) = (or_empty(props(old, component, props_lang))?, or_empty(props(new, component, props_lang))?);
+    let mut prop_changes = changed_props(&p_old.main, &p_new.main);
+    // Then the props changed only in the TypeScript types kept beside the documents' tables.
+    let shown: BTreeSet<String> = prop_changes.iter().map(|c| prop_name(&c.name).to_string()).collect();
+    let in_typescript = changed_props(&p_old.typescript, &p_new.typescript);
+    prop_changes.extend(in_typescript.into_iter().filter(|c| !shown.contains(prop_name(&c.name))));
+    let (s_old, s_new) = (p_old.source, p_new.source);
     let (f_old, f_new) = (or_empty(functions(old, component))?, or_empty(functions(new, component))?);
     Ok(Changes {
         served: new.served(),

@@ -67,6 +67,10 @@ pub mod keys {
     }
     /// The props tables of a component: `Vec<PropsTable>`, all languages and sources.
     pub const PROPS: &str = "props";
+    /// The TypeScript [`super::PropsTable`]s of a component whose `props` frame holds its documents' API tables
+    /// (format 7): not served as its props (the documents' win), kept so that `diff` can compare props changed only
+    /// in TypeScript. Absent when `props` is already TypeScript, or there is none.
+    pub const PROPS_TYPESCRIPT: &str = "props-typescript";
     /// The [`super::TokenMaps`] of every text of the bundle.
     pub const TOKENS: &str = "tokens";
 }

@@ -863,8 +863,15 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
     }
     let metas: Vec<FileMeta> =
         plan.files.iter().filter_map(|f| files.get(f.rel.as_str())).map(|c| c.meta.clone()).collect();
+    // The documents' tables win; the sources' types are kept beside them for `diff` (format 7).
+    let typescript = source_props(key, plan, files);
     if props.is_empty() {
-        props = source_props(key, plan, files);
+        props = typescript;
+    } else if !typescript.is_empty() {
+        match Frame::new(keys::PROPS_TYPESCRIPT, &typescript) {
+            Ok(fr) => frames.push(fr),
+            Err(e) => ctx.report(Diagnostic::new(plan.name.clone(), "props", e.to_string())),
+        }
     }
     units.extend(search_index::props_units(key, &plan.name, &props, &ctx.tokens));
     for doc in &mut docs {
