@@ -784,14 +784,9 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                     .map(|func| {
                         let start = with_indentation(&text, func.start_byte);
                         FunctionMeta {
-                            name: func.name.clone(),
-                            qualified: func.qualified.clone(),
-                            kind: FunctionKinds::one(func.kind.clone()),
-                            start_line: func.start_line,
-                            end_line: func.end_line,
                             start_byte: start,
-                            end_byte: func.end_byte,
                             tokens: text.get(start as usize..func.end_byte as usize).map_or(0, |s| slices.count(s)),
+                            ..func.meta.clone()
                         }
                     })
                     .collect();
