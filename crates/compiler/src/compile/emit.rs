@@ -19,6 +19,7 @@ use super::{Diagnostic, changelog, markdown, resolve_version};
 use crate::bundle::format::{CHANGELOG_KEY, Identity, MANIFEST_KEY, SEARCH_KEY};
 use crate::bundle::writer::{BundleWriter, Frame, Written, write_atomically};
 use crate::config::{CONFIG_FILE, Config, check_name, package_json};
+use crate::line_index::line_count;
 use crate::model::*;
 use crate::search::index::{self as search_index, DocSource, UnitDraft};
 use crate::view::{card, placeholder_view_spans, props_text};
@@ -205,10 +206,6 @@ fn read_text(f: &WalkedFile, max: u64) -> Result<String, ReadProblem> {
         let at = e.utf8_error().valid_up_to();
         skip(format!("not UTF-8 (invalid byte at offset {at}); skipped"))
     })
-}
-
-fn line_count(text: &str) -> u32 {
-    text.split('\n').count() as u32
 }
 
 /// The pseudo-path of a dependency on the list of walked sources (which `extends` can lead to).

@@ -211,7 +211,7 @@ pub fn analyze(lang: SourceLang, text: &str, skeleton_min_lines: usize) -> Resul
     functions.sort_by_key(|f| f.start_byte);
     let functions = identify(functions);
 
-    let lines = text.split('\n').count();
+    let lines = crate::line_index::line_count(text) as usize;
     let (skeleton, outer_bodies) = if lines >= skeleton_min_lines {
         let (s, n) = splice_skeleton(text, &bodies);
         (Some(s), n)
