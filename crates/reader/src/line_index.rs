@@ -57,7 +57,7 @@ impl LineIndex {
 /// text ends in `'\n'`): a [`LineIndex`]'s starts after the first, for a pass that needs them once (the reader's
 /// `budget::cut_points`).
 pub fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
-    text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1)
+    text.match_indices('\n').map(|(i, _)| i + 1)
 }
 
 /// Number of lines of `text` as a [`LineIndex`] counts them (`text.split('\n').count()`, at least 1), without
