@@ -187,9 +187,7 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
     let mut saw_front_matter = false;
 
     let mut front_matter = Vec::new();
-    let mut headings: Vec<(u8, String, u32)> = Vec::new();
-    // The explicit `{#id}` of each heading (dumi, Docusaurus, Pandoc, kramdown), in `headings`' order.
-    let mut anchors: Vec<Option<String>> = Vec::new();
+    let mut headings: Vec<Heading> = Vec::new();
     let mut code_blocks = Vec::new();
     let mut tables = Vec::new();
     let mut first_h1: Option<String> = None;
@@ -205,12 +203,11 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
             }
             NodeValue::Heading(heading) => {
                 let (title, anchor) = split_anchor(plain_text(node));
-                anchors.push(anchor);
                 if heading.level == 1 && first_h1.is_none() && !title.is_empty() {
                     first_h1 = Some(title.clone());
                 }
                 let level = heading.level.clamp(1, 6);
-                headings.push((level, title, lines.line_of_cm_line(pos.start.line)));
+                headings.push(Heading { level, title, line: lines.line_of_cm_line(pos.start.line), anchor });
             }
             NodeValue::CodeBlock(block) if block.fenced => {
                 let start_line = lines.line_of_cm_line(pos.start.line);
@@ -222,7 +219,7 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
                     index: to_u32(code_blocks.len() + 1),
                     info,
                     lang,
-                    heading: headings.last().map(|(_, title, _)| title.clone()),
+                    heading: headings.last().map(|h| h.title.clone()),
                     start_line,
                     end_line,
                     start_byte: to_u32(lines.start(start_line)),
@@ -238,7 +235,7 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
                 let end_line = lines.line_of_cm_line(pos.end.line).max(start_line).min(lines.count());
                 tables.push(TableMeta {
                     rows: to_u32(node.children().count().saturating_sub(1)),
-                    heading: headings.last().map(|(_, title, _)| title.clone()),
+                    heading: headings.last().map(|h| h.title.clone()),
                     start_line,
                     end_line,
                     start_byte: to_u32(lines.start(start_line)),
@@ -261,7 +258,7 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
     let brief = field("brief").or_else(|| field("description")).or(first_paragraph);
 
     add_demo_blocks(text, &lines, &headings, &mut code_blocks);
-    let sections = sections(&headings, &anchors, &lines);
+    let sections = sections(&headings, &lines);
     let unclosed_front_matter = !saw_front_matter && opens_front_matter(text);
     Document { lines: lines.count(), title, brief, sections, front_matter, code_blocks, tables, unclosed_front_matter }
 }
@@ -269,7 +266,7 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
 /// Adds a code block for every `<code src="…">` element outside fenced blocks (see [`Demo`]), and renumbers every
 /// block in document order. A `<code` inside an inline code span (after an odd number of backticks on its line)
 /// or an HTML comment is not a demo.
-fn add_demo_blocks(text: &str, lines: &LineMap, headings: &[(u8, String, u32)], blocks: &mut Vec<CodeBlock>) {
+fn add_demo_blocks(text: &str, lines: &LineMap, headings: &[Heading], blocks: &mut Vec<CodeBlock>) {
     let fenced: Vec<(u32, u32)> = blocks.iter().map(|b| (b.start_line, b.end_line)).collect();
     let mut demos = Vec::new();
     let mut in_comment = false;
@@ -317,7 +314,7 @@ fn add_demo_blocks(text: &str, lines: &LineMap, headings: &[(u8, String, u32)], 
                     index: 0,
                     info: lang.clone(),
                     lang,
-                    heading: headings.iter().rev().find(|h| h.2 <= start_line).map(|h| h.1.clone()),
+                    heading: headings.iter().rev().find(|h| h.line <= start_line).map(|h| h.title.clone()),
                     start_line,
                     end_line,
                     start_byte: to_u32(tag_start),
@@ -707,22 +704,34 @@ pub(super) fn split_anchor(title: String) -> (String, Option<String>) {
     (stripped, Some(id))
 }
 
-/// Sections from `(level, title, start_line)` headings in document order; a heading with an explicit anchor
-/// (`anchors[i]`) takes it as its slug (deduplicated like the others).
-fn sections(headings: &[(u8, String, u32)], anchors: &[Option<String>], lines: &LineMap) -> Vec<Section> {
+/// One heading as the parse finds it, before sections are closed.
+struct Heading {
+    /// 1..=6.
+    level: u8,
+    /// Plain text, without a trailing explicit anchor.
+    title: String,
+    /// Its (first) line, 1-based.
+    line: u32,
+    /// The explicit `{#id}` (dumi, Docusaurus, Pandoc, kramdown), if any.
+    anchor: Option<String>,
+}
+
+/// Sections from the headings in document order; a heading with an explicit anchor takes it as its slug
+/// (deduplicated like the others).
+fn sections(headings: &[Heading], lines: &LineMap) -> Vec<Section> {
     let mut used: HashSet<String> = HashSet::new();
     let mut out: Vec<Section> = Vec::with_capacity(headings.len());
     // Indices of sections still open, with strictly increasing levels.
     let mut open: Vec<usize> = Vec::new();
-    for (i, (level, title, start_line)) in headings.iter().enumerate() {
+    for h in headings {
         while let Some(&i) = open.last() {
-            if out[i].meta.level < *level {
+            if out[i].meta.level < h.level {
                 break;
             }
             open.pop();
-            close(&mut out[i], start_line.saturating_sub(1), lines);
+            close(&mut out[i], h.line.saturating_sub(1), lines);
         }
-        let base = anchors.get(i).cloned().flatten().unwrap_or_else(|| slugify(title));
+        let base = h.anchor.clone().unwrap_or_else(|| slugify(&h.title));
         let mut slug = base.clone();
         let mut n = 0;
         while used.contains(&slug) {
@@ -732,14 +741,14 @@ fn sections(headings: &[(u8, String, u32)], anchors: &[Option<String>], lines: &
         used.insert(slug.clone());
         open.push(out.len());
         let meta = SectionMeta {
-            level: *level,
-            title: title.clone(),
+            level: h.level,
+            title: h.title.clone(),
             slug,
-            start_line: *start_line,
-            end_line: *start_line,
+            start_line: h.line,
+            end_line: h.line,
             tokens: 0,
         };
-        out.push(Section { meta, start_byte: to_u32(lines.start(*start_line)), end_byte: 0 });
+        out.push(Section { meta, start_byte: to_u32(lines.start(h.line)), end_byte: 0 });
     }
     for i in open {
         close(&mut out[i], lines.count(), lines);
