@@ -1017,7 +1017,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
 /// renumbered).
 /// Every file it reads or looks for is pushed to `deps` with its content hash.
 fn load_demos(ctx: &Ctx, f: &WalkedFile, doc: &mut markdown::Document, deps: &mut Vec<cache::Dependency>) {
-    if doc.code_blocks.iter().all(|b| b.demo.is_none()) {
+    if doc.code_blocks.iter().all(|b| b.demo_tag.is_none()) {
         return;
     }
     // The repository root: `f.abs` minus as many components as `f.rel` has.
@@ -1026,7 +1026,7 @@ fn load_demos(ctx: &Ctx, f: &WalkedFile, doc: &mut markdown::Document, deps: &mu
     let doc_dir: Vec<&str> = f.rel.split('/').collect::<Vec<_>>()[..depth - 1].to_vec();
     let mut kept = Vec::with_capacity(doc.code_blocks.len());
     for mut b in std::mem::take(&mut doc.code_blocks) {
-        let Some(demo) = b.demo.clone() else {
+        let Some(demo) = b.demo_tag.clone() else {
             kept.push(b);
             continue;
         };

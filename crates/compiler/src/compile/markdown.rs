@@ -56,9 +56,10 @@ pub struct CodeBlock {
     /// `>` markers (block quote) removed from every line, and line endings `"\n"` (no `"\r"`).
     /// `None` when the slice is already clean (the usual top-level, LF case).
     pub code: Option<String>,
-    /// Set when the block is a demo file referenced by `<code src="…">` (dumi): its code is the file's, read by
-    /// the compiler; the block's lines and bytes are those of the `<code>` element in the document.
-    pub demo: Option<Demo>,
+    /// Set when the block is a demo file referenced by `<code src="…">` (dumi): the element as written. Its code is
+    /// the file's, read by the compiler, which then sets `meta.demo`; the block's lines and bytes are those of the
+    /// `<code>` element in the document.
+    pub demo_tag: Option<Demo>,
 }
 
 impl std::ops::Deref for CodeBlock {
@@ -228,7 +229,7 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
                     cleaned: code.is_some(),
                     demo: None,
                 };
-                code_blocks.push(CodeBlock { meta, code, demo: None });
+                code_blocks.push(CodeBlock { meta, code, demo_tag: None });
             }
             NodeValue::Table(_) => {
                 let start_line = lines.line_of_cm_line(pos.start.line);
@@ -323,7 +324,7 @@ fn add_demo_blocks(text: &str, lines: &LineMap, headings: &[Heading], blocks: &m
                     cleaned: false,
                     demo: None,
                 };
-                demos.push(CodeBlock { meta, code: None, demo: Some(demo) });
+                demos.push(CodeBlock { meta, code: None, demo_tag: Some(demo) });
             }
         }
     }
@@ -569,7 +570,7 @@ impl crate::view::BlockSpan for CodeBlock {
         (self.meta.start_byte, self.meta.end_byte)
     }
     fn demo_title(&self) -> Option<&str> {
-        self.demo.as_ref().map(|d| d.title.as_deref().unwrap_or(""))
+        self.demo_tag.as_ref().map(|d| d.title.as_deref().unwrap_or(""))
     }
 }
 
@@ -868,7 +869,7 @@ mod tests {
         let got: Vec<_> = doc
             .code_blocks
             .iter()
-            .map(|b| (b.index, b.lang.as_str(), b.start_line, b.end_line, b.demo.as_ref().map(|d| d.src.as_str())))
+            .map(|b| (b.index, b.lang.as_str(), b.start_line, b.end_line, b.demo_tag.as_ref().map(|d| d.src.as_str())))
             .collect();
         assert_eq!(
             got,
@@ -880,7 +881,7 @@ mod tests {
                 (5, "html", 17, 19, None),
             ]
         );
-        let d = |i: usize| doc.code_blocks[i].demo.clone().unwrap();
+        let d = |i: usize| doc.code_blocks[i].demo_tag.clone().unwrap();
         assert_eq!(d(1).title.as_deref(), Some("Basic usage"));
         assert_eq!(
             (d(2).title.as_deref(), d(2).description.as_deref(), d(2).debug),
