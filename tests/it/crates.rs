@@ -173,3 +173,91 @@ fn the_reader_only_release_binary_is_at_most_6_mb() {
         "the reader-only binary is {size} bytes stripped, over {READER_ONLY_MAX_BYTES}"
     );
 }
+
+/// "Render to count", the one interface through which the compiler uses the reader's logic (ARCHITECTURE.md): the
+/// views it renders with the reader's own code to store their sizes, the cut rule of token maps, and opening the
+/// set already published (a build that would write the same set writes nothing). Everything else it takes from the
+/// reader is shapes (`model`, `line_index`, `bundle`, `search`'s frame types).
+const RENDER_TO_COUNT: [(&str, &[&str]); 4] = [
+    ("view", &["BlockSpan", "card", "placeholder_view_spans", "props_text", "slugify"]),
+    ("read", &["BundleSet", "ComponentsView", "FilesView", "Served"]),
+    ("render", &["Render"]),
+    ("budget", &["MAX_SEGMENT_TOKENS", "MIN_MAX_TOKENS", "cut_points", "split_segment"]),
+];
+
+/// The items a source names under `crate::<module>::` for each module of [`RENDER_TO_COUNT`] and the reader's other
+/// logic modules, as `module::item` (`module::*` for the module itself); test code (from the first `#[cfg(test)]`)
+/// and comment lines left out. `use crate::view::{a, b};` gives both items.
+fn reader_logic_items(text: &str) -> Vec<String> {
+    const LOGIC: [&str; 7] = ["view", "read", "render", "budget", "diff", "locate", "units"];
+    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let code: String = code.lines().filter(|l| !l.trim_start().starts_with("//")).map(|l| format!("{l}\n")).collect();
+    let ident = |s: &str| -> String { s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect() };
+    let mut found = Vec::new();
+    for (i, _) in code.match_indices("crate::") {
+        let rest = &code[i + "crate::".len()..];
+        let module = ident(rest);
+        if !LOGIC.contains(&module.as_str()) {
+            continue;
+        }
+        let after = &rest[module.len()..];
+        let Some(path) = after.strip_prefix("::") else {
+            found.push(format!("{module}::*"));
+            continue;
+        };
+        if let Some(group) = path.strip_prefix('{') {
+            let group = group.split('}').next().unwrap_or_default();
+            found.extend(
+                group.split(',').map(|s| ident(s.trim())).filter(|s| !s.is_empty()).map(|s| format!("{module}::{s}")),
+            );
+        } else {
+            found.push(format!("{module}::{}", ident(path)));
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+#[test]
+fn the_compiler_uses_the_reader_logic_only_to_render_and_count() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/compiler/src");
+    let mut files = Vec::new();
+    let mut dirs = vec![src.clone()];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().filter_map(Result::ok) {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    let allowed: Vec<String> =
+        RENDER_TO_COUNT.iter().flat_map(|(m, items)| items.iter().map(move |i| format!("{m}::{i}"))).collect();
+    let mut used = Vec::new();
+    let mut outside = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        // The reader crate is named only by lib.rs, which re-exports its modules under `crate::`.
+        if text.contains("mydesign_docs_reader::") && !file.ends_with("lib.rs") {
+            outside.push(format!("{} names mydesign_docs_reader:: directly", file.display()));
+        }
+        for item in reader_logic_items(&text) {
+            if !allowed.contains(&item) {
+                outside.push(format!("{} uses crate::{item}", file.display()));
+            }
+            used.push(item);
+        }
+    }
+    // Sanity: the scan reads groups and sees the interface in use (emit.rs renders cards, tokens.rs cuts).
+    assert_eq!(
+        reader_logic_items(
+            "use crate::view::{card, props_text};\nlet x = crate::budget::cut_points(t);\n// crate::diff\n"
+        ),
+        ["budget::cut_points", "view::card", "view::props_text"]
+    );
+    assert!(used.contains(&"view::card".to_string()) && used.contains(&"budget::cut_points".to_string()), "{used:?}");
+    assert!(outside.is_empty(), "outside the render-to-count interface {RENDER_TO_COUNT:?}:\n{}", outside.join("\n"));
+}

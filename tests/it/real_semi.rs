@@ -191,3 +191,49 @@ fn unknown_names_suggest_the_closest() {
     let err = b.set.file("../../etc/passwd", false, None, Paging::unlimited()).unwrap_err().to_string();
     assert!(err.starts_with("no file `../../etc/passwd` in semi 2.90.10"), "{err}");
 }
+
+#[test]
+fn props_parts_list_the_tables_they_show_whole_even_when_tables_share_a_name() {
+    use mydesign_docs::budget::Budget;
+    let b = semi_or_skip!();
+    // Semi's Card document has three API tables under one heading, so they share a name.
+    let full = b.set.props("card", zh(), Paging::unlimited()).unwrap();
+    let tables: Vec<(&str, u32)> = full.props.iter().map(|t| (t.name.as_str(), t.line)).collect();
+    assert_eq!(tables, [("API 参考", 661), ("API 参考", 682), ("API 参考", 691)]);
+    let mut cut_with_tables = 0;
+    for (component, lang) in [("card", "zh-CN"), ("carousel", "en-US"), ("checkbox", "en-US"), ("radio", "en-US")] {
+        let whole = b.set.props(component, Some(lang), Paging::unlimited()).unwrap();
+        // Where each table's text starts: its heading names its file and line, which no other table shares.
+        let mut starts: Vec<usize> = whole
+            .props
+            .iter()
+            .map(|t| whole.text.find(&format!("## {} ({}:{}", t.name, t.path, t.line)).unwrap())
+            .collect();
+        starts.push(whole.text.len());
+        for max in (600..=2400).step_by(200) {
+            let budget = Budget::new(10_000, Some(max)).unwrap();
+            let mut cursor: Option<String> = None;
+            for _ in 0..200 {
+                let paging = Paging { budget, cursor: cursor.as_deref() };
+                let part = b.set.props(component, Some(lang), paging).unwrap();
+                let (from, to) = (part.part.offset as usize, part.part.offset as usize + part.text.len());
+                assert_eq!(&whole.text[from..to], part.text, "{component} {lang} at {max}");
+                let shown: Vec<u32> = (0..whole.props.len())
+                    .filter(|&i| from <= starts[i] && starts[i + 1] <= to)
+                    .map(|i| whole.props[i].line)
+                    .collect();
+                let listed: Vec<u32> = part.props.iter().map(|t| t.line).collect();
+                assert_eq!(listed, shown, "{component} {lang} at {max} tokens, bytes {from}..{to}");
+                if part.next_cursor.is_some() && !listed.is_empty() {
+                    cut_with_tables += 1;
+                }
+                match part.next_cursor {
+                    Some(next) => cursor = Some(next),
+                    None => break,
+                }
+            }
+        }
+    }
+    // Not vacuous: some cut parts list tables.
+    assert!(cut_with_tables > 0);
+}

@@ -137,8 +137,10 @@ pub fn split_segment(text: &str, from: usize, to: usize) -> (Vec<usize>, Vec<usi
 pub fn cut_points(text: &str) -> Vec<usize> {
     let mut out = Vec::new();
     let mut last = 0;
-    let line_starts = text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1);
-    for p in line_starts.filter(|&p| p < text.len() && clean_line_start(&text[p..])).chain([text.len()]) {
+    for p in crate::line_index::line_starts(text)
+        .filter(|&p| p < text.len() && clean_line_start(&text[p..]))
+        .chain([text.len()])
+    {
         if p - last > LONG_SEGMENT_BYTES {
             out.extend(word_cuts(text, last, p));
         }

@@ -15,7 +15,7 @@ pub struct LineIndex {
 impl LineIndex {
     /// The line starts of `text`.
     pub fn new(text: &str) -> LineIndex {
-        let starts = std::iter::once(0).chain(memchr_newlines(text.as_bytes()).map(|i| i + 1)).collect();
+        let starts = std::iter::once(0).chain(line_starts(text)).collect();
         LineIndex { starts, len: text.len() }
     }
 
@@ -53,14 +53,34 @@ impl LineIndex {
     }
 }
 
-/// Offsets of the `'\n'` bytes of `bytes`.
-fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i)
+/// Byte offsets where lines 2, 3, … of `text` start (just after each `'\n'`; the last one is `text.len()` when the
+/// text ends in `'\n'`): a [`LineIndex`]'s starts after the first, for a pass that needs them once (the reader's
+/// `budget::cut_points`).
+pub fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    text.match_indices('\n').map(|(i, _)| i + 1)
+}
+
+/// Number of lines of `text` as a [`LineIndex`] counts them (`text.split('\n').count()`, at least 1), without
+/// building the table: the line counts of files, skeletons and changelogs.
+pub fn line_count(text: &str) -> u32 {
+    u32::try_from(line_starts(text).count() + 1).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::LineIndex;
+    use super::{LineIndex, line_count, line_starts};
+
+    #[test]
+    fn the_count_and_the_starts_are_the_tables() {
+        for (text, count) in [("", 1), ("a", 1), ("a\n", 2), ("ab\r\n\ncd\n", 4), ("\n\n", 3)] {
+            let index = LineIndex::new(text);
+            assert_eq!(line_count(text), count, "{text:?}");
+            assert_eq!(index.count(), count, "{text:?}");
+            let starts: Vec<usize> = line_starts(text).collect();
+            assert_eq!(starts, (2..=count).map(|l| index.start(l)).collect::<Vec<_>>(), "{text:?}");
+        }
+        assert_eq!(line_starts("ab\r\n\ncd\n").collect::<Vec<_>>(), [4, 5, 8]);
+    }
 
     #[test]
     fn lines_are_counted_as_split_and_located_by_byte() {

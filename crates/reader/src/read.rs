@@ -1990,7 +1990,7 @@ impl BundleSet {
             .into_iter()
             .filter(|t| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
             .collect();
-        let text = crate::view::props_text(&meta.name, &props);
+        let (text, table_spans) = crate::view::props_text_spans(&meta.name, &props);
         let cuts = self.cuts(&bundle, &keys::props_text(&doc.lang), &text)?;
         let request = Request::Doc {
             component: meta.key.clone(),
@@ -2000,15 +2000,10 @@ impl BundleSet {
         };
         // Each table's byte span in the text and an upper bound of its JSON's tokens: its text's stored count,
         // plus 40 for the field names of the table and of each prop, plus what escaping its strings adds.
-        let mut starts: Vec<usize> =
-            props.iter().map(|t| text.find(&format!("## {} (", t.name)).unwrap_or(text.len())).collect();
-        starts.push(text.len());
         let spans: Vec<(usize, usize, u32)> = props
             .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let (a, b) =
-                    (starts[i], starts[i + 1..].iter().copied().find(|&e| e > starts[i]).unwrap_or(text.len()));
+            .zip(&table_spans)
+            .map(|(t, &(a, b))| {
                 let escapes: usize = t
                     .props
                     .iter()

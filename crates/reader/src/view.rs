@@ -377,14 +377,24 @@ pub const CARD_FILES: usize = 4;
 /// naming it and where it comes from, then `| Prop | Type | Default | Description |` rows (`?` marks optional
 /// props; `since`/deprecated notes go to the description). Cells have `|` escaped and newlines flattened.
 pub fn props_text(component: &str, tables: &[PropsTable]) -> String {
+    props_text_spans(component, tables).0
+}
+
+/// [`props_text`] and the byte span of each table in it (`tables[i]` is `text[spans[i].0..spans[i].1]`: its heading
+/// to the next table's heading, the blank line after it included), so a reader cuts the text by table without
+/// searching it. No spans when `tables` is empty.
+pub fn props_text_spans(component: &str, tables: &[PropsTable]) -> (String, Vec<(usize, usize)>) {
     if tables.is_empty() {
-        return format!(
+        let text = format!(
             "No props tables were found for {component} (no `XxxProps` type in its sources, no API table in its document).\n"
         );
+        return (text, Vec::new());
     }
     let cell = |s: &str| s.replace('|', "\\|").replace(['\n', '\r'], " ");
     let mut out = String::new();
+    let mut spans = Vec::with_capacity(tables.len());
     for t in tables {
+        let start = out.len();
         let mut from = format!("{}:{}", t.path, t.line);
         if !t.extends.is_empty() {
             let _ = write!(from, "; extends {}", t.extends.join(", "));
@@ -416,6 +426,57 @@ pub fn props_text(component: &str, tables: &[PropsTable]) -> String {
             );
         }
         out.push('\n');
+        spans.push((start, out.len()));
     }
-    out
+    (out, spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Prop;
+
+    fn table(name: &str, origin: PropsOrigin, path: &str, prop: &str) -> PropsTable {
+        PropsTable {
+            name: name.into(),
+            origin,
+            path: path.into(),
+            lang: None,
+            line: 3,
+            extends: vec![],
+            unresolved_extends: vec![],
+            props: vec![Prop {
+                name: prop.into(),
+                type_text: "boolean".into(),
+                optional: true,
+                default: None,
+                // A description that reads like another table's heading: spans are not found by searching.
+                description: Some("## Button (see below)".into()),
+                since: None,
+                deprecated: false,
+            }],
+        }
+    }
+
+    #[test]
+    fn props_tables_have_their_own_spans_even_under_one_name() {
+        let tables = [
+            table("Button", PropsOrigin::Typescript, "src/button.tsx", "loading"),
+            table("Button", PropsOrigin::Document, "docs/button.md", "block"),
+        ];
+        let (text, spans) = props_text_spans("Button", &tables);
+        assert_eq!(text, props_text("Button", &tables));
+        let parts: Vec<&str> = spans.iter().map(|&(a, b)| &text[a..b]).collect();
+        assert_eq!(
+            parts,
+            [
+                "## Button (src/button.tsx:3)\n\n| Prop | Type | Default | Description |\n| --- | --- | --- | --- |\n\
+                 | loading? | boolean |  | ## Button (see below) |\n\n",
+                "## Button (docs/button.md:3)\n\n| Prop | Type | Default | Description |\n| --- | --- | --- | --- |\n\
+                 | block? | boolean |  | ## Button (see below) |\n\n",
+            ]
+        );
+        assert_eq!(spans.last().map(|s| s.1), Some(text.len()));
+        assert_eq!(props_text_spans("Button", &[]).1, []);
+    }
 }

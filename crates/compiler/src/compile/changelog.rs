@@ -9,24 +9,30 @@ use serde::{Deserialize, Serialize};
 
 use super::markdown;
 use crate::line_index::LineIndex;
+use crate::model::{PageMeta, ReleaseMeta};
 
 /// Lines per changelog page in the Semi Design MCP server.
 pub const SEMI_PAGE_LINES: u32 = 300;
 
-/// One page of a changelog: a run of whole lines.
+/// One page of a changelog: a run of whole lines. The model's [`PageMeta`] (`number` 1-based, page 1 the top of
+/// the file, the newest entries; `start_line`..=`end_line` 1-based; `tokens` 0 here, counted by the compiler's
+/// `emit`) and its byte span. Field reads go through to `meta`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Page {
-    /// 1-based page number; page 1 is the top of the file (the newest entries).
-    pub number: u32,
-    /// First line of the page (1-based).
-    pub start_line: u32,
-    /// Last line of the page (1-based, inclusive).
-    pub end_line: u32,
+    /// The page as the bundle stores it.
+    pub meta: PageMeta,
     /// Byte offset of the start of `start_line`.
     pub start_byte: u32,
     /// Byte offset of the end of `end_line`, before its `'\n'` (a `'\r'` before it stays in the
     /// page): the pages' texts joined with `"\n"` reproduce the file exactly.
     pub end_byte: u32,
+}
+
+impl std::ops::Deref for Page {
+    type Target = PageMeta;
+    fn deref(&self) -> &PageMeta {
+        &self.meta
+    }
 }
 
 /// Pages of `page_lines` lines (300 in the Semi Design MCP server), page 1 = top of the file
@@ -46,9 +52,7 @@ pub fn pages(text: &str, page_lines: u32) -> Vec<Page> {
             let first = p * page_lines + 1;
             let last = if p + 1 == pages { lines } else { (p + 1) * page_lines };
             Page {
-                number: to_u32(p + 1),
-                start_line: to_u32(first),
-                end_line: to_u32(last),
+                meta: PageMeta { number: to_u32(p + 1), start_line: to_u32(first), end_line: to_u32(last), tokens: 0 },
                 start_byte: to_u32(index.start(to_u32(first))),
                 end_byte: to_u32(index.end(to_u32(last))),
             }
@@ -56,26 +60,30 @@ pub fn pages(text: &str, page_lines: u32) -> Vec<Page> {
         .collect()
 }
 
-/// One release entry of a changelog: a heading that names a version, and the lines under it.
+/// One release entry of a changelog: a heading that names a version, and the lines under it. The model's
+/// [`ReleaseMeta`] with the heading's text and the entry's byte span. Field reads go through to `meta`.
+///
+/// In `meta`: `version` is the version as written in the heading, without a leading `v` (`2.102.0`,
+/// `2.18.0-beta.0`; a prerelease written with spaces, `1.0.0 - beta.0`, is normalised to `1.0.0-beta.0`); `date`
+/// the first `YYYY-MM-DD` in the heading; `start_line` the heading's line; `end_line` the line before the next
+/// release heading or the next heading of the same or a higher level, whichever comes first, or the last line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Release {
-    /// The version as written in the heading, without a leading `v`: `2.102.0`,
-    /// `2.18.0-beta.0`. A prerelease written with spaces (`1.0.0 - beta.0`) is normalised to
-    /// `1.0.0-beta.0`.
-    pub version: String,
-    /// The first `YYYY-MM-DD` in the heading, if any.
-    pub date: Option<String>,
+    /// The release as the bundle stores it.
+    pub meta: ReleaseMeta,
     /// The heading's plain text, e.g. `🎉 2.102.0 (2026-07-31)`.
     pub heading: String,
-    /// The heading's line (1-based).
-    pub start_line: u32,
-    /// Last line of the entry (1-based, inclusive): the line before the next release heading or
-    /// the next heading of the same or a higher level, whichever comes first, or the last line.
-    pub end_line: u32,
     /// Byte offset of the start of `start_line`.
     pub start_byte: u32,
     /// Byte offset of the end of `end_line`, excluding its line terminator.
     pub end_byte: u32,
+}
+
+impl std::ops::Deref for Release {
+    type Target = ReleaseMeta;
+    fn deref(&self) -> &ReleaseMeta {
+        &self.meta
+    }
 }
 
 /// Release entries: each heading (any level) whose text contains a semver-like version `x.y.z`
@@ -97,15 +105,18 @@ pub fn releases(text: &str) -> Vec<Release> {
             // stops at the end of the line before (before its "\n" or "\r\n").
             let newline = section.start_byte.saturating_sub(1) as usize;
             let cr = newline > 0 && text.as_bytes().get(newline - 1) == Some(&b'\r');
-            previous.end_line = (section.start_line.saturating_sub(1)).max(previous.start_line);
+            previous.meta.end_line = (section.start_line.saturating_sub(1)).max(previous.start_line);
             previous.end_byte = to_u32(newline - usize::from(cr)).max(previous.start_byte);
         }
-        out.push(Release {
+        let meta = ReleaseMeta {
             version,
             date: find_date(&section.title),
-            heading: section.title.clone(),
             start_line: section.start_line,
             end_line: section.end_line,
+        };
+        out.push(Release {
+            meta,
+            heading: section.title.clone(),
             start_byte: section.start_byte,
             end_byte: section.end_byte,
         });
@@ -198,18 +209,15 @@ mod tests {
         pages.iter().map(|p| &text[p.start_byte as usize..p.end_byte as usize]).collect()
     }
 
+    fn page(number: u32, start_line: u32, end_line: u32, start_byte: u32, end_byte: u32) -> Page {
+        Page { meta: PageMeta { number, start_line, end_line, tokens: 0 }, start_byte, end_byte }
+    }
+
     #[test]
     fn pages_of_lines() {
         let text = "a\nb\nc\nd\ne";
         let got = pages(text, 2);
-        assert_eq!(
-            got,
-            [
-                Page { number: 1, start_line: 1, end_line: 2, start_byte: 0, end_byte: 3 },
-                Page { number: 2, start_line: 3, end_line: 4, start_byte: 4, end_byte: 7 },
-                Page { number: 3, start_line: 5, end_line: 5, start_byte: 8, end_byte: 9 },
-            ]
-        );
+        assert_eq!(got, [page(1, 1, 2, 0, 3), page(2, 3, 4, 4, 7), page(3, 5, 5, 8, 9),]);
         assert_eq!(page_texts(text, &got), ["a\nb", "c\nd", "e"]);
     }
 
@@ -234,7 +242,7 @@ mod tests {
 
     #[test]
     fn empty_text_has_one_empty_page_and_zero_is_one() {
-        assert_eq!(pages("", 300), [Page { number: 1, start_line: 1, end_line: 1, start_byte: 0, end_byte: 0 }]);
+        assert_eq!(pages("", 300), [page(1, 1, 1, 0, 0)]);
         assert_eq!(pages("a\nb", 0).len(), 2);
     }
 

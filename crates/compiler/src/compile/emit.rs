@@ -19,6 +19,7 @@ use super::{Diagnostic, changelog, markdown, resolve_version};
 use crate::bundle::format::{CHANGELOG_KEY, Identity, MANIFEST_KEY, SEARCH_KEY};
 use crate::bundle::writer::{BundleWriter, Frame, Written, write_atomically};
 use crate::config::{CONFIG_FILE, Config, check_name, package_json};
+use crate::line_index::line_count;
 use crate::model::*;
 use crate::search::index::{self as search_index, DocSource, UnitDraft};
 use crate::view::{card, placeholder_view_spans, props_text};
@@ -205,10 +206,6 @@ fn read_text(f: &WalkedFile, max: u64) -> Result<String, ReadProblem> {
         let at = e.utf8_error().valid_up_to();
         skip(format!("not UTF-8 (invalid byte at offset {at}); skipped"))
     })
-}
-
-fn line_count(text: &str) -> u32 {
-    text.split('\n').count() as u32
 }
 
 /// The pseudo-path of a dependency on the list of walked sources (which `extends` can lead to).
@@ -784,14 +781,9 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                     .map(|func| {
                         let start = with_indentation(&text, func.start_byte);
                         FunctionMeta {
-                            name: func.name.clone(),
-                            qualified: func.qualified.clone(),
-                            kind: FunctionKinds::one(func.kind.clone()),
-                            start_line: func.start_line,
-                            end_line: func.end_line,
                             start_byte: start,
-                            end_byte: func.end_byte,
                             tokens: text.get(start as usize..func.end_byte as usize).map_or(0, |s| slices.count(s)),
+                            ..func.meta.clone()
                         }
                     })
                     .collect();
@@ -943,7 +935,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     };
     let mut doc = markdown::parse_as(&text, markdown::Syntax::of_path(&f.rel));
     let mut deps = Vec::new();
-    let demos = load_demos(ctx, f, &mut doc, &mut deps);
+    load_demos(ctx, f, &mut doc, &mut deps);
     if doc.unclosed_front_matter {
         ctx.report(Diagnostic::new(
             format!("{}:1", f.rel),
@@ -961,42 +953,21 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     let mut maps = TokenMaps::new();
     let (map, slices) = ctx.tokens.map_counts(&text);
     let tokens = map.total();
-    let code_blocks = doc
-        .code_blocks
-        .iter()
-        .map(|b| CodeBlockMeta {
-            index: b.index,
-            info: b.info.clone(),
-            lang: b.lang.clone(),
-            heading: b.heading.clone(),
-            start_line: b.start_line,
-            end_line: b.end_line,
-            start_byte: b.start_byte,
-            end_byte: b.end_byte,
-            tokens: slices.count(b.code.as_deref().unwrap_or_else(|| slice(b.start_byte, b.end_byte))),
-            cleaned: b.code.is_some(),
-            demo: demos.get(&b.index).cloned(),
-        })
-        .collect::<Vec<CodeBlockMeta>>();
-    for b in &doc.code_blocks {
+    for b in &mut doc.code_blocks {
+        b.meta.tokens = slices.count(b.code.as_deref().unwrap_or_else(|| slice(b.start_byte, b.end_byte)));
         if let Some(code) = &b.code {
             push(Frame::new(keys::block(lang, b.index), code.as_str()));
             maps.insert(keys::block(lang, b.index), ctx.tokens.map(code));
         }
     }
-    let tables: Vec<TableMeta> = doc
-        .tables
-        .iter()
-        .map(|t| TableMeta {
-            rows: t.rows,
-            heading: t.heading.clone(),
-            start_line: t.start_line,
-            end_line: t.end_line,
-            start_byte: t.start_byte,
-            end_byte: t.end_byte,
-            tokens: slices.count(slice(t.start_byte, t.end_byte)),
-        })
-        .collect();
+    for t in &mut doc.tables {
+        t.tokens = slices.count(slice(t.start_byte, t.end_byte));
+    }
+    for s in &mut doc.sections {
+        s.meta.tokens = slices.count(slice(s.start_byte, s.end_byte));
+    }
+    let code_blocks: Vec<CodeBlockMeta> = doc.code_blocks.iter().map(|b| b.meta.clone()).collect();
+    let tables = doc.tables.clone();
     // The view is rebuilt by the reader from the stored spans; only its token map is stored. Placeholders cost ~30
     // tokens each, so a document of many tiny blocks is served whole when hiding would not save anything.
     let mut hidden = doc.lines > ctx.config.thresholds.doc_hide_lines && !code_blocks.is_empty();
@@ -1012,18 +983,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     }
     push(Frame::new(keys::doc(lang), text.as_str()));
     maps.insert(keys::doc(lang), map);
-    let sections: Vec<SectionMeta> = doc
-        .sections
-        .iter()
-        .map(|s| SectionMeta {
-            level: s.level,
-            title: s.title.clone(),
-            slug: s.slug.clone(),
-            start_line: s.start_line,
-            end_line: s.end_line,
-            tokens: slices.count(slice(s.start_byte, s.end_byte)),
-        })
-        .collect();
+    let sections: Vec<SectionMeta> = doc.sections.iter().map(|s| s.meta.clone()).collect();
     // Search units reuse the counts above (sections, code blocks) wherever their spans are the same.
     let counts = search_index::Counted {
         // Search units of code are slices of the document: a cleaned block's served count is not theirs.
@@ -1058,20 +1018,14 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
 }
 
 /// Reads the demo file of every `<code src="…">` block of `doc` (the document `f`) into the block's code, and
-/// returns each demo block's metadata by block number. `src` is resolved relative to the document's folder and
+/// sets its metadata (`meta.demo`, `meta.cleaned`). `src` is resolved relative to the document's folder and
 /// must stay inside the repository (lexically and after symlinks); a demo that cannot be read (missing, outside,
 /// binary, too large) is a warning naming the document and line, and its block is dropped (the other blocks are
 /// renumbered).
 /// Every file it reads or looks for is pushed to `deps` with its content hash.
-fn load_demos(
-    ctx: &Ctx,
-    f: &WalkedFile,
-    doc: &mut markdown::Document,
-    deps: &mut Vec<cache::Dependency>,
-) -> BTreeMap<u32, DemoMeta> {
-    let mut out = BTreeMap::new();
-    if doc.code_blocks.iter().all(|b| b.demo.is_none()) {
-        return out;
+fn load_demos(ctx: &Ctx, f: &WalkedFile, doc: &mut markdown::Document, deps: &mut Vec<cache::Dependency>) {
+    if doc.code_blocks.iter().all(|b| b.demo_tag.is_none()) {
+        return;
     }
     // The repository root: `f.abs` minus as many components as `f.rel` has.
     let depth = f.rel.split('/').count();
@@ -1079,7 +1033,7 @@ fn load_demos(
     let doc_dir: Vec<&str> = f.rel.split('/').collect::<Vec<_>>()[..depth - 1].to_vec();
     let mut kept = Vec::with_capacity(doc.code_blocks.len());
     for mut b in std::mem::take(&mut doc.code_blocks) {
-        let Some(demo) = b.demo.clone() else {
+        let Some(demo) = b.demo_tag.clone() else {
             kept.push(b);
             continue;
         };
@@ -1136,24 +1090,20 @@ fn load_demos(
             .map(|(stem, _)| format!("{stem}.md"))
             .filter(|md| *md != rel && root.join(md).is_file());
         b.code = Some(code);
+        b.meta.cleaned = true;
+        b.meta.demo = Some(DemoMeta {
+            path: rel,
+            title: demo.title,
+            description: demo.description,
+            description_path,
+            debug: demo.debug,
+        });
         kept.push(b);
-        let index = kept.len() as u32;
-        out.insert(
-            index,
-            DemoMeta {
-                path: rel,
-                title: demo.title,
-                description: demo.description,
-                description_path,
-                debug: demo.debug,
-            },
-        );
     }
     for (i, b) in kept.iter_mut().enumerate() {
-        b.index = i as u32 + 1;
+        b.meta.index = i as u32 + 1;
     }
     doc.code_blocks = kept;
-    out
 }
 
 /// `src` (a `/`-separated path relative to the folder `dir`, given as its segments) as a repository-relative
@@ -1224,15 +1174,12 @@ fn compile_changelogs(ctx: Ctx, changelogs: &[(String, WalkedFile)]) -> anyhow::
                 frames.push(Frame::new(&key, body)?);
                 let tokens = map.total();
                 maps.insert(key, map);
-                Ok(PageMeta { number: p.number, start_line: p.start_line, end_line: p.end_line, tokens })
+                Ok(PageMeta { tokens, ..p.meta.clone() })
             })
             .collect::<std::io::Result<_>>()?;
         let found = changelog::releases(&text);
         units.extend(search_index::release_units(lang, &f.rel, &text, &found, &page_counts, &ctx.tokens));
-        let releases: Vec<ReleaseMeta> = found
-            .into_iter()
-            .map(|r| ReleaseMeta { version: r.version, date: r.date, start_line: r.start_line, end_line: r.end_line })
-            .collect();
+        let releases: Vec<ReleaseMeta> = found.into_iter().map(|r| r.meta).collect();
         let summary = ChangelogSummary {
             lang: lang.clone(),
             path: f.rel.clone(),

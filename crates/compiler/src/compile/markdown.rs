@@ -25,45 +25,48 @@ use comrak::{Arena, Options, parse_document};
 use serde::{Deserialize, Serialize};
 
 use crate::line_index::LineIndex;
+use crate::model::{CodeBlockMeta, SectionMeta, TableMeta};
 
 /// Longest [`Document::brief`] taken from a paragraph, in chars (Unicode scalar values).
 const BRIEF_MAX_CHARS: usize = 200;
 
-/// One CommonMark *fenced* code block (```` ``` ````, `~~~`, or a longer fence). Indented code
-/// blocks are not code blocks here; neither is a fence inside an HTML comment or HTML block, nor
-/// inline ```` ``` ```` in prose.
+/// One CommonMark *fenced* code block (```` ``` ````, `~~~`, or a longer fence), or a dumi demo element. Indented
+/// code blocks are not code blocks here; neither is a fence inside an HTML comment or HTML block, nor inline
+/// ```` ``` ```` in prose.
+///
+/// The parser fills the model's [`CodeBlockMeta`] (what the bundle stores) and keeps beside it what only the
+/// compiler needs: the cleaned code and the demo element as written. `meta.tokens` is 0 here (the compiler's
+/// `emit` counts it) and `meta.demo` is `None` (`emit` sets it once the demo file is read); `meta.cleaned` is
+/// `code.is_some()`. Field reads go through to `meta` ([`std::ops::Deref`]).
+///
+/// In `meta`: `index` is the 1-based position among the document's code blocks in document order (the `#N` of
+/// the placeholders and of "get code block"); `info` the whole info string after the opening fence, trimmed
+/// (`""` when there is none), `lang` its first word; `heading` the plain text of the nearest heading (any level)
+/// above the block; `start_line` the opening fence's line, `end_line` the closing fence's line, or, when the fence
+/// is never closed, the block's last line of content (end of the document or of the enclosing list item / block
+/// quote); `start_byte` the start of `start_line` (indentation and container markers included) and `end_byte` the
+/// end of `end_line` without its line terminator, so `text[start_byte..end_byte]` is exactly lines
+/// `start_line..=end_line`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CodeBlock {
-    /// 1-based position among the document's fenced code blocks, in document order: the `#N` of
-    /// the placeholders and of "get code block".
-    pub index: u32,
-    /// The whole info string after the opening fence, trimmed, e.g. `jsx live=true dir="column"`;
-    /// `""` when there is none.
-    pub info: String,
-    /// The first whitespace-separated word of `info`, e.g. `jsx`; `""` when there is no info.
-    pub lang: String,
-    /// Plain text of the nearest heading (any level) above the block in document order; `None`
-    /// when no heading precedes it.
-    pub heading: Option<String>,
-    /// First line of the block: the opening fence's line (1-based).
-    pub start_line: u32,
-    /// Last line of the block (1-based, inclusive): the closing fence's line, or, when the fence
-    /// is never closed, the block's last line of content (end of the document or of the
-    /// enclosing list item / block quote).
-    pub end_line: u32,
-    /// Byte offset of the start of `start_line` (indentation and container markers included).
-    pub start_byte: u32,
-    /// Byte offset of the end of `end_line`, excluding its line terminator:
-    /// `text[start_byte..end_byte]` is exactly lines `start_line..=end_line`.
-    pub end_byte: u32,
+    /// The block as the bundle stores it (tokens and demo filled in by the compiler).
+    pub meta: CodeBlockMeta,
     /// The block as a Markdown renderer sees it, fences included, when that differs from the
     /// source slice `text[start_byte..end_byte]`: the container's indentation (list item) and
     /// `>` markers (block quote) removed from every line, and line endings `"\n"` (no `"\r"`).
     /// `None` when the slice is already clean (the usual top-level, LF case).
     pub code: Option<String>,
-    /// Set when the block is a demo file referenced by `<code src="…">` (dumi): its code is the file's, read by
-    /// the compiler; the block's lines and bytes are those of the `<code>` element in the document.
-    pub demo: Option<Demo>,
+    /// Set when the block is a demo file referenced by `<code src="…">` (dumi): the element as written. Its code is
+    /// the file's, read by the compiler, which then sets `meta.demo`; the block's lines and bytes are those of the
+    /// `<code>` element in the document.
+    pub demo_tag: Option<Demo>,
+}
+
+impl std::ops::Deref for CodeBlock {
+    type Target = CodeBlockMeta;
+    fn deref(&self) -> &CodeBlockMeta {
+        &self.meta
+    }
 }
 
 /// A demo file referenced from a document by `<code src="./demo/basic.tsx">Basic usage</code>` (dumi; also
@@ -80,43 +83,30 @@ pub struct Demo {
     pub debug: bool,
 }
 
-/// One GFM table (header row, delimiter row, body rows).
+/// One heading (ATX `#…` or setext `===`/`---`, H1–H6) and the lines it governs: the model's [`SectionMeta`]
+/// (`tokens` 0 here, counted by the compiler's `emit`) and its byte span. Field reads go through to `meta`.
+///
+/// In `meta`: `level` 1..=6; `title` the plain text of the heading (text and inline code without backticks,
+/// emphasis and link text kept, HTML/JSX tags dropped, whitespace runs collapsed to one space, trimmed); `slug`
+/// the GitHub-style anchor of `title` (see [`slugify`]), or the heading's explicit `{#id}`, made unique within the
+/// document by appending `-1`, `-2`, … to repeats, as GitHub does; `start_line` the heading's first line (for a
+/// setext heading, its first text line); `end_line` the line before the next heading of the same or a higher
+/// level (smaller or equal `level`), or the document's last line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Table {
-    /// Body rows (the header row not counted).
-    pub rows: u32,
-    /// Plain text of the nearest heading above it.
-    pub heading: Option<String>,
-    /// First line (the header row).
-    pub start_line: u32,
-    /// Last line (the last body row).
-    pub end_line: u32,
+pub struct Section {
+    /// The section as the bundle stores it (tokens counted by the compiler).
+    pub meta: SectionMeta,
     /// Byte offset of the start of `start_line`.
     pub start_byte: u32,
     /// Byte offset of the end of `end_line`, excluding its line terminator.
     pub end_byte: u32,
 }
 
-/// One heading (ATX `#…` or setext `===`/`---`, H1–H6) and the lines it governs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Section {
-    /// Heading level, 1..=6.
-    pub level: u8,
-    /// Plain text of the heading: text and inline code (without backticks), emphasis and link
-    /// text kept, HTML/JSX tags dropped, whitespace runs collapsed to one space, trimmed.
-    pub title: String,
-    /// GitHub-style anchor of `title` (see [`slugify`]), made unique within the document by
-    /// appending `-1`, `-2`, … to repeats, as GitHub does.
-    pub slug: String,
-    /// The heading's first line (1-based; for a setext heading, its first text line).
-    pub start_line: u32,
-    /// Last line of the section (1-based, inclusive): the line before the next heading of the
-    /// same or a higher level (smaller or equal `level`), or the document's last line.
-    pub end_line: u32,
-    /// Byte offset of the start of `start_line`.
-    pub start_byte: u32,
-    /// Byte offset of the end of `end_line`, excluding its line terminator.
-    pub end_byte: u32,
+impl std::ops::Deref for Section {
+    type Target = SectionMeta;
+    fn deref(&self) -> &SectionMeta {
+        &self.meta
+    }
 }
 
 /// Our plain-data view of one Markdown/MDX document. Produced by [`parse`].
@@ -142,8 +132,11 @@ pub struct Document {
     /// Every heading H1–H6, in document order, including headings nested in list items or block
     /// quotes (but never text inside code blocks or HTML blocks).
     pub sections: Vec<Section>,
-    /// Every GFM table, in document order.
-    pub tables: Vec<Table>,
+    /// Every GFM table, in document order, as the bundle stores it (`tokens` 0 here, counted by the compiler's
+    /// `emit`): `rows` counts body rows (not the header row), `heading` is the plain text of the nearest heading
+    /// above, `start_line` the header row, `end_line` the last body row, and the byte span covers those lines
+    /// without the last line's terminator.
+    pub tables: Vec<TableMeta>,
     /// The document opens with a `---` line that no later `---` line closes: it is read as
     /// Markdown (a thematic break, then text), not as front matter, and the compiler warns.
     pub unclosed_front_matter: bool,
@@ -195,9 +188,7 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
     let mut saw_front_matter = false;
 
     let mut front_matter = Vec::new();
-    let mut headings: Vec<(u8, String, u32)> = Vec::new();
-    // The explicit `{#id}` of each heading (dumi, Docusaurus, Pandoc, kramdown), in `headings`' order.
-    let mut anchors: Vec<Option<String>> = Vec::new();
+    let mut headings: Vec<Heading> = Vec::new();
     let mut code_blocks = Vec::new();
     let mut tables = Vec::new();
     let mut first_h1: Option<String> = None;
@@ -213,41 +204,44 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
             }
             NodeValue::Heading(heading) => {
                 let (title, anchor) = split_anchor(plain_text(node));
-                anchors.push(anchor);
                 if heading.level == 1 && first_h1.is_none() && !title.is_empty() {
                     first_h1 = Some(title.clone());
                 }
                 let level = heading.level.clamp(1, 6);
-                headings.push((level, title, lines.line_of_cm_line(pos.start.line)));
+                headings.push(Heading { level, title, line: lines.line_of_cm_line(pos.start.line), anchor });
             }
             NodeValue::CodeBlock(block) if block.fenced => {
                 let start_line = lines.line_of_cm_line(pos.start.line);
                 let end_line = lines.line_of_cm_line(pos.end.line).max(start_line).min(lines.count());
                 let info = block.info.trim().to_owned();
                 let lang = info.split_whitespace().next().unwrap_or("").to_owned();
-                code_blocks.push(CodeBlock {
+                let code = clean_code(text, &lines, block, start_line, end_line);
+                let meta = CodeBlockMeta {
                     index: to_u32(code_blocks.len() + 1),
                     info,
                     lang,
-                    heading: headings.last().map(|(_, title, _)| title.clone()),
+                    heading: headings.last().map(|h| h.title.clone()),
                     start_line,
                     end_line,
                     start_byte: to_u32(lines.start(start_line)),
                     end_byte: to_u32(lines.end(end_line)),
-                    code: clean_code(text, &lines, block, start_line, end_line),
+                    tokens: 0,
+                    cleaned: code.is_some(),
                     demo: None,
-                });
+                };
+                code_blocks.push(CodeBlock { meta, code, demo_tag: None });
             }
             NodeValue::Table(_) => {
                 let start_line = lines.line_of_cm_line(pos.start.line);
                 let end_line = lines.line_of_cm_line(pos.end.line).max(start_line).min(lines.count());
-                tables.push(Table {
+                tables.push(TableMeta {
                     rows: to_u32(node.children().count().saturating_sub(1)),
-                    heading: headings.last().map(|(_, title, _)| title.clone()),
+                    heading: headings.last().map(|h| h.title.clone()),
                     start_line,
                     end_line,
                     start_byte: to_u32(lines.start(start_line)),
                     end_byte: to_u32(lines.end(end_line)),
+                    tokens: 0,
                 });
             }
             NodeValue::Paragraph if first_paragraph.is_none() => {
@@ -265,7 +259,7 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
     let brief = field("brief").or_else(|| field("description")).or(first_paragraph);
 
     add_demo_blocks(text, &lines, &headings, &mut code_blocks);
-    let sections = sections(&headings, &anchors, &lines);
+    let sections = sections(&headings, &lines);
     let unclosed_front_matter = !saw_front_matter && opens_front_matter(text);
     Document { lines: lines.count(), title, brief, sections, front_matter, code_blocks, tables, unclosed_front_matter }
 }
@@ -273,7 +267,7 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
 /// Adds a code block for every `<code src="…">` element outside fenced blocks (see [`Demo`]), and renumbers every
 /// block in document order. A `<code` inside an inline code span (after an odd number of backticks on its line)
 /// or an HTML comment is not a demo.
-fn add_demo_blocks(text: &str, lines: &LineMap, headings: &[(u8, String, u32)], blocks: &mut Vec<CodeBlock>) {
+fn add_demo_blocks(text: &str, lines: &LineMap, headings: &[Heading], blocks: &mut Vec<CodeBlock>) {
     let fenced: Vec<(u32, u32)> = blocks.iter().map(|b| (b.start_line, b.end_line)).collect();
     let mut demos = Vec::new();
     let mut in_comment = false;
@@ -317,18 +311,20 @@ fn add_demo_blocks(text: &str, lines: &LineMap, headings: &[(u8, String, u32)], 
                 let start_line = line_no;
                 let end_line = lines.line_of_byte(tag_end);
                 let lang = demo.src.rsplit_once('.').map_or("", |(_, ext)| ext).to_ascii_lowercase();
-                demos.push(CodeBlock {
+                let meta = CodeBlockMeta {
                     index: 0,
                     info: lang.clone(),
                     lang,
-                    heading: headings.iter().rev().find(|h| h.2 <= start_line).map(|h| h.1.clone()),
+                    heading: headings.iter().rev().find(|h| h.line <= start_line).map(|h| h.title.clone()),
                     start_line,
                     end_line,
                     start_byte: to_u32(tag_start),
                     end_byte: to_u32(tag_end),
-                    code: None,
-                    demo: Some(demo),
-                });
+                    tokens: 0,
+                    cleaned: false,
+                    demo: None,
+                };
+                demos.push(CodeBlock { meta, code: None, demo_tag: Some(demo) });
             }
         }
     }
@@ -338,7 +334,7 @@ fn add_demo_blocks(text: &str, lines: &LineMap, headings: &[(u8, String, u32)], 
     blocks.extend(demos);
     blocks.sort_by_key(|b| b.start_byte);
     for (i, b) in blocks.iter_mut().enumerate() {
-        b.index = to_u32(i + 1);
+        b.meta.index = to_u32(i + 1);
     }
 }
 
@@ -555,24 +551,26 @@ fn is_jsx_line(line: &str) -> bool {
 
 pub use crate::view::slugify;
 
+/// A parsed block is placed like its stored [`CodeBlockMeta`], but its size is not known yet (the placeholder names
+/// its lines) and its demo is the element as written.
 impl crate::view::BlockSpan for CodeBlock {
     fn index(&self) -> u32 {
-        self.index
+        self.meta.index
     }
     fn info(&self) -> &str {
-        &self.info
+        &self.meta.info
     }
     fn heading(&self) -> Option<&str> {
-        self.heading.as_deref()
+        self.meta.heading.as_deref()
     }
     fn lines(&self) -> (u32, u32) {
-        (self.start_line, self.end_line)
+        (self.meta.start_line, self.meta.end_line)
     }
     fn bytes(&self) -> (u32, u32) {
-        (self.start_byte, self.end_byte)
+        (self.meta.start_byte, self.meta.end_byte)
     }
     fn demo_title(&self) -> Option<&str> {
-        self.demo.as_ref().map(|d| d.title.as_deref().unwrap_or(""))
+        self.demo_tag.as_ref().map(|d| d.title.as_deref().unwrap_or(""))
     }
 }
 
@@ -707,22 +705,34 @@ pub(super) fn split_anchor(title: String) -> (String, Option<String>) {
     (stripped, Some(id))
 }
 
-/// Sections from `(level, title, start_line)` headings in document order; a heading with an explicit anchor
-/// (`anchors[i]`) takes it as its slug (deduplicated like the others).
-fn sections(headings: &[(u8, String, u32)], anchors: &[Option<String>], lines: &LineMap) -> Vec<Section> {
+/// One heading as the parse finds it, before sections are closed.
+struct Heading {
+    /// 1..=6.
+    level: u8,
+    /// Plain text, without a trailing explicit anchor.
+    title: String,
+    /// Its (first) line, 1-based.
+    line: u32,
+    /// The explicit `{#id}` (dumi, Docusaurus, Pandoc, kramdown), if any.
+    anchor: Option<String>,
+}
+
+/// Sections from the headings in document order; a heading with an explicit anchor takes it as its slug
+/// (deduplicated like the others).
+fn sections(headings: &[Heading], lines: &LineMap) -> Vec<Section> {
     let mut used: HashSet<String> = HashSet::new();
     let mut out: Vec<Section> = Vec::with_capacity(headings.len());
     // Indices of sections still open, with strictly increasing levels.
     let mut open: Vec<usize> = Vec::new();
-    for (i, (level, title, start_line)) in headings.iter().enumerate() {
+    for h in headings {
         while let Some(&i) = open.last() {
-            if out[i].level < *level {
+            if out[i].meta.level < h.level {
                 break;
             }
             open.pop();
-            close(&mut out[i], start_line.saturating_sub(1), lines);
+            close(&mut out[i], h.line.saturating_sub(1), lines);
         }
-        let base = anchors.get(i).cloned().flatten().unwrap_or_else(|| slugify(title));
+        let base = h.anchor.clone().unwrap_or_else(|| slugify(&h.title));
         let mut slug = base.clone();
         let mut n = 0;
         while used.contains(&slug) {
@@ -731,15 +741,15 @@ fn sections(headings: &[(u8, String, u32)], anchors: &[Option<String>], lines: &
         }
         used.insert(slug.clone());
         open.push(out.len());
-        out.push(Section {
-            level: *level,
-            title: title.clone(),
+        let meta = SectionMeta {
+            level: h.level,
+            title: h.title.clone(),
             slug,
-            start_line: *start_line,
-            end_line: *start_line,
-            start_byte: to_u32(lines.start(*start_line)),
-            end_byte: 0,
-        });
+            start_line: h.line,
+            end_line: h.line,
+            tokens: 0,
+        };
+        out.push(Section { meta, start_byte: to_u32(lines.start(h.line)), end_byte: 0 });
     }
     for i in open {
         close(&mut out[i], lines.count(), lines);
@@ -748,7 +758,7 @@ fn sections(headings: &[(u8, String, u32)], anchors: &[Option<String>], lines: &
 }
 
 fn close(section: &mut Section, end_line: u32, lines: &LineMap) {
-    section.end_line = end_line.max(section.start_line);
+    section.meta.end_line = end_line.max(section.start_line);
     section.end_byte = to_u32(lines.end(section.end_line));
 }
 
@@ -859,7 +869,7 @@ mod tests {
         let got: Vec<_> = doc
             .code_blocks
             .iter()
-            .map(|b| (b.index, b.lang.as_str(), b.start_line, b.end_line, b.demo.as_ref().map(|d| d.src.as_str())))
+            .map(|b| (b.index, b.lang.as_str(), b.start_line, b.end_line, b.demo_tag.as_ref().map(|d| d.src.as_str())))
             .collect();
         assert_eq!(
             got,
@@ -871,7 +881,7 @@ mod tests {
                 (5, "html", 17, 19, None),
             ]
         );
-        let d = |i: usize| doc.code_blocks[i].demo.clone().unwrap();
+        let d = |i: usize| doc.code_blocks[i].demo_tag.clone().unwrap();
         assert_eq!(d(1).title.as_deref(), Some("Basic usage"));
         assert_eq!(
             (d(2).title.as_deref(), d(2).description.as_deref(), d(2).debug),

@@ -90,38 +90,52 @@ impl SourceLang {
 
 /// What kind of function-like thing a [`Function`] is: the model's type, stored as it is in the function index.
 pub use crate::model::FunctionKind;
+use crate::model::{FunctionKinds, FunctionMeta};
 
-/// One named function-like thing in a source file (an entry of the function index).
+/// One named function-like thing in a source file: the model's [`FunctionMeta`] (the function index entry the
+/// bundle stores, with one kind; its `tokens` are 0 here, counted by the compiler's `emit`, which also moves
+/// `start_byte` back over the line's indentation) and whether it is a `static` member. Field reads go through to
+/// `meta`.
+///
+/// In `meta`:
+/// - `name`: the simple name, `render`. For a variable, class field, object property or assignment holding the
+///   function, the holder's name; `"default"` for an anonymous `export default`; string keys without their
+///   quotes; computed names as their source text (`[Symbol.iterator]`).
+/// - `qualified`: the names of the enclosing scopes and `name`, joined with `.`: `Table.render`,
+///   `Table.render.helper`, `outer.inner`, `utils.formatDate` (from `const utils = { formatDate() {} }`). Scopes
+///   are classes, namespaces, named functions and methods, and variables / class fields / object properties
+///   holding a function, class or object literal, and interfaces. A getter and a setter of the same property
+///   share a qualified name and differ by kind; overload heads are one entry with their implementation. Any other
+///   repeated name is made unique (see [`analyze`]): a static member that meets an instance member of the same
+///   name is `Toast.destroyAll (static)`, and further repeats are `name#2`, `name#3`, … in source order, so
+///   different declarations never share a name.
+/// - `kind`: exactly one [`FunctionKind`] (see [`Function::kind`]).
+/// - `start_line`..=`end_line`: the span's lines, 1-based, inclusive.
+/// - `start_byte`..`end_byte`: the span's bytes in the UTF-8 text, `end_byte` exclusive, so
+///   `&text[start_byte..end_byte]` is exactly the member's source. The span is the whole member or declaration:
+///   `export` included, a leading JSDoc comment not; a `const` declaration when it declares only this one variable
+///   (else the declarator); a class member with its decorators.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Function {
-    /// Simple name: `render`. For a variable, class field, object property or assignment holding the
-    /// function, the holder's name; `"default"` for an anonymous `export default`; string keys without
-    /// their quotes; computed names as their source text (`[Symbol.iterator]`).
-    pub name: String,
-    /// The names of the enclosing scopes and `name`, joined with `.`: `Table.render`,
-    /// `Table.render.helper`, `outer.inner`, `utils.formatDate` (from `const utils = { formatDate() {} }`).
-    /// Scopes are classes, namespaces, named functions and methods, and variables / class fields /
-    /// object properties holding a function, class or object literal, and interfaces. A getter and a setter
-    /// of the same property share a qualified name and differ by [`Function::kind`]; overload heads are one
-    /// entry with their implementation. Any other repeated name is made unique (see [`analyze`]): a static
-    /// member that meets an instance member of the same name is `Toast.destroyAll (static)`, and further
-    /// repeats are `name#2`, `name#3`, … in source order, so different declarations never share a name.
-    pub qualified: String,
-    /// What kind of function-like thing this is.
-    pub kind: FunctionKind,
-    /// First line of the span, 1-based.
-    pub start_line: u32,
-    /// Last line of the span, 1-based, inclusive.
-    pub end_line: u32,
-    /// Byte offset (into the UTF-8 text) where the span starts. The span is the whole member or
-    /// declaration: `export` included, a leading JSDoc comment not; a `const` declaration when it
-    /// declares only this one variable (else the declarator); a class member with its decorators.
-    pub start_byte: u32,
-    /// Byte offset just past the span's end (exclusive), so `&text[start_byte..end_byte]` is exactly
-    /// the member's source.
-    pub end_byte: u32,
+    /// The entry as the bundle stores it.
+    pub meta: FunctionMeta,
     /// A `static` class member.
     pub is_static: bool,
+}
+
+impl std::ops::Deref for Function {
+    type Target = FunctionMeta;
+    fn deref(&self) -> &FunctionMeta {
+        &self.meta
+    }
+}
+
+impl Function {
+    /// Its one kind (an analysed entry has exactly one; only a view joins a getter and its setter's). An entry
+    /// built elsewhere with no kind reads as [`FunctionKind::Function`].
+    pub fn kind(&self) -> &FunctionKind {
+        self.meta.kind.0.first().unwrap_or(&FunctionKind::Function)
+    }
 }
 
 /// The result of [`analyze`] on one file.
@@ -197,7 +211,7 @@ pub fn analyze(lang: SourceLang, text: &str, skeleton_min_lines: usize) -> Resul
     functions.sort_by_key(|f| f.start_byte);
     let functions = identify(functions);
 
-    let lines = text.split('\n').count();
+    let lines = crate::line_index::line_count(text) as usize;
     let (skeleton, outer_bodies) = if lines >= skeleton_min_lines {
         let (s, n) = splice_skeleton(text, &bodies);
         (Some(s), n)
@@ -273,7 +287,7 @@ fn reparse_without_jsx_ampersands(lang: SourceLang, text: &str, tree: &Tree) -> 
     Some((clean, lines))
 }
 
-/// Makes every qualified name of `functions` (sorted by start) name one span (see [`Function::qualified`]):
+/// Makes every qualified name of `functions` (sorted by start) name one span (see [`Function`]'s `qualified`):
 /// overload heads ([`FunctionKind::Signature`]) directly followed in the index by more of the same name end in one
 /// entry spanning them all, of the last one's kind (`function format` of three `export function format(…)` lines
 /// 1–5 is lines 1–5); a getter and a setter keep one shared name (served together); a static member meeting an
@@ -284,12 +298,12 @@ fn identify(functions: Vec<Function>) -> Vec<Function> {
     for f in functions {
         if let Some(prev) = merged.last_mut()
             && prev.qualified == f.qualified
-            && prev.kind == FunctionKind::Signature
+            && *prev.kind() == FunctionKind::Signature
             && prev.is_static == f.is_static
         {
-            prev.end_byte = prev.end_byte.max(f.end_byte);
-            prev.end_line = prev.end_line.max(f.end_line);
-            prev.kind = f.kind;
+            prev.meta.end_byte = prev.end_byte.max(f.end_byte);
+            prev.meta.end_line = prev.end_line.max(f.end_line);
+            prev.meta.kind = f.meta.kind;
             continue;
         }
         merged.push(f);
@@ -321,14 +335,14 @@ fn identify(functions: Vec<Function>) -> Vec<Function> {
         };
         let (n, last) = counters.entry(base.clone()).or_insert((0, None));
         let pairs = matches!(
-            (last.as_ref(), &f.kind),
+            (last.as_ref(), f.kind()),
             (Some(FunctionKind::Getter), FunctionKind::Setter) | (Some(FunctionKind::Setter), FunctionKind::Getter)
         );
         if pairs {
             *last = None;
         } else {
             *n += 1;
-            *last = Some(f.kind.clone());
+            *last = Some(f.kind().clone());
         }
         let mut name = if *n == 1 { base.clone() } else { format!("{base}#{n}") };
         while *n > 1 && taken.contains(&name) && name != f.qualified {
@@ -338,7 +352,7 @@ fn identify(functions: Vec<Function>) -> Vec<Function> {
         }
         if name != f.qualified {
             taken.insert(name.clone());
-            f.qualified = name;
+            f.meta.qualified = name;
         }
     }
     merged
@@ -737,16 +751,17 @@ impl<'a, 't> Walk<'a, 't> {
         let end_row = if end_pos.column == 0 && end > start { end_pos.row.saturating_sub(1) } else { end_pos.row };
         let mut cursor = node.walk();
         let is_static = ctx.in_class && node.children(&mut cursor).any(|c| c.kind() == "static" && !c.is_named());
-        self.functions.push(Function {
+        let meta = FunctionMeta {
             name,
             qualified,
-            kind,
+            kind: FunctionKinds::one(kind),
             start_line,
             end_line: line_of(end_row).max(start_line),
             start_byte: u32::try_from(start).unwrap_or(u32::MAX),
             end_byte: u32::try_from(end).unwrap_or(u32::MAX),
-            is_static,
-        });
+            tokens: 0,
+        };
+        self.functions.push(Function { meta, is_static });
     }
 
     /// Pushes the named children of `node` (in reverse, so they pop in source order) with their context.
@@ -959,7 +974,10 @@ mod tests {
     fn funcs(lang: SourceLang, text: &str) -> Vec<(String, String, FunctionKind, u32, u32)> {
         let a = analyze(lang, text, usize::MAX).expect("analyze");
         assert_eq!(a.parse_errors, 0, "fixture should parse cleanly");
-        a.functions.into_iter().map(|f| (f.name, f.qualified, f.kind, f.start_line, f.end_line)).collect()
+        a.functions
+            .into_iter()
+            .map(|f| (f.name.clone(), f.qualified.clone(), f.kind().clone(), f.start_line, f.end_line))
+            .collect()
     }
 
     fn f(
@@ -1112,7 +1130,7 @@ const utils = {
     fn spans_are_whole_declarations() {
         let a = analyze(SourceLang::Tsx, KINDS, usize::MAX).unwrap();
         let by = |q: &str, k: FunctionKind| {
-            a.functions.iter().find(|f| f.qualified == q && f.kind == k).unwrap_or_else(|| panic!("{q}"))
+            a.functions.iter().find(|f| f.qualified == q && *f.kind() == k).unwrap_or_else(|| panic!("{q}"))
         };
         assert_eq!(span(KINDS, by("arrow", FunctionKind::Arrow)), "export const arrow = (x: number) => x * 2;");
         assert_eq!(span(KINDS, by("default", FunctionKind::Function)), "export default function () {}");
@@ -1503,7 +1521,7 @@ setup(() => { /* ... */ });
             // Function identity: a qualified name names one entry, or a getter and a setter.
             let mut by_name: std::collections::HashMap<&str, Vec<&FunctionKind>> = Default::default();
             for func in &a.functions {
-                by_name.entry(&func.qualified).or_default().push(&func.kind);
+                by_name.entry(&func.qualified).or_default().push(func.kind());
             }
             for (q, kinds) in &by_name {
                 let pair = kinds.len() == 2
