@@ -1,7 +1,8 @@
 //! The budget sweep (issue 10, "Must hold"): every text-returning lookup × a spread of `max_tokens` from 300 to
 //! the cap, on the sample, a hostile corpus written here (megabyte one-line runs, full-width-only Chinese, a
 //! minified source, a 500-row table) and samples of the real Semi and Blueprint inputs. For every part: the text
-//! item ≤ max_tokens, the structuredContent (compact JSON, as the server sends it) ≤ max_tokens, the stated size
+//! item ≤ max_tokens, the structuredContent (compact JSON, as the server sends it) ≤ max_tokens, a larger budget's
+//! first part no shorter than a smaller one's, the stated size
 //! equals the tokens of the part's text (or is ≥ them when marked an upper bound), no "1 tokens" / "1 lines"; and
 //! following cursors rebuilds the whole text byte for byte. Tokenized with tiktoken here; the reader never does.
 
@@ -24,6 +25,9 @@ struct Seen {
     max_json_ratio: f64,
     /// Chains with a row shortened to fit (`component_changes` at small budgets).
     shortened: usize,
+    /// Each lookup's first part (bytes of its text) at the largest budget swept so far: a larger budget never
+    /// serves less.
+    first: std::collections::HashMap<String, (u32, usize)>,
 }
 
 /// Follows one lookup's cursors at `max`, checking every part; `call` is the lookup with a paging.
@@ -82,6 +86,16 @@ fn chain<V: Render>(
         }
         for bad in [" 1 tokens", " 1 lines", "[1 tokens", "(1 tokens", "(1 lines"] {
             assert!(!rendered.contains(bad), "{what} at {max}: `{bad}` in\n{rendered:.400}");
+        }
+        if n == 0 && cursor.is_none() {
+            if let Some(&(smaller, len)) = seen.first.get(what).filter(|(smaller, _)| *smaller < max) {
+                assert!(
+                    text.len() >= len,
+                    "{what}: {max} tokens serve {} bytes, {smaller} served {len}:\n{rendered:.600}",
+                    text.len()
+                );
+            }
+            seen.first.insert(what.to_string(), (max, text.len()));
         }
         joined.push_str(text);
         seen.parts += 1;

@@ -1740,16 +1740,27 @@ impl BundleSet {
             None => 0,
         };
         let room = paging.budget.content();
-        let mut content = room;
-        let mut part = serve(text, cuts, ranges, offset, content, fences);
-        loop {
+        // The structured form's bound: the part's text, what escaping adds, and the lists beside it.
+        let fits = |part: &Part| {
             let escapes = 2 * crate::budget::json_escapes(&part.text) as u32;
-            let json = part.tokens.saturating_add(escapes).saturating_add(lists(&part));
-            if json <= room || content == 0 {
-                break;
+            part.tokens.saturating_add(escapes).saturating_add(lists(part)) <= room
+        };
+        let mut part = serve(text, cuts, ranges, offset, room, fences);
+        if !fits(&part) {
+            // The largest text whose structured form fits, by bisection over the text's share of the budget (the
+            // bound grows with it). Shrinking by the excess instead could end far below the budget when the lists
+            // drop as whole tables leave the part (Semi's Button props at 1,200 tokens served 11).
+            let (mut lo, mut hi) = (0, room);
+            part = serve(text, cuts, ranges, offset, 0, fences);
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                let candidate = serve(text, cuts, ranges, offset, mid, fences);
+                if fits(&candidate) {
+                    (lo, part) = (mid, candidate);
+                } else {
+                    hi = mid;
+                }
             }
-            content = content.saturating_sub((json - room).max(1));
-            part = serve(text, cuts, ranges, offset, content, fences);
         }
         part.max_tokens = paging.budget.lowered.then_some(paging.budget.max_tokens);
         let (set, text) = (Cursor::set_id(&label), Cursor::text_id(text));
