@@ -346,11 +346,18 @@ fn skip_value(bytes: &[u8], at: usize, depth: u32) -> Option<usize> {
         return None;
     }
     let mut pos = after(header)?;
-    // Every item takes at least one byte: a count larger than the bytes left fails at the end of the bytes.
+    // Every item takes at least one byte: a count larger than the bytes left fails at the end of the bytes. Integers
+    // (the token maps are lists of them) are stepped over here, without a call each.
     for _ in 0..items {
-        pos = skip_value(bytes, pos, depth + 1)?;
+        pos = match *bytes.get(pos)? {
+            0x00..=0x7f | 0xc0 | 0xc2 | 0xc3 | 0xe0..=0xff => pos + 1,
+            0xcc | 0xd0 => pos + 2,
+            0xcd | 0xd1 => pos + 3,
+            0xce | 0xd2 => pos + 5,
+            _ => skip_value(bytes, pos, depth + 1)?,
+        };
     }
-    Some(pos)
+    (pos <= bytes.len()).then_some(pos)
 }
 
 /// The keys of the MessagePack map of string keys that fills `bytes`, with their values' byte ranges, sorted by
