@@ -7,7 +7,8 @@
 //!   in bytes and xxh3-64) and then `<system>@<version>/manifest.bundle` and the set's bundles sorted by name. The
 //!   same bundle set always gives the same bytes. The trailer is `50 2A 4D 18` (skippable-frame magic 0x184D2A50,
 //!   little-endian), `10 00 00 00` (16 payload bytes), `MDPKSUM1`, then the xxh3-64 of every byte before the trailer,
-//!   little-endian.
+//!   little-endian. The full binary compresses the archive; a binary without the `build` feature (the reader-only
+//!   one) stores it in raw zstd blocks ([`zstd_stored`]) and links no zstd compressor.
 //! - **Store** ([`store_dir`]): a directory of installed sets, `<store>/<system>@<version>/`, the same layout as a
 //!   build's `out/`, so [`Library::scan`] reads it directly. [`install`] unpacks into a hidden temporary directory of
 //!   the store, verifies every file and frame there, and renames it into place: a failed or interrupted install
@@ -41,6 +42,7 @@ const TRAILER_TAG: &[u8; 8] = b"MDPKSUM1";
 /// Cap on the pack manifest's size (bytes): a hand-made archive cannot make install allocate more.
 const PACK_MANIFEST_CAP: u64 = 16 << 20;
 /// zstd level of pack files: the bundles inside are compressed already, so only tar headers and padding shrink.
+#[cfg(feature = "build")]
 const PACK_LEVEL: i32 = 3;
 
 /// Why a pack, install, list or remove failed. Every message names the file or set and what to do.
@@ -206,7 +208,7 @@ pub fn pack(set: &BundleSet, out: &Path) -> Result<Packed, StoreError> {
         append(&format!("{name}/{}", f.name), data).map_err(io(&out_path))?;
     }
     let archive = tar.into_inner().map_err(io(&out_path))?;
-    let mut bytes = zstd::bulk::compress(&archive, PACK_LEVEL).map_err(io(&out_path))?;
+    let mut bytes = pack_frame(&archive).map_err(io(&out_path))?;
     let sum = xxhash_rust::xxh3::xxh3_64(&bytes);
     bytes.extend_from_slice(&TRAILER_MAGIC);
     bytes.extend_from_slice(&16u32.to_le_bytes());
@@ -214,6 +216,45 @@ pub fn pack(set: &BundleSet, out: &Path) -> Result<Packed, StoreError> {
     bytes.extend_from_slice(&sum.to_le_bytes());
     crate::bundle::writer::write_atomically(&out_path, &bytes).map_err(io(&out_path))?;
     Ok(Packed { path: out_path, manifest, bytes: bytes.len() as u64 })
+}
+
+/// The archive as one zstd frame: compressed at [`PACK_LEVEL`] by the full binary; stored (raw blocks, see
+/// [`zstd_stored`]) by a binary without the `build` feature, which then links no zstd compressor (0.43 MB of the
+/// reader-only binary). The bundles inside are compressed already: stored, a pack of Semi is ~3 % larger (tar
+/// headers and padding), and any zstd decoder, `install` included, reads both.
+fn pack_frame(archive: &[u8]) -> std::io::Result<Vec<u8>> {
+    #[cfg(feature = "build")]
+    return zstd::bulk::compress(archive, PACK_LEVEL);
+    #[cfg(not(feature = "build"))]
+    return Ok(zstd_stored(archive));
+}
+
+/// Largest raw block of a zstd frame (bytes): the format's block size limit, 128 KiB.
+const RAW_BLOCK: usize = 128 << 10;
+
+/// `data` as one zstd frame of raw (stored) blocks, written by hand (RFC 8878, 3.1.1): magic, a frame header with
+/// a 128 KiB window and the 8-byte content size, then blocks of at most [`RAW_BLOCK`] bytes, the last one marked
+/// (an empty `data` is one empty last block). No content checksum: the pack trailer checks the whole file.
+pub fn zstd_stored(data: &[u8]) -> Vec<u8> {
+    let blocks = data.len().div_ceil(RAW_BLOCK).max(1);
+    let mut out = Vec::with_capacity(4 + 2 + 8 + 3 * blocks + data.len());
+    out.extend_from_slice(&0xFD2F_B528u32.to_le_bytes());
+    // Frame header descriptor: content-size field of 8 bytes (0b11 << 6), not single-segment, no checksum, no
+    // dictionary; window descriptor: exponent 7, mantissa 0 = 2^(10+7) = 128 KiB.
+    out.push(0b1100_0000);
+    out.push(7 << 3);
+    out.extend_from_slice(&(data.len() as u64).to_le_bytes());
+    let mut chunks = data.chunks(RAW_BLOCK).peekable();
+    if chunks.peek().is_none() {
+        out.extend_from_slice(&[1, 0, 0]);
+    }
+    while let Some(chunk) = chunks.next() {
+        // Block header, 3 bytes little-endian: last-block bit, type 0 (raw) in bits 1-2, size in bits 3-23.
+        let last = u32::from(chunks.peek().is_none());
+        out.extend_from_slice(&(last | (chunk.len() as u32) << 3).to_le_bytes()[..3]);
+        out.extend_from_slice(chunk);
+    }
+    out
 }
 
 /// A pack file read and checked in memory: its manifest and files, not yet written anywhere.
@@ -607,4 +648,22 @@ pub fn remove(store: &Path, name: &str) -> Result<PathBuf, StoreError> {
         }
     }
     Ok(entry.dir.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::zstd_stored;
+
+    #[test]
+    fn stored_zstd_frames_decode_with_zstd_at_every_block_boundary() {
+        // Empty, one byte, exactly one block, one byte over, several blocks.
+        for n in [0usize, 1, 131_072, 131_073, 300_000] {
+            let data: Vec<u8> = (0..n).map(|i| (i * 7 % 251) as u8).collect();
+            let frame = zstd_stored(&data);
+            assert_eq!(frame.len(), 14 + 3 * n.div_ceil(131_072).max(1) + n, "{n} bytes");
+            assert_eq!(zstd::zstd_safe::get_frame_content_size(&frame).unwrap(), Some(n as u64), "{n} bytes");
+            assert_eq!(zstd::stream::decode_all(&frame[..]).unwrap(), data, "{n} bytes, streaming");
+            assert_eq!(zstd::bulk::decompress(&frame, n).unwrap(), data, "{n} bytes, one shot");
+        }
+    }
 }

@@ -16,19 +16,23 @@ fn open(args: &LookupArgs) -> anyhow::Result<std::sync::Arc<BundleSet>> {
 }
 
 /// The sets of `--bundles`, else of `./out`, else of the store (the commands printed then need no `--bundles`).
-fn library(args: &LookupArgs) -> anyhow::Result<Library> {
-    Ok(match &args.bundles {
+///
+/// Leaked on purpose: a lookup process exits right after printing, and freeing the library's decoded frames one by
+/// one (hundreds of blocks; large ones are unmapped page by page) is work the exit does at once anyway.
+fn library(args: &LookupArgs) -> anyhow::Result<&'static Library> {
+    let library = match &args.bundles {
         Some(dir) => {
             mydesign_docs::render::set_cli_bundles(&dir.to_string_lossy());
             Library::scan(std::slice::from_ref(dir))?
         }
         None => Library::open(&[])?,
-    })
+    };
+    Ok(Box::leak(Box::new(library)))
 }
 
 /// The library of `--bundles` (else `./out`, else the store) and the set chosen; a default lookup that skips a
 /// damaged newer set says so on stderr.
-fn open_library(args: &LookupArgs) -> anyhow::Result<(Library, std::sync::Arc<BundleSet>)> {
+fn open_library(args: &LookupArgs) -> anyhow::Result<(&'static Library, std::sync::Arc<BundleSet>)> {
     let library = library(args)?;
     let set = library.select(args.system.as_deref(), args.version.as_deref())?;
     if args.version.is_none() {
@@ -97,7 +101,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                 anyhow::bail!("{v1} is newer than {to}: give the older version first (diff {component} {to} {v1})");
             }
             let changes =
-                mydesign_docs::diff::compare(&library, a.system.as_deref(), &component, &v1, to, a.lang.as_deref())?;
+                mydesign_docs::diff::compare(library, a.system.as_deref(), &component, &v1, to, a.lang.as_deref())?;
             let set = library.select(a.system.as_deref(), Some(&changes.to))?;
             print(&changes.page(paging(&set, &a)?)?, a.json)
         }
@@ -150,7 +154,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             // `--max-tokens` here is the search budget (default 2,000), still capped by the sets'. Without
             // `--system`, every system in `--bundles` is searched.
             let library = library(&a)?;
-            let sets = sets_to_search(&library, a.system.as_deref(), a.version.as_deref())?;
+            let sets = sets_to_search(library, a.system.as_deref(), a.version.as_deref())?;
             let opts = SearchOptions {
                 component,
                 kind,

@@ -209,7 +209,18 @@ struct LookupArgs {
 pub(crate) fn emit(text: &str) -> anyhow::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush()) {
+    // One write of the answer and its newline (stdout is line-buffered: two `write_all`s were two system calls).
+    let newline = [std::io::IoSlice::new(text.as_bytes()), std::io::IoSlice::new(b"\n")];
+    let written = match out.write_vectored(&newline) {
+        Ok(n) if n == text.len() + 1 => Ok(()),
+        Ok(n) if n >= text.len() => out.write_all(&b"\n"[n - text.len()..]),
+        Ok(n) => out.write_all(&text.as_bytes()[n..]).and_then(|()| out.write_all(b"\n")),
+        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+            out.write_all(text.as_bytes()).and_then(|()| out.write_all(b"\n"))
+        }
+        Err(e) => Err(e),
+    };
+    match written.and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
         _ => Ok(()),
     }

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::budget::{Budget, BudgetError, Cursor, Cuts, DocForm, Fence, Part, Request, serve};
 use crate::bundle::format::{CHANGELOG_KEY, CUT_RULE, MANIFEST_KEY, SEARCH_KEY};
+use crate::bundle::reader::KeyedFrame;
 use crate::bundle::{Bundle, BundleError};
 use crate::model::*;
 
@@ -783,8 +784,9 @@ pub struct BundleSet {
     changelog: Mutex<Option<Arc<ChangelogMeta>>>,
     /// Cut points of recently served texts, oldest first (at most [`CUTS_CACHE_ENTRIES`]).
     cuts: Mutex<std::collections::VecDeque<(String, Arc<Cuts>)>>,
-    /// Decoded `tokens` frames by bundle path: every lookup that serves text reads one.
-    maps: Mutex<HashMap<String, Arc<TokenMaps>>>,
+    /// `tokens` frames by bundle path, decompressed and indexed by text key (each text's map is decoded when its
+    /// cut points are computed): every lookup that serves text reads one.
+    maps: Mutex<HashMap<String, Arc<KeyedFrame>>>,
     /// State that modules above this one decode once per set and keep ([`BundleSet::kept`]; the search index of
     /// `search::query`), one value per type: `read` need not know their types.
     kept: Mutex<Vec<Arc<dyn std::any::Any + Send + Sync>>>,
@@ -1459,7 +1461,7 @@ impl BundleSet {
         if let Some((_, text)) = lock().entries.iter().find(|(k, _)| *k == id) {
             return Ok(text.clone());
         }
-        let text: Arc<String> = Arc::new(bundle.get(key)?);
+        let text: Arc<String> = Arc::new(bundle.get_text(key)?);
         let mut cache = lock();
         cache.bytes += text.len();
         cache.entries.push_back((id, text.clone()));
@@ -1683,14 +1685,14 @@ impl BundleSet {
         let maps = match cached {
             Some(m) => m,
             None => {
-                let m: Arc<TokenMaps> = Arc::new(bundle.get(keys::TOKENS)?);
+                let m = Arc::new(bundle.get_keyed(keys::TOKENS)?);
                 self.maps.lock().unwrap_or_else(|e| e.into_inner()).insert(bundle.path().to_string(), m.clone());
                 m
             }
         };
         let corrupt = |what: String| BundleError::Corrupt { path: bundle.path().to_string(), what };
-        let map = maps.get(text_key).ok_or_else(|| corrupt(format!("no token map for `{text_key}`")))?;
-        Cuts::new(text, map).ok_or_else(|| corrupt(format!("token map of `{text_key}` does not fit its text")).into())
+        let map: TokenMap = maps.get(text_key).ok_or_else(|| corrupt(format!("no token map for `{text_key}`")))??;
+        Cuts::new(text, &map).ok_or_else(|| corrupt(format!("token map of `{text_key}` does not fit its text")).into())
     }
 
     /// Serves `ranges` of `text` as one part within the budget of `paging`, continuing its cursor when given (which
@@ -2256,7 +2258,7 @@ impl BundleSet {
             .pages
             .get(page as usize - 1)
             .ok_or_else(|| BundleError::Corrupt { path: entry.bundle.clone(), what: "changelog pages".into() })?;
-        let text: String = bundle.get(&keys::page(&summary.lang, page))?;
+        let text: String = bundle.get_text(&keys::page(&summary.lang, page))?;
         let key = keys::page(&summary.lang, page);
         let cuts = self.cuts(&bundle, &key, &text)?;
         let request = Request::Changelog { lang: summary.lang.clone(), page };

@@ -374,12 +374,18 @@ fn decode_typed(b: &Bundle, file: &str) {
             keys::MANIFEST | keys::HEAD if file == "manifest.bundle" => b.get::<Manifest>(k).map(drop),
             k if k.starts_with("entry/") => b.get::<ComponentLookup>(k).map(drop),
             "component" => b.get::<ComponentMeta>(k).map(drop),
-            "tokens" => b.get::<TokenMaps>(k).map(drop),
+            "tokens" => b.get::<TokenMaps>(k).map(drop).and(b.get_keyed(k).map(|maps| {
+                // The keyed decoding the lookups use: every key, and one that is not there.
+                for key in b.get::<TokenMaps>(k).map(|m| m.into_keys().collect()).unwrap_or_else(|_| vec![]) {
+                    let _ = maps.get::<TokenMap>(&key);
+                }
+                let _ = maps.get::<TokenMap>("doc/none");
+            })),
             "props" => b.get::<Vec<PropsTable>>(k).map(drop),
             "changelog" => b.get::<ChangelogMeta>(k).map(drop),
             k if k.starts_with("functions/") => b.get::<Vec<FunctionMeta>>(k).map(drop),
             k if k.starts_with("doc/") || k.starts_with("file/") || k.starts_with("page/") => {
-                b.get::<String>(k).map(drop)
+                b.get::<String>(k).map(drop).and(b.get_text(k).map(drop))
             }
             _ => b.get::<serde::de::IgnoredAny>(k).map(drop),
         };
