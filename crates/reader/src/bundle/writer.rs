@@ -34,7 +34,7 @@ impl Frame {
     /// Serialization or compression failure (neither happens for the crate's own types).
     pub fn new<T: Serialize + ?Sized>(key: impl Into<String>, value: &T) -> std::io::Result<Frame> {
         let raw = rmp_serde::to_vec(value).map_err(std::io::Error::other)?;
-        let compressed = zstd::bulk::compress(&raw, ZSTD_LEVEL)?;
+        let compressed = compress(&raw)?;
         Ok(Frame { key: key.into(), compressed, raw_len: raw.len() as u64 })
     }
 
@@ -53,6 +53,45 @@ impl Frame {
     pub fn is_empty(&self) -> bool {
         self.compressed.is_empty()
     }
+}
+
+/// Scratch buffers above this many bytes are not kept between frames (a rare huge frame does not pin its buffer).
+const KEEP_SCRATCH: usize = 4 << 20;
+
+thread_local! {
+    /// This thread's zstd context at [`ZSTD_LEVEL`] and its output scratch buffer: a context is made once per
+    /// thread, not once per frame (a level-9 context allocates and initialises its tables, ~1 MB), and frames keep
+    /// exactly their compressed length (zstd's `bulk::compress` returns a buffer of the input's size bound, so
+    /// every frame held its raw size in memory).
+    static COMPRESSOR: std::cell::RefCell<Option<(zstd::bulk::Compressor<'static>, Vec<u8>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// `raw` compressed at [`ZSTD_LEVEL`], in a vector of exactly the compressed length. Byte-identical to
+/// `zstd::bulk::compress(raw, ZSTD_LEVEL)`: the context keeps only its parameters between frames.
+///
+/// # Errors
+/// A compression failure.
+pub fn compress(raw: &[u8]) -> std::io::Result<Vec<u8>> {
+    let with_context = |slot: &mut Option<(zstd::bulk::Compressor<'static>, Vec<u8>)>| {
+        if slot.is_none() {
+            *slot = Some((zstd::bulk::Compressor::new(ZSTD_LEVEL)?, Vec::new()));
+        }
+        let Some((compressor, scratch)) = slot.as_mut() else { unreachable!("just set") };
+        scratch.clear();
+        scratch.reserve(zstd::zstd_safe::compress_bound(raw.len()));
+        compressor.compress_to_buffer(raw, scratch)?;
+        let out = scratch.to_vec();
+        if scratch.capacity() > KEEP_SCRATCH {
+            *scratch = Vec::new();
+        }
+        Ok(out)
+    };
+    // A re-entrant call (none today) compresses with its own context rather than panicking on the borrow.
+    COMPRESSOR.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut slot) => with_context(&mut slot),
+        Err(_) => with_context(&mut None),
+    })
 }
 
 /// A frame's compressed bytes serialized as one byte string (MessagePack `bin`), not as a sequence of numbers.
@@ -177,7 +216,7 @@ impl BundleWriter {
         }
         let raw_index =
             rmp_serde::to_vec(&Index { identity: self.identity, frames: index }).map_err(std::io::Error::other)?;
-        let index_bytes = zstd::bulk::compress(&raw_index, ZSTD_LEVEL)?;
+        let index_bytes = compress(&raw_index)?;
         let index_offset = out.len() as u64;
         out.extend_from_slice(&index_bytes);
 
