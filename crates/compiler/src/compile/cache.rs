@@ -19,7 +19,7 @@ use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 use super::Diagnostic;
 
 /// First bytes of every cache entry (the last byte is the entry layout's version).
-const MAGIC: &[u8; 8] = b"MDDCACH1";
+const MAGIC: &[u8; 8] = b"MDDCACH2";
 
 /// Everything every key includes: the tool (its version and the bundle format's) and the whole configuration
 /// (layout, thresholds, encoding). A different tool or configuration reuses nothing.

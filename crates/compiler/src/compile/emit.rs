@@ -506,15 +506,16 @@ fn assemble(
     let mut stats = BuildStats::default();
     // Search units in a fixed order: documents by component and language, functions by path, then the changelog.
     let mut units: Vec<UnitDraft> = Vec::new();
-    let mut owned: Vec<&OwnedFile> = Vec::new();
-    for c in &components {
-        units.extend(c.units.iter().cloned());
-        owned.extend(&c.owned);
+    let mut owned: Vec<OwnedFile> = Vec::new();
+    let mut components = components;
+    for c in &mut components {
+        units.append(&mut c.units);
+        owned.append(&mut c.owned);
     }
     owned.sort_by(|a, b| a.meta.path.cmp(&b.meta.path));
     let mut file_owners = Vec::new();
-    for file in owned {
-        units.extend(file.units.iter().cloned());
+    for mut file in owned {
+        units.append(&mut file.units);
         stats.files += 1;
         stats.source_bytes += file.meta.bytes;
         if file.meta.kind == FileKind::Source {

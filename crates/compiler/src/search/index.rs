@@ -62,13 +62,84 @@ pub struct UnitDraft {
     pub source: Source,
     /// Details (its `source` index is set by [`build`]).
     pub info: UnitInfo,
-    /// Terms, sorted, each with its body frequency and the [`IN_TITLE`]/[`IN_CONTEXT`] bits.
-    pub terms: Vec<(String, u32, u32)>,
+    /// Terms, sorted, each with its posting value: body frequency (capped at [`MAX_TF`]) shifted left by 2, or'ed
+    /// with the [`IN_TITLE`]/[`IN_CONTEXT`] bits.
+    pub terms: PackedTerms,
     /// Body length in terms.
     pub len: u32,
-    /// Words of the title and context (and prop names), lower-cased as written (unstemmed): the spellings
-    /// [`build`] stores in the term dictionary that "did you mean" suggestions come from.
-    pub words: Vec<String>,
+    /// Words of the title and context (and prop names), lower-cased as written (unstemmed), sorted and unique:
+    /// the spellings [`build`] stores in the term dictionary that "did you mean" suggestions come from.
+    pub words: PackedStrings,
+}
+
+/// Strings packed into one buffer (string `i` is `text[ends[i - 1]..ends[i]]`): a unit's terms cost their bytes
+/// and 4 bytes each, not a heap allocation each (issue 12: the search units of every component are held until the
+/// index is built; with one `String` per term they were the largest part of a build's peak memory).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PackedStrings {
+    text: String,
+    ends: Vec<u32>,
+}
+
+impl PackedStrings {
+    /// Packs `strings` in the order given.
+    pub fn new<'s>(strings: impl IntoIterator<Item = &'s str>) -> PackedStrings {
+        let mut p = PackedStrings::default();
+        for s in strings {
+            p.text.push_str(s);
+            p.ends.push(p.text.len() as u32);
+        }
+        p
+    }
+
+    /// How many strings.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The strings, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        self.ends.iter().scan(0usize, |start, &end| {
+            let s = self.text.get(*start..end as usize).unwrap_or("");
+            *start = end as usize;
+            Some(s)
+        })
+    }
+}
+
+/// A unit's sorted terms with their one-byte posting values (see [`UnitDraft::terms`]).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PackedTerms {
+    terms: PackedStrings,
+    values: Vec<u8>,
+}
+
+impl PackedTerms {
+    /// How many terms.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The terms in order, each with its body frequency (capped at [`MAX_TF`]) and its
+    /// [`IN_TITLE`]/[`IN_CONTEXT`] bits.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, u32, u32)> + '_ {
+        self.terms.iter().zip(&self.values).map(|(t, &v)| (t, u32::from(v) >> 2, u32::from(v) & 3))
+    }
+
+    /// The posting value of each term, in order (what a posting stores: `tf << 2 | bits`).
+    fn values(&self) -> &[u8] {
+        &self.values
+    }
 }
 
 impl UnitDraft {
@@ -118,12 +189,17 @@ impl Fields {
         });
     }
     fn finish(self, kind: Kind, source: Source, info: UnitInfo) -> UnitDraft {
-        let mut terms: Vec<(String, u32, u32)> = self.map.into_iter().map(|(t, (tf, f))| (t, tf, f)).collect();
-        terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mut terms: Vec<(&String, &(u32, u32))> = self.map.iter().collect();
+        terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let packed = PackedTerms {
+            terms: PackedStrings::new(terms.iter().map(|(t, _)| t.as_str())),
+            values: terms.iter().map(|(_, (tf, f))| ((tf.min(&MAX_TF) << 2) | f) as u8).collect(),
+        };
         let mut words = self.words;
         words.sort_unstable();
         words.dedup();
-        UnitDraft { kind, source, info, terms, len: self.len, words }
+        let words = PackedStrings::new(words.iter().map(String::as_str));
+        UnitDraft { kind, source, info, terms: packed, len: self.len, words }
     }
 }
 
@@ -625,7 +701,11 @@ pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(Bundl
     let mut infos = Vec::with_capacity(n);
     let mut dictionary: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     for (id, d) in drafts.into_iter().enumerate() {
-        dictionary.extend(d.words);
+        for w in d.words.iter() {
+            if !dictionary.contains(w) {
+                dictionary.insert(w.to_string());
+            }
+        }
         let id = id as u32;
         let sid = *source_ids.entry(d.source.clone()).or_insert_with(|| {
             sources.push(d.source.clone());
@@ -636,10 +716,13 @@ pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(Bundl
         unit_len.push(d.len);
         len_sum[d.kind.code() as usize] += f64::from(d.len);
         len_count[d.kind.code() as usize] += 1;
-        for (term, tf, flags) in d.terms {
-            let e = postings.entry(term).or_insert_with(|| (0, Vec::new(), Vec::new()));
+        for (term, &value) in d.terms.terms.iter().zip(d.terms.values()) {
+            let e = match postings.get_mut(term) {
+                Some(e) => e,
+                None => postings.entry(term.to_string()).or_insert_with(|| (0, Vec::new(), Vec::new())),
+            };
             put_varint(&mut e.1, id - e.0);
-            e.2.push(((tf.min(MAX_TF) << 2) | flags) as u8);
+            e.2.push(value);
             e.0 = id;
         }
         infos.push(UnitInfo { source: sid, ..d.info });
