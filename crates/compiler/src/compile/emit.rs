@@ -75,7 +75,7 @@ struct CompiledChangelog {
 
 /// A [`Diagnostic`] as the cache stores it (its stage as text).
 #[derive(Serialize, Deserialize)]
-struct StoredDiagnostic {
+pub(crate) struct StoredDiagnostic {
     path: String,
     stage: String,
     message: String,
@@ -223,10 +223,13 @@ struct Keys {
 }
 
 impl Keys {
-    fn new(config: &Config, walked: &[WalkedFile], inputs: Vec<&WalkedFile>) -> Keys {
+    fn new(config: &Config, walked: &[WalkedFile], inputs: Vec<&WalkedFile>, cache: &Cache) -> Keys {
         let hashes = inputs
             .par_iter()
-            .map(|f| (f.rel.clone(), std::fs::read(&f.abs).ok().map(|b| xxhash_rust::xxh3::xxh3_64(&b))))
+            .map(|f| {
+                let read = || std::fs::read(&f.abs).ok().map(|b| xxhash_rust::xxh3::xxh3_64(&b));
+                (f.rel.clone(), cache.hash_of(&f.rel).unwrap_or_else(read))
+            })
             .collect();
         let mut h = xxhash_rust::xxh3::Xxh3::new();
         for f in walked.iter().filter(|f| SourceLang::from_path(Path::new(&f.rel)).is_some()) {
@@ -330,13 +333,13 @@ pub fn compile_all(
     }
 
     // What the cache holds for each component (`None`: to compile).
-    let keys = cache.map(|_| {
+    let keys = cache.map(|cache| {
         let inputs = plans
             .iter()
             .flat_map(|(_, p)| p.docs.values().chain(&p.files))
             .chain(layout.changelogs.iter().map(|(_, f)| f))
             .collect();
-        Keys::new(config, walked, inputs)
+        Keys::new(config, walked, inputs, cache)
     });
     let component_keys: Vec<Option<u64>> =
         plans.iter().map(|(key, plan)| keys.as_ref().map(|k| k.component(key, plan, &owners))).collect();
@@ -1291,8 +1294,13 @@ fn build_id(set: &CompiledSet) -> anyhow::Result<u64> {
 /// the temporaries of killed builds, as a writing build does).
 pub fn published(out: &Path, set: &CompiledSet) -> Option<(Manifest, PathBuf)> {
     let id = build_id(set).ok()?;
-    let name = format!("{}@{}", set.manifest.system, set.manifest.version);
-    let dest = out.join(&name);
+    published_as(out, &format!("{}@{}", set.manifest.system, set.manifest.version), id)
+}
+
+/// The manifest and directory of the set `out/<name>` when it is published as the generation of build `id` and
+/// opens (see [`published`]).
+pub fn published_as(out: &Path, name: &str, id: u64) -> Option<(Manifest, PathBuf)> {
+    let dest = out.join(name);
     let generation = format!(".{name}.gen-{id:016x}");
     if std::fs::read_link(&dest).ok()?.to_string_lossy() != generation {
         return None;
@@ -1303,7 +1311,7 @@ pub fn published(out: &Path, set: &CompiledSet) -> Option<(Manifest, PathBuf)> {
         return None;
     }
     // What a build that writes would clean up, this one does too.
-    remove_stale_temporaries(out, &name);
+    remove_stale_temporaries(out, name);
     Some((manifest, dest))
 }
 

@@ -126,6 +126,17 @@ pub fn build_with_cache(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Re
     }
     opts.config.validate().map_err(anyhow::Error::msg)?;
     let (files, mut diagnostics) = walk::walk(repo, &opts.config.walk).map_err(anyhow::Error::msg)?;
+    // An unchanged tree: the set record says which set these inputs made, and it is still the one published.
+    let set = cache.map(|dir| {
+        let hashes = cache::hash_files(&files);
+        (dir, cache::set_key(&opts.config.to_toml(), &files, &hashes), hashes)
+    });
+    if let Some((dir, key, _)) = &set
+        && let Some(report) = unchanged_set(opts, dir, *key, &diagnostics)
+    {
+        return Ok(BuildReport { elapsed: start.elapsed(), ..report });
+    }
+    let walk_diagnostics = diagnostics.len();
     let (layout, layout_diags) = layout::classify(&files, &opts.config);
     diagnostics.extend(layout_diags);
     if layout.components.is_empty() {
@@ -136,22 +147,47 @@ pub fn build_with_cache(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Re
             detect::inventory(&files)
         );
     }
-    let cache = cache.map(cache::Cache::open);
-    let compiled =
-        emit::compile_all(repo, &files, &layout, &opts.config, opts.progress, cache.as_ref(), &mut diagnostics)?;
-    let version_source = compiled.version_source.clone();
-    let (reused, recompiled) = match cache {
-        Some(cache) => {
-            let (notes, reused, recompiled) = cache.finish();
-            diagnostics.extend(notes);
-            (reused, recompiled)
-        }
-        None => (0, 0),
+    let (set, unit_cache) = match set {
+        Some((dir, key, hashes)) => (Some((dir, key)), Some(cache::Cache::open(dir, hashes))),
+        None => (None, None),
     };
+    let compiled =
+        emit::compile_all(repo, &files, &layout, &opts.config, opts.progress, unit_cache.as_ref(), &mut diagnostics)?;
+    let version_source = compiled.version_source.clone();
+    let finished = unit_cache.map(cache::Cache::finish);
+    let (reused, recompiled) = finished.as_ref().map_or((0, 0), |f| (f.reused, f.recompiled));
     let ((manifest, dir), unchanged) = match emit::published(&opts.out, &compiled).filter(|_| reused > 0) {
         Some(published) => (published, true),
         None => (write_bundle_set(&opts.out, compiled)?, false),
     };
+    if let (Some((cache_dir, key)), Some(finished)) = (set, finished) {
+        // Recorded before the cache's own notes join: a rebuild that finds the record reuses every unit, cleanly.
+        let record = cache::SetRecord {
+            name: format!("{}@{}", manifest.system, manifest.version),
+            build_id: manifest.build_id,
+            units: reused + recompiled,
+            version_source: version_source.clone(),
+            diagnostics: diagnostics[walk_diagnostics.min(diagnostics.len())..]
+                .iter()
+                .cloned()
+                .map(Into::into)
+                .collect(),
+        };
+        let mut deps = finished.deps;
+        // The version and the package name come from these (read outside the walk when it excludes them).
+        let packages = ["package.json".to_string()]
+            .into_iter()
+            .chain(layout.package.as_ref().filter(|p| !p.is_empty()).map(|p| format!("{p}/package.json")))
+            .map(|rel| {
+                let hash = cache::file_hash(repo, &rel);
+                (rel, hash)
+            });
+        deps.extend(packages);
+        if finished.notes.is_empty() {
+            cache::write_set(cache_dir, key, deps, &record);
+        }
+        diagnostics.extend(finished.notes);
+    }
     diagnostics.sort();
     Ok(BuildReport {
         manifest,
@@ -162,6 +198,27 @@ pub fn build_with_cache(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Re
         reused,
         recompiled,
         unchanged,
+    })
+}
+
+/// The report of a build whose inputs are those of the set recorded in the cache `dir` under `key`, when that set
+/// is still the one published in `opts.out` (issue 12 item 3: an unchanged tree reads no cached unit and writes
+/// nothing). `walk` holds this build's walk diagnostics (the record keeps the others).
+fn unchanged_set(opts: &BuildOptions, dir: &Path, key: u64, walk: &[Diagnostic]) -> Option<BuildReport> {
+    let record = cache::read_set(dir, key, |rel| cache::file_hash(&opts.repo, rel))?;
+    let (manifest, set_dir) = emit::published_as(&opts.out, &record.name, record.build_id)?;
+    let mut diagnostics: Vec<Diagnostic> = walk.to_vec();
+    diagnostics.extend(record.diagnostics.into_iter().map(Diagnostic::from));
+    diagnostics.sort();
+    Some(BuildReport {
+        manifest,
+        dir: set_dir,
+        diagnostics,
+        elapsed: Duration::ZERO,
+        version_source: record.version_source,
+        reused: record.units,
+        recompiled: 0,
+        unchanged: true,
     })
 }
 
