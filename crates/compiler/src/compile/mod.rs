@@ -111,6 +111,19 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildReport> {
     build_with_cache(opts, None)
 }
 
+/// When the build started, for [`timing`].
+static STARTED: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+
+/// With `MYDESIGN_TIMINGS` set, prints to stderr the wall time since the build started when `stage` ended (to find
+/// the serial tails of a build; issue 12 item 2).
+pub(crate) fn timing(stage: &str) {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *ON.get_or_init(|| std::env::var_os("MYDESIGN_TIMINGS").is_some()) {
+        let at = STARTED.get().map_or(0.0, |s| s.elapsed().as_secs_f64() * 1000.0);
+        eprintln!("timing: {at:8.1} ms  {stage}");
+    }
+}
+
 /// Builds the bundle set of `opts.repo` as [`build`] does, reusing from the incremental build cache in `cache`
 /// (created when missing) every component whose inputs did not change (issue 12 item 2). The set published is
 /// byte-identical to a build without the cache. When it is the set already published (same build id), nothing is
@@ -120,12 +133,14 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildReport> {
 /// As [`build`].
 pub fn build_with_cache(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Result<BuildReport> {
     let start = Instant::now();
+    let _ = STARTED.set(start);
     let repo = &opts.repo;
     if !repo.is_dir() {
         anyhow::bail!("{}: not a directory", repo.display());
     }
     opts.config.validate().map_err(anyhow::Error::msg)?;
     let (files, mut diagnostics) = walk::walk(repo, &opts.config.walk).map_err(anyhow::Error::msg)?;
+    timing("walk");
     // An unchanged tree: the set record says which set these inputs made, and it is still the one published.
     let set = cache.map(|dir| {
         let hashes = cache::hash_files(&files);
@@ -136,6 +151,7 @@ pub fn build_with_cache(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Re
     {
         return Ok(BuildReport { elapsed: start.elapsed(), ..report });
     }
+    timing("set key");
     let walk_diagnostics = diagnostics.len();
     let (layout, layout_diags) = layout::classify(&files, &opts.config);
     diagnostics.extend(layout_diags);
@@ -151,8 +167,16 @@ pub fn build_with_cache(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Re
         Some((dir, key, hashes)) => (Some((dir, key)), Some(cache::Cache::open(dir, hashes))),
         None => (None, None),
     };
-    let compiled =
-        emit::compile_all(repo, &files, &layout, &opts.config, opts.progress, unit_cache.as_ref(), &mut diagnostics)?;
+    let inputs = emit::Inputs {
+        repo,
+        walked: &files,
+        layout: &layout,
+        config: &opts.config,
+        progress: opts.progress,
+        cache: unit_cache.as_ref(),
+    };
+    let compiled = emit::compile_all(&inputs, emit::Spool::new(&opts.out)?, &mut diagnostics)?;
+    timing("compiled and assembled");
     let version_source = compiled.version_source.clone();
     let finished = unit_cache.map(cache::Cache::finish);
     let (reused, recompiled) = finished.as_ref().map_or((0, 0), |f| (f.reused, f.recompiled));
@@ -160,6 +184,7 @@ pub fn build_with_cache(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Re
         Some(published) => (published, true),
         None => (write_bundle_set(&opts.out, compiled)?, false),
     };
+    timing("written");
     if let (Some((cache_dir, key)), Some(finished)) = (set, finished) {
         // Recorded before the cache's own notes join: a rebuild that finds the record reuses every unit, cleanly.
         let record = cache::SetRecord {
