@@ -20,7 +20,7 @@ use crate::bundle::format::{CHANGELOG_KEY, Identity, MANIFEST_KEY, SEARCH_KEY};
 use crate::bundle::writer::{BundleWriter, Frame, SpooledBundle, Written, write_atomically};
 use crate::config::{CONFIG_FILE, Config, check_name, package_json};
 use crate::model::*;
-use crate::search::index::{self as search_index, DocSource, UnitDraft};
+use crate::search::index::{self as search_index, DocSource, PackedUnits, UnitDraft};
 use crate::view::{card, placeholder_view_spans, props_text};
 
 /// Stage 4's input: everything compiled, before it is written (the manifest without its bundle list, and the
@@ -32,8 +32,8 @@ pub struct CompiledSet {
     changelog: Option<SpooledBundle>,
     /// Where the bundles are (removed with the set; the bundles kept are renamed out of it first).
     spool: Spool,
-    /// Search units, indexed while the other bundles are written.
-    search: Vec<UnitDraft>,
+    /// Search units (packed, in index order), indexed while the other bundles are written.
+    search: Vec<PackedUnits>,
     /// Where the version came from, for the build report (`packages/ui/package.json`, `the changelog`).
     pub version_source: String,
 }
@@ -355,17 +355,28 @@ impl Drop for Spool {
     }
 }
 
-/// A component whose bundle is spooled: what the manifest and the search index take from it (its `frames` are
-/// empty, they are in `bundle`).
+/// A component whose bundle is spooled: what the manifest and the search index take from it (in `component`, the
+/// frames, units and owned files are empty: they are in `bundle`, `units` and `owned`).
 struct SpooledComponent {
     component: CompiledComponent,
     bundle: SpooledBundle,
+    /// Search units of its documents and props tables.
+    units: PackedUnits,
+    /// The files it owns, with their functions' search units.
+    owned: Vec<PackedFile>,
 }
 
-/// The changelog once its bundle is spooled (no bundle when no changelog could be read).
+/// An owned file with its search units packed.
+struct PackedFile {
+    meta: FileMeta,
+    units: PackedUnits,
+}
+
+/// The changelog once its bundle is spooled (no bundle when no changelog could be read), units packed.
 struct SpooledChangelog {
     changelog: CompiledChangelog,
     bundle: Option<SpooledBundle>,
+    units: PackedUnits,
 }
 
 /// Files compiled before the components, because several components to compile list them or their owner is
@@ -516,7 +527,12 @@ impl Stage3<'_> {
     fn spooled(&self, mut component: CompiledComponent) -> anyhow::Result<SpooledComponent> {
         let frames = std::mem::take(&mut component.frames);
         let bundle = self.spool.bundle(&bundle_file_name(&component.key), frames)?;
-        Ok(SpooledComponent { component, bundle })
+        let units = PackedUnits::pack(&std::mem::take(&mut component.units))?;
+        let owned = std::mem::take(&mut component.owned)
+            .into_iter()
+            .map(|f| Ok(PackedFile { units: PackedUnits::pack(&f.units)?, meta: f.meta }))
+            .collect::<std::io::Result<_>>()?;
+        Ok(SpooledComponent { component, bundle, units, owned })
     }
 }
 
@@ -653,7 +669,8 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
                 Some(_) => Some(spool.bundle("changelog.bundle", frames)?),
                 None => None,
             };
-            Ok(SpooledChangelog { changelog, bundle })
+            let units = PackedUnits::pack(&std::mem::take(&mut changelog.units))?;
+            Ok(SpooledChangelog { changelog, bundle, units })
         },
     );
     let mut components: Vec<Option<SpooledComponent>> =
@@ -711,17 +728,17 @@ fn assemble(
     let Assembly { repo, layout, config, default_lang, cache, tokens } = a;
     let mut stats = BuildStats::default();
     // Search units in a fixed order: documents by component and language, functions by path, then the changelog.
-    let mut units: Vec<UnitDraft> = Vec::new();
-    let mut owned: Vec<OwnedFile> = Vec::new();
+    let mut units: Vec<PackedUnits> = Vec::new();
+    let mut owned: Vec<PackedFile> = Vec::new();
     let mut components = components;
-    for SpooledComponent { component: c, .. } in &mut components {
-        units.append(&mut c.units);
+    for c in &mut components {
+        units.push(std::mem::take(&mut c.units));
         owned.append(&mut c.owned);
     }
     owned.sort_by(|a, b| a.meta.path.cmp(&b.meta.path));
     let mut file_owners = Vec::new();
-    for mut file in owned {
-        units.append(&mut file.units);
+    for file in owned {
+        units.push(file.units);
         stats.files += 1;
         stats.source_bytes += file.meta.bytes;
         if file.meta.kind == FileKind::Source {
@@ -736,7 +753,7 @@ fn assemble(
     let mut shared_entry = None;
     let mut bundles = Vec::new();
     let mut file_lists: BTreeMap<String, Vec<FileMeta>> = BTreeMap::new();
-    for SpooledComponent { component: CompiledComponent { key, entry, meta, .. }, bundle } in components {
+    for SpooledComponent { component: CompiledComponent { key, entry, meta, .. }, bundle, .. } in components {
         for d in &meta.docs {
             stats.documents += 1;
             stats.code_blocks += d.code_blocks.len() as u32;
@@ -752,7 +769,7 @@ fn assemble(
         }
         bundles.push((key, bundle));
     }
-    let SpooledChangelog { changelog: CompiledChangelog { meta: changelog_meta, units: changelog_units, .. }, bundle } =
+    let SpooledChangelog { changelog: CompiledChangelog { meta: changelog_meta, .. }, bundle, units: changelog_units } =
         changelog;
     if let Some(c) = &changelog_meta {
         for l in &c.langs {
@@ -785,7 +802,7 @@ fn assemble(
         bundle: "changelog.bundle".into(),
         langs: c.langs.iter().map(|l| l.summary.clone()).collect(),
     });
-    units.extend(changelog_units);
+    units.push(changelog_units);
     let (version, version_source, version_diags) =
         resolve_version(config, repo, layout.package.as_deref(), newest.as_deref());
     diagnostics.extend(version_diags);
@@ -1553,7 +1570,7 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
                     .collect::<std::io::Result<Vec<BundleFile>>>()
             },
             || -> std::io::Result<(BundleFile, SearchEntry)> {
-                let (mut w, entry) = search_index::build(search, Default::default())?;
+                let (mut w, entry) = search_index::build_packed(search, Default::default())?;
                 super::timing("search index built");
                 w.identify(identity(SEARCH_KEY));
                 let Written { bytes, xxh3, header_xxh3 } = w.finish(&tmp.join(&entry.bundle))?;

@@ -682,111 +682,196 @@ pub fn release_units(
 /// A term with its postings: (term, unit id gaps, values).
 type TermPostings = (String, Vec<u8>, Vec<u8>);
 
+/// Search units held compactly until the index is built (issue 12: at 10× Semi the drafts, with their strings and
+/// vectors, were half of the build's peak heap): the MessagePack of the drafts, compressed with zstd at level 1.
+/// [`build_packed`] decodes one at a time.
+#[derive(Debug, Default)]
+pub struct PackedUnits {
+    compressed: Vec<u8>,
+    raw_len: usize,
+    count: usize,
+}
+
+impl PackedUnits {
+    /// Packs `units` (in their order).
+    ///
+    /// # Errors
+    /// Serialization or compression failure (neither happens for drafts made here).
+    pub fn pack(units: &[UnitDraft]) -> std::io::Result<PackedUnits> {
+        if units.is_empty() {
+            return Ok(PackedUnits::default());
+        }
+        let raw = rmp_serde::to_vec(units).map_err(std::io::Error::other)?;
+        let compressed = zstd::bulk::compress(&raw, 1)?;
+        Ok(PackedUnits { compressed, raw_len: raw.len(), count: units.len() })
+    }
+
+    /// The units packed, in order.
+    ///
+    /// # Errors
+    /// The bytes do not decode (a bug: they were made by [`PackedUnits::pack`]).
+    pub fn unpack(&self) -> std::io::Result<Vec<UnitDraft>> {
+        if self.count == 0 {
+            return Ok(Vec::new());
+        }
+        let raw = zstd::bulk::decompress(&self.compressed, self.raw_len)?;
+        rmp_serde::from_slice(&raw).map_err(std::io::Error::other)
+    }
+
+    /// How many units.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+}
+
 /// Numbers `drafts` in the order given and writes the search bundle: the `meta` frame, the term shards and the
 /// unit chunks (frames compressed in parallel).
 ///
 /// # Errors
 /// Serialization or compression failure.
 pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(BundleWriter, SearchEntry)> {
-    let mut sources: Vec<Source> = Vec::new();
-    let mut source_ids: HashMap<Source, u32> = HashMap::new();
-    let n = drafts.len();
-    let mut unit_kind = Vec::with_capacity(n);
-    let mut unit_source = Vec::with_capacity(n);
-    let mut unit_len = Vec::with_capacity(n);
-    let mut len_sum = [0f64; Kind::ALL.len()];
-    let mut len_count = [0u32; Kind::ALL.len()];
-    // term → (last unit id, gap varints, values)
-    let mut postings: HashMap<String, (u32, Vec<u8>, Vec<u8>), Xxh3DefaultBuilder> = HashMap::default();
-    let mut infos = Vec::with_capacity(n);
-    let mut dictionary: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
-    for (id, d) in drafts.into_iter().enumerate() {
+    let mut postings = Postings::default();
+    drafts.into_iter().for_each(|d| postings.add(d));
+    postings.finish(weights)
+}
+
+/// As [`build`], from packed units (each unpacked in turn, so the drafts are never all in memory).
+///
+/// # Errors
+/// As [`build`], or a pack that does not decode.
+pub fn build_packed(packs: Vec<PackedUnits>, weights: Weights) -> std::io::Result<(BundleWriter, SearchEntry)> {
+    let mut postings = Postings::default();
+    for pack in packs {
+        pack.unpack()?.into_iter().for_each(|d| postings.add(d));
+    }
+    postings.finish(weights)
+}
+
+/// The index under construction: units numbered as they are added, postings by term.
+#[derive(Default)]
+struct Postings {
+    sources: Vec<Source>,
+    source_ids: HashMap<Source, u32>,
+    unit_kind: Vec<u8>,
+    unit_source: Vec<u32>,
+    unit_len: Vec<u32>,
+    len_sum: [f64; Kind::ALL.len()],
+    len_count: [u32; Kind::ALL.len()],
+    /// term → (last unit id, gap varints, values)
+    postings: HashMap<String, (u32, Vec<u8>, Vec<u8>), Xxh3DefaultBuilder>,
+    infos: Vec<UnitInfo>,
+    dictionary: std::collections::BTreeSet<String>,
+}
+
+impl Postings {
+    /// Numbers `d` (the next id) and adds its terms.
+    fn add(&mut self, d: UnitDraft) {
         for w in d.words.iter() {
-            if !dictionary.contains(w) {
-                dictionary.insert(w.to_string());
+            if !self.dictionary.contains(w) {
+                self.dictionary.insert(w.to_string());
             }
         }
-        let id = id as u32;
-        let sid = *source_ids.entry(d.source.clone()).or_insert_with(|| {
-            sources.push(d.source.clone());
-            sources.len() as u32 - 1
-        });
-        unit_kind.push(d.kind.code());
-        unit_source.push(sid);
-        unit_len.push(d.len);
-        len_sum[d.kind.code() as usize] += f64::from(d.len);
-        len_count[d.kind.code() as usize] += 1;
+        let id = self.infos.len() as u32;
+        let sid = match self.source_ids.get(&d.source) {
+            Some(&sid) => sid,
+            None => {
+                self.sources.push(d.source.clone());
+                let sid = self.sources.len() as u32 - 1;
+                self.source_ids.insert(d.source.clone(), sid);
+                sid
+            }
+        };
+        self.unit_kind.push(d.kind.code());
+        self.unit_source.push(sid);
+        self.unit_len.push(d.len);
+        self.len_sum[d.kind.code() as usize] += f64::from(d.len);
+        self.len_count[d.kind.code() as usize] += 1;
         for (term, &value) in d.terms.terms.iter().zip(d.terms.values()) {
-            let e = match postings.get_mut(term) {
+            let e = match self.postings.get_mut(term) {
                 Some(e) => e,
-                None => postings.entry(term.to_string()).or_insert_with(|| (0, Vec::new(), Vec::new())),
+                None => self.postings.entry(term.to_string()).or_insert_with(|| (0, Vec::new(), Vec::new())),
             };
             put_varint(&mut e.1, id - e.0);
             e.2.push(value);
             e.0 = id;
         }
-        infos.push(UnitInfo { source: sid, ..d.info });
+        self.infos.push(UnitInfo { source: sid, ..d.info });
     }
-    let avg_len: [f32; Kind::ALL.len()] =
-        std::array::from_fn(|k| if len_count[k] == 0 { 1.0 } else { (len_sum[k] / f64::from(len_count[k])) as f32 });
-    let terms = postings.len() as u32;
-    let raw: usize = postings.iter().map(|(t, p)| t.len() + p.1.len() + p.2.len() + 8).sum();
-    let shards = (raw / SHARD_BYTES).clamp(1, 1024) as u32;
-    let mut by_shard: Vec<Vec<TermPostings>> = vec![Vec::new(); shards as usize];
-    for (term, (_, gaps, values)) in postings {
-        by_shard[shard_of(&term, shards) as usize].push((term, gaps, values));
-    }
-    let mut frames: Vec<Frame> = by_shard
-        .into_par_iter()
-        .enumerate()
-        .map(|(i, mut list)| {
-            list.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            let mut shard = TermShard::default();
-            let mut prev = String::new();
-            for (term, gaps, values) in list {
-                // Front coding: the bytes shared with the previous term (on a char boundary) are not repeated.
-                let mut shared = prev.bytes().zip(term.bytes()).take_while(|(a, b)| a == b).count().min(255);
-                while !term.is_char_boundary(shared) {
-                    shared -= 1;
+
+    /// The search bundle of the units added.
+    fn finish(self, weights: Weights) -> std::io::Result<(BundleWriter, SearchEntry)> {
+        let Postings {
+            sources, unit_kind, unit_source, unit_len, len_sum, len_count, postings, infos, dictionary, ..
+        } = self;
+        let n = infos.len();
+        let avg_len: [f32; Kind::ALL.len()] =
+            std::array::from_fn(
+                |k| if len_count[k] == 0 { 1.0 } else { (len_sum[k] / f64::from(len_count[k])) as f32 },
+            );
+        let terms = postings.len() as u32;
+        let raw: usize = postings.iter().map(|(t, p)| t.len() + p.1.len() + p.2.len() + 8).sum();
+        let shards = (raw / SHARD_BYTES).clamp(1, 1024) as u32;
+        let mut by_shard: Vec<Vec<TermPostings>> = vec![Vec::new(); shards as usize];
+        for (term, (_, gaps, values)) in postings {
+            by_shard[shard_of(&term, shards) as usize].push((term, gaps, values));
+        }
+        let mut frames: Vec<Frame> = by_shard
+            .into_par_iter()
+            .enumerate()
+            .map(|(i, mut list)| {
+                list.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                let mut shard = TermShard::default();
+                let mut prev = String::new();
+                for (term, gaps, values) in list {
+                    // Front coding: the bytes shared with the previous term (on a char boundary) are not repeated.
+                    let mut shared = prev.bytes().zip(term.bytes()).take_while(|(a, b)| a == b).count().min(255);
+                    while !term.is_char_boundary(shared) {
+                        shared -= 1;
+                    }
+                    shard.shared.0.push(shared as u8);
+                    shard.suffix_lens.0.push((term.len() - shared) as u8);
+                    shard.suffixes.push_str(&term[shared..]);
+                    prev = term;
+                    put_varint(&mut shard.df.0, values.len() as u32);
+                    shard.gaps.0.extend_from_slice(&gaps);
+                    shard.values.0.extend_from_slice(&values);
                 }
-                shard.shared.0.push(shared as u8);
-                shard.suffix_lens.0.push((term.len() - shared) as u8);
-                shard.suffixes.push_str(&term[shared..]);
-                prev = term;
-                put_varint(&mut shard.df.0, values.len() as u32);
-                shard.gaps.0.extend_from_slice(&gaps);
-                shard.values.0.extend_from_slice(&values);
-            }
-            Frame::new(keys::shard(i as u32), &shard)
-        })
-        .collect::<std::io::Result<_>>()?;
-    let chunks: Vec<Frame> = infos
-        .par_chunks(CHUNK as usize)
-        .enumerate()
-        .map(|(i, units)| Frame::new(keys::units(i as u32), &UnitChunk { units: units.to_vec() }))
-        .collect::<std::io::Result<_>>()?;
-    frames.extend(chunks);
-    let meta = SearchMeta {
-        units: n as u32,
-        terms,
-        shards,
-        chunk: CHUNK,
-        weights,
-        avg_len,
-        sources,
-        unit_kind: Bytes(unit_kind),
-        unit_source,
-        unit_len,
-    };
-    let mut w = BundleWriter::new();
-    w.add(keys::META, &meta)?;
-    // The term dictionary: an FST set of the words (sorted by the BTreeSet, as the builder requires).
-    let dict = fst::Set::from_iter(dictionary.iter()).map_err(std::io::Error::other)?;
-    w.add(keys::DICTIONARY, &Bytes(dict.into_fst().into_inner()))?;
-    for f in frames {
-        w.push(f);
+                Frame::new(keys::shard(i as u32), &shard)
+            })
+            .collect::<std::io::Result<_>>()?;
+        let chunks: Vec<Frame> = infos
+            .par_chunks(CHUNK as usize)
+            .enumerate()
+            .map(|(i, units)| Frame::new(keys::units(i as u32), &UnitChunk { units: units.to_vec() }))
+            .collect::<std::io::Result<_>>()?;
+        frames.extend(chunks);
+        let meta = SearchMeta {
+            units: n as u32,
+            terms,
+            shards,
+            chunk: CHUNK,
+            weights,
+            avg_len,
+            sources,
+            unit_kind: Bytes(unit_kind),
+            unit_source,
+            unit_len,
+        };
+        let mut w = BundleWriter::new();
+        w.add(keys::META, &meta)?;
+        // The term dictionary: an FST set of the words (sorted by the BTreeSet, as the builder requires).
+        let dict = fst::Set::from_iter(dictionary.iter()).map_err(std::io::Error::other)?;
+        w.add(keys::DICTIONARY, &Bytes(dict.into_fst().into_inner()))?;
+        for f in frames {
+            w.push(f);
+        }
+        Ok((w, SearchEntry { bundle: super::BUNDLE_NAME.into(), units: n as u32, terms }))
     }
-    Ok((w, SearchEntry { bundle: super::BUNDLE_NAME.into(), units: n as u32, terms }))
 }
 
 /// Units of the props tables of component `key` (display name `name`): those taken from TypeScript and the API
