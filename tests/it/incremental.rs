@@ -74,6 +74,7 @@ fn change_one_document(repo: &Path, config: Config, document: &str) {
     let again = build_with_cache(&options(repo, &out, config.clone()), Some(&cache)).unwrap();
     assert_eq!((again.reused, again.recompiled, again.unchanged), (first.recompiled, 0, true), "unchanged tree");
     assert_eq!(again.manifest.build_id, first.manifest.build_id);
+    let first_generation = std::fs::canonicalize(&first.dir).unwrap();
 
     let path = repo.join(document);
     let mut text = std::fs::read_to_string(&path).unwrap();
@@ -87,6 +88,34 @@ fn change_one_document(repo: &Path, config: Config, document: &str) {
     let cold = build(&options(repo, &tmp.path().join("cold"), config)).unwrap();
     assert_same_sets(&incremental, &cold);
     assert_eq!(entries(&cache), first.recompiled as usize, "no entry left behind");
+    // Only the changed component's bundle, the search index and the manifest were written; every other bundle is
+    // the previous generation's file (hard-linked, format 7).
+    let rewritten = rewritten_files(&first_generation, &std::fs::canonicalize(&incremental.dir).unwrap());
+    assert_eq!(rewritten.len(), 3, "{rewritten:?}");
+    assert!(rewritten.contains(&"manifest.bundle".to_string()) && rewritten.contains(&"search.bundle".to_string()));
+    let changed: Vec<&str> = incremental
+        .manifest
+        .components
+        .iter()
+        .filter(|c| rewritten.contains(&c.bundle))
+        .map(|c| c.key.as_str())
+        .collect();
+    assert_eq!(changed.len(), 1, "{rewritten:?}");
+}
+
+/// The files of generation `new` that are not the same file (inode) as in generation `old`.
+fn rewritten_files(old: &Path, new: &Path) -> Vec<String> {
+    use std::os::unix::fs::MetadataExt;
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(new).unwrap().filter_map(Result::ok) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let same = std::fs::metadata(old.join(&name)).is_ok_and(|m| m.ino() == e.metadata().unwrap().ino());
+        if !same {
+            out.push(name);
+        }
+    }
+    out.sort();
+    out
 }
 
 #[test]

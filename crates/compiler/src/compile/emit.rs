@@ -1527,8 +1527,25 @@ pub fn published_as(out: &Path, name: &str, id: u64) -> Option<(Manifest, PathBu
     Some((manifest, dest))
 }
 
+/// The directory of the generation published as `out/<name>` and what its manifest records of each bundle file
+/// (`None` when there is none, or it does not open).
+fn previous_generation(out: &Path, name: &str) -> Option<(PathBuf, BTreeMap<String, Written>)> {
+    let dir = std::fs::canonicalize(out.join(name)).ok()?;
+    let set = crate::read::BundleSet::open(&dir).ok()?;
+    let files = set
+        .manifest()
+        .ok()?
+        .bundles
+        .iter()
+        .map(|b| (b.name.clone(), Written { bytes: b.bytes, xxh3: b.xxh3, header_xxh3: b.header_xxh3 }))
+        .collect();
+    Some((dir, files))
+}
+
 /// Writes `set` into `out/<system>@<version>/`: every bundle into a temporary sibling directory, the manifest last,
-/// then the directory is swapped into place. Returns the final manifest and directory.
+/// then the directory is swapped into place. A bundle whose bytes are those of the published generation's file is
+/// hard-linked from it instead of written (format 7), so a one-document rebuild writes that component's bundle, the
+/// search index and the manifest. Returns the final manifest and directory.
 ///
 /// # Errors
 /// Any I/O error; the temporary directory is removed and an existing set is left as it was.
@@ -1544,7 +1561,9 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
         encoding: manifest.encoding.clone(),
         build_id: manifest.build_id,
     };
-    let identity = |key: &str| Identity { key: key.to_string(), ..base.clone() };
+    // Format 7: only the manifest carries the build id, so an unchanged bundle keeps its bytes from build to build.
+    let identity = |key: &str| Identity { key: key.to_string(), build_id: 0, ..base.clone() };
+    let previous = previous_generation(out, &name);
     std::fs::create_dir_all(out)
         .map_err(|e| anyhow::anyhow!("{}: cannot create output directory: {e}", out.display()))?;
     remove_stale_temporaries(out, &name);
@@ -1564,7 +1583,11 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
                 named
                     .into_par_iter()
                     .map(|(file, key, b)| {
-                        let Written { bytes, xxh3, header_xxh3 } = b.finish(identity(&key), &tmp.join(&file))?;
+                        let old =
+                            previous.as_ref().and_then(|(dir, files)| Some((dir.join(&file), *files.get(&file)?)));
+                        let old = old.as_ref().map(|(path, w)| (path.as_path(), *w));
+                        let done = b.finish_or_reuse(identity(&key), &tmp.join(&file), old)?;
+                        let Written { bytes, xxh3, header_xxh3 } = done.written;
                         Ok(BundleFile { name: file, bytes, xxh3, header_xxh3 })
                     })
                     .collect::<std::io::Result<Vec<BundleFile>>>()
@@ -1586,7 +1609,7 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
         manifest.stats.bundle_bytes = written.iter().map(|b| b.bytes).sum();
         manifest.bundles = written;
         let mut w = BundleWriter::new();
-        w.identify(identity(MANIFEST_KEY));
+        w.identify(Identity { build_id: manifest.build_id, ..identity(MANIFEST_KEY) });
         w.add_manifest(&manifest)?;
         write_atomically(&tmp.join("manifest.bundle"), &w.into_bytes()?)?;
         Ok(())

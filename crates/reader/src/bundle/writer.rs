@@ -295,6 +295,15 @@ fn index_and_header(
     Ok((index_bytes, out))
 }
 
+/// What [`SpooledBundle::finish_or_reuse`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finished {
+    /// The file, as the manifest records it.
+    pub written: Written,
+    /// Whether the previous generation's file was kept (linked or copied) instead of writing this one.
+    pub reused: bool,
+}
+
 /// A bundle whose frames are on disk (see [`BundleWriter::spool`]), waiting for its identity.
 #[derive(Debug)]
 pub struct SpooledBundle {
@@ -308,6 +317,36 @@ impl SpooledBundle {
     /// As [`BundleWriter::fingerprint`] of the frames spooled.
     pub fn fingerprint(&self) -> u64 {
         fingerprint(self.index.iter().map(|e| (e.key.as_str(), e.xxh3)))
+    }
+
+    /// As [`SpooledBundle::finish`], unless `previous` — the same file in the previous generation, with what its
+    /// manifest recorded of it — already holds these bytes: same size and header checksum (which covers the index,
+    /// so every frame's checksum and the identity), and its whole-file checksum still the recorded one (a damaged
+    /// old file is not carried over). Then it is hard-linked to `dest` (copied where links fail) and the spooled
+    /// file removed: a rebuild rewrites only the bundles that changed (issue 12 item 2). The result says which.
+    ///
+    /// # Errors
+    /// Any I/O error; the spooled file is removed.
+    pub fn finish_or_reuse(
+        self,
+        identity: Identity,
+        dest: &Path,
+        previous: Option<(&Path, Written)>,
+    ) -> std::io::Result<Finished> {
+        if let Some((old, recorded)) = previous {
+            let (index_bytes, header) = index_and_header(identity.clone(), self.index.clone(), self.end)?;
+            let bytes = self.end + index_bytes.len() as u64;
+            let header_xxh3 =
+                u64::from_le_bytes(header[offset::HEADER_XXH3..HEADER_LEN].try_into().unwrap_or_default());
+            let same = bytes == recorded.bytes
+                && header_xxh3 == recorded.header_xxh3
+                && std::fs::read(old).is_ok_and(|b| b.len() as u64 == bytes && xxh3_64(&b) == recorded.xxh3);
+            if same && (std::fs::hard_link(old, dest).is_ok() || std::fs::copy(old, dest).is_ok()) {
+                let _ = std::fs::remove_file(&self.path);
+                return Ok(Finished { written: recorded, reused: true });
+            }
+        }
+        Ok(Finished { written: self.finish(identity, dest)?, reused: false })
     }
 
     /// Appends the index (with `identity`), writes the header, fsyncs the file and renames it to `dest` (the same
