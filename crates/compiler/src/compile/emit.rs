@@ -39,8 +39,8 @@ pub struct CompiledSet {
 }
 
 /// Stage 3's output for one component: its documents and the files it owns compiled into the frames of its
-/// bundle, with what the manifest and the search index take from it. This is also what the incremental build
-/// cache stores per component.
+/// bundle, with what the manifest and the search index take from it. The incremental build cache stores it per
+/// component, search units packed ([`CachedComponent`]).
 #[derive(Serialize, Deserialize)]
 struct CompiledComponent {
     /// The component's key (`_shared` for the shared pseudo-component).
@@ -366,6 +366,29 @@ struct SpooledComponent {
     owned: Vec<PackedFile>,
 }
 
+/// What the incremental build cache stores per component: the compiled component with its search units packed
+/// (in `component`, `units` and each owned file's `units` are empty), so a reused component's units are neither
+/// decoded nor packed again.
+#[derive(Serialize, Deserialize)]
+struct CachedComponent {
+    component: CompiledComponent,
+    units: PackedUnits,
+    /// Each owned file's units, in `component.owned` order.
+    owned_units: Vec<PackedUnits>,
+}
+
+impl CachedComponent {
+    fn pack(mut component: CompiledComponent) -> std::io::Result<CachedComponent> {
+        let units = PackedUnits::pack(&std::mem::take(&mut component.units))?;
+        let owned_units = component
+            .owned
+            .iter_mut()
+            .map(|f| PackedUnits::pack(&std::mem::take(&mut f.units)))
+            .collect::<std::io::Result<_>>()?;
+        Ok(CachedComponent { component, units, owned_units })
+    }
+}
+
 /// An owned file with its search units packed.
 struct PackedFile {
     meta: FileMeta,
@@ -517,21 +540,23 @@ impl Stage3<'_> {
             Ok((meta, maps)) => component.frames.extend([meta, maps]),
             Err(e) => return Err(anyhow::Error::from(e).context(format!("cannot encode {key}"))),
         }
+        let packed = CachedComponent::pack(component)?;
         if let (Some(cache), Some(unit_key)) = (self.inputs.cache, self.component_keys[i]) {
-            cache.put(&format!("component/{key}"), unit_key, deps, &component);
+            cache.put(&format!("component/{key}"), unit_key, deps, &packed);
         }
-        self.spooled(component)
+        self.spooled(packed)
     }
 
     /// Spools the frames of `component` (compiled or reused).
-    fn spooled(&self, mut component: CompiledComponent) -> anyhow::Result<SpooledComponent> {
+    fn spooled(&self, packed: CachedComponent) -> anyhow::Result<SpooledComponent> {
+        let CachedComponent { mut component, units, owned_units } = packed;
         let frames = std::mem::take(&mut component.frames);
         let bundle = self.spool.bundle(&bundle_file_name(&component.key), frames)?;
-        let units = PackedUnits::pack(&std::mem::take(&mut component.units))?;
         let owned = std::mem::take(&mut component.owned)
             .into_iter()
-            .map(|f| Ok(PackedFile { units: PackedUnits::pack(&f.units)?, meta: f.meta }))
-            .collect::<std::io::Result<_>>()?;
+            .zip(owned_units)
+            .map(|(f, units)| PackedFile { meta: f.meta, units })
+            .collect();
         Ok(SpooledComponent { component, bundle, units, owned })
     }
 }
@@ -592,7 +617,7 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
         .zip(&component_keys)
         .map(|((key, _), unit_key)| {
             let (cache, keys, unit_key) = (cache?, keys.as_ref()?, (*unit_key)?);
-            let c: CompiledComponent =
+            let c: CachedComponent =
                 cache.get(&format!("component/{key}"), unit_key, |rel| keys.dependency(repo, rel))?;
             Some(stage.spooled(c))
         })

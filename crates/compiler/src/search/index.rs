@@ -685,9 +685,10 @@ type TermPostings = (String, Vec<u8>, Vec<u8>);
 /// Search units held compactly until the index is built (issue 12: at 10× Semi the drafts, with their strings and
 /// vectors, were half of the build's peak heap): the MessagePack of the drafts, compressed with zstd at level 1.
 /// [`build_packed`] decodes one at a time.
-#[derive(Debug, Default)]
+/// Serializable, so the incremental build cache keeps a component's units packed.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct PackedUnits {
-    compressed: Vec<u8>,
+    compressed: Bytes,
     raw_len: usize,
     count: usize,
 }
@@ -701,9 +702,25 @@ impl PackedUnits {
         if units.is_empty() {
             return Ok(PackedUnits::default());
         }
+        thread_local! {
+            /// This thread's level-1 context (one per thread, not one per pack).
+            static PACKER: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
+                const { std::cell::RefCell::new(None) };
+        }
         let raw = rmp_serde::to_vec(units).map_err(std::io::Error::other)?;
-        let compressed = zstd::bulk::compress(&raw, 1)?;
-        Ok(PackedUnits { compressed, raw_len: raw.len(), count: units.len() })
+        // zstd returns a buffer of the input's size bound: shrunk, or the pack would hold the raw size.
+        let mut compressed = PACKER.with(|cell| -> std::io::Result<Vec<u8>> {
+            let Ok(mut slot) = cell.try_borrow_mut() else { return zstd::bulk::compress(&raw, 1) };
+            if slot.is_none() {
+                *slot = Some(zstd::bulk::Compressor::new(1)?);
+            }
+            match slot.as_mut() {
+                Some(c) => c.compress(&raw),
+                None => zstd::bulk::compress(&raw, 1),
+            }
+        })?;
+        compressed.shrink_to_fit();
+        Ok(PackedUnits { compressed: Bytes(compressed), raw_len: raw.len(), count: units.len() })
     }
 
     /// The units packed, in order.
@@ -714,7 +731,7 @@ impl PackedUnits {
         if self.count == 0 {
             return Ok(Vec::new());
         }
-        let raw = zstd::bulk::decompress(&self.compressed, self.raw_len)?;
+        let raw = zstd::bulk::decompress(&self.compressed.0, self.raw_len)?;
         rmp_serde::from_slice(&raw).map_err(std::io::Error::other)
     }
 
@@ -740,14 +757,21 @@ pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(Bundl
     postings.finish(weights)
 }
 
+/// Packs unpacked at a time by [`build_packed`].
+const UNPACK_WINDOW: usize = 64;
+
 /// As [`build`], from packed units (each unpacked in turn, so the drafts are never all in memory).
 ///
 /// # Errors
 /// As [`build`], or a pack that does not decode.
 pub fn build_packed(packs: Vec<PackedUnits>, weights: Weights) -> std::io::Result<(BundleWriter, SearchEntry)> {
     let mut postings = Postings::default();
-    for pack in packs {
-        pack.unpack()?.into_iter().for_each(|d| postings.add(d));
+    // Packs are unpacked a window at a time, in parallel, while the postings take them in order: the drafts of one
+    // window only are in memory.
+    for window in packs.chunks(UNPACK_WINDOW) {
+        let unpacked: Vec<Vec<UnitDraft>> =
+            window.par_iter().map(PackedUnits::unpack).collect::<std::io::Result<_>>()?;
+        unpacked.into_iter().flatten().for_each(|d| postings.add(d));
     }
     postings.finish(weights)
 }
@@ -765,7 +789,8 @@ struct Postings {
     /// term → (last unit id, gap varints, values)
     postings: HashMap<String, (u32, Vec<u8>, Vec<u8>), Xxh3DefaultBuilder>,
     infos: Vec<UnitInfo>,
-    dictionary: std::collections::BTreeSet<String>,
+    /// The dictionary's words (a hash set while units are added: sorted once at the end).
+    dictionary: std::collections::HashSet<String, Xxh3DefaultBuilder>,
 }
 
 impl Postings {
@@ -864,7 +889,9 @@ impl Postings {
         };
         let mut w = BundleWriter::new();
         w.add(keys::META, &meta)?;
-        // The term dictionary: an FST set of the words (sorted by the BTreeSet, as the builder requires).
+        // The term dictionary: an FST set of the words (sorted, as the builder requires).
+        let mut dictionary: Vec<String> = dictionary.into_iter().collect();
+        dictionary.sort_unstable();
         let dict = fst::Set::from_iter(dictionary.iter()).map_err(std::io::Error::other)?;
         w.add(keys::DICTIONARY, &Bytes(dict.into_fst().into_inner()))?;
         for f in frames {
