@@ -116,6 +116,13 @@ fn measure_into(cmd: &mut Command, stdout: Stdio) -> anyhow::Result<Cost> {
     Ok(Cost { wall, cpu: tv(usage.ru_utime) + tv(usage.ru_stime), rss_kib: usage.ru_maxrss })
 }
 
+/// `bin build REPO --preset PRESET --cache CACHE --out OUT`.
+fn cached_build(bin: &Path, repo: &Path, preset: &str, cache: &Path, out: &Path) -> Command {
+    let mut cmd = Command::new(bin);
+    cmd.arg("build").arg(repo).arg("--preset").arg(preset).arg("--cache").arg(cache).arg("--out").arg(out);
+    cmd
+}
+
 /// Copies the tree `from` to `to` (files and directories; links followed).
 fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(to)?;
@@ -314,18 +321,7 @@ fn bench(args: &[String]) -> anyhow::Result<()> {
         if !name.starts_with("semi-x") {
             // Incremental, unchanged tree: one build fills a cache, the next reuses every component.
             let cache = out.join(format!("{name}.cache"));
-            let cached = || {
-                let mut cmd = Command::new(&bin);
-                cmd.arg("build")
-                    .arg(repo)
-                    .arg("--preset")
-                    .arg(preset)
-                    .arg("--cache")
-                    .arg(&cache)
-                    .arg("--out")
-                    .arg(&dest);
-                cmd
-            };
+            let cached = || cached_build(&bin, repo, preset, &cache, &dest);
             measure(&mut cached())?;
             let warm = measure(&mut cached())?;
             figs.add(
@@ -343,18 +339,7 @@ fn bench(args: &[String]) -> anyhow::Result<()> {
             })
             .context("no button document to change")?;
             let (cache, dest) = (out.join(format!("{name}.copy-cache")), out.join(format!("{name}.copy-out")));
-            let copied = || {
-                let mut cmd = Command::new(&bin);
-                cmd.arg("build")
-                    .arg(&copy)
-                    .arg("--preset")
-                    .arg(preset)
-                    .arg("--cache")
-                    .arg(&cache)
-                    .arg("--out")
-                    .arg(&dest);
-                cmd
-            };
+            let copied = || cached_build(&bin, &copy, preset, &cache, &dest);
             measure(&mut copied())?;
             let mut text = std::fs::read_to_string(&document)?;
             text.push_str("\n## Benchmark\n\nOne section added by `cargo xtask bench`.\n");
