@@ -1509,7 +1509,8 @@ fn remove_stale_temporaries(out: &Path, name: &str) {
 }
 
 /// The build id of `set`: a hash of everything the manifest says before the bundle list (deterministic, so
-/// identical inputs give identical sets). Every bundle carries it with the set's names (`Identity`). The frames of
+/// identical inputs give identical sets). The manifest carries it in its `Identity` (format 7: the other bundles
+/// carry 0, so an unchanged bundle keeps its bytes from build to build). The frames of
 /// every component and the changelog are hashed too, so an edit that changes no count still gives another id (the
 /// search index derives from the same inputs).
 fn build_id(set: &CompiledSet) -> anyhow::Result<u64> {
