@@ -413,6 +413,28 @@ struct SharedFiles<'a> {
     followed: BTreeSet<&'a str>,
 }
 
+impl<'a> SharedFiles<'a> {
+    /// Compiles `files` (path, (file, owner)) in parallel.
+    fn compile(stage: &Stage3, ctx: &Ctx, files: &[(&'a str, (&'a WalkedFile, &'a str))]) -> SharedFiles<'a> {
+        let compiled: Vec<FileOutcome> = files.par_iter().map(|(_, (f, owner))| stage.file(ctx, f, owner)).collect();
+        let mut shared =
+            SharedFiles { views: BTreeMap::new(), by_owner: Mutex::new(BTreeMap::new()), followed: BTreeSet::new() };
+        for outcome in compiled {
+            if outcome.followed {
+                shared.followed.insert(outcome.rel);
+            }
+            // Each file's diagnostics go to its owner's report (lost with the file when its owner is reused: the
+            // owner's cached report has them).
+            if let Some(c) = &outcome.compiled {
+                shared.views.insert(outcome.rel, file_view(c));
+            }
+            let by_owner = shared.by_owner.get_mut().unwrap_or_else(|e| e.into_inner());
+            by_owner.entry(outcome.owner).or_default().push(outcome);
+        }
+        shared
+    }
+}
+
 /// Stage 3's output for one file.
 struct FileOutcome<'a> {
     /// Its path.
@@ -650,21 +672,7 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
         progress: &bar,
         diagnostics: Mutex::new(Vec::new()),
     };
-    let compiled_first: Vec<FileOutcome> = first.par_iter().map(|(_, (f, owner))| stage.file(&ctx, f, owner)).collect();
-    let mut shared_files =
-        SharedFiles { views: BTreeMap::new(), by_owner: Mutex::new(BTreeMap::new()), followed: BTreeSet::new() };
-    for outcome in compiled_first {
-        if outcome.followed {
-            shared_files.followed.insert(outcome.rel);
-        }
-        // Each file's diagnostics go to its owner's report (lost with the file when its owner is reused: the
-        // owner's cached report has them).
-        if let Some(c) = &outcome.compiled {
-            shared_files.views.insert(outcome.rel, file_view(c));
-        }
-        let by_owner = shared_files.by_owner.get_mut().unwrap_or_else(|e| e.into_inner());
-        by_owner.entry(outcome.owner).or_default().push(outcome);
-    }
+    let shared_files = SharedFiles::compile(&stage, &ctx, &first);
     // The changelog compiles beside the components (it is one long file per language, the last to finish
     // otherwise).
     let changelog_key = keys.as_ref().map(|k| k.changelog(&layout.changelogs));
