@@ -74,6 +74,7 @@ fn change_one_document(repo: &Path, config: Config, document: &str) {
     let again = build_with_cache(&options(repo, &out, config.clone()), Some(&cache)).unwrap();
     assert_eq!((again.reused, again.recompiled, again.unchanged), (first.recompiled, 0, true), "unchanged tree");
     assert_eq!(again.manifest.build_id, first.manifest.build_id);
+    let first_generation = std::fs::canonicalize(&first.dir).unwrap();
 
     let path = repo.join(document);
     let mut text = std::fs::read_to_string(&path).unwrap();
@@ -87,6 +88,34 @@ fn change_one_document(repo: &Path, config: Config, document: &str) {
     let cold = build(&options(repo, &tmp.path().join("cold"), config)).unwrap();
     assert_same_sets(&incremental, &cold);
     assert_eq!(entries(&cache), first.recompiled as usize, "no entry left behind");
+    // Only the changed component's bundle, the search index and the manifest were written; every other bundle is
+    // the previous generation's file (hard-linked, format 7).
+    let rewritten = rewritten_files(&first_generation, &std::fs::canonicalize(&incremental.dir).unwrap());
+    assert_eq!(rewritten.len(), 3, "{rewritten:?}");
+    assert!(rewritten.contains(&"manifest.bundle".to_string()) && rewritten.contains(&"search.bundle".to_string()));
+    let changed: Vec<&str> = incremental
+        .manifest
+        .components
+        .iter()
+        .filter(|c| rewritten.contains(&c.bundle))
+        .map(|c| c.key.as_str())
+        .collect();
+    assert_eq!(changed.len(), 1, "{rewritten:?}");
+}
+
+/// The files of generation `new` that are not the same file (inode) as in generation `old`.
+fn rewritten_files(old: &Path, new: &Path) -> Vec<String> {
+    use std::os::unix::fs::MetadataExt;
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(new).unwrap().filter_map(Result::ok) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let same = std::fs::metadata(old.join(&name)).is_ok_and(|m| m.ino() == e.metadata().unwrap().ino());
+        if !same {
+            out.push(name);
+        }
+    }
+    out.sort();
+    out
 }
 
 #[test]
@@ -167,6 +196,8 @@ fn a_damaged_cache_entry_is_recompiled_with_a_note_never_trusted() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x55;
     std::fs::write(&largest, bytes).unwrap();
+    // Without the set record (which would answer this unchanged tree without reading any unit), units are read.
+    std::fs::remove_file(cache.join("set.record")).unwrap();
     let again = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
     assert_eq!((again.recompiled, again.reused), (1, first.recompiled - 1));
     let notes: Vec<String> = again.diagnostics.iter().filter(|d| d.stage == "cache").map(|d| d.to_string()).collect();
@@ -176,6 +207,60 @@ fn a_damaged_cache_entry_is_recompiled_with_a_note_never_trusted() {
     // Recompiled to the same bytes: the published set is the first build's.
     assert!(again.unchanged);
     assert_eq!(again.manifest.build_id, first.manifest.build_id);
+}
+
+/// Every file under `dir` (hidden ones and links too, recursively), with its length and modification time.
+fn listing(dir: &Path) -> BTreeMap<PathBuf, (u64, std::time::SystemTime)> {
+    let mut out = BTreeMap::new();
+    for e in std::fs::read_dir(dir).unwrap().filter_map(Result::ok) {
+        let meta = std::fs::symlink_metadata(e.path()).unwrap();
+        if meta.is_dir() {
+            out.extend(listing(&e.path()));
+        }
+        out.insert(e.path(), (meta.len(), meta.modified().unwrap()));
+    }
+    out
+}
+
+#[test]
+fn an_unchanged_tree_reads_no_cached_unit_and_writes_nothing() {
+    // Issue 12 item 3: the set record answers an unchanged tree right after the walk.
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("corpus");
+    copy_tree(&common::root().join("corpus"), &repo);
+    let config = detected(&repo);
+    let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
+    let first = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
+    assert!(cache.join("set.record").is_file());
+    // Every unit entry damaged: a build that read one would report it (and recompile).
+    for e in std::fs::read_dir(&cache).unwrap().filter_map(Result::ok) {
+        if e.path().extension().is_some_and(|x| x == "entry") {
+            let mut bytes = std::fs::read(e.path()).unwrap();
+            let middle = bytes.len() / 2;
+            bytes[middle] ^= 0x55;
+            std::fs::write(e.path(), bytes).unwrap();
+        }
+    }
+    let (out_before, cache_before) = (listing(&out), listing(&cache));
+    std::thread::sleep(Duration::from_millis(20));
+    let again = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
+    assert_eq!((again.reused, again.recompiled, again.unchanged), (first.recompiled, 0, true));
+    assert_eq!(again.manifest.build_id, first.manifest.build_id);
+    assert_eq!(again.dir, first.dir);
+    assert_eq!(again.version_source, first.version_source);
+    assert_eq!(again.diagnostics, first.diagnostics, "the same diagnostics, replayed from the set record");
+    assert!(again.diagnostics.iter().all(|d| d.stage != "cache"), "no cached unit read");
+    assert_eq!(listing(&out), out_before, "nothing written in the output");
+    assert_eq!(listing(&cache), cache_before, "nothing written in the cache");
+
+    // A changed document goes past the record (and finds the damaged entries, recompiled with notes).
+    let path = repo.join("docs/button/index.md");
+    std::fs::write(&path, std::fs::read_to_string(&path).unwrap() + "\n## More\n\nAbout records.\n").unwrap();
+    let changed = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
+    assert!(!changed.unchanged);
+    assert_eq!(changed.recompiled, first.recompiled);
+    let cold = build(&options(&repo, &tmp.path().join("cold"), config)).unwrap();
+    assert_eq!(changed.manifest.build_id, cold.manifest.build_id);
 }
 
 #[test]

@@ -116,6 +116,34 @@ fn measure_into(cmd: &mut Command, stdout: Stdio) -> anyhow::Result<Cost> {
     Ok(Cost { wall, cpu: tv(usage.ru_utime) + tv(usage.ru_stime), rss_kib: usage.ru_maxrss })
 }
 
+/// `bin build REPO --preset PRESET --cache CACHE --out OUT`.
+fn cached_build(bin: &Path, repo: &Path, preset: &str, cache: &Path, out: &Path) -> Command {
+    let mut cmd = Command::new(bin);
+    cmd.arg("build").arg(repo).arg("--preset").arg(preset).arg("--cache").arg(cache).arg("--out").arg(out);
+    cmd
+}
+
+/// Copies the tree `from` to `to` (files and directories; links followed).
+fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for e in std::fs::read_dir(from)?.filter_map(Result::ok) {
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_tree(&e.path(), &target)?;
+        } else {
+            std::fs::copy(e.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// The first file under `dir` (paths sorted) that `wanted` accepts.
+fn first_file(dir: &Path, wanted: &dyn Fn(&Path) -> bool) -> Option<PathBuf> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).ok()?.filter_map(Result::ok).map(|e| e.path()).collect();
+    entries.sort();
+    entries.into_iter().find_map(|p| if p.is_dir() { first_file(&p, wanted) } else { wanted(&p).then_some(p) })
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i].as_secs_f64() * 1000.0
@@ -293,23 +321,33 @@ fn bench(args: &[String]) -> anyhow::Result<()> {
         if !name.starts_with("semi-x") {
             // Incremental, unchanged tree: one build fills a cache, the next reuses every component.
             let cache = out.join(format!("{name}.cache"));
-            let cached = || {
-                let mut cmd = Command::new(&bin);
-                cmd.arg("build")
-                    .arg(repo)
-                    .arg("--preset")
-                    .arg(preset)
-                    .arg("--cache")
-                    .arg(&cache)
-                    .arg("--out")
-                    .arg(&dest);
-                cmd
-            };
+            let cached = || cached_build(&bin, repo, preset, &cache, &dest);
             measure(&mut cached())?;
             let warm = measure(&mut cached())?;
             figs.add(
                 format!("build {name}: unchanged rebuild CPU / cold"),
                 warm.cpu.as_secs_f64() / best.cpu.as_secs_f64(),
+                "×",
+            );
+            // One changed document: a copy of the input, a cached build, one line added to its button document.
+            let copy = out.join(format!("{name}.copy"));
+            let _ = std::fs::remove_dir_all(&copy);
+            copy_tree(repo, &copy)?;
+            let document = first_file(&copy, &|p| {
+                let p = p.to_string_lossy();
+                p.contains("button") && (p.ends_with(".md") || p.ends_with(".mdx"))
+            })
+            .context("no button document to change")?;
+            let (cache, dest) = (out.join(format!("{name}.copy-cache")), out.join(format!("{name}.copy-out")));
+            let copied = || cached_build(&bin, &copy, preset, &cache, &dest);
+            measure(&mut copied())?;
+            let mut text = std::fs::read_to_string(&document)?;
+            text.push_str("\n## Benchmark\n\nOne section added by `cargo xtask bench`.\n");
+            std::fs::write(&document, text)?;
+            let changed = measure(&mut copied())?;
+            figs.add(
+                format!("build {name}: one changed document CPU / cold"),
+                changed.cpu.as_secs_f64() / best.cpu.as_secs_f64(),
                 "×",
             );
         }

@@ -19,7 +19,7 @@ use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 use super::Diagnostic;
 
 /// First bytes of every cache entry (the last byte is the entry layout's version).
-const MAGIC: &[u8; 8] = b"MDDCACH1";
+const MAGIC: &[u8; 8] = b"MDDCACH2";
 
 /// Everything every key includes: the tool (its version and the bundle format's) and the whole configuration
 /// (layout, thresholds, encoding). A different tool or configuration reuses nothing.
@@ -69,18 +69,37 @@ pub struct Cache {
     notes: Mutex<Vec<Diagnostic>>,
     /// Units reused and recompiled by this build.
     counts: Mutex<(u32, u32)>,
+    /// Every extra file a unit of this build read (from the entries reused and the units stored): what the set
+    /// record ([`SetRecord`]) must check besides the walked files.
+    deps: Mutex<BTreeSet<Dependency>>,
+    /// Content hashes of the walked files, when computed before the cache was opened (see [`hash_files`]).
+    hashes: BTreeMap<String, Option<u64>>,
+}
+
+/// What [`Cache::finish`] reports.
+pub struct Finished {
+    /// Damaged entries and write failures, as notes.
+    pub notes: Vec<Diagnostic>,
+    /// Units taken from the cache.
+    pub reused: u32,
+    /// Units compiled and stored.
+    pub recompiled: u32,
+    /// Every extra file the units read, with its hash (see [`Cache`]'s `deps`).
+    pub deps: Vec<Dependency>,
 }
 
 impl Cache {
     /// Opens (creating it when missing) the cache in `dir` and reads its entries. A damaged entry is a note and is
     /// removed; an unreadable directory gives an empty cache.
-    pub fn open(dir: &Path) -> Cache {
+    pub fn open(dir: &Path, hashes: BTreeMap<String, Option<u64>>) -> Cache {
         let mut cache = Cache {
             dir: dir.to_path_buf(),
             entries: BTreeMap::new(),
             used: Mutex::new(BTreeSet::new()),
             notes: Mutex::new(Vec::new()),
             counts: Mutex::new((0, 0)),
+            deps: Mutex::new(BTreeSet::new()),
+            hashes,
         };
         let Ok(read) = std::fs::read_dir(dir) else { return cache };
         let mut files: Vec<PathBuf> = read
@@ -108,6 +127,18 @@ impl Cache {
         cache
     }
 
+    /// The content hash of walked file `rel` computed when the build started (`None` when it was not walked or
+    /// could not be read).
+    pub fn hash_of(&self, rel: &str) -> Option<Option<u64>> {
+        self.hashes.get(rel).copied()
+    }
+
+    fn record_deps(&self, deps: &[Dependency]) {
+        if let Ok(mut d) = self.deps.lock() {
+            d.extend(deps.iter().cloned());
+        }
+    }
+
     fn note(&self, d: Diagnostic) {
         if let Ok(mut n) = self.notes.lock() {
             n.push(d);
@@ -130,6 +161,7 @@ impl Cache {
                 if let Ok(mut c) = self.counts.lock() {
                     c.0 += 1;
                 }
+                self.record_deps(&entry.deps);
                 Some(v)
             }
             Err(e) => {
@@ -148,22 +180,9 @@ impl Cache {
         if let Ok(mut c) = self.counts.lock() {
             c.1 += 1;
         }
+        self.record_deps(&deps);
         let file = self.dir.join(format!("{:016x}.entry", xxh3_64(name.as_bytes())));
-        let header = Header { name: name.to_string(), key, deps };
-        let written = (|| -> std::io::Result<()> {
-            let mut body = rmp_serde::to_vec(&header).map_err(std::io::Error::other)?;
-            rmp_serde::encode::write(&mut body, value).map_err(std::io::Error::other)?;
-            let mut bytes = Vec::with_capacity(body.len() + 16);
-            bytes.extend_from_slice(MAGIC);
-            bytes.extend_from_slice(&xxh3_64(&body).to_le_bytes());
-            bytes.extend_from_slice(&body);
-            std::fs::create_dir_all(&self.dir)?;
-            // Temporary file and rename: a reader of the cache sees the old entry or the new one. No fsync: a torn
-            // entry after a crash fails its checksum and is recompiled.
-            let tmp = file.with_extension(format!("tmp-{}", std::process::id()));
-            std::fs::write(&tmp, &bytes)?;
-            std::fs::rename(&tmp, &file)
-        })();
+        let written = write_entry(&file, &Header { name: name.to_string(), key, deps }, value);
         if let Err(e) = written {
             self.note(Diagnostic::note(
                 self.dir.display().to_string(),
@@ -174,9 +193,9 @@ impl Cache {
     }
 
     /// Removes the entries this build did not use (units that no longer exist), so the cache does not grow
-    /// without bound, and left-over temporary files. Returns the notes (damaged entries, write failures) and the
-    /// counts of units reused and recompiled.
-    pub fn finish(self) -> (Vec<Diagnostic>, u32, u32) {
+    /// without bound, and left-over temporary files. Returns the notes (damaged entries, write failures), the
+    /// counts of units reused and recompiled and the extra files they read.
+    pub fn finish(self) -> Finished {
         let used = self.used.into_inner().unwrap_or_else(|e| e.into_inner());
         let keep: BTreeSet<String> =
             used.iter().map(|name| format!("{:016x}.entry", xxh3_64(name.as_bytes()))).collect();
@@ -188,8 +207,95 @@ impl Cache {
         }
         drop(self.entries);
         let (reused, recompiled) = self.counts.into_inner().unwrap_or_else(|e| e.into_inner());
-        (self.notes.into_inner().unwrap_or_else(|e| e.into_inner()), reused, recompiled)
+        Finished {
+            notes: self.notes.into_inner().unwrap_or_else(|e| e.into_inner()),
+            reused,
+            recompiled,
+            deps: self.deps.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().collect(),
+        }
     }
+}
+
+/// File name of the set record in the cache directory (not a unit's `<hash>.entry`, so [`Cache::finish`] keeps
+/// it: its key and dependencies say when it applies).
+const SET_FILE: &str = "set.record";
+
+/// The content hashes of `files` (xxh3-64 of their bytes, `None` when unreadable), read in parallel: what every
+/// key of a cached build is made of.
+pub fn hash_files(files: &[super::walk::WalkedFile]) -> BTreeMap<String, Option<u64>> {
+    use rayon::prelude::*;
+    files.par_iter().map(|f| (f.rel.clone(), std::fs::read(&f.abs).ok().map(|b| xxh3_64(&b)))).collect()
+}
+
+/// The key of a whole build (issue 12 item 3): the tool and configuration ([`global_key`]) and every walked file's
+/// path, size and content hash. The layout is a pure function of the walked files and the configuration, so an
+/// equal key with equal extra files ([`SetRecord`]'s dependencies) means the same set.
+pub fn set_key(config_toml: &str, files: &[super::walk::WalkedFile], hashes: &BTreeMap<String, Option<u64>>) -> u64 {
+    let mut h = Xxh3::new();
+    h.update(&global_key(config_toml).to_le_bytes());
+    for f in files {
+        h.update(f.rel.as_bytes());
+        h.update(&[0]);
+        h.update(&f.bytes.to_le_bytes());
+        match hashes.get(&f.rel).copied().flatten() {
+            Some(x) => h.update(&x.to_le_bytes()),
+            None => h.update(b"unreadable"),
+        }
+    }
+    h.digest()
+}
+
+/// What the last build with this cache published, stored once the set is published: a rebuild whose
+/// [`set_key`] and extra files are unchanged finds here the set to report and reads no unit at all.
+#[derive(Serialize, Deserialize)]
+pub struct SetRecord {
+    /// `<system>@<version>`: the directory name under the output directory.
+    pub name: String,
+    /// The build id of the set published.
+    pub build_id: u64,
+    /// Units of the build (all reused by a rebuild that finds this record).
+    pub units: u32,
+    /// Where the version came from.
+    pub version_source: String,
+    /// The build's diagnostics, but those of the walk (which a rebuild makes again).
+    pub diagnostics: Vec<super::emit::StoredDiagnostic>,
+}
+
+/// The set record in `dir` when it was stored under `key` and every extra file it recorded still has its hash
+/// (`current` gives a file's hash now; pseudo-paths starting with `\0` are covered by the key and skipped).
+pub fn read_set(dir: &Path, key: u64, current: impl Fn(&str) -> Option<u64>) -> Option<SetRecord> {
+    let (name, entry) = read_entry(&dir.join(SET_FILE)).ok()?;
+    if name != "set" || entry.key != key {
+        return None;
+    }
+    if entry.deps.iter().any(|(rel, hash)| !rel.starts_with('\0') && current(rel) != *hash) {
+        return None;
+    }
+    rmp_serde::from_slice(&entry.bytes[entry.value_at..]).ok()
+}
+
+/// Stores the set record under `key` with the extra files the build read. Best effort: without it the next build
+/// takes the per-unit path.
+pub fn write_set(dir: &Path, key: u64, deps: Vec<Dependency>, record: &SetRecord) {
+    let _ = write_entry(&dir.join(SET_FILE), &Header { name: "set".into(), key, deps }, record);
+}
+
+/// Writes one entry file: magic, checksum, header, value. Through a temporary file and a rename, so a reader of the
+/// cache sees the old entry or the new one. No fsync: a torn entry after a crash fails its checksum and is
+/// recompiled.
+fn write_entry<T: Serialize + ?Sized>(file: &Path, header: &Header, value: &T) -> std::io::Result<()> {
+    let mut body = rmp_serde::to_vec(header).map_err(std::io::Error::other)?;
+    rmp_serde::encode::write(&mut body, value).map_err(std::io::Error::other)?;
+    let mut bytes = Vec::with_capacity(body.len() + 16);
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&xxh3_64(&body).to_le_bytes());
+    bytes.extend_from_slice(&body);
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = file.with_extension(format!("tmp-{}", std::process::id()));
+    std::fs::write(&tmp, &bytes)?;
+    std::fs::rename(&tmp, file)
 }
 
 /// Reads and checks one entry file: magic, checksum, header.

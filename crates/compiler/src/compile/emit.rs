@@ -17,28 +17,31 @@ use super::tokens::TokenCounter;
 use super::walk::WalkedFile;
 use super::{Diagnostic, changelog, markdown, resolve_version};
 use crate::bundle::format::{CHANGELOG_KEY, Identity, MANIFEST_KEY, SEARCH_KEY};
-use crate::bundle::writer::{BundleWriter, Frame, Written, write_atomically};
+use crate::bundle::writer::{BundleWriter, Frame, SpooledBundle, Written, write_atomically};
 use crate::config::{CONFIG_FILE, Config, check_name, package_json};
 use crate::line_index::line_count;
 use crate::model::*;
-use crate::search::index::{self as search_index, DocSource, UnitDraft};
+use crate::search::index::{self as search_index, DocSource, PackedUnits, UnitDraft};
 use crate::view::{card, placeholder_view_spans, props_text};
 
 /// Stage 4's input: everything compiled, before it is written (the manifest without its bundle list, and the
 /// frames of every bundle).
 pub struct CompiledSet {
     manifest: Manifest,
-    components: Vec<(String, BundleWriter)>,
-    changelog: Option<BundleWriter>,
-    /// Search units, indexed while the other bundles are written.
-    search: Vec<UnitDraft>,
+    /// Each component's key and spooled bundle.
+    components: Vec<(String, SpooledBundle)>,
+    changelog: Option<SpooledBundle>,
+    /// Where the bundles are (removed with the set; the bundles kept are renamed out of it first).
+    spool: Spool,
+    /// Search units (packed, in index order), indexed while the other bundles are written.
+    search: Vec<PackedUnits>,
     /// Where the version came from, for the build report (`packages/ui/package.json`, `the changelog`).
     pub version_source: String,
 }
 
 /// Stage 3's output for one component: its documents and the files it owns compiled into the frames of its
-/// bundle, with what the manifest and the search index take from it. This is also what the incremental build
-/// cache stores per component.
+/// bundle, with what the manifest and the search index take from it. The incremental build cache stores it per
+/// component, search units packed ([`CachedComponent`]).
 #[derive(Serialize, Deserialize)]
 struct CompiledComponent {
     /// The component's key (`_shared` for the shared pseudo-component).
@@ -76,7 +79,7 @@ struct CompiledChangelog {
 
 /// A [`Diagnostic`] as the cache stores it (its stage as text).
 #[derive(Serialize, Deserialize)]
-struct StoredDiagnostic {
+pub(crate) struct StoredDiagnostic {
     path: String,
     stage: String,
     message: String,
@@ -220,10 +223,13 @@ struct Keys {
 }
 
 impl Keys {
-    fn new(config: &Config, walked: &[WalkedFile], inputs: Vec<&WalkedFile>) -> Keys {
+    fn new(config: &Config, walked: &[WalkedFile], inputs: Vec<&WalkedFile>, cache: &Cache) -> Keys {
         let hashes = inputs
             .par_iter()
-            .map(|f| (f.rel.clone(), std::fs::read(&f.abs).ok().map(|b| xxhash_rust::xxh3::xxh3_64(&b))))
+            .map(|f| {
+                let read = || std::fs::read(&f.abs).ok().map(|b| xxhash_rust::xxh3::xxh3_64(&b));
+                (f.rel.clone(), cache.hash_of(&f.rel).unwrap_or_else(read))
+            })
             .collect();
         let mut h = xxhash_rust::xxh3::Xxh3::new();
         for f in walked.iter().filter(|f| SourceLang::from_path(Path::new(&f.rel)).is_some()) {
@@ -292,17 +298,297 @@ struct Pending {
     deps: Vec<cache::Dependency>,
 }
 
-/// Compiles the whole layout: stage 3 (each component with the files it owns, and the changelog, in parallel),
-/// reusing from `cache` every unit whose inputs did not change, then the manifest.
-pub fn compile_all(
-    repo: &Path,
-    walked: &[WalkedFile],
-    layout: &Layout,
-    config: &Config,
-    progress: bool,
-    cache: Option<&Cache>,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> anyhow::Result<CompiledSet> {
+/// What stage 3 reads: the walked repository, its layout and configuration, and the incremental build cache.
+pub struct Inputs<'a> {
+    /// Repository root.
+    pub repo: &'a Path,
+    /// Every walked file, sorted by path.
+    pub walked: &'a [WalkedFile],
+    /// The classified layout.
+    pub layout: &'a Layout,
+    /// The build's configuration.
+    pub config: &'a Config,
+    /// Show a progress bar.
+    pub progress: bool,
+    /// The incremental build cache, when the build has one.
+    pub cache: Option<&'a Cache>,
+}
+
+/// The directory (`out/.build.tmp-<pid>`) where each compiled bundle is written as soon as its unit is finished
+/// (issue 12: a build held every component's frames until the end). Removed when dropped; what the published set
+/// keeps is renamed out of it first by [`write_bundle_set`].
+pub struct Spool {
+    dir: PathBuf,
+}
+
+impl Spool {
+    /// A new, empty spool directory in `out` (created when missing); spools of killed builds are removed.
+    ///
+    /// # Errors
+    /// `out` or the directory cannot be created.
+    pub fn new(out: &Path) -> anyhow::Result<Spool> {
+        std::fs::create_dir_all(out)
+            .map_err(|e| anyhow::anyhow!("{}: cannot create output directory: {e}", out.display()))?;
+        remove_stale_temporaries(out, "build");
+        let dir = out.join(format!(".build.tmp-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir(&dir).map_err(|e| anyhow::anyhow!("{}: cannot create {e}", dir.display()))?;
+        Ok(Spool { dir })
+    }
+
+    /// Writes `frames` as bundle file `name` of the spool (see [`BundleWriter::spool`]).
+    fn bundle(&self, name: &str, frames: Vec<Frame>) -> std::io::Result<SpooledBundle> {
+        let mut w = BundleWriter::new();
+        for f in frames {
+            w.push(f);
+        }
+        w.spool(&self.dir.join(name))
+    }
+}
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A component whose bundle is spooled: what the manifest and the search index take from it (in `component`, the
+/// frames, units and owned files are empty: they are in `bundle`, `units` and `owned`).
+struct SpooledComponent {
+    component: CompiledComponent,
+    bundle: SpooledBundle,
+    /// Search units of its documents and props tables.
+    units: PackedUnits,
+    /// The files it owns, with their functions' search units.
+    owned: Vec<PackedFile>,
+}
+
+/// What the incremental build cache stores per component: the compiled component with its search units packed
+/// (in `component`, `units` and each owned file's `units` are empty), so a reused component's units are neither
+/// decoded nor packed again.
+#[derive(Serialize, Deserialize)]
+struct CachedComponent {
+    component: CompiledComponent,
+    units: PackedUnits,
+    /// Each owned file's units, in `component.owned` order.
+    owned_units: Vec<PackedUnits>,
+}
+
+impl CachedComponent {
+    fn pack(mut component: CompiledComponent) -> std::io::Result<CachedComponent> {
+        let units = PackedUnits::pack(&std::mem::take(&mut component.units))?;
+        let owned_units = component
+            .owned
+            .iter_mut()
+            .map(|f| PackedUnits::pack(&std::mem::take(&mut f.units)))
+            .collect::<std::io::Result<_>>()?;
+        Ok(CachedComponent { component, units, owned_units })
+    }
+}
+
+/// An owned file with its search units packed.
+struct PackedFile {
+    meta: FileMeta,
+    units: PackedUnits,
+}
+
+/// The changelog once its bundle is spooled (no bundle when no changelog could be read), units packed.
+struct SpooledChangelog {
+    changelog: CompiledChangelog,
+    bundle: Option<SpooledBundle>,
+    units: PackedUnits,
+}
+
+/// Files compiled before the components, because several components to compile list them or their owner is
+/// reused from the cache: the components listing one read its listing and props, its owner takes the rest.
+struct SharedFiles<'a> {
+    /// Listing and props of each (a [`CompiledFile`] without frames, maps or units).
+    views: BTreeMap<&'a str, CompiledFile>,
+    /// The whole compiled files and their diagnostics, by owner (taken once by the owner's task).
+    by_owner: Mutex<BTreeMap<&'a str, Vec<FileOutcome<'a>>>>,
+    /// Those whose props followed `extends` into other files.
+    followed: BTreeSet<&'a str>,
+}
+
+impl<'a> SharedFiles<'a> {
+    /// Compiles `files` (path, (file, owner)) in parallel.
+    fn compile(stage: &Stage3, ctx: &Ctx, files: &[(&'a str, (&'a WalkedFile, &'a str))]) -> SharedFiles<'a> {
+        let compiled: Vec<FileOutcome> = files.par_iter().map(|(_, (f, owner))| stage.file(ctx, f, owner)).collect();
+        let mut shared =
+            SharedFiles { views: BTreeMap::new(), by_owner: Mutex::new(BTreeMap::new()), followed: BTreeSet::new() };
+        for outcome in compiled {
+            if outcome.followed {
+                shared.followed.insert(outcome.rel);
+            }
+            // Each file's diagnostics go to its owner's report (lost with the file when its owner is reused: the
+            // owner's cached report has them).
+            if let Some(c) = &outcome.compiled {
+                shared.views.insert(outcome.rel, file_view(c));
+            }
+            let by_owner = shared.by_owner.get_mut().unwrap_or_else(|e| e.into_inner());
+            by_owner.entry(outcome.owner).or_default().push(outcome);
+        }
+        shared
+    }
+}
+
+/// Stage 3's output for one file.
+struct FileOutcome<'a> {
+    /// Its path.
+    rel: &'a str,
+    /// The component that owns it.
+    owner: &'a str,
+    /// The file compiled (`None`: skipped, the diagnostics say why).
+    compiled: Option<CompiledFile>,
+    /// What its compilation reported (goes to its owner's report).
+    diagnostics: Vec<Diagnostic>,
+    /// Whether its props followed `extends` into other files (its owner then depends on the files read).
+    followed: bool,
+}
+
+/// A compiled file's listing and props only: what a component that lists but does not own it reads.
+fn file_view(c: &CompiledFile) -> CompiledFile {
+    CompiledFile {
+        meta: c.meta.clone(),
+        frames: Vec::new(),
+        maps: TokenMaps::new(),
+        props: c.props.clone(),
+        units: Vec::new(),
+    }
+}
+
+/// The run's shared state in stage 3: inputs, plans, file owners, cache keys, the types index for `extends`.
+struct Stage3<'a> {
+    inputs: &'a Inputs<'a>,
+    plans: &'a [(&'a str, &'a ComponentPlan)],
+    keys: Option<&'a Keys>,
+    component_keys: &'a [Option<u64>],
+    /// Made when a file first needs it (props types that extend a type of another file).
+    types: OnceLock<super::props::TypeIndex>,
+    spool: &'a Spool,
+}
+
+impl Stage3<'_> {
+    fn types(&self) -> &super::props::TypeIndex {
+        let Inputs { repo, walked, config, .. } = *self.inputs;
+        self.types.get_or_init(|| {
+            super::props::TypeIndex::new(repo, walked.iter().map(|f| f.rel.as_str()), config.walk.max_file_bytes)
+        })
+    }
+
+    /// Compiles file `f` for `owner` and follows its props' `extends` into other files.
+    fn file<'f>(&self, ctx: &Ctx, f: &'f WalkedFile, owner: &'f str) -> FileOutcome<'f> {
+        let task = ctx.task();
+        let mut c = compile_file(&task, f, owner);
+        ctx.progress.inc(1);
+        let mut followed = false;
+        if let Some(c) = &mut c
+            && c.props.iter().any(|t| !t.unresolved_extends.is_empty())
+        {
+            followed = true;
+            let types = self.types();
+            c.props.iter_mut().for_each(|t| types.resolve_table(t));
+        }
+        FileOutcome { rel: &f.rel, owner, compiled: c, diagnostics: task.into_diagnostics(), followed }
+    }
+
+    /// Compiles component `i` (its documents and the files only it lists), attaches the files it owns, stores it
+    /// in the cache and spools its bundle.
+    fn component(
+        &self,
+        ctx: &Ctx,
+        i: usize,
+        shared: &SharedFiles,
+        local: &[&WalkedFile],
+    ) -> anyhow::Result<SpooledComponent> {
+        let (key, plan) = self.plans[i];
+        let compiled: Vec<FileOutcome> = local.par_iter().map(|f| self.file(ctx, f, key)).collect();
+        let mut followed = plan.files.iter().any(|f| shared.followed.contains(f.rel.as_str()));
+        let mut files: BTreeMap<&str, CompiledFile> = BTreeMap::new();
+        let mut file_diagnostics = Vec::new();
+        for outcome in compiled {
+            followed |= outcome.followed;
+            file_diagnostics.extend(outcome.diagnostics);
+            if let Some(c) = outcome.compiled {
+                files.insert(outcome.rel, c);
+            }
+        }
+        for f in &plan.files {
+            if let Some(view) = shared.views.get(f.rel.as_str()) {
+                files.insert(f.rel.as_str(), file_view(view));
+            }
+        }
+        let Pending { mut component, mut maps, mut deps } = compile_component(ctx.task(), key, plan, &files);
+        // The files it owns: those only it lists (compiled here, so owned by it), and the shared ones it owns.
+        let owned_shared = lock(&shared.by_owner).remove(key).unwrap_or_default();
+        let only_here: BTreeSet<&str> = local.iter().map(|f| f.rel.as_str()).collect();
+        let owned = files
+            .into_iter()
+            .filter(|(rel, _)| only_here.contains(rel))
+            .map(|(_, c)| c)
+            .chain(owned_shared.into_iter().filter_map(|outcome| {
+                file_diagnostics.extend(outcome.diagnostics);
+                outcome.compiled
+            }))
+            .collect::<Vec<CompiledFile>>();
+        for file in owned {
+            let CompiledFile { meta, frames, maps: mut file_maps, units, .. } = file;
+            component.frames.extend(frames);
+            maps.append(&mut file_maps);
+            component.owned.push(OwnedFile { meta, units });
+        }
+        component.owned.sort_by(|a, b| a.meta.path.cmp(&b.meta.path));
+        component.diagnostics.extend(file_diagnostics.into_iter().map(StoredDiagnostic::from));
+        if followed && let Some(keys) = self.keys {
+            let repo = self.inputs.repo;
+            deps.extend(
+                std::iter::once("package.json".to_string())
+                    .chain(self.types().read_files())
+                    .map(|rel| {
+                        let hash = keys.dependency(repo, &rel);
+                        (rel, hash)
+                    })
+                    .chain([(SOURCES_DEP.to_string(), Some(keys.sources))]),
+            );
+        }
+        deps.sort();
+        deps.dedup();
+        let finished =
+            Frame::new(keys::COMPONENT, &component.meta).and_then(|meta| Ok((meta, Frame::new(keys::TOKENS, &maps)?)));
+        match finished {
+            Ok((meta, maps)) => component.frames.extend([meta, maps]),
+            Err(e) => return Err(anyhow::Error::from(e).context(format!("cannot encode {key}"))),
+        }
+        let packed = CachedComponent::pack(component)?;
+        if let (Some(cache), Some(unit_key)) = (self.inputs.cache, self.component_keys[i]) {
+            cache.put(&format!("component/{key}"), unit_key, deps, &packed);
+        }
+        self.spooled(packed)
+    }
+
+    /// Spools the frames of `component` (compiled or reused).
+    fn spooled(&self, packed: CachedComponent) -> anyhow::Result<SpooledComponent> {
+        let CachedComponent { mut component, units, owned_units } = packed;
+        let frames = std::mem::take(&mut component.frames);
+        let bundle = self.spool.bundle(&bundle_file_name(&component.key), frames)?;
+        let owned = std::mem::take(&mut component.owned)
+            .into_iter()
+            .zip(owned_units)
+            .map(|(f, units)| PackedFile { meta: f.meta, units })
+            .collect();
+        Ok(SpooledComponent { component, bundle, units, owned })
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Compiles the whole layout: stage 3 (each component with the files it owns, and the changelog, in parallel,
+/// each bundle spooled as soon as its unit is finished), reusing from the cache every unit whose inputs did not
+/// change, then the manifest (stage 4, [`assemble`]).
+pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnostic>) -> anyhow::Result<CompiledSet> {
+    let Inputs { repo, walked, layout, config, progress, cache } = *inputs;
     let tokens = LazyCounter { encoding: config.encoding.clone(), counter: OnceLock::new() };
     let doc_langs: Vec<&str> = config.docs.iter().map(|d| d.lang.as_str()).collect();
     let default_lang = config
@@ -325,37 +611,52 @@ pub fn compile_all(
             owners.entry(f.rel.as_str()).or_insert((f, key));
         }
     }
-
-    // What the cache holds for each component (`None`: to compile).
-    let keys = cache.map(|_| {
+    let keys = cache.map(|cache| {
         let inputs = plans
             .iter()
             .flat_map(|(_, p)| p.docs.values().chain(&p.files))
             .chain(layout.changelogs.iter().map(|(_, f)| f))
             .collect();
-        Keys::new(config, walked, inputs)
+        Keys::new(config, walked, inputs, cache)
     });
     let component_keys: Vec<Option<u64>> =
         plans.iter().map(|(key, plan)| keys.as_ref().map(|k| k.component(key, plan, &owners))).collect();
-    let mut components: Vec<Option<CompiledComponent>> = plans
+    let stage = Stage3 {
+        inputs,
+        plans: &plans,
+        keys: keys.as_ref(),
+        component_keys: &component_keys,
+        types: OnceLock::new(),
+        spool: &spool,
+    };
+
+    // What the cache holds for each component, spooled at once (`None`: to compile).
+    let reused: Vec<Option<anyhow::Result<SpooledComponent>>> = plans
         .par_iter()
         .zip(&component_keys)
         .map(|((key, _), unit_key)| {
             let (cache, keys, unit_key) = (cache?, keys.as_ref()?, (*unit_key)?);
-            cache.get(&format!("component/{key}"), unit_key, |rel| keys.dependency(repo, rel))
+            let c: CachedComponent =
+                cache.get(&format!("component/{key}"), unit_key, |rel| keys.dependency(repo, rel))?;
+            Some(stage.spooled(c))
         })
         .collect();
-    let missed: BTreeMap<&str, usize> =
-        (0..plans.len()).filter(|&i| components[i].is_none()).map(|i| (plans[i].0, i)).collect();
-    // The files to compile: those listed by a component to compile (those it owns, and others' it lists: their
-    // listings and props enter its card).
-    let to_compile: BTreeMap<&str, (&WalkedFile, &str)> = missed
-        .values()
-        .flat_map(|&i| plans[i].1.files.iter())
-        .filter_map(|f| owners.get_key_value(f.rel.as_str()).map(|(k, v)| (*k, *v)))
-        .collect();
+    let missed: Vec<usize> = (0..plans.len()).filter(|&i| reused[i].is_none()).collect();
+    // A file listed by one component to compile, and owned by it, is compiled in that component's task; the
+    // others (listed by several, or owned by a reused component: compiled for their listing and props) first.
+    let mut listers: BTreeMap<&str, usize> = BTreeMap::new();
+    for &i in &missed {
+        for f in &plans[i].1.files {
+            *listers.entry(f.rel.as_str()).or_default() += 1;
+        }
+    }
+    let missed_keys: BTreeSet<&str> = missed.iter().map(|&i| plans[i].0).collect();
+    let is_local =
+        |rel: &str| listers.get(rel) == Some(&1) && owners.get(rel).is_some_and(|o| missed_keys.contains(o.1));
+    let first: Vec<(&str, (&WalkedFile, &str))> =
+        listers.keys().filter(|rel| !is_local(rel)).filter_map(|rel| owners.get(rel).map(|o| (*rel, *o))).collect();
 
-    let work = to_compile.len() + missed.values().map(|&i| plans[i].1.docs.len()).sum::<usize>();
+    let work = listers.len() + missed.iter().map(|&i| plans[i].1.docs.len()).sum::<usize>();
     let bar = if progress { ProgressBar::new(work as u64) } else { ProgressBar::hidden() };
     bar.set_style(
         ProgressStyle::with_template("{spinner} compiling {pos}/{len} {wide_bar} {elapsed}")
@@ -368,117 +669,71 @@ pub fn compile_all(
         progress: &bar,
         diagnostics: Mutex::new(Vec::new()),
     };
-
-    // Each file's diagnostics go to its owner's report.
-    let compiled_files: Vec<(&str, &str, Option<CompiledFile>, Vec<Diagnostic>)> = to_compile
-        .par_iter()
-        .map(|(rel, (f, owner))| {
-            let task = ctx.task();
-            let c = compile_file(&task, f, owner);
-            ctx.progress.inc(1);
-            (*rel, *owner, c, task.into_diagnostics())
-        })
-        .collect();
-    let mut files: BTreeMap<&str, CompiledFile> = BTreeMap::new();
-    let mut file_diagnostics: BTreeMap<&str, Vec<Diagnostic>> = BTreeMap::new();
-    for (rel, owner, c, diags) in compiled_files {
-        file_diagnostics.entry(owner).or_default().extend(diags);
-        if let Some(c) = c {
-            files.insert(rel, c);
-        }
-    }
-    // Props types that extend a type of another file (Blueprint's `ButtonSharedProps extends ActionProps` from
-    // `../../common`): followed through imports, reading only the files they lead to. A component listing such a
-    // file depends on the files read and on the list of walked sources.
-    let needs_types: BTreeSet<&str> = files
-        .iter()
-        .filter(|(_, c)| c.props.iter().any(|t| !t.unresolved_extends.is_empty()))
-        .map(|(rel, _)| *rel)
-        .collect();
-    let mut extends_deps: Vec<cache::Dependency> = Vec::new();
-    if !needs_types.is_empty() {
-        let types =
-            super::props::TypeIndex::new(repo, walked.iter().map(|f| f.rel.as_str()), config.walk.max_file_bytes);
-        files.par_iter_mut().for_each(|(_, c)| c.props.iter_mut().for_each(|t| types.resolve_table(t)));
-        if let Some(keys) = &keys {
-            extends_deps = std::iter::once("package.json".to_string())
-                .chain(types.read_files())
-                .map(|rel| {
-                    let hash = keys.dependency(repo, &rel);
-                    (rel, hash)
-                })
-                .chain([(SOURCES_DEP.to_string(), Some(keys.sources))])
-                .collect();
-        }
-    }
+    let shared_files = SharedFiles::compile(&stage, &ctx, &first);
     // The changelog compiles beside the components (it is one long file per language, the last to finish
     // otherwise).
     let changelog_key = keys.as_ref().map(|k| k.changelog(&layout.changelogs));
     let cached_changelog: Option<CompiledChangelog> =
         cache.zip(changelog_key).and_then(|(c, key)| c.get("changelog", key, |_| None));
     let changelog_reused = cached_changelog.is_some();
-    let (pending, changelog): (Vec<(usize, Pending)>, _) = rayon::join(
-        || missed.par_iter().map(|(key, &i)| (i, compile_component(ctx.task(), key, plans[i].1, &files))).collect(),
-        || match cached_changelog {
-            Some(c) => Ok(c),
-            None => compile_changelogs(ctx.task(), &layout.changelogs),
+    let (compiled, changelog) = rayon::join(
+        || {
+            missed
+                .par_iter()
+                .map(|&i| {
+                    let local: Vec<&WalkedFile> = plans[i].1.files.iter().filter(|f| is_local(&f.rel)).collect();
+                    Ok((i, stage.component(&ctx, i, &shared_files, &local)?))
+                })
+                .collect::<anyhow::Result<Vec<(usize, SpooledComponent)>>>()
+        },
+        || -> anyhow::Result<SpooledChangelog> {
+            let mut changelog = match cached_changelog {
+                Some(c) => c,
+                None => compile_changelogs(ctx.task(), &layout.changelogs)?,
+            };
+            if let (Some(cache), Some(key), false) = (cache, changelog_key, changelog_reused) {
+                cache.put("changelog", key, vec![], &changelog);
+            }
+            let frames = std::mem::take(&mut changelog.frames);
+            let bundle = match changelog.meta {
+                Some(_) => Some(spool.bundle("changelog.bundle", frames)?),
+                None => None,
+            };
+            let units = PackedUnits::pack(&std::mem::take(&mut changelog.units))?;
+            Ok(SpooledChangelog { changelog, bundle, units })
         },
     );
-    let changelog = changelog?;
-    let mut pending: BTreeMap<usize, Pending> = pending.into_iter().collect();
-    // Each compiled file goes to its owner when the owner was compiled too (a file listed by a compiled component
-    // but owned by a reused one was compiled only for its listing and props).
-    for (_, file) in files {
-        let Some(p) = missed.get(file.meta.owner.as_str()).and_then(|i| pending.get_mut(i)) else { continue };
-        let CompiledFile { meta, frames, mut maps, units, .. } = file;
-        p.component.frames.extend(frames);
-        p.maps.append(&mut maps);
-        p.component.owned.push(OwnedFile { meta, units });
+    let mut components: Vec<Option<SpooledComponent>> =
+        reused.into_iter().map(|r| r.transpose()).collect::<anyhow::Result<_>>()?;
+    for (i, c) in compiled? {
+        components[i] = Some(c);
     }
-    for (owner, diags) in file_diagnostics {
-        if let Some(p) = missed.get(owner).and_then(|i| pending.get_mut(i)) {
-            p.component.diagnostics.extend(diags.into_iter().map(StoredDiagnostic::from));
-        }
-    }
-    for (i, Pending { mut component, maps, mut deps }) in pending {
-        if plans[i].1.files.iter().any(|f| needs_types.contains(f.rel.as_str())) {
-            deps.extend(extends_deps.iter().cloned());
-        }
-        deps.sort();
-        deps.dedup();
-        let finished =
-            Frame::new(keys::COMPONENT, &component.meta).and_then(|meta| Ok((meta, Frame::new(keys::TOKENS, &maps)?)));
-        match finished {
-            Ok((meta, maps)) => component.frames.extend([meta, maps]),
-            Err(e) => return Err(anyhow::Error::from(e).context(format!("cannot encode {}", plans[i].0))),
-        }
-        if let (Some(cache), Some(key)) = (cache, component_keys[i]) {
-            cache.put(&format!("component/{}", plans[i].0), key, deps, &component);
-        }
-        components[i] = Some(component);
-    }
-    if let (Some(cache), Some(key), false) = (cache, changelog_key, changelog_reused) {
-        cache.put("changelog", key, vec![], &changelog);
-    }
+    let mut changelog = changelog?;
+    drop(stage);
     bar.finish_and_clear();
     diagnostics.extend(ctx.into_diagnostics());
 
-    let mut components: Vec<CompiledComponent> = components.into_iter().flatten().collect();
+    let mut components: Vec<SpooledComponent> = components.into_iter().flatten().collect();
     for c in &mut components {
-        diagnostics.extend(c.diagnostics.drain(..).map(Diagnostic::from));
+        diagnostics.extend(c.component.diagnostics.drain(..).map(Diagnostic::from));
     }
-    let mut changelog = changelog;
-    diagnostics.extend(changelog.diagnostics.drain(..).map(Diagnostic::from));
+    diagnostics.extend(changelog.changelog.diagnostics.drain(..).map(Diagnostic::from));
     // A component whose only document could not be read, and that has no files, has nothing to serve.
     components.retain(|c| {
-        let empty = c.meta.docs.is_empty() && c.meta.files.is_empty();
+        let meta = &c.component.meta;
+        let empty = meta.docs.is_empty() && meta.files.is_empty();
         if empty {
-            diagnostics.push(Diagnostic::new(c.entry.name.clone(), "layout", "nothing usable left; component dropped"));
+            diagnostics.push(Diagnostic::new(
+                c.component.entry.name.clone(),
+                "layout",
+                "nothing usable left; component dropped",
+            ));
         }
         !empty
     });
-    let version_source_inputs = Assembly { repo, layout, config, default_lang, cache, tokens: &tokens };
-    assemble(version_source_inputs, components, changelog, diagnostics)
+    super::timing("stage 3: components and changelog compiled and spooled");
+    let assembly = Assembly { repo, layout, config, default_lang, cache, tokens: &tokens };
+    assemble(assembly, components, changelog, spool, diagnostics)
 }
 
 /// What stage 4 (the manifest) reads besides the compiled units.
@@ -495,23 +750,25 @@ struct Assembly<'a> {
 /// compiled components and changelog.
 fn assemble(
     a: Assembly,
-    components: Vec<CompiledComponent>,
-    changelog: CompiledChangelog,
+    components: Vec<SpooledComponent>,
+    changelog: SpooledChangelog,
+    spool: Spool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> anyhow::Result<CompiledSet> {
     let Assembly { repo, layout, config, default_lang, cache, tokens } = a;
     let mut stats = BuildStats::default();
     // Search units in a fixed order: documents by component and language, functions by path, then the changelog.
-    let mut units: Vec<UnitDraft> = Vec::new();
-    let mut owned: Vec<&OwnedFile> = Vec::new();
-    for c in &components {
-        units.extend(c.units.iter().cloned());
-        owned.extend(&c.owned);
+    let mut units: Vec<PackedUnits> = Vec::new();
+    let mut owned: Vec<PackedFile> = Vec::new();
+    let mut components = components;
+    for c in &mut components {
+        units.push(std::mem::take(&mut c.units));
+        owned.append(&mut c.owned);
     }
     owned.sort_by(|a, b| a.meta.path.cmp(&b.meta.path));
     let mut file_owners = Vec::new();
     for file in owned {
-        units.extend(file.units.iter().cloned());
+        units.push(file.units);
         stats.files += 1;
         stats.source_bytes += file.meta.bytes;
         if file.meta.kind == FileKind::Source {
@@ -524,9 +781,9 @@ fn assemble(
 
     let mut entries = Vec::new();
     let mut shared_entry = None;
-    let mut writers = Vec::new();
+    let mut bundles = Vec::new();
     let mut file_lists: BTreeMap<String, Vec<FileMeta>> = BTreeMap::new();
-    for CompiledComponent { key, entry, meta, frames, .. } in components {
+    for SpooledComponent { component: CompiledComponent { key, entry, meta, .. }, bundle, .. } in components {
         for d in &meta.docs {
             stats.documents += 1;
             stats.code_blocks += d.code_blocks.len() as u32;
@@ -535,25 +792,15 @@ fn assemble(
             stats.view_tokens += u64::from(d.view_tokens);
         }
         file_lists.insert(key.clone(), meta.files);
-        let mut w = BundleWriter::new();
-        for f in frames {
-            w.push(f);
-        }
         if key == SHARED {
             shared_entry = Some(entry);
         } else {
             entries.push(entry);
         }
-        writers.push((key, w));
+        bundles.push((key, bundle));
     }
-    let CompiledChangelog { meta: changelog_meta, frames: changelog_frames, units: changelog_units, .. } = changelog;
-    let changelog_writer = changelog_meta.as_ref().map(|_| {
-        let mut w = BundleWriter::new();
-        for f in changelog_frames {
-            w.push(f);
-        }
-        w
-    });
+    let SpooledChangelog { changelog: CompiledChangelog { meta: changelog_meta, .. }, bundle, units: changelog_units } =
+        changelog;
     if let Some(c) = &changelog_meta {
         for l in &c.langs {
             stats.raw_tokens += u64::from(l.summary.tokens);
@@ -585,7 +832,7 @@ fn assemble(
         bundle: "changelog.bundle".into(),
         langs: c.langs.iter().map(|l| l.summary.clone()).collect(),
     });
-    units.extend(changelog_units);
+    units.push(changelog_units);
     let (version, version_source, version_diags) =
         resolve_version(config, repo, layout.package.as_deref(), newest.as_deref());
     diagnostics.extend(version_diags);
@@ -614,8 +861,10 @@ fn assemble(
         // The rule `tokens.rs` cut every token map by (`budget::cut_points` + `split_segment`).
         cut_rule: crate::bundle::format::CUT_RULE,
     };
+    super::timing("stage 4: manifest");
     let manifest = count_lists(manifest, &file_lists, tokens, cache);
-    Ok(CompiledSet { manifest, components: writers, changelog: changelog_writer, search: units, version_source })
+    super::timing("stage 4: list counts");
+    Ok(CompiledSet { manifest, components: bundles, changelog: bundle, search: units, spool, version_source })
 }
 
 /// `name` of the repository's `package.json`, scope kept (`@douyinfe/semi-ui`): what projects depend on.
@@ -1222,15 +1471,16 @@ fn remove_stale_temporaries(out: &Path, name: &str) {
 }
 
 /// The build id of `set`: a hash of everything the manifest says before the bundle list (deterministic, so
-/// identical inputs give identical sets). Every bundle carries it with the set's names (`Identity`). The frames of
+/// identical inputs give identical sets). The manifest carries it in its `Identity` (format 7: the other bundles
+/// carry 0, so an unchanged bundle keeps its bytes from build to build). The frames of
 /// every component and the changelog are hashed too, so an edit that changes no count still gives another id (the
 /// search index derives from the same inputs).
 fn build_id(set: &CompiledSet) -> anyhow::Result<u64> {
     let mut id = xxhash_rust::xxh3::Xxh3::new();
     id.update(&rmp_serde::to_vec(&set.manifest)?);
-    for (key, w) in &set.components {
+    for (key, b) in &set.components {
         id.update(key.as_bytes());
-        id.update(&w.fingerprint().to_le_bytes());
+        id.update(&b.fingerprint().to_le_bytes());
     }
     if let Some(w) = &set.changelog {
         id.update(b"(changelog)");
@@ -1244,8 +1494,13 @@ fn build_id(set: &CompiledSet) -> anyhow::Result<u64> {
 /// the temporaries of killed builds, as a writing build does).
 pub fn published(out: &Path, set: &CompiledSet) -> Option<(Manifest, PathBuf)> {
     let id = build_id(set).ok()?;
-    let name = format!("{}@{}", set.manifest.system, set.manifest.version);
-    let dest = out.join(&name);
+    published_as(out, &format!("{}@{}", set.manifest.system, set.manifest.version), id)
+}
+
+/// The manifest and directory of the set `out/<name>` when it is published as the generation of build `id` and
+/// opens (see [`published`]).
+pub fn published_as(out: &Path, name: &str, id: u64) -> Option<(Manifest, PathBuf)> {
+    let dest = out.join(name);
     let generation = format!(".{name}.gen-{id:016x}");
     if std::fs::read_link(&dest).ok()?.to_string_lossy() != generation {
         return None;
@@ -1256,18 +1511,35 @@ pub fn published(out: &Path, set: &CompiledSet) -> Option<(Manifest, PathBuf)> {
         return None;
     }
     // What a build that writes would clean up, this one does too.
-    remove_stale_temporaries(out, &name);
+    remove_stale_temporaries(out, name);
     Some((manifest, dest))
 }
 
+/// The directory of the generation published as `out/<name>` and what its manifest records of each bundle file
+/// (`None` when there is none, or it does not open).
+fn previous_generation(out: &Path, name: &str) -> Option<(PathBuf, BTreeMap<String, Written>)> {
+    let dir = std::fs::canonicalize(out.join(name)).ok()?;
+    let set = crate::read::BundleSet::open(&dir).ok()?;
+    let files = set
+        .manifest()
+        .ok()?
+        .bundles
+        .iter()
+        .map(|b| (b.name.clone(), Written { bytes: b.bytes, xxh3: b.xxh3, header_xxh3: b.header_xxh3 }))
+        .collect();
+    Some((dir, files))
+}
+
 /// Writes `set` into `out/<system>@<version>/`: every bundle into a temporary sibling directory, the manifest last,
-/// then the directory is swapped into place. Returns the final manifest and directory.
+/// then the directory is swapped into place. A bundle whose bytes are those of the published generation's file is
+/// hard-linked from it instead of written (format 7), so a one-document rebuild writes that component's bundle, the
+/// search index and the manifest. Returns the final manifest and directory.
 ///
 /// # Errors
 /// Any I/O error; the temporary directory is removed and an existing set is left as it was.
 pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifest, PathBuf)> {
     let build_id = build_id(&set)?;
-    let CompiledSet { mut manifest, components, changelog, search, .. } = set;
+    let CompiledSet { mut manifest, components, changelog, search, spool, .. } = set;
     let name = format!("{}@{}", manifest.system, manifest.version);
     manifest.build_id = build_id;
     let base = Identity {
@@ -1277,7 +1549,9 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
         encoding: manifest.encoding.clone(),
         build_id: manifest.build_id,
     };
-    let identity = |key: &str| Identity { key: key.to_string(), ..base.clone() };
+    // Format 7: only the manifest carries the build id, so an unchanged bundle keeps its bytes from build to build.
+    let identity = |key: &str| Identity { key: key.to_string(), build_id: 0, ..base.clone() };
+    let previous = previous_generation(out, &name);
     std::fs::create_dir_all(out)
         .map_err(|e| anyhow::anyhow!("{}: cannot create output directory: {e}", out.display()))?;
     remove_stale_temporaries(out, &name);
@@ -1285,7 +1559,7 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
     let _ = std::fs::remove_dir_all(&tmp);
     let result = (|| -> anyhow::Result<()> {
         std::fs::create_dir_all(&tmp)?;
-        let mut named: Vec<(String, String, BundleWriter)> = components
+        let mut named: Vec<(String, String, SpooledBundle)> = components
             .into_iter()
             .map(|(key, w)| (bundle_file_name(&key), key, w))
             .chain(changelog.map(|w| ("changelog.bundle".to_string(), CHANGELOG_KEY.to_string(), w)))
@@ -1296,20 +1570,25 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
             || {
                 named
                     .into_par_iter()
-                    .map(|(file, key, mut w)| {
-                        w.identify(identity(&key));
-                        let Written { bytes, xxh3, header_xxh3 } = w.finish(&tmp.join(&file))?;
+                    .map(|(file, key, b)| {
+                        let old =
+                            previous.as_ref().and_then(|(dir, files)| Some((dir.join(&file), *files.get(&file)?)));
+                        let old = old.as_ref().map(|(path, w)| (path.as_path(), *w));
+                        let done = b.finish_or_reuse(identity(&key), &tmp.join(&file), old)?;
+                        let Written { bytes, xxh3, header_xxh3 } = done.written;
                         Ok(BundleFile { name: file, bytes, xxh3, header_xxh3 })
                     })
                     .collect::<std::io::Result<Vec<BundleFile>>>()
             },
             || -> std::io::Result<(BundleFile, SearchEntry)> {
-                let (mut w, entry) = search_index::build(search, Default::default())?;
+                let (mut w, entry) = search_index::build_packed(search, Default::default())?;
+                super::timing("search index built");
                 w.identify(identity(SEARCH_KEY));
                 let Written { bytes, xxh3, header_xxh3 } = w.finish(&tmp.join(&entry.bundle))?;
                 Ok((BundleFile { name: entry.bundle.clone(), bytes, xxh3, header_xxh3 }, entry))
             },
         );
+        super::timing("bundles and search index written");
         let (search_file, search_entry) = indexed?;
         let mut written = written?;
         written.push(search_file);
@@ -1318,11 +1597,12 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
         manifest.stats.bundle_bytes = written.iter().map(|b| b.bytes).sum();
         manifest.bundles = written;
         let mut w = BundleWriter::new();
-        w.identify(identity(MANIFEST_KEY));
+        w.identify(Identity { build_id: manifest.build_id, ..identity(MANIFEST_KEY) });
         w.add_manifest(&manifest)?;
         write_atomically(&tmp.join("manifest.bundle"), &w.into_bytes()?)?;
         Ok(())
     })();
+    drop(spool);
     if let Err(e) = result {
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e.context(format!("cannot write bundles into {}", out.display())));

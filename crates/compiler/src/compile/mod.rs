@@ -111,6 +111,19 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildReport> {
     build_with_cache(opts, None)
 }
 
+/// When the build started, for [`timing`].
+static STARTED: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+
+/// With `MYDESIGN_TIMINGS` set, prints to stderr the wall time since the build started when `stage` ended (to find
+/// the serial tails of a build; issue 12 item 2).
+pub(crate) fn timing(stage: &str) {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *ON.get_or_init(|| std::env::var_os("MYDESIGN_TIMINGS").is_some()) {
+        let at = STARTED.get().map_or(0.0, |s| s.elapsed().as_secs_f64() * 1000.0);
+        eprintln!("timing: {at:8.1} ms  {stage}");
+    }
+}
+
 /// Builds the bundle set of `opts.repo` as [`build`] does, reusing from the incremental build cache in `cache`
 /// (created when missing) every component whose inputs did not change (issue 12 item 2). The set published is
 /// byte-identical to a build without the cache. When it is the set already published (same build id), nothing is
@@ -120,12 +133,26 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildReport> {
 /// As [`build`].
 pub fn build_with_cache(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Result<BuildReport> {
     let start = Instant::now();
+    let _ = STARTED.set(start);
     let repo = &opts.repo;
     if !repo.is_dir() {
         anyhow::bail!("{}: not a directory", repo.display());
     }
     opts.config.validate().map_err(anyhow::Error::msg)?;
     let (files, mut diagnostics) = walk::walk(repo, &opts.config.walk).map_err(anyhow::Error::msg)?;
+    timing("walk");
+    // An unchanged tree: the set record says which set these inputs made, and it is still the one published.
+    let set = cache.map(|dir| {
+        let hashes = cache::hash_files(&files);
+        (dir, cache::set_key(&opts.config.to_toml(), &files, &hashes), hashes)
+    });
+    if let Some((dir, key, _)) = &set
+        && let Some(report) = unchanged_set(opts, dir, *key, &diagnostics)
+    {
+        return Ok(BuildReport { elapsed: start.elapsed(), ..report });
+    }
+    timing("set key");
+    let walk_diagnostics = diagnostics.len();
     let (layout, layout_diags) = layout::classify(&files, &opts.config);
     diagnostics.extend(layout_diags);
     if layout.components.is_empty() {
@@ -136,22 +163,56 @@ pub fn build_with_cache(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Re
             detect::inventory(&files)
         );
     }
-    let cache = cache.map(cache::Cache::open);
-    let compiled =
-        emit::compile_all(repo, &files, &layout, &opts.config, opts.progress, cache.as_ref(), &mut diagnostics)?;
-    let version_source = compiled.version_source.clone();
-    let (reused, recompiled) = match cache {
-        Some(cache) => {
-            let (notes, reused, recompiled) = cache.finish();
-            diagnostics.extend(notes);
-            (reused, recompiled)
-        }
-        None => (0, 0),
+    let (set, unit_cache) = match set {
+        Some((dir, key, hashes)) => (Some((dir, key)), Some(cache::Cache::open(dir, hashes))),
+        None => (None, None),
     };
+    let inputs = emit::Inputs {
+        repo,
+        walked: &files,
+        layout: &layout,
+        config: &opts.config,
+        progress: opts.progress,
+        cache: unit_cache.as_ref(),
+    };
+    let compiled = emit::compile_all(&inputs, emit::Spool::new(&opts.out)?, &mut diagnostics)?;
+    timing("compiled and assembled");
+    let version_source = compiled.version_source.clone();
+    let finished = unit_cache.map(cache::Cache::finish);
+    let (reused, recompiled) = finished.as_ref().map_or((0, 0), |f| (f.reused, f.recompiled));
     let ((manifest, dir), unchanged) = match emit::published(&opts.out, &compiled).filter(|_| reused > 0) {
         Some(published) => (published, true),
         None => (write_bundle_set(&opts.out, compiled)?, false),
     };
+    timing("written");
+    if let (Some((cache_dir, key)), Some(finished)) = (set, finished) {
+        // Recorded before the cache's own notes join: a rebuild that finds the record reuses every unit, cleanly.
+        let record = cache::SetRecord {
+            name: format!("{}@{}", manifest.system, manifest.version),
+            build_id: manifest.build_id,
+            units: reused + recompiled,
+            version_source: version_source.clone(),
+            diagnostics: diagnostics[walk_diagnostics.min(diagnostics.len())..]
+                .iter()
+                .cloned()
+                .map(Into::into)
+                .collect(),
+        };
+        let mut deps = finished.deps;
+        // The version and the package name come from these (read outside the walk when it excludes them).
+        let packages = ["package.json".to_string()]
+            .into_iter()
+            .chain(layout.package.as_ref().filter(|p| !p.is_empty()).map(|p| format!("{p}/package.json")))
+            .map(|rel| {
+                let hash = cache::file_hash(repo, &rel);
+                (rel, hash)
+            });
+        deps.extend(packages);
+        if finished.notes.is_empty() {
+            cache::write_set(cache_dir, key, deps, &record);
+        }
+        diagnostics.extend(finished.notes);
+    }
     diagnostics.sort();
     Ok(BuildReport {
         manifest,
@@ -162,6 +223,27 @@ pub fn build_with_cache(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Re
         reused,
         recompiled,
         unchanged,
+    })
+}
+
+/// The report of a build whose inputs are those of the set recorded in the cache `dir` under `key`, when that set
+/// is still the one published in `opts.out` (issue 12 item 3: an unchanged tree reads no cached unit and writes
+/// nothing). `walk` holds this build's walk diagnostics (the record keeps the others).
+fn unchanged_set(opts: &BuildOptions, dir: &Path, key: u64, walk: &[Diagnostic]) -> Option<BuildReport> {
+    let record = cache::read_set(dir, key, |rel| cache::file_hash(&opts.repo, rel))?;
+    let (manifest, set_dir) = emit::published_as(&opts.out, &record.name, record.build_id)?;
+    let mut diagnostics: Vec<Diagnostic> = walk.to_vec();
+    diagnostics.extend(record.diagnostics.into_iter().map(Diagnostic::from));
+    diagnostics.sort();
+    Some(BuildReport {
+        manifest,
+        dir: set_dir,
+        diagnostics,
+        elapsed: Duration::ZERO,
+        version_source: record.version_source,
+        reused: record.units,
+        recompiled: 0,
+        unchanged: true,
     })
 }
 

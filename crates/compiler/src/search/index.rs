@@ -62,13 +62,84 @@ pub struct UnitDraft {
     pub source: Source,
     /// Details (its `source` index is set by [`build`]).
     pub info: UnitInfo,
-    /// Terms, sorted, each with its body frequency and the [`IN_TITLE`]/[`IN_CONTEXT`] bits.
-    pub terms: Vec<(String, u32, u32)>,
+    /// Terms, sorted, each with its posting value: body frequency (capped at [`MAX_TF`]) shifted left by 2, or'ed
+    /// with the [`IN_TITLE`]/[`IN_CONTEXT`] bits.
+    pub terms: PackedTerms,
     /// Body length in terms.
     pub len: u32,
-    /// Words of the title and context (and prop names), lower-cased as written (unstemmed): the spellings
-    /// [`build`] stores in the term dictionary that "did you mean" suggestions come from.
-    pub words: Vec<String>,
+    /// Words of the title and context (and prop names), lower-cased as written (unstemmed), sorted and unique:
+    /// the spellings [`build`] stores in the term dictionary that "did you mean" suggestions come from.
+    pub words: PackedStrings,
+}
+
+/// Strings packed into one buffer (string `i` is `text[ends[i - 1]..ends[i]]`): a unit's terms cost their bytes
+/// and 4 bytes each, not a heap allocation each (issue 12: the search units of every component are held until the
+/// index is built; with one `String` per term they were the largest part of a build's peak memory).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PackedStrings {
+    text: String,
+    ends: Vec<u32>,
+}
+
+impl PackedStrings {
+    /// Packs `strings` in the order given.
+    pub fn new<'s>(strings: impl IntoIterator<Item = &'s str>) -> PackedStrings {
+        let mut p = PackedStrings::default();
+        for s in strings {
+            p.text.push_str(s);
+            p.ends.push(p.text.len() as u32);
+        }
+        p
+    }
+
+    /// How many strings.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The strings, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        self.ends.iter().scan(0usize, |start, &end| {
+            let s = self.text.get(*start..end as usize).unwrap_or("");
+            *start = end as usize;
+            Some(s)
+        })
+    }
+}
+
+/// A unit's sorted terms with their one-byte posting values (see [`UnitDraft::terms`]).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PackedTerms {
+    terms: PackedStrings,
+    values: Vec<u8>,
+}
+
+impl PackedTerms {
+    /// How many terms.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The terms in order, each with its body frequency (capped at [`MAX_TF`]) and its
+    /// [`IN_TITLE`]/[`IN_CONTEXT`] bits.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, u32, u32)> + '_ {
+        self.terms.iter().zip(&self.values).map(|(t, &v)| (t, u32::from(v) >> 2, u32::from(v) & 3))
+    }
+
+    /// The posting value of each term, in order (what a posting stores: `tf << 2 | bits`).
+    fn values(&self) -> &[u8] {
+        &self.values
+    }
 }
 
 impl UnitDraft {
@@ -118,12 +189,17 @@ impl Fields {
         });
     }
     fn finish(self, kind: Kind, source: Source, info: UnitInfo) -> UnitDraft {
-        let mut terms: Vec<(String, u32, u32)> = self.map.into_iter().map(|(t, (tf, f))| (t, tf, f)).collect();
-        terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mut terms: Vec<(&String, &(u32, u32))> = self.map.iter().collect();
+        terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let packed = PackedTerms {
+            terms: PackedStrings::new(terms.iter().map(|(t, _)| t.as_str())),
+            values: terms.iter().map(|(_, (tf, f))| ((tf.min(&MAX_TF) << 2) | f) as u8).collect(),
+        };
         let mut words = self.words;
         words.sort_unstable();
         words.dedup();
-        UnitDraft { kind, source, info, terms, len: self.len, words }
+        let words = PackedStrings::new(words.iter().map(String::as_str));
+        UnitDraft { kind, source, info, terms: packed, len: self.len, words }
     }
 }
 
@@ -606,104 +682,223 @@ pub fn release_units(
 /// A term with its postings: (term, unit id gaps, values).
 type TermPostings = (String, Vec<u8>, Vec<u8>);
 
+/// Search units held compactly until the index is built (issue 12: at 10× Semi the drafts, with their strings and
+/// vectors, were half of the build's peak heap): the MessagePack of the drafts, compressed with zstd at level 1.
+/// [`build_packed`] decodes one at a time.
+/// Serializable, so the incremental build cache keeps a component's units packed.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct PackedUnits {
+    compressed: Bytes,
+    raw_len: usize,
+    count: usize,
+}
+
+impl PackedUnits {
+    /// Packs `units` (in their order).
+    ///
+    /// # Errors
+    /// Serialization or compression failure (neither happens for drafts made here).
+    pub fn pack(units: &[UnitDraft]) -> std::io::Result<PackedUnits> {
+        if units.is_empty() {
+            return Ok(PackedUnits::default());
+        }
+        thread_local! {
+            /// This thread's level-1 context (one per thread, not one per pack).
+            static PACKER: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
+                const { std::cell::RefCell::new(None) };
+        }
+        let raw = rmp_serde::to_vec(units).map_err(std::io::Error::other)?;
+        // zstd returns a buffer of the input's size bound: shrunk, or the pack would hold the raw size.
+        let mut compressed = PACKER.with(|cell| -> std::io::Result<Vec<u8>> {
+            let Ok(mut slot) = cell.try_borrow_mut() else { return zstd::bulk::compress(&raw, 1) };
+            if slot.is_none() {
+                *slot = Some(zstd::bulk::Compressor::new(1)?);
+            }
+            match slot.as_mut() {
+                Some(c) => c.compress(&raw),
+                None => zstd::bulk::compress(&raw, 1),
+            }
+        })?;
+        compressed.shrink_to_fit();
+        Ok(PackedUnits { compressed: Bytes(compressed), raw_len: raw.len(), count: units.len() })
+    }
+
+    /// The units packed, in order.
+    ///
+    /// # Errors
+    /// The bytes do not decode (a bug: they were made by [`PackedUnits::pack`]).
+    pub fn unpack(&self) -> std::io::Result<Vec<UnitDraft>> {
+        if self.count == 0 {
+            return Ok(Vec::new());
+        }
+        let raw = zstd::bulk::decompress(&self.compressed.0, self.raw_len)?;
+        rmp_serde::from_slice(&raw).map_err(std::io::Error::other)
+    }
+
+    /// How many units.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+}
+
 /// Numbers `drafts` in the order given and writes the search bundle: the `meta` frame, the term shards and the
 /// unit chunks (frames compressed in parallel).
 ///
 /// # Errors
 /// Serialization or compression failure.
 pub fn build(drafts: Vec<UnitDraft>, weights: Weights) -> std::io::Result<(BundleWriter, SearchEntry)> {
-    let mut sources: Vec<Source> = Vec::new();
-    let mut source_ids: HashMap<Source, u32> = HashMap::new();
-    let n = drafts.len();
-    let mut unit_kind = Vec::with_capacity(n);
-    let mut unit_source = Vec::with_capacity(n);
-    let mut unit_len = Vec::with_capacity(n);
-    let mut len_sum = [0f64; Kind::ALL.len()];
-    let mut len_count = [0u32; Kind::ALL.len()];
-    // term → (last unit id, gap varints, values)
-    let mut postings: HashMap<String, (u32, Vec<u8>, Vec<u8>), Xxh3DefaultBuilder> = HashMap::default();
-    let mut infos = Vec::with_capacity(n);
-    let mut dictionary: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
-    for (id, d) in drafts.into_iter().enumerate() {
-        dictionary.extend(d.words);
-        let id = id as u32;
-        let sid = *source_ids.entry(d.source.clone()).or_insert_with(|| {
-            sources.push(d.source.clone());
-            sources.len() as u32 - 1
-        });
-        unit_kind.push(d.kind.code());
-        unit_source.push(sid);
-        unit_len.push(d.len);
-        len_sum[d.kind.code() as usize] += f64::from(d.len);
-        len_count[d.kind.code() as usize] += 1;
-        for (term, tf, flags) in d.terms {
-            let e = postings.entry(term).or_insert_with(|| (0, Vec::new(), Vec::new()));
+    let mut postings = Postings::default();
+    drafts.into_iter().for_each(|d| postings.add(d));
+    postings.finish(weights)
+}
+
+/// Packs unpacked at a time by [`build_packed`].
+const UNPACK_WINDOW: usize = 64;
+
+/// As [`build`], from packed units (each unpacked in turn, so the drafts are never all in memory).
+///
+/// # Errors
+/// As [`build`], or a pack that does not decode.
+pub fn build_packed(packs: Vec<PackedUnits>, weights: Weights) -> std::io::Result<(BundleWriter, SearchEntry)> {
+    let mut postings = Postings::default();
+    // Packs are unpacked a window at a time, in parallel, while the postings take them in order: the drafts of one
+    // window only are in memory.
+    for window in packs.chunks(UNPACK_WINDOW) {
+        let unpacked: Vec<Vec<UnitDraft>> =
+            window.par_iter().map(PackedUnits::unpack).collect::<std::io::Result<_>>()?;
+        unpacked.into_iter().flatten().for_each(|d| postings.add(d));
+    }
+    postings.finish(weights)
+}
+
+/// The index under construction: units numbered as they are added, postings by term.
+#[derive(Default)]
+struct Postings {
+    sources: Vec<Source>,
+    source_ids: HashMap<Source, u32>,
+    unit_kind: Vec<u8>,
+    unit_source: Vec<u32>,
+    unit_len: Vec<u32>,
+    len_sum: [f64; Kind::ALL.len()],
+    len_count: [u32; Kind::ALL.len()],
+    /// term → (last unit id, gap varints, values)
+    postings: HashMap<String, (u32, Vec<u8>, Vec<u8>), Xxh3DefaultBuilder>,
+    infos: Vec<UnitInfo>,
+    /// The dictionary's words (a hash set while units are added: sorted once at the end).
+    dictionary: std::collections::HashSet<String, Xxh3DefaultBuilder>,
+}
+
+impl Postings {
+    /// Numbers `d` (the next id) and adds its terms.
+    fn add(&mut self, d: UnitDraft) {
+        for w in d.words.iter() {
+            if !self.dictionary.contains(w) {
+                self.dictionary.insert(w.to_string());
+            }
+        }
+        let id = self.infos.len() as u32;
+        let sid = match self.source_ids.get(&d.source) {
+            Some(&sid) => sid,
+            None => {
+                self.sources.push(d.source.clone());
+                let sid = self.sources.len() as u32 - 1;
+                self.source_ids.insert(d.source.clone(), sid);
+                sid
+            }
+        };
+        self.unit_kind.push(d.kind.code());
+        self.unit_source.push(sid);
+        self.unit_len.push(d.len);
+        self.len_sum[d.kind.code() as usize] += f64::from(d.len);
+        self.len_count[d.kind.code() as usize] += 1;
+        for (term, &value) in d.terms.terms.iter().zip(d.terms.values()) {
+            let e = match self.postings.get_mut(term) {
+                Some(e) => e,
+                None => self.postings.entry(term.to_string()).or_insert_with(|| (0, Vec::new(), Vec::new())),
+            };
             put_varint(&mut e.1, id - e.0);
-            e.2.push(((tf.min(MAX_TF) << 2) | flags) as u8);
+            e.2.push(value);
             e.0 = id;
         }
-        infos.push(UnitInfo { source: sid, ..d.info });
+        self.infos.push(UnitInfo { source: sid, ..d.info });
     }
-    let avg_len: [f32; Kind::ALL.len()] =
-        std::array::from_fn(|k| if len_count[k] == 0 { 1.0 } else { (len_sum[k] / f64::from(len_count[k])) as f32 });
-    let terms = postings.len() as u32;
-    let raw: usize = postings.iter().map(|(t, p)| t.len() + p.1.len() + p.2.len() + 8).sum();
-    let shards = (raw / SHARD_BYTES).clamp(1, 1024) as u32;
-    let mut by_shard: Vec<Vec<TermPostings>> = vec![Vec::new(); shards as usize];
-    for (term, (_, gaps, values)) in postings {
-        by_shard[shard_of(&term, shards) as usize].push((term, gaps, values));
-    }
-    let mut frames: Vec<Frame> = by_shard
-        .into_par_iter()
-        .enumerate()
-        .map(|(i, mut list)| {
-            list.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            let mut shard = TermShard::default();
-            let mut prev = String::new();
-            for (term, gaps, values) in list {
-                // Front coding: the bytes shared with the previous term (on a char boundary) are not repeated.
-                let mut shared = prev.bytes().zip(term.bytes()).take_while(|(a, b)| a == b).count().min(255);
-                while !term.is_char_boundary(shared) {
-                    shared -= 1;
+
+    /// The search bundle of the units added.
+    fn finish(self, weights: Weights) -> std::io::Result<(BundleWriter, SearchEntry)> {
+        let Postings {
+            sources, unit_kind, unit_source, unit_len, len_sum, len_count, postings, infos, dictionary, ..
+        } = self;
+        let n = infos.len();
+        let avg_len: [f32; Kind::ALL.len()] =
+            std::array::from_fn(
+                |k| if len_count[k] == 0 { 1.0 } else { (len_sum[k] / f64::from(len_count[k])) as f32 },
+            );
+        let terms = postings.len() as u32;
+        let raw: usize = postings.iter().map(|(t, p)| t.len() + p.1.len() + p.2.len() + 8).sum();
+        let shards = (raw / SHARD_BYTES).clamp(1, 1024) as u32;
+        let mut by_shard: Vec<Vec<TermPostings>> = vec![Vec::new(); shards as usize];
+        for (term, (_, gaps, values)) in postings {
+            by_shard[shard_of(&term, shards) as usize].push((term, gaps, values));
+        }
+        let mut frames: Vec<Frame> = by_shard
+            .into_par_iter()
+            .enumerate()
+            .map(|(i, mut list)| {
+                list.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                let mut shard = TermShard::default();
+                let mut prev = String::new();
+                for (term, gaps, values) in list {
+                    // Front coding: the bytes shared with the previous term (on a char boundary) are not repeated.
+                    let mut shared = prev.bytes().zip(term.bytes()).take_while(|(a, b)| a == b).count().min(255);
+                    while !term.is_char_boundary(shared) {
+                        shared -= 1;
+                    }
+                    shard.shared.0.push(shared as u8);
+                    shard.suffix_lens.0.push((term.len() - shared) as u8);
+                    shard.suffixes.push_str(&term[shared..]);
+                    prev = term;
+                    put_varint(&mut shard.df.0, values.len() as u32);
+                    shard.gaps.0.extend_from_slice(&gaps);
+                    shard.values.0.extend_from_slice(&values);
                 }
-                shard.shared.0.push(shared as u8);
-                shard.suffix_lens.0.push((term.len() - shared) as u8);
-                shard.suffixes.push_str(&term[shared..]);
-                prev = term;
-                put_varint(&mut shard.df.0, values.len() as u32);
-                shard.gaps.0.extend_from_slice(&gaps);
-                shard.values.0.extend_from_slice(&values);
-            }
-            Frame::new(keys::shard(i as u32), &shard)
-        })
-        .collect::<std::io::Result<_>>()?;
-    let chunks: Vec<Frame> = infos
-        .par_chunks(CHUNK as usize)
-        .enumerate()
-        .map(|(i, units)| Frame::new(keys::units(i as u32), &UnitChunk { units: units.to_vec() }))
-        .collect::<std::io::Result<_>>()?;
-    frames.extend(chunks);
-    let meta = SearchMeta {
-        units: n as u32,
-        terms,
-        shards,
-        chunk: CHUNK,
-        weights,
-        avg_len,
-        sources,
-        unit_kind: Bytes(unit_kind),
-        unit_source,
-        unit_len,
-    };
-    let mut w = BundleWriter::new();
-    w.add(keys::META, &meta)?;
-    // The term dictionary: an FST set of the words (sorted by the BTreeSet, as the builder requires).
-    let dict = fst::Set::from_iter(dictionary.iter()).map_err(std::io::Error::other)?;
-    w.add(keys::DICTIONARY, &Bytes(dict.into_fst().into_inner()))?;
-    for f in frames {
-        w.push(f);
+                Frame::new(keys::shard(i as u32), &shard)
+            })
+            .collect::<std::io::Result<_>>()?;
+        let chunks: Vec<Frame> = infos
+            .par_chunks(CHUNK as usize)
+            .enumerate()
+            .map(|(i, units)| Frame::new(keys::units(i as u32), &UnitChunk { units: units.to_vec() }))
+            .collect::<std::io::Result<_>>()?;
+        frames.extend(chunks);
+        let meta = SearchMeta {
+            units: n as u32,
+            terms,
+            shards,
+            chunk: CHUNK,
+            weights,
+            avg_len,
+            sources,
+            unit_kind: Bytes(unit_kind),
+            unit_source,
+            unit_len,
+        };
+        let mut w = BundleWriter::new();
+        w.add(keys::META, &meta)?;
+        // The term dictionary: an FST set of the words (sorted, as the builder requires).
+        let mut dictionary: Vec<String> = dictionary.into_iter().collect();
+        dictionary.sort_unstable();
+        let dict = fst::Set::from_iter(dictionary.iter()).map_err(std::io::Error::other)?;
+        w.add(keys::DICTIONARY, &Bytes(dict.into_fst().into_inner()))?;
+        for f in frames {
+            w.push(f);
+        }
+        Ok((w, SearchEntry { bundle: super::BUNDLE_NAME.into(), units: n as u32, terms }))
     }
-    Ok((w, SearchEntry { bundle: super::BUNDLE_NAME.into(), units: n as u32, terms }))
 }
 
 /// Units of the props tables of component `key` (display name `name`): those taken from TypeScript and the API

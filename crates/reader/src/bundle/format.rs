@@ -27,8 +27,8 @@ use serde::{Deserialize, Serialize};
 pub const MAGIC: [u8; 8] = [0x89, b'M', b'Y', b'D', b'B', 0x0D, 0x0A, 0x1A];
 /// Format version written by this build.
 pub const FORMAT_VERSION: u16 = 7;
-/// Oldest format version this reader accepts (7 only added an optional frame, `props-typescript`).
-pub const OLDEST_SUPPORTED: u16 = 6;
+/// Oldest format version this reader accepts.
+pub const OLDEST_SUPPORTED: u16 = 7;
 /// The cut-point rule the stored token maps depend on (`Manifest::cut_rule`): where
 /// [`crate::budget::cut_points`] cuts a text (line starts except blank lines and lines starting with `/`, word ends
 /// inside lines over 1 KiB) and the compiler's finer cuts of segments over 64 tokens
@@ -84,8 +84,11 @@ pub struct Identity {
     pub key: String,
     /// Token encoding of the stored counts, as `Manifest.encoding`.
     pub encoding: String,
-    /// The build that wrote it, as `Manifest.build_id`: a hash of the manifest's contents before the bundle list
-    /// is added (so two builds of the same inputs have the same id, and any change gives another).
+    /// In `manifest.bundle`, the build that wrote it, as `Manifest.build_id`: a hash of the manifest's contents
+    /// before the bundle list is added (so two builds of the same inputs have the same id, and any change gives
+    /// another). In every other bundle 0 (format 7): a bundle's bytes then depend only on its own contents, so a
+    /// rebuild keeps the unchanged ones (links them from the previous generation); the manifest pins each by size
+    /// and header checksum, which the reader compares on every open.
     pub build_id: u64,
 }
 

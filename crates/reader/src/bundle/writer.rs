@@ -34,7 +34,7 @@ impl Frame {
     /// Serialization or compression failure (neither happens for the crate's own types).
     pub fn new<T: Serialize + ?Sized>(key: impl Into<String>, value: &T) -> std::io::Result<Frame> {
         let raw = rmp_serde::to_vec(value).map_err(std::io::Error::other)?;
-        let compressed = zstd::bulk::compress(&raw, ZSTD_LEVEL)?;
+        let compressed = compress(&raw)?;
         Ok(Frame { key: key.into(), compressed, raw_len: raw.len() as u64 })
     }
 
@@ -53,6 +53,45 @@ impl Frame {
     pub fn is_empty(&self) -> bool {
         self.compressed.is_empty()
     }
+}
+
+/// Scratch buffers above this many bytes are not kept between frames (a rare huge frame does not pin its buffer).
+const KEEP_SCRATCH: usize = 4 << 20;
+
+thread_local! {
+    /// This thread's zstd context at [`ZSTD_LEVEL`] and its output scratch buffer: a context is made once per
+    /// thread, not once per frame (a level-9 context allocates and initialises its tables, ~1 MB), and frames keep
+    /// exactly their compressed length (zstd's `bulk::compress` returns a buffer of the input's size bound, so
+    /// every frame held its raw size in memory).
+    static COMPRESSOR: std::cell::RefCell<Option<(zstd::bulk::Compressor<'static>, Vec<u8>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// `raw` compressed at [`ZSTD_LEVEL`], in a vector of exactly the compressed length. Byte-identical to
+/// `zstd::bulk::compress(raw, ZSTD_LEVEL)`: the context keeps only its parameters between frames.
+///
+/// # Errors
+/// A compression failure.
+pub fn compress(raw: &[u8]) -> std::io::Result<Vec<u8>> {
+    let with_context = |slot: &mut Option<(zstd::bulk::Compressor<'static>, Vec<u8>)>| {
+        if slot.is_none() {
+            *slot = Some((zstd::bulk::Compressor::new(ZSTD_LEVEL)?, Vec::new()));
+        }
+        let Some((compressor, scratch)) = slot.as_mut() else { unreachable!("just set") };
+        scratch.clear();
+        scratch.reserve(zstd::zstd_safe::compress_bound(raw.len()));
+        compressor.compress_to_buffer(raw, scratch)?;
+        let out = scratch.to_vec();
+        if scratch.capacity() > KEEP_SCRATCH {
+            *scratch = Vec::new();
+        }
+        Ok(out)
+    };
+    // A re-entrant call (none today) compresses with its own context rather than panicking on the borrow.
+    COMPRESSOR.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut slot) => with_context(&mut slot),
+        Err(_) => with_context(&mut None),
+    })
 }
 
 /// A frame's compressed bytes serialized as one byte string (MessagePack `bin`), not as a sequence of numbers.
@@ -114,15 +153,10 @@ impl BundleWriter {
     /// A hash of the frames added so far (keys and compressed bytes, in key order, so independent of the order of
     /// adding): with the manifest, it makes the build id.
     pub fn fingerprint(&self) -> u64 {
-        let mut frames: Vec<&Frame> = self.frames.iter().collect();
-        frames.sort_by(|a, b| a.key.cmp(&b.key));
-        let mut h = xxhash_rust::xxh3::Xxh3::new();
-        for f in frames {
-            h.update(f.key.as_bytes());
-            h.update(&[0]);
-            h.update(&xxh3_64(&f.compressed).to_le_bytes());
-        }
-        h.digest()
+        let mut frames: Vec<(&str, u64)> =
+            self.frames.iter().map(|f| (f.key.as_str(), xxh3_64(&f.compressed))).collect();
+        frames.sort_by(|a, b| a.0.cmp(b.0));
+        fingerprint(frames.into_iter())
     }
 
     /// Adds a frame made elsewhere.
@@ -154,18 +188,23 @@ impl BundleWriter {
         Ok(())
     }
 
+    /// The frames sorted by key, checked for duplicate keys.
+    fn sorted_frames(&mut self) -> std::io::Result<Vec<Frame>> {
+        self.frames.sort_by(|a, b| a.key.cmp(&b.key));
+        if let Some(w) = self.frames.windows(2).find(|w| w[0].key == w[1].key) {
+            return Err(std::io::Error::other(format!("duplicate frame key `{}`", w[0].key)));
+        }
+        Ok(std::mem::take(&mut self.frames))
+    }
+
     /// The complete file contents: header, frames sorted by key, index.
     ///
     /// # Errors
     /// Duplicate keys (a compiler bug) or a compression failure.
     pub fn into_bytes(mut self) -> std::io::Result<Vec<u8>> {
-        self.frames.sort_by(|a, b| a.key.cmp(&b.key));
-        if let Some(w) = self.frames.windows(2).find(|w| w[0].key == w[1].key) {
-            return Err(std::io::Error::other(format!("duplicate frame key `{}`", w[0].key)));
-        }
         let mut out = vec![0u8; HEADER_LEN];
         let mut index = Vec::with_capacity(self.frames.len());
-        for Frame { key, compressed, raw_len } in std::mem::take(&mut self.frames) {
+        for Frame { key, compressed, raw_len } in self.sorted_frames()? {
             index.push(FrameEntry {
                 key,
                 offset: out.len() as u64,
@@ -175,22 +214,39 @@ impl BundleWriter {
             });
             out.extend_from_slice(&compressed);
         }
-        let raw_index =
-            rmp_serde::to_vec(&Index { identity: self.identity, frames: index }).map_err(std::io::Error::other)?;
-        let index_bytes = zstd::bulk::compress(&raw_index, ZSTD_LEVEL)?;
-        let index_offset = out.len() as u64;
+        let (index_bytes, header) = index_and_header(self.identity, index, out.len() as u64)?;
         out.extend_from_slice(&index_bytes);
-
-        out[..8].copy_from_slice(&MAGIC);
-        out[offset::VERSION..offset::VERSION + 2].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out[offset::FLAGS..offset::FLAGS + 2].copy_from_slice(&0u16.to_le_bytes());
-        out[offset::INDEX_OFFSET..offset::INDEX_OFFSET + 8].copy_from_slice(&index_offset.to_le_bytes());
-        out[offset::INDEX_LEN..offset::INDEX_LEN + 8].copy_from_slice(&(index_bytes.len() as u64).to_le_bytes());
-        out[offset::INDEX_RAW_LEN..offset::INDEX_RAW_LEN + 8].copy_from_slice(&(raw_index.len() as u64).to_le_bytes());
-        out[offset::INDEX_XXH3..offset::INDEX_XXH3 + 8].copy_from_slice(&xxh3_64(&index_bytes).to_le_bytes());
-        let header_sum = xxh3_64(&out[..offset::HEADER_XXH3]);
-        out[offset::HEADER_XXH3..HEADER_LEN].copy_from_slice(&header_sum.to_le_bytes());
+        out[..HEADER_LEN].copy_from_slice(&header);
         Ok(out)
+    }
+
+    /// Writes the frames (sorted by key) to `path` after a blank header and keeps only their index entries: a
+    /// bundle whose frames no longer take memory, finished (identity, index, header) later by
+    /// [`SpooledBundle::finish`] into the same bytes [`BundleWriter::into_bytes`] would give. The identity set by
+    /// [`BundleWriter::identify`] is not kept (the set's build id is not known yet when frames are spooled).
+    ///
+    /// # Errors
+    /// Duplicate keys, or any I/O error (the file is removed).
+    pub fn spool(mut self, path: &Path) -> std::io::Result<SpooledBundle> {
+        let frames = self.sorted_frames()?;
+        let written = (|| {
+            let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+            f.write_all(&[0u8; HEADER_LEN])?;
+            let mut at = HEADER_LEN as u64;
+            let mut index = Vec::with_capacity(frames.len());
+            for Frame { key, compressed, raw_len } in frames {
+                f.write_all(&compressed)?;
+                let len = compressed.len() as u64;
+                index.push(FrameEntry { key, offset: at, len, raw_len, xxh3: xxh3_64(&compressed) });
+                at += len;
+            }
+            f.flush()?;
+            Ok(SpooledBundle { path: path.to_path_buf(), index, end: at })
+        })();
+        if written.is_err() {
+            let _ = std::fs::remove_file(path);
+        }
+        written
     }
 
     /// Writes the bundle to `path` atomically (temporary file in the same directory, fsync, rename) and returns
@@ -203,6 +259,135 @@ impl BundleWriter {
         write_atomically(path, &bytes)?;
         let header_xxh3 = u64::from_le_bytes(bytes[offset::HEADER_XXH3..HEADER_LEN].try_into().unwrap_or_default());
         Ok(Written { bytes: bytes.len() as u64, xxh3: xxh3_64(&bytes), header_xxh3 })
+    }
+}
+
+/// The hash of a bundle's frames given as (key, xxh3 of the compressed bytes) in key order (see
+/// [`BundleWriter::fingerprint`]).
+fn fingerprint<'k>(frames: impl Iterator<Item = (&'k str, u64)>) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for (key, xxh3) in frames {
+        h.update(key.as_bytes());
+        h.update(&[0]);
+        h.update(&xxh3.to_le_bytes());
+    }
+    h.digest()
+}
+
+/// The compressed index (with `identity`) of a bundle whose frames end at byte `index_offset`, and its header.
+fn index_and_header(
+    identity: Identity,
+    index: Vec<FrameEntry>,
+    index_offset: u64,
+) -> std::io::Result<(Vec<u8>, [u8; HEADER_LEN])> {
+    let raw_index = rmp_serde::to_vec(&Index { identity, frames: index }).map_err(std::io::Error::other)?;
+    let index_bytes = compress(&raw_index)?;
+    let mut out = [0u8; HEADER_LEN];
+    out[..8].copy_from_slice(&MAGIC);
+    out[offset::VERSION..offset::VERSION + 2].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out[offset::FLAGS..offset::FLAGS + 2].copy_from_slice(&0u16.to_le_bytes());
+    out[offset::INDEX_OFFSET..offset::INDEX_OFFSET + 8].copy_from_slice(&index_offset.to_le_bytes());
+    out[offset::INDEX_LEN..offset::INDEX_LEN + 8].copy_from_slice(&(index_bytes.len() as u64).to_le_bytes());
+    out[offset::INDEX_RAW_LEN..offset::INDEX_RAW_LEN + 8].copy_from_slice(&(raw_index.len() as u64).to_le_bytes());
+    out[offset::INDEX_XXH3..offset::INDEX_XXH3 + 8].copy_from_slice(&xxh3_64(&index_bytes).to_le_bytes());
+    let header_sum = xxh3_64(&out[..offset::HEADER_XXH3]);
+    out[offset::HEADER_XXH3..HEADER_LEN].copy_from_slice(&header_sum.to_le_bytes());
+    Ok((index_bytes, out))
+}
+
+/// What [`SpooledBundle::finish_or_reuse`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finished {
+    /// The file, as the manifest records it.
+    pub written: Written,
+    /// Whether the previous generation's file was kept (linked or copied) instead of writing this one.
+    pub reused: bool,
+}
+
+/// A bundle whose frames are on disk (see [`BundleWriter::spool`]), waiting for its identity.
+#[derive(Debug)]
+pub struct SpooledBundle {
+    path: PathBuf,
+    index: Vec<FrameEntry>,
+    /// Where the frames end (bytes): the index's offset.
+    end: u64,
+}
+
+impl SpooledBundle {
+    /// As [`BundleWriter::fingerprint`] of the frames spooled.
+    pub fn fingerprint(&self) -> u64 {
+        fingerprint(self.index.iter().map(|e| (e.key.as_str(), e.xxh3)))
+    }
+
+    /// As [`SpooledBundle::finish`], unless `previous` — the same file in the previous generation, with what its
+    /// manifest recorded of it — already holds these bytes: same size and header checksum (which covers the index,
+    /// so every frame's checksum and the identity), and its whole-file checksum still the recorded one (a damaged
+    /// old file is not carried over). Then it is hard-linked to `dest` (copied where links fail) and the spooled
+    /// file removed: a rebuild rewrites only the bundles that changed (issue 12 item 2). The result says which.
+    ///
+    /// # Errors
+    /// Any I/O error; the spooled file is removed.
+    pub fn finish_or_reuse(
+        self,
+        identity: Identity,
+        dest: &Path,
+        previous: Option<(&Path, Written)>,
+    ) -> std::io::Result<Finished> {
+        if let Some((old, recorded)) = previous {
+            let (index_bytes, header) = index_and_header(identity.clone(), self.index.clone(), self.end)?;
+            let bytes = self.end + index_bytes.len() as u64;
+            let header_xxh3 =
+                u64::from_le_bytes(header[offset::HEADER_XXH3..HEADER_LEN].try_into().unwrap_or_default());
+            let same = bytes == recorded.bytes
+                && header_xxh3 == recorded.header_xxh3
+                && std::fs::read(old).is_ok_and(|b| b.len() as u64 == bytes && xxh3_64(&b) == recorded.xxh3);
+            if same && (std::fs::hard_link(old, dest).is_ok() || std::fs::copy(old, dest).is_ok()) {
+                let _ = std::fs::remove_file(&self.path);
+                return Ok(Finished { written: recorded, reused: true });
+            }
+        }
+        Ok(Finished { written: self.finish(identity, dest)?, reused: false })
+    }
+
+    /// Appends the index (with `identity`), writes the header, fsyncs the file and renames it to `dest` (the same
+    /// filesystem): the bytes [`BundleWriter::finish`] would have written.
+    ///
+    /// # Errors
+    /// Any I/O error; the spooled file is removed.
+    pub fn finish(self, identity: Identity, dest: &Path) -> std::io::Result<Written> {
+        use std::io::{Read, Seek, SeekFrom};
+        let path = self.path.clone();
+        let result = (|| {
+            let (index_bytes, header) = index_and_header(identity, self.index, self.end)?;
+            let mut f = std::fs::OpenOptions::new().read(true).write(true).open(&self.path)?;
+            f.seek(SeekFrom::Start(self.end))?;
+            f.write_all(&index_bytes)?;
+            f.set_len(self.end + index_bytes.len() as u64)?;
+            f.seek(SeekFrom::Start(0))?;
+            f.write_all(&header)?;
+            // The whole-file checksum, from the page cache.
+            f.seek(SeekFrom::Start(0))?;
+            let mut h = xxhash_rust::xxh3::Xxh3::new();
+            let mut buf = vec![0u8; 256 << 10];
+            let mut bytes = 0u64;
+            loop {
+                let n = f.read(&mut buf)?;
+                if n == 0 {
+                    break;
+                }
+                h.update(&buf[..n]);
+                bytes += n as u64;
+            }
+            f.sync_all()?;
+            std::fs::rename(&self.path, dest)?;
+            let header_xxh3 =
+                u64::from_le_bytes(header[offset::HEADER_XXH3..HEADER_LEN].try_into().unwrap_or_default());
+            Ok(Written { bytes, xxh3: h.digest(), header_xxh3 })
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&path);
+        }
+        result
     }
 }
 
@@ -320,4 +505,51 @@ pub fn publish_generation(out: &Path, name: &str, tmp: &Path, _build_id: u64) ->
     }
     let _ = std::fs::remove_dir_all(&old);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn writer() -> BundleWriter {
+        let mut w = BundleWriter::new();
+        // Added out of key order, one frame large enough to need more than one read of the checksum loop.
+        w.add("doc/en-US", &"x".repeat(300_000)).unwrap();
+        w.add("component", &(1u32, "two", vec![3u8; 40])).unwrap();
+        w.add("block/ts/1", &"const a = 1;").unwrap();
+        w
+    }
+
+    fn identity() -> Identity {
+        Identity {
+            system: "s".into(),
+            version: "1.0.0".into(),
+            key: "k".into(),
+            encoding: "o200k_base".into(),
+            build_id: 7,
+        }
+    }
+
+    #[test]
+    fn a_spooled_bundle_finishes_into_the_bytes_of_an_in_memory_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = writer();
+        let fingerprint = w.fingerprint();
+        w.identify(identity());
+        let expected = w.finish(&dir.path().join("memory.bundle")).unwrap();
+        let spooled = writer().spool(&dir.path().join("spool")).unwrap();
+        assert_eq!(spooled.fingerprint(), fingerprint);
+        let written = spooled.finish(identity(), &dir.path().join("spooled.bundle")).unwrap();
+        assert_eq!(written, expected);
+        let (a, b) = (dir.path().join("memory.bundle"), dir.path().join("spooled.bundle"));
+        assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+        assert!(!dir.path().join("spool").exists(), "renamed into place");
+    }
+
+    #[test]
+    fn compress_is_zstd_bulk_at_the_bundle_level() {
+        for raw in [&b""[..], b"abc", &[7u8; 100_000]] {
+            assert_eq!(compress(raw).unwrap(), zstd::bulk::compress(raw, ZSTD_LEVEL).unwrap());
+        }
+    }
 }
