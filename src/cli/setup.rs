@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use clap::{Args, CommandFactory, ValueEnum};
+use clap::{Args, ValueEnum};
 
 use super::emit;
 
@@ -245,8 +245,10 @@ pub enum Shell {
     Fish,
 }
 
+#[cfg(feature = "shell")]
 /// `completions SHELL`: the completion script on stdout.
 pub fn completions(shell: Shell) -> anyhow::Result<ExitCode> {
+    use clap::CommandFactory;
     let mut cmd = super::Cli::command();
     let mut out = Vec::new();
     let shell = match shell {
@@ -259,10 +261,34 @@ pub fn completions(shell: Shell) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+#[cfg(feature = "shell")]
 /// `man`: the man page (roff) on stdout.
 pub fn man() -> anyhow::Result<ExitCode> {
+    use clap::CommandFactory;
     let mut out = Vec::new();
     clap_mangen::Man::new(super::Cli::command()).render(&mut out)?;
     emit(String::from_utf8_lossy(&out).trim_end())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `completions SHELL` in a binary built without the `shell` feature (the reader-only binary): says so.
+#[cfg(not(feature = "shell"))]
+pub fn completions(shell: Shell) -> anyhow::Result<ExitCode> {
+    let _ = shell;
+    not_compiled_in("completions")
+}
+
+/// `man` in a binary built without the `shell` feature: says so.
+#[cfg(not(feature = "shell"))]
+pub fn man() -> anyhow::Result<ExitCode> {
+    not_compiled_in("man")
+}
+
+/// The error of a command left out of this binary with the `shell` feature.
+#[cfg(not(feature = "shell"))]
+fn not_compiled_in(command: &str) -> anyhow::Result<ExitCode> {
+    anyhow::bail!(
+        "`{command}` is not compiled into this binary (built without the `shell` feature, to keep the reader-only \
+         binary small); the full mydesign-docs (default features) has it"
+    )
 }
