@@ -178,6 +178,8 @@ pub struct SearchParams {
     /// Default 2000.
     #[schemars(range(min = crate::budget::MIN_MAX_TOKENS))]
     pub max_tokens: Option<u32>,
+    /// A next_cursor.
+    pub cursor: Option<String>,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub set: SetParams,
@@ -560,6 +562,7 @@ impl DocsServer {
                 lang: p.lang.clone(),
                 max_tokens: p.max_tokens,
                 token_cap: sets.iter().map(|set| self.cap(set)).min(),
+                cursor: p.cursor.clone(),
                 ..Default::default()
             };
             let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
