@@ -613,7 +613,7 @@ fn follow(set: &BundleSet, q: &str, max: u32) -> (Vec<Span>, Vec<u32>, Vec<usize
         let opts = SearchOptions { max_tokens: Some(max), cursor: cursor.clone(), ..Default::default() };
         let v = set.search(q, &opts).unwrap_or_else(|e| panic!("{q:?} at {max}: {e}"));
         assert!(v.tokens <= max, "{q:?} at {max}: {}", v.tokens);
-        assert_eq!(v.first as usize, hits.len() + usize::from(!v.hits.is_empty()), "{q:?} at {max}");
+        assert_eq!(v.first as usize, hits.len() + usize::from(!v.hits.is_empty()), "{q:?} at {max}: {}", v.text());
         hits.extend(v.hits.iter().map(|h| (h.document.clone(), h.start_line, h.end_line)));
         totals.push(v.total);
         counts.push(v.hits.len());

@@ -73,7 +73,9 @@ pub struct FollowUp {
     /// component="table", index=12)`.
     pub call: String,
     /// The same as a command line, e.g. `mydesign-docs code-block table 12 --system semi --version 2.102.0 --lang
-    /// zh-CN` (documents: `doc table --section <slug>`).
+    /// zh-CN` (documents: `doc table --section <slug>`); left out of a hit listed at its shortest (see
+    /// [`SearchHit::shortened`]), whose text shows `call`.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub cli: String,
 }
 
@@ -105,13 +107,14 @@ pub struct SearchHit {
     /// Tokens of the hit's text (stored counts).
     pub tokens: u32,
     /// The text, exactly as in the document or file; absent when it did not fit the budget (use `follow_up`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     /// How to get the whole section, code block, function or changelog page.
     pub follow_up: FollowUp,
     /// True when the hit is listed shortened to fit a small budget (only the first hit of a part can be): its
     /// `section` and `follow_up.arguments` are left out, and the call of a hit merging several sections gets its
-    /// best section only (or the whole document when even that is too long); `follow_up.call` and
-    /// `follow_up.cli` still say how to get it.
+    /// best section only (or the whole document when even that is too long); `follow_up.call` still says how to
+    /// get it, and `follow_up.cli` too but at the very shortest (a long path in a budget of a few hundred tokens).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub shortened: bool,
 }
@@ -434,8 +437,8 @@ fn bounded(mut view: SearchView) -> SearchView {
 /// The message of an answer whose listed hits do not all show their text.
 fn texts_message(default_budget: bool) -> String {
     format!(
-        "texts over the budget: get a hit's text with its follow-up call{}",
-        if default_budget { ", or raise max_tokens" } else { "" }
+        "texts over the budget: see the follow-up calls{}",
+        if default_budget { " or raise max_tokens" } else { "" }
     )
 }
 
@@ -817,8 +820,11 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
             // The first hit of the part: listed whole when it fits the whole budget, else shortened.
             let set = parts[*i].0;
             let mut found = None;
-            for level in 0..=2u8 {
-                let mut h = if level == 0 { hit.clone() } else { set.hit(&parts[*i].1.ix, g, level)? };
+            for level in 0..=3u8 {
+                let mut h = if level == 0 { hit.clone() } else { set.hit(&parts[*i].1.ix, g, level.min(2))? };
+                if level == 3 {
+                    h.follow_up.cli.clear();
+                }
                 h.system = hit.system.clone();
                 let (header, in_json) = sizes(&h);
                 if text_used + header <= max_tokens && json_used + in_json <= max_tokens {
@@ -868,10 +874,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     let without_text = view.hits.iter().any(|h| h.text.is_none());
     let mut message = without_text.then(|| texts_message(opts.max_tokens.is_none()));
     if passed > 0 {
-        message = Some(format!(
-            "hit {} is too long to list within {max_tokens} tokens: raise max_tokens to see it",
-            skip + 1
-        ));
+        message = Some(format!("hit {} is over the budget: raise max_tokens to see it", skip + 1));
     }
     view.message = with_note(message);
     Ok(view)
@@ -1258,7 +1261,7 @@ pub fn header_text(h: &SearchHit, surface: Surface) -> String {
         h.end_line,
         h.score,
         h.tokens,
-        if surface == Surface::Mcp { &h.follow_up.call } else { &h.follow_up.cli }
+        if surface == Surface::Mcp || h.follow_up.cli.is_empty() { &h.follow_up.call } else { &h.follow_up.cli }
     )
 }
 
@@ -1435,7 +1438,7 @@ mod tests {
         let mut edited = c.encode();
         edited.insert(2, 'x');
         assert!(SearchCursor::decode(&edited).is_err());
-        assert_eq!(texts_message(false), "texts over the budget: get a hit's text with its follow-up call");
+        assert_eq!(texts_message(false), "texts over the budget: see the follow-up calls");
     }
 
     #[test]
