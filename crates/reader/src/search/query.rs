@@ -73,8 +73,7 @@ pub struct FollowUp {
     /// component="table", index=12)`.
     pub call: String,
     /// The same as a command line, e.g. `mydesign-docs code-block table 12 --system semi --version 2.102.0 --lang
-    /// zh-CN` (documents: `doc table --section <slug>`); left out of a hit listed at its shortest (see
-    /// [`SearchHit::shortened`]), whose text shows `call`.
+    /// zh-CN` (documents: `doc table --section <slug>`); absent at the shortest.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub cli: String,
 }
@@ -111,10 +110,10 @@ pub struct SearchHit {
     pub text: Option<String>,
     /// How to get the whole section, code block, function or changelog page.
     pub follow_up: FollowUp,
-    /// True when the hit is listed shortened to fit a small budget (only the first hit of a part can be): its
-    /// `section` and `follow_up.arguments` are left out, and the call of a hit merging several sections gets its
-    /// best section only (or the whole document when even that is too long); `follow_up.call` still says how to
-    /// get it, and `follow_up.cli` too but at the very shortest (a long path in a budget of a few hundred tokens).
+    // (Shortened further when it must: the call of merged sections names the best one, or the whole document;
+    // at the shortest, `follow_up.cli` is left out and the text shows `call`.)
+    /// True when the hit is listed shortened to fit a small budget (a part's first hit only): its `section` and
+    /// `follow_up.arguments` are left out; `follow_up.call` and `follow_up.cli` still say how to get it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub shortened: bool,
 }
@@ -131,15 +130,16 @@ pub struct SearchView {
     pub langs: Vec<String>,
     /// Hits, best first: those scoring at least half the top score, with their texts while the budget lasts.
     pub hits: Vec<SearchHit>,
-    /// Hits that qualified in all, over every part of this search (the same whatever the budget or part).
+    /// Hits in all parts.
     pub total: u32,
-    /// Number (1-based) of the first hit listed among the `total`: 1 in the first part, more in the parts
-    /// `next_cursor` gives.
+    /// Number of the first hit listed (1-based; 0 with none), as the text says; not in the JSON form, where it is
+    /// `total - omitted - hits + 1`.
+    #[serde(skip)]
+    #[schemars(skip)]
     pub first: u32,
-    /// Hits after those listed (over this part's budget or past the [`MAX_HITS`] a part lists): the next parts,
-    /// through `next_cursor`, list them.
+    /// Hits after those listed (the next parts list them).
     pub omitted: u32,
-    /// The cursor of the next part, when `omitted` hits are left: following cursors lists every hit once.
+    /// Cursor of the next part.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<String>,
     /// The call that lists the next part (the same query, filters and budget, with `next_cursor`), as the text

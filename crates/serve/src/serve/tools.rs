@@ -178,7 +178,8 @@ pub struct SearchParams {
     /// Default 2000.
     #[schemars(range(min = crate::budget::MIN_MAX_TOKENS))]
     pub max_tokens: Option<u32>,
-    /// A next_cursor.
+    // A next_cursor (no description: tools/list stays within its 1,500 tokens; the answer shows the call).
+    #[allow(missing_docs)]
     pub cursor: Option<String>,
     #[serde(flatten)]
     #[allow(missing_docs)]
@@ -540,7 +541,7 @@ impl DocsServer {
         name = "search_docs",
         input_schema = input_schema::<SearchParams>(),
         title = "Search",
-        description = "Search docs, code, functions, changelog; hits name their follow-up call.",
+        description = "Search docs, code, functions, changelog; hits give their calls.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<SearchView>()
     )]
