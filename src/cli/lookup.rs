@@ -161,10 +161,11 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                 lang: a.lang.clone(),
                 max_tokens: a.max_tokens,
                 token_cap: sets.iter().map(|s| s.head().thresholds.max_tokens).min(),
+                cursor: a.cursor.clone(),
                 ..Default::default()
             };
             let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
-            print(&search_sets(&sets, &query, &opts)?, a.json)
+            print(&search_sets(&sets, &query.join(" "), &opts)?, a.json)
         }
         #[cfg(not(feature = "build"))]
         Command::DumpTs { .. } => {

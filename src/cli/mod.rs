@@ -113,7 +113,9 @@ enum Command {
     /// set has. Prints the best sections within a token budget, each with the call that gets more.
     Search {
         /// What to look for, e.g. "how do I make a table row selectable", "表格 固定列", "onChange of Select".
-        query: String,
+        /// Several words without quotes are one query (`search table fixed column`).
+        #[arg(required = true, num_args = 1..)]
+        query: Vec<String>,
         /// Only this component (changelog releases that mention it too).
         #[arg(long)]
         component: Option<String>,

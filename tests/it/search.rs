@@ -472,8 +472,11 @@ fn search_answers_fit_every_budget_in_text_and_json() {
             let v = set.search(q, &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap();
             assert!(v.tokens <= max, "{q:?} at {max}: states {}", v.tokens);
             // Best first whatever the budget: the hits listed are the best ones, in order, without gaps.
-            let calls = |v: &SearchView| v.hits.iter().map(|h| h.follow_up.call.clone()).collect::<Vec<_>>();
-            assert_eq!(calls(&v), calls(&best)[..v.hits.len()], "{q:?} at {max}");
+            // (A first hit shortened to fit calls fewer sections: hits are told apart by their place.)
+            let spans = |v: &SearchView| {
+                v.hits.iter().map(|h| (h.document.clone(), h.start_line, h.end_line)).collect::<Vec<_>>()
+            };
+            assert_eq!(spans(&v), spans(&best)[..v.hits.len()], "{q:?} at {max}");
             let json = serde_json::to_string(&v).unwrap();
             for (form, text) in [("mcp", v.render(Surface::Mcp)), ("cli", v.render(Surface::Cli)), ("json", json)] {
                 let real = counter.count(&text);
@@ -596,4 +599,203 @@ fn cli_search_covers_every_system_in_bundles() {
     let err =
         common::fails(Path::new("."), &["search", "x", "--bundles", dir.path().to_str().unwrap(), "--max-tokens", "0"]);
     assert!(err.contains("max_tokens 0 is below the minimum of 300 tokens"), "{err}");
+}
+
+/// A hit told apart by its place: (document, first line, last line).
+type Span = (String, u32, u32);
+
+/// Every part of a search, following its cursors from the first at `max`: (hits as (document, first line, last
+/// line), the total each part stated, the hits each part listed).
+fn follow(set: &BundleSet, q: &str, max: u32) -> (Vec<Span>, Vec<u32>, Vec<usize>) {
+    let (mut hits, mut totals, mut counts) = (Vec::new(), Vec::new(), Vec::new());
+    let mut cursor = None;
+    loop {
+        let opts = SearchOptions { max_tokens: Some(max), cursor: cursor.clone(), ..Default::default() };
+        let v = set.search(q, &opts).unwrap_or_else(|e| panic!("{q:?} at {max}: {e}"));
+        assert!(v.tokens <= max, "{q:?} at {max}: {}", v.tokens);
+        assert_eq!(v.first as usize, hits.len() + usize::from(!v.hits.is_empty()), "{q:?} at {max}: {}", v.text());
+        hits.extend(v.hits.iter().map(|h| (h.document.clone(), h.start_line, h.end_line)));
+        totals.push(v.total);
+        counts.push(v.hits.len());
+        assert_eq!(v.omitted as usize, v.total as usize - hits.len(), "{q:?} at {max}");
+        match v.next_cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+        assert!(counts.len() < 100, "{q:?} at {max}: cursors loop");
+    }
+    (hits, totals, counts)
+}
+
+/// The trial's finding: a cut search gave no way to reach the hits it left out, listed fewer hits at a larger
+/// budget, and stated totals that disagreed. Now every budget's cursors list every hit once, in the same order,
+/// with one total; and a larger budget lists at least as many hits in its first part.
+fn check_cursors(set: &BundleSet, queries: &[&str]) -> Vec<u32> {
+    let mut totals = Vec::new();
+    for q in queries {
+        let (all, _, _) = follow(set, q, 1_000_000);
+        let mut seen = std::collections::HashSet::new();
+        assert!(all.iter().all(|h| seen.insert(h.clone())), "{q:?}: a hit listed twice: {all:?}");
+        let mut last = 0;
+        for max in [300, 333, 450, 700, 800, 1000, 1500, 2000, 3000, 6500, 10_000] {
+            let (hits, stated, counts) = follow(set, q, max);
+            assert_eq!(hits, all, "{q:?} at {max}: the parts list every hit once, best first");
+            assert!(stated.iter().all(|&t| t as usize == all.len()), "{q:?} at {max}: totals {stated:?}");
+            assert!(counts[0] >= last, "{q:?}: {} hits at {max}, {last} at a smaller budget", counts[0]);
+            last = counts[0];
+        }
+        totals.push(all.len() as u32);
+    }
+    totals
+}
+
+#[test]
+fn following_cursors_lists_every_hit_once_at_every_budget() {
+    let b = common::sample();
+    let totals = check_cursors(
+        &b.set,
+        &["how do I validate a form field", "table", "table row selection", "固定列", "Table.render", "zzzz"],
+    );
+    // The trial's question: 13 hits in all (10 in the first part at 10,000, the most a part lists).
+    assert_eq!(totals[0], 13);
+    assert_eq!(totals[5], 0);
+    let q = "how do I validate a form field";
+    let v = b.set.search(q, &SearchOptions { max_tokens: Some(10_000), ..Default::default() }).unwrap();
+    assert_eq!((v.hits.len(), v.first, v.total, v.omitted), (10, 1, 13, 3));
+    let text = v.render(mydesign_docs::render::Surface::Cli);
+    assert!(text.starts_with(&format!("[my-design 3.4.0 · search \"{q}\" · hits 1–10 of 13 · ≤ ")), "{text}");
+    let cursor = v.next_cursor.clone().unwrap();
+    assert!(
+        text.contains(&format!(
+            "[3 more of 13 hits: continue with mydesign-docs search '{q}' --max-tokens 10000 --cursor {cursor} \
+             --system my-design --version 3.4.0"
+        )),
+        "{text}"
+    );
+    let mcp = v.render(mydesign_docs::render::Surface::Mcp);
+    assert!(
+        mcp.contains(&format!(
+            "continue with search_docs(system=\"my-design\", version=\"3.4.0\", query=\"{q}\", max_tokens=10000, \
+             cursor=\"{cursor}\")]"
+        )),
+        "{mcp}"
+    );
+    // The next part lists hits 11–13 and ends; at another budget, the same cursor goes on from the same hit.
+    let next = SearchOptions { cursor: Some(cursor.clone()), ..Default::default() };
+    let v = b.set.search(q, &next).unwrap();
+    assert_eq!((v.hits.len(), v.first, v.total, v.omitted, v.next_cursor), (3, 11, 13, 0, None));
+    // A cursor of another query, or not a cursor, is refused, saying what to do.
+    let e = b.set.search("table", &next).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "this cursor continues another search (another query, filters or bundle set), not search \"table\"; repeat \
+         that call with it, or drop the cursor"
+    );
+    let e = b.set.search(q, &SearchOptions { cursor: Some("abc".into()), ..Default::default() }).unwrap_err();
+    assert!(e.to_string().starts_with("malformed cursor: "), "{e}");
+}
+
+#[test]
+fn semi_cursors_list_every_hit_once_at_every_budget() {
+    let Some(semi) = common::semi() else { return };
+    let queries: Vec<&str> = SEMI_EN.iter().chain(SEMI_ZH).map(|q| q.0).take(8).chain(["dark mode"]).collect();
+    let totals = check_cursors(&semi.set, &queries);
+    println!("semi: hits per query {totals:?}");
+    assert!(totals.iter().all(|&t| t > 0), "{totals:?}");
+}
+
+/// A hit's range and size are those of what its follow-up call serves: a function's whole text (the trial saw the
+/// signature's 3 tokens for a 781-token `Table.render`), a props table's lines (not its first line alone).
+#[test]
+fn hits_state_the_range_and_size_of_what_their_call_serves() {
+    let b = common::sample();
+    let opts = SearchOptions { max_tokens: Some(3000), ..Default::default() };
+    let v = b.set.search("Table.render", &opts).unwrap();
+    let h = v.hits.iter().find(|h| h.kind == Kind::Function && h.section == ["Table.render"]).expect("the function");
+    assert_eq!((h.start_line, h.end_line, h.tokens), (1631, 1736, 781));
+    let f = b.set.function("src/components/Table/Table.tsx", "Table.render", Default::default()).unwrap();
+    assert_eq!(h.text.as_deref(), Some(f.text.as_str()), "the hit's text is the function the call serves");
+    let v = b.set.search("how do I validate a form field", &SearchOptions::default()).unwrap();
+    let h = v.hits.iter().find(|h| h.kind == Kind::Props).expect("a props hit");
+    assert_eq!(
+        (h.document.as_str(), h.section.as_slice(), h.start_line, h.end_line),
+        ("docs/form/index.md", &["Field props".to_string()][..], 526, 539)
+    );
+    let v = b.set.search("PortalProps getContainer", &SearchOptions::default()).unwrap();
+    let h = &v.hits[0];
+    assert_eq!(
+        (h.kind, h.document.as_str(), h.start_line, h.end_line),
+        (Kind::Props, "src/components/_utils/Portal.tsx", 5, 9)
+    );
+}
+
+/// `search table fixed column` without quotes: the words are one query.
+#[test]
+fn cli_search_takes_the_words_as_one_query() {
+    let b = common::sample();
+    let dir = b.report.dir.to_str().unwrap();
+    let out =
+        common::ok(Path::new("."), &["search", "table", "fixed", "column", "--bundles", dir, "--max-tokens", "400"]);
+    assert!(out.starts_with("[my-design 3.4.0 · search \"table fixed column\" · "), "{out}");
+    let quoted = common::ok(Path::new("."), &["search", "table fixed column", "--bundles", dir, "--max-tokens", "400"]);
+    assert_eq!(out, quoted);
+    // The continuation it prints runs as printed and goes on from the next hit.
+    let line = out.lines().find(|l| l.contains("continue with ")).expect("a cut answer");
+    let call = line.split("continue with ").nth(1).unwrap().trim_end_matches(']');
+    // (Single quotes are the only quoting this call needs: split on spaces outside them.)
+    let (mut words, mut word, mut quoted) = (Vec::new(), String::new(), false);
+    for c in call.chars().chain([' ']) {
+        match c {
+            '\'' => quoted = !quoted,
+            ' ' if !quoted => words.push(std::mem::take(&mut word)),
+            c => word.push(c),
+        }
+    }
+    assert_eq!(words[..2], ["mydesign-docs", "search"]);
+    let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+    let next = common::ok(Path::new("."), &args);
+    let first = out.split(" · hits 1–").nth(1).and_then(|r| r.split(' ').next()).expect("hits 1–N of M");
+    let second =
+        format!("[my-design 3.4.0 · search \"table fixed column\" · hits {}–", first.parse::<u32>().unwrap() + 1);
+    assert!(next.starts_with(&second), "{next}");
+}
+
+/// The trial's `/tmp/r11`: one hit merging 12 short sections whose headings are 200 characters long. Its
+/// follow-up call (12 long `--section` slugs) alone was over 1,000 tokens, and the hit was dropped: "0 hits, 1 more
+/// hit". It is listed, its call shortened to its best section; with room, whole.
+#[test]
+fn a_hit_whose_call_is_over_the_budget_is_listed_shortened() {
+    let repo = tempfile::tempdir().unwrap();
+    let long = "configuring the asynchronous validation behaviour ".repeat(4);
+    let mut doc = String::from("# Form\n\nIntro.\n\n");
+    for i in 0..6 {
+        doc.push_str(&format!("## {long}{i}\n\nvalidation text number {i} about forms.\n\n"));
+        doc.push_str(&format!("### {long}sub {i}\n\nmore validation.\n\n"));
+    }
+    std::fs::create_dir_all(repo.path().join("docs")).unwrap();
+    std::fs::write(repo.path().join("package.json"), r#"{"name":"acme-ui","version":"2.3.4"}"#).unwrap();
+    std::fs::write(repo.path().join("docs/form.md"), doc).unwrap();
+    let toml = "[[docs]]\npattern = \"docs/{component}.md\"\nlang = \"en-US\"\n";
+    std::fs::write(repo.path().join("mydesign-docs.toml"), toml).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let config = mydesign_docs::config::Config::load(repo.path(), None).unwrap();
+    let options = mydesign_docs::compile::BuildOptions {
+        repo: repo.path().to_path_buf(),
+        out: out.path().to_path_buf(),
+        config,
+        progress: false,
+    };
+    let set = BundleSet::open(&mydesign_docs::compile::build(&options).unwrap().dir).unwrap();
+    let whole = set.search("validation", &SearchOptions { max_tokens: Some(100_000), ..Default::default() }).unwrap();
+    assert_eq!(whole.total, 1, "{}", whole.text());
+    let slugs = whole.hits[0].follow_up.arguments["sections"].as_array().unwrap().len();
+    assert_eq!(slugs, 12);
+    for max in [300, 1000] {
+        let v = set.search("validation", &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap();
+        assert!(v.tokens <= max);
+        assert_eq!((v.hits.len(), v.total, v.omitted, v.next_cursor.is_none()), (1, 1, 0, true), "{}", v.text());
+        let h = &v.hits[0];
+        assert!(h.shortened && h.follow_up.call.matches("\"configuring").count() <= 1, "{}", h.follow_up.call);
+        assert_eq!((h.start_line, h.end_line), (whole.hits[0].start_line, whole.hits[0].end_line));
+    }
 }

@@ -55,6 +55,8 @@ pub struct SearchOptions {
     pub token_cap: Option<u32>,
     /// Ranking weights (default: those the index was built with); for tuning.
     pub weights: Option<Weights>,
+    /// The `next_cursor` of an earlier part of the same search: this part lists the hits after those.
+    pub cursor: Option<String>,
 }
 
 /// The call that gets more of a hit: an MCP tool with its arguments, and the CLI equivalent.
@@ -71,7 +73,8 @@ pub struct FollowUp {
     /// component="table", index=12)`.
     pub call: String,
     /// The same as a command line, e.g. `mydesign-docs code-block table 12 --system semi --version 2.102.0 --lang
-    /// zh-CN` (documents: `doc table --section <slug>`).
+    /// zh-CN` (documents: `doc table --section <slug>`); absent at the shortest.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub cli: String,
 }
 
@@ -103,23 +106,16 @@ pub struct SearchHit {
     /// Tokens of the hit's text (stored counts).
     pub tokens: u32,
     /// The text, exactly as in the document or file; absent when it did not fit the budget (use `follow_up`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     /// How to get the whole section, code block, function or changelog page.
     pub follow_up: FollowUp,
-    /// True when the hit is listed shortened to fit a small budget (only the best hit can be): its `section` and
+    // (Shortened further when it must: the call of merged sections names the best one, or the whole document;
+    // at the shortest, `follow_up.cli` is left out and the text shows `call`.)
+    /// True when the hit is listed shortened to fit a small budget (a part's first hit only): its `section` and
     /// `follow_up.arguments` are left out; `follow_up.call` and `follow_up.cli` still say how to get it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub shortened: bool,
-}
-
-impl SearchHit {
-    /// The hit in fewer tokens: without its section path and the JSON arguments of its follow-up call (the call
-    /// itself, in both forms, stays).
-    fn shorten(&mut self) {
-        self.section.clear();
-        self.follow_up.arguments.clear();
-        self.shortened = true;
-    }
 }
 
 /// `search`: the best units for a query.
@@ -134,8 +130,23 @@ pub struct SearchView {
     pub langs: Vec<String>,
     /// Hits, best first: those scoring at least half the top score, with their texts while the budget lasts.
     pub hits: Vec<SearchHit>,
-    /// Hits that qualified but are not listed (over the budget or past the 10 listed).
+    /// Hits in all parts.
+    pub total: u32,
+    /// Number of the first hit listed (1-based; 0 with none), as the text says; not in the JSON form, where it is
+    /// `total - omitted - hits + 1`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub first: u32,
+    /// Hits after those listed (the next parts list them).
     pub omitted: u32,
+    /// Cursor of the next part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    /// The call that lists the next part (the same query, filters and budget, with `next_cursor`), as the text
+    /// writes it; not in the JSON form, where `next_cursor` is the one new argument.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub next: Option<FollowUp>,
     /// Tokens of the answer, an upper bound for both its forms (the text, and this view as compact JSON): the texts
     /// served (stored counts) plus upper bounds of the headers and the JSON around them. Never over `max_tokens`.
     pub tokens: u32,
@@ -423,23 +434,100 @@ fn bounded(mut view: SearchView) -> SearchView {
     view
 }
 
-/// The message of an answer cut by its budget.
-fn budget_message(omitted: u32, max_tokens: u32, default_budget: bool) -> String {
+/// The message of an answer whose listed hits do not all show their text.
+fn texts_message(default_budget: bool) -> String {
     format!(
-        "{}budget of {} tokens: get a hit's text with its follow-up call{}",
-        if omitted > 0 {
-            format!("{} over the ", crate::render::plural(omitted, "more hit"))
-        } else {
-            "texts over the ".into()
-        },
-        max_tokens,
-        if default_budget { ", or raise max_tokens" } else { "" }
+        "texts over the budget: see the follow-up calls{}",
+        if default_budget { " or raise max_tokens" } else { "" }
     )
 }
 
-/// The longest message an answer within `max_tokens` may end with (reserved before the hits are placed).
-fn longest_message(max_tokens: u32) -> String {
-    budget_message(99_999, max_tokens, true)
+/// What a search cursor holds: which sets and which search (query and filters) it continues, and how many hits
+/// the parts before it listed. Sent as an opaque string, as [`crate::budget::Cursor`] is (MessagePack, a checksum,
+/// URL-safe base64).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+struct SearchCursor {
+    /// Hash of the `system@version` labels searched.
+    sets: u32,
+    /// Hash of the query and its filters.
+    search: u32,
+    /// Hits listed before.
+    skip: u32,
+}
+
+impl SearchCursor {
+    fn encode(&self) -> String {
+        use base64::Engine as _;
+        let mut bytes = rmp_serde::to_vec(self).unwrap_or_default();
+        let sum = xxhash_rust::xxh3::xxh3_64(&bytes) as u32;
+        bytes.extend_from_slice(&sum.to_le_bytes());
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+    }
+
+    fn decode(s: &str) -> Result<SearchCursor, crate::budget::BudgetError> {
+        use crate::budget::BudgetError;
+        use base64::Engine as _;
+        let malformed = |why: &str| BudgetError::Malformed { why: why.into() };
+        if s.trim().is_empty() {
+            return Err(BudgetError::EmptyCursor);
+        }
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(s.trim())
+            .map_err(|_| malformed("not base64url"))?;
+        let (body, sum) =
+            bytes.split_at_checked(bytes.len().saturating_sub(4)).ok_or_else(|| malformed("too short"))?;
+        if sum.len() != 4 || (xxhash_rust::xxh3::xxh3_64(body) as u32).to_le_bytes() != sum {
+            return Err(malformed("checksum mismatch (cut short or edited?)"));
+        }
+        rmp_serde::from_slice(body).map_err(|_| malformed("not a search cursor"))
+    }
+}
+
+/// The [`SearchCursor::sets`] of `sets`.
+fn sets_id(sets: &[&BundleSet]) -> u32 {
+    let labels: Vec<String> = sets.iter().map(|s| format!("{}@{}", s.head().system, s.head().version)).collect();
+    xxhash_rust::xxh3::xxh3_64(labels.join(",").as_bytes()) as u32
+}
+
+/// The [`SearchCursor::search`] of `query` with the filters of `opts` (not its budget: a part may be asked with
+/// another).
+fn search_id(query: &str, opts: &SearchOptions) -> u32 {
+    let key = format!("{query}\u{0}{:?}\u{0}{:?}\u{0}{:?}", opts.component, opts.kind, opts.lang);
+    xxhash_rust::xxh3::xxh3_64(key.as_bytes()) as u32
+}
+
+/// The call that lists the next part of a search: `search_docs` with the query (written as the placeholder `QUERY`
+/// when longer than the echo: "the same query"), the filters, the budget asked for and `cursor`; with the system
+/// and version when one set is searched.
+fn next_call(sets: &[&BundleSet], query: &str, opts: &SearchOptions, cursor: &str) -> FollowUp {
+    let q = query.trim();
+    let mut args: Vec<(&str, Arg)> =
+        vec![("query", if q.chars().count() <= ECHO_CHARS { q.into() } else { Arg::Hole("QUERY") })];
+    if let Some(c) = &opts.component {
+        args.push(("--component", c.clone().into()));
+    }
+    if let Some(k) = opts.kind {
+        args.push(("--kind", k.name().into()));
+    }
+    if let Some(m) = opts.max_tokens {
+        args.push(("--max-tokens", m.into()));
+    }
+    args.push(("--cursor", cursor.into()));
+    let lang = opts.lang.as_deref();
+    if let [set] = sets {
+        return follow_up(&set.served(), lang, "search_docs", "search", &args);
+    }
+    if let Some(l) = lang {
+        args.push(("--lang", l.into()));
+    }
+    let mcp: Vec<String> = args.iter().map(|(k, v)| Surface::Mcp.arg(k, v)).collect();
+    let cli: Vec<String> = args.iter().map(|(k, v)| Surface::Cli.arg(k, v)).collect();
+    FollowUp {
+        tool: "search_docs".into(),
+        arguments: args.iter().map(|(k, v)| (Surface::Mcp.name(k), v.json())).collect(),
+        call: format!("search_docs({})", mcp.join(", ")),
+        cli: format!("mydesign-docs search {}{}", cli.join(" "), crate::render::cli_bundles_arg()),
+    }
 }
 
 impl BundleSet {
@@ -497,7 +585,11 @@ impl BundleSet {
             query: echo,
             langs: langs.clone(),
             hits: vec![],
+            total: 0,
+            first: 0,
             omitted: 0,
+            next_cursor: None,
+            next: None,
             tokens: 0,
             max_tokens,
             message: None,
@@ -644,92 +736,154 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         return Ok(bounded(view));
     }
     view.message = None;
-    // All sets' groups, best first (ties: set order).
+    // All sets' groups, best first (ties: set order), each with its hit (without text). Two parts of one split
+    // section that were not neighbours in the ranking have the same follow-up call (the whole section): the
+    // better one stands for both. This list is the same for every part and budget: cursors index into it.
     let mut all: Vec<(usize, Group)> = Vec::new();
     for (i, (_, r)) in parts.iter_mut().enumerate() {
         all.extend(std::mem::take(&mut r.groups).into_iter().map(|g| (i, g)));
     }
     all.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
+    let mut calls = HashSet::new();
+    let mut hits: Vec<(usize, Group, SearchHit)> = Vec::new();
+    for (i, g) in all {
+        let set = parts[i].0;
+        let mut hit = set.hit(&parts[i].1.ix, &g, 0)?;
+        if several {
+            hit.system = Some(set.head().system.clone());
+        }
+        if calls.insert(hit.follow_up.call.clone()) {
+            hits.push((i, g, hit));
+        }
+    }
+    let total = hits.len() as u32;
+    let (sets_hash, search_hash) = (sets_id(sets), search_id(query, opts));
+    let skip = match opts.cursor.as_deref() {
+        None => 0,
+        Some(c) => {
+            let cur = SearchCursor::decode(c)?;
+            if cur.sets != sets_hash || cur.search != search_hash {
+                let cursor = "another search (another query, filters or bundle set)".to_string();
+                let call = format!("search \"{}\"", view.query);
+                return Err(crate::budget::BudgetError::Mismatch { cursor, call }.into());
+            }
+            if cur.skip >= total {
+                let why = "it points past the last hit".to_string();
+                return Err(crate::budget::BudgetError::Malformed { why }.into());
+            }
+            cur.skip
+        }
+    };
     // Both forms of the answer (the text, and the view as compact JSON: MCP's structuredContent) stay within the
-    // budget: stored counts for the hits' texts, and upper bounds (see `bound`) for everything around them.
+    // budget: stored counts for the hits' texts, and upper bounds (see `bound`) for everything around them. The
+    // reserve holds the longest ending: the note, the texts message, and the next call with the longest cursor.
     let with_note = |m: Option<String>| match (&note, m) {
         (Some(n), Some(m)) => Some(format!("{n}. {m}")),
         (Some(n), None) => Some(n.clone()),
         (None, m) => m,
     };
-    let placeholder =
-        SearchView { tokens: 999_999, message: with_note(Some(longest_message(max_tokens))), ..view.clone() };
-    let top = placeholder.render(Surface::Cli);
-    let mut text_used = bound(&top).max(bound(&placeholder.render(Surface::Mcp)));
+    let longest = SearchCursor { sets: u32::MAX, search: u32::MAX, skip: u32::MAX }.encode();
+    let placeholder = SearchView {
+        tokens: 999_999,
+        total: 99_999,
+        first: 99_999,
+        omitted: 99_999,
+        message: with_note(Some(texts_message(true))),
+        next_cursor: Some(longest.clone()),
+        next: Some(next_call(sets, query, opts, &longest)),
+        ..view.clone()
+    };
+    let mut text_used = bound(&placeholder.render(Surface::Cli)).max(bound(&placeholder.render(Surface::Mcp)));
     let mut json_used = bound(&serde_json::to_string(&placeholder).unwrap_or_default());
-    let mut omitted = 0u32;
-    // Two parts of one split section that were not neighbours in the ranking have the same follow-up call
-    // (the whole section): the better one stands for both.
-    let mut calls = std::collections::HashSet::new();
-    // Hits are listed best first, without gaps: once one does not fit even without its text, the weaker ones are
-    // omitted too (a smaller one listed instead would read as the best answer).
-    let mut full = false;
-    for (i, g) in all {
-        let (set, ix) = (parts[i].0, &parts[i].1.ix);
-        if full || view.hits.len() >= MAX_HITS {
-            omitted += 1;
+    // Hits are listed first, without their texts, best first without gaps, in at most half of what the reserve
+    // leaves (so that a larger budget lists at least as many: the headers' sizes do not depend on it); texts then
+    // fill the rest, best hit first. The first hit of a part is always listed, shortened when it must be.
+    let reserve = text_used.max(json_used);
+    let listing = reserve + max_tokens.saturating_sub(reserve) / 2;
+    let sizes = |hit: &SearchHit| {
+        let header = bound(&header_text(hit, Surface::Mcp)).max(bound(&header_text(hit, Surface::Cli))) + JOIN_SLACK;
+        (header + bound(NOT_SHOWN), bound(&serde_json::to_string(hit).unwrap_or_default()) + JOIN_SLACK)
+    };
+    let mut listed: Vec<(usize, &Group, SearchHit)> = Vec::new();
+    for (i, g, hit) in hits.iter().skip(skip as usize) {
+        if listed.len() >= MAX_HITS {
+            break;
+        }
+        let (header, in_json) = sizes(hit);
+        if text_used + header <= listing && json_used + in_json <= listing {
+            text_used += header;
+            json_used += in_json;
+            listed.push((*i, g, hit.clone()));
             continue;
         }
-        let mut hit = set.hit(ix, &g)?;
-        if several {
-            hit.system = Some(set.head().system.clone());
-        }
-        if !calls.insert(hit.follow_up.call.clone()) {
-            continue;
-        }
-        let sizes = |hit: &SearchHit| {
-            let header =
-                bound(&header_text(hit, Surface::Mcp)).max(bound(&header_text(hit, Surface::Cli))) + JOIN_SLACK;
-            (header, bound(&serde_json::to_string(hit).unwrap_or_default()) + JOIN_SLACK)
-        };
-        let fits = |(header, in_json): (u32, u32)| {
-            text_used + header + bound(NOT_SHOWN) <= max_tokens && json_used + in_json <= max_tokens
-        };
-        let (mut header, mut in_json) = sizes(&hit);
-        if !fits((header, in_json)) && view.hits.is_empty() {
-            // The best hit is always listed: shortened to its follow-up call when that is what fits.
-            hit.shorten();
-            (header, in_json) = sizes(&hit);
-        }
-        if !fits((header, in_json)) {
-            omitted += 1;
-            full = true;
-            continue;
-        }
-        // Merged neighbours' counts are summed: each join may cost a token more than the parts did.
-        let tokens = hit.tokens + JOIN_SLACK * (g.units.len() as u32).saturating_sub(1);
-        if text_used + header + tokens <= max_tokens && json_used + in_json + tokens <= max_tokens {
-            let text = set.hit_text(ix, &g)?;
-            let text_in_json = json_string_bound(&text, tokens);
-            if json_used + in_json + text_in_json <= max_tokens {
-                text_used += header + tokens;
-                json_used += in_json + text_in_json;
-                hit.text = Some(text);
-                view.hits.push(hit);
-                continue;
+        if listed.is_empty() {
+            // The first hit of the part: listed whole when it fits the whole budget, else shortened.
+            let set = parts[*i].0;
+            let mut found = None;
+            for level in 0..=3u8 {
+                let mut h = if level == 0 { hit.clone() } else { set.hit(&parts[*i].1.ix, g, level.min(2))? };
+                if level == 3 {
+                    h.follow_up.cli.clear();
+                }
+                h.system = hit.system.clone();
+                let (header, in_json) = sizes(&h);
+                if text_used + header <= max_tokens && json_used + in_json <= max_tokens {
+                    found = Some((h, header, in_json));
+                    break;
+                }
+            }
+            if let Some((h, header, in_json)) = found {
+                text_used += header;
+                json_used += in_json;
+                listed.push((*i, g, h));
             }
         }
-        text_used += header + bound(NOT_SHOWN);
-        json_used += in_json;
-        view.hits.push(hit);
+        break;
+    }
+    // Texts, best hit first, while they fit (a hit whose text does not fit keeps its follow-up call alone).
+    for (i, g, hit) in &mut listed {
+        let (set, ix) = (parts[*i].0, &parts[*i].1.ix);
+        // Merged neighbours' counts are summed: each join may cost a token more than the parts did.
+        let tokens = hit.tokens + JOIN_SLACK * (g.units.len() as u32).saturating_sub(1);
+        let shown = bound(NOT_SHOWN);
+        if text_used + tokens > max_tokens + shown || json_used + tokens > max_tokens {
+            continue;
+        }
+        let text = set.hit_text(ix, g)?;
+        let text_in_json = json_string_bound(&text, tokens);
+        if text_used - shown + tokens <= max_tokens && json_used + text_in_json <= max_tokens {
+            text_used = text_used - shown + tokens;
+            json_used += text_in_json;
+            hit.text = Some(text);
+        }
+    }
+    let n = listed.len() as u32;
+    // A first hit too long to list even shortened (a path or heading of thousands of characters) is passed over,
+    // and said so: the cursor goes on after it.
+    let passed = u32::from(n == 0 && skip < total);
+    view.hits = listed.into_iter().map(|(_, _, h)| h).collect();
+    view.total = total;
+    view.first = if n > 0 { skip + 1 } else { 0 };
+    view.omitted = total - skip - n - passed;
+    if view.omitted > 0 {
+        let cursor = SearchCursor { sets: sets_hash, search: search_hash, skip: skip + n + passed }.encode();
+        view.next = Some(next_call(sets, query, opts, &cursor));
+        view.next_cursor = Some(cursor);
     }
     view.tokens = text_used.max(json_used);
-    view.omitted = omitted;
-    let without_text = view.hits.iter().filter(|h| h.text.is_none()).count();
-    view.message = with_note(
-        (omitted > 0 || without_text > 0).then(|| budget_message(omitted, max_tokens, opts.max_tokens.is_none())),
-    );
+    let without_text = view.hits.iter().any(|h| h.text.is_none());
+    let mut message = without_text.then(|| texts_message(opts.max_tokens.is_none()));
+    if passed > 0 {
+        message = Some(format!("hit {} is over the budget: raise max_tokens to see it", skip + 1));
+    }
+    view.message = with_note(message);
     Ok(view)
 }
 
 impl BundleSet {
-    /// A hit's details (without its text).
-    fn hit(&self, ix: &SearchIndex, g: &Group) -> Result<SearchHit, LookupError> {
+    /// A hit's details (without its text); `short` 1 lists it shortened (no section path nor JSON arguments, the
+    /// best section alone in the follow-up call of merged sections), 2 also calls the whole document instead.
+    fn hit(&self, ix: &SearchIndex, g: &Group, short: u8) -> Result<SearchHit, LookupError> {
         let src = &ix.meta.sources[g.source as usize];
         let m = self.head();
         let first = &g.units[0];
@@ -753,12 +907,16 @@ impl BundleSet {
                     ("get_code_block", "code-block", args)
                 } else {
                     let mut slugs: Vec<String> = Vec::new();
-                    for u in &g.units {
+                    let units = if short >= 1 { std::slice::from_ref(best) } else { &g.units[..] };
+                    for u in units {
                         if let Some(s) = section_path(sections, u.start_line).last()
                             && !slugs.contains(&s.slug)
                         {
                             slugs.push(s.slug.clone());
                         }
+                    }
+                    if short >= 2 {
+                        slugs.clear();
                     }
                     let args = vec![("component", key.into()), ("sections", Arg::List("--section", slugs))];
                     ("component_details", "doc", args)
@@ -785,6 +943,13 @@ impl BundleSet {
                 ("get_changelog", "changelog", vec![("--page", page.into())])
             }
         };
+        if short > 0 {
+            section.clear();
+        }
+        let mut follow_up = follow_up(&self.served(), lang.as_deref(), tool, cli, &args);
+        if short > 0 {
+            follow_up.arguments.clear();
+        }
         Ok(SearchHit {
             system: None,
             kind: g.kind,
@@ -798,8 +963,8 @@ impl BundleSet {
             score: (g.score * 100.0).round() / 100.0,
             tokens: g.tokens(),
             text: None,
-            follow_up: follow_up(&self.served(), lang.as_deref(), tool, cli, &args),
-            shortened: false,
+            follow_up,
+            shortened: short > 0,
         })
     }
 
@@ -1096,7 +1261,7 @@ pub fn header_text(h: &SearchHit, surface: Surface) -> String {
         h.end_line,
         h.score,
         h.tokens,
-        if surface == Surface::Mcp { &h.follow_up.call } else { &h.follow_up.cli }
+        if surface == Surface::Mcp || h.follow_up.cli.is_empty() { &h.follow_up.call } else { &h.follow_up.cli }
     )
 }
 
@@ -1110,11 +1275,16 @@ impl crate::render::Render for SearchView {
             .zip(self.served.version.split(", "))
             .map(|(s, v)| format!("{s} {v}"))
             .collect();
+        let n = self.hits.len() as u32;
+        let listed = if n > 0 && n < self.total {
+            format!("hits {}–{} of {}", self.first, self.first + n - 1, self.total)
+        } else {
+            crate::render::plural(u64::from(n), "hit")
+        };
         let mut out = format!(
-            "[{} · search \"{}\" · {} · ≤ {} tokens]\n",
+            "[{} · search \"{}\" · {listed} · ≤ {} tokens]\n",
             systems.join(", "),
             self.query,
-            crate::render::plural(self.hits.len() as u64, "hit"),
             crate::render::thousands(self.tokens)
         );
         for h in &self.hits {
@@ -1126,6 +1296,14 @@ impl crate::render::Render for SearchView {
                 }
                 None => out.push_str("[text not shown: over the token budget; get it with the call above]\n"),
             }
+        }
+        if let Some(next) = &self.next {
+            out.push_str(&format!(
+                "[{} more of {} hits: continue with {}]\n",
+                crate::render::thousands(u64::from(self.omitted)),
+                crate::render::thousands(u64::from(self.total)),
+                if surface == Surface::Mcp { &next.call } else { &next.cli }
+            ));
         }
         if let Some(m) = &self.message {
             out.push_str(&format!("[{m}]\n"));
@@ -1252,13 +1430,15 @@ mod tests {
     }
 
     #[test]
-    fn budget_messages_count_in_words() {
-        assert_eq!(
-            budget_message(1, 300, false),
-            "1 more hit over the budget of 300 tokens: get a hit's text with its follow-up call"
-        );
-        assert!(budget_message(23, 300, true).starts_with("23 more hits over the budget of 300 tokens"));
-        assert!(budget_message(0, 300, false).starts_with("texts over the budget"));
+    fn search_cursors_round_trip_and_refuse_garbage() {
+        let c = SearchCursor { sets: 7, search: 9, skip: 3 };
+        assert_eq!(SearchCursor::decode(&c.encode()), Ok(c));
+        assert!(SearchCursor::decode("").is_err());
+        assert!(SearchCursor::decode("AAAA").is_err());
+        let mut edited = c.encode();
+        edited.insert(2, 'x');
+        assert!(SearchCursor::decode(&edited).is_err());
+        assert_eq!(texts_message(false), "texts over the budget: see the follow-up calls");
     }
 
     #[test]

@@ -178,6 +178,9 @@ pub struct SearchParams {
     /// Default 2000.
     #[schemars(range(min = crate::budget::MIN_MAX_TOKENS))]
     pub max_tokens: Option<u32>,
+    // A next_cursor (no description: tools/list stays within its 1,500 tokens; the answer shows the call).
+    #[allow(missing_docs)]
+    pub cursor: Option<String>,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub set: SetParams,
@@ -538,7 +541,7 @@ impl DocsServer {
         name = "search_docs",
         input_schema = input_schema::<SearchParams>(),
         title = "Search",
-        description = "Search docs, code, functions, changelog; hits name their follow-up call.",
+        description = "Search docs, code, functions, changelog; hits give their calls.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<SearchView>()
     )]
@@ -560,6 +563,7 @@ impl DocsServer {
                 lang: p.lang.clone(),
                 max_tokens: p.max_tokens,
                 token_cap: sets.iter().map(|set| self.cap(set)).min(),
+                cursor: p.cursor.clone(),
                 ..Default::default()
             };
             let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
