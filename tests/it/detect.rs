@@ -1,7 +1,7 @@
 //! Layout detection (issue 9 items 1, 4, 5, 9): small repositories of each shape written here, built with no
 //! configuration and no preset; the detection report and what was built are pinned with insta snapshots
 //! (`INSTA_UPDATE=always cargo test --test it detect::` to refresh, then review the diff). On the real inputs: Semi and
-//! Blueprint detect the components and versions of their presets; antd-mobile (dumi layout) gives its 72
+//! Blueprint detect the components and versions of their presets; antd-mobile (dumi layout) gives its 76
 //! documented components in both languages and a prerelease version.
 
 use crate::common;
@@ -228,6 +228,8 @@ fn real_inputs_detect_what_their_presets_say() {
     let repo = real.join("antd-mobile");
     let d = detected(&repo);
     assert!(d.layout.starts_with("dumi-like"), "{}", d.layout);
+    // 2 × (72 `index.<lang>.md` + 4 `<name>.<lang>.md`) under the rules `index.en.md` and `index.zh.md`.
+    assert_eq!((d.documents, d.components), (152, 76));
     let report = build_with(&repo, d.config.clone());
     // The same as the `dumi` preset written for it.
     let with_preset = build_with(&repo, Config::preset("dumi").unwrap());
@@ -241,7 +243,97 @@ fn real_inputs_detect_what_their_presets_say() {
         .iter()
         .filter(|c| c.docs.iter().map(|d| d.lang.as_str()).collect::<Vec<_>>() == ["en-US", "zh-CN"])
         .count();
-    assert_eq!(both, 72);
+    // 72 with `index.<lang>.md`, 4 with `<name>.<lang>.md` (calendar, calendar-picker(-view), skeleton).
+    assert_eq!(both, 76);
     assert_eq!(report.manifest.version, "5.42.4-alpha.0");
     assert!(mydesign_docs::compile::is_prerelease(&report.manifest.version));
+}
+
+#[test]
+fn documents_named_after_their_folder_are_documents_and_unused_markdown_is_reported() {
+    // Trial item 4 on a small repository: ten folders with `index.<lang>.md`, one with `calendar.<lang>.md`, a stray
+    // `notes.md` and a demo description.
+    let dir = tempfile::tempdir().unwrap();
+    let names = ["alert", "badge", "button", "card", "dialog", "empty", "form", "grid", "input", "list"];
+    let mut files: Vec<(String, String)> =
+        vec![("package.json".into(), r#"{"name": "m-ui", "version": "1.0.0"}"#.into())];
+    for n in names {
+        files.push((format!("src/components/{n}/index.en.md"), EN.into()));
+        files.push((format!("src/components/{n}/index.zh.md"), ZH.into()));
+        files.push((format!("src/components/{n}/{n}.tsx"), TSX.into()));
+    }
+    files.extend(
+        [
+            ("src/components/calendar/calendar.en.md", "# Calendar\n\n## When to Use\n\nPick a day.\n"),
+            ("src/components/calendar/calendar.zh.md", "# Calendar 日历\n\n## 何时使用\n\n选择日期。\n"),
+            ("CHANGELOG.md", "# Changelog\n\n## 1.0.0\n\n- Start\n"),
+            ("src/components/calendar/calendar.tsx", TSX),
+            ("src/components/calendar/notes.md", "# Notes\n"),
+            ("src/components/button/demos/demo1.md", "A button.\n"),
+            ("src/components/button/demos/demo1.tsx", TSX),
+        ]
+        .map(|(a, b)| (a.to_string(), b.to_string())),
+    );
+    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    write(dir.path(), &files);
+    let d = detected(dir.path());
+    let patterns: Vec<&str> = d.config.docs.iter().map(|r| r.pattern.as_str()).collect();
+    assert_eq!(patterns, ["src/components/{component}/index.en.md", "src/components/{component}/index.zh.md"]);
+    assert_eq!((d.documents, d.components), (22, 11));
+    for config in [d.config.clone(), Config::preset("dumi").unwrap()] {
+        let report = build_with(dir.path(), config);
+        let set = BundleSet::open(&report.dir).unwrap();
+        let meta = set.component_meta("calendar").unwrap().1;
+        let docs: Vec<(&str, &str)> = meta.docs.iter().map(|d| (d.lang.as_str(), d.path.as_str())).collect();
+        assert_eq!(
+            docs,
+            [("en-US", "src/components/calendar/calendar.en.md"), ("zh-CN", "src/components/calendar/calendar.zh.md")]
+        );
+        let titles: Vec<&str> = meta.docs.iter().flat_map(|d| d.sections.iter().map(|s| s.title.as_str())).collect();
+        assert_eq!(titles, ["Calendar", "When to Use", "Calendar 日历", "何时使用"]);
+        let warnings: Vec<String> = report.diagnostics.iter().filter(|d| !d.is_note()).map(|d| d.to_string()).collect();
+        assert_eq!(
+            warnings,
+            ["layout: src/components/calendar/notes.md: Markdown file in a component's folder is not a document: no \
+              [[docs]] rule takes it (add one, see docs/config.md); it is served only as a file"]
+        );
+    }
+}
+
+#[test]
+fn a_readme_is_the_document_of_its_folder_unless_a_written_rule_gives_one() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("package.json", r#"{"name": "r-ui", "version": "2.0.0"}"#),
+            ("CHANGELOG.md", "# Changelog\n\n## 2.0.0\n\n- Start\n"),
+            ("docs/button/README.md", "# Button\n\nPress it.\n"),
+            ("docs/card/README.md", "# Card (readme)\n"),
+            ("docs/card/index.md", "# Card\n\nA box.\n"),
+            ("docs/tag/tag.md", "# Tag\n"),
+            ("docs/tag/tag.zh-CN.md", "# 标签\n"),
+        ],
+    );
+    let report = build_with(dir.path(), Config::preset("default").unwrap());
+    let set = BundleSet::open(&report.dir).unwrap();
+    let mut docs: Vec<String> = Vec::new();
+    for c in &report.manifest.components {
+        let meta = set.component_meta(&c.key).unwrap().1;
+        docs.extend(meta.docs.iter().map(|d| format!("{} {} {}", c.key, d.lang, d.path)));
+    }
+    assert_eq!(
+        docs,
+        [
+            "button en-US docs/button/README.md",
+            "card en-US docs/card/index.md",
+            "tag en-US docs/tag/tag.md",
+            "tag zh-CN docs/tag/tag.zh-CN.md"
+        ]
+    );
+    let warnings: Vec<String> = report.diagnostics.iter().filter(|d| !d.is_note()).map(|d| d.to_string()).collect();
+    assert_eq!(
+        warnings,
+        ["layout: docs/card/README.md: a second en-US document for component `card`; keeping docs/card/index.md"]
+    );
 }

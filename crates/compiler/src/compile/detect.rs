@@ -130,6 +130,19 @@ fn folder_form(dir: &str, file: &str) -> Option<Form> {
     }
 }
 
+/// The family of a folder form's file: its suffix after `index` or `{component}` (`.en.md`, `-en-US.md`, `.md`;
+/// `README.md` is `.md`). The forms of one family are the siblings of `config::sibling_patterns`; a form of
+/// no family (`Readme.mdx`) is its own.
+fn family(file: &str) -> String {
+    if file == "README.md" {
+        return ".md".into();
+    }
+    match file.strip_prefix("index").or_else(|| file.strip_prefix("{component}")) {
+        Some(suffix) => suffix.to_string(),
+        None => file.to_string(),
+    }
+}
+
 /// A candidate shape: its rules by form (pattern, tag, files matched) and components.
 struct Candidate {
     layout: String,
@@ -179,15 +192,24 @@ fn folder_candidate(files: &[WalkedFile]) -> Option<Candidate> {
     // A `changelog` folder is the changelog, not a component.
     let (logs, docs): (Vec<&Entry>, Vec<&Entry>) = entries.iter().partition(|e| component_key(e.1) == "changelog");
     let changelog = logs.iter().map(|e| (e.3.to_string(), e.2.tag.clone())).collect();
-    let mut by_form: BTreeMap<&Form, Vec<String>> = BTreeMap::new();
+    // Forms of one family (`index.en.md`, `{component}.en.md`: the same suffix) are one rule, written with the
+    // family's most common form: the rule stands for the others (`config::sibling_patterns`), so antd-mobile's 4
+    // `calendar/calendar.en.md` beside 68 `<name>/index.en.md` are documents, not lost under the 1-in-10 floor.
+    // (family, tag) → form's file → paths.
+    type Families<'a> = BTreeMap<(String, &'a Option<String>), BTreeMap<&'a str, Vec<String>>>;
+    let mut by_family: Families = BTreeMap::new();
     for e in &docs {
-        by_form.entry(&e.2).or_default().push(e.3.to_string());
+        by_family.entry((family(&e.2.file), &e.2.tag)).or_default().entry(&e.2.file).or_default().push(e.3.to_string());
     }
     let min = n.div_ceil(10).max(1);
-    let mut rules: Vec<(String, Option<String>, Vec<String>)> = by_form
+    let mut rules: Vec<(String, Option<String>, Vec<String>)> = by_family
         .into_iter()
-        .filter(|(_, paths)| paths.len() >= min)
-        .map(|(form, paths)| (join(&container, &format!("{{component}}/{}", form.file)), form.tag.clone(), paths))
+        .filter_map(|((_, tag), forms)| {
+            let file = forms.iter().max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(a.0)))?.0.to_string();
+            let mut paths: Vec<String> = forms.into_values().flatten().collect();
+            paths.sort();
+            (paths.len() >= min).then(|| (join(&container, &format!("{{component}}/{file}")), tag.clone(), paths))
+        })
         .collect();
     // Untagged forms first (the default language), then by count.
     rules.sort_by(|a, b| a.1.is_some().cmp(&b.1.is_some()).then(b.2.len().cmp(&a.2.len())).then(a.0.cmp(&b.0)));
