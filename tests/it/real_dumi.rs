@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use mydesign_docs::read::Paging;
+use mydesign_docs::read::{Detail, Paging};
 use mydesign_docs::search::Kind;
 use mydesign_docs::search::query::SearchOptions;
 
@@ -136,4 +136,30 @@ fn documents_named_after_their_component_are_documents_in_both_languages() {
     // No Markdown file of a component folder is left unused, and nothing says so.
     let unused: Vec<_> = b.report.diagnostics.iter().filter(|d| d.message.contains("not a document")).collect();
     assert!(unused.is_empty(), "{unused:?}");
+}
+
+#[test]
+fn an_empty_demo_element_is_a_numbered_block_in_the_view() {
+    // Trial item 5: swipe-action's only demo, `<code src="./demos/demo1.tsx"></code>` in a 49-line document.
+    let Some(b) = common::antd_mobile() else { return };
+    let block = b.set.code_block("swipe-action", 1, Some("en-US"), Paging::unlimited()).unwrap();
+    let file = std::fs::read_to_string(b.repo.join("src/components/swipe-action/demos/demo1.tsx")).unwrap();
+    assert_eq!(block.text, file);
+    assert_eq!(block.count, 1);
+    assert_eq!(block.block.tokens, 685);
+    assert_eq!(block.block.demo.as_ref().unwrap().path, "src/components/swipe-action/demos/demo1.tsx");
+    let view = b.set.doc("swipe-action", Some("en-US"), Detail::Normal, &[], Paging::unlimited()).unwrap();
+    assert_eq!(view.lines, 49);
+    assert!(view.hidden);
+    assert!(
+        view.text.contains("## Demos\n\n[code block #1 hidden: tsx, 685 tokens, demo]\n\n## SwipeAction"),
+        "{}",
+        view.text
+    );
+    assert!(!view.text.contains("<code src="), "{}", view.text);
+    let header = mydesign_docs::render::Render::render(&view, mydesign_docs::render::Surface::Cli);
+    assert!(header.contains("1 code block hidden (demo code is in its own files)"), "{header}");
+    // The whole document still has the element as written.
+    let full = b.set.doc("swipe-action", Some("en-US"), Detail::Full, &[], Paging::unlimited()).unwrap();
+    assert!(full.text.contains("<code src=\"./demos/demo1.tsx\"></code>"));
 }
