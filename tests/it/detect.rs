@@ -337,3 +337,52 @@ fn a_readme_is_the_document_of_its_folder_unless_a_written_rule_gives_one() {
         ["layout: docs/card/README.md: a second en-US document for component `card`; keeping docs/card/index.md"]
     );
 }
+
+#[test]
+fn a_monorepo_of_component_packages_is_named_by_their_scope_and_says_what_it_cannot_read() {
+    // Trial item 13: packages/{button 2.1.0, tooltip 2.1.3, utils} under a private root `mono-root`.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("package.json", r#"{"name":"mono-root","private":true,"workspaces":["packages/*"]}"#),
+            ("packages/button/package.json", r#"{"name":"@mono/button","version":"2.1.0"}"#),
+            ("packages/button/README.md", "# Button\n\nPress it.\n"),
+            ("packages/button/CHANGELOG.md", "# Changelog\n\n## 2.1.0\n\n- Sizes\n"),
+            ("packages/button/src/index.tsx", TSX),
+            ("packages/tooltip/package.json", r#"{"name":"@mono/tooltip","version":"2.1.3"}"#),
+            ("packages/tooltip/README.md", "# Tooltip\n\nHover it.\n"),
+            ("packages/tooltip/CHANGELOG.md", "# Changelog\n\n## 2.1.3\n\n- Delay\n"),
+            ("packages/tooltip/src/index.tsx", TSX),
+            ("packages/utils/package.json", r#"{"name":"@mono/utils","version":"0.0.1"}"#),
+            ("packages/utils/src/index.ts", TSX),
+        ],
+    );
+    let d = detected(dir.path());
+    assert_eq!(d.config.system.name.as_deref(), Some("mono"));
+    assert_eq!(
+        d.notes,
+        [
+            "name: mono (the npm scope of the 2 component packages; the root package is private)",
+            "version: the component packages differ (packages/button 2.1.0, packages/tooltip 2.1.3); the build takes \
+             one package's: set [system] version to choose",
+            "per-package changelogs are not read (one changelog per language): packages/button/CHANGELOG.md, \
+             packages/tooltip/CHANGELOG.md; name one with [[changelog]] path",
+        ]
+    );
+    assert!(d.report().contains("\n  name: mono (the npm scope"), "{}", d.report());
+    let report = build_with(dir.path(), d.config.clone());
+    assert_eq!(report.manifest.system, "mono");
+    assert_eq!(keys(&report), ["button", "tooltip"]);
+    let warnings: Vec<String> = report.diagnostics.iter().filter(|d| !d.is_note()).map(|d| d.to_string()).collect();
+    assert_eq!(
+        warnings,
+        ["packages/button", "packages/tooltip"].map(|p| format!(
+            "layout: {p}/CHANGELOG.md: a component's own changelog is not read (one changelog per language: name it \
+             with [[changelog]] path); it is served only as a file"
+        ))
+    );
+    // A public root keeps its own name.
+    write(dir.path(), &[("package.json", r#"{"name":"acme","version":"1.0.0"}"#)]);
+    assert_eq!(detected(dir.path()).config.system.name, None);
+}

@@ -38,6 +38,9 @@ pub struct Detection {
     pub sources: usize,
     /// Changelog files found.
     pub changelogs: usize,
+    /// What a person should know that no rule says, one line each (trial item 13: a monorepo whose component
+    /// folders are packages of different versions, per-package changelogs that are not read).
+    pub notes: Vec<String>,
 }
 
 impl Detection {
@@ -65,6 +68,7 @@ impl Detection {
         let mut seen = BTreeSet::new();
         langs.retain(|l| seen.insert(*l));
         out.push(format!("  languages: {} (default {})", langs.join(", "), langs.first().copied().unwrap_or("-")));
+        out.extend(self.notes.iter().map(|n| format!("  {n}")));
         out.push("  to adjust: mydesign-docs build --print-config > mydesign-docs.toml, then edit it".into());
         out.join("\n")
     }
@@ -437,18 +441,101 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
         changelog.sort_by_key(|r| r.path.len());
     }
     let changelogs = changelog.len();
+    let (name, mut notes) = package_components(repo, files, source_dir.as_deref(), &best.keys);
+    let per_package: Vec<&str> = match &source_dir {
+        Some(d) if changelog.is_empty() => files
+            .iter()
+            .map(|f| f.rel.as_str())
+            .filter(|rel| {
+                rel.strip_prefix(d.as_str())
+                    .and_then(|r| r.strip_prefix('/'))
+                    .and_then(|r| r.split_once('/'))
+                    .is_some_and(|(folder, file)| {
+                        best.keys.contains(&component_key(folder)) && file.to_ascii_lowercase().starts_with("changelog")
+                    })
+            })
+            .collect(),
+        _ => vec![],
+    };
+    if !per_package.is_empty() {
+        notes.push(format!(
+            "per-package changelogs are not read (one changelog per language): {}; name one with [[changelog]] path",
+            per_package.join(", ")
+        ));
+    }
     let mut layout = best.layout.clone();
     if let Some(pkg) = source_dir.as_deref().filter(|d| d.starts_with("packages/")) {
         let name = pkg.split('/').take(2).collect::<Vec<_>>().join("/");
         layout.push_str(&format!("; monorepo: components in {name}"));
     }
-    let config = Config {
+    let mut config = Config {
         docs,
         changelog,
         sources: SourceRule { patterns, beside_docs: best.beside_docs, not_components: vec![] },
         ..Config::default()
     };
-    Some(Detection { layout, config, documents, components: best.keys.len(), sources, changelogs })
+    config.system.name = name;
+    Some(Detection { layout, config, documents, components: best.keys.len(), sources, changelogs, notes })
+}
+
+/// A monorepo whose component folders are packages (`packages/button/package.json`, trial item 13): the system
+/// name, when the root package is private (or absent) and every component package has the same npm scope
+/// (`@mono/button`, `@mono/tooltip` → `mono`, not the private root's `mono-root`); and a note when their versions
+/// differ (the build takes the version of one of them: `[system] version` chooses).
+fn package_components(
+    repo: &Path,
+    files: &[WalkedFile],
+    source_dir: Option<&str>,
+    keys: &BTreeSet<String>,
+) -> (Option<String>, Vec<String>) {
+    let read = |dir: &str| -> Option<serde_json::Value> {
+        serde_json::from_str(&std::fs::read_to_string(repo.join(dir).join("package.json")).ok()?).ok()
+    };
+    let Some(d) = source_dir else { return (None, vec![]) };
+    let mut packages: Vec<(String, Option<String>, Option<String>)> = Vec::new(); // dir, name, version
+    for f in files {
+        let Some(folder) =
+            f.rel.strip_prefix(d).and_then(|r| r.strip_prefix('/')).and_then(|r| r.strip_suffix("/package.json"))
+        else {
+            continue;
+        };
+        if folder.contains('/') || !keys.contains(&component_key(folder)) {
+            continue;
+        }
+        let dir = join(d, folder);
+        let Some(value) = read(&dir) else { continue };
+        let field = |k: &str| value.get(k).and_then(|v| v.as_str()).map(str::to_string);
+        packages.push((dir, field("name"), field("version")));
+    }
+    if packages.len() < 2 {
+        return (None, vec![]);
+    }
+    let root_private = read("").is_none_or(|v| v.get("private").and_then(|p| p.as_bool()).unwrap_or(false));
+    let scopes: BTreeSet<Option<&str>> = packages
+        .iter()
+        .map(|(_, n, _)| n.as_deref().and_then(|n| n.strip_prefix('@')).and_then(|n| n.split_once('/')).map(|s| s.0))
+        .collect();
+    let name = match scopes.into_iter().collect::<Vec<_>>()[..] {
+        [Some(scope)] if root_private => Some(scope.to_string()),
+        _ => None,
+    };
+    let mut notes = Vec::new();
+    if let Some(n) = &name {
+        notes.push(format!(
+            "name: {n} (the npm scope of the {} component packages; the root package is private)",
+            packages.len()
+        ));
+    }
+    let versions: BTreeSet<&str> = packages.iter().filter_map(|p| p.2.as_deref()).collect();
+    if versions.len() > 1 {
+        let list: Vec<String> =
+            packages.iter().filter_map(|(dir, _, v)| Some(format!("{dir} {}", v.as_deref()?))).collect();
+        notes.push(format!(
+            "version: the component packages differ ({}); the build takes one package's: set [system] version to choose",
+            list.join(", ")
+        ));
+    }
+    (name, notes)
 }
 
 /// What a repository holds, for the error when no component is found: counts of documents, sources and changelog

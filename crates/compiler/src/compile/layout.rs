@@ -254,13 +254,17 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
     let unused_markdown = |f: &WalkedFile| {
         let is_md = f.rel.rsplit_once('.').is_some_and(|(_, e)| DOC_EXTENSIONS.contains(&e));
         let in_demos = f.rel.split('/').any(|p| matches!(p, "demo" | "demos"));
+        let file = f.rel.rsplit('/').next().unwrap_or(&f.rel).to_ascii_lowercase();
         (is_md && !in_demos).then(|| {
-            Diagnostic::new(
-                f.rel.clone(),
-                "layout",
+            let message = if file.starts_with("changelog") {
+                // A monorepo package's own changelog (trial item 13).
+                "a component's own changelog is not read (one changelog per language: name it with [[changelog]] \
+                 path); it is served only as a file"
+            } else {
                 "Markdown file in a component's folder is not a document: no [[docs]] rule takes it (add one, see \
-                 docs/config.md); it is served only as a file",
-            )
+                 docs/config.md); it is served only as a file"
+            };
+            Diagnostic::new(f.rel.clone(), "layout", message)
         })
     };
     for f in files.iter().filter(|f| !is_doc.contains(&f.rel)) {
