@@ -205,6 +205,11 @@ fn a_preset_and_the_file_merge_field_by_field() {
     assert_eq!(c.docs, Config::preset("semi").unwrap().docs);
 }
 
+/// Every warning of a build (notes left out), as printed.
+fn warnings(report: &BuildReport) -> Vec<String> {
+    report.diagnostics.iter().filter(|d| !d.is_note()).map(|d| d.to_string()).collect()
+}
+
 fn keys(report: &BuildReport) -> Vec<String> {
     report.manifest.components.iter().map(|c| c.key.clone()).collect()
 }
@@ -291,7 +296,7 @@ fn documents_named_after_their_folder_are_documents_and_unused_markdown_is_repor
         );
         let titles: Vec<&str> = meta.docs.iter().flat_map(|d| d.sections.iter().map(|s| s.title.as_str())).collect();
         assert_eq!(titles, ["Calendar", "When to Use", "Calendar 日历", "何时使用"]);
-        let warnings: Vec<String> = report.diagnostics.iter().filter(|d| !d.is_note()).map(|d| d.to_string()).collect();
+        let warnings = warnings(&report);
         assert_eq!(
             warnings,
             ["layout: src/components/calendar/notes.md: Markdown file in a component's folder is not a document: no \
@@ -331,7 +336,7 @@ fn a_readme_is_the_document_of_its_folder_unless_a_written_rule_gives_one() {
             "tag zh-CN docs/tag/tag.zh-CN.md"
         ]
     );
-    let warnings: Vec<String> = report.diagnostics.iter().filter(|d| !d.is_note()).map(|d| d.to_string()).collect();
+    let warnings = warnings(&report);
     assert_eq!(
         warnings,
         ["layout: docs/card/README.md: a second en-US document for component `card`; keeping docs/card/index.md"]
@@ -374,7 +379,7 @@ fn a_monorepo_of_component_packages_is_named_by_their_scope_and_says_what_it_can
     let report = build_with(dir.path(), d.config.clone());
     assert_eq!(report.manifest.system, "mono");
     assert_eq!(keys(&report), ["button", "tooltip"]);
-    let warnings: Vec<String> = report.diagnostics.iter().filter(|d| !d.is_note()).map(|d| d.to_string()).collect();
+    let warnings = warnings(&report);
     assert_eq!(
         warnings,
         ["packages/button", "packages/tooltip"].map(|p| format!(
