@@ -1,7 +1,7 @@
 //! Layout detection (issue 9 items 1, 4, 5, 9): small repositories of each shape written here, built with no
 //! configuration and no preset; the detection report and what was built are pinned with insta snapshots
 //! (`INSTA_UPDATE=always cargo test --test it detect::` to refresh, then review the diff). On the real inputs: Semi and
-//! Blueprint detect the components and versions of their presets; antd-mobile (dumi layout) gives its 72
+//! Blueprint detect the components and versions of their presets; antd-mobile (dumi layout) gives its 76
 //! documented components in both languages and a prerelease version.
 
 use crate::common;
@@ -205,6 +205,11 @@ fn a_preset_and_the_file_merge_field_by_field() {
     assert_eq!(c.docs, Config::preset("semi").unwrap().docs);
 }
 
+/// Every warning of a build (notes left out), as printed.
+fn warnings(report: &BuildReport) -> Vec<String> {
+    report.diagnostics.iter().filter(|d| !d.is_note()).map(|d| d.to_string()).collect()
+}
+
 fn keys(report: &BuildReport) -> Vec<String> {
     report.manifest.components.iter().map(|c| c.key.clone()).collect()
 }
@@ -228,6 +233,8 @@ fn real_inputs_detect_what_their_presets_say() {
     let repo = real.join("antd-mobile");
     let d = detected(&repo);
     assert!(d.layout.starts_with("dumi-like"), "{}", d.layout);
+    // 2 × (72 `index.<lang>.md` + 4 `<name>.<lang>.md`) under the rules `index.en.md` and `index.zh.md`.
+    assert_eq!((d.documents, d.components), (152, 76));
     let report = build_with(&repo, d.config.clone());
     // The same as the `dumi` preset written for it.
     let with_preset = build_with(&repo, Config::preset("dumi").unwrap());
@@ -241,7 +248,146 @@ fn real_inputs_detect_what_their_presets_say() {
         .iter()
         .filter(|c| c.docs.iter().map(|d| d.lang.as_str()).collect::<Vec<_>>() == ["en-US", "zh-CN"])
         .count();
-    assert_eq!(both, 72);
+    // 72 with `index.<lang>.md`, 4 with `<name>.<lang>.md` (calendar, calendar-picker(-view), skeleton).
+    assert_eq!(both, 76);
     assert_eq!(report.manifest.version, "5.42.4-alpha.0");
     assert!(mydesign_docs::compile::is_prerelease(&report.manifest.version));
+}
+
+#[test]
+fn documents_named_after_their_folder_are_documents_and_unused_markdown_is_reported() {
+    // Trial item 4 on a small repository: ten folders with `index.<lang>.md`, one with `calendar.<lang>.md`, a stray
+    // `notes.md` and a demo description.
+    let dir = tempfile::tempdir().unwrap();
+    let names = ["alert", "badge", "button", "card", "dialog", "empty", "form", "grid", "input", "list"];
+    let mut files: Vec<(String, String)> =
+        vec![("package.json".into(), r#"{"name": "m-ui", "version": "1.0.0"}"#.into())];
+    for n in names {
+        files.push((format!("src/components/{n}/index.en.md"), EN.into()));
+        files.push((format!("src/components/{n}/index.zh.md"), ZH.into()));
+        files.push((format!("src/components/{n}/{n}.tsx"), TSX.into()));
+    }
+    files.extend(
+        [
+            ("src/components/calendar/calendar.en.md", "# Calendar\n\n## When to Use\n\nPick a day.\n"),
+            ("src/components/calendar/calendar.zh.md", "# Calendar 日历\n\n## 何时使用\n\n选择日期。\n"),
+            ("CHANGELOG.md", "# Changelog\n\n## 1.0.0\n\n- Start\n"),
+            ("src/components/calendar/calendar.tsx", TSX),
+            ("src/components/calendar/notes.md", "# Notes\n"),
+            ("src/components/button/demos/demo1.md", "A button.\n"),
+            ("src/components/button/demos/demo1.tsx", TSX),
+        ]
+        .map(|(a, b)| (a.to_string(), b.to_string())),
+    );
+    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    write(dir.path(), &files);
+    let d = detected(dir.path());
+    let patterns: Vec<&str> = d.config.docs.iter().map(|r| r.pattern.as_str()).collect();
+    assert_eq!(patterns, ["src/components/{component}/index.en.md", "src/components/{component}/index.zh.md"]);
+    assert_eq!((d.documents, d.components), (22, 11));
+    for config in [d.config.clone(), Config::preset("dumi").unwrap()] {
+        let report = build_with(dir.path(), config);
+        let set = BundleSet::open(&report.dir).unwrap();
+        let meta = set.component_meta("calendar").unwrap().1;
+        let docs: Vec<(&str, &str)> = meta.docs.iter().map(|d| (d.lang.as_str(), d.path.as_str())).collect();
+        assert_eq!(
+            docs,
+            [("en-US", "src/components/calendar/calendar.en.md"), ("zh-CN", "src/components/calendar/calendar.zh.md")]
+        );
+        let titles: Vec<&str> = meta.docs.iter().flat_map(|d| d.sections.iter().map(|s| s.title.as_str())).collect();
+        assert_eq!(titles, ["Calendar", "When to Use", "Calendar 日历", "何时使用"]);
+        let warnings = warnings(&report);
+        assert_eq!(
+            warnings,
+            ["layout: src/components/calendar/notes.md: Markdown file in a component's folder is not a document: no \
+              [[docs]] rule takes it (add one, see docs/config.md); it is served only as a file"]
+        );
+    }
+}
+
+#[test]
+fn a_readme_is_the_document_of_its_folder_unless_a_written_rule_gives_one() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("package.json", r#"{"name": "r-ui", "version": "2.0.0"}"#),
+            ("CHANGELOG.md", "# Changelog\n\n## 2.0.0\n\n- Start\n"),
+            ("docs/button/README.md", "# Button\n\nPress it.\n"),
+            ("docs/card/README.md", "# Card (readme)\n"),
+            ("docs/card/index.md", "# Card\n\nA box.\n"),
+            ("docs/tag/tag.md", "# Tag\n"),
+            ("docs/tag/tag.zh-CN.md", "# 标签\n"),
+        ],
+    );
+    let report = build_with(dir.path(), Config::preset("default").unwrap());
+    let set = BundleSet::open(&report.dir).unwrap();
+    let mut docs: Vec<String> = Vec::new();
+    for c in &report.manifest.components {
+        let meta = set.component_meta(&c.key).unwrap().1;
+        docs.extend(meta.docs.iter().map(|d| format!("{} {} {}", c.key, d.lang, d.path)));
+    }
+    assert_eq!(
+        docs,
+        [
+            "button en-US docs/button/README.md",
+            "card en-US docs/card/index.md",
+            "tag en-US docs/tag/tag.md",
+            "tag zh-CN docs/tag/tag.zh-CN.md"
+        ]
+    );
+    let warnings = warnings(&report);
+    assert_eq!(
+        warnings,
+        ["layout: docs/card/README.md: a second en-US document for component `card`; keeping docs/card/index.md"]
+    );
+}
+
+#[test]
+fn a_monorepo_of_component_packages_is_named_by_their_scope_and_says_what_it_cannot_read() {
+    // Trial item 13: packages/{button 2.1.0, tooltip 2.1.3, utils} under a private root `mono-root`.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("package.json", r#"{"name":"mono-root","private":true,"workspaces":["packages/*"]}"#),
+            ("packages/button/package.json", r#"{"name":"@mono/button","version":"2.1.0"}"#),
+            ("packages/button/README.md", "# Button\n\nPress it.\n"),
+            ("packages/button/CHANGELOG.md", "# Changelog\n\n## 2.1.0\n\n- Sizes\n"),
+            ("packages/button/src/index.tsx", TSX),
+            ("packages/tooltip/package.json", r#"{"name":"@mono/tooltip","version":"2.1.3"}"#),
+            ("packages/tooltip/README.md", "# Tooltip\n\nHover it.\n"),
+            ("packages/tooltip/CHANGELOG.md", "# Changelog\n\n## 2.1.3\n\n- Delay\n"),
+            ("packages/tooltip/src/index.tsx", TSX),
+            ("packages/utils/package.json", r#"{"name":"@mono/utils","version":"0.0.1"}"#),
+            ("packages/utils/src/index.ts", TSX),
+        ],
+    );
+    let d = detected(dir.path());
+    assert_eq!(d.config.system.name.as_deref(), Some("mono"));
+    assert_eq!(
+        d.notes,
+        [
+            "name: mono (the npm scope of the 2 component packages; the root package is private)",
+            "version: the component packages differ (packages/button 2.1.0, packages/tooltip 2.1.3); the build takes \
+             one package's: set [system] version to choose",
+            "per-package changelogs are not read (one changelog per language): packages/button/CHANGELOG.md, \
+             packages/tooltip/CHANGELOG.md; name one with [[changelog]] path",
+        ]
+    );
+    assert!(d.report().contains("\n  name: mono (the npm scope"), "{}", d.report());
+    let report = build_with(dir.path(), d.config.clone());
+    assert_eq!(report.manifest.system, "mono");
+    assert_eq!(keys(&report), ["button", "tooltip"]);
+    let warnings = warnings(&report);
+    assert_eq!(
+        warnings,
+        ["packages/button", "packages/tooltip"].map(|p| format!(
+            "layout: {p}/CHANGELOG.md: a component's own changelog is not read (one changelog per language: name it \
+             with [[changelog]] path); it is served only as a file"
+        ))
+    );
+    // A public root keeps its own name.
+    write(dir.path(), &[("package.json", r#"{"name":"acme","version":"1.0.0"}"#)]);
+    assert_eq!(detected(dir.path()).config.system.name, None);
 }

@@ -268,3 +268,29 @@ fn blueprint_extends_resolve_across_files() {
         assert!(doc.text.contains(row), "{row} missing from {}", doc.text);
     }
 }
+
+#[test]
+fn blueprint_deprecation_advice_is_kept() {
+    // Trial item 12: `large?` of Blueprint's tag props says `@deprecated use size="large" instead`.
+    let Some(root) = common::real_corpus() else { return };
+    let rel = "blueprint/src/components/tag/tagSharedProps.ts";
+    let tables = from_typescript(SourceLang::TypeScript, rel, &read(&root, rel));
+    summary(rel, &tables);
+    let large = tables.iter().flat_map(|t| &t.props).find(|p| p.name == "large").expect("large");
+    assert!(large.deprecated);
+    assert_eq!(
+        large.description.as_deref(),
+        Some(r#"Whether this tag should use large styles. (deprecated: use size="large" instead)"#)
+    );
+    assert_eq!(large.default.as_deref(), Some("false"));
+    // Served: the advice once, no bare `(deprecated)` after it.
+    let Some(b) = common::blueprint() else { return };
+    let text = b.set.props("tag", None, mydesign_docs::read::Paging::unlimited()).unwrap().text;
+    let row = text.lines().find(|l| l.starts_with("| large? |")).unwrap_or_else(|| panic!("no large? row in {text}"));
+    assert_eq!(
+        row,
+        r#"| large? | boolean | false | Whether this tag should use large styles. (deprecated: use size="large" instead) |"#
+    );
+    // Every deprecated prop of tag's table gives its advice (none is a bare `(deprecated)`).
+    assert_eq!(text.matches("(deprecated: ").count(), text.matches("(deprecated").count());
+}

@@ -4,17 +4,21 @@
 
 use crate::common;
 
-use mydesign_docs::read::Paging;
+use mydesign_docs::read::{Detail, Paging};
 use mydesign_docs::search::Kind;
 use mydesign_docs::search::query::SearchOptions;
 
-/// `<code … src=` references in the `index.<lang>.md` documents of `repo`, counted in the files themselves.
-fn references(repo: &std::path::Path, lang_file: &str) -> usize {
+/// `<code … src=` references in the documents of language `tag` (`en`, `zh`) of `repo`, counted in the files
+/// themselves: `<name>/index.<tag>.md`, or `<name>/<name>.<tag>.md` (calendar and 3 others).
+fn references(repo: &std::path::Path, tag: &str) -> usize {
     let mut n = 0;
     for dir in std::fs::read_dir(repo.join("src/components")).unwrap() {
-        let doc = dir.unwrap().path().join(lang_file);
-        if let Ok(text) = std::fs::read_to_string(&doc) {
-            n += text.matches("<code src=").count();
+        let dir = dir.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        for file in [format!("index.{tag}.md"), format!("{name}.{tag}.md")] {
+            if let Ok(text) = std::fs::read_to_string(dir.join(file)) {
+                n += text.matches("<code src=").count();
+            }
         }
     }
     n
@@ -36,8 +40,9 @@ fn every_demo_reference_is_a_code_block() {
             }
         }
     }
-    assert_eq!(per_lang, [164, 166]);
-    assert_eq!(per_lang, [references(&b.repo, "index.en.md"), references(&b.repo, "index.zh.md")]);
+    // 164 + 166 in the `index.<lang>.md` documents, 13 + 13 in the 4 `<name>.<lang>.md` ones (trial item 4).
+    assert_eq!(per_lang, [177, 179]);
+    assert_eq!(per_lang, [references(&b.repo, "en"), references(&b.repo, "zh")]);
     let missing: Vec<_> = b.report.diagnostics.iter().filter(|d| d.message.contains("demo")).collect();
     assert!(missing.is_empty(), "{missing:?}");
 }
@@ -82,4 +87,79 @@ fn valid_tsx_gives_no_source_warning() {
     assert!(note.is_some_and(|d| d.note && d.message.contains("line(s) 14")), "{note:?}");
     let functions = b.set.functions("src/components/water-mark/demos/demo2.tsx").unwrap();
     assert!(!functions.is_empty());
+}
+
+/// The titles of the sections of level 1 and 2 of `component`'s document in `lang`, and the document's path.
+fn outline(b: &common::Built, component: &str, lang: &str) -> (String, Vec<String>) {
+    let meta = b.set.component_meta(component).unwrap().1;
+    let doc = meta.docs.iter().find(|d| d.lang == lang).unwrap_or_else(|| panic!("{component} has no {lang} document"));
+    (doc.path.clone(), doc.sections.iter().filter(|s| s.level <= 2).map(|s| s.title.clone()).collect())
+}
+
+#[test]
+fn documents_named_after_their_component_are_documents_in_both_languages() {
+    // Trial item 4: `calendar/calendar.en.md` beside the `index.en.md` of the other 72 folders.
+    let Some(b) = common::antd_mobile() else { return };
+    let expected: [(&str, [&str; 4], [&str; 4]); 4] = [
+        (
+            "calendar",
+            ["Calendar", "When to Use", "Demos", "Calendar"],
+            ["Calendar 日历", "何时使用", "示例", "Calendar"],
+        ),
+        (
+            "calendar-picker",
+            ["CalendarPicker", "When to Use", "Demos", "CalendarPicker"],
+            ["CalendarPicker 日历选择器", "何时使用", "示例", "CalendarPicker"],
+        ),
+        (
+            "calendar-picker-view",
+            ["CalendarPickerView", "Demos", "CalendarPickerView", ""],
+            ["CalendarPickerView 日历选择器视图", "示例", "CalendarPickerView", ""],
+        ),
+        (
+            "skeleton",
+            ["Skeleton", "When to Use", "Demos", "Skeleton"],
+            ["Skeleton 骨架屏", "何时使用", "示例", "Skeleton"],
+        ),
+    ];
+    for (name, en, zh) in expected {
+        for (lang, tag, titles) in [("en-US", "en", en), ("zh-CN", "zh", zh)] {
+            let (path, got) = outline(b, name, lang);
+            assert_eq!(path, format!("src/components/{name}/{name}.{tag}.md"));
+            let want: Vec<&str> = titles.iter().copied().filter(|t| !t.is_empty()).collect();
+            assert_eq!(got[..want.len()], want[..], "{name} {lang}: {got:?}");
+        }
+    }
+    // Skeleton's sub-components are sections of its document.
+    let (_, got) = outline(b, "skeleton", "en-US");
+    assert_eq!(got[4..], ["Skeleton.Title", "Skeleton.Paragraph"]);
+    // No Markdown file of a component folder is left unused, and nothing says so.
+    let unused: Vec<_> = b.report.diagnostics.iter().filter(|d| d.message.contains("not a document")).collect();
+    assert!(unused.is_empty(), "{unused:?}");
+}
+
+#[test]
+fn an_empty_demo_element_is_a_numbered_block_in_the_view() {
+    // Trial item 5: swipe-action's only demo, `<code src="./demos/demo1.tsx"></code>` in a 49-line document.
+    let Some(b) = common::antd_mobile() else { return };
+    let block = b.set.code_block("swipe-action", 1, Some("en-US"), Paging::unlimited()).unwrap();
+    let file = std::fs::read_to_string(b.repo.join("src/components/swipe-action/demos/demo1.tsx")).unwrap();
+    assert_eq!(block.text, file);
+    assert_eq!(block.count, 1);
+    assert_eq!(block.block.tokens, 685);
+    assert_eq!(block.block.demo.as_ref().unwrap().path, "src/components/swipe-action/demos/demo1.tsx");
+    let view = b.set.doc("swipe-action", Some("en-US"), Detail::Normal, &[], Paging::unlimited()).unwrap();
+    assert_eq!(view.lines, 49);
+    assert!(view.hidden);
+    assert!(
+        view.text.contains("## Demos\n\n[code block #1 hidden: tsx, 685 tokens, demo]\n\n## SwipeAction"),
+        "{}",
+        view.text
+    );
+    assert!(!view.text.contains("<code src="), "{}", view.text);
+    let header = mydesign_docs::render::Render::render(&view, mydesign_docs::render::Surface::Cli);
+    assert!(header.contains("1 code block hidden (demo code is in its own files)"), "{header}");
+    // The whole document still has the element as written.
+    let full = b.set.doc("swipe-action", Some("en-US"), Detail::Full, &[], Paging::unlimited()).unwrap();
+    assert!(full.text.contains("<code src=\"./demos/demo1.tsx\"></code>"));
 }

@@ -327,6 +327,43 @@ pub fn check_name(what: &str, value: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The patterns a document rule also stands for (trial item 4): when its last two segments are
+/// `{component}/<file>` and `<file>` names the component's document in one of the usual ways — `index<suffix>`,
+/// `{component}<suffix>` or (untagged `.md` only) `README.md` — the other ways with the same `<suffix>` (`.md`,
+/// `.en.md`, `-en-US.md`, `.mdx`): `src/components/{component}/index.en.md` also takes
+/// `src/components/{component}/{component}.en.md` (antd-mobile's `calendar/calendar.en.md`), and
+/// `docs/{component}/index.md` also takes `docs/{component}/{component}.md` and `docs/{component}/README.md`.
+/// Empty for any other rule (`src/**/{component}.mdx`). The repeated `{component}` must be the folder's name, so
+/// `{component}.md` never takes `button.en.md` or `button-en-US.md`. Rules written in the configuration come
+/// first: a sibling is used only for a component and language that no written rule gives a document.
+pub fn sibling_patterns(pattern: &str) -> Vec<String> {
+    let Some((head, file)) = pattern.rsplit_once('/') else { return vec![] };
+    if !(head == "{component}" || head.ends_with("/{component}")) {
+        return vec![];
+    }
+    let suffix = if file == "README.md" {
+        ".md"
+    } else if let Some(s) = file.strip_prefix("index").or_else(|| file.strip_prefix("{component}")) {
+        s
+    } else {
+        return vec![];
+    };
+    // `.ext`, `.tag.ext` or `-tag.ext`, literal text only.
+    let literal = !suffix.contains(['*', '{', '}', '/']);
+    if !literal
+        || !(suffix.starts_with('.') || suffix.starts_with('-'))
+        || !suffix[1..].contains('.') && suffix.starts_with('-')
+    {
+        return vec![];
+    }
+    let mut out = vec![format!("{head}/index{suffix}"), format!("{head}/{{component}}{suffix}")];
+    if suffix == ".md" {
+        out.push(format!("{head}/README.md"));
+    }
+    out.retain(|p| p != pattern);
+    out
+}
+
 /// A compiled path pattern (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pattern {
@@ -543,6 +580,33 @@ mod tests {
         assert_eq!(cap("**/{component}-docs.md", "a/b/table-docs.md").as_deref(), Some("table"));
         assert_eq!(cap("d/*-{component}.md", "d/x-y.md").as_deref(), Some("y"));
         assert_eq!(Pattern::parse("src/components/{component}/**").unwrap().literal_prefix(), "src/components");
+    }
+
+    #[test]
+    fn folder_document_rules_stand_for_their_siblings() {
+        assert_eq!(
+            sibling_patterns("src/components/{component}/index.en.md"),
+            ["src/components/{component}/{component}.en.md"]
+        );
+        assert_eq!(
+            sibling_patterns("docs/{component}/index.md"),
+            ["docs/{component}/{component}.md", "docs/{component}/README.md"]
+        );
+        assert_eq!(sibling_patterns("{component}/README.md"), ["{component}/index.md", "{component}/{component}.md"]);
+        assert_eq!(
+            sibling_patterns("content/*/{component}/index-en-US.md"),
+            ["content/*/{component}/{component}-en-US.md"]
+        );
+        assert_eq!(sibling_patterns("c/{component}/{component}.mdx"), ["c/{component}/index.mdx"]);
+        // Not a folder document: no sibling.
+        assert!(sibling_patterns("src/**/{component}.mdx").is_empty());
+        assert!(sibling_patterns("docs/{component}/guide.md").is_empty());
+        assert!(sibling_patterns("docs/{component}/index.*.md").is_empty());
+        assert!(sibling_patterns("docs/x{component}/index.md").is_empty());
+        // Siblings never take another language's file: the repeated capture is the folder's name.
+        let p = Pattern::parse("src/{component}/{component}.md").unwrap();
+        assert_eq!(p.capture("src/calendar/calendar.md"), Some("calendar"));
+        assert_eq!(p.capture("src/calendar/calendar.en.md"), None);
     }
 
     #[test]

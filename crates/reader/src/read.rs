@@ -511,7 +511,8 @@ pub struct DocView {
     pub code_blocks: u32,
     /// Detail level served (`normal` or `full`; `brief` is a [`CardView`]).
     pub detail: Detail,
-    /// Whether code blocks were replaced by placeholders (document over the threshold, detail `normal`).
+    /// Whether code blocks were replaced by placeholders (detail `normal`; document over the threshold, or with
+    /// demo files at any length).
     pub hidden: bool,
     /// The threshold in lines.
     pub threshold: u32,

@@ -380,10 +380,15 @@ impl Render for DocView {
             );
             let full =
                 surface.call(&self.served, lang, DETAILS.0, DETAILS.1, &[c.clone(), ("--detail", "full".into())]);
+            // A short document is hidden only for its demos (`<code src="…">`, kept in their own files).
+            let why = if self.lines > self.threshold {
+                format!("document over {} lines", self.threshold)
+            } else {
+                "demo code is in its own files".to_string()
+            };
             format!(
-                " · {} hidden (document over {} lines): get one with {block}; everything with {full}",
+                " · {} hidden ({why}): get one with {block}; everything with {full}",
                 plural(self.code_blocks, "code block"),
-                self.threshold,
             )
         } else if self.hidden {
             format!(" · {} hidden", plural(self.code_blocks, "code block"))

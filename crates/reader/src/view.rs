@@ -412,7 +412,8 @@ pub fn props_text_spans(component: &str, tables: &[PropsTable]) -> (String, Vec<
             if let Some(since) = &p.since {
                 let _ = write!(about, " (since {since})");
             }
-            if p.deprecated {
+            // The compiler ends the description with `(deprecated: <advice>)` when the source gives advice.
+            if p.deprecated && !about.contains("(deprecated: ") {
                 about.push_str(" (deprecated)");
             }
             let _ = writeln!(

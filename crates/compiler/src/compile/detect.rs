@@ -38,6 +38,9 @@ pub struct Detection {
     pub sources: usize,
     /// Changelog files found.
     pub changelogs: usize,
+    /// What a person should know that no rule says, one line each (trial item 13: a monorepo whose component
+    /// folders are packages of different versions, per-package changelogs that are not read).
+    pub notes: Vec<String>,
 }
 
 impl Detection {
@@ -65,6 +68,7 @@ impl Detection {
         let mut seen = BTreeSet::new();
         langs.retain(|l| seen.insert(*l));
         out.push(format!("  languages: {} (default {})", langs.join(", "), langs.first().copied().unwrap_or("-")));
+        out.extend(self.notes.iter().map(|n| format!("  {n}")));
         out.push("  to adjust: mydesign-docs build --print-config > mydesign-docs.toml, then edit it".into());
         out.join("\n")
     }
@@ -130,6 +134,19 @@ fn folder_form(dir: &str, file: &str) -> Option<Form> {
     }
 }
 
+/// The family of a folder form's file: its suffix after `index` or `{component}` (`.en.md`, `-en-US.md`, `.md`;
+/// `README.md` is `.md`). The forms of one family are the siblings of `config::sibling_patterns`; a form of
+/// no family (`Readme.mdx`) is its own.
+fn family(file: &str) -> String {
+    if file == "README.md" {
+        return ".md".into();
+    }
+    match file.strip_prefix("index").or_else(|| file.strip_prefix("{component}")) {
+        Some(suffix) => suffix.to_string(),
+        None => file.to_string(),
+    }
+}
+
 /// A candidate shape: its rules by form (pattern, tag, files matched) and components.
 struct Candidate {
     layout: String,
@@ -179,15 +196,24 @@ fn folder_candidate(files: &[WalkedFile]) -> Option<Candidate> {
     // A `changelog` folder is the changelog, not a component.
     let (logs, docs): (Vec<&Entry>, Vec<&Entry>) = entries.iter().partition(|e| component_key(e.1) == "changelog");
     let changelog = logs.iter().map(|e| (e.3.to_string(), e.2.tag.clone())).collect();
-    let mut by_form: BTreeMap<&Form, Vec<String>> = BTreeMap::new();
+    // Forms of one family (`index.en.md`, `{component}.en.md`: the same suffix) are one rule, written with the
+    // family's most common form: the rule stands for the others (`config::sibling_patterns`), so antd-mobile's 4
+    // `calendar/calendar.en.md` beside 68 `<name>/index.en.md` are documents, not lost under the 1-in-10 floor.
+    // (family, tag) → form's file → paths.
+    type Families<'a> = BTreeMap<(String, &'a Option<String>), BTreeMap<&'a str, Vec<String>>>;
+    let mut by_family: Families = BTreeMap::new();
     for e in &docs {
-        by_form.entry(&e.2).or_default().push(e.3.to_string());
+        by_family.entry((family(&e.2.file), &e.2.tag)).or_default().entry(&e.2.file).or_default().push(e.3.to_string());
     }
     let min = n.div_ceil(10).max(1);
-    let mut rules: Vec<(String, Option<String>, Vec<String>)> = by_form
+    let mut rules: Vec<(String, Option<String>, Vec<String>)> = by_family
         .into_iter()
-        .filter(|(_, paths)| paths.len() >= min)
-        .map(|(form, paths)| (join(&container, &format!("{{component}}/{}", form.file)), form.tag.clone(), paths))
+        .filter_map(|((_, tag), forms)| {
+            let file = forms.iter().max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(a.0)))?.0.to_string();
+            let mut paths: Vec<String> = forms.into_values().flatten().collect();
+            paths.sort();
+            (paths.len() >= min).then(|| (join(&container, &format!("{{component}}/{file}")), tag.clone(), paths))
+        })
         .collect();
     // Untagged forms first (the default language), then by count.
     rules.sort_by(|a, b| a.1.is_some().cmp(&b.1.is_some()).then(b.2.len().cmp(&a.2.len())).then(a.0.cmp(&b.0)));
@@ -415,18 +441,101 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
         changelog.sort_by_key(|r| r.path.len());
     }
     let changelogs = changelog.len();
+    let (name, mut notes) = package_components(repo, files, source_dir.as_deref(), &best.keys);
+    let per_package: Vec<&str> = match &source_dir {
+        Some(d) if changelog.is_empty() => files
+            .iter()
+            .map(|f| f.rel.as_str())
+            .filter(|rel| {
+                rel.strip_prefix(d.as_str())
+                    .and_then(|r| r.strip_prefix('/'))
+                    .and_then(|r| r.split_once('/'))
+                    .is_some_and(|(folder, file)| {
+                        best.keys.contains(&component_key(folder)) && file.to_ascii_lowercase().starts_with("changelog")
+                    })
+            })
+            .collect(),
+        _ => vec![],
+    };
+    if !per_package.is_empty() {
+        notes.push(format!(
+            "per-package changelogs are not read (one changelog per language): {}; name one with [[changelog]] path",
+            per_package.join(", ")
+        ));
+    }
     let mut layout = best.layout.clone();
     if let Some(pkg) = source_dir.as_deref().filter(|d| d.starts_with("packages/")) {
         let name = pkg.split('/').take(2).collect::<Vec<_>>().join("/");
         layout.push_str(&format!("; monorepo: components in {name}"));
     }
-    let config = Config {
+    let mut config = Config {
         docs,
         changelog,
         sources: SourceRule { patterns, beside_docs: best.beside_docs, not_components: vec![] },
         ..Config::default()
     };
-    Some(Detection { layout, config, documents, components: best.keys.len(), sources, changelogs })
+    config.system.name = name;
+    Some(Detection { layout, config, documents, components: best.keys.len(), sources, changelogs, notes })
+}
+
+/// A monorepo whose component folders are packages (`packages/button/package.json`, trial item 13): the system
+/// name, when the root package is private (or absent) and every component package has the same npm scope
+/// (`@mono/button`, `@mono/tooltip` → `mono`, not the private root's `mono-root`); and a note when their versions
+/// differ (the build takes the version of one of them: `[system] version` chooses).
+fn package_components(
+    repo: &Path,
+    files: &[WalkedFile],
+    source_dir: Option<&str>,
+    keys: &BTreeSet<String>,
+) -> (Option<String>, Vec<String>) {
+    let read = |dir: &str| -> Option<serde_json::Value> {
+        serde_json::from_str(&std::fs::read_to_string(repo.join(dir).join("package.json")).ok()?).ok()
+    };
+    let Some(d) = source_dir else { return (None, vec![]) };
+    let mut packages: Vec<(String, Option<String>, Option<String>)> = Vec::new(); // dir, name, version
+    for f in files {
+        let Some(folder) =
+            f.rel.strip_prefix(d).and_then(|r| r.strip_prefix('/')).and_then(|r| r.strip_suffix("/package.json"))
+        else {
+            continue;
+        };
+        if folder.contains('/') || !keys.contains(&component_key(folder)) {
+            continue;
+        }
+        let dir = join(d, folder);
+        let Some(value) = read(&dir) else { continue };
+        let field = |k: &str| value.get(k).and_then(|v| v.as_str()).map(str::to_string);
+        packages.push((dir, field("name"), field("version")));
+    }
+    if packages.len() < 2 {
+        return (None, vec![]);
+    }
+    let root_private = read("").is_none_or(|v| v.get("private").and_then(|p| p.as_bool()).unwrap_or(false));
+    let scopes: BTreeSet<Option<&str>> = packages
+        .iter()
+        .map(|(_, n, _)| n.as_deref().and_then(|n| n.strip_prefix('@')).and_then(|n| n.split_once('/')).map(|s| s.0))
+        .collect();
+    let name = match scopes.into_iter().collect::<Vec<_>>()[..] {
+        [Some(scope)] if root_private => Some(scope.to_string()),
+        _ => None,
+    };
+    let mut notes = Vec::new();
+    if let Some(n) = &name {
+        notes.push(format!(
+            "name: {n} (the npm scope of the {} component packages; the root package is private)",
+            packages.len()
+        ));
+    }
+    let versions: BTreeSet<&str> = packages.iter().filter_map(|p| p.2.as_deref()).collect();
+    if versions.len() > 1 {
+        let list: Vec<String> =
+            packages.iter().filter_map(|(dir, _, v)| Some(format!("{dir} {}", v.as_deref()?))).collect();
+        notes.push(format!(
+            "version: the component packages differ ({}); the build takes one package's: set [system] version to choose",
+            list.join(", ")
+        ));
+    }
+    (name, notes)
 }
 
 /// What a repository holds, for the error when no component is found: counts of documents, sources and changelog

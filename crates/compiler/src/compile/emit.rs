@@ -1228,13 +1228,16 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     let code_blocks: Vec<CodeBlockMeta> = doc.code_blocks.iter().map(|b| b.meta.clone()).collect();
     let tables = doc.tables.clone();
     // The view is rebuilt by the reader from the stored spans; only its token map is stored. Placeholders cost ~30
-    // tokens each, so a document of many tiny blocks is served whole when hiding would not save anything.
-    let mut hidden = doc.lines > ctx.config.thresholds.doc_hide_lines && !code_blocks.is_empty();
+    // tokens each, so a document of many tiny blocks is served whole when hiding would not save anything. A
+    // document with a demo (`<code src="…">`, its code not in the text) always gets the view, whatever its length:
+    // served whole it would show the bare element, the demo's number and size nowhere (trial item 5).
+    let has_demo = code_blocks.iter().any(|b| b.demo.is_some());
+    let mut hidden = (doc.lines > ctx.config.thresholds.doc_hide_lines || has_demo) && !code_blocks.is_empty();
     let mut view_tokens = tokens;
     if hidden {
         let (view, _) = placeholder_view_spans(&text, &code_blocks, &tables);
         let view_map = ctx.tokens.map_known(&view, &slices.segments()).0;
-        hidden = view_map.total() < tokens;
+        hidden = has_demo || view_map.total() < tokens;
         if hidden {
             view_tokens = view_map.total();
             maps.insert(keys::view(lang), view_map);

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Diagnostic;
 use super::walk::WalkedFile;
-use crate::config::{Config, Pattern};
+use crate::config::{Config, Pattern, sibling_patterns};
 use crate::model::component_key;
 
 /// Directory names that are build output, never components nor shared code, whatever the configuration says.
@@ -64,6 +64,9 @@ pub struct Layout {
     /// [`super::resolve_version`]).
     pub package: Option<String>,
 }
+
+/// Extensions of Markdown documents (`.md`, `.mdx`).
+const DOC_EXTENSIONS: [&str; 2] = ["md", "mdx"];
 
 /// Key of the pseudo-component that holds shared, non-component source folders.
 pub const SHARED: &str = "_shared";
@@ -156,13 +159,27 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
     let mut diags = Vec::new();
     let langs: Option<&Vec<String>> = config.system.langs.as_ref();
     let wanted = |lang: &str| langs.is_none_or(|l| l.iter().any(|x| x == lang));
-    let doc_patterns: Vec<(Pattern, &str)> =
-        config.docs.iter().filter_map(|d| Some((Pattern::parse(&d.pattern).ok()?, d.lang.as_str()))).collect();
+    // The written rules, then the patterns they also stand for (`{component}/{component}.en.md` beside
+    // `{component}/index.en.md`: see [`sibling_patterns`]), flagged `false`.
+    let mut doc_patterns: Vec<(Pattern, &str, bool)> =
+        config.docs.iter().filter_map(|d| Some((Pattern::parse(&d.pattern).ok()?, d.lang.as_str(), true))).collect();
+    let mut siblings: BTreeSet<String> = config.docs.iter().map(|d| d.pattern.clone()).collect();
+    for d in &config.docs {
+        for sibling in sibling_patterns(&d.pattern) {
+            if siblings.insert(sibling.clone())
+                && let Ok(p) = Pattern::parse(&sibling)
+            {
+                doc_patterns.push((p, d.lang.as_str(), false));
+            }
+        }
+    }
     let source_patterns: Vec<Pattern> = config.sources.patterns.iter().filter_map(|p| Pattern::parse(p).ok()).collect();
 
     // Pass 1: changelogs and documents.
     let mut is_doc = BTreeSet::new();
     let mut doc_dirs: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    // Components and languages whose document came from a sibling pattern: a written rule's document replaces it.
+    let mut by_sibling: BTreeSet<(String, String)> = BTreeSet::new();
     for f in files {
         if let Some(rule) = config.changelog.iter().find(|c| c.path == f.rel) {
             if wanted(&rule.lang) {
@@ -174,15 +191,15 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
         // The first rule whose capture can name a component: `docs/**/{component}.md` captures `button.zh-CN`
         // from `docs/button.zh-CN.md`, which the rule `docs/**/{component}.zh-CN.md` after it names properly.
         let mut captured = None;
-        let found = doc_patterns.iter().find_map(|(p, lang)| {
+        let found = doc_patterns.iter().find_map(|(p, lang, written)| {
             let name = p.capture(&f.rel)?;
             captured.get_or_insert(name);
-            is_doc_component_name(name, config).then_some((name, *lang))
+            is_doc_component_name(name, config).then_some((name, *lang, *written))
         });
         if captured.is_some() {
             is_doc.insert(f.rel.clone());
         }
-        let Some((name, lang)) = found else {
+        let Some((name, lang, written)) = found else {
             let meta =
                 |n: &str| ["readme", "changelog", "license", "contributing"].contains(&n.to_ascii_lowercase().as_str());
             if let Some(name) = captured.filter(|n| !meta(n)) {
@@ -207,13 +224,24 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
         if plan.name.is_empty() {
             plan.name = kebab_case(name);
         }
+        let pair = (key.clone(), lang.to_string());
         if let Some(first) = plan.docs.get(lang) {
+            let (kept, dropped) = if written && by_sibling.remove(&pair) {
+                let dropped = first.rel.clone();
+                plan.docs.insert(lang.to_string(), f.clone());
+                (f.rel.clone(), dropped)
+            } else {
+                (first.rel.clone(), f.rel.clone())
+            };
             diags.push(Diagnostic::new(
-                f.rel.clone(),
+                dropped,
                 "layout",
-                format!("a second {lang} document for component `{key}`; keeping {}", first.rel),
+                format!("a second {lang} document for component `{key}`; keeping {kept}"),
             ));
             continue;
+        }
+        if !written {
+            by_sibling.insert(pair);
         }
         plan.docs.insert(lang.to_string(), f.clone());
         let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
@@ -221,11 +249,39 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
     }
 
     // Pass 2: every other file matched by a source pattern.
+    // Markdown in a component's folder that no rule takes is reported, never dropped silently (trial item 4);
+    // demo folders hold demo descriptions, read with their demos.
+    let unused_markdown = |f: &WalkedFile| {
+        let is_md = f.rel.rsplit_once('.').is_some_and(|(_, e)| DOC_EXTENSIONS.contains(&e));
+        let in_demos = f.rel.split('/').any(|p| matches!(p, "demo" | "demos"));
+        let file = f.rel.rsplit('/').next().unwrap_or(&f.rel).to_ascii_lowercase();
+        (is_md && !in_demos).then(|| {
+            let message = if file.starts_with("changelog") {
+                // A monorepo package's own changelog (trial item 13).
+                "a component's own changelog is not read (one changelog per language: name it with [[changelog]] \
+                 path); it is served only as a file"
+            } else {
+                "Markdown file in a component's folder is not a document: no [[docs]] rule takes it (add one, see \
+                 docs/config.md); it is served only as a file"
+            };
+            Diagnostic::new(f.rel.clone(), "layout", message)
+        })
+    };
     for f in files.iter().filter(|f| !is_doc.contains(&f.rel)) {
         let Some((name, dir)) = source_patterns.iter().find_map(|p| p.capture_with_dir(&f.rel)) else {
+            let parent = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
+            if doc_dirs.contains_key(parent) {
+                diags.extend(unused_markdown(f));
+            }
             continue;
         };
         let beside: Option<&BTreeSet<String>> = if config.sources.beside_docs { doc_dirs.get(dir) } else { None };
+        let owned = beside.is_some()
+            || layout.components.get(&component_key(name)).is_some_and(|p| !p.docs.is_empty())
+            || is_component_name(name, config);
+        if owned {
+            diags.extend(unused_markdown(f));
+        }
         match beside {
             Some(keys) => match owner_by_file_name(&f.rel, keys) {
                 Some(key) => layout.components.entry(key.clone()).or_default().files.push(f.clone()),
@@ -281,7 +337,7 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
         }
     }
     let any_doc = layout.components.values().any(|p| !p.docs.is_empty());
-    for (i, (pattern, lang)) in doc_patterns.iter().enumerate() {
+    for (i, (pattern, lang, _)) in doc_patterns.iter().filter(|p| p.2).enumerate() {
         if wanted(lang) && !files.iter().any(|f| pattern.capture(&f.rel).is_some()) {
             // Rules that parsed are all of them (the config was validated), so `i` names the rule itself.
             let rule = config.docs.get(i).map_or("", |d| d.pattern.as_str());

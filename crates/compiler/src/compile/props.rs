@@ -316,7 +316,9 @@ impl TypeIndex {
 /// - From the JSDoc comment (`/** … */`) right before the member: `description` is its text before the first
 ///   block tag, each line without its leading `*`, lines joined with one space (inline Markdown and HTML kept as
 ///   written); `default` is the text of `@default` (or `@defaultValue`), quotes kept (`@default "OK"` →
-///   `"OK"`); `since` the text of `@since`; `deprecated` whether `@deprecated` is present.
+///   `"OK"`); `since` the text of `@since`; `deprecated` whether `@deprecated` is present, and its text, the advice,
+///   ends the description as `(deprecated: <text>)` (`@deprecated use size="large" instead` on Blueprint's
+///   `large?`: trial item 12), which the props table shows in place of the bare `(deprecated)`.
 ///
 /// **Extends.** `interface A extends B, C` and the non-object members of an intersection alias. A type declared
 /// in the same file (an interface, or a type alias accepted above, whatever its name) is *resolved*: its props
@@ -602,7 +604,16 @@ fn jsdoc(comment: &str) -> JsDoc {
         match name {
             "default" | "defaultValue" if doc.default.is_none() => doc.default = value,
             "since" if doc.since.is_none() => doc.since = value,
-            "deprecated" => doc.deprecated = true,
+            "deprecated" => {
+                doc.deprecated = true;
+                if let Some(advice) = value {
+                    let note = format!("(deprecated: {advice})");
+                    doc.description = Some(match doc.description.take() {
+                        Some(d) => format!("{d} {note}"),
+                        None => note,
+                    });
+                }
+            }
             _ => {}
         }
     }
@@ -1214,7 +1225,11 @@ interface LoopBProps extends LoopAProps { b: 2 }
                 since: Some("1.2.0".into()),
                 ..prop("closable", "boolean", true)
             },
-            Prop { deprecated: true, ..prop("dismissible", "boolean", true) },
+            Prop {
+                deprecated: true,
+                description: Some("(deprecated: use `closable`)".into()),
+                ..prop("dismissible", "boolean", true)
+            },
             Prop {
                 description: Some("The title. @default ignored, not a block tag".into()),
                 ..prop("title", "React.ReactNode", false)
@@ -1377,6 +1392,17 @@ function helper({ n = 5 }: LooseProps) {}
             }
         );
         assert_eq!(jsdoc("/** **Bold** start. */").description.as_deref(), Some("**Bold** start."));
+        // The advice of `@deprecated` is kept, after the description (Blueprint's `large?`).
+        let doc = jsdoc(
+            "/**\n     * Whether this tag should use large styles.\n     *\n     * @deprecated use size=\"large\" instead\n     * @default false\n     */",
+        );
+        assert_eq!(
+            doc.description.as_deref(),
+            Some("Whether this tag should use large styles. (deprecated: use size=\"large\" instead)")
+        );
+        assert!(doc.deprecated);
+        assert_eq!(doc.default.as_deref(), Some("false"));
+        assert_eq!(jsdoc("/** @deprecated Use `b`. */").description.as_deref(), Some("(deprecated: Use `b`.)"));
         assert_eq!(jsdoc("/***/"), JsDoc::default());
     }
 
