@@ -116,7 +116,11 @@ fn initialize_declares_only_what_is_implemented() {
 fn tools_list_is_complete_and_small() {
     let dir = sample_dir();
     let mut c = Client::start(&["--bundles", arg(&dir)]);
-    let tools = c.request("tools/list", json!({}))["result"]["tools"].clone();
+    // What is sent: the response line as the server wrote it (its key order, compact), not a re-serialization.
+    let sent = c.request_raw("tools/list", json!({}));
+    let msg: Value = serde_json::from_str(&sent).expect("tools/list answer is JSON");
+    let tools = msg["result"]["tools"].clone();
+    assert_eq!(msg["jsonrpc"], "2.0", "{sent}");
     let tools = tools.as_array().expect("tools");
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(
@@ -147,12 +151,11 @@ fn tools_list_is_complete_and_small() {
             assert_eq!(t["inputSchema"]["properties"][p]["type"], "string", "{name} takes {p}");
         }
     }
-    let all = json!({ "tools": tools });
     let seen: Vec<Value> = tools
         .iter()
         .map(|t| json!({"name": t["name"], "description": t["description"], "input_schema": t["inputSchema"]}))
         .collect();
-    let (bytes, all_tokens, seen_tokens) = (all.to_string().len(), tokens(&all), tokens(&Value::Array(seen)));
+    let (bytes, all_tokens, seen_tokens) = (sent.len(), TokenCounter::new("o200k_base").expect("o200k").count(&sent), tokens(&Value::Array(seen)));
     eprintln!(
         "tools/list: {} tools, {bytes} bytes, {all_tokens} tokens (o200k_base); name + description + inputSchema \
          (what a model is shown): {seen_tokens} tokens",
@@ -320,7 +323,7 @@ fn component_changes_between_installed_versions() {
     let e = c.lookup_error("component_changes", json!({"component": "tag"}));
     assert_eq!(
         e,
-        "component_changes: missing argument `from`: expected a string (Older version, compared with `version`)"
+        "component_changes: missing argument `from`: expected a string (Older version)"
     );
     // A cursor of another tool is refused, naming what it continues.
     let (_, files) = c.ok("list_components", json!({"component": "table", "max_tokens": 300}));
@@ -372,8 +375,7 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
     let mut c = Client::start(&["--bundles", arg(&dir)]);
     let index = "get_code_block: invalid argument `index`: expected an integer from 1 to 4294967295 (1-based, as in \
                  the placeholders); got";
-    let page = "get_changelog: invalid argument `page`: expected an integer from 1 to 4294967295 (1 (default) = \
-                newest); got";
+    let page = "get_changelog: invalid argument `page`: expected an integer from 1 to 4294967295 (Default 1); got";
     for (tool, args, expected) in [
         ("get_code_block", json!({"component": "table", "index": 0}), format!("{index} 0")),
         ("get_code_block", json!({"component": "table", "index": -1}), format!("{index} -1")),
@@ -390,8 +392,8 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
         (
             "component_details",
             json!({"component": ["table"]}),
-            "component_details: invalid argument `component`: expected a string (Component name (any spelling), or \
-             changelog-N (a changelog page)); got [\"table\"]"
+            "component_details: invalid argument `component`: expected a string (Name (any spelling) or \
+             changelog-N); got [\"table\"]"
                 .into(),
         ),
         (
