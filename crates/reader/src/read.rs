@@ -695,7 +695,8 @@ pub struct FileView {
     pub served: Served,
     /// The file's metadata.
     pub file: FileMeta,
-    /// True when `text` is the skeleton (function bodies replaced by `{ ... }`).
+    /// True when `text` is the skeleton (function bodies replaced by `{ ... }`); `served_lines` and the lines left
+    /// then count the skeleton's lines (of `file.skeleton.lines`), not the file's.
     pub skeleton: bool,
     /// The threshold in lines for skeletons.
     pub threshold: u32,
