@@ -526,3 +526,57 @@ fn small_messages_from_a_new_users_trial() {
          (its next_cursor)"
     );
 }
+
+/// TRIAL item 7: a source over the 4 MiB limit of source analysis is stored as text only; the build warning says
+/// so without contradicting itself, and `function` says why it has no function index (not "the bundle is
+/// incomplete").
+#[test]
+fn a_source_over_the_analysis_limit_says_why_it_has_no_functions() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, "package.json", br#"{"name": "big", "version": "1.0.0"}"#);
+    write(
+        r,
+        "mydesign-docs.toml",
+        b"[[docs]]\npattern = \"docs/{component}/index.md\"\nlang = \"en-US\"\n\n\
+          [sources]\npatterns = [\"src/components/{component}/**\"]\n",
+    );
+    write(r, "docs/big/index.md", b"# Big\n\nA big source.\n");
+    write(r, "CHANGELOG.md", b"# Changelog\n\n## 1.0.0\n\n- Big.\n");
+    let one = "export function g(a: number): number {\n  return a + 1;\n}\n";
+    let text = one.repeat(4 * 1024 * 1024 / one.len() + 1);
+    let bytes = text.len();
+    assert!(bytes > 4 * 1024 * 1024);
+    write(r, "src/components/Big/many.ts", text.as_bytes());
+    let out = tempfile::tempdir().unwrap();
+    let config = mydesign_docs::config::Config::load(r, None).unwrap();
+    let options = mydesign_docs::compile::BuildOptions {
+        repo: r.to_path_buf(),
+        out: out.path().to_path_buf(),
+        config,
+        progress: false,
+    };
+    let report = mydesign_docs::compile::build(&options).unwrap();
+    let warnings: Vec<String> =
+        report.diagnostics.iter().filter(|d| !d.is_note()).map(ToString::to_string).collect();
+    assert_eq!(
+        warnings,
+        [format!(
+            "source: src/components/Big/many.ts: {bytes} bytes, over the 4194304-byte (4 MiB) limit of source \
+             analysis: no function index or skeleton; stored as text, served by `file`"
+        )]
+    );
+    let set = BundleSet::open(&report.dir).unwrap();
+    let e = set.function("src/components/Big/many.ts", "g", Paging::unlimited()).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        format!(
+            "`src/components/Big/many.ts` has no function index: it is {bytes} bytes, over the 4194304-byte (4 MiB) \
+             limit of source analysis, so the build stored it as text only; read it with `file` and a line range \
+             (--start-line/--end-line, start_line/end_line in MCP tools)"
+        )
+    );
+    // The text is there.
+    let part = set.file("src/components/Big/many.ts", false, Some((1, 3)), Paging::unlimited()).unwrap();
+    assert_eq!(part.text, one);
+}

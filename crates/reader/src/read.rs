@@ -141,6 +141,18 @@ pub enum LookupError {
         /// Path.
         path: String,
     },
+    /// A source the compiler stored as text only, without analyzing it (over
+    /// [`crate::model::MAX_ANALYZED_SOURCE_BYTES`], or a parser failure its build warning names).
+    #[error(
+        "`{path}` has no function index: {why}, so the build stored it as text only; read it with `file` and a line \
+         range (--start-line/--end-line, start_line/end_line in MCP tools)"
+    )]
+    NotAnalyzed {
+        /// Path.
+        path: String,
+        /// Why, from what the manifest says of the file.
+        why: String,
+    },
     /// No function of that name in the file.
     #[error("no function `{name}` in `{path}`{}", suggest(suggestions))]
     UnknownFunction {
@@ -2498,6 +2510,16 @@ impl BundleSet {
         let (norm, bundle, file) = self.locate(path)?;
         if file.kind != FileKind::Source {
             return Err(LookupError::NoFunctions { path: norm });
+        }
+        // The compiler writes a source's function index whenever it analyzed it: without one, it did not.
+        if !bundle.has(&keys::functions(&norm)) {
+            let limit = crate::model::MAX_ANALYZED_SOURCE_BYTES;
+            let why = if file.bytes > limit {
+                format!("it is {} bytes, over the {limit}-byte (4 MiB) limit of source analysis", file.bytes)
+            } else {
+                "the build could not parse it (its build warning says why)".to_string()
+            };
+            return Err(LookupError::NotAnalyzed { path: norm, why });
         }
         let index = bundle.get(&keys::functions(&norm))?;
         Ok((norm, bundle, index))

@@ -1039,7 +1039,11 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                 units = search_index::function_units(owner, &f.rel, &text, &functions, &slices);
                 Frame::new(keys::functions(&f.rel), &functions).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
             }
-            Err(e) => ctx.report(Diagnostic::new(f.rel.clone(), "source", format!("{e}; stored as plain text"))),
+            Err(e) => ctx.report(Diagnostic::new(
+                f.rel.clone(),
+                "source",
+                format!("{e}: no function index or skeleton; stored as text, served by `file`"),
+            )),
         }
     }
     Frame::new(keys::file(&f.rel), text.as_str()).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
