@@ -256,6 +256,19 @@ pub enum LookupError {
          in another call"
     )]
     PropsAlone,
+    /// `changelog --since` a version newer than the set served.
+    #[error(
+        "--since {since} is newer than the set served, {system} {version}: its changelog has no release after \
+         {since}; give a version up to {version} (or --version a newer set, when one is installed)"
+    )]
+    SinceNewer {
+        /// The version given.
+        since: String,
+        /// System served.
+        system: String,
+        /// Its version.
+        version: String,
+    },
     /// A comparison whose older version is the newer one.
     #[error(
         "{from} is newer than {to}: compare from the older version (`from` in MCP tools, the first version of `diff`) \
