@@ -500,6 +500,20 @@ fn small_messages_from_a_new_users_trial() {
     // A name that only starts like one is still a component name.
     let err = common::fails(tmp.path(), &["doc", "changelog-x", "--bundles", set]);
     assert!(err.contains("unknown component `changelog-x`"), "{err}");
+    // TRIAL item 19: with no close name, the error names what exists (the first 10 of 17), not only a count.
+    let err = common::fails(tmp.path(), &["doc", "nope", "--bundles", set]);
+    assert_eq!(
+        err.trim(),
+        "error: unknown component `nope` in my-design 3.4.0; it has 17 components: avatar, badge, button, checkbox, \
+         date-picker, empty, form, input, modal, pagination and 7 more (list them with `components`, MCP: \
+         list_components)"
+    );
+    let err = common::fails(tmp.path(), &["file", "nope", "--bundles", set]);
+    assert_eq!(
+        err.trim(),
+        "error: no file `nope` in my-design 3.4.0; paths are listed by component: `files <component>` (MCP: \
+         list_components with component)"
+    );
     // Over MCP, the one range `max_tokens` takes (the schema's minimum is the reader's).
     let mut c = crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", set]);
     for (tool, args) in [

@@ -47,13 +47,15 @@ pub enum LookupError {
     },
     /// No component of that name.
     #[error("unknown component `{name}` in {system} {version}{}", if suggestions.is_empty() {
-        format!("; it has {known} components: list them with `components` (MCP: list_components)")
+        format!("; it has {known} components: {}", first_names(first, *known))
     } else {
         suggest(suggestions)
     })]
     UnknownComponent {
         /// How many components there are.
         known: usize,
+        /// The first names of the list (at most [`FIRST_NAMES`]), named when no name is close.
+        first: Vec<String>,
         /// Name asked for.
         name: String,
         /// System.
@@ -124,7 +126,11 @@ pub enum LookupError {
         available: String,
     },
     /// No file at that path.
-    #[error("no file `{path}` in {system} {version}{}", suggest(suggestions))]
+    #[error("no file `{path}` in {system} {version}{}", if suggestions.is_empty() {
+        "; paths are listed by component: `files <component>` (MCP: list_components with component)".to_string()
+    } else {
+        suggest(suggestions)
+    })]
     UnknownPath {
         /// Path asked for.
         path: String,
@@ -357,6 +363,19 @@ pub const MAX_NAME_CHARS: usize = 256;
 /// `s` for an error message: at most 80 chars, with `…` when cut (a 1 MB argument is not echoed back).
 fn echo(s: &str) -> String {
     if s.chars().count() <= 80 { s.to_string() } else { format!("{}…", s.chars().take(79).collect::<String>()) }
+}
+
+/// How many component names an unknown-component error lists when none is close (TRIAL item 19).
+pub const FIRST_NAMES: usize = 10;
+
+/// `a, b and 7 more (list them with …)`: the first names of a list of `known`, and where the rest are.
+fn first_names(first: &[String], known: usize) -> String {
+    let list = "list them with `components`, MCP: list_components";
+    match known.saturating_sub(first.len()) {
+        0 if !first.is_empty() => first.join(", "),
+        0 => format!("({list})"),
+        more => format!("{} and {more} more ({list})", first.join(", ")),
+    }
 }
 
 fn suggest(s: &[String]) -> String {
@@ -1538,6 +1557,7 @@ impl BundleSet {
                     }
                     by_title
                 },
+                first: comps.iter().take(FIRST_NAMES).map(|c| c.name.clone()).collect(),
                 known: comps.len(),
             }
         })
