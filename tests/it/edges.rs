@@ -301,8 +301,16 @@ fn an_ambiguous_section_name_is_an_error_naming_parents_and_slugs() {
     assert_eq!(
         err,
         "`pager` (en-US) has 2 sections named `Pagination`: Demos › Pagination (pagination); API › Pagination \
-         (pagination-1); pass the slug of the one you want"
+         (pagination-1); pass the one you want as listed (`API › Pagination`) or by its slug (`pagination-1`)"
     );
+    // TRIAL item 20: both forms the error lists are accepted.
+    for form in ["API › Pagination", "api › pagination", "API > Pagination"] {
+        let api = doc(Some("en-US"), form).unwrap_or_else(|e| panic!("{form}: {e}"));
+        assert_eq!((api.sections.clone(), api.part.lines.0), (vec!["Pagination".to_string()], 11), "{form}");
+    }
+    assert_eq!(doc(Some("en-US"), "Demos › Pagination").unwrap().part.lines.0, 5);
+    let err = doc(Some("en-US"), "Nowhere › Pagination").unwrap_err().to_string();
+    assert!(err.starts_with("`pager` (en-US) has no section `Nowhere › Pagination`"), "{err}");
     let api = doc(Some("en-US"), "pagination-1").unwrap();
     assert_eq!((api.sections.clone(), api.part.lines.0), (vec!["Pagination".to_string()], 11));
     assert_eq!(doc(Some("en-US"), "pagination").unwrap().part.lines.0, 5);

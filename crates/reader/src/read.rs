@@ -201,9 +201,12 @@ pub enum LookupError {
     },
     /// A section name that several headings of the document answer to.
     #[error(
-        "`{component}` ({lang}) has {} sections named `{asked}`: {}; pass the slug of the one you want",
+        "`{component}` ({lang}) has {} sections named `{asked}`: {}; pass the one you want as listed (`{}`) or by \
+         its slug (`{}`)",
         candidates.len(),
-        candidates.join("; ")
+        candidates.join("; "),
+        candidates.last().and_then(|c| c.rsplit_once(" (")).map_or("", |(path, _)| path),
+        candidates.last().and_then(|c| c.rsplit_once(" (")).map_or("", |(_, slug)| slug.trim_end_matches(')'))
     )]
     AmbiguousSection {
         /// Component.
@@ -212,7 +215,8 @@ pub enum LookupError {
         lang: String,
         /// The name asked for.
         asked: String,
-        /// `Parent › Title (slug)` of each heading it matches, in document order.
+        /// `Parent › Title (slug)` of each heading it matches, in document order; both `Parent › Title` and
+        /// `slug` are accepted as a section name.
         candidates: Vec<String>,
     },
     /// Sections asked for in an explicit language whose document lacks them, found in another language's document.
@@ -1163,11 +1167,15 @@ impl Library {
 
 /// `Parent › Title (slug)` of `s` among `sections` (its nearest enclosing heading; none for a top-level one).
 fn section_path(sections: &[SectionMeta], s: &SectionMeta) -> String {
-    let parent = sections.iter().rev().find(|p| p.start_line < s.start_line && p.level < s.level);
-    match parent {
+    match section_parent(sections, s) {
         Some(p) => format!("{} › {} ({})", p.title, s.title, s.slug),
         None => format!("{} ({})", s.title, s.slug),
     }
+}
+
+/// The heading `s` is under: the nearest one before it of a higher level.
+fn section_parent<'a>(sections: &'a [SectionMeta], s: &SectionMeta) -> Option<&'a SectionMeta> {
+    sections.iter().rev().find(|p| p.start_line < s.start_line && p.level < s.level)
 }
 
 /// A bundle set that does not open (see [`Library::damaged_defaults`]).
@@ -2140,7 +2148,16 @@ impl BundleSet {
         let mut found: Vec<SectionMeta> = Vec::new();
         let mut missing = Vec::new();
         for q in asked {
-            let candidates: Vec<&SectionMeta> = doc.sections.iter().filter(|s| matches(s, q)).collect();
+            let mut candidates: Vec<&SectionMeta> = doc.sections.iter().filter(|s| matches(s, q)).collect();
+            // `Parent › Title`, as the ambiguous-section error lists headings (`>` too): the title under that parent.
+            if let (true, Some((parent, title))) = (candidates.is_empty(), q.rsplit_once(['›', '>'])) {
+                candidates = doc
+                    .sections
+                    .iter()
+                    .filter(|s| matches(s, title))
+                    .filter(|s| section_parent(&doc.sections, s).is_some_and(|p| matches(p, parent)))
+                    .collect();
+            }
             // Several headings answer to the name (Semi's Table has `Pagination` under Demos and under API): a
             // query spelled exactly as one's slug names that one; otherwise the caller must choose.
             let exact = q.trim().trim_start_matches('#').trim();
