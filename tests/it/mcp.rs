@@ -432,9 +432,15 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
     // An unknown tool stays a protocol error, naming the tools.
     let message = c.invalid_params("no_such_tool", json!({}));
     assert!(message.contains("unknown tool `no_such_tool`") && message.contains("list_components"), "{message}");
-    // An unknown method is the protocol's own error, and the session goes on.
+    // An unknown method is the protocol's own error naming the methods there are, and the session goes on.
     let r = c.request("no/such/method", json!({}));
-    assert!(r["error"]["code"].is_i64(), "{r}");
+    assert_eq!(r["error"]["code"], -32601, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        "method not found: `no/such/method`; this server answers initialize, ping, tools/list, tools/call, \
+         resources/list, resources/templates/list, resources/read",
+        "{r}"
+    );
     c.ok("list_components", json!({}));
 }
 
