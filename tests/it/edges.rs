@@ -20,6 +20,11 @@ const MDX_DOC: &str = "# Install\n\n<Tabs>\n<Tab label=\"npm\">\n```bash\nnpm i 
 
 /// Builds `repo` with its own `mydesign-docs.toml` into `out`; returns the set's directory.
 fn build(repo: &Path, out: &Path) -> std::path::PathBuf {
+    build_report(repo, out).dir
+}
+
+/// [`build`], returning the whole report.
+fn build_report(repo: &Path, out: &Path) -> mydesign_docs::compile::BuildReport {
     let config = mydesign_docs::config::Config::load(repo, None).unwrap();
     let options = mydesign_docs::compile::BuildOptions {
         repo: repo.to_path_buf(),
@@ -27,7 +32,7 @@ fn build(repo: &Path, out: &Path) -> std::path::PathBuf {
         config,
         progress: false,
     };
-    mydesign_docs::compile::build(&options).unwrap().dir
+    mydesign_docs::compile::build(&options).unwrap()
 }
 
 /// A repository whose documents hold the awkward blocks.
@@ -571,16 +576,8 @@ fn a_source_over_the_analysis_limit_says_why_it_has_no_functions() {
     assert!(bytes > 4 * 1024 * 1024);
     write(r, "src/components/Big/many.ts", text.as_bytes());
     let out = tempfile::tempdir().unwrap();
-    let config = mydesign_docs::config::Config::load(r, None).unwrap();
-    let options = mydesign_docs::compile::BuildOptions {
-        repo: r.to_path_buf(),
-        out: out.path().to_path_buf(),
-        config,
-        progress: false,
-    };
-    let report = mydesign_docs::compile::build(&options).unwrap();
-    let warnings: Vec<String> =
-        report.diagnostics.iter().filter(|d| !d.is_note()).map(ToString::to_string).collect();
+    let report = build_report(r, out.path());
+    let warnings: Vec<String> = report.diagnostics.iter().filter(|d| !d.is_note()).map(ToString::to_string).collect();
     assert_eq!(
         warnings,
         [format!(

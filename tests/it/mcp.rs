@@ -155,7 +155,8 @@ fn tools_list_is_complete_and_small() {
         .iter()
         .map(|t| json!({"name": t["name"], "description": t["description"], "input_schema": t["inputSchema"]}))
         .collect();
-    let (bytes, all_tokens, seen_tokens) = (sent.len(), TokenCounter::new("o200k_base").expect("o200k").count(&sent), tokens(&Value::Array(seen)));
+    let (bytes, all_tokens, seen_tokens) =
+        (sent.len(), TokenCounter::new("o200k_base").expect("o200k").count(&sent), tokens(&Value::Array(seen)));
     eprintln!(
         "tools/list: {} tools, {bytes} bytes, {all_tokens} tokens (o200k_base); name + description + inputSchema \
          (what a model is shown): {seen_tokens} tokens",
@@ -321,10 +322,7 @@ fn component_changes_between_installed_versions() {
     let e = c.lookup_error("component_changes", json!({"component": "tag", "from": "3.5.0", "version": "3.4.0"}));
     assert!(e.starts_with("3.5.0 is newer than 3.4.0: compare from the older version (`from` in MCP tools"), "{e}");
     let e = c.lookup_error("component_changes", json!({"component": "tag"}));
-    assert_eq!(
-        e,
-        "component_changes: missing argument `from`: expected a string (Older version)"
-    );
+    assert_eq!(e, "component_changes: missing argument `from`: expected a string (Older version)");
     // A cursor of another tool is refused, naming what it continues.
     let (_, files) = c.ok("list_components", json!({"component": "table", "max_tokens": 300}));
     let cursor = files["next_cursor"].as_str().expect("the sample's table files are cut at 300");

@@ -53,8 +53,8 @@ fn deny_warnings_publishes_nothing() {
     assert!(err.contains("error: the build has "), "{err}");
     assert!(err.contains("nothing was published: ") && err.ends_with("bad-design@1.2.3 was not created\n"), "{err}");
     assert!(!set.exists(), "a refused first build created {}", set.display());
-    let stdout = String::from_utf8(common::run(repo.path(), &["build", ".", "--out", o, "--deny-warnings"]).stdout)
-        .unwrap();
+    let stdout =
+        String::from_utf8(common::run(repo.path(), &["build", ".", "--out", o, "--deny-warnings"]).stdout).unwrap();
     assert!(stdout.starts_with("compiled, not published, bad-design 1.2.3 → "), "{stdout}");
 
     common::ok(repo.path(), &["build", ".", "--out", o]);

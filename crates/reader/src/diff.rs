@@ -433,11 +433,7 @@ pub fn changelog_since(
     let version = set.head().version.clone();
     let bare = since.trim().trim_start_matches(['v', 'V']);
     if parse_version(bare).is_some() && crate::read::version_cmp(bare, &version).is_gt() {
-        return Err(LookupError::SinceNewer {
-            since: bare.to_string(),
-            system: set.head().system.clone(),
-            version,
-        });
+        return Err(LookupError::SinceNewer { since: bare.to_string(), system: set.head().system.clone(), version });
     }
     Ok(Changes {
         served: set.served(),

@@ -55,7 +55,7 @@ pub enum LookupError {
         /// How many components there are.
         known: usize,
         /// The first names of the list (at most [`FIRST_NAMES`]), named when no name is close.
-        first: Vec<String>,
+        first: Box<[String]>,
         /// Name asked for.
         name: String,
         /// System.
