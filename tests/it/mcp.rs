@@ -470,6 +470,14 @@ fn ill_shaped_tool_calls_get_the_same_answer_over_stdio_and_http() {
             json!({"jsonrpc": "2.0", "id": 43, "error": {"code": INVALID_PARAMS, "message": format!(
                 "invalid params: `name` must be a tool name (a string), got 5; tools: {tools}")}}),
         ),
+        // TRIAL item 26: an unknown method names itself and the methods there are.
+        (
+            json!({"jsonrpc": "2.0", "id": 44, "method": "nosuch"}),
+            400,
+            json!({"jsonrpc": "2.0", "id": 44, "error": {"code": -32601, "message":
+                "method not found: `nosuch`; this server answers initialize, ping, tools/list, tools/call, \
+                 resources/list, resources/templates/list, resources/read"}}),
+        ),
     ];
     let dir = sample_dir();
     let mut stdio = Client::start(&["--bundles", arg(&dir)]);
