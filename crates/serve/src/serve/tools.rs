@@ -27,7 +27,9 @@ use crate::search::query::{SearchOptions, SearchView};
 /// Which bundle set to read; part of every tool's parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct SetParams {
-    /// If several.
+    /// The design system, when several are served. The schema gives it no description: the server's
+    /// instructions say when to pass it, and a description would cost `tools/list` tokens in every tool.
+    #[schemars(description = "")]
     pub system: Option<String>,
     /// Default: highest.
     pub version: Option<String>,
