@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use mydesign_docs::compile::{BuildOptions, build_with_cache, detect, is_prerelease, walk};
+use mydesign_docs::compile::{BuildOptions, build_denying_warnings, build_with_cache, detect, is_prerelease, walk};
 use mydesign_docs::config::{CONFIG_FILE, Config, WalkConfig};
 use mydesign_docs::render::{plural, thousands};
 
@@ -35,7 +35,7 @@ pub struct BuildArgs {
     /// Print every note (components without sources or without documents), not only warnings.
     #[arg(long, short)]
     verbose: bool,
-    /// Exit with code 2 when any input file had to be skipped.
+    /// Exit with code 2, publishing nothing (the previous set stays), when the build has a warning.
     #[arg(long)]
     deny_warnings: bool,
     /// Build this tag, branch or commit of REPO (a local git repository or a URL), fetched shallowly with git into a
@@ -122,7 +122,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     }
     let cache = (!args.no_cache).then(|| args.cache.clone().unwrap_or_else(|| args.out.join(".cache")));
     let opts = BuildOptions { repo, out: args.out.clone(), config, progress: std::io::stderr().is_terminal() };
-    let report = build_with_cache(&opts, cache.as_deref())?;
+    let report = build_denying_warnings(&opts, cache.as_deref(), args.deny_warnings && !args.watch)?;
     let (notes, warnings): (Vec<_>, Vec<_>) = report.diagnostics.iter().partition(|d| d.is_note());
     for d in &warnings {
         eprintln!("warning: {d}");
@@ -136,7 +136,8 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let s = &m.stats;
     let mut out: Vec<String> = detected.iter().map(|d| d.report()).collect();
     out.push(format!(
-        "built {} {} → {} in {:.2} s",
+        "{} {} {} → {} in {:.2} s",
+        if report.published { "built" } else { "compiled, not published," },
         m.system,
         m.version,
         report.dir.display(),
@@ -214,12 +215,18 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         return watch(&opts, cache.as_deref());
     }
     if args.deny_warnings && !warnings.is_empty() {
-        // The set is complete and readable; the exit code is what fails a CI job that asked for a clean build.
+        // Nothing was published (or the published set already was this very build): the exit code fails the CI
+        // job that asked for a clean build.
+        let left = if report.published {
+            format!("{} is an earlier build of these same inputs, left as it was", report.dir.display())
+        } else if report.dir.exists() {
+            format!("nothing was published: {} is still the previous set", report.dir.display())
+        } else {
+            format!("nothing was published: {} was not created", report.dir.display())
+        };
         eprintln!(
-            "error: the build has {} and --deny-warnings was given: failing (exit 2); the set at {} is complete but \
-             should not be published",
-            plural(warnings.len() as u64, "warning"),
-            report.dir.display()
+            "error: the build has {} and --deny-warnings was given: failing (exit 2); {left}",
+            plural(warnings.len() as u64, "warning")
         );
         return Ok(ExitCode::from(2));
     }

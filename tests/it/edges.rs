@@ -20,6 +20,11 @@ const MDX_DOC: &str = "# Install\n\n<Tabs>\n<Tab label=\"npm\">\n```bash\nnpm i 
 
 /// Builds `repo` with its own `mydesign-docs.toml` into `out`; returns the set's directory.
 fn build(repo: &Path, out: &Path) -> std::path::PathBuf {
+    build_report(repo, out).dir
+}
+
+/// [`build`], returning the whole report.
+fn build_report(repo: &Path, out: &Path) -> mydesign_docs::compile::BuildReport {
     let config = mydesign_docs::config::Config::load(repo, None).unwrap();
     let options = mydesign_docs::compile::BuildOptions {
         repo: repo.to_path_buf(),
@@ -27,7 +32,7 @@ fn build(repo: &Path, out: &Path) -> std::path::PathBuf {
         config,
         progress: false,
     };
-    mydesign_docs::compile::build(&options).unwrap().dir
+    mydesign_docs::compile::build(&options).unwrap()
 }
 
 /// A repository whose documents hold the awkward blocks.
@@ -301,8 +306,16 @@ fn an_ambiguous_section_name_is_an_error_naming_parents_and_slugs() {
     assert_eq!(
         err,
         "`pager` (en-US) has 2 sections named `Pagination`: Demos › Pagination (pagination); API › Pagination \
-         (pagination-1); pass the slug of the one you want"
+         (pagination-1); pass the one you want as listed (`API › Pagination`) or by its slug (`pagination-1`)"
     );
+    // TRIAL item 20: both forms the error lists are accepted.
+    for form in ["API › Pagination", "api › pagination", "API > Pagination"] {
+        let api = doc(Some("en-US"), form).unwrap_or_else(|e| panic!("{form}: {e}"));
+        assert_eq!((api.sections.clone(), api.part.lines.0), (vec!["Pagination".to_string()], 11), "{form}");
+    }
+    assert_eq!(doc(Some("en-US"), "Demos › Pagination").unwrap().part.lines.0, 5);
+    let err = doc(Some("en-US"), "Nowhere › Pagination").unwrap_err().to_string();
+    assert!(err.starts_with("`pager` (en-US) has no section `Nowhere › Pagination`"), "{err}");
     let api = doc(Some("en-US"), "pagination-1").unwrap();
     assert_eq!((api.sections.clone(), api.part.lines.0), (vec!["Pagination".to_string()], 11));
     assert_eq!(doc(Some("en-US"), "pagination").unwrap().part.lines.0, 5);
@@ -500,6 +513,20 @@ fn small_messages_from_a_new_users_trial() {
     // A name that only starts like one is still a component name.
     let err = common::fails(tmp.path(), &["doc", "changelog-x", "--bundles", set]);
     assert!(err.contains("unknown component `changelog-x`"), "{err}");
+    // TRIAL item 19: with no close name, the error names what exists (the first 10 of 17), not only a count.
+    let err = common::fails(tmp.path(), &["doc", "nope", "--bundles", set]);
+    assert_eq!(
+        err.trim(),
+        "error: unknown component `nope` in my-design 3.4.0; it has 17 components: avatar, badge, button, checkbox, \
+         date-picker, empty, form, input, modal, pagination and 7 more (list them with `components`, MCP: \
+         list_components)"
+    );
+    let err = common::fails(tmp.path(), &["file", "nope", "--bundles", set]);
+    assert_eq!(
+        err.trim(),
+        "error: no file `nope` in my-design 3.4.0; paths are listed by component: `files <component>` (MCP: \
+         list_components with component)"
+    );
     // Over MCP, the one range `max_tokens` takes (the schema's minimum is the reader's).
     let mut c = crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", set]);
     for (tool, args) in [
@@ -525,4 +552,50 @@ fn small_messages_from_a_new_users_trial() {
         "the cursor is empty: leave it out to get the first part; a cut answer ends with the call that continues it \
          (its next_cursor)"
     );
+}
+
+/// TRIAL item 7: a source over the 4 MiB limit of source analysis is stored as text only; the build warning says
+/// so without contradicting itself, and `function` says why it has no function index (not "the bundle is
+/// incomplete").
+#[test]
+fn a_source_over_the_analysis_limit_says_why_it_has_no_functions() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, "package.json", br#"{"name": "big", "version": "1.0.0"}"#);
+    write(
+        r,
+        "mydesign-docs.toml",
+        b"[[docs]]\npattern = \"docs/{component}/index.md\"\nlang = \"en-US\"\n\n\
+          [sources]\npatterns = [\"src/components/{component}/**\"]\n",
+    );
+    write(r, "docs/big/index.md", b"# Big\n\nA big source.\n");
+    write(r, "CHANGELOG.md", b"# Changelog\n\n## 1.0.0\n\n- Big.\n");
+    let one = "export function g(a: number): number {\n  return a + 1;\n}\n";
+    let text = one.repeat(4 * 1024 * 1024 / one.len() + 1);
+    let bytes = text.len();
+    assert!(bytes > 4 * 1024 * 1024);
+    write(r, "src/components/Big/many.ts", text.as_bytes());
+    let out = tempfile::tempdir().unwrap();
+    let report = build_report(r, out.path());
+    let warnings: Vec<String> = report.diagnostics.iter().filter(|d| !d.is_note()).map(ToString::to_string).collect();
+    assert_eq!(
+        warnings,
+        [format!(
+            "source: src/components/Big/many.ts: {bytes} bytes, over the 4194304-byte (4 MiB) limit of source \
+             analysis: no function index or skeleton; stored as text, served by `file`"
+        )]
+    );
+    let set = BundleSet::open(&report.dir).unwrap();
+    let e = set.function("src/components/Big/many.ts", "g", Paging::unlimited()).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        format!(
+            "`src/components/Big/many.ts` has no function index: it is {bytes} bytes, over the 4194304-byte (4 MiB) \
+             limit of source analysis, so the build stored it as text only; read it with `file` and a line range \
+             (--start-line/--end-line, start_line/end_line in MCP tools)"
+        )
+    );
+    // The text is there.
+    let part = set.file("src/components/Big/many.ts", false, Some((1, 3)), Paging::unlimited()).unwrap();
+    assert_eq!(part.text, one);
 }

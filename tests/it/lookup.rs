@@ -121,3 +121,50 @@ fn verify_lists_every_damaged_bundle() {
         )
     );
 }
+
+/// TRIAL item 6: the parts of a file skeleton say their line numbers are the skeleton's (801 lines), not the
+/// file's (1,738), in the header and in the cut line; every part's text is exactly those skeleton lines.
+#[test]
+fn skeleton_parts_state_skeleton_lines() {
+    use mydesign_docs::budget::Budget;
+    use mydesign_docs::render::{Render, Surface};
+    let set = &sample().set;
+    let path = "src/components/Table/Table.tsx";
+    let whole = set.file(path, false, None, Paging::unlimited()).unwrap();
+    assert!(whole.skeleton);
+    let skeleton_lines = whole.file.skeleton.as_ref().unwrap().lines;
+    assert_eq!((whole.file.lines, skeleton_lines), (1_738, 801));
+    // Lines as the compiler counts them (`split('\n')`: a final newline starts a last, empty line).
+    let mut lines: Vec<&str> = whole.text.split_inclusive('\n').collect();
+    if whole.text.ends_with('\n') {
+        lines.push("");
+    }
+    assert_eq!(lines.len(), 801);
+    let budget = Budget::new(set.head().thresholds.max_tokens, Some(3_000)).unwrap();
+    let (mut cursor, mut next_line, mut parts) = (None::<String>, 1u32, 0);
+    loop {
+        let v = set.file(path, false, None, Paging { budget, cursor: cursor.as_deref() }).unwrap();
+        let (a, b) = v.part.lines;
+        assert_eq!(a, next_line, "parts follow each other");
+        let text = v.render(Surface::Cli);
+        let header = format!(" · skeleton lines {}–{} of 801 · 1,738 lines · skeleton", a, b);
+        assert!(text.lines().next().unwrap().contains(&header), "{}", text.lines().next().unwrap());
+        assert!(!text.contains(&format!("lines {a}–{b} of 1,738")), "{text}");
+        assert_eq!(v.text, lines[a as usize - 1..b as usize].concat(), "part {a}–{b} is those skeleton lines");
+        parts += 1;
+        match v.next_cursor {
+            Some(c) => {
+                assert!(text.contains(&format!("[cut after skeleton line {b}: ")), "{text}");
+                cursor = Some(c);
+                next_line = b + 1;
+            }
+            None => {
+                // The last part ends at the last line with text (line 801 is the empty one after the final newline).
+                assert_eq!(b, 800);
+                assert!(whole.text.ends_with(&v.text));
+                break;
+            }
+        }
+    }
+    assert!(parts >= 4, "{parts} parts");
+}

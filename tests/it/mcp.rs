@@ -116,7 +116,11 @@ fn initialize_declares_only_what_is_implemented() {
 fn tools_list_is_complete_and_small() {
     let dir = sample_dir();
     let mut c = Client::start(&["--bundles", arg(&dir)]);
-    let tools = c.request("tools/list", json!({}))["result"]["tools"].clone();
+    // What is sent: the response line as the server wrote it (its key order, compact), not a re-serialization.
+    let sent = c.request_raw("tools/list", json!({}));
+    let msg: Value = serde_json::from_str(&sent).expect("tools/list answer is JSON");
+    let tools = msg["result"]["tools"].clone();
+    assert_eq!(msg["jsonrpc"], "2.0", "{sent}");
     let tools = tools.as_array().expect("tools");
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(
@@ -147,12 +151,12 @@ fn tools_list_is_complete_and_small() {
             assert_eq!(t["inputSchema"]["properties"][p]["type"], "string", "{name} takes {p}");
         }
     }
-    let all = json!({ "tools": tools });
     let seen: Vec<Value> = tools
         .iter()
         .map(|t| json!({"name": t["name"], "description": t["description"], "input_schema": t["inputSchema"]}))
         .collect();
-    let (bytes, all_tokens, seen_tokens) = (all.to_string().len(), tokens(&all), tokens(&Value::Array(seen)));
+    let (bytes, all_tokens, seen_tokens) =
+        (sent.len(), TokenCounter::new("o200k_base").expect("o200k").count(&sent), tokens(&Value::Array(seen)));
     eprintln!(
         "tools/list: {} tools, {bytes} bytes, {all_tokens} tokens (o200k_base); name + description + inputSchema \
          (what a model is shown): {seen_tokens} tokens",
@@ -318,10 +322,7 @@ fn component_changes_between_installed_versions() {
     let e = c.lookup_error("component_changes", json!({"component": "tag", "from": "3.5.0", "version": "3.4.0"}));
     assert!(e.starts_with("3.5.0 is newer than 3.4.0: compare from the older version (`from` in MCP tools"), "{e}");
     let e = c.lookup_error("component_changes", json!({"component": "tag"}));
-    assert_eq!(
-        e,
-        "component_changes: missing argument `from`: expected a string (Older version, compared with `version`)"
-    );
+    assert_eq!(e, "component_changes: missing argument `from`: expected a string (Older version)");
     // A cursor of another tool is refused, naming what it continues.
     let (_, files) = c.ok("list_components", json!({"component": "table", "max_tokens": 300}));
     let cursor = files["next_cursor"].as_str().expect("the sample's table files are cut at 300");
@@ -372,8 +373,7 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
     let mut c = Client::start(&["--bundles", arg(&dir)]);
     let index = "get_code_block: invalid argument `index`: expected an integer from 1 to 4294967295 (1-based, as in \
                  the placeholders); got";
-    let page = "get_changelog: invalid argument `page`: expected an integer from 1 to 4294967295 (1 (default) = \
-                newest); got";
+    let page = "get_changelog: invalid argument `page`: expected an integer from 1 to 4294967295 (Default 1); got";
     for (tool, args, expected) in [
         ("get_code_block", json!({"component": "table", "index": 0}), format!("{index} 0")),
         ("get_code_block", json!({"component": "table", "index": -1}), format!("{index} -1")),
@@ -390,8 +390,8 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
         (
             "component_details",
             json!({"component": ["table"]}),
-            "component_details: invalid argument `component`: expected a string (Component name (any spelling), or \
-             changelog-N (a changelog page)); got [\"table\"]"
+            "component_details: invalid argument `component`: expected a string (Name (any spelling) or \
+             changelog-N); got [\"table\"]"
                 .into(),
         ),
         (
@@ -430,9 +430,15 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
     // An unknown tool stays a protocol error, naming the tools.
     let message = c.invalid_params("no_such_tool", json!({}));
     assert!(message.contains("unknown tool `no_such_tool`") && message.contains("list_components"), "{message}");
-    // An unknown method is the protocol's own error, and the session goes on.
+    // An unknown method is the protocol's own error naming the methods there are, and the session goes on.
     let r = c.request("no/such/method", json!({}));
-    assert!(r["error"]["code"].is_i64(), "{r}");
+    assert_eq!(r["error"]["code"], -32601, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        "method not found: `no/such/method`; this server answers initialize, ping, tools/list, tools/call, \
+         resources/list, resources/templates/list, resources/read",
+        "{r}"
+    );
     c.ok("list_components", json!({}));
 }
 
@@ -463,6 +469,14 @@ fn ill_shaped_tool_calls_get_the_same_answer_over_stdio_and_http() {
             400,
             json!({"jsonrpc": "2.0", "id": 43, "error": {"code": INVALID_PARAMS, "message": format!(
                 "invalid params: `name` must be a tool name (a string), got 5; tools: {tools}")}}),
+        ),
+        // TRIAL item 26: an unknown method names itself and the methods there are.
+        (
+            json!({"jsonrpc": "2.0", "id": 44, "method": "nosuch"}),
+            400,
+            json!({"jsonrpc": "2.0", "id": 44, "error": {"code": -32601, "message":
+                "method not found: `nosuch`; this server answers initialize, ping, tools/list, tools/call, \
+                 resources/list, resources/templates/list, resources/read"}}),
         ),
     ];
     let dir = sample_dir();

@@ -820,4 +820,22 @@ fn changelog_since_lists_the_releases_that_name_the_component() {
         &["changelog", "--component", "tabel", "--since", "3.3.4", "--bundles", arg(set)],
     );
     assert!(err.contains("did you mean: table"), "{err}");
+    // TRIAL item 14: a --since newer than the set is an error, not "0 releases mention it".
+    let err = fails_in(
+        tmp.path(),
+        tmp.path(),
+        &["changelog", "--component", "table", "--since", "3.5.0", "--bundles", arg(set)],
+    );
+    assert_eq!(
+        err.trim(),
+        "error: --since 3.5.0 is newer than the set served, my-design 3.4.0: its changelog has no release after \
+         3.5.0; give a version up to 3.4.0 (or --version a newer set, when one is installed)"
+    );
+    // The set's own version is no error: nothing is newer.
+    let text = ok_in(
+        tmp.path(),
+        tmp.path(),
+        &["changelog", "--component", "table", "--since", "3.4.0", "--bundles", arg(set)],
+    );
+    assert!(text.starts_with("[my-design 3.4.0 · table: changelog 3.4.0 → 3.4.0 · 0 releases mention it"), "{text}");
 }

@@ -40,6 +40,41 @@ fn bad_repo() -> tempfile::TempDir {
     dir
 }
 
+/// TRIAL item 15: `build --deny-warnings` with a warning publishes nothing: a first build creates no set, a later
+/// one leaves the published link and its manifest as they were (a running `serve` sees no change); the same build
+/// without the flag does publish.
+#[test]
+fn deny_warnings_publishes_nothing() {
+    let repo = bad_repo();
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().to_str().unwrap();
+    let set = out.path().join("bad-design@1.2.3");
+    let err = common::fails(repo.path(), &["build", ".", "--out", o, "--deny-warnings"]);
+    assert!(err.contains("error: the build has "), "{err}");
+    assert!(err.contains("nothing was published: ") && err.ends_with("bad-design@1.2.3 was not created\n"), "{err}");
+    assert!(!set.exists(), "a refused first build created {}", set.display());
+    let stdout =
+        String::from_utf8(common::run(repo.path(), &["build", ".", "--out", o, "--deny-warnings"]).stdout).unwrap();
+    assert!(stdout.starts_with("compiled, not published, bad-design 1.2.3 → "), "{stdout}");
+
+    common::ok(repo.path(), &["build", ".", "--out", o]);
+    let link = std::fs::read_link(&set).expect("the set is a link to its generation");
+    let manifest = std::fs::read(set.join("manifest.bundle")).unwrap();
+    // Changed inputs that still have warnings: refused, the previous set stays.
+    write(repo.path(), "docs/extra/index.md", b"# Extra\n\nA new document.\n");
+    let err = common::fails(repo.path(), &["build", ".", "--out", o, "--deny-warnings"]);
+    assert!(err.contains(&format!("nothing was published: {} is still the previous set", set.display())), "{err}");
+    assert_eq!(std::fs::read_link(&set).unwrap(), link);
+    assert_eq!(std::fs::read(set.join("manifest.bundle")).unwrap(), manifest);
+    let found = BundleSet::discover(out.path(), None, None).unwrap();
+    assert!(found.doc("extra", None, Detail::Normal, &[], Paging::unlimited()).is_err(), "extra was published");
+    // Without the flag the same inputs are published.
+    common::ok(repo.path(), &["build", ".", "--out", o]);
+    assert_ne!(std::fs::read_link(&set).unwrap(), link);
+    let found = BundleSet::discover(out.path(), None, None).unwrap();
+    assert!(found.doc("extra", None, Detail::Normal, &[], Paging::unlimited()).is_ok());
+}
+
 #[test]
 fn bad_files_are_reported_and_skipped_and_the_build_completes() {
     let repo = bad_repo();

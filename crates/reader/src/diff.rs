@@ -420,7 +420,8 @@ pub fn compare(
 /// or not) that name `component`, as [`Changes`] with no props or functions.
 ///
 /// # Errors
-/// An unknown component (with the closest names); a damaged bundle.
+/// An unknown component (with the closest names); `since` newer than the set ([`LookupError::SinceNewer`]); a
+/// damaged bundle.
 pub fn changelog_since(
     set: &BundleSet,
     component: &str,
@@ -430,6 +431,10 @@ pub fn changelog_since(
     let entry = set.component(component)?;
     let (name, key) = (entry.name.clone(), entry.key.clone());
     let version = set.head().version.clone();
+    let bare = since.trim().trim_start_matches(['v', 'V']);
+    if parse_version(bare).is_some() && crate::read::version_cmp(bare, &version).is_gt() {
+        return Err(LookupError::SinceNewer { since: bare.to_string(), system: set.head().system.clone(), version });
+    }
     Ok(Changes {
         served: set.served(),
         changelog: changelog(set, lang, since, &version, &name)?,

@@ -75,6 +75,11 @@ pub mod keys {
     pub const TOKENS: &str = "tokens";
 }
 
+/// Sources larger than this many bytes (4 MiB, fixed) are not analyzed by the compiler: they are stored as text
+/// only, with no function index and no skeleton (the compiler's `source::MAX_SOURCE_BYTES`; the reader names it
+/// when `function` is asked of such a file).
+pub const MAX_ANALYZED_SOURCE_BYTES: u64 = 4 * 1024 * 1024;
+
 /// The rule numbers a bundle set was compiled with (defaults from the Semi Design MCP server). In a configuration
 /// file each field may be given alone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -47,13 +47,15 @@ pub enum LookupError {
     },
     /// No component of that name.
     #[error("unknown component `{name}` in {system} {version}{}", if suggestions.is_empty() {
-        format!("; it has {known} components: list them with `components` (MCP: list_components)")
+        format!("; it has {known} components: {}", first_names(first, *known))
     } else {
         suggest(suggestions)
     })]
     UnknownComponent {
         /// How many components there are.
         known: usize,
+        /// The first names of the list (at most [`FIRST_NAMES`]), named when no name is close.
+        first: Box<[String]>,
         /// Name asked for.
         name: String,
         /// System.
@@ -124,7 +126,11 @@ pub enum LookupError {
         available: String,
     },
     /// No file at that path.
-    #[error("no file `{path}` in {system} {version}{}", suggest(suggestions))]
+    #[error("no file `{path}` in {system} {version}{}", if suggestions.is_empty() {
+        "; paths are listed by component: `files <component>` (MCP: list_components with component)".to_string()
+    } else {
+        suggest(suggestions)
+    })]
     UnknownPath {
         /// Path asked for.
         path: String,
@@ -140,6 +146,18 @@ pub enum LookupError {
     NoFunctions {
         /// Path.
         path: String,
+    },
+    /// A source the compiler stored as text only, without analyzing it (over
+    /// [`crate::model::MAX_ANALYZED_SOURCE_BYTES`], or a parser failure its build warning names).
+    #[error(
+        "`{path}` has no function index: {why}, so the build stored it as text only; read it with `file` and a line \
+         range (--start-line/--end-line, start_line/end_line in MCP tools)"
+    )]
+    NotAnalyzed {
+        /// Path.
+        path: String,
+        /// Why, from what the manifest says of the file.
+        why: String,
     },
     /// No function of that name in the file.
     #[error("no function `{name}` in `{path}`{}", suggest(suggestions))]
@@ -183,9 +201,12 @@ pub enum LookupError {
     },
     /// A section name that several headings of the document answer to.
     #[error(
-        "`{component}` ({lang}) has {} sections named `{asked}`: {}; pass the slug of the one you want",
+        "`{component}` ({lang}) has {} sections named `{asked}`: {}; pass the one you want as listed (`{}`) or by \
+         its slug (`{}`)",
         candidates.len(),
-        candidates.join("; ")
+        candidates.join("; "),
+        candidates.last().and_then(|c| c.rsplit_once(" (")).map_or("", |(path, _)| path),
+        candidates.last().and_then(|c| c.rsplit_once(" (")).map_or("", |(_, slug)| slug.trim_end_matches(')'))
     )]
     AmbiguousSection {
         /// Component.
@@ -194,7 +215,8 @@ pub enum LookupError {
         lang: String,
         /// The name asked for.
         asked: String,
-        /// `Parent › Title (slug)` of each heading it matches, in document order.
+        /// `Parent › Title (slug)` of each heading it matches, in document order; both `Parent › Title` and
+        /// `slug` are accepted as a section name.
         candidates: Vec<String>,
     },
     /// Sections asked for in an explicit language whose document lacks them, found in another language's document.
@@ -244,6 +266,19 @@ pub enum LookupError {
          in another call"
     )]
     PropsAlone,
+    /// `changelog --since` a version newer than the set served.
+    #[error(
+        "--since {since} is newer than the set served, {system} {version}: its changelog has no release after \
+         {since}; give a version up to {version} (or --version a newer set, when one is installed)"
+    )]
+    SinceNewer {
+        /// The version given.
+        since: String,
+        /// System served.
+        system: String,
+        /// Its version.
+        version: String,
+    },
     /// A comparison whose older version is the newer one.
     #[error(
         "{from} is newer than {to}: compare from the older version (`from` in MCP tools, the first version of `diff`) \
@@ -332,6 +367,19 @@ pub const MAX_NAME_CHARS: usize = 256;
 /// `s` for an error message: at most 80 chars, with `…` when cut (a 1 MB argument is not echoed back).
 fn echo(s: &str) -> String {
     if s.chars().count() <= 80 { s.to_string() } else { format!("{}…", s.chars().take(79).collect::<String>()) }
+}
+
+/// How many component names an unknown-component error lists when none is close (TRIAL item 19).
+pub const FIRST_NAMES: usize = 10;
+
+/// `a, b and 7 more (list them with …)`: the first names of a list of `known`, and where the rest are.
+fn first_names(first: &[String], known: usize) -> String {
+    let list = "list them with `components`, MCP: list_components";
+    match known.saturating_sub(first.len()) {
+        0 if !first.is_empty() => first.join(", "),
+        0 => format!("({list})"),
+        more => format!("{} and {more} more ({list})", first.join(", ")),
+    }
 }
 
 fn suggest(s: &[String]) -> String {
@@ -696,7 +744,8 @@ pub struct FileView {
     pub served: Served,
     /// The file's metadata.
     pub file: FileMeta,
-    /// True when `text` is the skeleton (function bodies replaced by `{ ... }`).
+    /// True when `text` is the skeleton (function bodies replaced by `{ ... }`); `served_lines` and the lines left
+    /// then count the skeleton's lines (of `file.skeleton.lines`), not the file's.
     pub skeleton: bool,
     /// The threshold in lines for skeletons.
     pub threshold: u32,
@@ -1119,11 +1168,15 @@ impl Library {
 
 /// `Parent › Title (slug)` of `s` among `sections` (its nearest enclosing heading; none for a top-level one).
 fn section_path(sections: &[SectionMeta], s: &SectionMeta) -> String {
-    let parent = sections.iter().rev().find(|p| p.start_line < s.start_line && p.level < s.level);
-    match parent {
+    match section_parent(sections, s) {
         Some(p) => format!("{} › {} ({})", p.title, s.title, s.slug),
         None => format!("{} ({})", s.title, s.slug),
     }
+}
+
+/// The heading `s` is under: the nearest one before it of a higher level.
+fn section_parent<'a>(sections: &'a [SectionMeta], s: &SectionMeta) -> Option<&'a SectionMeta> {
+    sections.iter().rev().find(|p| p.start_line < s.start_line && p.level < s.level)
 }
 
 /// A bundle set that does not open (see [`Library::damaged_defaults`]).
@@ -1513,6 +1566,7 @@ impl BundleSet {
                     }
                     by_title
                 },
+                first: comps.iter().take(FIRST_NAMES).map(|c| c.name.clone()).collect(),
                 known: comps.len(),
             }
         })
@@ -2095,7 +2149,16 @@ impl BundleSet {
         let mut found: Vec<SectionMeta> = Vec::new();
         let mut missing = Vec::new();
         for q in asked {
-            let candidates: Vec<&SectionMeta> = doc.sections.iter().filter(|s| matches(s, q)).collect();
+            let mut candidates: Vec<&SectionMeta> = doc.sections.iter().filter(|s| matches(s, q)).collect();
+            // `Parent › Title`, as the ambiguous-section error lists headings (`>` too): the title under that parent.
+            if let (true, Some((parent, title))) = (candidates.is_empty(), q.rsplit_once(['›', '>'])) {
+                candidates = doc
+                    .sections
+                    .iter()
+                    .filter(|s| matches(s, title))
+                    .filter(|s| section_parent(&doc.sections, s).is_some_and(|p| matches(p, parent)))
+                    .collect();
+            }
             // Several headings answer to the name (Semi's Table has `Pagination` under Demos and under API): a
             // query spelled exactly as one's slug names that one; otherwise the caller must choose.
             let exact = q.trim().trim_start_matches('#').trim();
@@ -2498,6 +2561,16 @@ impl BundleSet {
         let (norm, bundle, file) = self.locate(path)?;
         if file.kind != FileKind::Source {
             return Err(LookupError::NoFunctions { path: norm });
+        }
+        // The compiler writes a source's function index whenever it analyzed it: without one, it did not.
+        if !bundle.has(&keys::functions(&norm)) {
+            let limit = crate::model::MAX_ANALYZED_SOURCE_BYTES;
+            let why = if file.bytes > limit {
+                format!("it is {} bytes, over the {limit}-byte (4 MiB) limit of source analysis", file.bytes)
+            } else {
+                "the build could not parse it (its build warning says why)".to_string()
+            };
+            return Err(LookupError::NotAnalyzed { path: norm, why });
         }
         let index = bundle.get(&keys::functions(&norm))?;
         Ok((norm, bundle, index))

@@ -329,6 +329,12 @@ pub(crate) fn list_cut(part: &ListPart, served: usize, call: &str) -> String {
 /// for: a line before it when it continues a code block (and the reopened fence), and after it the closing fence
 /// of a block it ends inside and the call that continues (`more`, given when the part was cut).
 fn framed(part: &Part, text: &str, more: Option<String>) -> String {
+    framed_in(part, text, more, "line")
+}
+
+/// [`framed`], the cut line naming the part's last line as a `unit` (`skeleton line` for a skeleton, whose line
+/// numbers are not the file's: TRIAL item 6).
+fn framed_in(part: &Part, text: &str, more: Option<String>, unit: &str) -> String {
     let mut out = String::with_capacity(text.len() + 256);
     if let (Some(index), Some(reopen)) = (part.starts_in_block, &part.reopen) {
         out.push_str(&format!("[code block #{index}, continued]\n{reopen}\n"));
@@ -347,7 +353,7 @@ fn framed(part: &Part, text: &str, more: Option<String>) -> String {
         end_line(
             &mut out,
             &format!(
-                "[cut after line {}: {} and {} left; continue with {call}]",
+                "[cut after {unit} {}: {} and {} left; continue with {call}]",
                 thousands(part.lines.1),
                 plural(rest.lines, "line"),
                 plural(rest.tokens, "token")
@@ -631,8 +637,15 @@ impl Render for FileView {
                 thousands(self.part.lines.1),
                 thousands(f.lines)
             ),
-            None => format!("{}{}", served_lines(&self.part, "lines", f.lines), plural(f.lines, "line")),
+            // A skeleton's parts count the skeleton's lines (its bodies are folded): said so, never as the file's.
+            None => match (&f.skeleton, self.skeleton) {
+                (Some(s), true) => {
+                    format!("{}{}", served_lines(&self.part, "skeleton lines", s.lines), plural(f.lines, "line"))
+                }
+                _ => format!("{}{}", served_lines(&self.part, "lines", f.lines), plural(f.lines, "line")),
+            },
         };
+        let unit = if self.skeleton { "skeleton line" } else { "line" };
         let about = if self.part.tokens_exact { "" } else { "at most " };
         let more = self.next_cursor.as_ref().map(|cur| {
             let tool = ("get_file_code", "file");
@@ -643,7 +656,7 @@ impl Render for FileView {
             served(&self.served),
             f.path,
             plural(self.tokens, "token"),
-            framed(&self.part, &self.text, more)
+            framed_in(&self.part, &self.text, more, unit)
         );
         if self.skeleton && self.part.offset == 0 && self.functions.is_empty() && self.functions_total > 0 {
             // No room for names under this budget: say so in a few tokens.

@@ -51,9 +51,16 @@ impl StdioClient {
 
     /// The next message the server writes, whatever its id.
     pub fn next_message(&mut self) -> Value {
+        let line = self.next_line();
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:?}"))
+    }
+
+    /// The next line the server writes, exactly as written (newline excluded).
+    pub fn next_line(&mut self) -> String {
         let mut line = String::new();
         assert!(self.stdout.read_line(&mut line).expect("read from server") > 0, "server closed stdout");
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:?}"))
+        line.truncate(line.trim_end_matches(['\r', '\n']).len());
+        line
     }
 
     /// A notification (no id, no answer).
@@ -64,14 +71,23 @@ impl StdioClient {
     /// Sends a request and returns the whole response (`result` or `error`). Every line the server writes must be a
     /// JSON-RPC message: stdout carries nothing else.
     pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let line = self.request_raw(method, params);
+        serde_json::from_str(&line).expect("checked by request_raw")
+    }
+
+    /// [`StdioClient::request`], returning the response line exactly as the server wrote it (key order and spacing
+    /// kept), for tests that measure what is sent.
+    pub fn request_raw(&mut self, method: &str, params: Value) -> String {
         let id = self.next_id;
         self.next_id += 1;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         loop {
-            let msg = self.next_message();
+            let line = self.next_line();
+            let msg: Value =
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:?}"));
             assert_eq!(msg["jsonrpc"], "2.0", "not JSON-RPC: {msg}");
             if msg["id"] == id {
-                return msg;
+                return line;
             }
         }
     }

@@ -1039,7 +1039,11 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                 units = search_index::function_units(owner, &f.rel, &text, &functions, &slices);
                 Frame::new(keys::functions(&f.rel), &functions).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
             }
-            Err(e) => ctx.report(Diagnostic::new(f.rel.clone(), "source", format!("{e}; stored as plain text"))),
+            Err(e) => ctx.report(Diagnostic::new(
+                f.rel.clone(),
+                "source",
+                format!("{e}: no function index or skeleton; stored as text, served by `file`"),
+            )),
         }
     }
     Frame::new(keys::file(&f.rel), text.as_str()).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
@@ -1551,6 +1555,21 @@ fn previous_generation(out: &Path, name: &str) -> Option<(PathBuf, BTreeMap<Stri
 /// # Errors
 /// Any I/O error; the temporary directory is removed and an existing set is left as it was.
 pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifest, PathBuf)> {
+    write_bundle_set_publishing(out, set, true)
+}
+
+/// [`write_bundle_set`], publishing the set only when `publish` is true. Unpublished (`build --deny-warnings` with
+/// a warning, TRIAL item 15), the set is written in full into its temporary directory (so the manifest's sizes
+/// and checksums are those a publication would have had) and that directory is then removed: whatever
+/// `out/<system>@<version>` pointed to before stays, untouched. The directory returned is where the set would be.
+///
+/// # Errors
+/// As [`write_bundle_set`].
+pub(crate) fn write_bundle_set_publishing(
+    out: &Path,
+    set: CompiledSet,
+    publish: bool,
+) -> anyhow::Result<(Manifest, PathBuf)> {
     let build_id = build_id(&set)?;
     let CompiledSet { mut manifest, components, changelog, search, spool, .. } = set;
     let name = format!("{}@{}", manifest.system, manifest.version);
@@ -1621,6 +1640,10 @@ pub fn write_bundle_set(out: &Path, set: CompiledSet) -> anyhow::Result<(Manifes
         return Err(e.context(format!("cannot write bundles into {}", out.display())));
     }
     let dest = out.join(&name);
+    if !publish {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Ok((manifest, dest));
+    }
     crate::bundle::writer::publish_generation(out, &name, &tmp, manifest.build_id)?;
     Ok((manifest, dest))
 }

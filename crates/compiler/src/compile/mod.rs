@@ -100,6 +100,10 @@ pub struct BuildReport {
     pub recompiled: u32,
     /// Whether the published set was already this build (same build id) and nothing was written.
     pub unchanged: bool,
+    /// Whether this build's set is the one published at [`BuildReport::dir`]: false when
+    /// [`build_denying_warnings`] refused it for its warnings (nothing was published; the previous set, if any,
+    /// stays).
+    pub published: bool,
 }
 
 /// Builds the bundle set of `opts.repo`.
@@ -132,6 +136,21 @@ pub(crate) fn timing(stage: &str) {
 /// # Errors
 /// As [`build`].
 pub fn build_with_cache(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Result<BuildReport> {
+    build_denying_warnings(opts, cache, false)
+}
+
+/// [`build_with_cache`]; with `deny_warnings`, a build that has a warning (a diagnostic that is not a note) is not
+/// published (`build --deny-warnings`, TRIAL item 15): the set is compiled and written to a temporary directory
+/// that is then removed, `out/<system>@<version>` stays what it was (a running `serve` sees no change), and the
+/// report says `published: false`. A tree whose set is already the published one writes nothing either way.
+///
+/// # Errors
+/// As [`build`].
+pub fn build_denying_warnings(
+    opts: &BuildOptions,
+    cache: Option<&Path>,
+    deny_warnings: bool,
+) -> anyhow::Result<BuildReport> {
     let start = Instant::now();
     let _ = STARTED.set(start);
     let repo = &opts.repo;
@@ -180,10 +199,12 @@ pub fn build_with_cache(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Re
     let version_source = compiled.version_source.clone();
     let finished = unit_cache.map(cache::Cache::finish);
     let (reused, recompiled) = finished.as_ref().map_or((0, 0), |f| (f.reused, f.recompiled));
+    let publish = !(deny_warnings && diagnostics.iter().any(|d| !d.is_note()));
     let ((manifest, dir), unchanged) = match emit::published(&opts.out, &compiled).filter(|_| reused > 0) {
         Some(published) => (published, true),
-        None => (write_bundle_set(&opts.out, compiled)?, false),
+        None => (emit::write_bundle_set_publishing(&opts.out, compiled, publish)?, false),
     };
+    let published = publish || unchanged;
     timing("written");
     if let (Some((cache_dir, key)), Some(finished)) = (set, finished) {
         // Recorded before the cache's own notes join: a rebuild that finds the record reuses every unit, cleanly.
@@ -223,6 +244,7 @@ pub fn build_with_cache(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Re
         reused,
         recompiled,
         unchanged,
+        published,
     })
 }
 
@@ -244,6 +266,7 @@ fn unchanged_set(opts: &BuildOptions, dir: &Path, key: u64, walk: &[Diagnostic])
         reused: record.units,
         recompiled: 0,
         unchanged: true,
+        published: true,
     })
 }
 

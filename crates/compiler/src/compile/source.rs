@@ -26,7 +26,7 @@ use tree_sitter::{Language, Node, Parser, Tree, TreeCursor};
 
 /// Files larger than this many bytes (4 MiB) are not parsed: [`analyze`] returns
 /// [`SourceError::TooLarge`] and the caller skips the file with that stated reason.
-pub const MAX_SOURCE_BYTES: usize = 4 * 1024 * 1024;
+pub const MAX_SOURCE_BYTES: usize = crate::model::MAX_ANALYZED_SOURCE_BYTES as usize;
 
 /// What a replaced function body becomes in the skeleton. DESIGN §3 writes it `{ ... }`, but `...` is
 /// not a statement: the skeleton would not re-parse, and tree-sitter's error recovery on
@@ -162,8 +162,8 @@ pub struct SourceAnalysis {
 /// Why [`analyze`] could not analyze a file.
 #[derive(Debug, thiserror::Error)]
 pub enum SourceError {
-    /// The text is over [`MAX_SOURCE_BYTES`]; the file is skipped, not parsed.
-    #[error("source is {bytes} bytes, over the {limit}-byte limit; skipped")]
+    /// The text is over [`MAX_SOURCE_BYTES`]; the file is not parsed (the caller stores it as text only).
+    #[error("{bytes} bytes, over the {limit}-byte (4 MiB) limit of source analysis")]
     TooLarge {
         /// Size of the text, in bytes.
         bytes: usize,

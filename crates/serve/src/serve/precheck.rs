@@ -16,6 +16,39 @@ use serde_json::{Value, json};
 pub const INVALID_REQUEST: i64 = -32600;
 /// JSON-RPC "invalid params".
 pub const INVALID_PARAMS: i64 = -32602;
+/// JSON-RPC "method not found".
+pub const METHOD_NOT_FOUND: i64 = -32601;
+
+/// The request methods this server answers, named by the error an unknown method gets (TRIAL item 26).
+pub const ANSWERED_METHODS: [&str; 7] =
+    ["initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"];
+
+/// The request methods rmcp 3.11 decodes itself (its `ClientRequest`, the MCP specification's requests): left to
+/// it, whatever it answers (an empty list, or its own error for a capability not declared). Any other method is
+/// answered here with [`METHOD_NOT_FOUND`] naming [`ANSWERED_METHODS`], where rmcp's message was the bare method.
+const PROTOCOL_METHODS: [&str; 21] = [
+    "ping",
+    "initialize",
+    "server/discover",
+    "completion/complete",
+    "logging/setLevel",
+    "prompts/get",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "subscriptions/listen",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "tools/call",
+    "tools/list",
+    "tasks/get",
+    "tasks/update",
+    "tasks/cancel",
+    "skills/list",
+    "skills/get",
+    "resources/directory/read",
+];
 
 /// What a misshapen message gets instead of rmcp's answer.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,7 +57,7 @@ pub enum Answer {
     Error {
         /// The request's `id` (null when it has none or the message is no object).
         id: Value,
-        /// [`INVALID_REQUEST`] or [`INVALID_PARAMS`].
+        /// [`INVALID_REQUEST`], [`INVALID_PARAMS`] or [`METHOD_NOT_FOUND`].
         code: i64,
         /// What is wrong and what to send.
         message: String,
@@ -86,7 +119,8 @@ impl Precheck {
 
     /// The answer to `message` when it is JSON but no message rmcp would answer properly; `None` for a well-shaped
     /// one (rmcp answers it). Checked in this order: an object (not a batch); `jsonrpc` `"2.0"`; a `method` string
-    /// (or, without one, a `result` or `error`: a response to a request of ours); `params` absent or an object;
+    /// (or, without one, a `result` or `error`: a response to a request of ours); `params` absent or an object; a
+    /// request's method one of the protocol's (else [`METHOD_NOT_FOUND`], naming [`ANSWERED_METHODS`]);
     /// for `tools/call`, `params.name` a string naming a tool, then `params.arguments` absent, null or an object.
     pub fn answer(&self, message: &Value) -> Option<Answer> {
         let Some(object) = message.as_object() else {
@@ -112,6 +146,15 @@ impl Precheck {
             Some(Value::Object(params)) => Some(params),
             Some(_) => return request("`params` must be an object"),
         };
+        if object.contains_key("id") && !PROTOCOL_METHODS.contains(&method) {
+            // A request (a notification gets no answer) of a method no MCP server has.
+            let message = format!(
+                "method not found: `{}`; this server answers {}",
+                method.chars().take(60).collect::<String>(),
+                ANSWERED_METHODS.join(", ")
+            );
+            return Some(invalid(id, METHOD_NOT_FOUND, message));
+        }
         if method != "tools/call" {
             return None;
         }
@@ -190,6 +233,15 @@ mod tests {
         assert!(check(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list"})).is_none());
         assert!(check(json!({"jsonrpc": "2.0", "id": 5, "result": {}})).is_none());
         assert!(check(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).is_none());
+        let r = check(json!({"jsonrpc": "2.0", "id": 8, "method": "nosuch"})).unwrap();
+        assert_eq!((r["id"].clone(), r["error"]["code"].clone()), (json!(8), json!(-32601)));
+        assert_eq!(
+            r["error"]["message"],
+            "method not found: `nosuch`; this server answers initialize, ping, tools/list, tools/call, \
+             resources/list, resources/templates/list, resources/read"
+        );
+        assert!(check(json!({"jsonrpc": "2.0", "method": "notifications/nosuch"})).is_none(), "no answer");
+        assert!(check(json!({"jsonrpc": "2.0", "id": 9, "method": "prompts/list"})).is_none(), "rmcp's");
         let fine = json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "list_components"}});
         assert!(check(fine).is_none(), "no arguments: the tool's own check says which are missing");
     }

@@ -27,7 +27,9 @@ use crate::search::query::{SearchOptions, SearchView};
 /// Which bundle set to read; part of every tool's parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct SetParams {
-    /// If several.
+    /// The design system, when several are served. The schema gives it no description: the server's
+    /// instructions say when to pass it, and a description would cost `tools/list` tokens in every tool.
+    #[schemars(description = "")]
     pub system: Option<String>,
     /// Default: highest.
     pub version: Option<String>,
@@ -62,7 +64,7 @@ pub struct ListComponentsParams {
 /// `component_details` parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ComponentDetailsParams {
-    /// Component name (any spelling), or changelog-N (a changelog page).
+    /// Name (any spelling) or changelog-N.
     pub component: String,
     /// e.g. en-US.
     pub lang: Option<String>,
@@ -99,7 +101,7 @@ pub struct CodeBlockParams {
 /// `get_changelog` parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ChangelogParams {
-    /// 1 (default) = newest.
+    /// Default 1.
     #[schemars(range(min = 1))]
     pub page: Option<u32>,
     /// e.g. en-US.
@@ -117,7 +119,7 @@ pub struct ChangelogParams {
 pub struct ChangesParams {
     /// Component name.
     pub component: String,
-    /// Older version, compared with `version`.
+    /// Older version.
     pub from: String,
     /// e.g. en-US.
     pub lang: Option<String>,
@@ -137,9 +139,9 @@ pub struct FileCodeParams {
     /// Not the skeleton.
     #[serde(default)]
     pub full: bool,
-    /// First line (1-based).
+    /// 1-based.
     pub start_line: Option<u32>,
-    /// Last line (inclusive).
+    /// Inclusive.
     pub end_line: Option<u32>,
     #[serde(flatten)]
     #[allow(missing_docs)]
@@ -154,7 +156,7 @@ pub struct FileCodeParams {
 pub struct FunctionCodeParams {
     /// Path as listed.
     pub path: String,
-    /// Qualified (Table.render) or unique simple name.
+    /// Table.render, or a unique name.
     pub function: String,
     #[serde(flatten)]
     #[allow(missing_docs)]
@@ -476,7 +478,7 @@ impl DocsServer {
         name = "get_code_block",
         input_schema = input_schema::<CodeBlockParams>(),
         title = "Code block",
-        description = "A document's code block by its placeholder number.",
+        description = "A document's code block by placeholder number.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<CodeBlockView>()
     )]
