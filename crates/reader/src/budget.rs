@@ -29,6 +29,23 @@ pub const ENVELOPE_TOKENS: u32 = 230;
 /// tokenizes every answer at budgets from 300 up and asserts the whole text fits.
 pub const SKELETON_ENVELOPE_TOKENS: u32 = 60;
 
+/// Bytes of each echoed name (a path, component, section title, `system`, `version`, `--bundles` directory) that
+/// [`ENVELOPE_TOKENS`] already covers at each place the answer repeats it: the longest of Semi's paths
+/// (`packages/semi-foundation/table/foundation.ts`, 44 bytes) fit with it. Every byte beyond is reserved as one
+/// token ([`echo_tokens`]), as a token is never shorter than a byte.
+pub const ECHO_FREE_BYTES: usize = 48;
+
+/// Tokens an answer must reserve, beside [`ENVELOPE_TOKENS`], for the names it echoes: `names` are `(name, times)`,
+/// the name and how many times the text or the JSON answer (whichever repeats it more) writes it, cursors included
+/// (a cursor writes a name of its request in base64: 4/3 of its bytes). Each byte over [`ECHO_FREE_BYTES`] counts
+/// a token at each repetition.
+pub fn echo_tokens<'a>(names: impl IntoIterator<Item = (&'a str, u32)>) -> u32 {
+    names
+        .into_iter()
+        .map(|(name, times)| (name.len().saturating_sub(ECHO_FREE_BYTES) as u32).saturating_mul(times))
+        .fold(0u32, u32::saturating_add)
+}
+
 /// Lines longer than this many bytes (1 KiB, about 250 tokens of English) are also cut after words.
 pub const LONG_SEGMENT_BYTES: usize = 1024;
 
@@ -220,6 +237,22 @@ pub enum BudgetError {
         /// What was asked for.
         asked: u32,
     },
+    /// `max_tokens` too small for an answer that repeats long names (a path, heading, `--bundles` directory): the
+    /// names alone would take most of it.
+    #[error(
+        "max_tokens {asked} is too small for this answer: it repeats {what} ({echo} tokens at most beside the \
+         minimum of {MIN_MAX_TOKENS}); ask for max_tokens {needed} or more"
+    )]
+    TooSmallForNames {
+        /// What was asked for.
+        asked: u32,
+        /// The longest echoed name, shortened.
+        what: String,
+        /// Tokens reserved for the names ([`echo_tokens`]).
+        echo: u32,
+        /// The smallest budget that serves it.
+        needed: u32,
+    },
     /// An empty cursor (`--cursor ""`, `cursor: ""`).
     #[error(
         "the cursor is empty: leave it out to get the first part; a cut answer ends with the call that continues it \
@@ -259,6 +292,9 @@ pub struct Budget {
     pub max_tokens: u32,
     /// Whether the call lowered the cap (continuation calls then repeat `max_tokens`).
     pub lowered: bool,
+    /// Tokens reserved for the long names the answer echoes ([`echo_tokens`]), beside [`ENVELOPE_TOKENS`]; 0 until
+    /// the view that serves the call knows its names.
+    pub echo: u32,
 }
 
 impl Budget {
@@ -271,21 +307,41 @@ impl Budget {
             Some(asked) if asked < MIN_MAX_TOKENS => Err(BudgetError::TooSmall { asked }),
             Some(asked) => {
                 let cap = cap.max(MIN_MAX_TOKENS);
-                Ok(Budget { max_tokens: asked.min(cap), lowered: asked < cap })
+                Ok(Budget { max_tokens: asked.min(cap), lowered: asked < cap, echo: 0 })
             }
-            None => Ok(Budget { max_tokens: cap.max(MIN_MAX_TOKENS), lowered: false }),
+            None => Ok(Budget { max_tokens: cap.max(MIN_MAX_TOKENS), lowered: false, echo: 0 }),
         }
     }
 
-    /// Tokens left for stored text once the envelope is reserved.
+    /// Tokens left for stored text once the envelope and the echoed names are reserved.
     pub fn content(self) -> u32 {
-        self.max_tokens.saturating_sub(ENVELOPE_TOKENS)
+        self.max_tokens.saturating_sub(ENVELOPE_TOKENS).saturating_sub(self.echo)
+    }
+
+    /// This budget with `echo` tokens reserved for the echoed names, `what` naming the longest of them.
+    ///
+    /// # Errors
+    /// [`BudgetError::TooSmallForNames`] when `max_tokens` is under [`MIN_MAX_TOKENS`] + `echo`: what is left
+    /// would not hold one stored segment ([`MAX_SEGMENT_TOKENS`]), so the answer would go over.
+    pub fn echoing(self, echo: u32, what: &str) -> Result<Budget, BudgetError> {
+        let needed = MIN_MAX_TOKENS.saturating_add(echo);
+        if self.max_tokens < needed {
+            let what = if what.chars().count() <= 60 {
+                what.to_string()
+            } else {
+                let head: String = what.chars().take(28).collect();
+                let tail: Vec<char> = what.chars().rev().take(28).collect();
+                format!("{head}…{} ({} bytes)", tail.into_iter().rev().collect::<String>(), what.len())
+            };
+            return Err(BudgetError::TooSmallForNames { asked: self.max_tokens, what, echo, needed });
+        }
+        Ok(Budget { echo, ..self })
     }
 }
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { max_tokens: DEFAULT_MAX_TOKENS, lowered: false }
+        Budget { max_tokens: DEFAULT_MAX_TOKENS, lowered: false, echo: 0 }
     }
 }
 

@@ -322,9 +322,13 @@ pub struct Paging<'a> {
 impl Paging<'_> {
     /// No budget at all: every text whole (for programs that want the exact texts, and tests).
     pub fn unlimited() -> Paging<'static> {
-        Paging { budget: Budget { max_tokens: u32::MAX, lowered: false }, cursor: None }
+        Paging { budget: Budget { max_tokens: u32::MAX, lowered: false, echo: 0 }, cursor: None }
     }
 }
+
+/// Most calls an answer's text writes (the continuation and up to two hints, as the skeleton's `--full` and
+/// function calls): each repeats the set's names and the CLI's `--bundles` directory.
+const ECHO_CALLS: u32 = 3;
 
 /// Longest name, path or query part looked up by similarity, in chars; longer ones are echoed shortened.
 pub const MAX_NAME_CHARS: usize = 256;
@@ -1610,6 +1614,7 @@ impl BundleSet {
         let whole = m.list_tokens.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
         let bound = |i: usize| row_bound(&ComponentsView::row(m, i, &lang), width);
         let request = Request::Components { lang: lang.clone() };
+        let paging = self.echoing(paging, &[(lang.as_str(), 4)])?;
         let (rows, part) = self.list_part(&request, &names, &bound, whole, paging)?;
         if part.next_cursor.is_none() && rows.start == 0 {
             return Ok(ComponentsView { part, served: self.served(), ..ComponentsView::new(m, lang) });
@@ -1660,6 +1665,28 @@ impl BundleSet {
             part.next_cursor = Some(Cursor { set, text, request: request.clone(), offset: end as u32 }.encode());
         }
         Ok((first..end, part))
+    }
+
+    /// `paging` with tokens reserved for the names the answer echoes beyond what [`crate::budget::ENVELOPE_TOKENS`]
+    /// covers ([`crate::budget::echo_tokens`]): `names` with their repetitions, and the set's own (`system` and
+    /// `version` in the header and in each of up to [`ECHO_CALLS`] calls, the note once, the CLI's `--bundles`
+    /// directory in each call).
+    ///
+    /// # Errors
+    /// [`BudgetError::TooSmallForNames`] when the budget cannot hold them and one stored segment.
+    fn echoing<'p>(&self, paging: Paging<'p>, names: &[(&str, u32)]) -> Result<Paging<'p>, LookupError> {
+        let note = self.note.get().map(|n| (n.as_str(), 1));
+        let all: Vec<(&str, u32)> = names
+            .iter()
+            .copied()
+            .chain([(self.manifest.system.as_str(), ECHO_CALLS + 1), (self.manifest.version.as_str(), ECHO_CALLS + 1)])
+            .chain(note)
+            .chain(crate::render::cli_bundles().map(|d| (d, ECHO_CALLS)))
+            .collect();
+        let echo = crate::budget::echo_tokens(all.iter().copied());
+        let longest = all.iter().max_by_key(|&&(n, t)| crate::budget::echo_tokens([(n, t)])).map_or("", |a| a.0);
+        let budget = paging.budget.echoing(echo, longest)?;
+        Ok(Paging { budget, ..paging })
     }
 
     /// `system@version`, as cursors name the set.
@@ -1880,6 +1907,11 @@ impl BundleSet {
             found.iter().map(|s| s.title.len() + crate::budget::json_escapes(&s.title) + 3).sum::<usize>()
                 + doc.title.as_deref().map_or(0, |t| t.len() + crate::budget::json_escapes(t));
         let lists = |_: &Part| fields as u32;
+        // Echoed: the component in the header, two hints, the continuation and its cursor; the path in the header
+        // and the JSON; each section's title in the header, its slug in the cursor.
+        let mut names = vec![(meta.name.as_str(), 6), (doc.path.as_str(), 2)];
+        names.extend(found.iter().flat_map(|s| [(s.title.as_str(), 1), (s.slug.as_str(), 2)]));
+        let paging = self.echoing(paging, &names)?;
         let (part, next_cursor) = self.part_with(&request, &text, &cuts, &ranges, &fences, paging, &lists)?;
         Ok(DocView {
             served: self.served(),
@@ -1909,15 +1941,40 @@ impl BundleSet {
     ///
     /// # Errors
     /// As [`BundleSet::doc`], [`BundleSet::card`], [`BundleSet::props`] and [`BundleSet::changelog`];
-    /// [`LookupError::PropsAlone`] for `props` beside other sections.
+    /// [`LookupError::PropsAlone`] for `props` beside other sections; [`LookupError::CursorOfOtherView`] when
+    /// `detail` is named (`Some`, or a bare [`Detail`]) and is not the view the cursor continues (`None`: the
+    /// cursor's).
     pub fn details(
         &self,
         name: &str,
         lang: Option<&str>,
-        detail: Detail,
+        detail: impl Into<Option<Detail>>,
         sections: &[String],
         paging: Paging,
     ) -> Result<DetailsView, LookupError> {
+        let named = detail.into();
+        let detail = named.unwrap_or_default();
+        // A cursor carries its view: a detail named beside it must be that view (a document's sections, served
+        // whole, go with any).
+        let cursor = paging.cursor.and_then(|c| Cursor::decode(c).ok()).map(|c| c.request);
+        if let (Some(asked), Some(request @ Request::Doc { component, lang, form, sections: s })) = (named, &cursor) {
+            // `normal` of a document under the threshold is the full document (its cursor says so).
+            let hidden = || {
+                let (_, meta) = self.component_meta(component).ok()?;
+                self.pick_doc(&meta, Some(lang)).ok().map(|d| d.hidden)
+            };
+            let same = match form {
+                DocForm::Card => asked == Detail::Brief,
+                DocForm::Props => asked == Detail::Normal,
+                DocForm::Normal => asked == Detail::Normal,
+                DocForm::Full => {
+                    !s.is_empty() || asked == Detail::Full || (asked == Detail::Normal && hidden() == Some(false))
+                }
+            };
+            if !same {
+                return Err(LookupError::CursorOfOtherView { cursor: request.to_string(), asked: asked.name().into() });
+            }
+        }
         if let Some(page) = changelog_page_name(name).filter(|_| self.component(name).is_err()) {
             return self.changelog(page, lang, paging).map(DetailsView::Changelog);
         }
@@ -1968,6 +2025,9 @@ impl BundleSet {
         let lists_bound = props.iter().map(|(n, _)| n.len() + crate::budget::json_escapes(n) + 10).sum::<usize>();
         let mut fields = bytes(&doc.title) + bytes(&doc.brief) + bytes(&doc.import) + lists_bound;
         // Under a small budget the brief and import line (also in the card's text) stay out of the JSON.
+        // Echoed: the component in the header, the document call, the continuation and its cursor; the path in the
+        // JSON.
+        let paging = self.echoing(paging, &[(meta.name.as_str(), 5), (doc.path.as_str(), 2)])?;
         let lean = fields > paging.budget.content() as usize / 2;
         if lean {
             fields = bytes(&doc.title) + lists_bound;
@@ -2042,6 +2102,8 @@ impl BundleSet {
             a >= start && b <= start + part.text.len() && a < b
         };
         let lists = |part: &Part| spans.iter().filter(|s| whole_in(part, s)).map(|s| s.2).sum();
+        // Echoed: the component in the header, the continuation and its cursor, the JSON.
+        let paging = self.echoing(paging, &[(meta.name.as_str(), 5)])?;
         let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
         let (tables_total, props_total) = (props.len() as u32, props.iter().map(|t| t.props.len() as u32).sum());
         let props = props.into_iter().zip(&spans).filter(|(_, s)| whole_in(&part, s)).map(|(t, _)| t).collect();
@@ -2193,6 +2255,15 @@ impl BundleSet {
         let request = Request::Block { component: meta.key.clone(), lang: doc.lang.clone(), index };
         let cuts = self.cuts(&bundle, &text_key, &whole)?;
         let fences = [Fence { index, start, end }];
+        // Echoed: the component in the header, the continuation and its cursor, the JSON; the demo file's paths.
+        let mut names = vec![(meta.name.as_str(), 5)];
+        names.extend(
+            block
+                .demo
+                .iter()
+                .flat_map(|d| [(d.path.as_str(), 2)].into_iter().chain(d.description_path.as_deref().map(|p| (p, 2)))),
+        );
+        let paging = self.echoing(paging, &names)?;
         let (part, next_cursor) = self.part(&request, &whole, &cuts, &[(start, end)], &fences, paging)?;
         Ok(CodeBlockView {
             served: self.served(),
@@ -2277,6 +2348,7 @@ impl BundleSet {
         let lists = |part: &Part| {
             lang_meta.releases.iter().filter(|r| in_part(part, r.start_line)).map(|r| r.version.len() as u32 + 3).sum()
         };
+        let paging = self.echoing(paging, &[])?;
         let (mut part, mut next_cursor) =
             self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
         let releases: Vec<String> =
@@ -2332,6 +2404,8 @@ impl BundleSet {
         let bound = |i: usize| (serde_json::to_string(&all[i]).map_or(1000, |j| j.len() + 1) + width + 80) as u32;
         let names: Vec<&str> = all.iter().map(|f| f.path.as_str()).collect();
         let request = Request::Files { component: view.component.clone() };
+        // Echoed: the component in the header, the continuation and its cursor, the JSON.
+        let paging = self.echoing(paging, &[(view.component.as_str(), 5)])?;
         let (rows, part) = self.list_part(&request, &names, &bound, view.tokens, paging)?;
         if part.next_cursor.is_some() || rows.start > 0 {
             view.tokens = rows.clone().map(bound).sum();
@@ -2444,6 +2518,8 @@ impl BundleSet {
                 (cuts.line_start(start), cuts.line_start(end.min(last) + 1))
             }
         };
+        // Echoed: the path in the header, the `--full` and function calls, the continuation and its cursor.
+        let paging = self.echoing(paging, &[(norm.as_str(), 6)])?;
         let request = Request::File { path: norm, full: !skeleton, lines };
         // The skeleton's longer header and its function-list footer are an envelope of their own, and the list's
         // names (on the first part only, bounded by their bytes) come out of the content too, so the whole answer
@@ -2573,6 +2649,8 @@ impl BundleSet {
         }
         let cuts = self.cuts(&bundle, &keys::file(&norm), &text)?;
         let request = Request::Function { path: norm.clone(), qualified: merged.qualified.clone() };
+        // Echoed: in the header, the continuation and its cursor, the JSON.
+        let paging = self.echoing(paging, &[(norm.as_str(), 5), (merged.qualified.as_str(), 5)])?;
         let (part, next_cursor) = self.part(&request, &text, &cuts, &[(start, end)], &[], paging)?;
         Ok(FunctionView {
             served: self.served(),

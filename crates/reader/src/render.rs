@@ -192,6 +192,12 @@ pub fn set_cli_bundles(dir: &str) {
     }
 }
 
+/// The `--bundles` directory the CLI's printed commands repeat ([`set_cli_bundles`]), if any: the budget reserves
+/// its bytes.
+pub(crate) fn cli_bundles() -> Option<&'static str> {
+    CLI_BUNDLES.get().map(String::as_str)
+}
+
 /// `--system S --version V` (and `--bundles DIR` when the CLI was given one) for commands printed to the CLI, each
 /// value quoted for a POSIX shell (`--bundles 'my docs/out'`).
 pub fn cli_set_args(s: &Served) -> String {
