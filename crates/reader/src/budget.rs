@@ -237,20 +237,18 @@ pub enum BudgetError {
         /// What was asked for.
         asked: u32,
     },
-    /// `max_tokens` too small for an answer that repeats long names (a path, heading, `--bundles` directory): the
-    /// names alone would take most of it.
+    /// `max_tokens` too small for an answer that repeats long names (a path, heading, the set's name and version,
+    /// the `--bundles` directory): beside them, not even the first stored segment fits.
     #[error(
-        "max_tokens {asked} is too small for this answer: it repeats {what} ({echo} tokens at most beside the \
-         minimum of {MIN_MAX_TOKENS}); ask for max_tokens {needed} or more"
+        "max_tokens {asked} is too small for {request}: the names it repeats (path, headings, the set's name and \
+         version, the --bundles directory) leave no room for its first lines; ask for max_tokens {needed} or more"
     )]
     TooSmallForNames {
         /// What was asked for.
         asked: u32,
-        /// The longest echoed name, shortened.
-        what: String,
-        /// Tokens reserved for the names ([`echo_tokens`]).
-        echo: u32,
-        /// The smallest budget that serves it.
+        /// What was asked, as a cursor names it.
+        request: String,
+        /// The smallest budget that serves the first part.
         needed: u32,
     },
     /// An empty cursor (`--cursor ""`, `cursor: ""`).
@@ -318,24 +316,10 @@ impl Budget {
         self.max_tokens.saturating_sub(ENVELOPE_TOKENS).saturating_sub(self.echo)
     }
 
-    /// This budget with `echo` tokens reserved for the echoed names, `what` naming the longest of them.
-    ///
-    /// # Errors
-    /// [`BudgetError::TooSmallForNames`] when `max_tokens` is under [`MIN_MAX_TOKENS`] + `echo`: what is left
-    /// would not hold one stored segment ([`MAX_SEGMENT_TOKENS`]), so the answer would go over.
-    pub fn echoing(self, echo: u32, what: &str) -> Result<Budget, BudgetError> {
-        let needed = MIN_MAX_TOKENS.saturating_add(echo);
-        if self.max_tokens < needed {
-            let what = if what.chars().count() <= 60 {
-                what.to_string()
-            } else {
-                let head: String = what.chars().take(28).collect();
-                let tail: Vec<char> = what.chars().rev().take(28).collect();
-                format!("{head}…{} ({} bytes)", tail.into_iter().rev().collect::<String>(), what.len())
-            };
-            return Err(BudgetError::TooSmallForNames { asked: self.max_tokens, what, echo, needed });
-        }
-        Ok(Budget { echo, ..self })
+    /// This budget with `echo` tokens reserved for the echoed names ([`echo_tokens`]). What is left may not hold
+    /// the first stored segment: the view then answers [`BudgetError::TooSmallForNames`] rather than go over.
+    pub fn echoing(self, echo: u32) -> Budget {
+        Budget { echo, ..self }
     }
 }
 
@@ -843,6 +827,17 @@ mod tests {
     fn text_of(segments: &[(usize, u32)]) -> (String, TokenMap) {
         let text = segments.iter().map(|&(len, _)| format!("{}\n", "x".repeat(len - 1))).collect();
         (text, TokenMap { tokens: segments.iter().map(|s| s.1).collect(), ..TokenMap::default() })
+    }
+
+    #[test]
+    fn echoed_names_are_reserved_by_their_bytes_beyond_the_free_ones() {
+        let path = "p".repeat(113);
+        // 113 − 48 = 65 bytes over, repeated 6 times; a 48-byte name costs nothing beyond the envelope.
+        assert_eq!(echo_tokens([(path.as_str(), 6), ("x".repeat(48).as_str(), 9)]), 390);
+        assert_eq!(echo_tokens([("semi", 4), ("2.90.10", 4)]), 0);
+        let b = Budget::new(10_000, Some(1_000)).unwrap().echoing(390);
+        assert_eq!((b.content(), b.max_tokens), (1_000 - ENVELOPE_TOKENS - 390, 1_000));
+        assert_eq!(Budget::new(10_000, Some(300)).unwrap().echoing(390).content(), 0);
     }
 
     #[test]
