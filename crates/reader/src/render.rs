@@ -344,10 +344,12 @@ fn framed(part: &Part, text: &str, more: Option<String>) -> String {
         end_line(&mut out, &format!("{close}\n[code block #{index} continues in the next part]"));
     }
     if let (Some(rest), Some(call)) = (&part.cut, more) {
+        // A long line cut inside is not a line served whole: its rest is among the lines left.
+        let at = if text.is_empty() || text.ends_with('\n') { "after" } else { "inside" };
         end_line(
             &mut out,
             &format!(
-                "[cut after line {}: {} and {} left; continue with {call}]",
+                "[cut {at} line {}: {} and {} left; continue with {call}]",
                 thousands(part.lines.1),
                 plural(rest.lines, "line"),
                 plural(rest.tokens, "token")
@@ -838,6 +840,24 @@ mod tests {
         assert_eq!(
             Surface::Cli.call(&s, None, "component_changes", "diff", &args),
             "mydesign-docs diff N 2 --cursor true --system x --version 2"
+        );
+    }
+
+    #[test]
+    fn a_line_cut_inside_is_not_said_to_be_served() {
+        let part = Part {
+            lines: (1, 3),
+            cut: Some(crate::budget::Rest { tokens: 40, lines: 5 }),
+            tokens_exact: true,
+            ..Part::default()
+        };
+        assert_eq!(
+            framed(&part, "a\nb\nthe first half of line 3", Some("CALL".into())),
+            "a\nb\nthe first half of line 3\n[cut inside line 3: 5 lines and 40 tokens left; continue with CALL]"
+        );
+        assert_eq!(
+            framed(&part, "a\nb\nc\n", Some("CALL".into())),
+            "a\nb\nc\n[cut after line 3: 5 lines and 40 tokens left; continue with CALL]"
         );
     }
 
