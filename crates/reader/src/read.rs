@@ -326,6 +326,22 @@ impl Paging<'_> {
     }
 }
 
+/// The `--bundles` directory of this CLI process when it is not the default `out` (kept here, below `render`, whose
+/// printed commands repeat it, so that the budget can reserve its bytes).
+static CLI_BUNDLES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Records the CLI's `--bundles` directory ([`crate::render::set_cli_bundles`]); the default `out` is not recorded.
+pub(crate) fn record_cli_bundles(dir: &str) {
+    if dir != "out" {
+        let _ = CLI_BUNDLES.set(dir.to_string());
+    }
+}
+
+/// The CLI's `--bundles` directory, if recorded.
+pub(crate) fn cli_bundles() -> Option<&'static str> {
+    CLI_BUNDLES.get().map(String::as_str)
+}
+
 /// [`BudgetError::TooSmallForNames`] for `request` under `paging`, whose first part needs `over` tokens more.
 fn too_small_for_names(paging: Paging, request: &Request, over: u32) -> LookupError {
     let asked = paging.budget.max_tokens;
@@ -1688,7 +1704,7 @@ impl BundleSet {
             .copied()
             .chain([(self.manifest.system.as_str(), ECHO_CALLS + 1), (self.manifest.version.as_str(), ECHO_CALLS + 1)])
             .chain(note)
-            .chain(crate::render::cli_bundles().map(|d| (d, ECHO_CALLS)))
+            .chain(cli_bundles().map(|d| (d, ECHO_CALLS)))
             .collect();
         let budget = paging.budget.echoing(crate::budget::echo_tokens(all));
         Paging { budget, ..paging }

@@ -181,21 +181,11 @@ impl Surface {
     }
 }
 
-/// The `--bundles` directory of this CLI process when it is not the default `out`: the commands it prints repeat it,
-/// so that pasting one reads the same bundles. Set once by the CLI (a process has one); never by the server.
-static CLI_BUNDLES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-
-/// Records the CLI's `--bundles` directory (see [`cli_set_args`]); the default `out` is not recorded.
+/// Records the CLI's `--bundles` directory (see [`cli_set_args`]); the default `out` is not recorded. The commands
+/// a CLI process prints repeat it, so that pasting one reads the same bundles. Set once by the CLI (a process has
+/// one); never by the server.
 pub fn set_cli_bundles(dir: &str) {
-    if dir != "out" {
-        let _ = CLI_BUNDLES.set(dir.to_string());
-    }
-}
-
-/// The `--bundles` directory the CLI's printed commands repeat ([`set_cli_bundles`]), if any: the budget reserves
-/// its bytes.
-pub(crate) fn cli_bundles() -> Option<&'static str> {
-    CLI_BUNDLES.get().map(String::as_str)
+    crate::read::record_cli_bundles(dir);
 }
 
 /// `--system S --version V` (and `--bundles DIR` when the CLI was given one) for commands printed to the CLI, each
@@ -203,7 +193,7 @@ pub(crate) fn cli_bundles() -> Option<&'static str> {
 pub fn cli_set_args(s: &Served) -> String {
     let q = |v: &str| shell_words::quote(v).into_owned();
     let mut out = format!("--system {} --version {}", q(&s.system), q(&s.version));
-    if let Some(dir) = CLI_BUNDLES.get() {
+    if let Some(dir) = crate::read::cli_bundles() {
         out.push_str(&format!(" --bundles {}", q(dir)));
     }
     out
