@@ -342,10 +342,17 @@ pub(crate) fn cli_bundles() -> Option<&'static str> {
     CLI_BUNDLES.get().map(String::as_str)
 }
 
-/// [`BudgetError::TooSmallForNames`] for `request` under `paging`, whose first part needs `over` tokens more.
-fn too_small_for_names(paging: Paging, request: &Request, over: u32) -> LookupError {
+/// [`BudgetError::TooSmallForNames`] for `request` under `paging`, whose first part needs `need` tokens of content
+/// (the budget that serves it: the envelope, the names' reserve and `need`).
+fn too_small_for_names(paging: Paging, request: &Request, need: u32) -> LookupError {
+    let needed = crate::budget::ENVELOPE_TOKENS.saturating_add(paging.budget.echo).saturating_add(need);
     let asked = paging.budget.max_tokens;
-    BudgetError::TooSmallForNames { asked, request: request.to_string(), needed: asked.saturating_add(over) }.into()
+    BudgetError::TooSmallForNames {
+        asked,
+        request: request.to_string(),
+        needed: needed.max(crate::budget::MIN_MAX_TOKENS),
+    }
+    .into()
 }
 
 /// Most calls an answer's text writes (the continuation and up to two hints, as the skeleton's `--full` and
@@ -1682,8 +1689,7 @@ impl BundleSet {
         part.tokens_exact = false;
         let (kept, _) = crate::budget::listed_within((first..names.len()).map(bound), paging.budget.content());
         if kept == 0 && paging.budget.echo > 0 {
-            let over = bound(first).saturating_sub(paging.budget.content());
-            return Err(too_small_for_names(paging, request, over));
+            return Err(too_small_for_names(paging, request, bound(first)));
         }
         let end = (first + kept.max(1)).min(names.len());
         if end < names.len() {
@@ -1821,7 +1827,7 @@ impl BundleSet {
         if paging.budget.echo > 0 && !fits(&part) {
             // Beside the long names, not even the first segment fits: an error, never an answer over the budget.
             let need = part.tokens + 2 * crate::budget::json_escapes(&part.text) as u32 + lists(&part);
-            return Err(too_small_for_names(paging, request, need - room));
+            return Err(too_small_for_names(paging, request, need));
         }
         part.max_tokens = paging.budget.lowered.then_some(paging.budget.max_tokens);
         let (set, text) = (Cursor::set_id(&label), Cursor::text_id(text));
