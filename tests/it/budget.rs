@@ -541,6 +541,23 @@ fn long_paths_headings_and_set_names_stay_within_the_budget() {
         "{err}"
     );
 
+    // Over MCP: the text item and the structuredContent the server sends.
+    let mut c =
+        crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", report.dir.parent().unwrap().to_str().unwrap()]);
+    let r = c.call("get_file_code", serde_json::json!({"path": PATH_113, "max_tokens": 300}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let msg = r["result"]["content"][0]["text"].as_str().unwrap_or_default().to_string();
+    assert!(msg.contains("ask for max_tokens 748 or more"), "{msg}");
+    for max in [748, 1000, 2000] {
+        for full in [false, true] {
+            let r = c.call("get_file_code", serde_json::json!({"path": PATH_113, "max_tokens": max, "full": full}));
+            assert_ne!(r["result"]["isError"], true, "{r}");
+            let text = counter.count(r["result"]["content"][0]["text"].as_str().unwrap());
+            let structured = counter.count(&serde_json::to_string(&r["result"]["structuredContent"]).unwrap());
+            assert!(text <= max && structured <= max, "MCP at {max} full={full}: text {text}, structured {structured}");
+        }
+    }
+
     // A long --bundles directory (CLI: every printed command repeats it).
     let deep = tempfile::tempdir().unwrap();
     let mut dir = deep.path().to_path_buf();
