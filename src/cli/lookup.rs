@@ -113,7 +113,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Doc { component, detail, full, sections, lookup: a } => {
             let set = open(&a)?;
-            let detail = if full { Detail::Full } else { detail };
+            let detail = if full { Some(Detail::Full) } else { detail };
             // Semi's addressing (`changelog` / `changelog-N`) and `--section props` as over MCP.
             print(&set.details(&component, a.lang.as_deref(), detail, &sections, paging(&set, &a)?)?, a.json)
         }

@@ -41,9 +41,10 @@ enum Command {
     Doc {
         /// Component name (any spelling: Table, table, date-picker, DatePicker), or changelog / changelog-N.
         component: String,
-        /// brief: the component card with sizes; normal: placeholders over 888 lines; full: the whole document.
-        #[arg(long, value_parser = parse_detail, default_value = "normal")]
-        detail: mydesign_docs::read::Detail,
+        /// brief: the component card with sizes; normal (the default): placeholders over 888 lines; full: the whole
+        /// document. With --cursor, leave it out (the cursor carries its view) or name the cursor's.
+        #[arg(long, value_parser = parse_detail)]
+        detail: Option<mydesign_docs::read::Detail>,
         /// The whole document, code blocks included (same as --detail full).
         #[arg(long)]
         full: bool,

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use mydesign_docs::budget::{Budget, DEFAULT_MAX_TOKENS, ENVELOPE_TOKENS};
+use mydesign_docs::budget::{Budget, BudgetError, DEFAULT_MAX_TOKENS, ENVELOPE_TOKENS};
 use mydesign_docs::compile::tokens::TokenCounter;
 use mydesign_docs::read::DetailsView;
 use mydesign_docs::read::{BundleSet, Detail, LookupError, Paging};
@@ -424,4 +424,174 @@ fn lists_of_20000_components_are_cut_to_the_budget_and_cursors_walk_every_row() 
     let o = out.path().to_str().unwrap();
     let cli = common::ok(out.path(), &["components", "--max-tokens", "300", "--bundles", o]);
     assert!(cli.contains("[rows 1–") && cli.contains("continue with mydesign-docs components --cursor "), "{cli}");
+}
+
+/// The 113-character path of the trial (item 1), a ~280-character one, a ~200-character heading, and a long
+/// system name and version.
+pub(crate) const PATH_113: &str =
+    "src/components/Widget/components-internal-implementation/components-internal-implementation/widget-implemented.ts";
+
+/// A ~280-character path under the widget's folder (deeper ones are not stored by the default layout).
+pub(crate) fn path_400() -> String {
+    let dirs: Vec<String> = (0..6).map(|i| format!("nested-implementation-directory-level-{i}")).collect();
+    format!("src/components/Widget/{}/deep-source.ts", dirs.join("/"))
+}
+
+/// A ~200-character heading.
+pub(crate) const LONG_HEADING: &str = "Configuring the validation behaviour of every nested field group when the \
+     surrounding form is submitted asynchronously and some of the fields are rendered lazily inside collapsed panels";
+
+/// The text item and the structuredContent of an answer.
+fn both<V: Render>(v: V) -> (String, String) {
+    (v.text(), v.json())
+}
+
+/// A repository of long names (trial item 1), written here.
+pub(crate) fn long_names_repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write(
+        "package.json",
+        r#"{"name": "acme-enterprise-design-system-components-for-internal-tooling", "version": "2.3.4-beta.20261201.build.123456"}"#,
+    );
+    let body: String =
+        (0..60).map(|i| format!("Step {i}: the field group validates its value and reports it.\n")).collect();
+    write("docs/widget/index.md", &format!("# Widget\n\ntext\n\n## {LONG_HEADING}\n\n{body}"));
+    let source: String =
+        (0..300).map(|i| format!("export function fn{i}(a: number): number {{\n  return a + {i};\n}}\n")).collect();
+    write(PATH_113, &source);
+    write(&path_400(), &source.replace("a + ", "a - "));
+    dir
+}
+
+/// Trial item 1: the names an answer echoes (path, heading, system, version, `--bundles` directory) are reserved by
+/// their bytes, so no answer goes over `max_tokens` whatever their length; when they alone would not leave room,
+/// the answer is an error naming the budget that serves it.
+#[test]
+fn long_paths_headings_and_set_names_stay_within_the_budget() {
+    let repo = long_names_repo();
+    let out = tempfile::tempdir().unwrap();
+    let report = common::build_into(repo.path(), "default", out.path());
+    let set = BundleSet::open(&report.dir).unwrap();
+    let counter = counter();
+    let long = path_400();
+    let slug = set.details("widget", None, Detail::Full, &[], Paging::unlimited()).unwrap();
+    let DetailsView::Doc(doc) = slug else { panic!("a document") };
+    assert!(doc.text.contains(LONG_HEADING));
+    let (mut served, mut refused) = (Vec::new(), Vec::new());
+    for max in [300, 350, 500, 700, 900, 1200, 2000, 5000] {
+        let budget = Budget::new(DEFAULT_MAX_TOKENS, Some(max)).unwrap();
+        let paging = Paging { budget, cursor: None };
+        type Call<'a> = &'a dyn Fn(Paging) -> Result<(String, String), LookupError>;
+        // Served within the budget, or refused naming a budget that serves it (checked: it does).
+        let mut check = |what: &str, call: Call| match call(paging) {
+            Ok((text, json)) => {
+                let (t, j) = (counter.count(&text), counter.count(&json));
+                assert!(t <= max && j <= max, "{what} at {max}: text {t}, JSON {j} tokens:\n{text:.500}");
+                served.push((what.to_string(), max, t, j));
+            }
+            Err(LookupError::Budget(BudgetError::TooSmallForNames { needed, .. })) => {
+                assert!(needed > max, "{what} at {max}: asks for {needed}");
+                let budget = Budget::new(DEFAULT_MAX_TOKENS, Some(needed)).unwrap();
+                let (text, json) = call(Paging { budget, cursor: None })
+                    .unwrap_or_else(|e| panic!("{what}: the budget the error names, {needed}, is refused: {e}"));
+                let (t, j) = (counter.count(&text), counter.count(&json));
+                assert!(t <= needed && j <= needed, "{what} at {needed}: text {t}, JSON {j} tokens");
+                refused.push((what.to_string(), max, needed));
+            }
+            Err(e) => panic!("{what} at {max}: {e}"),
+        };
+        for path in [PATH_113, long.as_str()] {
+            check(&format!("file {}", path.len()), &|p| set.file(path, false, None, p).map(both));
+            check(&format!("file {} --full", path.len()), &|p| set.file(path, true, None, p).map(both));
+            check(&format!("file {} 1-200", path.len()), &|p| set.file(path, false, Some((1, 200)), p).map(both));
+            check(&format!("function {}", path.len()), &|p| set.function(path, "fn7", p).map(both));
+        }
+        let sections = [LONG_HEADING.to_string()];
+        check("section", &|p| set.details("widget", None, None, &sections, p).map(both));
+        check("card", &|p| set.details("widget", None, Detail::Brief, &[], p).map(both));
+        check("doc", &|p| set.details("widget", None, None, &[], p).map(both));
+        check("files", &|p| set.files_paged("widget", p).map(both));
+        check("components", &|p| set.components_paged(None, p).map(both));
+    }
+    for s in &served {
+        eprintln!("served {s:?}");
+    }
+    for s in &refused {
+        eprintln!("refused (what, max, needed) {s:?}");
+    }
+    // Served whole at the larger budgets (the reserve is no excuse for serving nothing).
+    for what in ["file 113", "file 113 --full", "section", "card", "doc", "files", "components"] {
+        assert!(served.iter().any(|s| s.0 == what), "{what} never served");
+    }
+    // The 113-character path at 300: an error naming the budget, not 349 tokens.
+    let err = set.file(
+        PATH_113,
+        false,
+        None,
+        Paging { budget: Budget::new(DEFAULT_MAX_TOKENS, Some(300)).unwrap(), cursor: None },
+    );
+    let err = err.map(|_| ()).unwrap_err().to_string();
+    assert!(
+        err.starts_with(&format!("max_tokens 300 is too small for file `{PATH_113}`: the names it repeats")),
+        "{err}"
+    );
+
+    // Over MCP: the text item and the structuredContent the server sends.
+    let mut c =
+        crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", report.dir.parent().unwrap().to_str().unwrap()]);
+    let r = c.call("get_file_code", serde_json::json!({"path": PATH_113, "max_tokens": 300}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let msg = r["result"]["content"][0]["text"].as_str().unwrap_or_default().to_string();
+    assert!(msg.contains("ask for max_tokens 748 or more"), "{msg}");
+    for max in [748, 1000, 2000] {
+        for full in [false, true] {
+            let r = c.call("get_file_code", serde_json::json!({"path": PATH_113, "max_tokens": max, "full": full}));
+            assert_ne!(r["result"]["isError"], true, "{r}");
+            let text = counter.count(r["result"]["content"][0]["text"].as_str().unwrap());
+            let structured = counter.count(&serde_json::to_string(&r["result"]["structuredContent"]).unwrap());
+            assert!(text <= max && structured <= max, "MCP at {max} full={full}: text {text}, structured {structured}");
+        }
+    }
+
+    // A long --bundles directory (CLI: every printed command repeats it).
+    let deep = tempfile::tempdir().unwrap();
+    let mut dir = deep.path().to_path_buf();
+    while dir.to_str().unwrap().len() < 200 {
+        dir.push("a-long-directory-of-bundles");
+    }
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("out");
+    std::os::unix::fs::symlink(report.dir.parent().unwrap(), &link).unwrap();
+    let bundles = link.to_str().unwrap();
+    assert!(bundles.len() > 200, "{}", bundles.len());
+    let sample = common::sample();
+    let sample_out = dir.join("sample");
+    std::os::unix::fs::symlink(sample.report.dir.parent().unwrap(), &sample_out).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    for max in ["300", "500", "1000"] {
+        for (b, args) in [
+            (bundles, vec!["components"]),
+            (bundles, vec!["file", PATH_113]),
+            (sample_out.to_str().unwrap(), vec!["file", "src/components/Table/Table.tsx"]),
+            (sample_out.to_str().unwrap(), vec!["components"]),
+        ] {
+            let mut all = args.clone();
+            all.extend(["--max-tokens", max, "--bundles", b]);
+            let o = common::run(tmp.path(), &all);
+            let text = String::from_utf8_lossy(&o.stdout);
+            if o.status.success() {
+                let t = counter.count(&text);
+                assert!(t <= max.parse().unwrap(), "{all:?}: {t} tokens:\n{text:.500}");
+                eprintln!("{:?} at {max}: {t} tokens", &args);
+            } else {
+                let e = String::from_utf8_lossy(&o.stderr);
+                assert!(e.contains("is too small for") && e.contains("ask for max_tokens"), "{all:?}: {e}");
+            }
+        }
+    }
 }

@@ -493,6 +493,48 @@ fn a_cursor_of_another_view_is_an_error_not_ignored() {
         err.contains("this cursor continues the card of `table` (en-US), but the call asks for detail=full"),
         "{err}"
     );
+    // Trial item 11: `normal` named beside a cursor of the full document (or of the card) is an error too, in the
+    // CLI and over MCP; a cursor of a short document's `normal` answer (which is the full document) still goes on.
+    let full = common::ok(tmp.path(), &["doc", "table", "--full", "--max-tokens", "500", "--json", "--bundles", set]);
+    let full: serde_json::Value = serde_json::from_str(&full).unwrap();
+    let full_cursor = full["next_cursor"].as_str().expect("cut at 500");
+    let err =
+        common::fails(tmp.path(), &["doc", "table", "--detail", "normal", "--cursor", full_cursor, "--bundles", set]);
+    assert_eq!(
+        err.trim(),
+        "error: this cursor continues the full document of `table` (en-US), but the call asks for detail=normal: \
+         drop `detail` (CLI: --detail/--full) to continue it, or drop the cursor to start the normal answer"
+    );
+    let err = common::fails(tmp.path(), &["doc", "table", "--detail", "normal", "--cursor", cursor, "--bundles", set]);
+    assert!(err.contains("continues the card of `table` (en-US), but the call asks for detail=normal"), "{err}");
+    let err =
+        common::fails(tmp.path(), &["doc", "table", "--detail", "brief", "--cursor", full_cursor, "--bundles", set]);
+    assert!(
+        err.contains("continues the full document of `table` (en-US), but the call asks for detail=brief"),
+        "{err}"
+    );
+    let tag = common::ok(
+        tmp.path(),
+        &["doc", "tag", "--detail", "normal", "--max-tokens", "300", "--json", "--bundles", set],
+    );
+    let tag: serde_json::Value = serde_json::from_str(&tag).unwrap();
+    assert_eq!(tag["hidden"], false, "tag is under the threshold: normal serves the full document");
+    let tag_cursor = tag["next_cursor"].as_str().expect("tag is cut at 300");
+    common::ok(tmp.path(), &["doc", "tag", "--detail", "normal", "--cursor", tag_cursor, "--bundles", set]);
+    let mut c = crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", set]);
+    let r = c.call(
+        "component_details",
+        serde_json::json!({"component": "table", "detail": "normal", "cursor": full_cursor}),
+    );
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    assert!(
+        r["result"]["content"][0]["text"].as_str().is_some_and(
+            |t| t.contains("continues the full document of `table` (en-US), but the call asks for detail=normal")
+        ),
+        "{r}"
+    );
+    let r = c.call("component_details", serde_json::json!({"component": "table", "cursor": full_cursor}));
+    assert_ne!(r["result"]["isError"], true, "without detail the cursor goes on: {r}");
 }
 
 /// A new user's trial: an empty cursor was reported as a "checksum mismatch", `changelog-99999999999999999999` as an

@@ -8,7 +8,7 @@
 
 use crate::common;
 
-use mydesign_docs::budget::Budget;
+use mydesign_docs::budget::{Budget, BudgetError};
 use mydesign_docs::compile::tokens::TokenCounter;
 use mydesign_docs::diff::{Changes, changelog_since, changes};
 use mydesign_docs::read::{BundleSet, Detail, Library, LookupError, Paging};
@@ -25,6 +25,8 @@ struct Seen {
     max_json_ratio: f64,
     /// Chains with a row shortened to fit (`component_changes` at small budgets).
     shortened: usize,
+    /// First parts refused as too small for the long names they repeat (trial item 1), instead of going over.
+    refused: usize,
     /// Each lookup's first part (bytes of its text) at the largest budget swept so far: a larger budget never
     /// serves less.
     first: std::collections::HashMap<String, (u32, usize)>,
@@ -53,8 +55,14 @@ fn chain<V: Render>(
     seen.chains += 1;
     for n in 0.. {
         assert!(n < 100_000, "{what} at {max}: cursors do not end");
-        let view = call(Paging { budget, cursor: cursor.as_deref() })
-            .unwrap_or_else(|e| panic!("{what} at {max}, part {n}: {e}"));
+        let view = match call(Paging { budget, cursor: cursor.as_deref() }) {
+            // Long names leave no room at this budget: a clear error, never an answer over it.
+            Err(LookupError::Budget(BudgetError::TooSmallForNames { .. })) if n == 0 => {
+                seen.refused += 1;
+                return;
+            }
+            r => r.unwrap_or_else(|e| panic!("{what} at {max}, part {n}: {e}")),
+        };
         let rendered = view.text();
         let json = serde_json::to_value(&view).unwrap();
         let compact = serde_json::to_string(&json).unwrap();
@@ -204,6 +212,9 @@ fn sweep_the_sample() {
     assert!(seen.parts > 500, "{seen:?}");
 }
 
+/// A 131-character path of the hostile corpus.
+const LONG_PATH: &str = "src/components/Hostile/a-rather-long-directory-name-for-internal-use/another-rather-long-directory-name/and-a-long-file-name-too.ts";
+
 /// A repository of awkward but real inputs, written here.
 fn hostile_repo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -230,7 +241,9 @@ fn hostile_repo() -> tempfile::TempDir {
     write(
         "docs/hostile/index.md",
         &format!(
-            "# Hostile\n\n## Hex\n\n{hex}\n\n## 中文\n\n{zh}\n\n## API\n\n| Prop | Type | Default | Description |\n| --- | --- | --- | --- |\n{rows}\n## Code\n\n```js\n{}\n```\n",
+            "# Hostile\n\n## {}\n\n{}\n## Hex\n\n{hex}\n\n## 中文\n\n{zh}\n\n## API\n\n| Prop | Type | Default | Description |\n| --- | --- | --- | --- |\n{rows}\n## Code\n\n```js\n{}\n```\n",
+            crate::budget::LONG_HEADING,
+            "A line under a long heading.\n".repeat(40),
             "var a=1;".repeat(3000)
         ),
     );
@@ -239,6 +252,8 @@ fn hostile_repo() -> tempfile::TempDir {
     let functions: String =
         (0..300).map(|i| format!("export function handle{i}(x: string) {{\n  return x + \"{i}\";\n}}\n\n")).collect();
     write("src/components/Hostile/Hostile.ts", &functions);
+    // Long names (trial item 1): a 131-character path, and a 200-character heading above.
+    write(LONG_PATH, &functions.replace("x + ", "x - "));
     dir
 }
 
@@ -249,8 +264,15 @@ fn sweep_a_hostile_corpus() {
     let report = common::build_into(repo.path(), "default", out.path());
     let set = BundleSet::open(&report.dir).unwrap();
     let mut seen = Seen::default();
-    let files = ["src/components/Hostile/min.js", "src/components/Hostile/Hostile.ts"];
+    let files = ["src/components/Hostile/min.js", "src/components/Hostile/Hostile.ts", LONG_PATH];
     sweep_set("hostile", &set, &["hostile"], &files, &BUDGETS, 1, 2, &mut seen);
+    let counter = TokenCounter::new(&set.head().encoding).unwrap();
+    let heading = [crate::budget::LONG_HEADING.to_string()];
+    for &max in &BUDGETS {
+        chain("hostile long heading", &set, max, &counter, &mut seen, None, &|p| {
+            set.details("hostile", None, None, &heading, p)
+        });
+    }
     // The megabyte run: at 2,000 (issue 10: one 125,029-token part) and at the default cap.
     sweep_set("hostile", &set, &["blob"], &[], &[2000, 10_000], 0, 0, &mut seen);
     eprintln!("hostile: {seen:?}");
@@ -318,4 +340,67 @@ fn sweep_component_changes() {
     }
     eprintln!("changes: {seen:?}");
     assert!(seen.parts > 500, "{seen:?}");
+}
+
+/// A larger budget never serves less, on a fine grid (trial item 2: the coarse grid of [`BUDGETS`] missed the card
+/// serving 301 tokens at 707 and 227 at 744, and skeletons regressing every ~220 tokens): the first part of each
+/// lookup at every 23 tokens from 300 to 2,400, its text no shorter than at any smaller budget, its text item and
+/// structuredContent within the budget.
+fn fine_grid<V: Render>(
+    what: &str,
+    set: &BundleSet,
+    counter: &TokenCounter,
+    call: &dyn Fn(Paging) -> Result<V, LookupError>,
+) -> usize {
+    let mut last: Option<(u32, usize)> = None;
+    let mut checked = 0;
+    for max in (300..=2400).step_by(23) {
+        let budget = Budget::new(set.head().thresholds.max_tokens, Some(max)).unwrap();
+        let view = call(Paging { budget, cursor: None }).unwrap_or_else(|e| panic!("{what} at {max}: {e}"));
+        let (rendered, compact) = (view.text(), view.json());
+        let text = content(&serde_json::from_str(&compact).unwrap());
+        for (form, s) in [("text item", &rendered), ("structuredContent", &compact)] {
+            if s.len() > max as usize {
+                let t = counter.count(s);
+                assert!(t <= max, "{what} at {max}: {form} {t} tokens");
+            }
+        }
+        if let Some((smaller, len)) = last {
+            assert!(text.len() >= len, "{what}: {max} tokens serve {} bytes, {smaller} served {len}", text.len());
+        }
+        last = Some((max, text.len()));
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn a_larger_budget_never_serves_less_on_a_fine_grid() {
+    let sample = &common::sample().set;
+    let counter = TokenCounter::new(&sample.head().encoding).unwrap();
+    let mut checked = 0;
+    for lang in sample.head().langs.clone() {
+        for c in ["table", "modal", "select"] {
+            let l = Some(lang.as_str());
+            checked += fine_grid(&format!("sample {c} {lang} card"), sample, &counter, &|p| {
+                sample.details(c, l, Detail::Brief, &[], p)
+            });
+        }
+    }
+    for f in ["src/components/Table/Table.tsx", "src/components/Select/Select.tsx"] {
+        checked += fine_grid(&format!("sample {f}"), sample, &counter, &|p| sample.file(f, false, None, p));
+    }
+    if let Some(b) = common::semi() {
+        let counter = TokenCounter::new(&b.set.head().encoding).unwrap();
+        for c in ["avatar", "table", "button", "form"] {
+            checked += fine_grid(&format!("semi {c} card"), &b.set, &counter, &|p| {
+                b.set.details(c, None, Detail::Brief, &[], p)
+            });
+        }
+        let f = "packages/semi-foundation/table/foundation.ts";
+        checked += fine_grid(&format!("semi {f}"), &b.set, &counter, &|p| b.set.file(f, false, None, p));
+    } else {
+        eprintln!("skipping Semi: MYDESIGN_REAL_CORPUS has no semi");
+    }
+    assert!(checked >= 8 * 92, "{checked}");
 }

@@ -29,6 +29,23 @@ pub const ENVELOPE_TOKENS: u32 = 230;
 /// tokenizes every answer at budgets from 300 up and asserts the whole text fits.
 pub const SKELETON_ENVELOPE_TOKENS: u32 = 60;
 
+/// Bytes of each echoed name (a path, component, section title, `system`, `version`, `--bundles` directory) that
+/// [`ENVELOPE_TOKENS`] already covers at each place the answer repeats it: the longest of Semi's paths
+/// (`packages/semi-foundation/table/foundation.ts`, 44 bytes) fit with it. Every byte beyond is reserved as one
+/// token ([`echo_tokens`]), as a token is never shorter than a byte.
+pub const ECHO_FREE_BYTES: usize = 48;
+
+/// Tokens an answer must reserve, beside [`ENVELOPE_TOKENS`], for the names it echoes: `names` are `(name, times)`,
+/// the name and how many times the text or the JSON answer (whichever repeats it more) writes it, cursors included
+/// (a cursor writes a name of its request in base64: 4/3 of its bytes). Each byte over [`ECHO_FREE_BYTES`] counts
+/// a token at each repetition.
+pub fn echo_tokens<'a>(names: impl IntoIterator<Item = (&'a str, u32)>) -> u32 {
+    names
+        .into_iter()
+        .map(|(name, times)| (name.len().saturating_sub(ECHO_FREE_BYTES) as u32).saturating_mul(times))
+        .fold(0u32, u32::saturating_add)
+}
+
 /// Lines longer than this many bytes (1 KiB, about 250 tokens of English) are also cut after words.
 pub const LONG_SEGMENT_BYTES: usize = 1024;
 
@@ -220,6 +237,20 @@ pub enum BudgetError {
         /// What was asked for.
         asked: u32,
     },
+    /// `max_tokens` too small for an answer that repeats long names (a path, heading, the set's name and version,
+    /// the `--bundles` directory): beside them, not even the first stored segment fits.
+    #[error(
+        "max_tokens {asked} is too small for {request}: the names it repeats (path, headings, the set's name and \
+         version, the --bundles directory) leave no room for its first lines; ask for max_tokens {needed} or more"
+    )]
+    TooSmallForNames {
+        /// What was asked for.
+        asked: u32,
+        /// What was asked, as a cursor names it.
+        request: String,
+        /// The smallest budget that serves the first part.
+        needed: u32,
+    },
     /// An empty cursor (`--cursor ""`, `cursor: ""`).
     #[error(
         "the cursor is empty: leave it out to get the first part; a cut answer ends with the call that continues it \
@@ -259,6 +290,9 @@ pub struct Budget {
     pub max_tokens: u32,
     /// Whether the call lowered the cap (continuation calls then repeat `max_tokens`).
     pub lowered: bool,
+    /// Tokens reserved for the long names the answer echoes ([`echo_tokens`]), beside [`ENVELOPE_TOKENS`]; 0 until
+    /// the view that serves the call knows its names.
+    pub echo: u32,
 }
 
 impl Budget {
@@ -271,21 +305,27 @@ impl Budget {
             Some(asked) if asked < MIN_MAX_TOKENS => Err(BudgetError::TooSmall { asked }),
             Some(asked) => {
                 let cap = cap.max(MIN_MAX_TOKENS);
-                Ok(Budget { max_tokens: asked.min(cap), lowered: asked < cap })
+                Ok(Budget { max_tokens: asked.min(cap), lowered: asked < cap, echo: 0 })
             }
-            None => Ok(Budget { max_tokens: cap.max(MIN_MAX_TOKENS), lowered: false }),
+            None => Ok(Budget { max_tokens: cap.max(MIN_MAX_TOKENS), lowered: false, echo: 0 }),
         }
     }
 
-    /// Tokens left for stored text once the envelope is reserved.
+    /// Tokens left for stored text once the envelope and the echoed names are reserved.
     pub fn content(self) -> u32 {
-        self.max_tokens.saturating_sub(ENVELOPE_TOKENS)
+        self.max_tokens.saturating_sub(ENVELOPE_TOKENS).saturating_sub(self.echo)
+    }
+
+    /// This budget with `echo` tokens reserved for the echoed names ([`echo_tokens`]). What is left may not hold
+    /// the first stored segment: the view then answers [`BudgetError::TooSmallForNames`] rather than go over.
+    pub fn echoing(self, echo: u32) -> Budget {
+        Budget { echo, ..self }
     }
 }
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { max_tokens: DEFAULT_MAX_TOKENS, lowered: false }
+        Budget { max_tokens: DEFAULT_MAX_TOKENS, lowered: false, echo: 0 }
     }
 }
 
@@ -787,6 +827,17 @@ mod tests {
     fn text_of(segments: &[(usize, u32)]) -> (String, TokenMap) {
         let text = segments.iter().map(|&(len, _)| format!("{}\n", "x".repeat(len - 1))).collect();
         (text, TokenMap { tokens: segments.iter().map(|s| s.1).collect(), ..TokenMap::default() })
+    }
+
+    #[test]
+    fn echoed_names_are_reserved_by_their_bytes_beyond_the_free_ones() {
+        let path = "p".repeat(113);
+        // 113 − 48 = 65 bytes over, repeated 6 times; a 48-byte name costs nothing beyond the envelope.
+        assert_eq!(echo_tokens([(path.as_str(), 6), ("x".repeat(48).as_str(), 9)]), 390);
+        assert_eq!(echo_tokens([("semi", 4), ("2.90.10", 4)]), 0);
+        let b = Budget::new(10_000, Some(1_000)).unwrap().echoing(390);
+        assert_eq!((b.content(), b.max_tokens), (1_000 - ENVELOPE_TOKENS - 390, 1_000));
+        assert_eq!(Budget::new(10_000, Some(300)).unwrap().echoing(390).content(), 0);
     }
 
     #[test]

@@ -357,9 +357,42 @@ pub struct Paging<'a> {
 impl Paging<'_> {
     /// No budget at all: every text whole (for programs that want the exact texts, and tests).
     pub fn unlimited() -> Paging<'static> {
-        Paging { budget: Budget { max_tokens: u32::MAX, lowered: false }, cursor: None }
+        Paging { budget: Budget { max_tokens: u32::MAX, lowered: false, echo: 0 }, cursor: None }
     }
 }
+
+/// The `--bundles` directory of this CLI process when it is not the default `out` (kept here, below `render`, whose
+/// printed commands repeat it, so that the budget can reserve its bytes).
+static CLI_BUNDLES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Records the CLI's `--bundles` directory ([`crate::render::set_cli_bundles`]); the default `out` is not recorded.
+pub(crate) fn record_cli_bundles(dir: &str) {
+    if dir != "out" {
+        let _ = CLI_BUNDLES.set(dir.to_string());
+    }
+}
+
+/// The CLI's `--bundles` directory, if recorded.
+pub(crate) fn cli_bundles() -> Option<&'static str> {
+    CLI_BUNDLES.get().map(String::as_str)
+}
+
+/// [`BudgetError::TooSmallForNames`] for `request` under `paging`, whose first part needs `need` tokens of content
+/// (the budget that serves it: the envelope, the names' reserve and `need`).
+fn too_small_for_names(paging: Paging, request: &Request, need: u32) -> LookupError {
+    let needed = crate::budget::ENVELOPE_TOKENS.saturating_add(paging.budget.echo).saturating_add(need);
+    let asked = paging.budget.max_tokens;
+    BudgetError::TooSmallForNames {
+        asked,
+        request: request.to_string(),
+        needed: needed.max(crate::budget::MIN_MAX_TOKENS),
+    }
+    .into()
+}
+
+/// Most calls an answer's text writes (the continuation and up to two hints, as the skeleton's `--full` and
+/// function calls): each repeats the set's names and the CLI's `--bundles` directory.
+const ECHO_CALLS: u32 = 3;
 
 /// Longest name, path or query part looked up by similarity, in chars; longer ones are echoed shortened.
 pub const MAX_NAME_CHARS: usize = 256;
@@ -1665,6 +1698,7 @@ impl BundleSet {
         let whole = m.list_tokens.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
         let bound = |i: usize| row_bound(&ComponentsView::row(m, i, &lang), width);
         let request = Request::Components { lang: lang.clone() };
+        let paging = self.echoing(paging, &[(lang.as_str(), 4)]);
         let (rows, part) = self.list_part(&request, &names, &bound, whole, paging)?;
         if part.next_cursor.is_none() && rows.start == 0 {
             return Ok(ComponentsView { part, served: self.served(), ..ComponentsView::new(m, lang) });
@@ -1709,12 +1743,32 @@ impl BundleSet {
         }
         part.tokens_exact = false;
         let (kept, _) = crate::budget::listed_within((first..names.len()).map(bound), paging.budget.content());
+        if kept == 0 && paging.budget.echo > 0 {
+            return Err(too_small_for_names(paging, request, bound(first)));
+        }
         let end = (first + kept.max(1)).min(names.len());
         if end < names.len() {
             let (set, text) = (Cursor::set_id(&label), Cursor::text_id(&identity));
             part.next_cursor = Some(Cursor { set, text, request: request.clone(), offset: end as u32 }.encode());
         }
         Ok((first..end, part))
+    }
+
+    /// `paging` with tokens reserved for the names the answer echoes beyond what [`crate::budget::ENVELOPE_TOKENS`]
+    /// covers ([`crate::budget::echo_tokens`]): `names` with their repetitions, and the set's own (`system` and
+    /// `version` in the header and in each of up to [`ECHO_CALLS`] calls, the note once, the CLI's `--bundles`
+    /// directory in each call).
+    fn echoing<'p>(&self, paging: Paging<'p>, names: &[(&str, u32)]) -> Paging<'p> {
+        let note = self.note.get().map(|n| (n.as_str(), 1));
+        let all: Vec<(&str, u32)> = names
+            .iter()
+            .copied()
+            .chain([(self.manifest.system.as_str(), ECHO_CALLS + 1), (self.manifest.version.as_str(), ECHO_CALLS + 1)])
+            .chain(note)
+            .chain(cli_bundles().map(|d| (d, ECHO_CALLS)))
+            .collect();
+        let budget = paging.budget.echoing(crate::budget::echo_tokens(all));
+        Paging { budget, ..paging }
     }
 
     /// `system@version`, as cursors name the set.
@@ -1824,6 +1878,11 @@ impl BundleSet {
                     hi = mid;
                 }
             }
+        }
+        if paging.budget.echo > 0 && !fits(&part) {
+            // Beside the long names, not even the first segment fits: an error, never an answer over the budget.
+            let need = part.tokens + 2 * crate::budget::json_escapes(&part.text) as u32 + lists(&part);
+            return Err(too_small_for_names(paging, request, need));
         }
         part.max_tokens = paging.budget.lowered.then_some(paging.budget.max_tokens);
         let (set, text) = (Cursor::set_id(&label), Cursor::text_id(text));
@@ -1935,6 +1994,11 @@ impl BundleSet {
             found.iter().map(|s| s.title.len() + crate::budget::json_escapes(&s.title) + 3).sum::<usize>()
                 + doc.title.as_deref().map_or(0, |t| t.len() + crate::budget::json_escapes(t));
         let lists = |_: &Part| fields as u32;
+        // Echoed: the component in the header, two hints, the continuation and its cursor; the path in the header
+        // and the JSON; each section's title in the header, its slug in the cursor.
+        let mut names = vec![(meta.name.as_str(), 6), (doc.path.as_str(), 2)];
+        names.extend(found.iter().flat_map(|s| [(s.title.as_str(), 1), (s.slug.as_str(), 2)]));
+        let paging = self.echoing(paging, &names);
         let (part, next_cursor) = self.part_with(&request, &text, &cuts, &ranges, &fences, paging, &lists)?;
         Ok(DocView {
             served: self.served(),
@@ -1964,15 +2028,40 @@ impl BundleSet {
     ///
     /// # Errors
     /// As [`BundleSet::doc`], [`BundleSet::card`], [`BundleSet::props`] and [`BundleSet::changelog`];
-    /// [`LookupError::PropsAlone`] for `props` beside other sections.
+    /// [`LookupError::PropsAlone`] for `props` beside other sections; [`LookupError::CursorOfOtherView`] when
+    /// `detail` is named (`Some`, or a bare [`Detail`]) and is not the view the cursor continues (`None`: the
+    /// cursor's).
     pub fn details(
         &self,
         name: &str,
         lang: Option<&str>,
-        detail: Detail,
+        detail: impl Into<Option<Detail>>,
         sections: &[String],
         paging: Paging,
     ) -> Result<DetailsView, LookupError> {
+        let named = detail.into();
+        let detail = named.unwrap_or_default();
+        // A cursor carries its view: a detail named beside it must be that view (a document's sections, served
+        // whole, go with any).
+        let cursor = paging.cursor.and_then(|c| Cursor::decode(c).ok()).map(|c| c.request);
+        if let (Some(asked), Some(request @ Request::Doc { component, lang, form, sections: s })) = (named, &cursor) {
+            // `normal` of a document under the threshold is the full document (its cursor says so).
+            let hidden = || {
+                let (_, meta) = self.component_meta(component).ok()?;
+                self.pick_doc(&meta, Some(lang)).ok().map(|d| d.hidden)
+            };
+            let same = match form {
+                DocForm::Card => asked == Detail::Brief,
+                DocForm::Props => asked == Detail::Normal,
+                DocForm::Normal => asked == Detail::Normal,
+                DocForm::Full => {
+                    !s.is_empty() || asked == Detail::Full || (asked == Detail::Normal && hidden() == Some(false))
+                }
+            };
+            if !same {
+                return Err(LookupError::CursorOfOtherView { cursor: request.to_string(), asked: asked.name().into() });
+            }
+        }
         if let Some(page) = changelog_page_name(name).filter(|_| self.component(name).is_err()) {
             return self.changelog(page, lang, paging).map(DetailsView::Changelog);
         }
@@ -2022,8 +2111,14 @@ impl BundleSet {
         let bytes = |s: &Option<String>| s.as_deref().map_or(0, |s| s.len() + crate::budget::json_escapes(s));
         let lists_bound = props.iter().map(|(n, _)| n.len() + crate::budget::json_escapes(n) + 10).sum::<usize>();
         let mut fields = bytes(&doc.title) + bytes(&doc.brief) + bytes(&doc.import) + lists_bound;
-        // Under a small budget the brief and import line (also in the card's text) stay out of the JSON.
-        let lean = fields > paging.budget.content() as usize / 2;
+        // Echoed: the component in the header, the document call, the continuation and its cursor; the path in the
+        // JSON.
+        let paging = self.echoing(paging, &[(meta.name.as_str(), 5), (doc.path.as_str(), 2)]);
+        // The brief and import line (also in the card's text) stay out of the JSON unless the whole card fits
+        // beside them: the text's share then only grows with the budget (a larger budget never serves less; it
+        // did when they came back at half the content and took the text's room).
+        let whole = u64::from(cuts.tokens(0, text.len()).0) + 2 * crate::budget::json_escapes(&text) as u64;
+        let lean = whole + fields as u64 > u64::from(paging.budget.content());
         if lean {
             fields = bytes(&doc.title) + lists_bound;
         }
@@ -2097,6 +2192,8 @@ impl BundleSet {
             a >= start && b <= start + part.text.len() && a < b
         };
         let lists = |part: &Part| spans.iter().filter(|s| whole_in(part, s)).map(|s| s.2).sum();
+        // Echoed: the component in the header, the continuation and its cursor, the JSON.
+        let paging = self.echoing(paging, &[(meta.name.as_str(), 5)]);
         let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
         let (tables_total, props_total) = (props.len() as u32, props.iter().map(|t| t.props.len() as u32).sum());
         let props = props.into_iter().zip(&spans).filter(|(_, s)| whole_in(&part, s)).map(|(t, _)| t).collect();
@@ -2257,6 +2354,15 @@ impl BundleSet {
         let request = Request::Block { component: meta.key.clone(), lang: doc.lang.clone(), index };
         let cuts = self.cuts(&bundle, &text_key, &whole)?;
         let fences = [Fence { index, start, end }];
+        // Echoed: the component in the header, the continuation and its cursor, the JSON; the demo file's paths.
+        let mut names = vec![(meta.name.as_str(), 5)];
+        names.extend(
+            block
+                .demo
+                .iter()
+                .flat_map(|d| [(d.path.as_str(), 2)].into_iter().chain(d.description_path.as_deref().map(|p| (p, 2)))),
+        );
+        let paging = self.echoing(paging, &names);
         let (part, next_cursor) = self.part(&request, &whole, &cuts, &[(start, end)], &fences, paging)?;
         Ok(CodeBlockView {
             served: self.served(),
@@ -2341,6 +2447,7 @@ impl BundleSet {
         let lists = |part: &Part| {
             lang_meta.releases.iter().filter(|r| in_part(part, r.start_line)).map(|r| r.version.len() as u32 + 3).sum()
         };
+        let paging = self.echoing(paging, &[]);
         let (mut part, mut next_cursor) =
             self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
         let releases: Vec<String> =
@@ -2396,6 +2503,8 @@ impl BundleSet {
         let bound = |i: usize| (serde_json::to_string(&all[i]).map_or(1000, |j| j.len() + 1) + width + 80) as u32;
         let names: Vec<&str> = all.iter().map(|f| f.path.as_str()).collect();
         let request = Request::Files { component: view.component.clone() };
+        // Echoed: the component in the header, the continuation and its cursor, the JSON.
+        let paging = self.echoing(paging, &[(view.component.as_str(), 5)]);
         let (rows, part) = self.list_part(&request, &names, &bound, view.tokens, paging)?;
         if part.next_cursor.is_some() || rows.start > 0 {
             view.tokens = rows.clone().map(bound).sum();
@@ -2508,18 +2617,30 @@ impl BundleSet {
                 (cuts.line_start(start), cuts.line_start(end.min(last) + 1))
             }
         };
+        // Echoed: the path in the header, the `--full` and function calls, the continuation and its cursor.
+        let paging = self.echoing(paging, &[(norm.as_str(), 6)]);
         let request = Request::File { path: norm, full: !skeleton, lines };
         // The skeleton's longer header and its function-list footer are an envelope of their own, and the list's
         // names (on the first part only, bounded by their bytes) come out of the content too, so the whole answer
         // and its JSON stay within max_tokens (measured by tests/it/sweep.rs). A skeleton served whole leaves its
-        // names what it did not use; a cut one keeps a quarter of the content for them.
+        // names what it did not use; a cut one serves three quarters of the content as text (a share that only
+        // grows with the budget: a larger budget never serves less) and leaves the names what its text did not use.
         let envelope = if skeleton { crate::budget::SKELETON_ENVELOPE_TOKENS } else { 0 };
         let lowered = |by: u32| {
             let mut p = paging;
             p.budget.max_tokens = p.budget.max_tokens.saturating_sub(by);
             p
         };
-        let (mut part, mut next_cursor) = self.part(&request, &text, &cuts, &[range], &[], lowered(envelope))?;
+        // An error of a lowered budget names the call's own.
+        let raised = |e: LookupError, by: u32| match e {
+            LookupError::Budget(BudgetError::TooSmallForNames { asked, request, needed }) => {
+                let (asked, needed) = (asked + by, needed.saturating_add(by));
+                LookupError::Budget(BudgetError::TooSmallForNames { asked, request, needed })
+            }
+            e => e,
+        };
+        let (mut part, mut next_cursor) =
+            self.part(&request, &text, &cuts, &[range], &[], lowered(envelope)).map_err(|e| raised(e, envelope))?;
         let bounds = view.functions.iter().map(FunctionSize::bound);
         let kept = if !first_part {
             0
@@ -2527,12 +2648,17 @@ impl BundleSet {
             let json = part.tokens + 2 * crate::budget::json_escapes(&part.text) as u32;
             let left = paging.budget.content().saturating_sub(envelope).saturating_sub(json);
             crate::budget::listed_within(bounds, left).0
+        } else if view.functions.is_empty() {
+            0
         } else {
-            let (kept, used) = crate::budget::listed_within(bounds, paging.budget.content() / 4);
-            if used > 0 {
-                (part, next_cursor) = self.part(&request, &text, &cuts, &[range], &[], lowered(envelope + used))?;
+            let quarter = paging.budget.content().saturating_sub(envelope) / 4;
+            // When the names' quarter leaves no room for the first lines, the part keeps the whole share.
+            if let Ok(smaller) = self.part(&request, &text, &cuts, &[range], &[], lowered(envelope + quarter)) {
+                (part, next_cursor) = smaller;
             }
-            kept
+            let json = part.tokens + 2 * crate::budget::json_escapes(&part.text) as u32;
+            let left = paging.budget.content().saturating_sub(envelope).saturating_sub(json);
+            crate::budget::listed_within(bounds, left).0
         };
         view.functions.truncate(kept);
         if part.max_tokens.is_some() {
@@ -2647,6 +2773,8 @@ impl BundleSet {
         }
         let cuts = self.cuts(&bundle, &keys::file(&norm), &text)?;
         let request = Request::Function { path: norm.clone(), qualified: merged.qualified.clone() };
+        // Echoed: in the header, the continuation and its cursor, the JSON.
+        let paging = self.echoing(paging, &[(norm.as_str(), 5), (merged.qualified.as_str(), 5)]);
         let (part, next_cursor) = self.part(&request, &text, &cuts, &[(start, end)], &[], paging)?;
         Ok(FunctionView {
             served: self.served(),

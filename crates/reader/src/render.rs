@@ -181,15 +181,11 @@ impl Surface {
     }
 }
 
-/// The `--bundles` directory of this CLI process when it is not the default `out`: the commands it prints repeat it,
-/// so that pasting one reads the same bundles. Set once by the CLI (a process has one); never by the server.
-static CLI_BUNDLES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-
-/// Records the CLI's `--bundles` directory (see [`cli_set_args`]); the default `out` is not recorded.
+/// Records the CLI's `--bundles` directory (see [`cli_set_args`]); the default `out` is not recorded. The commands
+/// a CLI process prints repeat it, so that pasting one reads the same bundles. Set once by the CLI (a process has
+/// one); never by the server.
 pub fn set_cli_bundles(dir: &str) {
-    if dir != "out" {
-        let _ = CLI_BUNDLES.set(dir.to_string());
-    }
+    crate::read::record_cli_bundles(dir);
 }
 
 /// `--system S --version V` (and `--bundles DIR` when the CLI was given one) for commands printed to the CLI, each
@@ -197,7 +193,7 @@ pub fn set_cli_bundles(dir: &str) {
 pub fn cli_set_args(s: &Served) -> String {
     let q = |v: &str| shell_words::quote(v).into_owned();
     let mut out = format!("--system {} --version {}", q(&s.system), q(&s.version));
-    if let Some(dir) = CLI_BUNDLES.get() {
+    if let Some(dir) = crate::read::cli_bundles() {
         out.push_str(&format!(" --bundles {}", q(dir)));
     }
     out
@@ -350,10 +346,12 @@ fn framed_in(part: &Part, text: &str, more: Option<String>, unit: &str) -> Strin
         end_line(&mut out, &format!("{close}\n[code block #{index} continues in the next part]"));
     }
     if let (Some(rest), Some(call)) = (&part.cut, more) {
+        // A long line cut inside is not a line served whole: its rest is among the lines left.
+        let at = if text.is_empty() || text.ends_with('\n') { "after" } else { "inside" };
         end_line(
             &mut out,
             &format!(
-                "[cut after {unit} {}: {} and {} left; continue with {call}]",
+                "[cut {at} {unit} {}: {} and {} left; continue with {call}]",
                 thousands(part.lines.1),
                 plural(rest.lines, "line"),
                 plural(rest.tokens, "token")
@@ -856,6 +854,24 @@ mod tests {
         assert_eq!(
             Surface::Cli.call(&s, None, "component_changes", "diff", &args),
             "mydesign-docs diff N 2 --cursor true --system x --version 2"
+        );
+    }
+
+    #[test]
+    fn a_line_cut_inside_is_not_said_to_be_served() {
+        let part = Part {
+            lines: (1, 3),
+            cut: Some(crate::budget::Rest { tokens: 40, lines: 5 }),
+            tokens_exact: true,
+            ..Part::default()
+        };
+        assert_eq!(
+            framed(&part, "a\nb\nthe first half of line 3", Some("CALL".into())),
+            "a\nb\nthe first half of line 3\n[cut inside line 3: 5 lines and 40 tokens left; continue with CALL]"
+        );
+        assert_eq!(
+            framed(&part, "a\nb\nc\n", Some("CALL".into())),
+            "a\nb\nc\n[cut after line 3: 5 lines and 40 tokens left; continue with CALL]"
         );
     }
 

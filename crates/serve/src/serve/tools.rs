@@ -469,7 +469,7 @@ impl DocsServer {
     fn component_details(&self, Parameters(p): Parameters<ComponentDetailsParams>) -> CallToolResult {
         let sections = p.sections.unwrap_or_default();
         self.paged(&p.set, &p.paging, |set, paging| {
-            set.details(&p.component, p.lang.as_deref(), p.detail.unwrap_or_default(), &sections, paging)
+            set.details(&p.component, p.lang.as_deref(), p.detail, &sections, paging)
         })
     }
 
