@@ -143,7 +143,9 @@ fn the_reader_only_release_binary_is_at_most_6_mb() {
     // No release build inside `cargo test`: this checks the binary `.ci/run` (or a person) built with
     // `cargo build --release --no-default-features --features serve` just before, and skips otherwise (in CI, with
     // MYDESIGN_REQUIRE_REAL=1, a skip is a failure).
-    let bin = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/mydesign-docs");
+    // The target directory is CARGO_TARGET_TMPDIR's parent (CARGO_TARGET_DIR when set, else ./target).
+    let target = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).parent().expect("target/tmp has a parent");
+    let bin = target.join("release/mydesign-docs");
     let Ok(meta) = std::fs::metadata(&bin) else {
         crate::common::skip(format_args!(
             "{} not built (cargo build --release --no-default-features --features serve)",

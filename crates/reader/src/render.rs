@@ -202,7 +202,7 @@ pub fn cli_set_args(s: &Served) -> String {
 /// ` --bundles DIR` when the CLI was given a `--bundles` directory, else nothing: for commands printed without
 /// `--system` (a search of every system).
 pub fn cli_bundles_arg() -> String {
-    CLI_BUNDLES.get().map_or(String::new(), |dir| format!(" --bundles {}", shell_words::quote(dir)))
+    crate::read::cli_bundles().map_or(String::new(), |dir| format!(" --bundles {}", shell_words::quote(dir)))
 }
 
 /// A view that renders to text.
