@@ -95,7 +95,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let mut config = if explicit || !repo.is_dir() {
         Config::load(&repo, args.preset.as_deref())?
     } else {
-        let (files, _) = walk::walk(&repo, &WalkConfig::default()).map_err(anyhow::Error::msg)?;
+        let files = walk::walk(&repo, &WalkConfig::default()).map_err(anyhow::Error::msg)?.files;
         match detect::detect(&repo, &files).filter(|d| d.components > 0) {
             Some(d) => {
                 let config = d.config.clone();

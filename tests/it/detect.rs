@@ -21,7 +21,7 @@ fn write(root: &Path, files: &[(&str, &str)]) {
 }
 
 fn detected(repo: &Path) -> detect::Detection {
-    let (files, _) = walk::walk(repo, &WalkConfig::default()).unwrap();
+    let files = walk::walk(repo, &WalkConfig::default()).unwrap().files;
     detect::detect(repo, &files).expect("a layout is detected")
 }
 

@@ -13,7 +13,7 @@ use crate::common;
 
 /// The configuration `build` uses for `repo` without a preset: the detected layout.
 fn detected(repo: &Path) -> Config {
-    let (files, _) = walk::walk(repo, &WalkConfig::default()).unwrap();
+    let files = walk::walk(repo, &WalkConfig::default()).unwrap().files;
     detect::detect(repo, &files).expect("a layout is detected").config
 }
 
@@ -39,6 +39,14 @@ fn assert_same_sets(incremental: &BuildReport, cold: &BuildReport) {
     }
     assert_eq!(incremental.manifest.build_id, cold.manifest.build_id);
     assert_eq!(incremental.diagnostics, cold.diagnostics, "the same diagnostics, replayed from the cache");
+}
+
+/// A writable copy of the sample design system (`corpus/`) in a temporary directory: the directory and the copy.
+fn sample_copy() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("corpus");
+    copy_tree(&common::root().join("corpus"), &repo);
+    (tmp, repo)
 }
 
 fn copy_tree(from: &Path, to: &Path) {
@@ -120,9 +128,7 @@ fn rewritten_files(old: &Path, new: &Path) -> Vec<String> {
 
 #[test]
 fn one_changed_document_recompiles_one_component_and_the_set_is_byte_identical_to_a_cold_build() {
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("corpus");
-    copy_tree(&common::root().join("corpus"), &repo);
+    let (_tmp, repo) = sample_copy();
     let config = detected(&repo);
     change_one_document(&repo, config, "docs/button/index.md");
 }
@@ -144,7 +150,7 @@ fn blueprint_copy() -> Option<(tempfile::TempDir, std::path::PathBuf, Config)> {
 fn blueprint_one_changed_document_is_byte_identical_to_a_cold_build() {
     // Blueprint's props follow `extends` into other files: those files are dependencies of the cached units.
     let Some((_tmp, repo, config)) = blueprint_copy() else { return };
-    let (files, _) = walk::walk(&repo, &config.walk).unwrap();
+    let files = walk::walk(&repo, &config.walk).unwrap().files;
     let document = files
         .iter()
         .map(|f| f.rel.clone())
@@ -160,7 +166,7 @@ fn a_source_followed_by_extends_invalidates_the_components_that_read_it() {
     let Some((tmp, repo, config)) = blueprint_copy() else { return };
     let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
     let first = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
-    let (files, _) = walk::walk(&repo, &config.walk).unwrap();
+    let files = walk::walk(&repo, &config.walk).unwrap().files;
     let props = files.iter().find(|f| f.rel.ends_with("common/props.ts")).expect("common/props.ts");
     let text = std::fs::read_to_string(&props.abs).unwrap();
     let changed = text.replacen("export interface ActionProps", "export interface ActionProps {\n    /** Added by the test. */\n    incrementalTestProp?: boolean;\n}\nexport interface ActionPropsOld", 1);
@@ -179,9 +185,7 @@ fn a_source_followed_by_extends_invalidates_the_components_that_read_it() {
 
 #[test]
 fn a_damaged_cache_entry_is_recompiled_with_a_note_never_trusted() {
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("corpus");
-    copy_tree(&common::root().join("corpus"), &repo);
+    let (tmp, repo) = sample_copy();
     let config = detected(&repo);
     let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
     let first = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
@@ -225,9 +229,7 @@ fn listing(dir: &Path) -> BTreeMap<PathBuf, (u64, std::time::SystemTime)> {
 #[test]
 fn an_unchanged_tree_reads_no_cached_unit_and_writes_nothing() {
     // Issue 12 item 3: the set record answers an unchanged tree right after the walk.
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("corpus");
-    copy_tree(&common::root().join("corpus"), &repo);
+    let (tmp, repo) = sample_copy();
     let config = detected(&repo);
     let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
     let first = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
@@ -265,9 +267,7 @@ fn an_unchanged_tree_reads_no_cached_unit_and_writes_nothing() {
 
 #[test]
 fn a_removed_component_leaves_no_cache_entry_behind() {
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("corpus");
-    copy_tree(&common::root().join("corpus"), &repo);
+    let (tmp, repo) = sample_copy();
     let config = detected(&repo);
     let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
     let first = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
@@ -308,9 +308,7 @@ fn wait_for(what: &str, timeout: Duration, mut done: impl FnMut() -> bool) {
 
 #[test]
 fn build_watch_rebuilds_on_change_and_survives_a_broken_file() {
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("corpus");
-    copy_tree(&common::root().join("corpus"), &repo);
+    let (tmp, repo) = sample_copy();
     let out: PathBuf = tmp.path().join("out");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
         .arg("build")

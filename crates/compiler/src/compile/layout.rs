@@ -153,8 +153,17 @@ pub fn kebab_case(name: &str) -> String {
     format!("{}{}", &out[..lead], out[lead..].replace('_', "-"))
 }
 
+/// Stage 2's output: the layout and what classifying reported (unused Markdown, documents without a language, …).
+#[derive(Debug, Default)]
+pub struct Classified {
+    /// Which files are documents, sources and changelogs of which component.
+    pub layout: Layout,
+    /// Warnings and notes about the layout.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
 /// Sorts `files` into a [`Layout`]. Patterns were validated with the config.
-pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnostic>) {
+pub fn classify(files: &[WalkedFile], config: &Config) -> Classified {
     let mut layout = Layout::default();
     let mut diags = Vec::new();
     let langs: Option<&Vec<String>> = config.system.langs.as_ref();
@@ -365,7 +374,7 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> (Layout, Vec<Diagnosti
             ));
         }
     }
-    (layout, diags)
+    Classified { layout, diagnostics: diags }
 }
 
 #[cfg(test)]
@@ -399,7 +408,7 @@ mod tests {
             "src/components/_utils/dom.ts",
             "src/index.ts",
         ]);
-        let (layout, diags) = classify(&files, &Config::default());
+        let Classified { layout, diagnostics: diags } = classify(&files, &Config::default());
         assert_eq!(layout.changelogs.len(), 1);
         assert_eq!(
             summary(&layout),
@@ -426,7 +435,7 @@ mod tests {
             ]
         );
         // Nothing of a kind at all is a warning.
-        let (_, diags) = classify(&walked(&["docs/a/index.md"]), &Config::default());
+        let diags = classify(&walked(&["docs/a/index.md"]), &Config::default()).diagnostics;
         assert_eq!(diags[0].to_string(), "layout: CHANGELOG.md, CHANGELOG.zh-CN.md: no changelog found at these paths");
         assert!(!diags[0].note);
     }
@@ -441,7 +450,7 @@ mod tests {
             "src/components/components.mdx",
             "src/components/index.ts",
         ]);
-        let (layout, _) = classify(&files, &Config::preset("blueprint").unwrap());
+        let Classified { layout, .. } = classify(&files, &Config::preset("blueprint").unwrap());
         let s = summary(&layout);
         let keys: Vec<_> = s.iter().map(|c| c.0.as_str()).collect();
         assert_eq!(keys, ["checkbox", "components", "icon", "switch"]);
@@ -460,7 +469,7 @@ mod tests {
             "packages/semi-foundation/index.d.ts",
             "packages/semi-foundation/table/foundation.ts",
         ]);
-        let (layout, _) = classify(&files, &Config::preset("semi").unwrap());
+        let Classified { layout, .. } = classify(&files, &Config::preset("semi").unwrap());
         assert_eq!(layout.components.keys().collect::<Vec<_>>(), ["table"]);
         let shared: Vec<_> = layout.shared.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(shared, ["packages/semi-foundation/_base/a.ts", "packages/semi-foundation/base/foundation.ts"]);
@@ -477,7 +486,7 @@ mod tests {
             "src/components/forms/numericInput.tsx",
             "src/components/forms/radioGroup.tsx",
         ]);
-        let (layout, _) = classify(&files, &Config::preset("blueprint").unwrap());
+        let Classified { layout, .. } = classify(&files, &Config::preset("blueprint").unwrap());
         let s = summary(&layout);
         assert_eq!(s[0].2, ["src/components/forms/controls.tsx"]);
         assert_eq!(
@@ -509,7 +518,7 @@ mod tests {
             "packages/theme/script/a.ts",
             "packages/ui/hooks/useX.ts",
         ]);
-        let (layout, diags) = classify(&files, &config);
+        let Classified { layout, diagnostics: diags } = classify(&files, &config);
         assert_eq!(layout.components.keys().collect::<Vec<_>>(), ["button", "portal"]);
         assert_eq!(layout.components["portal"].name, "_portal");
         assert_eq!(layout.components["portal"].files[0].rel, "packages/ui/_portal/index.tsx");
@@ -524,7 +533,7 @@ mod tests {
     #[test]
     fn names_are_kebab_case_ids_whoever_captured_them() {
         let files = walked(&["docs/Button/index.md", "src/components/Button/a.tsx", "src/components/CardGrid/a.tsx"]);
-        let (layout, _) = classify(&files, &Config::default());
+        let Classified { layout, .. } = classify(&files, &Config::default());
         let names: Vec<_> = layout.components.values().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["button", "card-grid"]);
         assert_eq!(kebab_case("README"), "readme");

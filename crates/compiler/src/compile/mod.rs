@@ -158,7 +158,7 @@ pub fn build_denying_warnings(
         anyhow::bail!("{}: not a directory", repo.display());
     }
     opts.config.validate().map_err(anyhow::Error::msg)?;
-    let (files, mut diagnostics) = walk::walk(repo, &opts.config.walk).map_err(anyhow::Error::msg)?;
+    let walk::Walked { files, mut diagnostics } = walk::walk(repo, &opts.config.walk).map_err(anyhow::Error::msg)?;
     timing("walk");
     // An unchanged tree: the set record says which set these inputs made, and it is still the one published.
     let set = cache.map(|dir| {
@@ -172,7 +172,7 @@ pub fn build_denying_warnings(
     }
     timing("set key");
     let walk_diagnostics = diagnostics.len();
-    let (layout, layout_diags) = layout::classify(&files, &opts.config);
+    let layout::Classified { layout, diagnostics: layout_diags } = layout::classify(&files, &opts.config);
     diagnostics.extend(layout_diags);
     if layout.components.is_empty() {
         anyhow::bail!(

@@ -22,12 +22,21 @@ pub struct WalkedFile {
     pub bytes: u64,
 }
 
-/// Walks `root` with `config`, returning files sorted by `rel` and the problems met (unreadable directories,
+/// Stage 1's output: the files found and the problems met on the way.
+#[derive(Debug, Default)]
+pub struct Walked {
+    /// Files sorted by `rel`.
+    pub files: Vec<WalkedFile>,
+    /// Unreadable directories, symlink loops, the depth cap: reported, never stopping the walk.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Walks `root` with `config`: the files sorted by `rel` and the problems met (unreadable directories,
 /// symlink loops), which never stop the walk.
 ///
 /// # Errors
 /// Only an invalid exclude glob in `config`.
-pub fn walk(root: &Path, config: &WalkConfig) -> Result<(Vec<WalkedFile>, Vec<Diagnostic>), String> {
+pub fn walk(root: &Path, config: &WalkConfig) -> Result<Walked, String> {
     let mut overrides = OverrideBuilder::new(root);
     for glob in &config.exclude_files {
         overrides.add(&format!("!{glob}")).map_err(|e| format!("exclude_files `{glob}`: {e}"))?;
@@ -67,7 +76,7 @@ pub fn walk(root: &Path, config: &WalkConfig) -> Result<(Vec<WalkedFile>, Vec<Di
     files.sort_by(|a: &WalkedFile, b| a.rel.cmp(&b.rel));
     files.dedup_by(|a, b| a.rel == b.rel);
     diagnostics.sort();
-    Ok((files, diagnostics))
+    Ok(Walked { files, diagnostics })
 }
 
 /// Per-thread results; flushed into the shared lists when the walker drops the visitor.
@@ -189,7 +198,7 @@ mod tests {
         let fifo = root.join("docs/a/fifo.md");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
         let config = WalkConfig { max_depth: 3, ..WalkConfig::default() };
-        let (files, diags) = walk(root, &config).unwrap();
+        let Walked { files, diagnostics: diags } = walk(root, &config).unwrap();
         let rels: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(rels, ["docs/a/ok.md", "docs/tab\tname/index.md"]);
         let shown: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
@@ -224,7 +233,7 @@ mod tests {
             touch(root, rel);
         }
         std::fs::write(root.join(".gitignore"), "*.log\n").unwrap();
-        let (files, diags) = walk(root, &WalkConfig::default()).unwrap();
+        let Walked { files, diagnostics: diags } = walk(root, &WalkConfig::default()).unwrap();
         let rels: Vec<_> = files.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(rels, ["docs/table/index.md", "src/components/Table/Table.tsx"]);
         assert!(diags.is_empty(), "{diags:?}");
@@ -240,7 +249,7 @@ mod tests {
         touch(root, "docs/a/index.md");
         std::os::unix::fs::symlink(outside.path().join("secret.md"), root.join("docs/a/secret.md")).unwrap();
         std::os::unix::fs::symlink(root.join("docs/a/index.md"), root.join("docs/a/alias.md")).unwrap();
-        let (files, diags) = walk(root, &WalkConfig::default()).unwrap();
+        let Walked { files, diagnostics: diags } = walk(root, &WalkConfig::default()).unwrap();
         let rels: Vec<_> = files.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(rels, ["docs/a/alias.md", "docs/a/index.md"]);
         assert_eq!(diags.len(), 1);
@@ -254,7 +263,7 @@ mod tests {
         let root = dir.path();
         touch(root, "docs/a/index.md");
         std::os::unix::fs::symlink(root.join("docs"), root.join("docs/a/loop")).unwrap();
-        let (files, diags) = walk(root, &WalkConfig::default()).unwrap();
+        let Walked { files, diagnostics: diags } = walk(root, &WalkConfig::default()).unwrap();
         assert_eq!(files.iter().map(|f| f.rel.as_str()).collect::<Vec<_>>(), ["docs/a/index.md"]);
         assert_eq!(diags.len(), 1, "{diags:?}");
         assert_eq!(diags[0].path, "docs/a/loop");
