@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use mydesign_docs::compile::{BuildOptions, BuildReport, build, build_with_cache, detect, walk};
+use mydesign_docs::compile::{BuildOptions, BuildReport, Stage, build, build_with_cache, detect, walk};
 use mydesign_docs::config::{Config, WalkConfig};
 
 use crate::common;
@@ -204,10 +204,11 @@ fn a_damaged_cache_entry_is_recompiled_with_a_note_never_trusted() {
     std::fs::remove_file(cache.join("set.record")).unwrap();
     let again = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
     assert_eq!((again.recompiled, again.reused), (1, first.recompiled - 1));
-    let notes: Vec<String> = again.diagnostics.iter().filter(|d| d.stage == "cache").map(|d| d.to_string()).collect();
+    let notes: Vec<String> =
+        again.diagnostics.iter().filter(|d| d.stage == Stage::Cache).map(|d| d.to_string()).collect();
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(notes[0].contains("damaged cache entry ignored (checksum mismatch)"), "{}", notes[0]);
-    assert!(again.diagnostics.iter().find(|d| d.stage == "cache").unwrap().is_note());
+    assert!(again.diagnostics.iter().find(|d| d.stage == Stage::Cache).unwrap().is_note());
     // Recompiled to the same bytes: the published set is the first build's.
     assert!(again.unchanged);
     assert_eq!(again.manifest.build_id, first.manifest.build_id);
@@ -251,7 +252,7 @@ fn an_unchanged_tree_reads_no_cached_unit_and_writes_nothing() {
     assert_eq!(again.dir, first.dir);
     assert_eq!(again.version_source, first.version_source);
     assert_eq!(again.diagnostics, first.diagnostics, "the same diagnostics, replayed from the set record");
-    assert!(again.diagnostics.iter().all(|d| d.stage != "cache"), "no cached unit read");
+    assert!(again.diagnostics.iter().all(|d| d.stage != Stage::Cache), "no cached unit read");
     assert_eq!(listing(&out), out_before, "nothing written in the output");
     assert_eq!(listing(&cache), cache_before, "nothing written in the cache");
 

@@ -4,6 +4,7 @@
 
 use crate::common;
 
+use mydesign_docs::compile::Stage;
 use mydesign_docs::read::{Detail, Paging};
 use mydesign_docs::search::Kind;
 use mydesign_docs::search::query::SearchOptions;
@@ -79,7 +80,7 @@ fn demo_code_is_found_by_search() {
 fn valid_tsx_gives_no_source_warning() {
     let Some(b) = common::antd_mobile() else { return };
     let source: Vec<String> =
-        b.report.diagnostics.iter().filter(|d| d.stage == "source" && !d.note).map(|d| d.to_string()).collect();
+        b.report.diagnostics.iter().filter(|d| d.stage == Stage::Source && !d.note).map(|d| d.to_string()).collect();
     assert!(source.is_empty(), "{source:#?}");
     // water-mark's demo 2 has `&` in a JSX attribute string (`…&ixlib=rb-1.2.1&auto=format…`): a note, and its
     // demo function is indexed.

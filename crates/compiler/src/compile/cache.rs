@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
-use super::Diagnostic;
+use super::{Diagnostic, Stage};
 
 /// First bytes of every cache entry (the last byte is the entry layout's version).
 const MAGIC: &[u8; 8] = b"MDDCACH2";
@@ -117,7 +117,7 @@ impl Cache {
                     let shown = file.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
                     cache.note(Diagnostic::note(
                         shown,
-                        "cache",
+                        Stage::Cache,
                         format!("damaged cache entry ignored ({why}); its unit is recompiled"),
                     ));
                     let _ = std::fs::remove_file(&file);
@@ -165,7 +165,11 @@ impl Cache {
                 Some(v)
             }
             Err(e) => {
-                self.note(Diagnostic::note(name, "cache", format!("cache entry does not decode ({e}); recompiled")));
+                self.note(Diagnostic::note(
+                    name,
+                    Stage::Cache,
+                    format!("cache entry does not decode ({e}); recompiled"),
+                ));
                 None
             }
         }
@@ -186,7 +190,7 @@ impl Cache {
         if let Err(e) = written {
             self.note(Diagnostic::note(
                 self.dir.display().to_string(),
-                "cache",
+                Stage::Cache,
                 format!("cannot write the cache entry of {name} ({e}); it will be recompiled next time"),
             ));
         }
@@ -258,7 +262,7 @@ pub struct SetRecord {
     /// Where the version came from.
     pub version_source: String,
     /// The build's diagnostics, but those of the walk (which a rebuild makes again).
-    pub diagnostics: Vec<super::emit::StoredDiagnostic>,
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// The set record in `dir` when it was stored under `key` and every extra file it recorded still has its hash

@@ -15,7 +15,7 @@ use super::layout::{ComponentPlan, Layout, SHARED};
 use super::source::{SourceLang, analyze};
 use super::tokens::TokenCounter;
 use super::walk::WalkedFile;
-use super::{Diagnostic, changelog, markdown, resolve_version};
+use super::{Diagnostic, Stage, changelog, markdown, resolve_version};
 use crate::bundle::format::{CHANGELOG_KEY, Identity, MANIFEST_KEY, SEARCH_KEY};
 use crate::bundle::writer::{BundleWriter, Frame, SpooledBundle, Written, write_atomically};
 use crate::config::{CONFIG_FILE, Config, check_name, package_json};
@@ -57,7 +57,7 @@ struct CompiledComponent {
     /// The files it owns (listed first by it), by path.
     owned: Vec<OwnedFile>,
     /// What its compilation reported.
-    diagnostics: Vec<StoredDiagnostic>,
+    diagnostics: Vec<Diagnostic>,
 }
 
 /// A file as the set sees it once compiled: its listing and its functions' search units.
@@ -74,30 +74,7 @@ struct CompiledChangelog {
     meta: Option<ChangelogMeta>,
     frames: Vec<Frame>,
     units: Vec<UnitDraft>,
-    diagnostics: Vec<StoredDiagnostic>,
-}
-
-/// A [`Diagnostic`] as the cache stores it (its stage as text).
-#[derive(Serialize, Deserialize)]
-pub(crate) struct StoredDiagnostic {
-    path: String,
-    stage: String,
-    message: String,
-    note: bool,
-}
-
-impl From<Diagnostic> for StoredDiagnostic {
-    fn from(d: Diagnostic) -> Self {
-        StoredDiagnostic { path: d.path, stage: d.stage.to_string(), message: d.message, note: d.note }
-    }
-}
-
-impl From<StoredDiagnostic> for Diagnostic {
-    fn from(d: StoredDiagnostic) -> Self {
-        const STAGES: [&str; 8] = ["walk", "layout", "read", "markdown", "source", "props", "version", "cache"];
-        let stage = STAGES.iter().find(|s| **s == d.stage).copied().unwrap_or("cache");
-        Diagnostic { path: d.path, stage, message: d.message, note: d.note }
-    }
+    diagnostics: Vec<Diagnostic>,
 }
 
 struct CompiledFile {
@@ -194,7 +171,7 @@ enum ReadProblem {
 }
 
 fn read_text(f: &WalkedFile, max: u64) -> Result<String, ReadProblem> {
-    let skip = |m: String| ReadProblem::Skip(Diagnostic::new(f.rel.clone(), "read", m));
+    let skip = |m: String| ReadProblem::Skip(Diagnostic::new(f.rel.clone(), Stage::Read, m));
     if f.bytes > max {
         return Err(skip(format!("{} bytes is over the {max}-byte limit; skipped", f.bytes)));
     }
@@ -538,7 +515,7 @@ impl Stage3<'_> {
             component.owned.push(OwnedFile { meta, units });
         }
         component.owned.sort_by(|a, b| a.meta.path.cmp(&b.meta.path));
-        component.diagnostics.extend(file_diagnostics.into_iter().map(StoredDiagnostic::from));
+        component.diagnostics.extend(file_diagnostics);
         if followed && let Some(keys) = self.keys {
             let repo = self.inputs.repo;
             deps.extend(
@@ -715,9 +692,9 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
 
     let mut components: Vec<SpooledComponent> = components.into_iter().flatten().collect();
     for c in &mut components {
-        diagnostics.extend(c.component.diagnostics.drain(..).map(Diagnostic::from));
+        diagnostics.append(&mut c.component.diagnostics);
     }
-    diagnostics.extend(changelog.changelog.diagnostics.drain(..).map(Diagnostic::from));
+    diagnostics.append(&mut changelog.changelog.diagnostics);
     // A component whose only document could not be read, and that has no files, has nothing to serve.
     components.retain(|c| {
         let meta = &c.component.meta;
@@ -725,7 +702,7 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
         if empty {
             diagnostics.push(Diagnostic::new(
                 c.component.entry.name.clone(),
-                "layout",
+                Stage::Layout,
                 "nothing usable left; component dropped",
             ));
         }
@@ -965,7 +942,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
             meta.kind = FileKind::Binary;
             if SourceLang::from_path(Path::new(&f.rel)).is_some() {
                 let message = "binary content in a source file; listed, not stored";
-                ctx.report(Diagnostic::new(f.rel.clone(), "read", message));
+                ctx.report(Diagnostic::new(f.rel.clone(), Stage::Read, message));
             }
             return Some(CompiledFile { meta, frames: vec![], maps: TokenMaps::new(), props: vec![], units: vec![] });
         }
@@ -974,7 +951,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
             return None;
         }
     };
-    let frame_err = |e: std::io::Error| ctx.report(Diagnostic::new(f.rel.clone(), "source", e.to_string()));
+    let frame_err = |e: std::io::Error| ctx.report(Diagnostic::new(f.rel.clone(), Stage::Source, e.to_string()));
     meta.bytes = text.len() as u64;
     meta.lines = line_count(&text);
     let mut frames = Vec::new();
@@ -993,7 +970,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                     let at = a.first_error_line.map_or(String::new(), |l| format!(" (first at line {l})"));
                     ctx.report(Diagnostic::new(
                         f.rel.clone(),
-                        "source",
+                        Stage::Source,
                         format!("{} syntax errors{at}; skeleton and function index are partial", a.parse_errors),
                     ));
                 }
@@ -1001,7 +978,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                     let lines = a.jsx_ampersand_lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
                     ctx.report(Diagnostic::note(
                         f.rel.clone(),
-                        "source",
+                        Stage::Source,
                         format!(
                             "a bare `&` in JSX on line(s) {lines} is valid TSX that the tree-sitter grammar misparses \
                              (a known grammar bug); parsed with it read as a space: skeleton and function index are \
@@ -1041,7 +1018,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
             }
             Err(e) => ctx.report(Diagnostic::new(
                 f.rel.clone(),
-                "source",
+                Stage::Source,
                 format!("{e}: no function index or skeleton; stored as text, served by `file`"),
             )),
         }
@@ -1115,7 +1092,7 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
     } else if !typescript.is_empty() {
         match Frame::new(keys::PROPS_TYPESCRIPT, &typescript) {
             Ok(fr) => frames.push(fr),
-            Err(e) => ctx.report(Diagnostic::new(plan.name.clone(), "props", e.to_string())),
+            Err(e) => ctx.report(Diagnostic::new(plan.name.clone(), Stage::Props, e.to_string())),
         }
     }
     // The tables' ranges need their files' texts: read again here, once per file that has a table (a few).
@@ -1143,7 +1120,7 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
     if !props.is_empty() {
         match Frame::new(keys::PROPS, &props) {
             Ok(fr) => frames.push(fr),
-            Err(e) => ctx.report(Diagnostic::new(plan.name.clone(), "props", e.to_string())),
+            Err(e) => ctx.report(Diagnostic::new(plan.name.clone(), Stage::Props, e.to_string())),
         }
     }
     let primary = docs.iter().find(|d| d.lang == ctx.default_lang).or(docs.first());
@@ -1169,7 +1146,7 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
         bundle: bundle_file_name(key),
     };
     let meta = ComponentMeta { key: key.to_string(), name: plan.name.clone(), docs, files: metas };
-    let diagnostics = ctx.into_diagnostics().into_iter().map(StoredDiagnostic::from).collect();
+    let diagnostics = ctx.into_diagnostics().into_iter().collect();
     let component = CompiledComponent { key: key.to_string(), entry, meta, frames, units, owned: vec![], diagnostics };
     Pending { component, maps, deps }
 }
@@ -1188,7 +1165,11 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     let text = match read_text(f, ctx.config.walk.max_file_bytes) {
         Ok(t) => t,
         Err(ReadProblem::Binary) => {
-            ctx.report(Diagnostic::new(f.rel.clone(), "read", "binary file where a document was expected; skipped"));
+            ctx.report(Diagnostic::new(
+                f.rel.clone(),
+                Stage::Read,
+                "binary file where a document was expected; skipped",
+            ));
             return None;
         }
         Err(ReadProblem::Skip(d)) => {
@@ -1202,7 +1183,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     if doc.unclosed_front_matter {
         ctx.report(Diagnostic::new(
             format!("{}:1", f.rel),
-            "markdown",
+            Stage::Markdown,
             "front matter opened by `---` on line 1 is never closed by a `---` line; the document is served as \
              written and its `key: value` lines are not read as metadata (add the closing `---`)",
         ));
@@ -1211,7 +1192,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     let mut frames = Vec::new();
     let mut push = |frame: std::io::Result<Frame>| match frame {
         Ok(fr) => frames.push(fr),
-        Err(e) => ctx.report(Diagnostic::new(f.rel.clone(), "markdown", e.to_string())),
+        Err(e) => ctx.report(Diagnostic::new(f.rel.clone(), Stage::Markdown, e.to_string())),
     };
     let mut maps = TokenMaps::new();
     let (map, slices) = ctx.tokens.map_counts(&text);
@@ -1307,7 +1288,7 @@ fn load_demos(ctx: &Ctx, f: &WalkedFile, doc: &mut markdown::Document, deps: &mu
         let warn = |why: String| {
             ctx.report(Diagnostic::new(
                 at.clone(),
-                "markdown",
+                Stage::Markdown,
                 format!("demo `<code src=\"{}\">`: {why}; it is not served as a code block", demo.src),
             ))
         };
@@ -1398,7 +1379,7 @@ fn compile_changelogs(ctx: Ctx, changelogs: &[(String, WalkedFile)]) -> anyhow::
         meta: None,
         frames: vec![],
         units,
-        diagnostics: ctx.into_diagnostics().into_iter().map(StoredDiagnostic::from).collect(),
+        diagnostics: ctx.into_diagnostics().into_iter().collect(),
     };
     if changelogs.is_empty() {
         return Ok(none(units, ctx));
@@ -1410,7 +1391,7 @@ fn compile_changelogs(ctx: Ctx, changelogs: &[(String, WalkedFile)]) -> anyhow::
         let text = match read_text(f, ctx.config.walk.max_file_bytes) {
             Ok(t) => t,
             Err(ReadProblem::Binary) => {
-                ctx.report(Diagnostic::new(f.rel.clone(), "read", "binary file where a changelog was expected"));
+                ctx.report(Diagnostic::new(f.rel.clone(), Stage::Read, "binary file where a changelog was expected"));
                 continue;
             }
             Err(ReadProblem::Skip(d)) => {
@@ -1463,7 +1444,7 @@ fn compile_changelogs(ctx: Ctx, changelogs: &[(String, WalkedFile)]) -> anyhow::
     let meta = ChangelogMeta { langs };
     frames.push(Frame::new(keys::CHANGELOG, &meta)?);
     frames.push(Frame::new(keys::TOKENS, &maps)?);
-    let diagnostics = ctx.into_diagnostics().into_iter().map(StoredDiagnostic::from).collect();
+    let diagnostics = ctx.into_diagnostics().into_iter().collect();
     Ok(CompiledChangelog { meta: Some(meta), frames, units, diagnostics })
 }
 

@@ -3,8 +3,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::Diagnostic;
 use super::walk::WalkedFile;
+use super::{Diagnostic, Stage};
 use crate::config::{Config, Pattern, sibling_patterns};
 use crate::model::component_key;
 
@@ -216,7 +216,7 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> Classified {
                 // repository's README or LICENSE is not).
                 diags.push(Diagnostic::new(
                     f.rel.clone(),
-                    "layout",
+                    Stage::Layout,
                     format!(
                         "document skipped: `{name}` cannot be a component name (it contains `.` or is in [sources] \
                          not_components); rename the folder or change the [[docs]] pattern"
@@ -244,7 +244,7 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> Classified {
             };
             diags.push(Diagnostic::new(
                 dropped,
-                "layout",
+                Stage::Layout,
                 format!("a second {lang} document for component `{key}`; keeping {kept}"),
             ));
             continue;
@@ -273,7 +273,7 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> Classified {
                 "Markdown file in a component's folder is not a document: no [[docs]] rule takes it (add one, see \
                  docs/config.md); it is served only as a file"
             };
-            Diagnostic::new(f.rel.clone(), "layout", message)
+            Diagnostic::new(f.rel.clone(), Stage::Layout, message)
         })
     };
     for f in files.iter().filter(|f| !is_doc.contains(&f.rel)) {
@@ -339,10 +339,10 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> Classified {
         .map(|r| r.path.as_str())
         .collect();
     if !missing.is_empty() && layout.changelogs.is_empty() {
-        diags.push(Diagnostic::new(missing.join(", "), "layout", "no changelog found at these paths"));
+        diags.push(Diagnostic::new(missing.join(", "), Stage::Layout, "no changelog found at these paths"));
     } else {
         for path in missing {
-            diags.push(Diagnostic::note(path, "layout", "no changelog at this path"));
+            diags.push(Diagnostic::note(path, Stage::Layout, "no changelog at this path"));
         }
     }
     let any_doc = layout.components.values().any(|p| !p.docs.is_empty());
@@ -352,9 +352,9 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> Classified {
             let rule = config.docs.get(i).map_or("", |d| d.pattern.as_str());
             let message = format!("no {lang} document matches this pattern");
             diags.push(if any_doc {
-                Diagnostic::note(rule, "layout", message)
+                Diagnostic::note(rule, Stage::Layout, message)
             } else {
-                Diagnostic::new(rule, "layout", message)
+                Diagnostic::new(rule, Stage::Layout, message)
             });
         }
     }
@@ -363,13 +363,13 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> Classified {
         if plan.docs.is_empty() {
             diags.push(Diagnostic::note(
                 key.clone(),
-                "layout",
+                Stage::Layout,
                 format!("component `{key}` has sources but no document"),
             ));
         } else if plan.files.is_empty() && !source_patterns.is_empty() {
             diags.push(Diagnostic::note(
                 key.clone(),
-                "layout",
+                Stage::Layout,
                 format!("component `{key}` has documents but no sources"),
             ));
         }

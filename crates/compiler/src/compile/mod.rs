@@ -23,13 +23,50 @@ pub use emit::write_bundle_set;
 use crate::config::Config;
 use crate::model::Manifest;
 
-/// A problem with one input, reported and skipped.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// The pipeline stage that reported a [`Diagnostic`] (printed, and stored in the build cache, in lower case).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// Walking the repository (unreadable directories, symlink loops, the depth cap).
+    Walk,
+    /// Classifying files into components, documents and changelogs.
+    Layout,
+    /// Reading a file (size cap, binary or non-UTF-8 content).
+    Read,
+    /// Parsing Markdown.
+    Markdown,
+    /// Analysing a TypeScript/JavaScript source.
+    Source,
+    /// Extracting props tables.
+    Props,
+    /// Resolving the set's version.
+    Version,
+    /// The incremental build cache.
+    Cache,
+}
+
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stage::Walk => "walk",
+            Stage::Layout => "layout",
+            Stage::Read => "read",
+            Stage::Markdown => "markdown",
+            Stage::Source => "source",
+            Stage::Props => "props",
+            Stage::Version => "version",
+            Stage::Cache => "cache",
+        })
+    }
+}
+
+/// A problem with one input, reported and skipped (stored as it is in the build cache).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostic {
     /// Repository-relative path (or component key for layout problems).
     pub path: String,
-    /// Pipeline stage: `walk`, `layout`, `read`, `markdown`, `source`.
-    pub stage: &'static str,
+    /// The pipeline stage that reported it.
+    pub stage: Stage,
     /// What is wrong, for a person.
     pub message: String,
     /// Only informs (a component without sources, a language without a changelog); warnings report lost input.
@@ -38,12 +75,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A diagnostic for `path` at `stage`.
-    pub fn new(path: impl Into<String>, stage: &'static str, message: impl Into<String>) -> Diagnostic {
+    pub fn new(path: impl Into<String>, stage: Stage, message: impl Into<String>) -> Diagnostic {
         Diagnostic { path: path.into(), stage, message: message.into(), note: false }
     }
 
     /// A note: information about the layout, not lost input.
-    pub fn note(path: impl Into<String>, stage: &'static str, message: impl Into<String>) -> Diagnostic {
+    pub fn note(path: impl Into<String>, stage: Stage, message: impl Into<String>) -> Diagnostic {
         Diagnostic { note: true, ..Diagnostic::new(path, stage, message) }
     }
 
@@ -213,11 +250,7 @@ pub fn build_denying_warnings(
             build_id: manifest.build_id,
             units: reused + recompiled,
             version_source: version_source.clone(),
-            diagnostics: diagnostics[walk_diagnostics.min(diagnostics.len())..]
-                .iter()
-                .cloned()
-                .map(Into::into)
-                .collect(),
+            diagnostics: diagnostics[walk_diagnostics.min(diagnostics.len())..].to_vec(),
         };
         let mut deps = finished.deps;
         // The version and the package name come from these (read outside the walk when it excludes them).
@@ -255,7 +288,7 @@ fn unchanged_set(opts: &BuildOptions, dir: &Path, key: u64, walk: &[Diagnostic])
     let record = cache::read_set(dir, key, |rel| cache::file_hash(&opts.repo, rel))?;
     let (manifest, set_dir) = emit::published_as(&opts.out, &record.name, record.build_id)?;
     let mut diagnostics: Vec<Diagnostic> = walk.to_vec();
-    diagnostics.extend(record.diagnostics.into_iter().map(Diagnostic::from));
+    diagnostics.extend(record.diagnostics);
     diagnostics.sort();
     Some(BuildReport {
         manifest,
@@ -293,7 +326,7 @@ pub fn resolve_version(
         Some((v, true)) => {
             diags.push(Diagnostic::note(
                 file.clone(),
-                "version",
+                Stage::Version,
                 format!("version {v} ignored: the package is private (a workspace root, not what is published)"),
             ));
             None
@@ -313,7 +346,7 @@ pub fn resolve_version(
             if let Some(n) = newest.filter(|n| !same(&v, n)) {
                 diags.push(Diagnostic::new(
                     file.clone(),
-                    "version",
+                    Stage::Version,
                     format!(
                         "says {v} but the changelog's newest release is {n}; using {v} (set [system] version or \
                          --set-version to choose)"

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use ignore::{WalkBuilder, WalkState, overrides::OverrideBuilder};
 
-use super::Diagnostic;
+use super::{Diagnostic, Stage};
 use crate::config::WalkConfig;
 
 /// A file found by the walk.
@@ -93,13 +93,13 @@ impl Local<'_> {
         match entry {
             Err(err) => {
                 let path = error_path(&err).map(|p| relative(root, &p)).unwrap_or_default();
-                self.problems.push(Diagnostic::new(path, "walk", err.to_string()));
+                self.problems.push(Diagnostic::new(path, Stage::Walk, err.to_string()));
             }
             Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => {
                 let inside = e.path().canonicalize().is_ok_and(|real| real.starts_with(real_root));
                 if !inside {
                     let message = "a symlink that leads out of the repository; skipped";
-                    self.problems.push(Diagnostic::new(relative(root, e.path()), "walk", message));
+                    self.problems.push(Diagnostic::new(relative(root, e.path()), Stage::Walk, message));
                     return;
                 }
                 let bytes = e.metadata().map(|m| m.len()).unwrap_or(0);
@@ -113,7 +113,7 @@ impl Local<'_> {
                         "a folder at the depth cap ([walk] max_depth = {}); its contents are skipped",
                         self.max_depth
                     );
-                    self.problems.push(Diagnostic::new(relative(root, e.path()), "walk", message));
+                    self.problems.push(Diagnostic::new(relative(root, e.path()), Stage::Walk, message));
                 }
             }
             Ok(e) => {
@@ -121,7 +121,7 @@ impl Local<'_> {
                 // reading could block on or which holds no text.
                 let what = special_kind(&e);
                 let message = format!("{what}, not a regular file; skipped");
-                self.problems.push(Diagnostic::new(relative(root, e.path()), "walk", message));
+                self.problems.push(Diagnostic::new(relative(root, e.path()), Stage::Walk, message));
             }
         }
     }
@@ -211,7 +211,7 @@ mod tests {
             eprintln!("mkfifo unavailable: the FIFO case is not checked");
         }
         assert_eq!(shown, want);
-        let d = Diagnostic::new("docs/a\x1b[31mred\n", "walk", "x");
+        let d = Diagnostic::new("docs/a\x1b[31mred\n", Stage::Walk, "x");
         assert_eq!(d.to_string(), "walk: docs/a\\u{1b}[31mred\\n: x");
     }
 
