@@ -810,7 +810,7 @@ fn assemble(
         langs: c.langs.iter().map(|l| l.summary.clone()).collect(),
     });
     units.push(changelog_units);
-    let (version, version_source, version_diags) =
+    let super::ResolvedVersion { version, source: version_source, diagnostics: version_diags } =
         resolve_version(config, repo, layout.package.as_deref(), newest.as_deref());
     diagnostics.extend(version_diags);
     check_name("system name", &system).map_err(|e| anyhow::anyhow!("{e}; set [system] name in {CONFIG_FILE}"))?;

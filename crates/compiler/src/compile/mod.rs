@@ -303,6 +303,18 @@ fn unchanged_set(opts: &BuildOptions, dir: &Path, key: u64, walk: &[Diagnostic])
     })
 }
 
+/// The version a set is stamped with, as [`resolve_version`] chose it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedVersion {
+    /// The version (`2.90.10`).
+    pub version: String,
+    /// Where it came from, for the build report (`packages/ui/package.json`, `the changelog's newest release`).
+    pub source: String,
+    /// Notes and warnings about the choice (a private package's version ignored, a package and changelog that
+    /// disagree).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
 /// The version to stamp on a bundle set, where it came from, and the diagnostics of the choice (issue 9 item 4):
 /// the configured version; else the `version` of the `package.json` of the package that owns the components
 /// (`package`, from [`layout::Layout::package`]; the repository root when `None`) unless that package is
@@ -314,10 +326,11 @@ pub fn resolve_version(
     repo: &Path,
     package: Option<&str>,
     newest_release: Option<&str>,
-) -> (String, String, Vec<Diagnostic>) {
+) -> ResolvedVersion {
     let mut diags = Vec::new();
+    let resolved = |version: String, source: String, diagnostics| ResolvedVersion { version, source, diagnostics };
     if let Some(v) = &config.system.version {
-        return (v.clone(), "the configuration".into(), diags);
+        return resolved(v.clone(), "the configuration".into(), diags);
     }
     let package = package.unwrap_or("");
     let file = if package.is_empty() { "package.json".to_string() } else { format!("{package}/package.json") };
@@ -353,10 +366,12 @@ pub fn resolve_version(
                     ),
                 ));
             }
-            (v, file, diags)
+            resolved(v, file, diags)
         }
-        (None, Some(n)) => (n.to_string(), "the changelog's newest release".into(), diags),
-        (None, None) => ("0.0.0".into(), "nowhere (no package.json version, no changelog release)".into(), diags),
+        (None, Some(n)) => resolved(n.to_string(), "the changelog's newest release".into(), diags),
+        (None, None) => {
+            resolved("0.0.0".into(), "nowhere (no package.json version, no changelog release)".into(), diags)
+        }
     }
 }
 
