@@ -761,6 +761,9 @@ pub struct PropsTable {
     pub lang: Option<String>,
     /// First line of the interface, type alias or table (1-based).
     pub line: u32,
+    /// Last line of it (1-based, inclusive): the closing `}` or `;`, the table's last row (from the parser's
+    /// node, tree-sitter's or comrak's).
+    pub end_line: u32,
     /// Types it extends whose props were merged in (TypeScript only), e.g. `OverlayLifecycleProps`: declared in
     /// the same file, or in another file of the repository reached through imports and re-exports; types that
     /// could not be resolved are listed in `unresolved_extends`.

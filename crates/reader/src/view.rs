@@ -444,6 +444,7 @@ mod tests {
             path: path.into(),
             lang: None,
             line: 3,
+            end_line: 5,
             extends: vec![],
             unresolved_extends: vec![],
             props: vec![Prop {

@@ -1095,17 +1095,7 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
             Err(e) => ctx.report(Diagnostic::new(plan.name.clone(), Stage::Props, e.to_string())),
         }
     }
-    // The tables' ranges need their files' texts: read again here, once per file that has a table (a few).
-    let texts: std::cell::RefCell<BTreeMap<String, Option<std::sync::Arc<String>>>> = Default::default();
-    let text_of = |path: &str| {
-        let mut texts = texts.borrow_mut();
-        let f = plan.docs.values().chain(&plan.files).find(|f| f.rel == path)?;
-        texts
-            .entry(path.to_string())
-            .or_insert_with(|| read_text(f, ctx.config.walk.max_file_bytes).ok().map(std::sync::Arc::new))
-            .clone()
-    };
-    units.extend(search_index::props_units(key, &plan.name, &props, &ctx.tokens, text_of));
+    units.extend(search_index::props_units(key, &plan.name, &props, &ctx.tokens));
     for doc in &mut docs {
         let own: Vec<PropsTable> = props
             .iter()

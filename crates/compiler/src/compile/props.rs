@@ -387,6 +387,7 @@ pub fn from_typescript(lang: SourceLang, path: &str, text: &str) -> Vec<PropsTab
             path: path.to_string(),
             lang: None,
             line: decl.line,
+            end_line: decl.end_line,
             extends: Vec::new(),
             unresolved_extends: Vec::new(),
             props: decl.props.clone(),
@@ -406,6 +407,8 @@ pub fn from_typescript(lang: SourceLang, path: &str, text: &str) -> Vec<PropsTab
 struct Decl {
     name: String,
     line: u32,
+    /// Last line of the declaration (its closing `}` or `;`).
+    end_line: u32,
     props: Vec<Prop>,
     extends: Vec<Ext>,
 }
@@ -460,7 +463,7 @@ fn interface_decl(text: &str, node: Node) -> Option<Decl> {
         }
     }
     let props = node.child_by_field_name("body").map(|b| members(text, b)).unwrap_or_default();
-    Some(Decl { name, line: line_of(node), props, extends })
+    Some(Decl { name, line: line_of(node), end_line: end_line_of(node), props, extends })
 }
 
 fn alias_decl(text: &str, node: Node) -> Option<Decl> {
@@ -490,7 +493,7 @@ fn alias_decl(text: &str, node: Node) -> Option<Decl> {
             _ => extends.push(ext_of(text, t)),
         }
     }
-    Some(Decl { name, line: line_of(node), props, extends })
+    Some(Decl { name, line: line_of(node), end_line: end_line_of(node), props, extends })
 }
 
 fn ext_of(text: &str, node: Node) -> Ext {
@@ -875,6 +878,11 @@ fn line_of(node: Node) -> u32 {
     u32::try_from(node.start_position().row).unwrap_or(u32::MAX).saturating_add(1)
 }
 
+/// The 1-based line `node` ends on.
+fn end_line_of(node: Node) -> u32 {
+    u32::try_from(node.end_position().row).unwrap_or(u32::MAX).saturating_add(1)
+}
+
 /// `"a-b"` or `'a-b'` → `a-b`; anything else as it is.
 fn unquote(s: &str) -> String {
     let quoted =
@@ -951,11 +959,12 @@ pub fn from_markdown(path: &str, lang: &str, text: &str) -> Vec<PropsTable> {
     let mut heading: Option<String> = None;
     let mut api_level: Option<u8> = None;
     for node in blocks(root) {
-        let (is_heading, level, start_line) = {
+        let (is_heading, level, start_line, end_line) = {
             let data = node.data();
+            let (start, end) = (data.sourcepos.start.line, data.sourcepos.end.line);
             match &data.value {
-                NodeValue::Heading(h) => (true, h.level, data.sourcepos.start.line),
-                NodeValue::Table(_) => (false, 0, data.sourcepos.start.line),
+                NodeValue::Heading(h) => (true, h.level, start, end),
+                NodeValue::Table(_) => (false, 0, start, end),
                 _ => continue,
             }
         };
@@ -980,6 +989,7 @@ pub fn from_markdown(path: &str, lang: &str, text: &str) -> Vec<PropsTable> {
             path: path.to_string(),
             lang: (!lang.is_empty()).then(|| lang.to_string()),
             line: lines.line_of_cm_line(start_line),
+            end_line: lines.line_of_cm_line(end_line),
             extends: Vec::new(),
             unresolved_extends: Vec::new(),
             props,
@@ -1097,6 +1107,20 @@ fn non_empty(s: String) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn props_tables_end_where_their_table_or_type_ends() {
+        let md = "# Table\n\n## API\n\n| Prop | Type |\n| --- | --- |\n| a | `{` |\n| b | string |\n\nAfter.\n";
+        let t = &from_markdown("docs/table.md", "en-US", md)[0];
+        assert_eq!((t.line, t.end_line), (5, 8));
+        let ts = "import x from 'y';\n\nexport interface ButtonProps {\n  /** a `}` in a comment */\n  \
+                  label?: string; // }\n  size?: '}' | 'large';\n  style?: { color: string };\n}\n\nconst z = 1;\n";
+        let t = &from_typescript(SourceLang::Tsx, "src/button.tsx", ts)[0];
+        assert_eq!((t.line, t.end_line), (3, 8));
+        let alias = "export type SharedProps = Base &\n  Other;\nconst z = 1;\n";
+        let t = &from_typescript(SourceLang::Tsx, "src/shared.ts", alias)[0];
+        assert_eq!((t.line, t.end_line), (1, 2));
+    }
 
     #[test]
     fn extends_resolve_through_imports_reexports_and_the_package_entry() {

@@ -911,27 +911,18 @@ impl Postings {
 /// tables of its documents (those carry their document's language, so the language filter applies); their tokens
 /// are those of the text a hit serves, [`crate::view::props_text`] of the one table. Prop names that are English
 /// stop words (`more`) are indexed whole in the title field: an exact identifier stays findable.
-///
-/// `text_of(path)` is the text of the file a table was found in (`None` when it cannot be read): a unit's range is
-/// the table's lines, `t.line` to [`table_end_line`] (the line alone without the text).
-pub fn props_units(
-    key: &str,
-    name: &str,
-    tables: &[PropsTable],
-    tokens: &TokenCounter,
-    text_of: impl Fn(&str) -> Option<std::sync::Arc<String>>,
-) -> Vec<UnitDraft> {
+/// A unit's range is the table's lines (`line` to `end_line`, as its parser found them).
+pub fn props_units(key: &str, name: &str, tables: &[PropsTable], tokens: &TokenCounter) -> Vec<UnitDraft> {
     tables
         .iter()
         .map(|t| {
-            let end_line = text_of(&t.path).map_or(t.line, |text| table_end_line(&text, t.line, t.origin));
             let lang =
                 if t.origin == PropsOrigin::Document { t.lang.clone().unwrap_or_default() } else { String::new() };
             let source = Source { component: key.to_string(), lang, path: t.path.clone() };
             let info = UnitInfo {
                 source: 0,
                 start_line: t.line,
-                end_line,
+                end_line: t.end_line,
                 start_byte: 0,
                 end_byte: 0,
                 tokens: tokens.count(&crate::view::props_text(name, std::slice::from_ref(t))),
@@ -969,103 +960,7 @@ pub fn props_units(
         .collect()
 }
 
-/// Last line (1-based) of the props table starting at line `line` of `text`: a document's Markdown table ends at its
-/// last `|` row (another table, at the next blank line); a TypeScript interface or type alias at the `}` closing its
-/// first `{`, or at the `;` ending a declaration without braces. Strings and comments are skipped when counting
-/// braces. `line` itself when it is past the end of `text`.
-pub fn table_end_line(text: &str, line: u32, origin: PropsOrigin) -> u32 {
-    let lines = Lines::new(text);
-    let count = lines.count();
-    if line == 0 || line > count {
-        return line;
-    }
-    if origin == PropsOrigin::Document {
-        let piped = |n: u32| lines.slice(n, n).trim_start().starts_with('|');
-        let mut end = line;
-        if piped(line) {
-            while end < count && piped(end + 1) {
-                end += 1;
-            }
-        } else {
-            while end < count && !lines.is_blank(end + 1) {
-                end += 1;
-            }
-        }
-        return end;
-    }
-    let start = lines.start(line);
-    let bytes = text.as_bytes();
-    let (mut depth, mut opened, mut n) = (0i32, false, line);
-    let mut i = start;
-    while i < bytes.len() {
-        let b = bytes[i];
-        match b {
-            b'\n' => {
-                n += 1;
-                if !opened && depth == 0 && n > line && lines.is_blank(n.min(count)) {
-                    return n - 1;
-                }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i + 1 < bytes.len() && bytes[i + 1] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
-                    n += u32::from(bytes[i] == b'\n');
-                    i += 1;
-                }
-                i += 1;
-            }
-            b'"' | b'\'' | b'`' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b {
-                    if bytes[i] == b'\\' {
-                        i += 1;
-                    } else if bytes[i] == b'\n' {
-                        n += 1;
-                        if b != b'`' {
-                            break;
-                        }
-                    }
-                    i += 1;
-                }
-            }
-            b'{' => {
-                depth += 1;
-                opened = true;
-            }
-            b'}' => {
-                depth -= 1;
-                if opened && depth <= 0 {
-                    return n.min(count);
-                }
-            }
-            b';' if depth == 0 => return n.min(count),
-            _ => {}
-        }
-        i += 1;
-    }
-    count.max(line)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn props_tables_end_where_their_table_or_type_ends() {
-        let md = "# Table\n\n## API\n\n| Prop | Type |\n| --- | --- |\n| a | `{` |\n| b | string |\n\nAfter.\n";
-        assert_eq!(table_end_line(md, 5, PropsOrigin::Document), 8);
-        let html = "<table>\n<tr><td>a</td></tr>\n</table>\n\nnext\n";
-        assert_eq!(table_end_line(html, 1, PropsOrigin::Document), 3);
-        let ts = "import x from 'y';\n\nexport interface ButtonProps {\n  /** a `}` in a comment */\n  \
-                  label?: string; // }\n  size?: '}' | 'large';\n  style?: { color: string };\n}\n\nconst z = 1;\n";
-        assert_eq!(table_end_line(ts, 3, PropsOrigin::Typescript), 8);
-        let alias = "export type SharedProps = Base &\n  Other;\nconst z = 1;\n";
-        assert_eq!(table_end_line(alias, 1, PropsOrigin::Typescript), 2);
-        assert_eq!(table_end_line(ts, 99, PropsOrigin::Typescript), 99, "past the end: the line alone");
-    }
 }
