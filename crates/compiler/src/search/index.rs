@@ -959,8 +959,3 @@ pub fn props_units(key: &str, name: &str, tables: &[PropsTable], tokens: &TokenC
         })
         .collect()
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-}
