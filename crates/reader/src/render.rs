@@ -192,11 +192,7 @@ pub fn set_cli_bundles(dir: &str) {
 /// value quoted for a POSIX shell (`--bundles 'my docs/out'`).
 pub fn cli_set_args(s: &Served) -> String {
     let q = |v: &str| shell_words::quote(v).into_owned();
-    let mut out = format!("--system {} --version {}", q(&s.system), q(&s.version));
-    if let Some(dir) = crate::read::cli_bundles() {
-        out.push_str(&format!(" --bundles {}", q(dir)));
-    }
-    out
+    format!("--system {} --version {}{}", q(&s.system), q(&s.version), cli_bundles_arg())
 }
 
 /// ` --bundles DIR` when the CLI was given a `--bundles` directory, else nothing: for commands printed without
