@@ -147,7 +147,14 @@ fn sweep_set(
 ) {
     let counter = TokenCounter::new(&set.head().encoding).unwrap();
     for &max in budgets {
+        for lang in set.head().langs.clone() {
+            // The lists: their JSON is larger than their text (field names), so both forms are checked.
+            chain(&format!("{name} components {lang}"), set, max, &counter, seen, None, &|p| {
+                set.components_paged(Some(&lang), p)
+            });
+        }
         for &c in components {
+            chain(&format!("{name} {c} files"), set, max, &counter, seen, None, &|p| set.files_paged(c, p));
             let langs: Vec<String> = set.head().langs.clone();
             for lang in &langs {
                 let l = Some(lang.as_str());
@@ -403,4 +410,28 @@ fn a_larger_budget_never_serves_less_on_a_fine_grid() {
         eprintln!("skipping Semi: MYDESIGN_REAL_CORPUS has no semi");
     }
     assert!(checked >= 8 * 92, "{checked}");
+}
+
+/// The lists on Semi at a fine grid of budgets (a new user's trial: at 4,500 tokens the component list was served
+/// whole because its text fit, while its JSON was 6,008 tokens; `ai-chat-dialogue`'s files at 700 gave 906): both
+/// forms within the budget at every budget, for the component list and every component's files.
+#[test]
+fn lists_stay_within_the_budget_in_text_and_json_on_semi() {
+    let Some(b) = common::semi() else { return };
+    let counter = TokenCounter::new(&b.set.head().encoding).unwrap();
+    let mut seen = Seen::default();
+    for max in (300..=7_000).step_by(100) {
+        chain(&format!("semi components at {max}"), &b.set, max, &counter, &mut seen, None, &|p| {
+            b.set.components_paged(Some("en-US"), p)
+        });
+    }
+    let names: Vec<String> = b.set.components(None).unwrap().components.iter().map(|c| c.name.clone()).collect();
+    for max in [300, 450, 700, 1_000] {
+        for c in &names {
+            chain(&format!("semi {c} files at {max}"), &b.set, max, &counter, &mut seen, None, &|p| {
+                b.set.files_paged(c, p)
+            });
+        }
+    }
+    eprintln!("semi lists: {seen:?}");
 }

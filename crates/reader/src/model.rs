@@ -138,6 +138,9 @@ pub struct Manifest {
     pub search: Option<SearchEntry>,
     /// Tokens of the component list (`list_components`, as MCP clients get it) per language.
     pub list_tokens: Vec<(String, u32)>,
+    /// Tokens of the same list's JSON (`structuredContent`, `--json`) per language: the whole list is served
+    /// uncut only when both forms fit the budget.
+    pub list_json_tokens: Vec<(String, u32)>,
     /// The npm package whose version a project pins (`serve --project`), e.g. `@douyinfe/semi-ui`: `[system]
     /// package` of the config, else `name` of the repository's `package.json`. Absent in sets of format 2.
     #[serde(default)]
@@ -193,6 +196,8 @@ pub struct ComponentEntry {
     pub files: u32,
     /// Tokens of the component's file list (`list_components` with `component`).
     pub files_tokens: u32,
+    /// Tokens of that list's JSON (`structuredContent`, `--json`).
+    pub files_json_tokens: u32,
     /// File name of its bundle inside the bundle set directory.
     pub bundle: String,
 }

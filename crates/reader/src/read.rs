@@ -1695,7 +1695,9 @@ impl BundleSet {
         let m = self.manifest()?;
         let width = m.components.iter().map(|c| c.name.len()).max().unwrap_or(4).max(4);
         let names: Vec<&str> = m.components.iter().map(|c| c.name.as_str()).collect();
-        let whole = m.list_tokens.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
+        let of = |counts: &[(String, u32)]| counts.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
+        // Whole only when both forms fit: the text's and the JSON's stored sizes.
+        let whole = of(&m.list_tokens).max(of(&m.list_json_tokens));
         let bound = |i: usize| row_bound(&ComponentsView::row(m, i, &lang), width);
         let request = Request::Components { lang: lang.clone() };
         let paging = self.echoing(paging, &[(lang.as_str(), 4)]);
@@ -1708,8 +1710,8 @@ impl BundleSet {
         Ok(ComponentsView { tokens, components, part, served: self.served(), ..ComponentsView::new_empty(m, lang) })
     }
 
-    /// Which rows of a list of `names` (whose rows have token upper bounds `bound(row)`, and which is `whole` tokens
-    /// long as stored) to serve under `paging`, and the [`ListPart`] saying so.
+    /// Which rows of a list of `names` (whose rows have token upper bounds `bound(row)`, and whose larger form, text
+    /// or JSON, is `whole` tokens long as stored) to serve under `paging`, and the [`ListPart`] saying so.
     fn list_part(
         &self,
         request: &Request,
@@ -2505,7 +2507,8 @@ impl BundleSet {
         let request = Request::Files { component: view.component.clone() };
         // Echoed: the component in the header, the continuation and its cursor, the JSON.
         let paging = self.echoing(paging, &[(view.component.as_str(), 5)]);
-        let (rows, part) = self.list_part(&request, &names, &bound, view.tokens, paging)?;
+        let whole = view.tokens.max(self.component(name)?.files_json_tokens);
+        let (rows, part) = self.list_part(&request, &names, &bound, whole, paging)?;
         if part.next_cursor.is_some() || rows.start > 0 {
             view.tokens = rows.clone().map(bound).sum();
         }

@@ -832,6 +832,7 @@ fn assemble(
         stats,
         search: None,
         list_tokens: vec![],
+        list_json_tokens: vec![],
         package: config.system.package.clone().or_else(|| package_full_name(repo)),
         source: config.system.source.clone(),
         build_id: 0,
@@ -869,15 +870,16 @@ fn count_lists(
         h.update(&rmp_serde::to_vec(file_lists).ok()?);
         Some(h.digest())
     });
-    type Counts = (Vec<u32>, Vec<(String, u32)>);
+    // Per entry (text, JSON) of its file list; per language (text, JSON) of the component list.
+    type Counts = (Vec<(u32, u32)>, Vec<(String, u32)>, Vec<(String, u32)>);
     if let Some((cache, key)) = cache.zip(key)
-        && let Some((files_tokens, list_tokens)) = cache.get::<Counts>("lists", key, |_| None)
+        && let Some((files_tokens, list_tokens, list_json_tokens)) = cache.get::<Counts>("lists", key, |_| None)
     {
         let entries = manifest.components.iter_mut().chain(manifest.shared.as_mut());
-        for (entry, tokens) in entries.zip(files_tokens) {
-            entry.files_tokens = tokens;
+        for (entry, (text, json)) in entries.zip(files_tokens) {
+            (entry.files_tokens, entry.files_json_tokens) = (text, json);
         }
-        manifest.list_tokens = list_tokens;
+        (manifest.list_tokens, manifest.list_json_tokens) = (list_tokens, list_json_tokens);
         return manifest;
     }
     let served = Served { system: manifest.system.clone(), version: manifest.version.clone(), note: None };
@@ -892,16 +894,25 @@ fn count_lists(
             part: Default::default(),
         };
         entry.files_tokens = tokens.count(&view.text());
+        entry.files_json_tokens = tokens.count(&view.json());
     }
-    manifest.list_tokens = manifest
+    let (list_tokens, list_json_tokens) = manifest
         .langs
         .iter()
-        .map(|lang| (lang.clone(), tokens.count(&ComponentsView::new(&manifest, lang.clone()).text())))
-        .collect();
+        .map(|lang| {
+            let view = ComponentsView::new(&manifest, lang.clone());
+            ((lang.clone(), tokens.count(&view.text())), (lang.clone(), tokens.count(&view.json())))
+        })
+        .unzip();
+    (manifest.list_tokens, manifest.list_json_tokens) = (list_tokens, list_json_tokens);
     if let Some((cache, key)) = cache.zip(key) {
-        let files_tokens: Vec<u32> =
-            manifest.components.iter().chain(manifest.shared.as_ref()).map(|e| e.files_tokens).collect();
-        let counts: Counts = (files_tokens, manifest.list_tokens.clone());
+        let files_tokens: Vec<(u32, u32)> = manifest
+            .components
+            .iter()
+            .chain(manifest.shared.as_ref())
+            .map(|e| (e.files_tokens, e.files_json_tokens))
+            .collect();
+        let counts: Counts = (files_tokens, manifest.list_tokens.clone(), manifest.list_json_tokens.clone());
         cache.put("lists", key, vec![], &counts);
     }
     manifest
@@ -1133,6 +1144,7 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
             .collect(),
         files: metas.len() as u32,
         files_tokens: 0, // counted once the set's system and version are known (see `count_lists`)
+        files_json_tokens: 0,
         bundle: bundle_file_name(key),
     };
     let meta = ComponentMeta { key: key.to_string(), name: plan.name.clone(), docs, files: metas };
