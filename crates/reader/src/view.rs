@@ -170,7 +170,9 @@ fn placeholder<B: BlockSpan>(text: &str, block: &B) -> String {
             _ => None, // a byte-order mark, say
         })
         .collect();
-    let crlf = original.contains("\r\n") || text[end_byte as usize..].starts_with("\r\n");
+    // Split at `\r` (memchr) rather than search for "\r\n": 53 blocks cost 0.25 M instructions that way.
+    let crlf = original.split('\r').skip(1).any(|after| after.starts_with('\n'))
+        || text[end_byte as usize..].starts_with("\r\n");
     let newline = if crlf { "\r\n" } else { "\n" };
 
     let (start_line, end_line) = block.lines();
