@@ -182,7 +182,7 @@ fn read_text(f: &WalkedFile, max: u64) -> Result<String, ReadProblem> {
     if bytes[..bytes.len().min(8192)].contains(&0) {
         return Err(ReadProblem::Binary);
     }
-    String::from_utf8(bytes).map_err(|e| {
+    String::from_utf8(bytes).map(super::strip_bom).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         skip(format!("not UTF-8 (invalid byte at offset {at}); skipped"))
     })
@@ -847,7 +847,7 @@ fn assemble(
 
 /// `name` of the repository's `package.json`, scope kept (`@douyinfe/semi-ui`): what projects depend on.
 fn package_full_name(repo: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(repo.join("package.json")).ok()?;
+    let text = super::read_to_string(repo.join("package.json")).ok()?;
     let value: serde_json::Value = serde_json::from_str(&text).ok()?;
     value.get("name")?.as_str().map(str::to_string).filter(|n| !n.is_empty())
 }
