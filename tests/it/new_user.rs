@@ -49,3 +49,129 @@ fn a_bom_is_stripped_from_documents_sources_and_changelogs_with_line_numbers_unc
     let page = set.changelog(None, None, Paging::unlimited()).unwrap();
     assert!(page.text.starts_with("# Changelog\n"), "{:?}", page.text);
 }
+
+/// Copies the files of the set `from` (through its generation link) into `to`, leaving out `skip`.
+fn copy_set(from: &Path, to: &Path, skip: &str) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_name() != skip {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn verify_reports_a_set_without_its_manifest_alone_or_beside_a_good_one() {
+    let sample = &common::sample().report.dir;
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    // Alone: the directory holds one set, half-copied (no manifest.bundle).
+    copy_set(sample, &t.join("only/my-design@3.4.0"), "manifest.bundle");
+    let err = common::fails(t, &["verify", "--bundles", "only"]);
+    assert_eq!(
+        err,
+        "error: only/my-design@3.4.0 is a damaged bundle set: its manifest.bundle is missing (copy the whole set \
+         again, or rebuild it)\n"
+    );
+    // Beside a good set: the good one is verified, the broken one named, exit 2.
+    copy_set(sample, &t.join("both/my-design@3.4.0"), "");
+    copy_set(sample, &t.join("both/my-design@3.5.0"), "manifest.bundle");
+    let err = common::fails(t, &["verify", "--bundles", "both"]);
+    assert!(
+        err.starts_with(
+            "error: 1 of the bundle sets in both do not open (the default version skips them):\n  bundle set \
+             my-design 3.5.0 in both/my-design@3.5.0 is damaged: its manifest.bundle is missing; rebuild it\n"
+        ),
+        "{err}"
+    );
+    // A set link whose generation was removed.
+    copy_set(sample, &t.join("linked/my-design@3.4.0"), "");
+    std::os::unix::fs::symlink(t.join("gone"), t.join("linked/my-design@3.6.0")).unwrap();
+    let err = common::fails(t, &["verify", "--bundles", "linked"]);
+    assert!(
+        err.contains(&format!(
+            "bundle set my-design 3.6.0 in linked/my-design@3.6.0 is damaged: it is a link to {}, which does not \
+             exist",
+            t.join("gone").display()
+        )),
+        "{err}"
+    );
+    // The good set alone verifies; a pack file beside it is not a set.
+    std::fs::write(t.join("both/my-design@3.4.0.tar.zst"), b"not looked at").unwrap();
+    std::fs::remove_dir_all(t.join("both/my-design@3.5.0")).unwrap();
+    let out = common::ok(t, &["verify", "--bundles", "both"]);
+    assert!(out.starts_with("ok: my-design 3.4.0 in both/my-design@3.4.0: "), "{out}");
+}
+
+#[test]
+fn bundles_that_hold_no_set_say_what_they_are_and_what_to_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    std::fs::create_dir(t.join("empty")).unwrap();
+    std::fs::write(t.join("notes.txt"), "x").unwrap();
+    std::fs::write(t.join("semi@2.0.0.tar.zst"), "x").unwrap();
+    let err = |dir: &str| common::fails(t, &["components", "--bundles", dir]);
+    assert_eq!(
+        err("missing"),
+        "error: missing does not exist: --bundles takes a directory of bundle sets (out/ of `mydesign-docs build`, \
+         holding <system>@<version>/) or one set\n"
+    );
+    assert_eq!(
+        err("notes.txt"),
+        "error: notes.txt is a file, not a directory: --bundles takes a directory of bundle sets (out/ of \
+         `mydesign-docs build`, holding <system>@<version>/) or one set\n"
+    );
+    assert_eq!(
+        err("semi@2.0.0.tar.zst"),
+        "error: semi@2.0.0.tar.zst is a pack file, not a directory: install it with `mydesign-docs install \
+         semi@2.0.0.tar.zst` (lookups then read the store), or unpack it with `mydesign-docs build \
+         semi@2.0.0.tar.zst --out DIR`\n"
+    );
+    assert_eq!(
+        err("empty"),
+        "error: no bundle sets in empty (a set is a <system>@<version>/ directory holding manifest.bundle): build \
+         one with `mydesign-docs build REPO --out empty`\n"
+    );
+    // The same words from `serve`, and from `install` of a directory that holds no set.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+        .args(["serve", "--bundles", "empty"])
+        .current_dir(t)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let serve_err = String::from_utf8_lossy(&out.stderr);
+    assert!(serve_err.contains("no bundle sets in empty (a set is a <system>@<version>/"), "{serve_err}");
+    let err = common::fails(t, &["install", "empty", "--store", "store"]);
+    assert!(err.starts_with("error: no bundle sets in empty"), "{err}");
+}
+
+#[test]
+fn install_names_the_damaged_bundle_in_the_directory_given_not_a_temporary_path() {
+    let sample = &common::sample().report.dir;
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    copy_set(sample, &t.join("copy/my-design@3.4.0"), "");
+    let bundle = t.join("copy/my-design@3.4.0/button.bundle");
+    let mut bytes = std::fs::read(&bundle).unwrap();
+    let at = bytes.len() - 10;
+    bytes[at] ^= 0x40;
+    std::fs::write(&bundle, bytes).unwrap();
+    // The set as the user spelled it (a trailing `/` dropped).
+    for (given, set) in [
+        ("copy", "copy/my-design@3.4.0"),
+        ("copy/my-design@3.4.0", "copy/my-design@3.4.0"),
+        ("./copy/my-design@3.4.0/", "./copy/my-design@3.4.0"),
+    ] {
+        let err = common::fails(t, &["install", given, "--store", "store"]);
+        assert_eq!(
+            err,
+            format!(
+                "error: {set}/button.bundle: checksum mismatch in whole file; the file is damaged, copy it again or \
+                 rebuild; nothing was installed from {set} (the store is unchanged)\n"
+            ),
+            "install {given}"
+        );
+    }
+    assert!(!t.join("store/my-design@3.4.0").exists());
+}
