@@ -175,3 +175,83 @@ fn install_names_the_damaged_bundle_in_the_directory_given_not_a_temporary_path(
     }
     assert!(!t.join("store/my-design@3.4.0").exists());
 }
+
+#[test]
+fn numeric_arguments_out_of_range_state_their_range() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let huge = "99999999999999999999999";
+    let cases: [(&[&str], &str, &str); 9] = [
+        (
+            &["doc", "x", "--max-tokens", huge],
+            "number too large",
+            "--max-tokens takes a whole number from 300 to 4294967295",
+        ),
+        (
+            &["doc", "x", "--max-tokens", "120"],
+            "120 is not in 300..=4294967295",
+            "--max-tokens takes a whole number from 300",
+        ),
+        (&["code-block", "x", "0"], "0 is not in 1..=4294967295", "<INDEX> takes a whole number from 1 to 4294967295"),
+        (&["code-block", "x", huge], "number too large", "<INDEX> takes a whole number from 1 to 4294967295"),
+        (&["changelog", "--page", huge], "number too large", "--page takes a whole number from 1 to 4294967295"),
+        (
+            &["file", "x", "--start-line", "0"],
+            "0 is not in 1..=",
+            "--start-line takes a whole number from 1 to 4294967295",
+        ),
+        (
+            &["file", "x", "--end-line", huge],
+            "number too large",
+            "--end-line takes a whole number from 1 to 4294967295",
+        ),
+        (
+            &["serve", "--max-tokens", huge],
+            "number too large",
+            "--max-tokens takes a whole number from 300 to 4294967295",
+        ),
+        (
+            &["serve", "--http", "0", "--session-idle-secs", huge],
+            "number too large",
+            "--session-idle-secs takes a whole number from 1 to 4294967295",
+        ),
+    ];
+    for (args, why, tip) in cases {
+        let err = common::fails(t, args);
+        assert!(err.contains(why) && err.contains(&format!("tip: {tip}")), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn mcp_integer_arguments_state_their_range() {
+    let sample = common::sample().report.dir.to_str().unwrap().to_string();
+    let mut c = crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", &sample]);
+    let text = |r: &serde_json::Value| r["result"]["content"][0]["text"].as_str().unwrap_or_default().to_string();
+    let cases = [
+        (
+            "get_file_code",
+            serde_json::json!({"path": "x", "start_line": 0}),
+            "invalid argument `start_line`: expected an integer from 1 to 4294967295; got 0",
+        ),
+        (
+            "get_file_code",
+            serde_json::json!({"path": "x", "end_line": 1e24}),
+            "invalid argument `end_line`: expected an integer from 1 to 4294967295 (Inclusive); got 1e+24",
+        ),
+        (
+            "get_code_block",
+            serde_json::json!({"component": "button", "index": 99_999_999_999u64}),
+            "invalid argument `index`: expected an integer from 1 to 4294967295",
+        ),
+        (
+            "component_details",
+            serde_json::json!({"component": "button", "max_tokens": 5}),
+            "invalid argument `max_tokens`: expected an integer from 300 to 4294967295; got 5",
+        ),
+    ];
+    for (tool, args, want) in cases {
+        let r = c.call(tool, args.clone());
+        assert_eq!(r["result"]["isError"], true, "{tool} {args}: {r}");
+        assert!(text(&r).contains(want), "{tool} {args}: {}", text(&r));
+    }
+}

@@ -139,9 +139,11 @@ pub struct FileCodeParams {
     /// Not the skeleton.
     #[serde(default)]
     pub full: bool,
-    /// 1-based.
+    /// 1-based (the schema says so by its `minimum` alone, which argument errors state).
+    #[schemars(range(min = 1), description = "")]
     pub start_line: Option<u32>,
     /// Inclusive.
+    #[schemars(range(min = 1))]
     pub end_line: Option<u32>,
     #[serde(flatten)]
     #[allow(missing_docs)]
