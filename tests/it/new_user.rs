@@ -255,3 +255,39 @@ fn mcp_integer_arguments_state_their_range() {
         assert!(text(&r).contains(want), "{tool} {args}: {}", text(&r));
     }
 }
+
+#[test]
+fn markdown_no_rule_takes_is_a_note_per_folder_and_a_summary_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, "package.json", r#"{"name": "guides", "version": "1.0.0"}"#);
+    write(r, "README.md", "# Guides\n");
+    write(r, "docs/tag/index.md", "# Tag\n\n<code src=\"./demo/basic.tsx\"></code>\n");
+    write(r, "docs/tag/demo/basic.tsx", "export default () => null;\n");
+    write(r, "docs/tag/demo/basic.md", "The basic tag.\n");
+    for name in ["install", "theming", "faq", "migrate", "ssr", "i18n"] {
+        write(r, &format!("docs/guide/{name}.md"), &format!("# {name}\n"));
+    }
+    let out = tempfile::tempdir().unwrap();
+    let report = common::build_into(r, "default", out.path());
+    let notes: Vec<String> = report
+        .diagnostics
+        .iter()
+        .filter(|d| mydesign_docs::compile::layout::unread_markdown_count(d).is_some())
+        .map(|d| d.to_string())
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "layout: ./: 1 Markdown file not used: no [[docs]] rule, changelog or source pattern takes them \
+             (README.md); a [[docs]] rule serves them as documents (docs/config.md)",
+            "layout: docs/guide/: 6 Markdown files not used: no [[docs]] rule, changelog or source pattern takes them \
+             (faq.md, i18n.md, install.md, migrate.md, … (2 more)); a [[docs]] rule serves them as documents \
+             (docs/config.md)",
+        ]
+    );
+    // The build summary counts them without --verbose.
+    let o = out.path().join("cli");
+    let summary = common::ok(r, &["build", ".", "--preset", "default", "--out", o.to_str().unwrap(), "--no-cache"]);
+    assert!(summary.contains("\n  Markdown not used: 7 files (./ 1, docs/guide/ 6)\n"), "{summary}");
+}

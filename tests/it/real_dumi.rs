@@ -164,3 +164,27 @@ fn an_empty_demo_element_is_a_numbered_block_in_the_view() {
     let full = b.set.doc("swipe-action", Some("en-US"), Detail::Full, &[], Paging::unlimited()).unwrap();
     assert!(full.text.contains("<code src=\"./demos/demo1.tsx\"></code>"));
 }
+
+#[test]
+fn markdown_outside_the_components_is_reported_as_unused_with_its_count() {
+    // New-user trial: antd-mobile's `docs/guide/*.md` (28 files, both languages) and `docs/*.md` (6) were ignored
+    // without a word.
+    let Some(b) = common::antd_mobile() else { return };
+    let unread: Vec<(&str, usize)> = b
+        .report
+        .diagnostics
+        .iter()
+        .filter_map(|d| Some((d.path.as_str(), mydesign_docs::compile::layout::unread_markdown_count(d)?)))
+        .collect();
+    assert_eq!(unread, [("./", 1), ("docs/", 6), ("docs/guide/", 28)]);
+    let guide = b.report.diagnostics.iter().find(|d| d.path == "docs/guide/").unwrap();
+    assert!(guide.note);
+    assert!(
+        guide.message.starts_with(
+            "28 Markdown files not used: no [[docs]] rule, changelog or source pattern takes them (css-variables.en.md, \
+             css-variables.zh.md, dark-mode.en.md, dark-mode.zh.md, … (24 more))"
+        ),
+        "{}",
+        guide.message
+    );
+}
