@@ -291,3 +291,23 @@ fn markdown_no_rule_takes_is_a_note_per_folder_and_a_summary_line() {
     let summary = common::ok(r, &["build", ".", "--preset", "default", "--out", o.to_str().unwrap(), "--no-cache"]);
     assert!(summary.contains("\n  Markdown not used: 7 files (./ 1, docs/guide/ 6)\n"), "{summary}");
 }
+
+#[test]
+fn demo_files_are_fenced_longer_than_any_backtick_run_inside() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, "package.json", r#"{"name": "fences", "version": "1.0.0"}"#);
+    write(r, "docs/md/index.md", "# Md\n\n<code src=\"./demo/a.tsx\"></code>\n\n<code src=\"./demo/b.jsx\"></code>\n");
+    // A demo whose template literal holds a Markdown fence, and one without a final newline.
+    let a = "const md = `\n```js\nx\n```\n`;\nexport default () => md;\n";
+    write(r, "docs/md/demo/a.tsx", a);
+    write(r, "docs/md/demo/b.jsx", "export default () => null;");
+    let out = tempfile::tempdir().unwrap();
+    let report = common::build_into(r, "default", out.path());
+    let set = BundleSet::open(&report.dir).unwrap();
+    let a_block = set.code_block("md", 1, None, Paging::unlimited()).unwrap();
+    assert_eq!(a_block.text, format!("````tsx\n{a}````"));
+    let b_block = set.code_block("md", 2, None, Paging::unlimited()).unwrap();
+    assert_eq!(b_block.text, "```jsx\nexport default () => null;\n```");
+    assert_eq!(b_block.block.lang, "jsx");
+}

@@ -53,7 +53,8 @@ fn button_demo_2_is_served_exactly() {
     let Some(b) = common::antd_mobile() else { return };
     let block = b.set.code_block("button", 2, Some("en-US"), Paging::unlimited()).unwrap();
     let file = std::fs::read_to_string(b.repo.join("src/components/button/demos/demo2.tsx")).unwrap();
-    assert_eq!(block.text, file);
+    // Fenced with its language, as every code block is served (new-user trial).
+    assert_eq!(block.text, format!("```tsx\n{file}```"));
     assert_eq!(block.block.lang, "tsx");
     assert_eq!(block.count, 2);
     assert_eq!(block.block.demo.as_ref().unwrap().path, "src/components/button/demos/demo2.tsx");
@@ -145,15 +146,16 @@ fn an_empty_demo_element_is_a_numbered_block_in_the_view() {
     let Some(b) = common::antd_mobile() else { return };
     let block = b.set.code_block("swipe-action", 1, Some("en-US"), Paging::unlimited()).unwrap();
     let file = std::fs::read_to_string(b.repo.join("src/components/swipe-action/demos/demo1.tsx")).unwrap();
-    assert_eq!(block.text, file);
+    assert_eq!(block.text, format!("```tsx\n{file}```"));
     assert_eq!(block.count, 1);
-    assert_eq!(block.block.tokens, 685);
+    // 685 tokens of code, 4 of fences.
+    assert_eq!(block.block.tokens, 689);
     assert_eq!(block.block.demo.as_ref().unwrap().path, "src/components/swipe-action/demos/demo1.tsx");
     let view = b.set.doc("swipe-action", Some("en-US"), Detail::Normal, &[], Paging::unlimited()).unwrap();
     assert_eq!(view.lines, 49);
     assert!(view.hidden);
     assert!(
-        view.text.contains("## Demos\n\n[code block #1 hidden: tsx, 685 tokens, demo]\n\n## SwipeAction"),
+        view.text.contains("## Demos\n\n[code block #1 hidden: tsx, 689 tokens, demo]\n\n## SwipeAction"),
         "{}",
         view.text
     );
@@ -187,4 +189,31 @@ fn markdown_outside_the_components_is_reported_as_unused_with_its_count() {
         "{}",
         guide.message
     );
+}
+
+#[test]
+fn a_demo_cut_by_the_budget_closes_and_reopens_its_fence() {
+    // New-user trial: `code-block button 2 --max-tokens 300` printed the demo without fences, and its first part
+    // ended with a stray closing fence.
+    let Some(b) = common::antd_mobile() else { return };
+    let file = std::fs::read_to_string(b.repo.join("src/components/button/demos/demo2.tsx")).unwrap();
+    let budget = mydesign_docs::budget::Budget::new(10_000, Some(300)).unwrap();
+    let (mut cursor, mut joined, mut parts) = (None::<String>, String::new(), 0);
+    loop {
+        let paging = Paging { budget, cursor: cursor.as_deref() };
+        let part = b.set.code_block("button", 2, Some("en-US"), paging).unwrap();
+        let shown = mydesign_docs::render::Render::render(&part, mydesign_docs::render::Surface::Cli);
+        let fences = shown.lines().filter(|l| l.starts_with("```")).count();
+        assert_eq!(fences % 2, 0, "part {parts}: unbalanced fences\n{shown}");
+        let first_fence = shown.lines().find(|l| l.starts_with("```"));
+        assert_eq!(first_fence, Some("```tsx"), "part {parts} opens (or reopens) the tsx fence\n{shown}");
+        joined.push_str(&part.text);
+        parts += 1;
+        match part.next_cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    assert!(parts > 1, "the budget cuts the demo ({parts} part)");
+    assert_eq!(joined, format!("```tsx\n{file}```"));
 }
