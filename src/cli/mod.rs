@@ -48,7 +48,8 @@ enum Command {
         /// The whole document, code blocks included (same as --detail full).
         #[arg(long)]
         full: bool,
-        /// Only this section (heading title or slug, either language; `props` for the props tables); repeatable.
+        /// Only this section (heading title, slug or `Parent › Title`, either language); repeatable. `props` alone:
+        /// the props tables the card lists, even when a heading is titled Props (that one is `Parent › Props`).
         #[arg(long = "section", value_name = "HEADING")]
         sections: Vec<String>,
         #[command(flatten)]

@@ -311,3 +311,30 @@ fn demo_files_are_fenced_longer_than_any_backtick_run_inside() {
     assert_eq!(b_block.text, "```jsx\nexport default () => null;\n```");
     assert_eq!(b_block.block.lang, "jsx");
 }
+
+#[test]
+fn a_props_heading_under_no_heading_is_named_by_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, "package.json", r#"{"name": "bare", "version": "1.0.0"}"#);
+    let doc = "## Props\n\nSee below.\n\n| Name | Description | Type | Default |\n| --- | --- | --- | --- |\n| size | How big. \
+               | `number` | `1` |\n\n## Usage\n\nUse it.\n";
+    write(r, "docs/dot/index.md", doc);
+    let out = tempfile::tempdir().unwrap();
+    let report = common::build_into(r, "default", out.path());
+    let set = BundleSet::open(&report.dir).unwrap();
+    let card = set.card("dot", None, Paging::unlimited()).unwrap();
+    assert!(card.text.contains("(section \"props\"; the heading: section \" › Props\")"), "{}", card.text);
+    let one = |s: &str| set.details("dot", None, None, &[s.to_string()], Paging::unlimited()).unwrap();
+    assert!(matches!(one("props"), mydesign_docs::read::DetailsView::Props(_)));
+    let mydesign_docs::read::DetailsView::Doc(d) = one("› Props") else { panic!("the heading") };
+    assert_eq!(
+        d.text,
+        "## Props\n\nSee below.\n\n| Name | Description | Type | Default |\n| --- | --- | --- | --- |\n| size | How big. | `number` | `1` |\n\n"
+    );
+    // The CLI says the same.
+    let o = report.dir.to_str().unwrap();
+    let text = common::ok(r, &["doc", "dot", "--section", "› Props", "--bundles", o]);
+    assert!(text.contains("sections: Props · ") && text.contains("\nSee below.\n"), "{text}");
+    assert!(!text.contains("## Usage"), "{text}");
+}

@@ -217,3 +217,38 @@ fn a_demo_cut_by_the_budget_closes_and_reopens_its_fence() {
     assert!(parts > 1, "the budget cuts the demo ({parts} part)");
     assert_eq!(joined, format!("```tsx\n{file}```"));
 }
+
+#[test]
+fn props_serves_the_props_tables_the_card_advertises_even_beside_a_props_heading() {
+    // New-user trial: antd-mobile's documents have a `### Props` heading; `--section props` served that section
+    // alone, not the three tables the card lists under "props".
+    let Some(b) = common::antd_mobile() else { return };
+    let sections = |s: &[&str]| s.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let card = b.set.card("button", Some("en-US"), Paging::unlimited()).unwrap();
+    assert!(
+        card.text.contains(
+            "\n## Props tables: Props (11), CSS Variables (6), Ref (1) (section \"props\"; the heading: section \
+             \"Button › Props\")\n"
+        ),
+        "{}",
+        card.text
+    );
+    let advertised: Vec<String> = card.props.iter().map(|(n, _)| n.clone()).collect();
+    for asked in ["props", "Props", " PROPS "] {
+        let v = b.set.details("button", Some("en-US"), None, &sections(&[asked]), Paging::unlimited()).unwrap();
+        let mydesign_docs::read::DetailsView::Props(p) = v else { panic!("{asked}: not the props tables") };
+        let served: Vec<String> = p.props.iter().map(|t| t.name.clone()).collect();
+        assert_eq!(served, advertised, "{asked}");
+        assert_eq!((p.tables_total, p.props_total), (3, 18));
+    }
+    // The heading itself, by its path, or beside another heading.
+    let doc = |s: &[&str]| match b.set.details("button", Some("en-US"), None, &sections(s), Paging::unlimited()) {
+        Ok(mydesign_docs::read::DetailsView::Doc(d)) => (d.part.lines, d.sections),
+        other => panic!("{s:?}: {other:?}"),
+    };
+    assert_eq!(doc(&["Button › Props"]), ((17, 34), vec!["Props".to_string()]));
+    assert_eq!(doc(&["Props", "CSS Variables"]), ((17, 45), vec!["Props".to_string(), "CSS Variables".to_string()]));
+    // zh-CN: the heading is 属性, and `props` was the tables already.
+    let v = b.set.details("button", Some("zh-CN"), None, &sections(&["props"]), Paging::unlimited()).unwrap();
+    assert!(matches!(v, mydesign_docs::read::DetailsView::Props(ref p) if p.tables_total == 3), "{v:?}");
+}

@@ -2132,9 +2132,9 @@ impl BundleSet {
     }
 
     /// What `component_details` and the CLI's `doc` answer: a changelog page for `changelog` / `changelog-N` unless
-    /// a component has that name; the props tables for `sections=["props"]` (unless the document has a heading of
-    /// that name); the card for `detail=brief` without sections; else the document or its sections. A cursor
-    /// continues the form it was cut from.
+    /// a component has that name; the props tables for `sections=["props"]`, even when the document has a heading
+    /// of that name (served as `Parent › Props`, or when named beside other headings); the card for `detail=brief`
+    /// without sections; else the document or its sections. A cursor continues the form it was cut from.
     ///
     /// # Errors
     /// As [`BundleSet::doc`], [`BundleSet::card`], [`BundleSet::props`] and [`BundleSet::changelog`];
@@ -2181,9 +2181,11 @@ impl BundleSet {
                 _ => false,
             })
         };
-        // `props` names the props tables, unless the document has a heading of that name.
+        // `props` alone is the props tables, always: the card advertises them under that name, also where the
+        // document has a heading "Props" (dumi's), which is served as `Parent › Props`. Beside other headings,
+        // `props` is that heading when the document has one (else the tables, which come alone: `PropsAlone`).
         let props_named = sections.iter().any(|s| s.trim().eq_ignore_ascii_case("props"))
-            && !self.has_section(name, lang, "props")?;
+            && (sections.len() == 1 || !self.has_section(name, lang, "props")?);
         if props_named && sections.len() > 1 {
             return Err(LookupError::PropsAlone);
         }
@@ -2357,13 +2359,18 @@ impl BundleSet {
         let mut missing = Vec::new();
         for q in asked {
             let mut candidates: Vec<&SectionMeta> = doc.sections.iter().filter(|s| matches(s, q)).collect();
-            // `Parent › Title`, as the ambiguous-section error lists headings (`>` too): the title under that parent.
+            // `Parent › Title`, as the ambiguous-section error lists headings (`>` too): the title under that parent;
+            // `› Title`, a title under no heading.
             if let (true, Some((parent, title))) = (candidates.is_empty(), q.rsplit_once(['›', '>'])) {
+                let top = parent.trim().is_empty();
                 candidates = doc
                     .sections
                     .iter()
                     .filter(|s| matches(s, title))
-                    .filter(|s| section_parent(&doc.sections, s).is_some_and(|p| matches(p, parent)))
+                    .filter(|s| match section_parent(&doc.sections, s) {
+                        Some(p) => !top && matches(p, parent),
+                        None => top,
+                    })
                     .collect();
             }
             // Several headings answer to the name (Semi's Table has `Pagination` under Demos and under API): a

@@ -70,7 +70,7 @@ pub struct ComponentDetailsParams {
     pub lang: Option<String>,
     /// brief: card with sizes; normal (default).
     pub detail: Option<Detail>,
-    /// Headings (title or slug) or "props".
+    /// Headings (title, slug or "Parent › Title"), or ["props"] alone: the props tables.
     pub sections: Option<Vec<String>>,
     #[serde(flatten)]
     #[allow(missing_docs)]
