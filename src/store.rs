@@ -425,7 +425,19 @@ pub fn install(from: &Path, store: &Path, force: bool) -> Result<Vec<InstallRepo
             return Err(crate::read::no_bundles(&[from.to_path_buf()], false).into());
         }
         let shown = |d: &Path| d.components().collect::<PathBuf>().display().to_string();
-        dirs.iter().map(|d| Ok((read_set_dir(d)?, shown(d)))).collect::<Result<_, StoreError>>()?
+        dirs.iter()
+            .map(|d| {
+                let origin = shown(d);
+                // The reader names the set's generation (its canonical path): name it as the user did.
+                let set = read_set_dir(d).map_err(|e| match e {
+                    StoreError::Lookup(e) => {
+                        StoreError::Damaged { origin: origin.clone(), message: renamed(&e.to_string(), d, &origin) }
+                    }
+                    other => other,
+                })?;
+                Ok((set, origin))
+            })
+            .collect::<Result<_, StoreError>>()?
     } else {
         let set = unpack(from)?;
         let origin = format!("{} › {}", from.display(), set.manifest.name());
@@ -434,6 +446,12 @@ pub fn install(from: &Path, store: &Path, force: bool) -> Result<Vec<InstallRepo
     std::fs::create_dir_all(store).map_err(io(store))?;
     clean_stale(store);
     sets.into_iter().map(|(set, origin)| install_one(set, &origin, store, force)).collect()
+}
+
+/// `message` with the directory `dir` (canonical, as the reader names it, or as given) spelled `origin`.
+fn renamed(message: &str, dir: &Path, origin: &str) -> String {
+    let names = [dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()), dir.to_path_buf()];
+    names.iter().map(|p| p.display().to_string()).fold(message.to_string(), |m, name| m.replace(&name, origin))
 }
 
 /// Reads a set directory as if it had been unpacked (so both paths share the checks of [`install_one`]).
@@ -560,13 +578,10 @@ fn install_one(set: Unpacked, origin: &str, store: &Path, force: bool) -> Result
         Ok(())
     };
     // A damaged set is named where it came from: the temporary directory is gone once this returns.
-    // The reader names files by the canonical path of the set, the rest by the path given.
-    let tmp_names = [tmp.canonicalize().unwrap_or_else(|_| tmp.clone()), tmp.clone()].map(|p| p.display().to_string());
     let result = written.and_then(|()| {
         checked().map_err(|e| match e {
             StoreError::Lookup(e) => {
-                let message = tmp_names.iter().fold(e.to_string(), |m, tmp| m.replace(tmp.as_str(), origin));
-                StoreError::Damaged { origin: origin.to_string(), message }
+                StoreError::Damaged { origin: origin.to_string(), message: renamed(&e.to_string(), &tmp, origin) }
             }
             other => other,
         })

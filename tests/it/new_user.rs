@@ -338,3 +338,25 @@ fn a_props_heading_under_no_heading_is_named_by_its_path() {
     assert!(text.contains("sections: Props · ") && text.contains("\nSee below.\n"), "{text}");
     assert!(!text.contains("## Usage"), "{text}");
 }
+
+#[test]
+fn install_names_a_built_set_by_its_link_not_its_generation() {
+    // `out/` as `build` writes it: `my-design@3.4.0` is a link to `.my-design@3.4.0.gen-<id>/`.
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let report = common::build_into(&common::root().join("corpus"), "default", &t.join("out"));
+    let manifest = report.dir.join("manifest.bundle");
+    let mut bytes = std::fs::read(&manifest).unwrap();
+    bytes[8..10].copy_from_slice(&7u16.to_le_bytes());
+    std::fs::write(&manifest, bytes).unwrap();
+    let err = common::fails(t, &["install", "out", "--store", "store"]);
+    use mydesign_docs::bundle::format::{FORMAT_VERSION, OLDEST_SUPPORTED};
+    assert_eq!(
+        err,
+        format!(
+            "error: out/my-design@3.4.0/manifest.bundle: bundle format 7 is not supported (this reader supports \
+             {OLDEST_SUPPORTED}..={FORMAT_VERSION}); rebuild with this version of mydesign-docs; nothing was installed \
+             from out/my-design@3.4.0 (the store is unchanged)\n"
+        )
+    );
+}
