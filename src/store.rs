@@ -86,6 +86,15 @@ pub enum StoreError {
         /// `system@version` of every installed set, or `nothing`.
         available: String,
     },
+    /// A set offered to `install` failed its checks (a damaged bundle, a checksum mismatch): named where it came
+    /// from.
+    #[error("{message}; nothing was installed from {origin} (the store is unchanged)")]
+    Damaged {
+        /// The set directory, or `FILE › <system>@<version>` for a pack file.
+        origin: String,
+        /// What is wrong, naming the damaged file inside `origin`.
+        message: String,
+    },
     /// A lookup error of a set (a damaged bundle, a checksum mismatch, no set found).
     #[error(transparent)]
     Lookup(#[from] LookupError),
@@ -394,7 +403,8 @@ pub struct InstallReport {
 /// a set that fails verification, or an I/O error.
 pub fn install(from: &Path, store: &Path, force: bool) -> Result<Vec<InstallReport>, StoreError> {
     let meta = std::fs::metadata(from).map_err(io(from))?;
-    let sets: Vec<Unpacked> = if meta.is_dir() {
+    // Each set with where it comes from, as its errors name it: the set directory, or `FILE › <system>@<version>`.
+    let sets: Vec<(Unpacked, String)> = if meta.is_dir() {
         let dirs: Vec<PathBuf> = if from.join("manifest.bundle").is_file() {
             vec![from.to_path_buf()]
         } else {
@@ -411,18 +421,37 @@ pub fn install(from: &Path, store: &Path, force: bool) -> Result<Vec<InstallRepo
             dirs
         };
         if dirs.is_empty() {
-            return Err(StoreError::Usage(format!(
-                "{}: no bundle set here (a set holds manifest.bundle; `mydesign-docs build` writes out/<system>@<version>/)",
-                from.display()
-            )));
+            // What is there instead: sets missing their manifest, or nothing a build wrote.
+            return Err(crate::read::no_bundles(&[from.to_path_buf()], false).into());
         }
-        dirs.iter().map(|d| read_set_dir(d)).collect::<Result<_, _>>()?
+        let shown = |d: &Path| d.components().collect::<PathBuf>().display().to_string();
+        dirs.iter()
+            .map(|d| {
+                let origin = shown(d);
+                // The reader names the set's generation (its canonical path): name it as the user did.
+                let set = read_set_dir(d).map_err(|e| match e {
+                    StoreError::Lookup(e) => {
+                        StoreError::Damaged { origin: origin.clone(), message: renamed(&e.to_string(), d, &origin) }
+                    }
+                    other => other,
+                })?;
+                Ok((set, origin))
+            })
+            .collect::<Result<_, StoreError>>()?
     } else {
-        vec![unpack(from)?]
+        let set = unpack(from)?;
+        let origin = format!("{} › {}", from.display(), set.manifest.name());
+        vec![(set, origin)]
     };
     std::fs::create_dir_all(store).map_err(io(store))?;
     clean_stale(store);
-    sets.into_iter().map(|set| install_one(set, store, force)).collect()
+    sets.into_iter().map(|(set, origin)| install_one(set, &origin, store, force)).collect()
+}
+
+/// `message` with the directory `dir` (canonical, as the reader names it, or as given) spelled `origin`.
+fn renamed(message: &str, dir: &Path, origin: &str) -> String {
+    let names = [dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()), dir.to_path_buf()];
+    names.iter().map(|p| p.display().to_string()).fold(message.to_string(), |m, name| m.replace(&name, origin))
 }
 
 /// Reads a set directory as if it had been unpacked (so both paths share the checks of [`install_one`]).
@@ -491,7 +520,9 @@ fn clean_stale(store: &Path) {
     }
 }
 
-fn install_one(set: Unpacked, store: &Path, force: bool) -> Result<InstallReport, StoreError> {
+/// Installs one set read from `origin` (a set directory, or `FILE › <system>@<version>` inside a pack file): a
+/// failed check names the file there, never the store's temporary directory it was checked in.
+fn install_one(set: Unpacked, origin: &str, store: &Path, force: bool) -> Result<InstallReport, StoreError> {
     let m = &set.manifest;
     let name = m.name();
     let dest = store.join(&name);
@@ -512,13 +543,16 @@ fn install_one(set: Unpacked, store: &Path, force: bool) -> Result<InstallReport
         }
     }
     let tmp = store.join(format!(".install-{}", unique_suffix()));
-    let result = (|| {
+    let written = (|| {
         std::fs::create_dir(&tmp).map_err(io(&tmp))?;
         for (n, data) in &set.files {
             let path = tmp.join(n);
             let mut f = std::fs::File::create(&path).map_err(io(&path))?;
             f.write_all(data).and_then(|()| f.sync_all()).map_err(io(&path))?;
         }
+        Ok(())
+    })();
+    let checked = || -> Result<(), StoreError> {
         // The set as the reader will see it: the manifest names these system/version, every bundle matches it and
         // every frame decodes.
         let opened = BundleSet::open(&tmp)?;
@@ -542,7 +576,16 @@ fn install_one(set: Unpacked, store: &Path, force: bool) -> Result<InstallReport
         }
         opened.verify()?;
         Ok(())
-    })();
+    };
+    // A damaged set is named where it came from: the temporary directory is gone once this returns.
+    let result = written.and_then(|()| {
+        checked().map_err(|e| match e {
+            StoreError::Lookup(e) => {
+                StoreError::Damaged { origin: origin.to_string(), message: renamed(&e.to_string(), &tmp, origin) }
+            }
+            other => other,
+        })
+    });
     if let Err(e) = result {
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);

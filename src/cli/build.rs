@@ -202,6 +202,19 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
             if report.unchanged { "; the published set is already this build, nothing written" } else { "" }
         ));
     }
+    // Markdown nobody configured (a guide folder), counted from its notes: visible without --verbose.
+    let unread: Vec<(&str, usize)> = notes
+        .iter()
+        .filter_map(|d| Some((d.path.as_str(), mydesign_docs::compile::layout::unread_markdown_count(d)?)))
+        .collect();
+    if !unread.is_empty() {
+        let total = unread.iter().map(|(_, n)| n).sum::<usize>() as u64;
+        let mut folders: Vec<String> = unread.iter().take(4).map(|(dir, n)| format!("{dir} {n}")).collect();
+        if unread.len() > 4 {
+            folders.push(format!("… ({} more folders)", unread.len() - 4));
+        }
+        out.push(format!("  Markdown not used: {} ({})", plural(total, "file"), folders.join(", ")));
+    }
     if !warnings.is_empty() || !notes.is_empty() {
         let hint = if args.verbose || notes.is_empty() { "" } else { " (notes: --verbose)" };
         out.push(format!(

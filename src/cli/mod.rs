@@ -48,7 +48,8 @@ enum Command {
         /// The whole document, code blocks included (same as --detail full).
         #[arg(long)]
         full: bool,
-        /// Only this section (heading title or slug, either language; `props` for the props tables); repeatable.
+        /// Only this section (heading title, slug or `Parent › Title`, either language); repeatable. `props` alone:
+        /// the props tables the card lists, even when a heading is titled Props (that one is `Parent › Props`).
         #[arg(long = "section", value_name = "HEADING")]
         sections: Vec<String>,
         #[command(flatten)]
@@ -60,6 +61,7 @@ enum Command {
         /// Component name.
         component: String,
         /// Block number, 1-based, as in the placeholders.
+        #[arg(value_parser = at_least(1, u32::MAX))]
         index: u32,
         #[command(flatten)]
         lookup: LookupArgs,
@@ -67,7 +69,7 @@ enum Command {
     /// Print a page of the changelog (300 lines each; page 1 holds the newest entries).
     Changelog {
         /// Page number, 1-based (default 1, or the cursor's page).
-        #[arg(long)]
+        #[arg(long, value_parser = at_least(1, u32::MAX))]
         page: Option<u32>,
         /// Only the lines that name this component, in the releases after --since (instead of a page).
         #[arg(long, requires = "since", conflicts_with = "page")]
@@ -93,10 +95,10 @@ enum Command {
         #[arg(long)]
         full: bool,
         /// First line to print (1-based, of the original file).
-        #[arg(long)]
+        #[arg(long, value_parser = at_least(1, u32::MAX))]
         start_line: Option<u32>,
         /// Last line to print (inclusive).
-        #[arg(long)]
+        #[arg(long, value_parser = at_least(1, u32::MAX))]
         end_line: Option<u32>,
         #[command(flatten)]
         lookup: LookupArgs,
@@ -167,6 +169,48 @@ enum Command {
     },
 }
 
+/// A whole-number argument from `lo` to `hi`, parsed by clap's ranged parser; each of its errors ("number too
+/// large to fit in target type" for digits past `i64` too, which names no range) ends with a tip stating the range.
+#[derive(Clone, Debug)]
+pub(crate) struct InRange<T> {
+    lo: i64,
+    hi: i64,
+    of: std::marker::PhantomData<fn() -> T>,
+}
+
+/// [`InRange`] from `lo` to the largest `T` (capped at `i64::MAX`, clap's bound).
+pub(crate) fn at_least<T: TryFrom<i64> + Into<i128>>(lo: i64, max: T) -> InRange<T> {
+    let hi = i64::try_from(max.into()).unwrap_or(i64::MAX);
+    InRange { lo, hi, of: std::marker::PhantomData }
+}
+
+impl<T> clap::builder::TypedValueParser for InRange<T>
+where
+    T: TryFrom<i64> + Clone + Send + Sync + 'static,
+    <T as TryFrom<i64>>::Error: Send + Sync + 'static + std::error::Error + ToString,
+{
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        let ranged = clap::builder::RangedI64ValueParser::<T>::new().range(self.lo..=self.hi);
+        ranged.parse_ref(cmd, arg, value).map_err(|mut e| {
+            use clap::error::{ContextKind, ContextValue};
+            let name = arg.and_then(clap::Arg::get_long).map_or_else(
+                || arg.map_or("it".to_string(), |a| format!("<{}>", a.get_id().as_str().to_uppercase())),
+                |l| format!("--{l}"),
+            );
+            let tip = format!("{name} takes a whole number from {} to {}", self.lo, self.hi);
+            e.insert(ContextKind::Suggested, ContextValue::StyledStrs(vec![tip.into()]));
+            e
+        })
+    }
+}
+
 fn parse_detail(s: &str) -> Result<mydesign_docs::read::Detail, String> {
     s.parse()
 }
@@ -197,7 +241,7 @@ struct LookupArgs {
     json: bool,
     /// Token budget of the answer, at least 300 (default: the set's cap, 10,000; for `search`, 2,000); longer
     /// answers are cut on whole lines and print the command that continues them.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = at_least(i64::from(mydesign_docs::budget::MIN_MAX_TOKENS), u32::MAX))]
     max_tokens: Option<u32>,
     /// Continue a cut answer: the cursor it printed.
     #[arg(long)]

@@ -33,15 +33,15 @@ pub struct ServeArgs {
     /// With --http: most MCP sessions open at once; a client starting one more gets HTTP 503 and a JSON-RPC error
     /// naming the cap.
     #[arg(long, value_name = "N", requires = "http", default_value_t = DEFAULT_MAX_SESSIONS as u32,
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = super::at_least(1, u32::MAX))]
     max_sessions: u32,
     /// With --http: a session without a request for this many seconds is closed (its client starts a new one).
     #[arg(long, value_name = "SECS", requires = "http", default_value_t = DEFAULT_SESSION_IDLE.as_secs(),
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = super::at_least(1, u64::from(u32::MAX)))]
     session_idle_secs: u64,
     /// Cap on every answer, in tokens (default: each bundle set's `max_tokens`, 10,000 unless configured); calls
     /// may only lower it; at least 300 (the smallest budget a call may ask for). Answers over it are cut on whole lines, with a cursor to continue.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MIN_MAX_TOKENS as i64..))]
+    #[arg(long, value_name = "N", value_parser = super::at_least(i64::from(MIN_MAX_TOKENS), u32::MAX))]
     max_tokens: Option<u32>,
     /// The project whose dependencies pick the version served of each system (node_modules, else the lockfile:
     /// package-lock.json, pnpm-lock.yaml, yarn.lock; else the range in package.json); when that version is not

@@ -44,7 +44,7 @@ fn demo_files_become_code_blocks() {
     let first = set.code_block("tag", 1, None, Paging::unlimited()).unwrap();
     assert_eq!(first.count, 3);
     let demo = set.code_block("tag", 2, None, Paging::unlimited()).unwrap();
-    assert_eq!(demo.text, BASIC);
+    assert_eq!(demo.text, format!("```tsx\n{BASIC}```"));
     assert_eq!(demo.block.lang, "tsx");
     let meta = demo.block.demo.as_ref().unwrap();
     assert_eq!(meta.path, "docs/tag/demo/basic.tsx");

@@ -14,6 +14,7 @@ mod edges;
 mod incremental;
 mod lookup;
 mod mcp;
+mod new_user;
 mod props_real;
 mod real_blueprint;
 mod real_dumi;

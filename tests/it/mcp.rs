@@ -607,7 +607,7 @@ fn start_up_errors_say_where_bundles_were_looked_for() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("no bundles in") && err.contains("nothing-here"), "{err}");
+    assert!(err.contains("nothing-here does not exist: --bundles takes a directory of bundle sets"), "{err}");
     assert!(out.stdout.is_empty());
     // No --bundles: ./out, then $XDG_DATA_HOME/mydesign-docs; both named when both are empty.
     let out = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))

@@ -53,7 +53,8 @@ fn button_demo_2_is_served_exactly() {
     let Some(b) = common::antd_mobile() else { return };
     let block = b.set.code_block("button", 2, Some("en-US"), Paging::unlimited()).unwrap();
     let file = std::fs::read_to_string(b.repo.join("src/components/button/demos/demo2.tsx")).unwrap();
-    assert_eq!(block.text, file);
+    // Fenced with its language, as every code block is served (new-user trial).
+    assert_eq!(block.text, format!("```tsx\n{file}```"));
     assert_eq!(block.block.lang, "tsx");
     assert_eq!(block.count, 2);
     assert_eq!(block.block.demo.as_ref().unwrap().path, "src/components/button/demos/demo2.tsx");
@@ -145,15 +146,16 @@ fn an_empty_demo_element_is_a_numbered_block_in_the_view() {
     let Some(b) = common::antd_mobile() else { return };
     let block = b.set.code_block("swipe-action", 1, Some("en-US"), Paging::unlimited()).unwrap();
     let file = std::fs::read_to_string(b.repo.join("src/components/swipe-action/demos/demo1.tsx")).unwrap();
-    assert_eq!(block.text, file);
+    assert_eq!(block.text, format!("```tsx\n{file}```"));
     assert_eq!(block.count, 1);
-    assert_eq!(block.block.tokens, 685);
+    // 685 tokens of code, 4 of fences.
+    assert_eq!(block.block.tokens, 689);
     assert_eq!(block.block.demo.as_ref().unwrap().path, "src/components/swipe-action/demos/demo1.tsx");
     let view = b.set.doc("swipe-action", Some("en-US"), Detail::Normal, &[], Paging::unlimited()).unwrap();
     assert_eq!(view.lines, 49);
     assert!(view.hidden);
     assert!(
-        view.text.contains("## Demos\n\n[code block #1 hidden: tsx, 685 tokens, demo]\n\n## SwipeAction"),
+        view.text.contains("## Demos\n\n[code block #1 hidden: tsx, 689 tokens, demo]\n\n## SwipeAction"),
         "{}",
         view.text
     );
@@ -163,4 +165,90 @@ fn an_empty_demo_element_is_a_numbered_block_in_the_view() {
     // The whole document still has the element as written.
     let full = b.set.doc("swipe-action", Some("en-US"), Detail::Full, &[], Paging::unlimited()).unwrap();
     assert!(full.text.contains("<code src=\"./demos/demo1.tsx\"></code>"));
+}
+
+#[test]
+fn markdown_outside_the_components_is_reported_as_unused_with_its_count() {
+    // New-user trial: antd-mobile's `docs/guide/*.md` (28 files, both languages) and `docs/*.md` (6) were ignored
+    // without a word.
+    let Some(b) = common::antd_mobile() else { return };
+    let unread: Vec<(&str, usize)> = b
+        .report
+        .diagnostics
+        .iter()
+        .filter_map(|d| Some((d.path.as_str(), mydesign_docs::compile::layout::unread_markdown_count(d)?)))
+        .collect();
+    assert_eq!(unread, [("./", 1), ("docs/", 6), ("docs/guide/", 28)]);
+    let guide = b.report.diagnostics.iter().find(|d| d.path == "docs/guide/").unwrap();
+    assert!(guide.note);
+    assert!(
+        guide.message.starts_with(
+            "28 Markdown files not used: no [[docs]] rule, changelog or source pattern takes them (css-variables.en.md, \
+             css-variables.zh.md, dark-mode.en.md, dark-mode.zh.md, … (24 more))"
+        ),
+        "{}",
+        guide.message
+    );
+}
+
+#[test]
+fn a_demo_cut_by_the_budget_closes_and_reopens_its_fence() {
+    // New-user trial: `code-block button 2 --max-tokens 300` printed the demo without fences, and its first part
+    // ended with a stray closing fence.
+    let Some(b) = common::antd_mobile() else { return };
+    let file = std::fs::read_to_string(b.repo.join("src/components/button/demos/demo2.tsx")).unwrap();
+    let budget = mydesign_docs::budget::Budget::new(10_000, Some(300)).unwrap();
+    let (mut cursor, mut joined, mut parts) = (None::<String>, String::new(), 0);
+    loop {
+        let paging = Paging { budget, cursor: cursor.as_deref() };
+        let part = b.set.code_block("button", 2, Some("en-US"), paging).unwrap();
+        let shown = mydesign_docs::render::Render::render(&part, mydesign_docs::render::Surface::Cli);
+        let fences = shown.lines().filter(|l| l.starts_with("```")).count();
+        assert_eq!(fences % 2, 0, "part {parts}: unbalanced fences\n{shown}");
+        let first_fence = shown.lines().find(|l| l.starts_with("```"));
+        assert_eq!(first_fence, Some("```tsx"), "part {parts} opens (or reopens) the tsx fence\n{shown}");
+        joined.push_str(&part.text);
+        parts += 1;
+        match part.next_cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    assert!(parts > 1, "the budget cuts the demo ({parts} part)");
+    assert_eq!(joined, format!("```tsx\n{file}```"));
+}
+
+#[test]
+fn props_serves_the_props_tables_the_card_advertises_even_beside_a_props_heading() {
+    // New-user trial: antd-mobile's documents have a `### Props` heading; `--section props` served that section
+    // alone, not the three tables the card lists under "props".
+    let Some(b) = common::antd_mobile() else { return };
+    let sections = |s: &[&str]| s.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let card = b.set.card("button", Some("en-US"), Paging::unlimited()).unwrap();
+    assert!(
+        card.text.contains(
+            "\n## Props tables: Props (11), CSS Variables (6), Ref (1) (section \"props\"; the heading: section \
+             \"Button › Props\")\n"
+        ),
+        "{}",
+        card.text
+    );
+    let advertised: Vec<String> = card.props.iter().map(|(n, _)| n.clone()).collect();
+    for asked in ["props", "Props", " PROPS "] {
+        let v = b.set.details("button", Some("en-US"), None, &sections(&[asked]), Paging::unlimited()).unwrap();
+        let mydesign_docs::read::DetailsView::Props(p) = v else { panic!("{asked}: not the props tables") };
+        let served: Vec<String> = p.props.iter().map(|t| t.name.clone()).collect();
+        assert_eq!(served, advertised, "{asked}");
+        assert_eq!((p.tables_total, p.props_total), (3, 18));
+    }
+    // The heading itself, by its path, or beside another heading.
+    let doc = |s: &[&str]| match b.set.details("button", Some("en-US"), None, &sections(s), Paging::unlimited()) {
+        Ok(mydesign_docs::read::DetailsView::Doc(d)) => (d.part.lines, d.sections),
+        other => panic!("{s:?}: {other:?}"),
+    };
+    assert_eq!(doc(&["Button › Props"]), ((17, 34), vec!["Props".to_string()]));
+    assert_eq!(doc(&["Props", "CSS Variables"]), ((17, 45), vec!["Props".to_string(), "CSS Variables".to_string()]));
+    // zh-CN: the heading is 属性, and `props` was the tables already.
+    let v = b.set.details("button", Some("zh-CN"), None, &sections(&["props"]), Paging::unlimited()).unwrap();
+    assert!(matches!(v, mydesign_docs::read::DetailsView::Props(ref p) if p.tables_total == 3), "{v:?}");
 }

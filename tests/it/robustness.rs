@@ -204,7 +204,7 @@ fn lookups_of_unknown_things_name_what_exists() {
     let err = common::fails(out.path(), &["components", "--bundles", o, "--version", "9.9.9"]);
     assert!(err.contains("version 9.9.9 of tiny is not in"), "{err}");
     let err = common::fails(out.path(), &["components", "--bundles", "/nonexistent"]);
-    assert!(err.contains("no bundles in /nonexistent: run `mydesign-docs build` first"), "{err}");
+    assert!(err.contains("error: /nonexistent does not exist: --bundles takes a directory of bundle sets"), "{err}");
 }
 
 #[test]

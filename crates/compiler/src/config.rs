@@ -234,7 +234,7 @@ impl Config {
         if !file.exists() {
             return Ok(base);
         }
-        let text = std::fs::read_to_string(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        let text = crate::compile::read_to_string(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         let config = Config::merge_toml(base, &text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         config.validate().map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         Ok(config)
@@ -520,7 +520,7 @@ fn match_pieces<'a>(pieces: &[Piece], part: &'a str, known: Option<&'a str>) -> 
 
 /// Reads `name` and `version` from `repo/package.json`, when it exists and parses.
 pub fn package_json(repo: &Path) -> (Option<String>, Option<String>) {
-    let Ok(text) = std::fs::read_to_string(repo.join("package.json")) else {
+    let Ok(text) = crate::compile::read_to_string(repo.join("package.json")) else {
         return (None, None);
     };
     let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
@@ -533,7 +533,7 @@ pub fn package_json(repo: &Path) -> (Option<String>, Option<String>) {
 
 /// Reads `version` and `private` from `dir/package.json`, when it exists, parses and has a version.
 pub fn package_version(dir: &Path) -> Option<(String, bool)> {
-    let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
+    let text = crate::compile::read_to_string(dir.join("package.json")).ok()?;
     let value = serde_json::from_str::<serde_json::Value>(&text).ok()?;
     let version = value.get("version")?.as_str()?.to_string();
     Some((version, value.get("private").and_then(|v| v.as_bool()).unwrap_or(false)))

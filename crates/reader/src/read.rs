@@ -22,10 +22,14 @@ use crate::model::*;
 #[derive(Debug, thiserror::Error)]
 pub enum LookupError {
     /// No bundle set where one was expected.
-    #[error("no bundles in {dir}: run `mydesign-docs build` first, or pass --bundles DIR")]
+    #[error("{why}")]
     NoBundles {
         /// Directory searched.
         dir: String,
+        /// What was found there and what to do, for each directory searched ([`no_bundles`]): it does not exist,
+        /// is a file (a pack file: how to install it), holds a set missing its `manifest.bundle`, or holds no set
+        /// (the build command that makes one).
+        why: String,
     },
     /// Several systems and none chosen, or an unknown one.
     #[error("{message}")]
@@ -959,7 +963,7 @@ impl Library {
             sets_in(dir, &mut entries);
         }
         if entries.is_empty() {
-            return Err(LookupError::NoBundles { dir: join_dirs(dirs) });
+            return Err(no_bundles(dirs, false));
         }
         sort_entries(&mut entries);
         Ok(Library {
@@ -1026,7 +1030,10 @@ impl Library {
                 other => return other,
             }
         }
-        Library::scan(&defaults)
+        Library::scan(&defaults).map_err(|e| match e {
+            LookupError::NoBundles { .. } => no_bundles(&defaults, true),
+            other => other,
+        })
     }
 
     /// The directories scanned (as given to [`Library::scan`]).
@@ -1087,7 +1094,7 @@ impl Library {
             }
             None if systems.len() == 1 => &systems[0],
             // Every set was removed while the library was open.
-            None if systems.is_empty() => return Err(LookupError::NoBundles { dir: where_ }),
+            None if systems.is_empty() => return Err(no_bundles(&self.dirs, false)),
             None => {
                 return Err(LookupError::System {
                     message: format!(
@@ -1123,7 +1130,7 @@ impl Library {
                         }
                     }
                 }
-                return Err(first_error.unwrap_or_else(|| LookupError::NoBundles { dir: where_.clone() }));
+                return Err(first_error.unwrap_or_else(|| no_bundles(&self.dirs, false)));
             }
         };
         self.open_entry(system, version)
@@ -1136,7 +1143,7 @@ impl Library {
             .iter()
             .find(|(s, v, _)| s == system && v == version)
             .map(|(_, _, d)| d.clone())
-            .ok_or_else(|| LookupError::NoBundles { dir: join_dirs(&self.dirs) })?;
+            .ok_or_else(|| no_bundles(&self.dirs, false))?;
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         // A set stays open while its directory resolves to the same generation; after a rebuild published a new
         // one, the next request opens it (answers in flight keep their `Arc` of the old one).
@@ -1176,9 +1183,19 @@ impl Library {
         out
     }
 
-    /// Every set that does not open (its manifest is missing or damaged), for `verify`.
+    /// Every set that does not open (its manifest is missing or damaged), for `verify`: with those listed, the
+    /// `<system>@<version>` directories of the scanned directories that lack a `manifest.bundle`
+    /// ([`incomplete_sets`]), which lookups never list.
     pub fn damaged_all(&self) -> Vec<DamagedSet> {
         let mut out = Vec::new();
+        for dir in &self.dirs {
+            for (path, error) in incomplete_sets(dir) {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let (system, version) = name.split_once('@').unwrap_or((name.as_str(), ""));
+                let (system, version) = (system.to_string(), version.to_string());
+                out.push(DamagedSet { system, version, dir: path, error, fallback: None });
+            }
+        }
         let entries = self.entries().clone();
         for (system, version, dir) in &entries {
             if let Err(e) = self.open_entry(system, version) {
@@ -1266,6 +1283,97 @@ fn row_bound(row: &ComponentRow, width: usize) -> u32 {
 
 fn join_dirs(dirs: &[PathBuf]) -> String {
     dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// The set-like entries of `dir` that are no set: `<system>@<version>` directories (or links) without a
+/// `manifest.bundle`, each with what is missing. Hidden names (generations, temporary directories) and files (pack
+/// files sit beside sets in a `dist/`) are skipped. `dir` itself counts when it holds bundles but no manifest.
+pub fn incomplete_sets(dir: &Path) -> Vec<(PathBuf, String)> {
+    let missing = |set: &Path| -> Option<String> {
+        if set.join(MANIFEST_FILE).is_file() {
+            return None;
+        }
+        if std::fs::symlink_metadata(set).is_ok_and(|m| m.file_type().is_symlink()) && !set.exists() {
+            let target = std::fs::read_link(set).map(|t| t.display().to_string()).unwrap_or_default();
+            return Some(format!("it is a link to {target}, which does not exist"));
+        }
+        Some(format!("its {MANIFEST_FILE} is missing"))
+    };
+    let mut out = Vec::new();
+    let Ok(read) = std::fs::read_dir(dir) else { return out };
+    let mut bundles = false;
+    for e in read.filter_map(|e| e.ok()) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        bundles |= name.ends_with(".bundle");
+        let set_like = name.split_once('@').is_some_and(|(s, v)| !s.is_empty() && !v.is_empty());
+        let path = e.path();
+        let dir_or_link = path.is_dir() || std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+        if set_like && !name.starts_with('.') && dir_or_link && !path.is_file() {
+            out.extend(missing(&path).map(|why| (path, why)));
+        }
+    }
+    if bundles && !dir.join(MANIFEST_FILE).is_file() {
+        out.push((dir.to_path_buf(), format!("it holds bundles but its {MANIFEST_FILE} is missing")));
+    }
+    out.sort();
+    out
+}
+
+/// The name of a set's manifest file.
+const MANIFEST_FILE: &str = "manifest.bundle";
+
+/// [`LookupError::NoBundles`] for `dirs` (given with `--bundles`, or the defaults when `defaults`), saying for each
+/// what is there: no such directory, a file (a pack file: install or unpack it), sets missing their manifest, or
+/// no set (how to build one).
+pub fn no_bundles(dirs: &[PathBuf], defaults: bool) -> LookupError {
+    let why: Vec<String> = dirs
+        .iter()
+        .map(|d| {
+            let shown = d.display();
+            match std::fs::metadata(d) {
+                Err(_) if defaults => format!("{shown} does not exist"),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => format!(
+                    "{shown} does not exist: --bundles takes a directory of bundle sets (out/ of `mydesign-docs \
+                     build`, holding <system>@<version>/) or one set"
+                ),
+                Err(e) => format!("{shown} cannot be read ({e})"),
+                Ok(m) if !m.is_dir() && shown.to_string().ends_with(".tar.zst") => format!(
+                    "{shown} is a pack file, not a directory: install it with `mydesign-docs install {shown}` \
+                     (lookups then read the store), or unpack it with `mydesign-docs build {shown} --out DIR`"
+                ),
+                Ok(m) if !m.is_dir() => format!(
+                    "{shown} is a file, not a directory: --bundles takes a directory of bundle sets (out/ of \
+                     `mydesign-docs build`, holding <system>@<version>/) or one set"
+                ),
+                Ok(_) => {
+                    let damaged = incomplete_sets(d);
+                    if damaged.is_empty() {
+                        format!(
+                            "no bundle sets in {shown} (a set is a <system>@<version>/ directory holding \
+                             {MANIFEST_FILE}): build one with `mydesign-docs build REPO --out {shown}`"
+                        )
+                    } else {
+                        let list: Vec<String> = damaged
+                            .iter()
+                            .map(|(p, why)| format!("{} is a damaged bundle set: {why}", p.display()))
+                            .collect();
+                        format!("{} (copy the whole set again, or rebuild it)", list.join("; "))
+                    }
+                }
+            }
+        })
+        .collect();
+    let why = if defaults {
+        format!(
+            "no bundles in {} ({}): run `mydesign-docs build` first (it writes out/), install a pack file with \
+             `mydesign-docs install FILE`, or pass --bundles DIR",
+            join_dirs(dirs),
+            why.join("; ")
+        )
+    } else {
+        why.join("; ")
+    };
+    LookupError::NoBundles { dir: join_dirs(dirs), why }
 }
 
 /// `component_details`' answer (and the CLI's `doc`): a document, or a changelog page when the name is `changelog`
@@ -1375,7 +1483,7 @@ impl BundleSet {
         let pinned = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         let path = pinned.join("manifest.bundle");
         if !path.is_file() {
-            return Err(LookupError::NoBundles { dir: dir.display().to_string() });
+            return Err(no_bundles(&[dir.to_path_buf()], false));
         }
         let bundle = Bundle::open(&path)?;
         let manifest: Manifest = bundle.get(keys::HEAD)?;
@@ -2024,9 +2132,9 @@ impl BundleSet {
     }
 
     /// What `component_details` and the CLI's `doc` answer: a changelog page for `changelog` / `changelog-N` unless
-    /// a component has that name; the props tables for `sections=["props"]` (unless the document has a heading of
-    /// that name); the card for `detail=brief` without sections; else the document or its sections. A cursor
-    /// continues the form it was cut from.
+    /// a component has that name; the props tables for `sections=["props"]`, even when the document has a heading
+    /// of that name (served as `Parent › Props`, or when named beside other headings); the card for `detail=brief`
+    /// without sections; else the document or its sections. A cursor continues the form it was cut from.
     ///
     /// # Errors
     /// As [`BundleSet::doc`], [`BundleSet::card`], [`BundleSet::props`] and [`BundleSet::changelog`];
@@ -2073,9 +2181,11 @@ impl BundleSet {
                 _ => false,
             })
         };
-        // `props` names the props tables, unless the document has a heading of that name.
+        // `props` alone is the props tables, always: the card advertises them under that name, also where the
+        // document has a heading "Props" (dumi's), which is served as `Parent › Props`. Beside other headings,
+        // `props` is that heading when the document has one (else the tables, which come alone: `PropsAlone`).
         let props_named = sections.iter().any(|s| s.trim().eq_ignore_ascii_case("props"))
-            && !self.has_section(name, lang, "props")?;
+            && (sections.len() == 1 || !self.has_section(name, lang, "props")?);
         if props_named && sections.len() > 1 {
             return Err(LookupError::PropsAlone);
         }
@@ -2249,13 +2359,18 @@ impl BundleSet {
         let mut missing = Vec::new();
         for q in asked {
             let mut candidates: Vec<&SectionMeta> = doc.sections.iter().filter(|s| matches(s, q)).collect();
-            // `Parent › Title`, as the ambiguous-section error lists headings (`>` too): the title under that parent.
+            // `Parent › Title`, as the ambiguous-section error lists headings (`>` too): the title under that parent;
+            // `› Title`, a title under no heading.
             if let (true, Some((parent, title))) = (candidates.is_empty(), q.rsplit_once(['›', '>'])) {
+                let top = parent.trim().is_empty();
                 candidates = doc
                     .sections
                     .iter()
                     .filter(|s| matches(s, title))
-                    .filter(|s| section_parent(&doc.sections, s).is_some_and(|p| matches(p, parent)))
+                    .filter(|s| match section_parent(&doc.sections, s) {
+                        Some(p) => !top && matches(p, parent),
+                        None => top,
+                    })
                     .collect();
             }
             // Several headings answer to the name (Semi's Table has `Pagination` under Demos and under API): a

@@ -338,7 +338,13 @@ pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTa
         .collect();
     if !own.is_empty() {
         let counted: Vec<String> = own.iter().map(|t| format!("{} ({})", t.name, t.props.len())).collect();
-        let _ = writeln!(out, "\n## Props tables: {} (section \"props\")", counted.join(", "));
+        // A heading titled "Props" (dumi's) is not what `props` serves: say how to name it.
+        let heading = doc.sections.iter().find(|s| s.title.trim().eq_ignore_ascii_case("props")).map(|h| {
+            let parent = doc.sections.iter().rev().find(|p| p.start_line < h.start_line && p.level < h.level);
+            format!("; the heading: section \"{} › {}\"", parent.map_or("", |p| p.title.as_str()), h.title)
+        });
+        let heading = heading.unwrap_or_default();
+        let _ = writeln!(out, "\n## Props tables: {} (section \"props\"{heading})", counted.join(", "));
     }
     if !files.is_empty() {
         // Paths relative to the folder they share, said once.

@@ -182,7 +182,7 @@ fn read_text(f: &WalkedFile, max: u64) -> Result<String, ReadProblem> {
     if bytes[..bytes.len().min(8192)].contains(&0) {
         return Err(ReadProblem::Binary);
     }
-    String::from_utf8(bytes).map_err(|e| {
+    String::from_utf8(bytes).map(super::strip_bom).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         skip(format!("not UTF-8 (invalid byte at offset {at}); skipped"))
     })
@@ -847,7 +847,7 @@ fn assemble(
 
 /// `name` of the repository's `package.json`, scope kept (`@douyinfe/semi-ui`): what projects depend on.
 fn package_full_name(repo: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(repo.join("package.json")).ok()?;
+    let text = super::read_to_string(repo.join("package.json")).ok()?;
     let value: serde_json::Value = serde_json::from_str(&text).ok()?;
     value.get("name")?.as_str().map(str::to_string).filter(|n| !n.is_empty())
 }
@@ -1200,9 +1200,15 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     let (map, slices) = ctx.tokens.map_counts(&text);
     let tokens = map.total();
     for b in &mut doc.code_blocks {
-        b.meta.tokens = slices.count(b.code.as_deref().unwrap_or_else(|| slice(b.start_byte, b.end_byte)));
-        if let Some(code) = &b.code {
-            push(Frame::new(keys::block(lang, b.index), code.as_str()));
+        // A demo file is served fenced with its language, as the other blocks are (the search index keeps reading
+        // its bare code).
+        let served = b.code.as_deref().map(|code| match &b.meta.demo {
+            Some(_) => std::borrow::Cow::Owned(fence_demo(code, &b.meta.lang)),
+            None => std::borrow::Cow::Borrowed(code),
+        });
+        b.meta.tokens = slices.count(served.as_deref().unwrap_or_else(|| slice(b.start_byte, b.end_byte)));
+        if let Some(code) = served.as_deref() {
+            push(Frame::new(keys::block(lang, b.index), code));
             maps.insert(keys::block(lang, b.index), ctx.tokens.map(code));
         }
     }
@@ -1353,6 +1359,16 @@ fn load_demos(ctx: &Ctx, f: &WalkedFile, doc: &mut markdown::Document, deps: &mu
         b.meta.index = i as u32 + 1;
     }
     doc.code_blocks = kept;
+}
+
+/// A demo file's code as a fenced block of `lang`: a backtick fence longer than any run of backticks in the code
+/// (so nothing inside closes it), the code ending with a newline before the closing fence, no newline after it
+/// (as a fenced block of a document is served).
+fn fence_demo(code: &str, lang: &str) -> String {
+    let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat((longest + 1).max(3));
+    let newline = if code.is_empty() || code.ends_with('\n') { "" } else { "\n" };
+    format!("{fence}{lang}\n{code}{newline}{fence}")
 }
 
 /// `src` (a `/`-separated path relative to the folder `dir`, given as its segments) as a repository-relative

@@ -276,11 +276,17 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> Classified {
             Diagnostic::new(f.rel.clone(), Stage::Layout, message)
         })
     };
+    // Markdown reported as unused in a component's folder (not counted again below).
+    let mut reported: BTreeSet<&str> = BTreeSet::new();
     for f in files.iter().filter(|f| !is_doc.contains(&f.rel)) {
         let Some((name, dir)) = source_patterns.iter().find_map(|p| p.capture_with_dir(&f.rel)) else {
             let parent = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
             if doc_dirs.contains_key(parent) {
-                diags.extend(unused_markdown(f));
+                let unused = unused_markdown(f);
+                if unused.is_some() {
+                    reported.insert(f.rel.as_str());
+                }
+                diags.extend(unused);
             }
             continue;
         };
@@ -313,6 +319,7 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> Classified {
             None => {}
         }
     }
+    diags.extend(unread_markdown(files, &layout, &is_doc, &reported));
     // The owning package: the one most components' files sit in.
     let packages: BTreeSet<String> = files
         .iter()
@@ -375,6 +382,63 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> Classified {
         }
     }
     Classified { layout, diagnostics: diags }
+}
+
+/// What the note of [`unread_markdown`] says after its count.
+const UNREAD_MARKDOWN: &str = "not used: no [[docs]] rule, changelog or source pattern takes them";
+
+/// The number of Markdown files a note of unused Markdown (one folder's) counts; `None` for any other diagnostic.
+/// The build summary adds these up.
+pub fn unread_markdown_count(d: &Diagnostic) -> Option<usize> {
+    if d.stage != Stage::Layout || !d.note || !d.message.contains(UNREAD_MARKDOWN) {
+        return None;
+    }
+    d.message.split(' ').next()?.parse().ok()
+}
+
+/// Markdown files the build does not use at all (trial: antd-mobile's `docs/guide/*.md`): not a document or
+/// changelog, not a file of a component or of `_shared`, not a demo's description, not reported already as a
+/// component folder's unused Markdown. One note per folder, with the count and the first few names, so that a
+/// guide folder nobody configured is visible in `build --verbose` without a line per file.
+fn unread_markdown(
+    files: &[WalkedFile],
+    layout: &Layout,
+    is_doc: &BTreeSet<String>,
+    reported: &BTreeSet<&str>,
+) -> Vec<Diagnostic> {
+    let used: BTreeSet<&str> =
+        layout.components.values().flat_map(|p| &p.files).chain(&layout.shared).map(|f| f.rel.as_str()).collect();
+    let mut by_folder: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for f in files {
+        let is_md = f.rel.rsplit_once('.').is_some_and(|(_, e)| DOC_EXTENSIONS.contains(&e));
+        let in_demos = f.rel.split('/').any(|p| matches!(p, "demo" | "demos"));
+        let rel = f.rel.as_str();
+        if is_md && !in_demos && !is_doc.contains(rel) && !used.contains(rel) && !reported.contains(rel) {
+            let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+            by_folder.entry(dir).or_default().push(name);
+        }
+    }
+    const NAMED: usize = 4;
+    by_folder
+        .into_iter()
+        .map(|(dir, names)| {
+            let mut list = names.iter().take(NAMED).copied().collect::<Vec<_>>().join(", ");
+            if names.len() > NAMED {
+                list.push_str(&format!(", … ({} more)", names.len() - NAMED));
+            }
+            let count = names.len();
+            let files = if count == 1 { "Markdown file" } else { "Markdown files" };
+            let path = if dir.is_empty() { "./".to_string() } else { format!("{dir}/") };
+            Diagnostic::note(
+                path,
+                Stage::Layout,
+                format!(
+                    "{count} {files} {UNREAD_MARKDOWN} ({list}); a [[docs]] rule serves them as documents \
+                     (docs/config.md)"
+                ),
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

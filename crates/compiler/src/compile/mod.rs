@@ -107,6 +107,25 @@ pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
     )
 }
 
+/// `text` without a leading UTF-8 byte order mark (U+FEFF), which editors on Windows write and which no served
+/// text, parser or JSON reader should see. Removing it changes no line number (it is not a line break); byte
+/// offsets are those of the text without it. Every text the compiler reads goes through here.
+pub fn strip_bom(text: String) -> String {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    }
+}
+
+/// [`std::fs::read_to_string`] with [`strip_bom`]: for `package.json`, `mydesign-docs.toml` and the files a
+/// parser reads beyond the walk.
+///
+/// # Errors
+/// As [`std::fs::read_to_string`].
+pub fn read_to_string(path: impl AsRef<Path>) -> std::io::Result<String> {
+    std::fs::read_to_string(path).map(strip_bom)
+}
+
 /// What to build.
 pub struct BuildOptions {
     /// Repository root.

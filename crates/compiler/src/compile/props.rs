@@ -153,7 +153,7 @@ impl TypeIndex {
         TypeIndex {
             root: root.to_path_buf(),
             sources: sources.collect(),
-            package: std::fs::read_to_string(root.join("package.json"))
+            package: super::read_to_string(root.join("package.json"))
                 .ok()
                 .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
                 .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(String::from)),
@@ -171,7 +171,7 @@ impl TypeIndex {
         if std::fs::metadata(&abs).ok()?.len() > self.max_bytes {
             return None;
         }
-        let text = std::fs::read_to_string(abs).ok()?;
+        let text = super::read_to_string(abs).ok()?;
         let parsed = std::sync::Arc::new(TypeFile::parse(lang, &text));
         self.cache.lock().ok()?.insert(rel.to_string(), parsed.clone());
         Some(parsed)

@@ -712,7 +712,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         }
     }
     if parts.is_empty() {
-        return Err(first_error.unwrap_or(LookupError::NoBundles { dir: String::new() }));
+        return Err(first_error.unwrap_or(LookupError::NoBundles { dir: String::new(), why: "no bundle sets".into() }));
     }
     let note = parts.iter().find_map(|(_, r)| r.note.clone());
     let mut view = parts[0].1.view.clone();

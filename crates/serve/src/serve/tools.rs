@@ -70,7 +70,7 @@ pub struct ComponentDetailsParams {
     pub lang: Option<String>,
     /// brief: card with sizes; normal (default).
     pub detail: Option<Detail>,
-    /// Headings (title or slug) or "props".
+    /// Headings (title, slug or "Parent › Title"), or ["props"] alone: the props tables.
     pub sections: Option<Vec<String>>,
     #[serde(flatten)]
     #[allow(missing_docs)]
@@ -139,9 +139,11 @@ pub struct FileCodeParams {
     /// Not the skeleton.
     #[serde(default)]
     pub full: bool,
-    /// 1-based.
+    /// 1-based (the schema says so by its `minimum` alone, which argument errors state).
+    #[schemars(range(min = 1), description = "")]
     pub start_line: Option<u32>,
     /// Inclusive.
+    #[schemars(range(min = 1))]
     pub end_line: Option<u32>,
     #[serde(flatten)]
     #[allow(missing_docs)]
