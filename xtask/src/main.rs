@@ -266,9 +266,24 @@ fn bench(args: &[String]) -> anyhow::Result<()> {
         bail!("cargo build --release failed");
     }
     let bin = root().join("target/release/mydesign-docs");
+    let mut figs = Figures::default();
+    // The reader-only binary (issue 14), what an agent's machine runs: its own target directory, so the full
+    // binary above stays in place.
+    let status = Command::new(&cargo)
+        .args(["build", "--release", "--package", "mydesign-docs", "--no-default-features", "--features", "serve"])
+        .arg("--target-dir")
+        .arg(root().join("target/reader-only"))
+        .status()?;
+    if !status.success() {
+        bail!("cargo build --release (reader-only) failed");
+    }
+    let reader_bin = root().join("target/reader-only/release/mydesign-docs");
+    let stripped = root().join("target/reader-only/mydesign-docs.stripped");
+    if Command::new("strip").arg("-o").arg(&stripped).arg(&reader_bin).status()?.success() {
+        figs.add("reader-only binary size, stripped", std::fs::metadata(&stripped)?.len() as f64, "B");
+    }
     let out = root().join("target/bench-out");
     let _ = std::fs::remove_dir_all(&out);
-    let mut figs = Figures::default();
     figs.add("binary size (release, stripped of debug info)", std::fs::metadata(&bin)?.len() as f64 / 1e6, "MB");
 
     let mut inputs: Vec<(&str, PathBuf, &str)> = vec![("sample", root().join("corpus"), "default")];
@@ -379,13 +394,11 @@ fn bench(args: &[String]) -> anyhow::Result<()> {
     };
     let (system, base) = if semi { ("semi", "semi") } else { ("my-design", "sample") };
     let set_dir = |name: &str| sets.iter().find(|s| s.0 == name).map(|s| s.1.clone());
-    let lookup = |dir: &Path, args: &[&str]| -> anyhow::Result<(f64, f64, f64)> {
-        let mut wall = Vec::new();
-        let mut cpu = Vec::new();
+    // Wall p50, wall p99 and CPU p50 (ms) of `o.lookups` runs of the command `make` gives.
+    let runs = |make: &dyn Fn() -> Command| -> anyhow::Result<(f64, f64, f64)> {
+        let (mut wall, mut cpu) = (Vec::new(), Vec::new());
         for _ in 0..o.lookups {
-            let mut cmd = Command::new(&bin);
-            cmd.args(args).args(["--bundles"]).arg(dir).args(["--system", system]);
-            let c = measure(&mut cmd)?;
+            let c = measure(&mut make())?;
             wall.push(c.wall);
             cpu.push(c.cpu);
         }
@@ -393,6 +406,14 @@ fn bench(args: &[String]) -> anyhow::Result<()> {
         cpu.sort();
         Ok((percentile(&wall, 0.5), percentile(&wall, 0.99), percentile(&cpu, 0.5)))
     };
+    let lookup_with = |bin: &Path, dir: &Path, args: &[&str]| {
+        runs(&|| {
+            let mut cmd = Command::new(bin);
+            cmd.args(args).args(["--bundles"]).arg(dir).args(["--system", system]);
+            cmd
+        })
+    };
+    let lookup = |dir: &Path, args: &[&str]| lookup_with(&bin, dir, args);
     eprintln!("## whole-process CLI lookups on {base} ({} runs each)", o.lookups);
     let base_dir = set_dir(base).context("no base set")?;
     for args in &lookups {
@@ -410,19 +431,19 @@ fn bench(args: &[String]) -> anyhow::Result<()> {
         .stdout;
     let cat_file = root().join("target/bench-cat.txt");
     std::fs::write(&cat_file, &answer)?;
-    let (mut wall, mut cpu) = (Vec::new(), Vec::new());
-    for _ in 0..o.lookups {
-        let c = measure(Command::new("cat").arg(&cat_file))?;
-        wall.push(c.wall);
-        cpu.push(c.cpu);
-    }
-    wall.sort();
-    cpu.sort();
-    let (cat_wall, cat_cpu) = (percentile(&wall, 0.5), percentile(&cpu, 0.5));
+    let (cat_wall, _, cat_cpu) = runs(&|| {
+        let mut cmd = Command::new("cat");
+        cmd.arg(&cat_file);
+        cmd
+    })?;
     figs.add(format!("cat of `doc table`'s {} bytes: wall p50", answer.len()), cat_wall, "ms");
     figs.add(format!("cat of `doc table`'s {} bytes: CPU p50", answer.len()), cat_cpu, "ms");
-    let (doc_wall, _, doc_cpu) = lookup(&base_dir, &["doc", "table"])?;
+    let (doc_wall, _, _) = lookup(&base_dir, &["doc", "table"])?;
     figs.add(format!("CLI {base} `doc table` / cat: wall"), doc_wall / cat_wall, "×");
+    let (reader_wall, _, reader_cpu) = lookup_with(&reader_bin, &base_dir, &["doc", "table"])?;
+    figs.add(format!("CLI {base} `doc table`, reader-only binary: wall p50"), reader_wall, "ms");
+    figs.add(format!("CLI {base} `doc table`, reader-only binary: CPU p50"), reader_cpu, "ms");
+    figs.add(format!("CLI {base} `doc table`, reader-only binary / cat: wall"), reader_wall / cat_wall, "×");
     if let Some(scaled) = inputs.iter().find(|i| i.0.starts_with("semi-x")).and_then(|i| set_dir(i.0)) {
         for args in [vec!["doc", "table"], vec!["code-block", "table", "53"], vec!["files", "table"]] {
             let (p50, _, cpu) = lookup(&scaled, &args)?;
@@ -434,7 +455,6 @@ fn bench(args: &[String]) -> anyhow::Result<()> {
             figs.add(format!("CLI {}× / 1× `{what}`: wall", o.scale), p50 / b50, "×");
         }
     }
-    let _ = doc_cpu;
     let mut mcp_sets = vec![(base, base_dir.clone())];
     if let Some(i) = inputs.iter().find(|i| i.0.starts_with("semi-x")) {
         mcp_sets.extend(set_dir(i.0).map(|d| (i.0, d)));
