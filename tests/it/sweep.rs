@@ -435,3 +435,25 @@ fn lists_stay_within_the_budget_in_text_and_json_on_semi() {
     }
     eprintln!("semi lists: {seen:?}");
 }
+
+/// A cut list fills its budget: rows are bounded by the counts the compiler stored for each, not by their bytes (a
+/// new user's trial: Semi's component list served 6 of its 101 rows at 2,000 tokens, and `files table` 1 of 13 at
+/// 600, each answer a fifth of its budget or less). The larger form, text or JSON, uses at least 3/4 of the budget.
+#[test]
+fn cut_lists_fill_their_budget_on_semi() {
+    let Some(b) = common::semi() else { return };
+    let counter = TokenCounter::new(&b.set.head().encoding).unwrap();
+    let first =
+        |max: u32| Paging { budget: Budget::new(b.set.head().thresholds.max_tokens, Some(max)).unwrap(), cursor: None };
+    for max in (1_000..=5_000).step_by(500) {
+        let view = b.set.components_paged(Some("zh-CN"), first(max)).unwrap();
+        assert!(view.part.next_cursor.is_some(), "the list is cut at {max}");
+        let json = serde_json::to_value(&view).unwrap().to_string();
+        let used = counter.count(&view.text()).max(counter.count(&json));
+        eprintln!("components at {max}: {} rows, {used} tokens", view.components.len());
+        assert!(used * 4 >= max * 3, "components at {max}: {} rows, {used} tokens", view.components.len());
+    }
+    let files = b.set.files_paged("table", first(600)).unwrap();
+    assert_eq!(files.files.len(), 7, "table's files at 600 tokens");
+    assert_eq!(files.part.rows_total, 13);
+}

@@ -141,6 +141,12 @@ pub struct Manifest {
     /// Tokens of the same list's JSON (`structuredContent`, `--json`) per language: the whole list is served
     /// uncut only when both forms fit the budget.
     pub list_json_tokens: Vec<(String, u32)>,
+    /// Per language, the tokens of each component's row in the list's larger form (its text line, padded to the
+    /// widest name, or its JSON object with a comma), in the order of `components`: the reader bounds a cut list
+    /// by these, not by bytes (a Chinese brief is a token per character, not per byte). Empty when not stored; a
+    /// list of another length is ignored.
+    #[serde(default)]
+    pub list_row_tokens: Vec<(String, Vec<u32>)>,
     /// The npm package whose version a project pins (`serve --project`), e.g. `@douyinfe/semi-ui`: `[system]
     /// package` of the config, else `name` of the repository's `package.json`. Absent in sets of format 2.
     #[serde(default)]
@@ -198,6 +204,10 @@ pub struct ComponentEntry {
     pub files_tokens: u32,
     /// Tokens of that list's JSON (`structuredContent`, `--json`).
     pub files_json_tokens: u32,
+    /// The tokens of each row of that list in its larger form (text line padded to the longest path, or JSON
+    /// object with a comma), in list order, as `Manifest::list_row_tokens`.
+    #[serde(default)]
+    pub file_row_tokens: Vec<u32>,
     /// File name of its bundle inside the bundle set directory.
     pub bundle: String,
 }

@@ -1275,8 +1275,18 @@ fn function_sizes(index: &[FunctionMeta]) -> Vec<FunctionSize> {
     out
 }
 
-/// An upper bound of a component row's tokens in the list's JSON and text forms: the bytes of its JSON (with a
-/// comma), plus the text form's padding to `width` and its number columns and language note.
+/// Tokens a row's stored count is raised by for the joins around it in the whole answer (a JSON row's `},{`
+/// pieces, a text row's newline): the budget sweeps (`tests/it/sweep.rs`) check the sum with tiktoken.
+const ROW_JOIN_TOKENS: u32 = 2;
+
+/// Row `i`'s stored token count plus [`ROW_JOIN_TOKENS`], when `stored` has one count per row of a list of `len`.
+fn stored_row(stored: &[u32], len: usize, i: usize) -> Option<u32> {
+    (stored.len() == len).then(|| stored[i] + ROW_JOIN_TOKENS)
+}
+
+/// An upper bound of a component row's tokens in the list's JSON and text forms, for sets without stored row counts:
+/// the bytes of its JSON (with a comma), plus the text form's padding to `width` and its number columns and
+/// language note.
 fn row_bound(row: &ComponentRow, width: usize) -> u32 {
     (serde_json::to_string(row).map_or(1000, |j| j.len() + 1) + width + 60) as u32
 }
@@ -1806,15 +1816,19 @@ impl BundleSet {
         let of = |counts: &[(String, u32)]| counts.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
         // Whole only when both forms fit: the text's and the JSON's stored sizes.
         let whole = of(&m.list_tokens).max(of(&m.list_json_tokens));
-        let bound = |i: usize| row_bound(&ComponentsView::row(m, i, &lang), width);
+        let stored = m.list_row_tokens.iter().find(|(l, _)| *l == lang).map_or(&[][..], |(_, rows)| rows.as_slice());
+        let bound = |i: usize| {
+            stored_row(stored, names.len(), i).unwrap_or_else(|| row_bound(&ComponentsView::row(m, i, &lang), width))
+        };
         let request = Request::Components { lang: lang.clone() };
         let paging = self.echoing(paging, &[(lang.as_str(), 4)]);
         let (rows, part) = self.list_part(&request, &names, &bound, whole, paging)?;
         if part.next_cursor.is_none() && rows.start == 0 {
             return Ok(ComponentsView { part, served: self.served(), ..ComponentsView::new(m, lang) });
         }
+        let rows_served = rows.clone();
         let components: Vec<ComponentRow> = rows.map(|i| ComponentsView::row(m, i, &lang)).collect();
-        let tokens = components.iter().map(|r| row_bound(r, width)).sum();
+        let tokens = (rows_served.clone()).map(bound).sum();
         Ok(ComponentsView { tokens, components, part, served: self.served(), ..ComponentsView::new_empty(m, lang) })
     }
 
@@ -2617,12 +2631,16 @@ impl BundleSet {
         let mut view = self.files(name)?;
         let all = std::mem::take(&mut view.files);
         let width = all.iter().map(|f| f.path.len()).max().unwrap_or(4).max(4);
-        let bound = |i: usize| (serde_json::to_string(&all[i]).map_or(1000, |j| j.len() + 1) + width + 80) as u32;
+        let entry = self.component(name)?;
+        let bound = |i: usize| {
+            stored_row(&entry.file_row_tokens, all.len(), i)
+                .unwrap_or_else(|| (serde_json::to_string(&all[i]).map_or(1000, |j| j.len() + 1) + width + 80) as u32)
+        };
         let names: Vec<&str> = all.iter().map(|f| f.path.as_str()).collect();
         let request = Request::Files { component: view.component.clone() };
         // Echoed: the component in the header, the continuation and its cursor, the JSON.
         let paging = self.echoing(paging, &[(view.component.as_str(), 5)]);
-        let whole = view.tokens.max(self.component(name)?.files_json_tokens);
+        let whole = view.tokens.max(entry.files_json_tokens);
         let (rows, part) = self.list_part(&request, &names, &bound, whole, paging)?;
         if part.next_cursor.is_some() || rows.start > 0 {
             view.tokens = rows.clone().map(bound).sum();

@@ -236,8 +236,54 @@ pub use crate::units::{plural, thousands};
 const MAX_COLUMN: usize = 80;
 
 /// Width of a list's name column: the longest of `widths` (characters), at least 4, at most [`MAX_COLUMN`].
-fn column(widths: impl Iterator<Item = usize>) -> usize {
+pub fn column(widths: impl Iterator<Item = usize>) -> usize {
     widths.max().unwrap_or(4).clamp(4, MAX_COLUMN)
+}
+
+/// One row of the component list's text form (`list_components`, `components`) in language `lang`, its name padded
+/// to `width` characters ([`column`]), newline included. The compiler counts each row this way for the list's
+/// per-row token bounds (`Manifest::list_row_tokens`).
+pub fn component_row_line(c: &ComponentRow, lang: &str, width: usize) -> String {
+    let title = c.title.as_deref().unwrap_or("");
+    let mut about = match (title, c.brief.as_deref()) {
+        ("", None) => String::new(),
+        (t, None) => t.to_string(),
+        ("", Some(b)) => b.to_string(),
+        (t, Some(b)) => format!("{t} — {b}"),
+    };
+    let has_lang = c.langs.iter().any(|l| l.eq_ignore_ascii_case(lang));
+    if !has_lang {
+        let note = match c.langs.as_slice() {
+            [] => "(sources only)".to_string(),
+            langs => format!("({} only)", langs.join(", ")),
+        };
+        about = if about.is_empty() { note } else { format!("{note} {about}") };
+    }
+    let tokens = if has_lang { thousands(c.tokens) } else { "—".into() };
+    format!("{:<width$}  {:>7}  {:>6}  {:>5}  {}\n", c.name, tokens, c.code_blocks, c.files, about)
+}
+
+/// One row of a file list's text form (`list_components` with `component`, `files`), its path padded to `width`
+/// characters ([`column`]), newline included; counted by the compiler as [`component_row_line`] is.
+pub fn file_row_line(f: &crate::model::FileMeta, width: usize) -> String {
+    let mut notes = Vec::new();
+    if let Some(s) = &f.skeleton {
+        notes.push(format!("skeleton {}, {}", plural(s.lines, "line"), plural(s.tokens, "token")));
+    }
+    if f.kind == crate::model::FileKind::Binary {
+        notes.push(format!("binary, {} bytes", thousands(f.bytes)));
+    }
+    if f.parse_errors > 0 {
+        notes.push(plural(f.parse_errors, "syntax error"));
+    }
+    format!(
+        "{:<width$}  {:>6}  {:>7}  {:>9}  {}\n",
+        f.path,
+        thousands(f.lines),
+        thousands(f.tokens),
+        f.functions,
+        notes.join("; ")
+    )
 }
 
 /// `token` for 1, else `tokens` (after a number printed on its own, as in `3 of 1 token`).
@@ -267,26 +313,7 @@ impl Render for ComponentsView {
             "NAME", "TOKENS", "BLOCKS", "FILES", "TITLE — BRIEF"
         ));
         for c in &self.components {
-            let title = c.title.as_deref().unwrap_or("");
-            let mut about = match (title, c.brief.as_deref()) {
-                ("", None) => String::new(),
-                (t, None) => t.to_string(),
-                ("", Some(b)) => b.to_string(),
-                (t, Some(b)) => format!("{t} — {b}"),
-            };
-            let has_lang = c.langs.iter().any(|l| l.eq_ignore_ascii_case(&self.lang));
-            if !has_lang {
-                let note = match c.langs.as_slice() {
-                    [] => "(sources only)".to_string(),
-                    langs => format!("({} only)", langs.join(", ")),
-                };
-                about = if about.is_empty() { note } else { format!("{note} {about}") };
-            }
-            let tokens = if has_lang { thousands(c.tokens) } else { "—".into() };
-            out.push_str(&format!(
-                "{:<width$}  {:>7}  {:>6}  {:>5}  {}\n",
-                c.name, tokens, c.code_blocks, c.files, about
-            ));
+            out.push_str(&component_row_line(c, &self.lang, width));
         }
         if let Some(cur) = &self.part.next_cursor {
             let tool = ("list_components", "components");
@@ -569,24 +596,7 @@ impl Render for FilesView {
         let width = column(self.files.iter().map(|f| f.path.chars().count()));
         out.push_str(&format!("{:<width$}  {:>6}  {:>7}  {:>9}  NOTES\n", "PATH", "LINES", "TOKENS", "FUNCTIONS"));
         for f in &self.files {
-            let mut notes = Vec::new();
-            if let Some(s) = &f.skeleton {
-                notes.push(format!("skeleton {}, {}", plural(s.lines, "line"), plural(s.tokens, "token")));
-            }
-            if f.kind == crate::model::FileKind::Binary {
-                notes.push(format!("binary, {} bytes", thousands(f.bytes)));
-            }
-            if f.parse_errors > 0 {
-                notes.push(plural(f.parse_errors, "syntax error"));
-            }
-            out.push_str(&format!(
-                "{:<width$}  {:>6}  {:>7}  {:>9}  {}\n",
-                f.path,
-                thousands(f.lines),
-                thousands(f.tokens),
-                f.functions,
-                notes.join("; ")
-            ));
+            out.push_str(&file_row_line(f, width));
         }
         if let Some(cur) = &self.part.next_cursor {
             let args = [("component", Arg::Str(self.component.clone()))];

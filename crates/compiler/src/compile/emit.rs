@@ -833,6 +833,7 @@ fn assemble(
         search: None,
         list_tokens: vec![],
         list_json_tokens: vec![],
+        list_row_tokens: vec![],
         package: config.system.package.clone().or_else(|| package_full_name(repo)),
         source: config.system.source.clone(),
         build_id: 0,
@@ -870,22 +871,31 @@ fn count_lists(
         h.update(&rmp_serde::to_vec(file_lists).ok()?);
         Some(h.digest())
     });
-    // Per entry (text, JSON) of its file list; per language (text, JSON) of the component list.
-    type Counts = (Vec<(u32, u32)>, Vec<(String, u32)>, Vec<(String, u32)>);
+    // Per entry (text, JSON, rows) of its file list; per language (text, JSON, rows) of the component list.
+    type Counts = (Vec<(u32, u32, Vec<u32>)>, Vec<(String, u32)>, Vec<(String, u32)>, Vec<(String, Vec<u32>)>);
     if let Some((cache, key)) = cache.zip(key)
-        && let Some((files_tokens, list_tokens, list_json_tokens)) = cache.get::<Counts>("lists", key, |_| None)
+        && let Some((files, list_tokens, list_json_tokens, list_rows)) = cache.get::<Counts>("lists", key, |_| None)
     {
         let entries = manifest.components.iter_mut().chain(manifest.shared.as_mut());
-        for (entry, (text, json)) in entries.zip(files_tokens) {
-            (entry.files_tokens, entry.files_json_tokens) = (text, json);
+        for (entry, (text, json, rows)) in entries.zip(files) {
+            (entry.files_tokens, entry.files_json_tokens, entry.file_row_tokens) = (text, json, rows);
         }
         (manifest.list_tokens, manifest.list_json_tokens) = (list_tokens, list_json_tokens);
+        manifest.list_row_tokens = list_rows;
         return manifest;
     }
+    // A row's count is its larger form: the text line (padded to the whole list's widest name, the most a cut
+    // list pads it) or its JSON object with the comma that follows it.
+    let row = |line: String, json: serde_json::Result<String>| {
+        tokens.count(&line).max(json.map_or(0, |j| tokens.count(&format!("{j},"))))
+    };
     let served = Served { system: manifest.system.clone(), version: manifest.version.clone(), note: None };
     let entries = manifest.components.iter_mut().chain(manifest.shared.as_mut());
     for entry in entries {
         let files = file_lists.get(&entry.key).cloned().unwrap_or_default();
+        let width = crate::render::column(files.iter().map(|f| f.path.chars().count()));
+        entry.file_row_tokens =
+            files.iter().map(|f| row(crate::render::file_row_line(f, width), serde_json::to_string(f))).collect();
         let view = FilesView {
             served: served.clone(),
             component: entry.name.clone(),
@@ -896,23 +906,30 @@ fn count_lists(
         entry.files_tokens = tokens.count(&view.text());
         entry.files_json_tokens = tokens.count(&view.json());
     }
+    let mut list_rows = Vec::new();
     let (list_tokens, list_json_tokens) = manifest
         .langs
         .iter()
         .map(|lang| {
             let view = ComponentsView::new(&manifest, lang.clone());
+            let width = crate::render::column(view.components.iter().map(|c| c.name.chars().count()));
+            let rows = view.components.iter();
+            let rows = rows.map(|c| row(crate::render::component_row_line(c, lang, width), serde_json::to_string(c)));
+            list_rows.push((lang.clone(), rows.collect()));
             ((lang.clone(), tokens.count(&view.text())), (lang.clone(), tokens.count(&view.json())))
         })
         .unzip();
     (manifest.list_tokens, manifest.list_json_tokens) = (list_tokens, list_json_tokens);
+    manifest.list_row_tokens = list_rows;
     if let Some((cache, key)) = cache.zip(key) {
-        let files_tokens: Vec<(u32, u32)> = manifest
+        let files: Vec<(u32, u32, Vec<u32>)> = manifest
             .components
             .iter()
             .chain(manifest.shared.as_ref())
-            .map(|e| (e.files_tokens, e.files_json_tokens))
+            .map(|e| (e.files_tokens, e.files_json_tokens, e.file_row_tokens.clone()))
             .collect();
-        let counts: Counts = (files_tokens, manifest.list_tokens.clone(), manifest.list_json_tokens.clone());
+        let counts: Counts =
+            (files, manifest.list_tokens.clone(), manifest.list_json_tokens.clone(), manifest.list_row_tokens.clone());
         cache.put("lists", key, vec![], &counts);
     }
     manifest
@@ -1145,6 +1162,7 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
         files: metas.len() as u32,
         files_tokens: 0, // counted once the set's system and version are known (see `count_lists`)
         files_json_tokens: 0,
+        file_row_tokens: vec![],
         bundle: bundle_file_name(key),
     };
     let meta = ComponentMeta { key: key.to_string(), name: plan.name.clone(), docs, files: metas };
