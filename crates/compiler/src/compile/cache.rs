@@ -139,6 +139,16 @@ impl Cache {
         }
     }
 
+    /// The cache's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Adds a note to the cache's report (see [`Finished::notes`]): a build with one writes no set record.
+    pub fn report(&self, d: Diagnostic) {
+        self.note(d);
+    }
+
     fn note(&self, d: Diagnostic) {
         if let Ok(mut n) = self.notes.lock() {
             n.push(d);
