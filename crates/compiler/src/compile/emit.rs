@@ -325,13 +325,15 @@ impl Spool {
         Ok(Spool { dir })
     }
 
-    /// Writes `frames` as bundle file `name` of the spool (see [`BundleWriter::spool`]).
-    fn bundle(&self, name: &str, frames: Vec<Frame>) -> std::io::Result<SpooledBundle> {
+    /// Writes `frames` as bundle file `name` of the spool (see [`BundleWriter::spool`]); or, with `hold` (a
+    /// component reused from the cache, whose bundle the published generation most likely has already), keeps
+    /// them in memory until the set is written ([`BundleWriter::hold`]).
+    fn bundle(&self, name: &str, frames: Vec<Frame>, hold: bool) -> std::io::Result<SpooledBundle> {
         let mut w = BundleWriter::new();
         for f in frames {
             w.push(f);
         }
-        w.spool(&self.dir.join(name))
+        if hold { w.hold(&self.dir.join(name)) } else { w.spool(&self.dir.join(name)) }
     }
 }
 
@@ -552,14 +554,15 @@ impl Stage3<'_> {
         if let (Some(cache), Some(unit_key)) = (self.inputs.cache, self.component_keys[i]) {
             cache.put(&format!("component/{key}"), unit_key, deps, &packed);
         }
-        self.spooled(packed)
+        self.spooled(packed, false)
     }
 
-    /// Spools the frames of `component` (compiled or reused).
-    fn spooled(&self, packed: CachedComponent) -> anyhow::Result<SpooledComponent> {
+    /// Spools the frames of `component` (compiled; or `reused` from the cache: then held in memory, see
+    /// [`Spool::bundle`]).
+    fn spooled(&self, packed: CachedComponent, reused: bool) -> anyhow::Result<SpooledComponent> {
         let CachedComponent { mut component, units, owned_units } = packed;
         let frames = std::mem::take(&mut component.frames);
-        let bundle = self.spool.bundle(&bundle_file_name(&component.key), frames)?;
+        let bundle = self.spool.bundle(&bundle_file_name(&component.key), frames, reused)?;
         let owned = std::mem::take(&mut component.owned)
             .into_iter()
             .zip(owned_units)
@@ -627,7 +630,7 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
             let (cache, keys, unit_key) = (cache?, keys.as_ref()?, (*unit_key)?);
             let c: CachedComponent =
                 cache.get(&format!("component/{key}"), unit_key, |rel| keys.dependency(repo, rel))?;
-            Some(stage.spooled(c))
+            Some(stage.spooled(c, true))
         })
         .collect();
     let missed: Vec<usize> = (0..plans.len()).filter(|&i| reused[i].is_none()).collect();
@@ -685,7 +688,7 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
             }
             let frames = std::mem::take(&mut changelog.frames);
             let bundle = match changelog.meta {
-                Some(_) => Some(spool.bundle("changelog.bundle", frames)?),
+                Some(_) => Some(spool.bundle("changelog.bundle", frames, changelog_reused)?),
                 None => None,
             };
             let units = PackedUnits::pack(&std::mem::take(&mut changelog.units))?;
@@ -882,18 +885,32 @@ fn count_lists(
         h.update(&rmp_serde::to_vec(file_lists).ok()?);
         Some(h.digest())
     });
-    // Per entry (text, JSON) of its file list; per language (text, JSON) of the component list.
-    type Counts = (Vec<(u32, u32)>, Vec<(String, u32)>, Vec<(String, u32)>);
     if let Some((cache, key)) = cache.zip(key)
-        && let Some((files_tokens, list_tokens, list_json_tokens)) = cache.get::<Counts>("lists", key, |_| None)
+        && let Some(counts) = cache.get::<ListCounts>("lists", key, |_| None)
     {
         let entries = manifest.components.iter_mut().chain(manifest.shared.as_mut());
-        for (entry, (text, json)) in entries.zip(files_tokens) {
+        for (entry, (text, json)) in entries.zip(counts.files) {
             (entry.files_tokens, entry.files_json_tokens) = (text, json);
         }
-        (manifest.list_tokens, manifest.list_json_tokens) = (list_tokens, list_json_tokens);
+        (manifest.list_tokens, manifest.list_json_tokens) = (counts.list, counts.list_json);
         return manifest;
     }
+    // Otherwise each text is counted, unless the last build counted the same text (one changed document changes
+    // the component lists, not the other components' file lists).
+    let memo_for = format!("{} {}", env!("CARGO_PKG_VERSION"), manifest.encoding);
+    let previous: BTreeMap<(u64, u64), u32> = cache
+        .and_then(|c| c.previous::<ListCounts>("lists"))
+        .filter(|p| p.memo_for == memo_for)
+        .map(|p| p.memo.into_iter().collect())
+        .unwrap_or_default();
+    let mut memo = Vec::new();
+    let mut count = |text: String| {
+        let h = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
+        let hash = ((h >> 64) as u64, h as u64);
+        let n = previous.get(&hash).copied().unwrap_or_else(|| tokens.count(&text));
+        memo.push((hash, n));
+        n
+    };
     let served = Served { system: manifest.system.clone(), version: manifest.version.clone(), note: None };
     let entries = manifest.components.iter_mut().chain(manifest.shared.as_mut());
     for entry in entries {
@@ -905,29 +922,53 @@ fn count_lists(
             files,
             part: Default::default(),
         };
-        entry.files_tokens = tokens.count(&view.text());
-        entry.files_json_tokens = tokens.count(&view.json());
+        entry.files_tokens = count(view.text());
+        entry.files_json_tokens = count(view.json());
     }
     let (list_tokens, list_json_tokens) = manifest
         .langs
         .iter()
         .map(|lang| {
             let view = ComponentsView::new(&manifest, lang.clone());
-            ((lang.clone(), tokens.count(&view.text())), (lang.clone(), tokens.count(&view.json())))
+            ((lang.clone(), count(view.text())), (lang.clone(), count(view.json())))
         })
         .unzip();
     (manifest.list_tokens, manifest.list_json_tokens) = (list_tokens, list_json_tokens);
     if let Some((cache, key)) = cache.zip(key) {
-        let files_tokens: Vec<(u32, u32)> = manifest
+        let files: Vec<(u32, u32)> = manifest
             .components
             .iter()
             .chain(manifest.shared.as_ref())
             .map(|e| (e.files_tokens, e.files_json_tokens))
             .collect();
-        let counts: Counts = (files_tokens, manifest.list_tokens.clone(), manifest.list_json_tokens.clone());
+        memo.sort_unstable();
+        memo.dedup();
+        let counts = ListCounts {
+            files,
+            list: manifest.list_tokens.clone(),
+            list_json: manifest.list_json_tokens.clone(),
+            memo_for,
+            memo,
+        };
         cache.put("lists", key, vec![], &counts);
     }
     manifest
+}
+
+/// The list counts the cache keeps (unit `lists`): the manifest's, and every text counted, by its xxh3-128, so a
+/// build whose manifest changed counts only the list texts that changed.
+#[derive(Serialize, Deserialize)]
+struct ListCounts {
+    /// Per entry (components, then `_shared`): (text, JSON) tokens of its file list.
+    files: Vec<(u32, u32)>,
+    /// Per language: tokens of the component list's text.
+    list: Vec<(String, u32)>,
+    /// Per language: tokens of the component list's JSON.
+    list_json: Vec<(String, u32)>,
+    /// The tool's version and the encoding the memo's counts are of.
+    memo_for: String,
+    /// (xxh3-128 of a text as two halves, its tokens), sorted.
+    memo: Vec<((u64, u64), u32)>,
 }
 
 /// File names of the set's own bundles, which no component may take.

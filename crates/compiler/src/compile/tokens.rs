@@ -51,12 +51,16 @@ impl TokenCounter {
         if encoding != vocab::ENCODING {
             return Ok((TokenCounter::new(encoding)?, None));
         }
-        if let Some(fast) = FAST.get() {
-            return Ok((TokenCounter { bpe: Bpe::Fast(fast) }, None));
-        }
+        // The file is checked by every build (a millisecond), even when this process has its table already: a
+        // damaged file is reported and rewritten whichever build meets it.
         let file = vocab::file_in(cache);
-        let mut note = match vocab::read(&file) {
-            Ok(Some(fast)) => return Ok((TokenCounter { bpe: Bpe::Fast(FAST.get_or_init(|| fast)) }, None)),
+        let checked = vocab::read_checked(&file).and_then(|bytes| match (bytes, FAST.get()) {
+            (Some(_), Some(fast)) => Ok(Some(fast)),
+            (Some(bytes), None) => vocab::parse(bytes).map(|fast| Some(FAST.get_or_init(|| fast))),
+            (None, _) => Ok(None),
+        });
+        let mut note = match checked {
+            Ok(Some(fast)) => return Ok((TokenCounter { bpe: Bpe::Fast(fast) }, None)),
             Ok(None) => None,
             Err(why) => Some(format!("damaged token vocabulary file ignored ({why}); rewritten")),
         };

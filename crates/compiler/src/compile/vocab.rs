@@ -4,7 +4,7 @@
 //! an encoder and a decoder map, clones and sorts every token and compiles and clones its regexes — most of a
 //! one-document rebuild's CPU. A build with a cache writes the vocabulary it loaded that way, once, to the cache
 //! directory ([`write`]); a later build reads that file ([`read`]) into [`FastBpe`]: one read, one checksum, one
-//! hash table over slices of the file (no allocation per token), and the same pre-tokenizer pattern
+//! hash table (FxHash, as tiktoken's) over slices of the file (no allocation per token), and the same pre-tokenizer pattern
 //! (`tiktoken_rs::O200K_BASE_PAT_STR`). [`FastBpe::count`] is the count `CoreBPE::encode_ordinary` gives: the
 //! same pieces, a piece that is a token counts 1, others are merged pair by pair, lowest rank first and leftmost
 //! among equals (the rule of tiktoken's merge loops), with a heap so a long piece costs `n log n`.
@@ -14,10 +14,11 @@
 //! length in bytes (2) and its bytes. A file whose magic, checksum, key or layout does not check is not used.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 use std::path::Path;
 
-use xxhash_rust::xxh3::{Xxh3, Xxh3DefaultBuilder, xxh3_64};
+use rustc_hash::FxHashMap;
+use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
 /// First bytes of a vocabulary file (the last byte is the layout's version).
 const MAGIC: &[u8; 8] = b"MDDVOCB1";
@@ -43,7 +44,7 @@ fn key() -> u64 {
 /// A byte-pair encoder that counts tokens as tiktoken's `CoreBPE::encode_ordinary` does (see the module).
 pub struct FastBpe {
     /// Token bytes (slices of the leaked file) → rank.
-    ranks: HashMap<&'static [u8], u32, Xxh3DefaultBuilder>,
+    ranks: FxHashMap<&'static [u8], u32>,
     regex: fancy_regex::Regex,
 }
 
@@ -105,8 +106,13 @@ impl FastBpe {
 }
 
 /// The vocabulary of `file`, when it is a vocabulary file of this tool (`Ok(None)`: there is none; `Err`: it is
-/// damaged or of another version, with why).
+/// damaged or of another version, with why): [`read_checked`] then [`parse`].
 pub fn read(file: &Path) -> Result<Option<FastBpe>, String> {
+    read_checked(file)?.map(parse).transpose()
+}
+
+/// The bytes of `file` when its magic, checksum and key check (`Ok(None)`: there is none; `Err`: why not).
+pub fn read_checked(file: &Path) -> Result<Option<Vec<u8>>, String> {
     let bytes = match std::fs::read(file) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -122,10 +128,18 @@ pub fn read(file: &Path) -> Result<Option<FastBpe>, String> {
     if le64(&bytes[16..24]) != key() {
         return Err("written by another version of the tool".into());
     }
+    Ok(Some(bytes))
+}
+
+/// The vocabulary in `bytes` (a file [`read_checked`] accepted).
+pub fn parse(bytes: Vec<u8>) -> Result<FastBpe, String> {
+    if bytes.len() < 28 {
+        return Err("truncated".into());
+    }
     // The tokens are slices of the file for the life of the process (the counter is made once per process).
     let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
     let count = u32::from_le_bytes(bytes[24..28].try_into().unwrap_or_default()) as usize;
-    let mut ranks = HashMap::with_capacity_and_hasher(count.min(1 << 20), Xxh3DefaultBuilder::default());
+    let mut ranks = FxHashMap::with_capacity_and_hasher(count.min(1 << 20), Default::default());
     let mut at = 28;
     for _ in 0..count {
         let head = bytes.get(at..at + 6).ok_or("truncated")?;
@@ -139,7 +153,7 @@ pub fn read(file: &Path) -> Result<Option<FastBpe>, String> {
         return Err("malformed".into());
     }
     let regex = fancy_regex::Regex::new(tiktoken_rs::O200K_BASE_PAT_STR).map_err(|e| e.to_string())?;
-    Ok(Some(FastBpe { ranks, regex }))
+    Ok(FastBpe { ranks, regex })
 }
 
 /// Writes the ordinary tokens of `bpe` (its vocabulary, special tokens left out: `encode_ordinary` never makes
@@ -205,7 +219,12 @@ mod tests {
 
     fn assert_same(text: &str, what: &str) {
         let (bpe, fast) = both();
-        assert_eq!(fast.count(text), Some(bpe.encode_ordinary(text).len() as u32), "{what}: {:?}", &text[..text.len().min(80)]);
+        assert_eq!(
+            fast.count(text),
+            Some(bpe.encode_ordinary(text).len() as u32),
+            "{what}: {:?}",
+            &text[..text.len().min(80)]
+        );
     }
 
     #[test]
@@ -231,7 +250,8 @@ mod tests {
             " ".repeat(3000) + "x",
             "\n".repeat(2000),
             (0..20_000u32).map(|i| char::from(b"0123456789abcdef"[(i * 7919 % 16) as usize])).collect(),
-            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".into(),
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                .into(),
             "ééééééééé😀😀😀 ̀ ̀ naïve Ünïcödé ½ ⅞ ①②".into(),
         ];
         for (i, text) in texts.iter().enumerate() {
