@@ -239,16 +239,7 @@ pub fn write(bpe: &tiktoken_rs::CoreBPE, file: &Path) -> std::io::Result<()> {
     table.iter().for_each(|e| body.extend_from_slice(&e.to_le_bytes()));
     body.extend_from_slice(&entries);
     body.extend_from_slice(&blob);
-    let mut bytes = Vec::with_capacity(body.len() + 16);
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&xxh3_64(&body).to_le_bytes());
-    bytes.extend_from_slice(&body);
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = file.with_extension(format!("tmp-{}", std::process::id()));
-    std::fs::write(&tmp, &bytes)?;
-    std::fs::rename(&tmp, file)
+    super::cache::write_sealed(file, MAGIC, &body)
 }
 
 #[cfg(test)]
