@@ -233,7 +233,7 @@ fn a_damaged_token_vocabulary_is_ignored_with_a_note_and_rewritten() {
     damaged[middle] ^= 0x55;
     std::fs::write(&vocabulary, damaged).unwrap();
     let path = repo.join("docs/button/index.md");
-    let mut change = |n: u32| {
+    let change = |n: u32| {
         let text = std::fs::read_to_string(&path).unwrap();
         std::fs::write(&path, format!("{text}\n## Change {n}\n\nWords counted, don't stop: 表格.\n")).unwrap();
     };
