@@ -215,47 +215,6 @@ fn a_damaged_cache_entry_is_recompiled_with_a_note_never_trusted() {
     assert_eq!(again.manifest.build_id, first.manifest.build_id);
 }
 
-/// The token vocabulary the cache keeps (a fast form of tiktoken's o200k_base, read by the builds after the
-/// first): a damaged file is a note, is not used, and is rewritten; the sets stay those of cold builds.
-#[test]
-fn a_damaged_token_vocabulary_is_ignored_with_a_note_and_rewritten() {
-    let (tmp, repo) = sample_copy();
-    let config = detected(&repo);
-    assert_eq!(config.encoding, "o200k_base");
-    let (out, cache) = (tmp.path().join("out"), tmp.path().join("cache"));
-    build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
-    let vocabulary = cache.join("vocabulary-o200k_base.bin");
-    let good = std::fs::read(&vocabulary).unwrap();
-    // o200k_base's 199,998 ordinary tokens, 12 bytes of entry each besides their bytes and the table.
-    assert!(good.len() > 199_998 * 13, "{} bytes", good.len());
-    let mut damaged = good.clone();
-    let middle = damaged.len() / 2;
-    damaged[middle] ^= 0x55;
-    std::fs::write(&vocabulary, damaged).unwrap();
-    let path = repo.join("docs/button/index.md");
-    let change = |n: u32| {
-        let text = std::fs::read_to_string(&path).unwrap();
-        std::fs::write(&path, format!("{text}\n## Change {n}\n\nWords counted, don't stop: 表格.\n")).unwrap();
-    };
-    change(1);
-    let changed = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
-    let notes: Vec<String> =
-        changed.diagnostics.iter().filter(|d| d.stage == Stage::Cache).map(|d| d.to_string()).collect();
-    assert_eq!(notes.len(), 1, "{notes:?}");
-    assert!(notes[0].contains("damaged token vocabulary file ignored (checksum mismatch); rewritten"), "{}", notes[0]);
-    assert!(changed.diagnostics.iter().find(|d| d.stage == Stage::Cache).unwrap().is_note());
-    assert_eq!(std::fs::read(&vocabulary).unwrap(), good, "rewritten as it was");
-    let cold = build(&options(&repo, &tmp.path().join("cold"), config.clone())).unwrap();
-    let (a, b) = (files_of(&changed.dir), files_of(&cold.dir));
-    assert!(a == b, "the set counted with tiktoken is a cold build's");
-    // The next change is counted from the rewritten file, cleanly.
-    change(2);
-    let again = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
-    assert_eq!(again.recompiled, 2, "the button component and the list counts");
-    let cold = build(&options(&repo, &tmp.path().join("cold2"), config)).unwrap();
-    assert_same_sets(&again, &cold);
-}
-
 /// Every file under `dir` (hidden ones and links too, recursively), with its length and modification time.
 fn listing(dir: &Path) -> BTreeMap<PathBuf, (u64, std::time::SystemTime)> {
     let mut out = BTreeMap::new();

@@ -139,16 +139,6 @@ impl Cache {
         }
     }
 
-    /// The cache's directory.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    /// Adds a note to the cache's report (see [`Finished::notes`]): a build with one writes no set record.
-    pub fn report(&self, d: Diagnostic) {
-        self.note(d);
-    }
-
     fn note(&self, d: Diagnostic) {
         if let Ok(mut n) = self.notes.lock() {
             n.push(d);
@@ -314,16 +304,10 @@ pub fn write_set(dir: &Path, key: u64, deps: Vec<Dependency>, record: &SetRecord
 fn write_entry<T: Serialize + ?Sized>(file: &Path, header: &Header, value: &T) -> std::io::Result<()> {
     let mut body = rmp_serde::to_vec(header).map_err(std::io::Error::other)?;
     rmp_serde::encode::write(&mut body, value).map_err(std::io::Error::other)?;
-    write_sealed(file, MAGIC, &body)
-}
-
-/// Writes `magic`, the xxh3-64 of `body` and `body` to `file`, through a temporary sibling and a rename (the
-/// layout of cache entries and of the token vocabulary file).
-pub(super) fn write_sealed(file: &Path, magic: &[u8; 8], body: &[u8]) -> std::io::Result<()> {
     let mut bytes = Vec::with_capacity(body.len() + 16);
-    bytes.extend_from_slice(magic);
-    bytes.extend_from_slice(&xxh3_64(body).to_le_bytes());
-    bytes.extend_from_slice(body);
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&xxh3_64(&body).to_le_bytes());
+    bytes.extend_from_slice(&body);
     if let Some(dir) = file.parent() {
         std::fs::create_dir_all(dir)?;
     }

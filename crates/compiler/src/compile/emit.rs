@@ -102,39 +102,27 @@ struct CompiledDoc {
 }
 
 /// The token counter, made on first use: a build that reuses every unit from the cache never loads the
-/// encoding's vocabulary, and a build with a cache loads it from there ([`TokenCounter::with_cache`]).
-struct LazyCounter<'a> {
+/// encoding's vocabulary.
+struct LazyCounter {
     encoding: String,
     counter: OnceLock<TokenCounter>,
-    cache: Option<&'a Cache>,
 }
 
-impl std::ops::Deref for LazyCounter<'_> {
+impl std::ops::Deref for LazyCounter {
     type Target = TokenCounter;
     fn deref(&self) -> &TokenCounter {
-        self.counter.get_or_init(|| {
-            let made = match self.cache {
-                Some(cache) => TokenCounter::with_cache(&self.encoding, cache.dir()).map(|(counter, note)| {
-                    if let Some(note) = note {
-                        cache.report(Diagnostic::note(cache.dir().display().to_string(), Stage::Cache, note));
-                    }
-                    counter
-                }),
-                None => TokenCounter::new(&self.encoding),
-            };
-            match made {
-                Ok(t) => t,
-                // `Config::validate`, checked before anything is compiled, accepts only the encodings
-                // `TokenCounter::new` knows.
-                Err(e) => unreachable!("{e}"),
-            }
+        self.counter.get_or_init(|| match TokenCounter::new(&self.encoding) {
+            Ok(t) => t,
+            // `Config::validate`, checked before anything is compiled, accepts only the encodings
+            // `TokenCounter::new` knows.
+            Err(e) => unreachable!("{e}"),
         })
     }
 }
 
 /// The run's [`LazyCounter`], as each task's context holds it (it derefs to the [`TokenCounter`]).
 #[derive(Clone, Copy)]
-struct Tokens<'a>(&'a LazyCounter<'a>);
+struct Tokens<'a>(&'a LazyCounter);
 
 impl std::ops::Deref for Tokens<'_> {
     type Target = TokenCounter;
@@ -581,7 +569,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// change, then the manifest (stage 4, [`assemble`]).
 pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnostic>) -> anyhow::Result<CompiledSet> {
     let Inputs { repo, walked, layout, config, progress, cache } = *inputs;
-    let tokens = LazyCounter { encoding: config.encoding.clone(), counter: OnceLock::new(), cache };
+    let tokens = LazyCounter { encoding: config.encoding.clone(), counter: OnceLock::new() };
     let doc_langs: Vec<&str> = config.docs.iter().map(|d| d.lang.as_str()).collect();
     let default_lang = config
         .system
@@ -735,7 +723,7 @@ struct Assembly<'a> {
     config: &'a Config,
     default_lang: String,
     cache: Option<&'a Cache>,
-    tokens: &'a LazyCounter<'a>,
+    tokens: &'a LazyCounter,
 }
 
 /// Stage 4: the manifest (statistics, languages, version, list counts) and the bundles' writers, from the

@@ -13,7 +13,6 @@ pub mod markdown;
 pub mod props;
 pub mod source;
 pub mod tokens;
-mod vocab;
 pub mod walk;
 
 use std::path::{Path, PathBuf};

@@ -11,18 +11,8 @@ use crate::model::TokenMap;
 /// A token counter for one encoding.
 #[derive(Clone, Copy)]
 pub struct TokenCounter {
-    bpe: Bpe,
+    bpe: &'static CoreBPE,
 }
-
-/// Who counts: tiktoken, or the same vocabulary loaded from an incremental build's cache ([`super::vocab`]).
-#[derive(Clone, Copy)]
-enum Bpe {
-    Tiktoken(&'static CoreBPE),
-    Fast(&'static super::vocab::FastBpe),
-}
-
-/// The fast form of [`super::vocab::ENCODING`], once loaded in this process.
-static FAST: std::sync::OnceLock<super::vocab::FastBpe> = std::sync::OnceLock::new();
 
 impl TokenCounter {
     /// The counter for `encoding`: `o200k_base` (GPT-4o and later; the default) or `cl100k_base`.
@@ -35,53 +25,12 @@ impl TokenCounter {
             "cl100k_base" => tiktoken_rs::cl100k_base_singleton(),
             other => return Err(format!("unknown token encoding `{other}` (o200k_base or cl100k_base)")),
         };
-        Ok(TokenCounter { bpe: Bpe::Tiktoken(bpe) })
-    }
-
-    /// The counter for `encoding` (as [`TokenCounter::new`]) in a build whose cache directory is `cache`: for
-    /// o200k_base, the vocabulary file the cache holds ([`super::vocab`]: a few milliseconds to load instead of
-    /// tiktoken's tens), else tiktoken's, written to the cache for the next build. Counts are the same either way.
-    /// The second value is a note for the build: a vocabulary file that was damaged (ignored and rewritten) or
-    /// could not be written.
-    ///
-    /// # Errors
-    /// As [`TokenCounter::new`].
-    pub fn with_cache(encoding: &str, cache: &std::path::Path) -> Result<(TokenCounter, Option<String>), String> {
-        use super::vocab;
-        if encoding != vocab::ENCODING {
-            return Ok((TokenCounter::new(encoding)?, None));
-        }
-        // The file is checked by every build (a millisecond), even when this process has its table already: a
-        // damaged file is reported and rewritten whichever build meets it.
-        let file = vocab::file_in(cache);
-        let checked = vocab::read_checked(&file).and_then(|bytes| match (bytes, FAST.get()) {
-            (Some(_), Some(fast)) => Ok(Some(fast)),
-            (Some(bytes), None) => vocab::parse(bytes).map(|fast| Some(FAST.get_or_init(|| fast))),
-            (None, _) => Ok(None),
-        });
-        let mut note = match checked {
-            Ok(Some(fast)) => return Ok((TokenCounter { bpe: Bpe::Fast(fast) }, None)),
-            Ok(None) => None,
-            Err(why) => Some(format!("damaged token vocabulary file ignored ({why}); rewritten")),
-        };
-        let counter = TokenCounter::new(encoding)?;
-        if let Bpe::Tiktoken(bpe) = counter.bpe
-            && let Err(e) = vocab::write(bpe, &file)
-        {
-            note = Some(format!("cannot write the token vocabulary file ({e}); the next build loads tiktoken's"));
-        }
-        Ok((counter, note))
+        Ok(TokenCounter { bpe })
     }
 
     /// Tokens in `text`, with special-token strings counted as ordinary text (documents are data, not prompts).
     pub fn count(&self, text: &str) -> u32 {
-        match self.bpe {
-            Bpe::Tiktoken(bpe) => bpe.encode_ordinary(text).len() as u32,
-            Bpe::Fast(fast) => fast.count(text).unwrap_or_else(|| {
-                // The pre-tokenizer gave up on this text: tiktoken decides, as it would have without the cache.
-                tiktoken_rs::o200k_base_singleton().encode_ordinary(text).len() as u32
-            }),
-        }
+        self.bpe.encode_ordinary(text).len() as u32
     }
 
     /// The [`TokenMap`] of `text`: segments cut at [`cut_points`], each counted on its own. Their counts add up to
