@@ -193,6 +193,7 @@ fn a_damaged_cache_entry_is_recompiled_with_a_note_never_trusted() {
     let largest = std::fs::read_dir(&cache)
         .unwrap()
         .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "entry"))
         .max_by_key(|e| e.metadata().unwrap().len())
         .unwrap()
         .path();

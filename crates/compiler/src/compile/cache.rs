@@ -19,7 +19,7 @@ use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 use super::{Diagnostic, Stage};
 
 /// First bytes of every cache entry (the last byte is the entry layout's version).
-const MAGIC: &[u8; 8] = b"MDDCACH2";
+const MAGIC: &[u8; 8] = b"MDDCACH3";
 
 /// Everything every key includes: the tool (its version and the bundle format's) and the whole configuration
 /// (layout, thresholds, encoding). A different tool or configuration reuses nothing.
@@ -170,6 +170,20 @@ impl Cache {
                     Stage::Cache,
                     format!("cache entry does not decode ({e}); recompiled"),
                 ));
+                None
+            }
+        }
+    }
+
+    /// The value the cache holds for unit `name` whatever its key and dependencies (what the last build stored),
+    /// for what stays valid across keys (memoized counts, checked by the caller). Not counted as a reuse. A value
+    /// that does not decode is a note and `None`.
+    pub fn previous<T: DeserializeOwned>(&self, name: &str) -> Option<T> {
+        let entry = self.entries.get(name)?;
+        match rmp_serde::from_slice(&entry.bytes[entry.value_at..]) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.note(Diagnostic::note(name, Stage::Cache, format!("cache entry does not decode ({e}); ignored")));
                 None
             }
         }

@@ -313,13 +313,15 @@ impl Spool {
         Ok(Spool { dir })
     }
 
-    /// Writes `frames` as bundle file `name` of the spool (see [`BundleWriter::spool`]).
-    fn bundle(&self, name: &str, frames: Vec<Frame>) -> std::io::Result<SpooledBundle> {
+    /// Writes `frames` as bundle file `name` of the spool (see [`BundleWriter::spool`]); or, with `hold` (a
+    /// component reused from the cache, whose bundle the published generation most likely has already), keeps
+    /// them in memory until the set is written ([`BundleWriter::hold`]).
+    fn bundle(&self, name: &str, frames: Vec<Frame>, hold: bool) -> std::io::Result<SpooledBundle> {
         let mut w = BundleWriter::new();
         for f in frames {
             w.push(f);
         }
-        w.spool(&self.dir.join(name))
+        if hold { w.hold(&self.dir.join(name)) } else { w.spool(&self.dir.join(name)) }
     }
 }
 
@@ -540,14 +542,15 @@ impl Stage3<'_> {
         if let (Some(cache), Some(unit_key)) = (self.inputs.cache, self.component_keys[i]) {
             cache.put(&format!("component/{key}"), unit_key, deps, &packed);
         }
-        self.spooled(packed)
+        self.spooled(packed, false)
     }
 
-    /// Spools the frames of `component` (compiled or reused).
-    fn spooled(&self, packed: CachedComponent) -> anyhow::Result<SpooledComponent> {
+    /// Spools the frames of `component` (compiled; or `reused` from the cache: then held in memory, see
+    /// [`Spool::bundle`]).
+    fn spooled(&self, packed: CachedComponent, reused: bool) -> anyhow::Result<SpooledComponent> {
         let CachedComponent { mut component, units, owned_units } = packed;
         let frames = std::mem::take(&mut component.frames);
-        let bundle = self.spool.bundle(&bundle_file_name(&component.key), frames)?;
+        let bundle = self.spool.bundle(&bundle_file_name(&component.key), frames, reused)?;
         let owned = std::mem::take(&mut component.owned)
             .into_iter()
             .zip(owned_units)
@@ -615,7 +618,7 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
             let (cache, keys, unit_key) = (cache?, keys.as_ref()?, (*unit_key)?);
             let c: CachedComponent =
                 cache.get(&format!("component/{key}"), unit_key, |rel| keys.dependency(repo, rel))?;
-            Some(stage.spooled(c))
+            Some(stage.spooled(c, true))
         })
         .collect();
     let missed: Vec<usize> = (0..plans.len()).filter(|&i| reused[i].is_none()).collect();
@@ -673,7 +676,7 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
             }
             let frames = std::mem::take(&mut changelog.frames);
             let bundle = match changelog.meta {
-                Some(_) => Some(spool.bundle("changelog.bundle", frames)?),
+                Some(_) => Some(spool.bundle("changelog.bundle", frames, changelog_reused)?),
                 None => None,
             };
             let units = PackedUnits::pack(&std::mem::take(&mut changelog.units))?;
@@ -871,31 +874,42 @@ fn count_lists(
         h.update(&rmp_serde::to_vec(file_lists).ok()?);
         Some(h.digest())
     });
-    // Per entry (text, JSON, rows) of its file list; per language (text, JSON, rows) of the component list.
-    type Counts = (Vec<(u32, u32, Vec<u32>)>, Vec<(String, u32)>, Vec<(String, u32)>, Vec<(String, Vec<u32>)>);
     if let Some((cache, key)) = cache.zip(key)
-        && let Some((files, list_tokens, list_json_tokens, list_rows)) = cache.get::<Counts>("lists", key, |_| None)
+        && let Some(counts) = cache.get::<ListCounts>("lists", key, |_| None)
     {
         let entries = manifest.components.iter_mut().chain(manifest.shared.as_mut());
-        for (entry, (text, json, rows)) in entries.zip(files) {
+        for (entry, (text, json, rows)) in entries.zip(counts.files) {
             (entry.files_tokens, entry.files_json_tokens, entry.file_row_tokens) = (text, json, rows);
         }
-        (manifest.list_tokens, manifest.list_json_tokens) = (list_tokens, list_json_tokens);
-        manifest.list_row_tokens = list_rows;
+        (manifest.list_tokens, manifest.list_json_tokens) = (counts.list, counts.list_json);
+        manifest.list_row_tokens = counts.list_rows;
         return manifest;
     }
-    // A row's count is its larger form: the text line (padded to the whole list's widest name, the most a cut
-    // list pads it) or its JSON object with the comma that follows it.
-    let row = |line: String, json: serde_json::Result<String>| {
-        tokens.count(&line).max(json.map_or(0, |j| tokens.count(&format!("{j},"))))
+    // Otherwise each text is counted, unless the last build counted the same text (one changed document changes
+    // the component lists, not the other components' file lists).
+    let memo_for = format!("{} {}", env!("CARGO_PKG_VERSION"), manifest.encoding);
+    let previous: BTreeMap<(u64, u64), u32> = cache
+        .and_then(|c| c.previous::<ListCounts>("lists"))
+        .filter(|p| p.memo_for == memo_for)
+        .map(|p| p.memo.into_iter().collect())
+        .unwrap_or_default();
+    let mut memo = Vec::new();
+    let mut count = |text: String| {
+        let h = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
+        let hash = ((h >> 64) as u64, h as u64);
+        let n = previous.get(&hash).copied().unwrap_or_else(|| tokens.count(&text));
+        memo.push((hash, n));
+        n
     };
     let served = Served { system: manifest.system.clone(), version: manifest.version.clone(), note: None };
     let entries = manifest.components.iter_mut().chain(manifest.shared.as_mut());
     for entry in entries {
         let files = file_lists.get(&entry.key).cloned().unwrap_or_default();
         let width = crate::render::column(files.iter().map(|f| f.path.chars().count()));
-        entry.file_row_tokens =
-            files.iter().map(|f| row(crate::render::file_row_line(f, width), serde_json::to_string(f))).collect();
+        entry.file_row_tokens = files
+            .iter()
+            .map(|f| row_tokens(&mut count, crate::render::file_row_line(f, width), serde_json::to_string(f)))
+            .collect();
         let view = FilesView {
             served: served.clone(),
             component: entry.name.clone(),
@@ -903,8 +917,8 @@ fn count_lists(
             files,
             part: Default::default(),
         };
-        entry.files_tokens = tokens.count(&view.text());
-        entry.files_json_tokens = tokens.count(&view.json());
+        entry.files_tokens = count(view.text());
+        entry.files_json_tokens = count(view.json());
     }
     let mut list_rows = Vec::new();
     let (list_tokens, list_json_tokens) = manifest
@@ -913,10 +927,11 @@ fn count_lists(
         .map(|lang| {
             let view = ComponentsView::new(&manifest, lang.clone());
             let width = crate::render::column(view.components.iter().map(|c| c.name.chars().count()));
-            let rows = view.components.iter();
-            let rows = rows.map(|c| row(crate::render::component_row_line(c, lang, width), serde_json::to_string(c)));
+            let rows = view.components.iter().map(|c| {
+                row_tokens(&mut count, crate::render::component_row_line(c, lang, width), serde_json::to_string(c))
+            });
             list_rows.push((lang.clone(), rows.collect()));
-            ((lang.clone(), tokens.count(&view.text())), (lang.clone(), tokens.count(&view.json())))
+            ((lang.clone(), count(view.text())), (lang.clone(), count(view.json())))
         })
         .unzip();
     (manifest.list_tokens, manifest.list_json_tokens) = (list_tokens, list_json_tokens);
@@ -928,11 +943,43 @@ fn count_lists(
             .chain(manifest.shared.as_ref())
             .map(|e| (e.files_tokens, e.files_json_tokens, e.file_row_tokens.clone()))
             .collect();
-        let counts: Counts =
-            (files, manifest.list_tokens.clone(), manifest.list_json_tokens.clone(), manifest.list_row_tokens.clone());
+        memo.sort_unstable();
+        memo.dedup();
+        let counts = ListCounts {
+            files,
+            list: manifest.list_tokens.clone(),
+            list_json: manifest.list_json_tokens.clone(),
+            list_rows: manifest.list_row_tokens.clone(),
+            memo_for,
+            memo,
+        };
         cache.put("lists", key, vec![], &counts);
     }
     manifest
+}
+
+/// A list row's tokens in its larger form: its text `line` (padded to the whole list's widest name, the most a cut
+/// list pads it) or its `json` object with the comma that follows it, each counted by `count`.
+fn row_tokens(count: &mut dyn FnMut(String) -> u32, line: String, json: serde_json::Result<String>) -> u32 {
+    count(line).max(json.map_or(0, |j| count(format!("{j},"))))
+}
+
+/// The list counts the cache keeps (unit `lists`): the manifest's, and every text counted, by its xxh3-128, so a
+/// build whose manifest changed counts only the list texts that changed.
+#[derive(Serialize, Deserialize)]
+struct ListCounts {
+    /// Per entry (components, then `_shared`): (text, JSON) tokens of its file list, and each of its rows'.
+    files: Vec<(u32, u32, Vec<u32>)>,
+    /// Per language: tokens of the component list's text.
+    list: Vec<(String, u32)>,
+    /// Per language: tokens of the component list's JSON.
+    list_json: Vec<(String, u32)>,
+    /// Per language: tokens of each row of the component list (`Manifest::list_row_tokens`).
+    list_rows: Vec<(String, Vec<u32>)>,
+    /// The tool's version and the encoding the memo's counts are of.
+    memo_for: String,
+    /// (xxh3-128 of a text as two halves, its tokens), sorted.
+    memo: Vec<((u64, u64), u32)>,
 }
 
 /// File names of the set's own bundles, which no component may take.

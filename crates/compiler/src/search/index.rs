@@ -24,7 +24,9 @@
 
 use std::collections::HashMap;
 
-use xxhash_rust::xxh3::Xxh3DefaultBuilder;
+// FxHash: xxh3's streaming hasher (`Xxh3DefaultBuilder`) cost ~100 ns per short term (issue 12 item 2); no
+// hash-map order reaches the output, so the hasher does not change the bundles.
+use rustc_hash::FxBuildHasher;
 
 use rayon::prelude::*;
 
@@ -157,14 +159,14 @@ impl UnitDraft {
 /// Collects the fields of one unit into its sorted term list.
 #[derive(Default)]
 struct Fields {
-    map: HashMap<String, (u32, u32), Xxh3DefaultBuilder>,
+    map: HashMap<String, (u32, u32), FxBuildHasher>,
     len: u32,
     words: Vec<String>,
 }
 
 impl Fields {
     /// The entry of `term`, allocated only the first time it is seen.
-    fn entry<'m>(map: &'m mut HashMap<String, (u32, u32), Xxh3DefaultBuilder>, term: &str) -> &'m mut (u32, u32) {
+    fn entry<'m>(map: &'m mut HashMap<String, (u32, u32), FxBuildHasher>, term: &str) -> &'m mut (u32, u32) {
         if !map.contains_key(term) {
             map.insert(term.to_string(), (0, 0));
         }
@@ -793,10 +795,10 @@ struct Postings {
     len_sum: [f64; Kind::ALL.len()],
     len_count: [u32; Kind::ALL.len()],
     /// term → (last unit id, gap varints, values)
-    postings: HashMap<String, (u32, Vec<u8>, Vec<u8>), Xxh3DefaultBuilder>,
+    postings: HashMap<String, (u32, Vec<u8>, Vec<u8>), FxBuildHasher>,
     infos: Vec<UnitInfo>,
     /// The dictionary's words (a hash set while units are added: sorted once at the end).
-    dictionary: std::collections::HashSet<String, Xxh3DefaultBuilder>,
+    dictionary: std::collections::HashSet<String, FxBuildHasher>,
 }
 
 impl Postings {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::format::{FORMAT_VERSION, FrameEntry, HEADER_LEN, Identity, Index, MAGIC, offset};
+use super::format::{FORMAT_VERSION, FrameEntry, HEADER_LEN, Identity, Index, MAGIC, MAX_INDEX_BYTES, offset};
 use crate::model::{Manifest, keys};
 
 /// zstd level for frames. Measured on Semi (`--preset semi`, CPU time of the whole build, best of 2, 2 cores):
@@ -229,24 +229,25 @@ impl BundleWriter {
     /// Duplicate keys, or any I/O error (the file is removed).
     pub fn spool(mut self, path: &Path) -> std::io::Result<SpooledBundle> {
         let frames = self.sorted_frames()?;
-        let written = (|| {
-            let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
-            f.write_all(&[0u8; HEADER_LEN])?;
-            let mut at = HEADER_LEN as u64;
-            let mut index = Vec::with_capacity(frames.len());
-            for Frame { key, compressed, raw_len } in frames {
-                f.write_all(&compressed)?;
-                let len = compressed.len() as u64;
-                index.push(FrameEntry { key, offset: at, len, raw_len, xxh3: xxh3_64(&compressed) });
-                at += len;
-            }
-            f.flush()?;
-            Ok(SpooledBundle { path: path.to_path_buf(), index, end: at })
-        })();
+        let (index, end) = index_of(&frames);
+        let written = write_frames(path, &frames);
         if written.is_err() {
             let _ = std::fs::remove_file(path);
         }
-        written
+        written.map(|()| SpooledBundle { path: path.to_path_buf(), index, end, held: None })
+    }
+
+    /// As [`BundleWriter::spool`], but the frames stay in memory and nothing is written yet: for a bundle that is
+    /// probably in the previous generation already (a component reused from the incremental build cache), which
+    /// [`SpooledBundle::finish_or_reuse`] then links without writing (and without compressing its index) when the
+    /// previous file holds exactly these bytes, and writes to `path` first otherwise.
+    ///
+    /// # Errors
+    /// Duplicate keys.
+    pub fn hold(mut self, path: &Path) -> std::io::Result<SpooledBundle> {
+        let frames = self.sorted_frames()?;
+        let (index, end) = index_of(&frames);
+        Ok(SpooledBundle { path: path.to_path_buf(), index, end, held: Some(frames) })
     }
 
     /// Writes the bundle to `path` atomically (temporary file in the same directory, fsync, rename) and returns
@@ -274,6 +275,28 @@ fn fingerprint<'k>(frames: impl Iterator<Item = (&'k str, u64)>) -> u64 {
     h.digest()
 }
 
+/// The index entries of `frames` (sorted by key) placed one after the other after the header, and where they end.
+fn index_of(frames: &[Frame]) -> (Vec<FrameEntry>, u64) {
+    let mut at = HEADER_LEN as u64;
+    let mut index = Vec::with_capacity(frames.len());
+    for Frame { key, compressed, raw_len } in frames {
+        let len = compressed.len() as u64;
+        index.push(FrameEntry { key: key.clone(), offset: at, len, raw_len: *raw_len, xxh3: xxh3_64(compressed) });
+        at += len;
+    }
+    (index, at)
+}
+
+/// Writes a blank header and `frames` to a new file `path` (the layout [`index_of`] describes).
+fn write_frames(path: &Path, frames: &[Frame]) -> std::io::Result<()> {
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+    f.write_all(&[0u8; HEADER_LEN])?;
+    for frame in frames {
+        f.write_all(&frame.compressed)?;
+    }
+    f.flush()
+}
+
 /// The compressed index (with `identity`) of a bundle whose frames end at byte `index_offset`, and its header.
 fn index_and_header(
     identity: Identity,
@@ -282,17 +305,24 @@ fn index_and_header(
 ) -> std::io::Result<(Vec<u8>, [u8; HEADER_LEN])> {
     let raw_index = rmp_serde::to_vec(&Index { identity, frames: index }).map_err(std::io::Error::other)?;
     let index_bytes = compress(&raw_index)?;
+    let header = header_for(&index_bytes, raw_index.len() as u64, index_offset);
+    Ok((index_bytes, header))
+}
+
+/// The header of a bundle whose compressed index `index_bytes` (of `raw_len` bytes decompressed) starts at byte
+/// `index_offset`.
+fn header_for(index_bytes: &[u8], raw_len: u64, index_offset: u64) -> [u8; HEADER_LEN] {
     let mut out = [0u8; HEADER_LEN];
     out[..8].copy_from_slice(&MAGIC);
     out[offset::VERSION..offset::VERSION + 2].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
     out[offset::FLAGS..offset::FLAGS + 2].copy_from_slice(&0u16.to_le_bytes());
     out[offset::INDEX_OFFSET..offset::INDEX_OFFSET + 8].copy_from_slice(&index_offset.to_le_bytes());
     out[offset::INDEX_LEN..offset::INDEX_LEN + 8].copy_from_slice(&(index_bytes.len() as u64).to_le_bytes());
-    out[offset::INDEX_RAW_LEN..offset::INDEX_RAW_LEN + 8].copy_from_slice(&(raw_index.len() as u64).to_le_bytes());
-    out[offset::INDEX_XXH3..offset::INDEX_XXH3 + 8].copy_from_slice(&xxh3_64(&index_bytes).to_le_bytes());
+    out[offset::INDEX_RAW_LEN..offset::INDEX_RAW_LEN + 8].copy_from_slice(&raw_len.to_le_bytes());
+    out[offset::INDEX_XXH3..offset::INDEX_XXH3 + 8].copy_from_slice(&xxh3_64(index_bytes).to_le_bytes());
     let header_sum = xxh3_64(&out[..offset::HEADER_XXH3]);
     out[offset::HEADER_XXH3..HEADER_LEN].copy_from_slice(&header_sum.to_le_bytes());
-    Ok((index_bytes, out))
+    out
 }
 
 /// What [`SpooledBundle::finish_or_reuse`] did.
@@ -311,6 +341,8 @@ pub struct SpooledBundle {
     index: Vec<FrameEntry>,
     /// Where the frames end (bytes): the index's offset.
     end: u64,
+    /// The frames, when they are not written to `path` yet ([`BundleWriter::hold`]).
+    held: Option<Vec<Frame>>,
 }
 
 impl SpooledBundle {
@@ -324,6 +356,8 @@ impl SpooledBundle {
     /// so every frame's checksum and the identity), and its whole-file checksum still the recorded one (a damaged
     /// old file is not carried over). Then it is hard-linked to `dest` (copied where links fail) and the spooled
     /// file removed: a rebuild rewrites only the bundles that changed (issue 12 item 2). The result says which.
+    /// Frames held in memory ([`BundleWriter::hold`]) are compared with the old file's bytes instead, without
+    /// compressing the index, and written only when they differ.
     ///
     /// # Errors
     /// Any I/O error; the spooled file is removed.
@@ -333,7 +367,15 @@ impl SpooledBundle {
         dest: &Path,
         previous: Option<(&Path, Written)>,
     ) -> std::io::Result<Finished> {
-        if let Some((old, recorded)) = previous {
+        if let Some((old, recorded)) = previous
+            && let Some(frames) = &self.held
+        {
+            if self.is_in(&identity, frames, old, recorded)
+                && (std::fs::hard_link(old, dest).is_ok() || std::fs::copy(old, dest).is_ok())
+            {
+                return Ok(Finished { written: recorded, reused: true });
+            }
+        } else if let Some((old, recorded)) = previous {
             let (index_bytes, header) = index_and_header(identity.clone(), self.index.clone(), self.end)?;
             let bytes = self.end + index_bytes.len() as u64;
             let header_xxh3 =
@@ -349,14 +391,50 @@ impl SpooledBundle {
         Ok(Finished { written: self.finish(identity, dest)?, reused: false })
     }
 
+    /// Whether file `old`, recorded as `recorded`, is the bundle of `frames` (held in memory, as [`Self::index`]
+    /// places them) with `identity`, byte for byte: its size and checksum are the recorded ones, its frames are
+    /// these bytes at these offsets, its index decompresses to the index this bundle would write, and its header
+    /// is the one made for that index. No compression: the index is compared decompressed (the compressed index
+    /// is a function of it).
+    fn is_in(&self, identity: &Identity, frames: &[Frame], old: &Path, recorded: Written) -> bool {
+        let Ok(bytes) = std::fs::read(old) else { return false };
+        if bytes.len() as u64 != recorded.bytes || bytes.len() < HEADER_LEN || xxh3_64(&bytes) != recorded.xxh3 {
+            return false;
+        }
+        let field = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or_default());
+        let (at, len, raw_len) = (field(offset::INDEX_OFFSET), field(offset::INDEX_LEN), field(offset::INDEX_RAW_LEN));
+        if at != self.end || at.checked_add(len) != Some(bytes.len() as u64) || raw_len > MAX_INDEX_BYTES {
+            return false;
+        }
+        let same_frames =
+            self.index.iter().zip(frames).all(|(e, f)| {
+                bytes.get(e.offset as usize..(e.offset + e.len) as usize) == Some(f.compressed.as_slice())
+            });
+        let index_bytes = &bytes[at as usize..];
+        let Ok(raw) = zstd::bulk::decompress(index_bytes, raw_len as usize) else { return false };
+        let Ok(ours) = rmp_serde::to_vec(&Index { identity: identity.clone(), frames: self.index.clone() }) else {
+            return false;
+        };
+        same_frames
+            && raw == ours
+            && bytes[..HEADER_LEN] == header_for(index_bytes, raw_len, at)
+            && field(offset::HEADER_XXH3) == recorded.header_xxh3
+    }
+
     /// Appends the index (with `identity`), writes the header, fsyncs the file and renames it to `dest` (the same
-    /// filesystem): the bytes [`BundleWriter::finish`] would have written.
+    /// filesystem): the bytes [`BundleWriter::finish`] would have written. Frames held in memory are written first.
     ///
     /// # Errors
     /// Any I/O error; the spooled file is removed.
-    pub fn finish(self, identity: Identity, dest: &Path) -> std::io::Result<Written> {
+    pub fn finish(mut self, identity: Identity, dest: &Path) -> std::io::Result<Written> {
         use std::io::{Read, Seek, SeekFrom};
         let path = self.path.clone();
+        if let Some(frames) = self.held.take()
+            && let Err(e) = write_frames(&path, &frames)
+        {
+            let _ = std::fs::remove_file(&path);
+            return Err(e);
+        }
         let result = (|| {
             let (index_bytes, header) = index_and_header(identity, self.index, self.end)?;
             let mut f = std::fs::OpenOptions::new().read(true).write(true).open(&self.path)?;
@@ -544,6 +622,57 @@ mod tests {
         let (a, b) = (dir.path().join("memory.bundle"), dir.path().join("spooled.bundle"));
         assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
         assert!(!dir.path().join("spool").exists(), "renamed into place");
+    }
+
+    /// A held bundle (a component reused from the build cache) is linked from the previous generation only when
+    /// that file is its bytes; otherwise (another identity, another frame, a damaged or missing old file) it is
+    /// written, into the bytes an in-memory bundle gives.
+    #[test]
+    fn a_held_bundle_reuses_the_previous_file_only_when_it_is_the_same_bytes() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let old = dir.path().join("old.bundle");
+        let recorded = writer().spool(&dir.path().join("spool")).unwrap().finish(identity(), &old).unwrap();
+        let held = writer().hold(&dir.path().join("held")).unwrap();
+        assert!(!dir.path().join("held").exists(), "nothing written while held");
+        assert_eq!(held.fingerprint(), writer().fingerprint());
+        let done = held.finish_or_reuse(identity(), &dir.path().join("a.bundle"), Some((&old, recorded))).unwrap();
+        assert_eq!(done, Finished { written: recorded, reused: true });
+        let ino = |p: &Path| std::fs::metadata(p).unwrap().ino();
+        assert_eq!(ino(&dir.path().join("a.bundle")), ino(&old), "hard-linked");
+
+        // Another identity (a new version of the set), another frame, a damaged old file: written.
+        let other = Identity { version: "1.0.1".into(), ..identity() };
+        let mut changed = writer();
+        changed.add("block/ts/2", &"let b = 2;").unwrap();
+        let mut damaged_bytes = std::fs::read(&old).unwrap();
+        damaged_bytes[HEADER_LEN + 3] ^= 1;
+        let damaged = dir.path().join("damaged.bundle");
+        std::fs::write(&damaged, &damaged_bytes).unwrap();
+        for (n, (w, id, from)) in
+            [(writer(), other.clone(), &old), (changed, identity(), &old), (writer(), identity(), &damaged)]
+                .into_iter()
+                .enumerate()
+        {
+            let mut memory = BundleWriter::new();
+            memory.frames = w.frames.clone();
+            memory.identify(id.clone());
+            let expected = memory.into_bytes().unwrap();
+            let dest = dir.path().join(format!("{n}.bundle"));
+            let done = w.hold(&dir.path().join(format!("held-{n}"))).unwrap().finish_or_reuse(
+                id,
+                &dest,
+                Some((from, recorded)),
+            );
+            assert!(!done.unwrap().reused, "case {n}");
+            assert_eq!(std::fs::read(&dest).unwrap(), expected, "case {n}");
+            assert_ne!(ino(&dest), ino(&old));
+        }
+        // No previous generation: written.
+        let dest = dir.path().join("fresh.bundle");
+        let done = writer().hold(&dir.path().join("held-fresh")).unwrap().finish_or_reuse(identity(), &dest, None);
+        assert_eq!(done.unwrap().written, recorded);
+        assert_eq!(std::fs::read(&dest).unwrap(), std::fs::read(&old).unwrap());
     }
 
     #[test]
