@@ -193,3 +193,33 @@ fn cli_errors_name_what_exists() {
     );
     insta::assert_snapshot!("err_no_doc_for_spin", lookup_err(&["doc", "spin"]));
 }
+
+/// Format 8: a document in another language than the default one is stored with the default language's document
+/// as zstd dictionary (what a translation shares with its original is stored once), and still served exactly.
+#[test]
+fn translated_documents_are_stored_against_their_original_and_served_exactly() {
+    let b = common::sample();
+    let m = b.set.manifest().unwrap();
+    assert_eq!(m.default_lang, "en-US");
+    let mut pairs = 0;
+    for c in &m.components {
+        let bundle = b.set.bundle(&c.bundle).unwrap();
+        for d in &c.docs {
+            let key = format!("doc/{}", d.lang);
+            let expected = if d.lang == "en-US" || c.docs.len() == 1 { None } else { Some("doc/en-US") };
+            assert_eq!(bundle.frame_dictionary(&key), expected, "{} {key}", c.name);
+            let served = b.set.doc(&c.name, Some(&d.lang), Detail::Full, &[], Paging::unlimited()).unwrap();
+            assert_eq!(served.text, std::fs::read_to_string(b.repo.join(&served.path)).unwrap(), "{} {key}", c.name);
+            pairs += usize::from(expected.is_some());
+        }
+    }
+    // The sample's zh-CN translations: table, button, select and the others with two documents.
+    assert_eq!(pairs, m.components.iter().filter(|c| c.docs.len() == 2).count());
+    assert!(pairs >= 3, "{pairs}");
+    // Smaller than on its own: the translation of `table` against its original, and compressed alone.
+    let table = b.set.bundle("table.bundle").unwrap();
+    let stored = table.frame_range("doc/zh-CN").unwrap();
+    let text = b.set.doc("table", Some("zh-CN"), Detail::Full, &[], Paging::unlimited()).unwrap().text;
+    let alone = mydesign_docs::bundle::writer::Frame::new("doc/zh-CN", text.as_str()).unwrap().len() as u64;
+    assert!((stored.end - stored.start) * 3 < alone * 2, "{stored:?}: {alone} bytes alone");
+}

@@ -90,6 +90,9 @@ struct CompiledFile {
 
 struct CompiledDoc {
     meta: DocMeta,
+    /// The document's text: its `doc/<lang>` frame is made by the component, which knows the other languages'
+    /// (see [`doc_frames`]).
+    text: String,
     frames: Vec<Frame>,
     /// Token maps of the document and its placeholder view.
     maps: TokenMaps,
@@ -1149,8 +1152,10 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
             c
         })
         .collect();
+    let compiled: Vec<CompiledDoc> = compiled.into_iter().flatten().collect();
+    frames.extend(doc_frames(&ctx, &compiled));
     let mut props: Vec<PropsTable> = Vec::new();
-    for mut c in compiled.into_iter().flatten() {
+    for mut c in compiled {
         docs.push(c.meta);
         frames.extend(c.frames);
         units.extend(c.units);
@@ -1216,6 +1221,39 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
     let diagnostics = ctx.into_diagnostics().into_iter().collect();
     let component = CompiledComponent { key: key.to_string(), entry, meta, frames, units, owned: vec![], diagnostics };
     Pending { component, maps, deps }
+}
+
+/// The `doc/<lang>` frames of a component's documents (format 8): the default language's document (else the
+/// first) on its own, every other language's compressed with it as zstd dictionary ([`Frame::with_dictionary`]):
+/// a translation repeats its original's code blocks, tables and prop names, stored once this way (Semi: 1,059,610
+/// → 843,550 bytes of documents). Reading a translation decompresses the original too, then the translation
+/// mostly as copies from it (Semi's `table` in en-US: 102 µs, its zh-CN original alone 85 µs). A frame that cannot
+/// be made is reported, as any frame.
+fn doc_frames(ctx: &Ctx, docs: &[CompiledDoc]) -> Vec<Frame> {
+    let base = docs.iter().position(|d| d.meta.lang == ctx.default_lang).unwrap_or(0);
+    let Some(original) = docs.get(base) else { return Vec::new() };
+    let original_key = keys::doc(&original.meta.lang);
+    let dict = Frame::raw(original.text.as_str());
+    let made: Vec<(usize, std::io::Result<Frame>)> = docs
+        .par_iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let key = keys::doc(&d.meta.lang);
+            let frame = match &dict {
+                Ok(raw) if i == base => Frame::from_raw(key, raw),
+                Ok(raw) => Frame::with_dictionary(key, d.text.as_str(), &original_key, raw),
+                Err(e) => Err(std::io::Error::other(e.to_string())),
+            };
+            (i, frame)
+        })
+        .collect();
+    made.into_iter()
+        .filter_map(|(i, frame)| {
+            frame
+                .map_err(|e| ctx.report(Diagnostic::new(docs[i].meta.path.clone(), Stage::Markdown, e.to_string())))
+                .ok()
+        })
+        .collect()
 }
 
 /// The props tables of a component without API tables in its documents: the `XxxProps` types of its sources
@@ -1301,7 +1339,6 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
             maps.insert(keys::view(lang), view_map);
         }
     }
-    push(Frame::new(keys::doc(lang), text.as_str()));
     maps.insert(keys::doc(lang), map);
     let sections: Vec<SectionMeta> = doc.sections.iter().map(|s| s.meta.clone()).collect();
     // Search units reuse the counts above (sections, code blocks) wherever their spans are the same.
@@ -1334,7 +1371,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
         tables,
     };
     let props = super::props::from_markdown(&f.rel, lang, &text);
-    Some(CompiledDoc { meta, frames, maps, props, units, deps })
+    Some(CompiledDoc { meta, text, frames, maps, props, units, deps })
 }
 
 /// Reads the demo file of every `<code src="…">` block of `doc` (the document `f`) into the block's code, and

@@ -13,6 +13,10 @@
 //!     48     8  header xxh3-64 (u64)                          of bytes 0..48
 //!     56     …  frames: each a zstd-compressed MessagePack value; then the index frame
 //! ```
+//! A frame may name another frame of the same bundle as its zstd dictionary ([`FrameEntry::dict`], format 8): it is
+//! compressed with that frame's decompressed bytes as raw-content dictionary, so text it shares with it (a translated
+//! document's code, tables and prop names shared with the original) is stored once. Only one level: a dictionary
+//! frame has no dictionary itself.
 //! The index is a MessagePack [`Index`]: the bundle's [`Identity`] (who it is: system, version, key, encoding,
 //! build id) and its `Vec<FrameEntry>` sorted by key, compressed with zstd. Each frame carries its own xxh3-64
 //! (checked on every read, so a damaged frame is an error, never a wrong answer) and its uncompressed size (the
@@ -37,6 +41,10 @@ pub const OLDEST_SUPPORTED: u16 = 8;
 /// would be served with wrong sizes: a reader refuses a manifest whose rule it does not know
 /// ([`BundleError::UnknownCutRule`]). Change the rule → bump this (and [`FORMAT_VERSION`]).
 pub const CUT_RULE: u16 = 1;
+/// The first bytes of a trained zstd dictionary (`ZSTD_MAGIC_DICTIONARY`, little-endian): a frame dictionary
+/// ([`FrameEntry::dict`]) is raw content, and one starting with these bytes would be read as a trained dictionary,
+/// so the writer never makes one and the reader refuses it (MessagePack bytes of one value never start so).
+pub const ZSTD_DICT_MAGIC: [u8; 4] = [0x37, 0xA4, 0x30, 0xEC];
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 56;
 /// Largest uncompressed frame the reader will allocate for (256 MiB): a bigger claimed size means corruption.
@@ -69,6 +77,12 @@ pub struct FrameEntry {
     pub raw_len: u64,
     /// xxh3-64 of the compressed bytes.
     pub xxh3: u64,
+    /// Key of the frame of this bundle whose decompressed bytes are this frame's zstd dictionary (raw content), or
+    /// `None` (format 8). A document in another language than the component's default one names the default
+    /// language's document (`doc/en-US` → `doc/zh-CN`): a translation repeats its original's code blocks, tables
+    /// and prop names, which it then stores once (Semi: 217 KB, 8.5 % of its bundles). Reading such a frame reads
+    /// and checks its dictionary frame first; that frame has no dictionary itself.
+    pub dict: Option<String>,
 }
 
 /// Who a bundle is: stored in its index, checked by the reader against the manifest that names it, so a bundle

@@ -27,7 +27,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use super::format::{
     BundleError, FORMAT_VERSION, FrameEntry, HEADER_LEN, Identity, Index, MAGIC, MAX_FRAME_BYTES, MAX_INDEX_BYTES,
-    OLDEST_SUPPORTED, offset,
+    OLDEST_SUPPORTED, ZSTD_DICT_MAGIC, offset,
 };
 
 /// An open bundle: the open file, its size and header checksum when opened, and its decoded index.
@@ -122,6 +122,12 @@ impl Bundle {
         self.entry(key).map(|e| e.offset..e.offset + e.len)
     }
 
+    /// The key of the frame whose bytes are frame `key`'s zstd dictionary ([`FrameEntry::dict`], format 8), when
+    /// `key` exists and has one: for tools and tests that look at how a bundle is stored.
+    pub fn frame_dictionary(&self, key: &str) -> Option<&str> {
+        self.entry(key).and_then(|e| e.dict.as_deref())
+    }
+
     fn entry(&self, key: &str) -> Option<&FrameEntry> {
         self.index.binary_search_by(|e| e.key.as_str().cmp(key)).ok().map(|i| &self.index[i])
     }
@@ -183,10 +189,27 @@ impl Bundle {
         Ok(KeyedFrame { path: self.path.clone(), frame: key.to_string(), bytes, keys })
     }
 
+    /// Reads, checks and decompresses one frame; a frame with a dictionary (format 8) reads its dictionary frame
+    /// first, which must exist and have none itself.
     fn frame(&self, entry: &FrameEntry) -> Result<Vec<u8>, BundleError> {
-        let raw = read_at(&self.path, &self.file, entry.offset, entry.len, &format!("frame `{}`", entry.key))?;
-        check_xxh3(&self.path, &raw, entry.xxh3, &format!("frame `{}`", entry.key))?;
-        decompress_capped(&self.path, &raw, entry.raw_len, &format!("frame `{}`", entry.key))
+        let what = format!("frame `{}`", entry.key);
+        let raw = read_at(&self.path, &self.file, entry.offset, entry.len, &what)?;
+        check_xxh3(&self.path, &raw, entry.xxh3, &what)?;
+        let Some(dict_key) = &entry.dict else {
+            return decompress_capped(&self.path, &raw, entry.raw_len, &what, None);
+        };
+        let corrupt = |why: &str| BundleError::Corrupt { path: self.path.clone(), what: format!("{what} ({why})") };
+        let dict_entry = self
+            .entry(dict_key)
+            .ok_or_else(|| corrupt(&format!("its dictionary `{dict_key}` is not a frame of the bundle")))?;
+        if dict_entry.dict.is_some() {
+            return Err(corrupt(&format!("its dictionary `{dict_key}` has a dictionary itself")));
+        }
+        let dict = self.frame(dict_entry)?;
+        if dict.starts_with(&ZSTD_DICT_MAGIC) {
+            return Err(corrupt(&format!("its dictionary `{dict_key}` starts with zstd's dictionary magic")));
+        }
+        decompress_capped(&self.path, &raw, entry.raw_len, &what, Some(&dict))
     }
 
     /// The decompressed MessagePack bytes of frame `key` (for the fuzz tests, which re-seal mutated frames).
@@ -254,7 +277,7 @@ fn parse_header(path: &str, b: &[u8], len: u64) -> Result<(u64, u64, u64, u64), 
 fn parse_index(path: &str, head: &[u8], raw: &[u8], index_at: u64, raw_len: u64) -> Result<Index, BundleError> {
     let p = || path.to_string();
     check_xxh3(path, raw, u64_at(head, offset::INDEX_XXH3), "index")?;
-    let bytes = decompress_capped(path, raw, raw_len, "index")?;
+    let bytes = decompress_capped(path, raw, raw_len, "index", None)?;
     let index: Index =
         rmp_serde::from_slice(&bytes).map_err(|e| BundleError::Corrupt { path: p(), what: format!("index ({e})") })?;
     for e in &index.frames {
@@ -433,12 +456,22 @@ thread_local! {
     /// One zstd decompression context per thread, reused: creating one costs more than decoding a small frame.
     static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
         const { std::cell::RefCell::new(None) };
+    /// Likewise for frames with a dictionary (format 8): the dictionary is given per frame, not kept.
+    static DICT_DECOMPRESSOR: std::cell::RefCell<Option<zstd::zstd_safe::DCtx<'static>>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// Decompresses one zstd frame that must hold exactly `raw_len` bytes. The size written in the zstd frame header
 /// is compared with `raw_len` before anything is allocated, and decompression stops at `raw_len`: a small file
-/// can never make the reader allocate more than its index claims (itself capped).
-fn decompress_capped(path: &str, raw: &[u8], raw_len: u64, what: &str) -> Result<Vec<u8>, BundleError> {
+/// can never make the reader allocate more than its index claims (itself capped). `dict`: the raw-content
+/// dictionary the frame was compressed with ([`FrameEntry::dict`]).
+fn decompress_capped(
+    path: &str,
+    raw: &[u8],
+    raw_len: u64,
+    what: &str,
+    dict: Option<&[u8]>,
+) -> Result<Vec<u8>, BundleError> {
     let corrupt = |why: String| BundleError::Corrupt { path: path.to_string(), what: format!("{what} ({why})") };
     match zstd::zstd_safe::get_frame_content_size(raw) {
         Ok(Some(n)) if n == raw_len => {}
@@ -446,16 +479,31 @@ fn decompress_capped(path: &str, raw: &[u8], raw_len: u64, what: &str) -> Result
         _ => return Err(corrupt("no zstd frame size".into())),
     }
     let capacity = usize::try_from(raw_len).map_err(|_| corrupt(format!("{raw_len} bytes")))?;
-    let bytes = DECOMPRESSOR
-        .with(|cell| {
-            let mut slot = cell.borrow_mut();
-            let d = match slot.as_mut() {
-                Some(d) => d,
-                None => slot.insert(zstd::bulk::Decompressor::new()?),
-            };
-            d.decompress(raw, capacity)
-        })
-        .map_err(|e| corrupt(e.to_string()))?;
+    let bytes = if let Some(dict) = dict {
+        // Raw-content dictionary (the caller refused one with the trained-dictionary magic); a frame compressed
+        // with another dictionary, or none, fails zstd's checks or decodes to bytes whose MessagePack or size
+        // check fails, never a panic.
+        let mut out = Vec::with_capacity(capacity);
+        DICT_DECOMPRESSOR
+            .with(|cell| {
+                let mut slot = cell.borrow_mut();
+                let d = slot.get_or_insert_with(zstd::zstd_safe::DCtx::create);
+                d.decompress_using_dict(&mut out, raw, dict)
+            })
+            .map_err(|code| corrupt(zstd::zstd_safe::get_error_name(code).to_string()))?;
+        out
+    } else {
+        DECOMPRESSOR
+            .with(|cell| {
+                let mut slot = cell.borrow_mut();
+                let d = match slot.as_mut() {
+                    Some(d) => d,
+                    None => slot.insert(zstd::bulk::Decompressor::new()?),
+                };
+                d.decompress(raw, capacity)
+            })
+            .map_err(|e| corrupt(e.to_string()))?
+    };
     if bytes.len() != capacity {
         return Err(corrupt(format!("{} bytes, the index says {raw_len}", bytes.len())));
     }
@@ -580,6 +628,114 @@ mod tests {
         assert_eq!(skip_value(&[0x91; 100], 0, 0), None);
         assert_eq!(skip_value(&[0x91, 0x91, 0x01], 0, 0), Some(3));
         assert_eq!(skip_value(&[0xc1], 0, 0), None);
+    }
+
+    /// A text like a document and its translation: the same code, other prose.
+    fn document(prose: &str) -> String {
+        (0..40)
+            .map(|i| {
+                format!(
+                    "## {prose} {i}\n\n{prose} paragraph {i}.\n\n```jsx\nimport {{ Button{i} }} from 'lib';\n\
+                     function Demo{i}() {{ return <Button{i} size={{{i}}} onClick={{() => set({i})}} />; }}\n```\n"
+                )
+            })
+            .collect()
+    }
+
+    /// `bytes` (a bundle) with its index edited by `edit`, resealed (index checksum and lengths, header checksum).
+    fn with_index(bytes: &[u8], edit: impl FnOnce(&mut Index)) -> Vec<u8> {
+        let at = u64_at(bytes, offset::INDEX_OFFSET) as usize;
+        let len = u64_at(bytes, offset::INDEX_LEN) as usize;
+        let mut index: Index =
+            rmp_serde::from_slice(&zstd::bulk::decompress(&bytes[at..at + len], 1 << 20).unwrap()).unwrap();
+        edit(&mut index);
+        let raw = rmp_serde::to_vec(&index).unwrap();
+        let packed = zstd::bulk::compress(&raw, 3).unwrap();
+        let mut out = bytes[..at].to_vec();
+        out.extend_from_slice(&packed);
+        out[offset::INDEX_LEN..offset::INDEX_LEN + 8].copy_from_slice(&(packed.len() as u64).to_le_bytes());
+        out[offset::INDEX_RAW_LEN..offset::INDEX_RAW_LEN + 8].copy_from_slice(&(raw.len() as u64).to_le_bytes());
+        out[offset::INDEX_XXH3..offset::INDEX_XXH3 + 8].copy_from_slice(&xxh3_64(&packed).to_le_bytes());
+        let sum = xxh3_64(&out[..offset::HEADER_XXH3]);
+        out[offset::HEADER_XXH3..HEADER_LEN].copy_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    fn dictionary_sample() -> (Vec<u8>, String, String) {
+        use crate::bundle::writer::Frame;
+        let (original, translation) = (document("原文"), document("Translated"));
+        let mut w = BundleWriter::new();
+        let dict = Frame::raw(original.as_str()).unwrap();
+        w.push(Frame::from_raw("doc/zh-CN", &dict).unwrap());
+        w.push(Frame::with_dictionary("doc/en-US", translation.as_str(), "doc/zh-CN", &dict).unwrap());
+        w.add("n", &vec![1u32, 2, 3]).unwrap();
+        (w.into_bytes().unwrap(), original, translation)
+    }
+
+    #[test]
+    fn a_frame_with_a_dictionary_stores_what_it_shares_once() {
+        use crate::bundle::writer::Frame;
+        let (bytes, original, translation) = dictionary_sample();
+        let b = open_bytes(&bytes).unwrap();
+        assert_eq!(b.get_text("doc/en-US").unwrap(), translation);
+        assert_eq!(b.get::<String>("doc/en-US").unwrap(), translation);
+        assert_eq!(b.get_text("doc/zh-CN").unwrap(), original);
+        assert_eq!(b.check_all().unwrap(), 3);
+        assert_eq!(b.frame_dictionary("doc/en-US"), Some("doc/zh-CN"));
+        assert_eq!((b.frame_dictionary("doc/zh-CN"), b.frame_dictionary("missing")), (None, None));
+        // The shared code is not stored again: the translation takes under half its size alone.
+        let alone = Frame::new("doc/en-US", translation.as_str()).unwrap().len() as u64;
+        let range = b.frame_range("doc/en-US").unwrap();
+        assert!((range.end - range.start) * 2 < alone, "{range:?} vs {alone} bytes alone");
+        // The same frames give the same bytes.
+        assert_eq!(dictionary_sample().0, bytes);
+    }
+
+    #[test]
+    fn the_writer_refuses_a_dictionary_that_is_missing_or_has_one_itself() {
+        use crate::bundle::writer::Frame;
+        let dict = Frame::raw("original").unwrap();
+        let mut w = BundleWriter::new();
+        w.push(Frame::with_dictionary("b", "text", "a", &dict).unwrap());
+        let err = w.into_bytes().unwrap_err().to_string();
+        assert_eq!(err, "frame `b`: its dictionary `a` is not a frame of the bundle");
+        let mut w = BundleWriter::new();
+        w.push(Frame::from_raw("a", &dict).unwrap());
+        w.push(Frame::with_dictionary("b", "text", "a", &dict).unwrap());
+        w.push(Frame::with_dictionary("c", "text", "b", &dict).unwrap());
+        let err = w.into_bytes().unwrap_err().to_string();
+        assert_eq!(err, "frame `c`: its dictionary `b` has a dictionary itself");
+        assert!(Frame::with_dictionary("b", "text", "a", &ZSTD_DICT_MAGIC).is_err());
+    }
+
+    #[test]
+    fn a_bad_dictionary_is_an_error_of_that_frame_never_a_panic() {
+        let (good, _, translation) = dictionary_sample();
+        let frame_err = |bytes: &[u8]| open_bytes(bytes).unwrap().get_text("doc/en-US").unwrap_err().to_string();
+        let set_dict = |dict: Option<&str>| {
+            with_index(&good, |i| {
+                i.frames.iter_mut().find(|e| e.key == "doc/en-US").unwrap().dict = dict.map(String::from)
+            })
+        };
+        assert!(frame_err(&set_dict(Some("doc/fr"))).contains("its dictionary `doc/fr` is not a frame of the bundle"));
+        // Another frame as dictionary, or none: zstd or the size check refuses it.
+        for other in [Some("n"), None] {
+            let err = frame_err(&set_dict(other));
+            assert!(err.contains("frame `doc/en-US` ("), "{other:?}: {err}");
+        }
+        // A chain: the dictionary has a dictionary itself.
+        let chained =
+            with_index(&good, |i| i.frames.iter_mut().find(|e| e.key == "doc/zh-CN").unwrap().dict = Some("n".into()));
+        assert!(frame_err(&chained).contains("its dictionary `doc/zh-CN` has a dictionary itself"));
+        // A damaged dictionary frame: its checksum fails when the translation is read.
+        let b = open_bytes(&good).unwrap();
+        let at = b.frame_range("doc/zh-CN").unwrap().start as usize + 10;
+        let mut damaged = good.clone();
+        damaged[at] ^= 0x5a;
+        let b = open_bytes(&damaged).unwrap();
+        assert!(matches!(b.get_text("doc/en-US"), Err(BundleError::ChecksumMismatch { .. })));
+        assert_eq!(b.get::<Vec<u32>>("n").unwrap(), [1, 2, 3]);
+        assert_eq!(open_bytes(&good).unwrap().get_text("doc/en-US").unwrap(), translation);
     }
 
     #[test]

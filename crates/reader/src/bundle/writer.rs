@@ -25,6 +25,8 @@ pub struct Frame {
     #[serde(with = "bytes")]
     compressed: Vec<u8>,
     raw_len: u64,
+    /// The key of the frame whose decompressed bytes were the dictionary ([`FrameEntry::dict`]).
+    dict: Option<String>,
 }
 
 impl Frame {
@@ -33,15 +35,57 @@ impl Frame {
     /// # Errors
     /// Serialization or compression failure (neither happens for the crate's own types).
     pub fn new<T: Serialize + ?Sized>(key: impl Into<String>, value: &T) -> std::io::Result<Frame> {
-        let raw = rmp_serde::to_vec(value).map_err(std::io::Error::other)?;
-        let compressed = compress(&raw)?;
-        Ok(Frame { key: key.into(), compressed, raw_len: raw.len() as u64 })
+        Frame::from_raw(key, &Frame::raw(value)?)
+    }
+
+    /// The MessagePack bytes a frame of `value` holds (what it decompresses to): the `dict` of
+    /// [`Frame::with_dictionary`] when this frame is the dictionary.
+    ///
+    /// # Errors
+    /// Serialization failure (never for the crate's own types).
+    pub fn raw<T: Serialize + ?Sized>(value: &T) -> std::io::Result<Vec<u8>> {
+        rmp_serde::to_vec(value).map_err(std::io::Error::other)
+    }
+
+    /// A frame of MessagePack bytes `raw` (from [`Frame::raw`]) under `key`.
+    ///
+    /// # Errors
+    /// Compression failure.
+    pub fn from_raw(key: impl Into<String>, raw: &[u8]) -> std::io::Result<Frame> {
+        Ok(Frame { key: key.into(), compressed: compress(raw)?, raw_len: raw.len() as u64, dict: None })
+    }
+
+    /// `value` under `key`, compressed with `dict` — the decompressed bytes ([`Frame::raw`]) of frame `dict_key` of
+    /// the same bundle — as zstd raw-content dictionary (format 8, [`FrameEntry::dict`]): what `value` shares with
+    /// that frame is stored once. The reader decompresses `dict_key` first to read this frame, so `dict_key` must
+    /// be a frame without a dictionary, added to the same bundle.
+    ///
+    /// # Errors
+    /// Serialization or compression failure.
+    pub fn with_dictionary<T: Serialize + ?Sized>(
+        key: impl Into<String>,
+        value: &T,
+        dict_key: &str,
+        dict: &[u8],
+    ) -> std::io::Result<Frame> {
+        let raw = Frame::raw(value)?;
+        Ok(Frame {
+            key: key.into(),
+            compressed: compress_with(&raw, dict)?,
+            raw_len: raw.len() as u64,
+            dict: Some(dict_key.to_string()),
+        })
     }
 
     /// A frame of already serialized MessagePack bytes (for the fuzz tests, which re-seal mutated frames).
     #[cfg(test)]
     pub(crate) fn from_msgpack(key: &str, raw: &[u8]) -> std::io::Result<Frame> {
-        Ok(Frame { key: key.to_string(), compressed: zstd::bulk::compress(raw, 1)?, raw_len: raw.len() as u64 })
+        Ok(Frame {
+            key: key.to_string(),
+            compressed: zstd::bulk::compress(raw, 1)?,
+            raw_len: raw.len() as u64,
+            dict: None,
+        })
     }
 
     /// Compressed size in bytes.
@@ -73,6 +117,27 @@ thread_local! {
 /// # Errors
 /// A compression failure.
 pub fn compress(raw: &[u8]) -> std::io::Result<Vec<u8>> {
+    compress_in_context(raw, None)
+}
+
+/// `raw` compressed at [`ZSTD_LEVEL`] with `dict` as raw-content dictionary (`ZSTD_compress_usingDict`; the
+/// reader's `decompress_capped` takes the same bytes), in a vector of exactly the compressed length. `dict` must
+/// not start with zstd's dictionary magic (it would be read as a trained dictionary): MessagePack bytes of one
+/// value never do (the reader refuses such a dictionary).
+///
+/// # Errors
+/// A compression failure, or `dict` starting with the magic.
+fn compress_with(raw: &[u8], dict: &[u8]) -> std::io::Result<Vec<u8>> {
+    if dict.starts_with(&super::format::ZSTD_DICT_MAGIC) {
+        return Err(std::io::Error::other("a frame dictionary starts with zstd's dictionary magic"));
+    }
+    compress_in_context(raw, Some(dict))
+}
+
+/// [`compress`] and [`compress_with`] in this thread's context (one per thread, not two: a level-9 context holds
+/// megabytes). `ZSTD_compress_usingDict` takes its level per call and leaves neither parameters nor a dictionary
+/// in the context, so [`compress`] stays byte-identical to `zstd::bulk::compress`.
+fn compress_in_context(raw: &[u8], dict: Option<&[u8]>) -> std::io::Result<Vec<u8>> {
     let with_context = |slot: &mut Option<(zstd::bulk::Compressor<'static>, Vec<u8>)>| {
         if slot.is_none() {
             *slot = Some((zstd::bulk::Compressor::new(ZSTD_LEVEL)?, Vec::new()));
@@ -80,7 +145,14 @@ pub fn compress(raw: &[u8]) -> std::io::Result<Vec<u8>> {
         let Some((compressor, scratch)) = slot.as_mut() else { unreachable!("just set") };
         scratch.clear();
         scratch.reserve(zstd::zstd_safe::compress_bound(raw.len()));
-        compressor.compress_to_buffer(raw, scratch)?;
+        match dict {
+            None => compressor.compress_to_buffer(raw, scratch).map(|_| ())?,
+            Some(dict) => compressor
+                .context_mut()
+                .compress_using_dict(scratch, raw, dict, ZSTD_LEVEL)
+                .map(|_| ())
+                .map_err(|code| std::io::Error::other(zstd::zstd_safe::get_error_name(code)))?,
+        }
         let out = scratch.to_vec();
         if scratch.capacity() > KEEP_SCRATCH {
             *scratch = Vec::new();
@@ -153,8 +225,8 @@ impl BundleWriter {
     /// A hash of the frames added so far (keys and compressed bytes, in key order, so independent of the order of
     /// adding): with the manifest, it makes the build id.
     pub fn fingerprint(&self) -> u64 {
-        let mut frames: Vec<(&str, u64)> =
-            self.frames.iter().map(|f| (f.key.as_str(), xxh3_64(&f.compressed))).collect();
+        let mut frames: Vec<(&str, u64, Option<&str>)> =
+            self.frames.iter().map(|f| (f.key.as_str(), xxh3_64(&f.compressed), f.dict.as_deref())).collect();
         frames.sort_by(|a, b| a.0.cmp(b.0));
         fingerprint(frames.into_iter())
     }
@@ -188,11 +260,30 @@ impl BundleWriter {
         Ok(())
     }
 
-    /// The frames sorted by key, checked for duplicate keys.
+    /// The frames sorted by key, checked for duplicate keys and for dictionaries that are no frame of the bundle
+    /// or have a dictionary themselves.
     fn sorted_frames(&mut self) -> std::io::Result<Vec<Frame>> {
         self.frames.sort_by(|a, b| a.key.cmp(&b.key));
         if let Some(w) = self.frames.windows(2).find(|w| w[0].key == w[1].key) {
             return Err(std::io::Error::other(format!("duplicate frame key `{}`", w[0].key)));
+        }
+        for f in &self.frames {
+            let Some(dict) = &f.dict else { continue };
+            match self.frames.binary_search_by(|g| g.key.as_str().cmp(dict)) {
+                Ok(i) if self.frames[i].dict.is_none() => {}
+                Ok(_) => {
+                    return Err(std::io::Error::other(format!(
+                        "frame `{}`: its dictionary `{dict}` has a dictionary itself",
+                        f.key
+                    )));
+                }
+                Err(_) => {
+                    return Err(std::io::Error::other(format!(
+                        "frame `{}`: its dictionary `{dict}` is not a frame of the bundle",
+                        f.key
+                    )));
+                }
+            }
         }
         Ok(std::mem::take(&mut self.frames))
     }
@@ -204,13 +295,14 @@ impl BundleWriter {
     pub fn into_bytes(mut self) -> std::io::Result<Vec<u8>> {
         let mut out = vec![0u8; HEADER_LEN];
         let mut index = Vec::with_capacity(self.frames.len());
-        for Frame { key, compressed, raw_len } in self.sorted_frames()? {
+        for Frame { key, compressed, raw_len, dict } in self.sorted_frames()? {
             index.push(FrameEntry {
                 key,
                 offset: out.len() as u64,
                 len: compressed.len() as u64,
                 raw_len,
                 xxh3: xxh3_64(&compressed),
+                dict,
             });
             out.extend_from_slice(&compressed);
         }
@@ -263,14 +355,18 @@ impl BundleWriter {
     }
 }
 
-/// The hash of a bundle's frames given as (key, xxh3 of the compressed bytes) in key order (see
+/// The hash of a bundle's frames given as (key, xxh3 of the compressed bytes, dictionary key) in key order (see
 /// [`BundleWriter::fingerprint`]).
-fn fingerprint<'k>(frames: impl Iterator<Item = (&'k str, u64)>) -> u64 {
+fn fingerprint<'k>(frames: impl Iterator<Item = (&'k str, u64, Option<&'k str>)>) -> u64 {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
-    for (key, xxh3) in frames {
+    for (key, xxh3, dict) in frames {
         h.update(key.as_bytes());
         h.update(&[0]);
         h.update(&xxh3.to_le_bytes());
+        if let Some(dict) = dict {
+            h.update(dict.as_bytes());
+            h.update(&[0]);
+        }
     }
     h.digest()
 }
@@ -279,9 +375,10 @@ fn fingerprint<'k>(frames: impl Iterator<Item = (&'k str, u64)>) -> u64 {
 fn index_of(frames: &[Frame]) -> (Vec<FrameEntry>, u64) {
     let mut at = HEADER_LEN as u64;
     let mut index = Vec::with_capacity(frames.len());
-    for Frame { key, compressed, raw_len } in frames {
+    for Frame { key, compressed, raw_len, dict } in frames {
         let len = compressed.len() as u64;
-        index.push(FrameEntry { key: key.clone(), offset: at, len, raw_len: *raw_len, xxh3: xxh3_64(compressed) });
+        let xxh3 = xxh3_64(compressed);
+        index.push(FrameEntry { key: key.clone(), offset: at, len, raw_len: *raw_len, xxh3, dict: dict.clone() });
         at += len;
     }
     (index, at)
@@ -348,7 +445,7 @@ pub struct SpooledBundle {
 impl SpooledBundle {
     /// As [`BundleWriter::fingerprint`] of the frames spooled.
     pub fn fingerprint(&self) -> u64 {
-        fingerprint(self.index.iter().map(|e| (e.key.as_str(), e.xxh3)))
+        fingerprint(self.index.iter().map(|e| (e.key.as_str(), e.xxh3, e.dict.as_deref())))
     }
 
     /// As [`SpooledBundle::finish`], unless `previous` — the same file in the previous generation, with what its
