@@ -187,7 +187,7 @@ fn the_reader_only_release_binary_is_at_most_6_mb() {
 const RENDER_TO_COUNT: [(&str, &[&str]); 4] = [
     ("view", &["BlockSpan", "card", "placeholder_view_spans", "props_text", "slugify"]),
     ("read", &["BundleSet", "ComponentsView", "FilesView", "Served"]),
-    ("render", &["Render"]),
+    ("render", &["Render", "column", "component_row_line", "file_row_line"]),
     ("budget", &["MAX_SEGMENT_TOKENS", "MIN_MAX_TOKENS", "cut_points", "split_segment"]),
 ];
 
