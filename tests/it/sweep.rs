@@ -435,3 +435,80 @@ fn lists_stay_within_the_budget_in_text_and_json_on_semi() {
     }
     eprintln!("semi lists: {seen:?}");
 }
+
+/// antd-mobile's documents hidden for their demos (dumi `<code src>`) on a grid of every budget from 250 to 420
+/// (trial item 1: `doc infinite-scroll --max-tokens 301` answered 306 tokens at the CLI; the first part's header
+/// writes two calls, for one demo and for the whole document, beside the continuation). Below
+/// [`mydesign_docs::budget::MIN_MAX_TOKENS`] the budget is refused; from it, each part of the chain (MCP text and
+/// structuredContent) and the CLI's first answer (text and JSON with the set's own directory, text with a 47-byte
+/// `--bundles` directory) are within the budget, or refused as too small for the names, never over.
+#[test]
+fn antd_mobile_documents_hidden_for_demos_fit_every_budget_near_the_minimum() {
+    let Some(b) = common::antd_mobile() else { return };
+    let set = &b.set;
+    let counter = TokenCounter::new(&set.head().encoding).unwrap();
+    // The bundles directory the CLI is given: 47 bytes, under the per-name allowance of the echo reserve.
+    let base = tempfile::tempdir().unwrap();
+    let long = base.path().join("x".repeat(47 - base.path().as_os_str().len() - 1));
+    assert_eq!(long.as_os_str().len(), 47);
+    std::os::unix::fs::symlink(b.report.dir.parent().unwrap(), &long).unwrap();
+    let short = b.report.dir.parent().unwrap().to_str().unwrap();
+    let docs = ["infinite-scroll", "image-viewer", "page-indicator", "calendar-picker-view", "button"];
+    let mut seen = Seen::default();
+    let (mut cli_answers, mut cli_refused) = (0, 0);
+    // The smallest budget each (document, form) was served at: from it on, every budget serves.
+    let mut minimum = std::collections::BTreeMap::<String, u32>::new();
+    let mut served = |key: String, max: u32, ok: bool| match (ok, minimum.get(&key)) {
+        (true, None) => {
+            minimum.insert(key, max);
+        }
+        (false, Some(&from)) => panic!("{key}: served at {from}, refused at {max}"),
+        _ => {}
+    };
+    for max in 250..=420u32 {
+        let budget = Budget::new(set.head().thresholds.max_tokens, Some(max));
+        for c in docs {
+            let what = format!("antd-mobile {c}");
+            match budget {
+                Err(_) => assert!(max < 300, "{max} refused"),
+                Ok(_) => {
+                    let refused = seen.refused;
+                    chain(&what, set, max, &counter, &mut seen, None, &|p| {
+                        set.details(c, Some("en-US"), Detail::Normal, &[], p)
+                    });
+                    served(format!("{c} mcp"), max, seen.refused == refused);
+                }
+            }
+            for (form, dir) in [("text", short), ("json", short), ("text, long dir", long.to_str().unwrap())] {
+                let m = max.to_string();
+                let mut args = vec!["doc", c, "--max-tokens", &m, "--bundles", dir];
+                if form == "json" {
+                    args.push("--json");
+                }
+                let out = common::run(&common::root(), &args);
+                let stdout = String::from_utf8(out.stdout).unwrap();
+                if !out.status.success() {
+                    let err = String::from_utf8_lossy(&out.stderr);
+                    assert!(
+                        max < 300 || err.contains("too small for") || stdout.contains("too small for"),
+                        "{what} at {max}: {err}{stdout}"
+                    );
+                    cli_refused += 1;
+                    if max >= 300 {
+                        served(format!("{c} cli {form}"), max, false);
+                    }
+                    continue;
+                }
+                let t = counter.count(&stdout);
+                assert!(t <= max, "CLI {what} ({form}) at {max}: {t} tokens:\n{stdout:.700}");
+                served(format!("{c} cli {form}"), max, true);
+                cli_answers += 1;
+            }
+        }
+    }
+    eprintln!("antd-mobile: smallest budget served {minimum:?}");
+    // Every document in every form is served somewhere on the grid (3 × 5 CLI forms and 5 chains).
+    assert_eq!(minimum.len(), 20, "{minimum:?}");
+    eprintln!("antd-mobile near the minimum: {seen:?}; CLI {cli_answers} answers, {cli_refused} refused");
+    assert!(cli_answers > 800, "{cli_answers} {cli_refused}");
+}
