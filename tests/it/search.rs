@@ -799,3 +799,52 @@ fn a_hit_whose_call_is_over_the_budget_is_listed_shortened() {
         assert_eq!((h.start_line, h.end_line), (whole.hits[0].start_line, whole.hits[0].end_line));
     }
 }
+
+/// Trial item 6: a search continued for a query over 120 characters printed `QUERY` in the call, which then could
+/// not run (the cursor is checked against the query). The printed continuation runs as printed, at the CLI (in a
+/// shell) and over MCP (its arguments), and lists the next hits.
+#[test]
+fn a_long_querys_continuation_runs_as_printed() {
+    let b = common::sample();
+    let query = "how do I sort and filter the rows of a table with pagination, fixed columns, expandable rows, \
+                 selection of rows and a custom empty state";
+    assert!(query.chars().count() > 120);
+    let dir = b.report.dir.parent().unwrap().to_str().unwrap();
+    let text = common::ok(&common::root(), &["search", query, "--max-tokens", "400", "--bundles", dir]);
+    let call = text
+        .lines()
+        .find_map(|l| l.split_once("continue with ").map(|(_, c)| c.trim_end_matches(']').to_string()))
+        .unwrap_or_else(|| panic!("no continuation at 400:\n{text}"));
+    assert!(!call.contains("QUERY"), "{call}");
+    let bin = env!("CARGO_BIN_EXE_mydesign-docs");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(call.replacen("mydesign-docs", bin, 1))
+        .current_dir(common::root())
+        .output()
+        .unwrap();
+    let second = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{call}: {}", String::from_utf8_lossy(&out.stderr));
+    let (first_hits, second_hits) = (text.matches("\n→ ").count(), second.matches("\n→ ").count());
+    assert!(first_hits > 0 && second_hits > 0, "{text}\n{second}");
+    // Over MCP: the call's arguments, as a client sends them, continue the same search.
+    let opts = SearchOptions { max_tokens: Some(400), ..SearchOptions::default() };
+    let first = mydesign_docs::search::query::search_sets(&[&b.set], query, &opts).unwrap();
+    let next = first.next.as_ref().expect("cut at 400");
+    let args = &next.arguments;
+    assert_eq!(args["query"].as_str(), Some(query));
+    let opts = SearchOptions {
+        max_tokens: args["max_tokens"].as_u64().map(|n| n as u32),
+        cursor: args["cursor"].as_str().map(str::to_string),
+        ..SearchOptions::default()
+    };
+    let more = mydesign_docs::search::query::search_sets(&[&b.set], args["query"].as_str().unwrap(), &opts).unwrap();
+    assert_eq!(more.first, first.first + first.hits.len() as u32);
+    // A query too long to repeat within half the budget: no call, but the budget that gives one, within the budget.
+    let long = query.repeat(6);
+    let text = common::ok(&common::root(), &["search", &long, "--max-tokens", "600", "--bundles", dir]);
+    assert!(!text.contains("QUERY") && !text.contains("continue with"), "{text}");
+    assert!(text.contains("this query is too long to repeat in the call that continues at max_tokens 600"), "{text}");
+    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    assert!(counter.count(&text) <= 600, "{text}");
+}

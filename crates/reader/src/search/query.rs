@@ -496,13 +496,12 @@ fn search_id(query: &str, opts: &SearchOptions) -> u32 {
     xxhash_rust::xxh3::xxh3_64(key.as_bytes()) as u32
 }
 
-/// The call that lists the next part of a search: `search_docs` with the query (written as the placeholder `QUERY`
-/// when longer than the echo: "the same query"), the filters, the budget asked for and `cursor`; with the system
-/// and version when one set is searched.
+/// The call that lists the next part of a search: `search_docs` with the whole query (the cursor is checked
+/// against it: a placeholder for a long one made a call that could not run, trial item 6), the filters, the
+/// budget asked for and `cursor`; with the system and version when one set is searched. Its size is reserved
+/// with the rest of the answer's envelope (`search_sets`).
 fn next_call(sets: &[&BundleSet], query: &str, opts: &SearchOptions, cursor: &str) -> FollowUp {
-    let q = query.trim();
-    let mut args: Vec<(&str, Arg)> =
-        vec![("query", if q.chars().count() <= ECHO_CHARS { q.into() } else { Arg::Hole("QUERY") })];
+    let mut args: Vec<(&str, Arg)> = vec![("query", query.into())];
     if let Some(c) = &opts.component {
         args.push(("--component", c.clone().into()));
     }
@@ -795,6 +794,26 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     };
     let mut text_used = bound(&placeholder.render(Surface::Cli)).max(bound(&placeholder.render(Surface::Mcp)));
     let mut json_used = bound(&serde_json::to_string(&placeholder).unwrap_or_default());
+    // A query too long to repeat in the continuation within half the budget gets no call (one with a placeholder
+    // for it could not run: trial item 6) but a message naming the budget that gives one; the cursor stays.
+    let long_query = text_used.max(json_used) > max_tokens / 2;
+    let too_long = |needed: u32| {
+        format!(
+            "this query is too long to repeat in the call that continues at max_tokens {max_tokens}: ask for \
+             max_tokens {needed} or more, or continue the same query with its next_cursor"
+        )
+    };
+    if long_query {
+        let needed = 2 * text_used.max(json_used) + 1;
+        let placeholder = SearchView {
+            next: None,
+            message: with_note(Some(format!("{}. {}", texts_message(true), too_long(needed)))),
+            ..placeholder.clone()
+        };
+        text_used = bound(&placeholder.render(Surface::Cli)).max(bound(&placeholder.render(Surface::Mcp)));
+        json_used = bound(&serde_json::to_string(&placeholder).unwrap_or_default());
+    }
+    let needed = 2 * text_used.max(json_used) + 1;
     // Hits are listed first, without their texts, best first without gaps, in at most half of what the reserve
     // leaves (so that a larger budget lists at least as many: the headers' sizes do not depend on it); texts then
     // fill the rest, best hit first. The first hit of a part is always listed, shortened when it must be.
@@ -867,7 +886,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     view.omitted = total - skip - n - passed;
     if view.omitted > 0 {
         let cursor = SearchCursor { sets: sets_hash, search: search_hash, skip: skip + n + passed }.encode();
-        view.next = Some(next_call(sets, query, opts, &cursor));
+        view.next = (!long_query).then(|| next_call(sets, query, opts, &cursor));
         view.next_cursor = Some(cursor);
     }
     view.tokens = text_used.max(json_used);
@@ -875,6 +894,9 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     let mut message = without_text.then(|| texts_message(opts.max_tokens.is_none()));
     if passed > 0 {
         message = Some(format!("hit {} is over the budget: raise max_tokens to see it", skip + 1));
+    }
+    if long_query && view.omitted > 0 {
+        message = Some(message.map_or(String::new(), |m| m + ". ") + &too_long(needed));
     }
     view.message = with_note(message);
     Ok(view)
