@@ -848,3 +848,47 @@ fn a_long_querys_continuation_runs_as_printed() {
     let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
     assert!(counter.count(&text) <= 600, "{text}");
 }
+
+/// Trial item 5: one damaged component bundle failed every search of its set. The intact bundles are searched,
+/// and the answer says which bundle was skipped and why, in both forms and within the budget; among several sets,
+/// one set's damaged search index is skipped the same way.
+#[test]
+fn a_damaged_bundle_is_skipped_and_named_not_a_failed_search() {
+    let out = tempfile::tempdir().unwrap();
+    let report = common::build_into(&common::root().join("corpus"), "default", out.path());
+    let bundle = report.dir.join("table.bundle");
+    let len = std::fs::metadata(&bundle).unwrap().len();
+    std::fs::OpenOptions::new().write(true).open(&bundle).unwrap().set_len(len / 2).unwrap();
+    let set = BundleSet::open(&report.dir).unwrap();
+    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    for max in [None, Some(300), Some(1000)] {
+        let opts = SearchOptions { max_tokens: max, ..SearchOptions::default() };
+        let v = set.search("disabled", &opts).unwrap_or_else(|e| panic!("{max:?}: {e}"));
+        // (At 300 what was skipped may leave no room for a hit: the answer says so.)
+        assert!(!v.hits.is_empty() || max == Some(300), "{max:?}: the intact bundles' hits");
+        assert!(v.hits.iter().all(|h| h.component.as_deref() != Some("table")), "{max:?}");
+        assert!(
+            v.skipped.iter().any(|s| s.starts_with("component table: ") && s.contains("table.bundle: truncated")),
+            "{max:?}: {:?}",
+            v.skipped
+        );
+        let text = v.text();
+        assert!(text.contains("[skipped, unreadable: component table: "), "{text}");
+        let budget = max.unwrap_or(2000);
+        for form in [text, v.render(mydesign_docs::render::Surface::Cli), v.json()] {
+            assert!(counter.count(&form) <= budget, "{max:?}: over the budget:\n{form}");
+        }
+    }
+    // Several sets: the intact one answers, the one whose search index is damaged is named.
+    let out2 = tempfile::tempdir().unwrap();
+    let report2 = common::build_into(&common::root().join("corpus"), "default", out2.path());
+    let index = report2.dir.join("search.bundle");
+    let len = std::fs::metadata(&index).unwrap().len();
+    std::fs::OpenOptions::new().write(true).open(&index).unwrap().set_len(len / 2).unwrap();
+    let damaged = BundleSet::open(&report2.dir).unwrap();
+    let intact = &common::sample().set;
+    let v =
+        mydesign_docs::search::query::search_sets(&[intact, &damaged], "tag color", &SearchOptions::default()).unwrap();
+    assert!(!v.hits.is_empty());
+    assert!(v.skipped.iter().any(|s| s.starts_with("my-design@3.4.0 search index: ")), "{:?}", v.skipped);
+}

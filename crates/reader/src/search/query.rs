@@ -155,6 +155,32 @@ pub struct SearchView {
     /// Why there are no hits, or how to get more.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// Bundles whose hits were left out because they could not be read, each with why (`table.bundle: truncated
+    /// …`): the intact bundles are searched, and this says what is missing (at most [`SKIPPED_CHARS`] each).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
+}
+
+/// Characters of each [`SearchView::skipped`] entry, at most.
+pub const SKIPPED_CHARS: usize = 200;
+
+/// Entries of [`SearchView::skipped`] written out, at most; more are counted in one last entry.
+const MAX_SKIPPED: usize = 3;
+
+/// A [`SearchView::skipped`] entry for `e`, cut to [`SKIPPED_CHARS`].
+fn skipped_entry(what: &str, e: &LookupError) -> String {
+    let full = format!("{what}: {e}");
+    if full.chars().count() <= SKIPPED_CHARS {
+        full
+    } else {
+        format!("{}…", full.chars().take(SKIPPED_CHARS - 1).collect::<String>())
+    }
+}
+
+/// Whether `e` says a bundle could not be read (damaged, truncated, changed underneath): its hits are skipped
+/// and said so, the rest of the search is answered.
+fn unreadable(e: &LookupError) -> bool {
+    !matches!(e, LookupError::UnknownComponent { .. } | LookupError::UnknownLang { .. } | LookupError::Budget(_))
 }
 
 /// The decoded parts of a set's `search.bundle`, loaded as queries need them and kept.
@@ -592,6 +618,7 @@ impl BundleSet {
             tokens: 0,
             max_tokens,
             message: None,
+            skipped: vec![],
         };
         if query.trim().is_empty() {
             view.message = Some(
@@ -701,10 +728,16 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     let several = sets.len() > 1;
     let mut parts: Vec<(&BundleSet, Ranked)> = Vec::new();
     let mut first_error = None;
+    let mut skipped: Vec<String> = Vec::new();
     for set in sets {
         match set.ranked(query, opts, max_tokens) {
             Ok(r) => parts.push((set, r)),
             Err(e @ LookupError::UnknownComponent { .. }) if several => {
+                first_error.get_or_insert(e);
+            }
+            // One set's unreadable index among several: the others are searched, and the answer says so.
+            Err(e) if several && unreadable(&e) => {
+                skipped.push(skipped_entry(&format!("{}@{} search index", set.head().system, set.head().version), &e));
                 first_error.get_or_insert(e);
             }
             Err(e) => return Err(e),
@@ -747,7 +780,24 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     let mut hits: Vec<(usize, Group, SearchHit)> = Vec::new();
     for (i, g) in all {
         let set = parts[i].0;
-        let mut hit = set.hit(&parts[i].1.ix, &g, 0)?;
+        // The hit's bundle is opened now (a function's hit is listed from the manifest): a hit is never listed
+        // with a call that cannot be answered.
+        let readable = |hit: SearchHit| match hit.component.as_deref() {
+            Some(c) => set.component_meta(c).map(|_| hit),
+            None => Ok(hit),
+        };
+        let mut hit = match set.hit(&parts[i].1.ix, &g, 0).and_then(readable) {
+            Ok(hit) => hit,
+            // A damaged component bundle: its hits are left out, said once per bundle.
+            Err(e) if unreadable(&e) => {
+                let entry = skipped_entry(&set.hit_source(&parts[i].1.ix, &g), &e);
+                if !skipped.contains(&entry) {
+                    skipped.push(entry);
+                }
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         if several {
             hit.system = Some(set.head().system.clone());
         }
@@ -781,6 +831,12 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         (Some(n), None) => Some(n.clone()),
         (None, m) => m,
     };
+    if skipped.len() > MAX_SKIPPED {
+        let more = skipped.len() - MAX_SKIPPED;
+        skipped.truncate(MAX_SKIPPED);
+        skipped.push(format!("and {more} more (run `mydesign-docs verify` for the whole list)"));
+    }
+    view.skipped = skipped;
     let longest = SearchCursor { sets: u32::MAX, search: u32::MAX, skip: u32::MAX }.encode();
     let placeholder = SearchView {
         tokens: 999_999,
@@ -868,7 +924,22 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         if text_used + tokens > max_tokens + shown || json_used + tokens > max_tokens {
             continue;
         }
-        let text = set.hit_text(ix, g)?;
+        let text = match set.hit_text(ix, g) {
+            Ok(text) => text,
+            Err(e) if unreadable(&e) => {
+                // Listed without its text (its call names the damage when made), and said so while it fits.
+                let entry = skipped_entry(&set.hit_source(ix, g), &e);
+                let cost = bound(&format!("[skipped, unreadable: {entry}]\n")) + 3;
+                let fits = text_used + cost <= max_tokens && json_used + cost <= max_tokens;
+                if fits && !view.skipped.contains(&entry) && view.skipped.len() <= MAX_SKIPPED {
+                    text_used += cost;
+                    json_used += cost;
+                    view.skipped.push(entry);
+                }
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let text_in_json = json_string_bound(&text, tokens);
         if text_used - shown + tokens <= max_tokens && json_used + text_in_json <= max_tokens {
             text_used = text_used - shown + tokens;
@@ -995,6 +1066,16 @@ impl BundleSet {
         let (_, meta) = self.component_meta(component)?;
         let i = meta.docs.iter().position(|d| d.lang == lang);
         Ok((meta, i))
+    }
+
+    /// What a hit is read from, for [`SearchView::skipped`]: its component (the changelog, or a function's file).
+    fn hit_source(&self, ix: &SearchIndex, g: &Group) -> String {
+        let src = &ix.meta.sources[g.source as usize];
+        match g.kind {
+            Kind::Changelog => "changelog".to_string(),
+            Kind::Function => format!("file {}", src.path),
+            _ => format!("component {}", src.component),
+        }
     }
 
     /// The text of a hit: its units' span of the document or file, or its lines of the changelog.
@@ -1329,6 +1410,9 @@ impl crate::render::Render for SearchView {
         }
         if let Some(m) = &self.message {
             out.push_str(&format!("[{m}]\n"));
+        }
+        for s in &self.skipped {
+            out.push_str(&format!("[skipped, unreadable: {s}]\n"));
         }
         out.pop();
         out
