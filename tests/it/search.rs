@@ -892,3 +892,43 @@ fn a_damaged_bundle_is_skipped_and_named_not_a_failed_search() {
     assert!(!v.hits.is_empty());
     assert!(v.skipped.iter().any(|s| s.starts_with("my-design@3.4.0 search index: ")), "{:?}", v.skipped);
 }
+
+/// Trial item 4: searching several systems over MCP, a hit shortened to fit kept `sections` in its written call
+/// but lost them (all its arguments) in the structuredContent. At every budget from 300 to 1,000 (step 25), each
+/// listed hit's structured arguments are the call it writes: same tool, same `sections`, same system.
+#[test]
+fn a_shortened_hits_structured_call_is_its_written_call() {
+    use mydesign_docs::read::Library;
+    use mydesign_docs::search::query::{search_sets, sets_to_search};
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    let library = Library::scan(&[semi.report.dir.clone(), bp.report.dir.clone()]).unwrap();
+    let sets = sets_to_search(&library, None, None).unwrap();
+    let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
+    let (mut shortened, mut shortened_with_args) = (0, 0);
+    for query in ["tooltip position", "table fixed column header", "form validation rules"] {
+        for max in (300..=1000).step_by(25) {
+            let opts = SearchOptions { max_tokens: Some(max), ..Default::default() };
+            let v = search_sets(&sets, query, &opts).unwrap();
+            let json: serde_json::Value = serde_json::from_str(&v.json()).unwrap();
+            for (h, j) in v.hits.iter().zip(json["hits"].as_array().unwrap()) {
+                shortened += usize::from(h.shortened);
+                let args = &j["follow_up"]["arguments"];
+                let call = h.follow_up.call.as_str();
+                if !args.is_object() {
+                    // Only the shortest leaves the arguments out, and the CLI form with them.
+                    assert!(h.follow_up.cli.is_empty(), "{query} at {max}: a shortened hit without arguments: {call}");
+                    continue;
+                }
+                shortened_with_args += usize::from(h.shortened);
+                assert_eq!(args["system"].as_str(), h.system.as_deref(), "{query} at {max}: {call}");
+                match args.get("sections") {
+                    Some(s) => assert!(call.contains(&format!("sections={s}")), "{query} at {max}: {s} / {call}"),
+                    None => assert!(!call.contains("sections="), "{query} at {max}: {call} has sections, args not"),
+                }
+            }
+        }
+    }
+    // The budgets above shorten some first hits (that is what is checked).
+    assert!(shortened_with_args > 0, "no hit was shortened: {shortened}");
+    eprintln!("{shortened} shortened hits, {shortened_with_args} with their arguments");
+}

@@ -65,8 +65,8 @@ pub struct FollowUp {
     /// MCP tool name: `component_details` (with `sections`: heading slugs), `get_code_block`,
     /// `get_function_code` or `get_changelog`.
     pub tool: String,
-    /// Its arguments, the system, version and language served included (left out of a hit shortened to fit the
-    /// budget: see [`SearchHit::shortened`]).
+    /// Its arguments, the system, version and language served included: the same call as [`FollowUp::call`], also
+    /// in a hit shortened to fit the budget; left out only at the shortest, where `call` and `tool` alone remain.
     #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
     pub arguments: serde_json::Map<String, serde_json::Value>,
     /// The call written out, e.g. `get_code_block(system="semi", version="2.102.0", lang="zh-CN",
@@ -110,10 +110,11 @@ pub struct SearchHit {
     pub text: Option<String>,
     /// How to get the whole section, code block, function or changelog page.
     pub follow_up: FollowUp,
-    // (Shortened further when it must: the call of merged sections names the best one, or the whole document;
-    // at the shortest, `follow_up.cli` is left out and the text shows `call`.)
-    /// True when the hit is listed shortened to fit a small budget (a part's first hit only): its `section` and
-    /// `follow_up.arguments` are left out; `follow_up.call` and `follow_up.cli` still say how to get it.
+    // (Shortened further when it must: the call of merged sections names the best one; then `follow_up.cli` is
+    // left out and the text shows `call`; then the call names the whole document; at the shortest
+    // `follow_up.arguments` are left out too.)
+    /// True when the hit is listed shortened to fit a small budget (a part's first hit only): its `section` is left
+    /// out; `follow_up` (its arguments the same call as `call`) still says how to get it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub shortened: bool,
 }
@@ -895,10 +896,17 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
             // The first hit of the part: listed whole when it fits the whole budget, else shortened.
             let set = parts[*i].0;
             let mut found = None;
-            for level in 0..=3u8 {
-                let mut h = if level == 0 { hit.clone() } else { set.hit(&parts[*i].1.ix, g, level.min(2))? };
-                if level == 3 {
+            // Levels: 1 the best section alone, 2 without the CLI form (the text then shows `call`), 3 the whole
+            // document, 4 without the structured arguments (`call` alone).
+            for level in 0..=4u8 {
+                let short = [0, 1, 1, 2, 2][usize::from(level)];
+                let mut h = if level == 0 { hit.clone() } else { set.hit(&parts[*i].1.ix, g, short)? };
+                if level >= 2 {
                     h.follow_up.cli.clear();
+                }
+                if level == 4 {
+                    // The shortest: the call written out alone (no arguments beside it that could disagree).
+                    h.follow_up.arguments.clear();
                 }
                 h.system = hit.system.clone();
                 let (header, in_json) = sizes(&h);
@@ -1039,10 +1047,9 @@ impl BundleSet {
         if short > 0 {
             section.clear();
         }
-        let mut follow_up = follow_up(&self.served(), lang.as_deref(), tool, cli, &args);
-        if short > 0 {
-            follow_up.arguments.clear();
-        }
+        // A shortened hit keeps its structured arguments (the same call as `call`: trial item 4, where a shortened
+        // hit's structuredContent lost its `sections`); only the shortest leaves them out (`search_sets`).
+        let follow_up = follow_up(&self.served(), lang.as_deref(), tool, cli, &args);
         Ok(SearchHit {
             system: None,
             kind: g.kind,
