@@ -375,9 +375,11 @@ fn stored_token_counts_match_the_texts_served() {
     println!(
         "token counts of {total} hits: {exact} exact; worst over {worst_over} %, worst under {worst_under} tokens"
     );
-    // Units are counted exactly; a hit of merged neighbours may differ by the newline between them.
+    // Units are counted exactly; a hit of merged neighbours may differ by the newline between them; a section hit
+    // states what its call states (trial item 3), whose last line may be a blank one that is no cut point: its
+    // segment is then counted whole (Semi: 2 % over at worst).
     assert!(exact * 10 >= total * 9, "{exact} of {total} exact");
-    assert!(worst_under <= 2 && worst_over <= 1, "over {worst_over} %, under {worst_under}");
+    assert!(worst_under <= 2 && worst_over <= 2, "over {worst_over} %, under {worst_under}");
 }
 
 #[test]
@@ -511,7 +513,8 @@ fn the_best_hit_is_listed_at_the_smallest_budget() {
              sections=[\"固定列或表头\"])"
         )
     );
-    assert!(v.render(Surface::Mcp).contains(&format!("score 28.94 · 1168 tokens\n→ {}\n", h.follow_up.call)));
+    // 2,189 tokens: the section with its subsections, as the call serves it (1,168 were its own lines: item 3).
+    assert!(v.render(Surface::Mcp).contains(&format!("score 28.94 · 2189 tokens\n→ {}\n", h.follow_up.call)));
     assert!(v.hits.iter().all(|h| h.score != 17.6), "the weaker RTL/LTR hit is not listed in its place");
     // With room, the same hit comes whole (its section and arguments), still first.
     let v = semi.set.search("表格 固定列", &SearchOptions { max_tokens: Some(2000), ..Default::default() }).unwrap();
@@ -788,8 +791,9 @@ fn a_hit_whose_call_is_over_the_budget_is_listed_shortened() {
     let set = BundleSet::open(&mydesign_docs::compile::build(&options).unwrap().dir).unwrap();
     let whole = set.search("validation", &SearchOptions { max_tokens: Some(100_000), ..Default::default() }).unwrap();
     assert_eq!(whole.total, 1, "{}", whole.text());
+    // 6: the 12 sections the hit's units are in, less those inside another of them (served with it: item 3).
     let slugs = whole.hits[0].follow_up.arguments["sections"].as_array().unwrap().len();
-    assert_eq!(slugs, 12);
+    assert_eq!(slugs, 6);
     for max in [300, 1000] {
         let v = set.search("validation", &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap();
         assert!(v.tokens <= max);
@@ -931,4 +935,41 @@ fn a_shortened_hits_structured_call_is_its_written_call() {
     // The budgets above shorten some first hits (that is what is checked).
     assert!(shortened_with_args > 0, "no hit was shortened: {shortened}");
     eprintln!("{shortened} shortened hits, {shortened_with_args} with their arguments");
+}
+
+/// Trial item 3: a section hit stated its own lines and size, while its follow-up call served the section with
+/// its subsections. On Semi, for every document hit of a few questions: the call (made as its arguments say)
+/// serves exactly the hit's text, its size is the hit's `tokens`, and its lines are the hit's range.
+#[test]
+fn a_section_hit_states_what_its_call_serves() {
+    use mydesign_docs::read::{Detail, DetailsView, Paging};
+    let Some(semi) = common::semi() else { return };
+    let set = &semi.set;
+    let mut checked = 0;
+    for q in ["表格 固定列", "form validation", "select remote search", "tooltip position", "upload drag"] {
+        let v = set.search(q, &SearchOptions { max_tokens: Some(100_000), ..Default::default() }).unwrap();
+        for h in v.hits.iter().filter(|h| h.kind == Kind::Doc && !h.shortened) {
+            let a = &h.follow_up.arguments;
+            let sections: Vec<String> =
+                a["sections"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+            let view = set
+                .details(
+                    a["component"].as_str().unwrap(),
+                    a["lang"].as_str(),
+                    Detail::Normal,
+                    &sections,
+                    Paging::unlimited(),
+                )
+                .unwrap();
+            let DetailsView::Doc(d) = view else { panic!("{q}: not a document answer") };
+            let text = h.text.as_deref().expect("shown at 100,000 tokens");
+            assert_eq!(d.text, text, "{q}: {}", h.follow_up.call);
+            assert_eq!(d.total_tokens, h.tokens, "{q}: {}", h.follow_up.call);
+            let lines = text.lines().count() as u32;
+            assert_eq!(h.end_line - h.start_line + 1, lines, "{q}: {}", h.follow_up.call);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked}");
+    eprintln!("{checked} section hits checked");
 }

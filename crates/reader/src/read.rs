@@ -1799,7 +1799,7 @@ impl BundleSet {
 
     /// The segments of `text` (stored, or rebuilt under `text_key`) with their stored token counts. The `tokens`
     /// frame of a bundle is decoded once and kept.
-    fn cuts(&self, bundle: &Bundle, text_key: &str, text: &str) -> Result<Arc<Cuts>, LookupError> {
+    pub(crate) fn cuts(&self, bundle: &Bundle, text_key: &str, text: &str) -> Result<Arc<Cuts>, LookupError> {
         // Cut points cost a scan of the whole text (0.5 ms for Semi's Table): kept for the texts used last, as the
         // texts themselves are.
         let id = format!("{}\0{text_key}", bundle.path());

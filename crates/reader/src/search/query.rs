@@ -105,6 +105,12 @@ pub struct SearchHit {
     pub score: f32,
     /// Tokens of the hit's text (stored counts).
     pub tokens: u32,
+    /// For a document section: the sections its follow-up call serves, as line ranges (inclusive), whose lines
+    /// and tokens the hit states and whose text it shows (trial item 3: it stated its own lines while the call
+    /// served the section with its subsections).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub spans: Vec<(u32, u32)>,
     /// The text, exactly as in the document or file; absent when it did not fit the budget (use `follow_up`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
@@ -932,7 +938,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         if text_used + tokens > max_tokens + shown || json_used + tokens > max_tokens {
             continue;
         }
-        let text = match set.hit_text(ix, g) {
+        let text = match set.hit_text(ix, g, &hit.spans) {
             Ok(text) => text,
             Err(e) if unreadable(&e) => {
                 // Listed without its text (its call names the damage when made), and said so while it fits.
@@ -993,6 +999,7 @@ impl BundleSet {
         let key = src.component.as_str();
         let mut section = Vec::new();
         let mut code_lang = None;
+        let (mut spans, mut span_tokens): (Vec<(u32, u32)>, u32) = (Vec::new(), 0);
         // (tool, CLI subcommand, tool-specific arguments)
         let (tool, cli, args): (&str, &str, Vec<(&str, Arg)>) = match g.kind {
             Kind::Doc | Kind::Code => {
@@ -1007,17 +1014,40 @@ impl BundleSet {
                     let args = vec![("component", key.into()), ("index", first.block.into())];
                     ("get_code_block", "code-block", args)
                 } else {
-                    let mut slugs: Vec<String> = Vec::new();
-                    let units = if short >= 1 { std::slice::from_ref(best) } else { &g.units[..] };
-                    for u in units {
-                        if let Some(s) = section_path(sections, u.start_line).last()
-                            && !slugs.contains(&s.slug)
-                        {
-                            slugs.push(s.slug.clone());
+                    // The sections the call names: those of the group's units (of the best one alone when
+                    // shortened), a section inside another named once, with it.
+                    let called = |units: &[UnitInfo]| -> Vec<&SectionMeta> {
+                        let mut called: Vec<&SectionMeta> = Vec::new();
+                        for u in units {
+                            if let Some(s) = section_path(sections, u.start_line).last()
+                                && !called.iter().any(|c| c.slug == s.slug)
+                            {
+                                called.push(s);
+                            }
                         }
-                    }
+                        let nested = |s: &SectionMeta| {
+                            called
+                                .iter()
+                                .any(|o| o.slug != s.slug && o.start_line <= s.start_line && s.end_line <= o.end_line)
+                        };
+                        called.iter().copied().filter(|s| !nested(s)).collect()
+                    };
+                    let units = if short >= 1 { std::slice::from_ref(best) } else { &g.units[..] };
+                    let mut slugs: Vec<String> = called(units).iter().map(|s| s.slug.clone()).collect();
                     if short >= 2 {
                         slugs.clear();
+                    }
+                    // The hit states (and shows) what the whole group's call serves, at every level of shortening.
+                    spans = called(&g.units).iter().map(|s| (s.start_line, s.end_line)).collect();
+                    // Counted as the call counts what it serves (`BundleSet::doc`: the stored segments of each
+                    // section's lines).
+                    if !spans.is_empty() {
+                        let (bundle, _) = self.component_meta(key)?;
+                        let doc_key = crate::model::keys::doc(&src.lang);
+                        let text = self.text(&bundle, &doc_key)?;
+                        let cuts = self.cuts(&bundle, &doc_key, &text)?;
+                        span_tokens =
+                            spans.iter().map(|&(a, b)| cuts.tokens(cuts.line_start(a), cuts.line_start(b + 1)).0).sum();
                     }
                     let args = vec![("component", key.into()), ("sections", Arg::List("--section", slugs))];
                     ("component_details", "doc", args)
@@ -1057,11 +1087,12 @@ impl BundleSet {
             document: src.path.clone(),
             lang: lang.clone(),
             section,
-            start_line: g.start_line(),
-            end_line: g.end_line(),
+            start_line: spans.iter().map(|s| s.0).min().unwrap_or(g.start_line()),
+            end_line: spans.iter().map(|s| s.1).max().unwrap_or(g.end_line()),
             code_lang,
             score: (g.score * 100.0).round() / 100.0,
-            tokens: g.tokens(),
+            tokens: if spans.is_empty() { g.tokens() } else { span_tokens },
+            spans,
             text: None,
             follow_up,
             shortened: short > 0,
@@ -1085,8 +1116,9 @@ impl BundleSet {
         }
     }
 
-    /// The text of a hit: its units' span of the document or file, or its lines of the changelog.
-    fn hit_text(&self, ix: &SearchIndex, g: &Group) -> Result<String, LookupError> {
+    /// The text of a hit: the sections its call serves (`spans`, line ranges of the document), else its units'
+    /// span of the document or file, or its lines of the changelog.
+    fn hit_text(&self, ix: &SearchIndex, g: &Group, spans: &[(u32, u32)]) -> Result<String, LookupError> {
         let src = &ix.meta.sources[g.source as usize];
         let first = &g.units[0];
         match g.kind {
@@ -1102,6 +1134,15 @@ impl BundleSet {
                     (self.component(&src.component)?.bundle.clone(), crate::model::keys::doc(&src.lang))
                 };
                 let text = ix.text(self, &file, &key)?;
+                if !spans.is_empty() {
+                    let lines = crate::line_index::LineIndex::new(&text);
+                    let mut out = String::new();
+                    for &(a, b) in spans {
+                        let part = text.get(lines.start(a)..lines.start(b + 1).min(text.len()));
+                        out.push_str(part.ok_or_else(|| corrupt(&ix.bundle, "section span"))?);
+                    }
+                    return Ok(out);
+                }
                 let end = g.units.iter().map(|u| u.end_byte).max().unwrap_or(first.end_byte);
                 text.get(first.start_byte as usize..end as usize)
                     .map(str::to_string)
