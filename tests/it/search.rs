@@ -858,12 +858,16 @@ fn a_long_querys_continuation_runs_as_printed() {
 /// one set's damaged search index is skipped the same way.
 #[test]
 fn a_damaged_bundle_is_skipped_and_named_not_a_failed_search() {
+    // The sample built into `out` with `bundle` cut to half its bytes.
+    let damaged = |out: &Path, bundle: &str| {
+        let report = common::build_into(&common::root().join("corpus"), "default", out);
+        let path = report.dir.join(bundle);
+        let len = std::fs::metadata(&path).unwrap().len();
+        std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(len / 2).unwrap();
+        BundleSet::open(&report.dir).unwrap()
+    };
     let out = tempfile::tempdir().unwrap();
-    let report = common::build_into(&common::root().join("corpus"), "default", out.path());
-    let bundle = report.dir.join("table.bundle");
-    let len = std::fs::metadata(&bundle).unwrap().len();
-    std::fs::OpenOptions::new().write(true).open(&bundle).unwrap().set_len(len / 2).unwrap();
-    let set = BundleSet::open(&report.dir).unwrap();
+    let set = damaged(out.path(), "table.bundle");
     let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
     for max in [None, Some(300), Some(1000)] {
         let opts = SearchOptions { max_tokens: max, ..SearchOptions::default() };
@@ -885,11 +889,7 @@ fn a_damaged_bundle_is_skipped_and_named_not_a_failed_search() {
     }
     // Several sets: the intact one answers, the one whose search index is damaged is named.
     let out2 = tempfile::tempdir().unwrap();
-    let report2 = common::build_into(&common::root().join("corpus"), "default", out2.path());
-    let index = report2.dir.join("search.bundle");
-    let len = std::fs::metadata(&index).unwrap().len();
-    std::fs::OpenOptions::new().write(true).open(&index).unwrap().set_len(len / 2).unwrap();
-    let damaged = BundleSet::open(&report2.dir).unwrap();
+    let damaged = damaged(out2.path(), "search.bundle");
     let intact = &common::sample().set;
     let v =
         mydesign_docs::search::query::search_sets(&[intact, &damaged], "tag color", &SearchOptions::default()).unwrap();
