@@ -484,10 +484,10 @@ fn a_cursor_of_another_view_is_an_error_not_ignored() {
     // `full` with a cursor of the card.
     let card = common::ok(
         tmp.path(),
-        &["doc", "table", "--detail", "brief", "--max-tokens", "300", "--json", "--bundles", set],
+        &["doc", "table", "--detail", "brief", "--max-tokens", "350", "--json", "--bundles", set],
     );
     let card: serde_json::Value = serde_json::from_str(&card).unwrap();
-    let cursor = card["next_cursor"].as_str().expect("the card is cut at 300");
+    let cursor = card["next_cursor"].as_str().expect("the card is cut at 350");
     let err = common::fails(tmp.path(), &["doc", "table", "--full", "--cursor", cursor, "--bundles", set]);
     assert!(
         err.contains("this cursor continues the card of `table` (en-US), but the call asks for detail=full"),
@@ -515,11 +515,11 @@ fn a_cursor_of_another_view_is_an_error_not_ignored() {
     );
     let tag = common::ok(
         tmp.path(),
-        &["doc", "tag", "--detail", "normal", "--max-tokens", "300", "--json", "--bundles", set],
+        &["doc", "tag", "--detail", "normal", "--max-tokens", "350", "--json", "--bundles", set],
     );
     let tag: serde_json::Value = serde_json::from_str(&tag).unwrap();
     assert_eq!(tag["hidden"], false, "tag is under the threshold: normal serves the full document");
-    let tag_cursor = tag["next_cursor"].as_str().expect("tag is cut at 300");
+    let tag_cursor = tag["next_cursor"].as_str().expect("tag is cut at 350");
     common::ok(tmp.path(), &["doc", "tag", "--detail", "normal", "--cursor", tag_cursor, "--bundles", set]);
     let mut c = crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", set]);
     let r = c.call(

@@ -758,14 +758,21 @@ fn diff_is_cut_by_the_budget_and_continues() {
     assert_eq!(parts[0]["props"].as_array().unwrap().len(), 3);
     assert_eq!(parts[1]["changelog"][0]["lines"][0], "- Tag: add `shape` and the `huge` size");
     assert!(parts.iter().all(|p| p.get("shortened").is_none()));
-    // At 300 (room 70): dot; size alone, shortened; visible; outlined and tagColorOf; the changelog line alone,
-    // shortened.
+    // At 300 (room 70): dot; size alone, in 3 pieces; visible; outlined and tagColorOf; the changelog line alone,
+    // in 2 pieces (trial item 2: a row shortened to fit lost its rest, the cursor going on with the next row).
     let parts = diff_parts(tmp, store, "300");
     let firsts: Vec<u64> = parts.iter().map(|p| p["first_row"].as_u64().unwrap()).collect();
-    assert_eq!(firsts, [0, 1, 2, 3, 5]);
-    let shortened: Vec<u64> = parts.iter().map(|p| p["shortened"].as_u64().unwrap_or(0)).collect();
-    assert_eq!(shortened, [0, 1, 0, 0, 1]);
-    assert!(parts[1]["props"][0]["after"].as_str().unwrap().ends_with('…'), "{}", parts[1]);
+    assert_eq!(firsts, [0, 1, 1, 1, 2, 3, 5, 5]);
+    let pieces: Vec<(u64, u64)> =
+        parts.iter().filter_map(|p| Some((p["piece"]["row"].as_u64()?, p["piece"]["from"].as_u64()?))).collect();
+    // 40 bytes a piece: the room (70) less the piece's fields (30); 23 for the changelog line, less its release
+    // (`3.5.0`: 5 + 12).
+    assert_eq!(pieces, [(2, 0), (2, 40), (2, 80), (6, 0), (6, 23)]);
+    // The pieces of a row make its line.
+    let size: String = parts[1..4].iter().map(|p| p["piece"]["text"].as_str().unwrap()).collect();
+    assert!(size.starts_with("~ Tag.size: ") && size.len() as u64 == parts[1]["piece"]["bytes"].as_u64().unwrap());
+    let line: String = parts[6..8].iter().map(|p| p["piece"]["text"].as_str().unwrap()).collect();
+    assert_eq!(line, "- Tag: add `shape` and the `huge` size");
     // The text says where it was cut, and gives the command that continues.
     let text = ok_in(tmp, store, &["diff", "tag", "3.4.0", "3.5.0", "--max-tokens", "300"]);
     let last = text.trim_end().lines().last().unwrap();
@@ -775,7 +782,7 @@ fn diff_is_cut_by_the_budget_and_continues() {
     let second = ok_in(tmp, store, &["diff", "tag", "3.4.0", "--max-tokens", "300", "--cursor", cursor]);
     assert!(second.starts_with("[my-design 3.5.0 · tag: 3.4.0 → 3.5.0 · "), "{second}");
     assert!(
-        second.lines().next().unwrap().contains(" · 1 row shortened (…) to fit --max-tokens: raise it"),
+        second.lines().next().unwrap().contains(" · row 2 alone is over the budget: bytes 1–40 of its "),
         "{second}"
     );
     assert!(

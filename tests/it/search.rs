@@ -375,9 +375,11 @@ fn stored_token_counts_match_the_texts_served() {
     println!(
         "token counts of {total} hits: {exact} exact; worst over {worst_over} %, worst under {worst_under} tokens"
     );
-    // Units are counted exactly; a hit of merged neighbours may differ by the newline between them.
+    // Units are counted exactly; a hit of merged neighbours may differ by the newline between them; a section hit
+    // states what its call states (trial item 3), whose last line may be a blank one that is no cut point: its
+    // segment is then counted whole (Semi: 2 % over at worst).
     assert!(exact * 10 >= total * 9, "{exact} of {total} exact");
-    assert!(worst_under <= 2 && worst_over <= 1, "over {worst_over} %, under {worst_under}");
+    assert!(worst_under <= 2 && worst_over <= 2, "over {worst_over} %, under {worst_under}");
 }
 
 #[test]
@@ -511,7 +513,8 @@ fn the_best_hit_is_listed_at_the_smallest_budget() {
              sections=[\"固定列或表头\"])"
         )
     );
-    assert!(v.render(Surface::Mcp).contains(&format!("score 28.94 · 1168 tokens\n→ {}\n", h.follow_up.call)));
+    // 2,189 tokens: the section with its subsections, as the call serves it (1,168 were its own lines: item 3).
+    assert!(v.render(Surface::Mcp).contains(&format!("score 28.94 · 2189 tokens\n→ {}\n", h.follow_up.call)));
     assert!(v.hits.iter().all(|h| h.score != 17.6), "the weaker RTL/LTR hit is not listed in its place");
     // With room, the same hit comes whole (its section and arguments), still first.
     let v = semi.set.search("表格 固定列", &SearchOptions { max_tokens: Some(2000), ..Default::default() }).unwrap();
@@ -788,8 +791,9 @@ fn a_hit_whose_call_is_over_the_budget_is_listed_shortened() {
     let set = BundleSet::open(&mydesign_docs::compile::build(&options).unwrap().dir).unwrap();
     let whole = set.search("validation", &SearchOptions { max_tokens: Some(100_000), ..Default::default() }).unwrap();
     assert_eq!(whole.total, 1, "{}", whole.text());
+    // 6: the 12 sections the hit's units are in, less those inside another of them (served with it: item 3).
     let slugs = whole.hits[0].follow_up.arguments["sections"].as_array().unwrap().len();
-    assert_eq!(slugs, 12);
+    assert_eq!(slugs, 6);
     for max in [300, 1000] {
         let v = set.search("validation", &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap();
         assert!(v.tokens <= max);
@@ -798,4 +802,174 @@ fn a_hit_whose_call_is_over_the_budget_is_listed_shortened() {
         assert!(h.shortened && h.follow_up.call.matches("\"configuring").count() <= 1, "{}", h.follow_up.call);
         assert_eq!((h.start_line, h.end_line), (whole.hits[0].start_line, whole.hits[0].end_line));
     }
+}
+
+/// Trial item 6: a search continued for a query over 120 characters printed `QUERY` in the call, which then could
+/// not run (the cursor is checked against the query). The printed continuation runs as printed, at the CLI (in a
+/// shell) and over MCP (its arguments), and lists the next hits.
+#[test]
+fn a_long_querys_continuation_runs_as_printed() {
+    let b = common::sample();
+    let query = "how do I sort and filter the rows of a table with pagination, fixed columns, expandable rows, \
+                 selection of rows and a custom empty state";
+    assert!(query.chars().count() > 120);
+    let dir = b.report.dir.parent().unwrap().to_str().unwrap();
+    let text = common::ok(&common::root(), &["search", query, "--max-tokens", "400", "--bundles", dir]);
+    let call = text
+        .lines()
+        .find_map(|l| l.split_once("continue with ").map(|(_, c)| c.trim_end_matches(']').to_string()))
+        .unwrap_or_else(|| panic!("no continuation at 400:\n{text}"));
+    assert!(!call.contains("QUERY"), "{call}");
+    let bin = env!("CARGO_BIN_EXE_mydesign-docs");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(call.replacen("mydesign-docs", bin, 1))
+        .current_dir(common::root())
+        .output()
+        .unwrap();
+    let second = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{call}: {}", String::from_utf8_lossy(&out.stderr));
+    let (first_hits, second_hits) = (text.matches("\n→ ").count(), second.matches("\n→ ").count());
+    assert!(first_hits > 0 && second_hits > 0, "{text}\n{second}");
+    // Over MCP: the call's arguments, as a client sends them, continue the same search.
+    let opts = SearchOptions { max_tokens: Some(400), ..SearchOptions::default() };
+    let first = mydesign_docs::search::query::search_sets(&[&b.set], query, &opts).unwrap();
+    let next = first.next.as_ref().expect("cut at 400");
+    let args = &next.arguments;
+    assert_eq!(args["query"].as_str(), Some(query));
+    let opts = SearchOptions {
+        max_tokens: args["max_tokens"].as_u64().map(|n| n as u32),
+        cursor: args["cursor"].as_str().map(str::to_string),
+        ..SearchOptions::default()
+    };
+    let more = mydesign_docs::search::query::search_sets(&[&b.set], args["query"].as_str().unwrap(), &opts).unwrap();
+    assert_eq!(more.first, first.first + first.hits.len() as u32);
+    // A query too long to repeat within half the budget: no call, but the budget that gives one, within the budget.
+    let long = query.repeat(6);
+    let text = common::ok(&common::root(), &["search", &long, "--max-tokens", "600", "--bundles", dir]);
+    assert!(!text.contains("QUERY") && !text.contains("continue with"), "{text}");
+    assert!(text.contains("this query is too long to repeat in the call that continues at max_tokens 600"), "{text}");
+    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    assert!(counter.count(&text) <= 600, "{text}");
+}
+
+/// Trial item 5: one damaged component bundle failed every search of its set. The intact bundles are searched,
+/// and the answer says which bundle was skipped and why, in both forms and within the budget; among several sets,
+/// one set's damaged search index is skipped the same way.
+#[test]
+fn a_damaged_bundle_is_skipped_and_named_not_a_failed_search() {
+    // The sample built into `out` with `bundle` cut to half its bytes.
+    let damaged = |out: &Path, bundle: &str| {
+        let report = common::build_into(&common::root().join("corpus"), "default", out);
+        let path = report.dir.join(bundle);
+        let len = std::fs::metadata(&path).unwrap().len();
+        std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(len / 2).unwrap();
+        BundleSet::open(&report.dir).unwrap()
+    };
+    let out = tempfile::tempdir().unwrap();
+    let set = damaged(out.path(), "table.bundle");
+    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    for max in [None, Some(300), Some(1000)] {
+        let opts = SearchOptions { max_tokens: max, ..SearchOptions::default() };
+        let v = set.search("disabled", &opts).unwrap_or_else(|e| panic!("{max:?}: {e}"));
+        // (At 300 what was skipped may leave no room for a hit: the answer says so.)
+        assert!(!v.hits.is_empty() || max == Some(300), "{max:?}: the intact bundles' hits");
+        assert!(v.hits.iter().all(|h| h.component.as_deref() != Some("table")), "{max:?}");
+        assert!(
+            v.skipped.iter().any(|s| s.starts_with("component table: ") && s.contains("table.bundle: truncated")),
+            "{max:?}: {:?}",
+            v.skipped
+        );
+        let text = v.text();
+        assert!(text.contains("[skipped, unreadable: component table: "), "{text}");
+        let budget = max.unwrap_or(2000);
+        for form in [text, v.render(mydesign_docs::render::Surface::Cli), v.json()] {
+            assert!(counter.count(&form) <= budget, "{max:?}: over the budget:\n{form}");
+        }
+    }
+    // Several sets: the intact one answers, the one whose search index is damaged is named.
+    let out2 = tempfile::tempdir().unwrap();
+    let damaged = damaged(out2.path(), "search.bundle");
+    let intact = &common::sample().set;
+    let v =
+        mydesign_docs::search::query::search_sets(&[intact, &damaged], "tag color", &SearchOptions::default()).unwrap();
+    assert!(!v.hits.is_empty());
+    assert!(v.skipped.iter().any(|s| s.starts_with("my-design@3.4.0 search index: ")), "{:?}", v.skipped);
+}
+
+/// Trial item 4: searching several systems over MCP, a hit shortened to fit kept `sections` in its written call
+/// but lost them (all its arguments) in the structuredContent. At every budget from 300 to 1,000 (step 25), each
+/// listed hit's structured arguments are the call it writes: same tool, same `sections`, same system.
+#[test]
+fn a_shortened_hits_structured_call_is_its_written_call() {
+    use mydesign_docs::read::Library;
+    use mydesign_docs::search::query::{search_sets, sets_to_search};
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    let library = Library::scan(&[semi.report.dir.clone(), bp.report.dir.clone()]).unwrap();
+    let sets = sets_to_search(&library, None, None).unwrap();
+    let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
+    let (mut shortened, mut shortened_with_args) = (0, 0);
+    for query in ["tooltip position", "table fixed column header", "form validation rules"] {
+        for max in (300..=1000).step_by(25) {
+            let opts = SearchOptions { max_tokens: Some(max), ..Default::default() };
+            let v = search_sets(&sets, query, &opts).unwrap();
+            let json: serde_json::Value = serde_json::from_str(&v.json()).unwrap();
+            for (h, j) in v.hits.iter().zip(json["hits"].as_array().unwrap()) {
+                shortened += usize::from(h.shortened);
+                let args = &j["follow_up"]["arguments"];
+                let call = h.follow_up.call.as_str();
+                if !args.is_object() {
+                    // Only the shortest leaves the arguments out, and the CLI form with them.
+                    assert!(h.follow_up.cli.is_empty(), "{query} at {max}: a shortened hit without arguments: {call}");
+                    continue;
+                }
+                shortened_with_args += usize::from(h.shortened);
+                assert_eq!(args["system"].as_str(), h.system.as_deref(), "{query} at {max}: {call}");
+                match args.get("sections") {
+                    Some(s) => assert!(call.contains(&format!("sections={s}")), "{query} at {max}: {s} / {call}"),
+                    None => assert!(!call.contains("sections="), "{query} at {max}: {call} has sections, args not"),
+                }
+            }
+        }
+    }
+    // The budgets above shorten some first hits (that is what is checked).
+    assert!(shortened_with_args > 0, "no hit was shortened: {shortened}");
+    eprintln!("{shortened} shortened hits, {shortened_with_args} with their arguments");
+}
+
+/// Trial item 3: a section hit stated its own lines and size, while its follow-up call served the section with
+/// its subsections. On Semi, for every document hit of a few questions: the call (made as its arguments say)
+/// serves exactly the hit's text, its size is the hit's `tokens`, and its lines are the hit's range.
+#[test]
+fn a_section_hit_states_what_its_call_serves() {
+    use mydesign_docs::read::{Detail, DetailsView, Paging};
+    let Some(semi) = common::semi() else { return };
+    let set = &semi.set;
+    let mut checked = 0;
+    for q in ["表格 固定列", "form validation", "select remote search", "tooltip position", "upload drag"] {
+        let v = set.search(q, &SearchOptions { max_tokens: Some(100_000), ..Default::default() }).unwrap();
+        for h in v.hits.iter().filter(|h| h.kind == Kind::Doc && !h.shortened) {
+            let a = &h.follow_up.arguments;
+            let sections: Vec<String> =
+                a["sections"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+            let view = set
+                .details(
+                    a["component"].as_str().unwrap(),
+                    a["lang"].as_str(),
+                    Detail::Normal,
+                    &sections,
+                    Paging::unlimited(),
+                )
+                .unwrap();
+            let DetailsView::Doc(d) = view else { panic!("{q}: not a document answer") };
+            let text = h.text.as_deref().expect("shown at 100,000 tokens");
+            assert_eq!(d.text, text, "{q}: {}", h.follow_up.call);
+            assert_eq!(d.total_tokens, h.tokens, "{q}: {}", h.follow_up.call);
+            let lines = text.lines().count() as u32;
+            assert_eq!(h.end_line - h.start_line + 1, lines, "{q}: {}", h.follow_up.call);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked}");
+    eprintln!("{checked} section hits checked");
 }

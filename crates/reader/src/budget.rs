@@ -46,6 +46,27 @@ pub fn echo_tokens<'a>(names: impl IntoIterator<Item = (&'a str, u32)>) -> u32 {
         .fold(0u32, u32::saturating_add)
 }
 
+/// Tokens an answer reserves, beside [`ENVELOPE_TOKENS`], for the names of the set it is served from (`system`,
+/// `version`, the language) and for the CLI's `--bundles` directory: `names` are `(name, times)` as for
+/// [`echo_tokens`], but every byte counts a token, none is free. These names are written in the header and in
+/// every call an answer prints, and nothing bounds how densely they tokenize: antd-mobile's version
+/// `5.42.4-alpha.0` is 9 tokens in 14 bytes, written 4 times in a hidden document's first part (header, the two
+/// hints, the continuation), and `/tmp/…` directories ~1 token per 3 bytes. When they were free up to
+/// [`ECHO_FREE_BYTES`] each (while the envelope was measured on Semi's `semi`, `2.90.10`, `zh-CN`), such answers
+/// went 1–27 tokens over their budget (trial item 1). Only [`SET_FREE_BYTES`] of each are free.
+pub fn set_echo_tokens<'a>(names: impl IntoIterator<Item = (&'a str, u32)>) -> u32 {
+    names
+        .into_iter()
+        .map(|(name, times)| (name.len().saturating_sub(SET_FREE_BYTES) as u32).saturating_mul(times))
+        .fold(0u32, u32::saturating_add)
+}
+
+/// Bytes of each of the set's names (`system`, `version`, language) that [`ENVELOPE_TOKENS`] covers: it was
+/// measured on Semi (`2.90.10`, 7 bytes, 6 tokens), Blueprint and the sample (`blueprint`, `my-design`: 9 bytes). Every byte beyond is reserved as a
+/// token at each repetition ([`set_echo_tokens`]); the CLI's `--bundles` directory, never part of that
+/// measurement, is reserved whole (by [`bound`]) in each call.
+pub const SET_FREE_BYTES: usize = 9;
+
 /// Lines longer than this many bytes (1 KiB, about 250 tokens of English) are also cut after words.
 pub const LONG_SEGMENT_BYTES: usize = 1024;
 
@@ -859,6 +880,14 @@ mod tests {
         let b = Budget::new(10_000, Some(1_000)).unwrap().echoing(390);
         assert_eq!((b.content(), b.max_tokens), (1_000 - ENVELOPE_TOKENS - 390, 1_000));
         assert_eq!(Budget::new(10_000, Some(300)).unwrap().echoing(390).content(), 0);
+    }
+
+    #[test]
+    fn the_sets_names_are_reserved_beyond_nine_bytes() {
+        // Semi's and the sample's names cost nothing beyond the envelope; antd-mobile's 14-byte prerelease version
+        // (9 tokens) reserves 5 tokens at each of its 4 places, its 11-byte name 2.
+        assert_eq!(set_echo_tokens([("semi", 4), ("2.90.10", 4), ("my-design", 4), ("zh-CN", 4)]), 0);
+        assert_eq!(set_echo_tokens([("antd-mobile", 4), ("5.42.4-alpha.0", 4), ("en-US", 4)]), 28);
     }
 
     #[test]

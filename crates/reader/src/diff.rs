@@ -10,7 +10,8 @@
 //! fit `max_tokens − ENVELOPE_TOKENS`; the header, section headings, footer and JSON envelope stay under
 //! [`crate::budget::ENVELOPE_TOKENS`] (`tests/it/sweep.rs` tokenizes every part at budgets from 300 up). A cut
 //! answer says which rows it served and gives the call (with its cursor) that continues; a single row longer than
-//! the whole budget is shortened, marked with `…`, and counted in `shortened` and in the header, never silently.
+//! the whole budget is served in pieces ([`RowPiece`], said in the header), the cursor resuming inside the row, so
+//! the parts serve every row whole.
 //! The size an answer states (`tokens`, "≤ N tokens" in its header) bounds the whole answer in its largest form:
 //! the rows' bounds plus [`bound`] of everything else (the cursor counted a token per byte).
 //!
@@ -175,25 +176,64 @@ pub struct ChangesView {
     pub functions_removed: Vec<String>,
     /// Changelog releases and lines (of this part), newest first.
     pub changelog: Vec<Release>,
-    /// Rows of this part shortened (ending in `…`) because one alone was over the budget.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub shortened: u32,
+    /// A piece of one row too long for the budget, instead of rows: a part that serves a piece serves nothing
+    /// else, and its cursor continues the same row where the piece ends (never the next row: nothing is lost).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub piece: Option<RowPiece>,
+    /// The piece's release started in an earlier part (text form: `### version (continued)`).
+    #[serde(skip)]
+    piece_continues_release: bool,
     /// Rows served.
     #[serde(flatten)]
     pub part: ListPart,
 }
 
-fn is_zero(n: &u32) -> bool {
-    *n == 0
+/// A piece of a row's text line (`+ name: type`, `- fn`, a changelog line), served when the row alone is over the
+/// budget: the pieces of a row, in the order the cursors serve them, make its line.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, JsonSchema)]
+pub struct RowPiece {
+    /// The row, 1-based among all rows of the comparison.
+    pub row: u32,
+    /// Where the row sits: `props`, `functions_added`, `functions_removed` or `changelog`.
+    pub kind: String,
+    /// The release, for a changelog line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Byte offset of this piece in the row's line.
+    pub from: u32,
+    /// Bytes of the whole line.
+    pub bytes: u32,
+    /// The piece, exactly as in the line.
+    pub text: String,
 }
 
+impl RowPiece {
+    /// Whether the row's line goes on after this piece.
+    pub fn continues(&self) -> bool {
+        (self.from as usize + self.text.len()) < self.bytes as usize
+    }
+
+    /// The piece's line in the text form: `…` where the row's line goes on before or after it.
+    fn line(&self) -> String {
+        format!("{}{}{}", if self.from > 0 { "…" } else { "" }, self.text, if self.continues() { "…" } else { "" })
+    }
+}
+
+/// Tokens of what a [`RowPiece`] adds beside its text, in its larger form: the JSON keys and numbers
+/// (`,"piece":{"row":…,"kind":"functions_removed","from":…,"bytes":…,"text":""}`, 84 bytes with 5-digit
+/// numbers: 28 by [`bound`]), or the header's words about it and the `…` marks (` · row 12,345 alone is over the
+/// budget: bytes 12,345–12,399 of its 12,399 (…), the rest in the next part`, 30 by [`bound`]); the release's
+/// version beside it is counted by its bytes.
+const PIECE_FIELDS_TOKENS: usize = 30;
+
 impl ChangesView {
-    /// Rows in this part.
+    /// Rows in this part (a piece of a row counts as one).
     pub fn rows(&self) -> usize {
         self.props.len()
             + self.functions_added.len()
             + self.functions_removed.len()
             + self.changelog.iter().map(|r| r.lines.len()).sum::<usize>()
+            + usize::from(self.piece.is_some())
     }
 }
 
@@ -467,6 +507,16 @@ fn json_bytes(s: &str) -> usize {
 }
 
 impl Row {
+    /// Where the row sits in the structured form.
+    fn kind(&self) -> &'static str {
+        match self {
+            Row::Prop(_) => "props",
+            Row::Added(_) => "functions_added",
+            Row::Removed(_) => "functions_removed",
+            Row::Log(..) => "changelog",
+        }
+    }
+
     /// The row's line in the text form.
     fn text(&self) -> String {
         match self {
@@ -490,31 +540,6 @@ impl Row {
             Row::Added(f) | Row::Removed(f) | Row::Log(_, f) => json_bytes(f),
         };
         json.max(self.text().len() + 1)
-    }
-
-    /// The row with its longest string cut in half (at a char boundary, ending in `…`); `None` when nothing is left
-    /// to cut.
-    fn halved(&self) -> Option<Row> {
-        let half = |s: &str| -> Option<String> {
-            let keep = s.len() / 2;
-            let at = (0..=keep).rev().find(|&i| s.is_char_boundary(i))?;
-            (at + '…'.len_utf8() < s.len()).then(|| format!("{}…", &s[..at]))
-        };
-        Some(match self {
-            Row::Prop(p) => {
-                let mut p = p.clone();
-                let longest = [p.before.as_ref().map_or(0, String::len), p.after.as_ref().map_or(0, String::len)];
-                match (longest[0].max(longest[1]), p.name.len()) {
-                    (l, n) if l >= n && longest[0] >= longest[1] => p.before = Some(half(p.before.as_deref()?)?),
-                    (l, n) if l >= n => p.after = Some(half(p.after.as_deref()?)?),
-                    _ => p.name = half(&p.name)?,
-                }
-                Row::Prop(p)
-            }
-            Row::Added(f) => Row::Added(half(f)?),
-            Row::Removed(f) => Row::Removed(half(f)?),
-            Row::Log(r, line) => Row::Log(*r, half(line)?),
-        })
     }
 }
 
@@ -561,17 +586,34 @@ impl Changes {
         let rows = self.rows();
         let label = format!("{}@{}", self.served.system, self.served.version);
         let request = self.request();
-        let identity: String = rows.iter().map(|r| r.text() + "\n").collect();
-        let first = match paging.cursor {
+        let lines: Vec<String> = rows.iter().map(Row::text).collect();
+        let identity: String = lines.iter().map(|l| l.clone() + "\n").collect();
+        // Where each row's line starts in `identity`: a cursor's offset is a byte offset into it, at a row's start
+        // or inside a row served in pieces.
+        let starts: Vec<usize> = lines
+            .iter()
+            .scan(0, |at, l| {
+                let start = *at;
+                *at += l.len() + 1;
+                Some(start)
+            })
+            .collect();
+        let (first, inner) = match paging.cursor {
             Some(c) => {
                 let cursor = Cursor::decode(c)?;
                 cursor.check(&label, &request, &identity)?;
-                if cursor.offset as usize >= rows.len() {
-                    return Err(BudgetError::Malformed { why: "it points past the end of the list".into() }.into());
+                let offset = cursor.offset as usize;
+                let row = starts.partition_point(|&s| s <= offset).saturating_sub(1);
+                let inner = offset - starts.get(row).copied().unwrap_or(0);
+                match lines.get(row) {
+                    Some(line) if inner < line.len().max(1) && line.is_char_boundary(inner) => (row, inner),
+                    _ => {
+                        let why = "it does not point where a part starts";
+                        return Err(BudgetError::Malformed { why: why.into() }.into());
+                    }
                 }
-                cursor.offset as usize
             }
-            None => 0,
+            None => (0, 0),
         };
         let room = paging.budget.content() as usize;
         let heading = |i: usize| -> usize {
@@ -580,33 +622,73 @@ impl Changes {
                 _ => 0,
             }
         };
-        let mut served: Vec<Row> = Vec::new();
-        let (mut used, mut shortened) = (0usize, 0u32);
-        for (i, row) in rows.iter().enumerate().skip(first) {
-            let starts_release =
-                i == first || !matches!((&rows[i - 1], row), (Row::Log(a, _), Row::Log(b, _)) if a == b);
-            let cost = row.bound() + if starts_release { heading(i) } else { 0 };
-            if used + cost <= room {
-                used += cost;
-                served.push(row.clone());
-                continue;
-            }
-            if served.is_empty() {
-                // One row alone over the budget: shortened until it fits, and said so.
-                let mut row = row.clone();
-                while row.bound() + heading(i) > room {
-                    match row.halved() {
-                        Some(shorter) => row = shorter,
-                        None => break,
-                    }
+        // A piece of row `i` from byte `from` of its line: as much as fits the room (at least one character).
+        let piece_of = |i: usize, from: usize| -> (RowPiece, usize) {
+            let line = &lines[i];
+            let release = match &rows[i] {
+                Row::Log(r, _) => self.changelog[*r].version.len() + 12,
+                _ => 0,
+            };
+            let fixed = PIECE_FIELDS_TOKENS + release;
+            let mut end = from;
+            let mut cost = fixed;
+            for (j, ch) in line[from..].char_indices() {
+                let mut buf = [0u8; 4];
+                let c = ch.encode_utf8(&mut buf);
+                // Its bytes, what JSON escaping adds, and the text form's `…` marks.
+                let add = c.len() + crate::budget::json_escapes(c);
+                if cost + add > room && j > 0 {
+                    break;
                 }
-                used += row.bound() + heading(i);
-                served.push(row);
-                shortened = 1;
+                cost += add;
+                end = from + j + c.len();
             }
-            break;
+            let version = match &rows[i] {
+                Row::Log(r, _) => Some(self.changelog[*r].version.clone()),
+                _ => None,
+            };
+            let piece = RowPiece {
+                row: i as u32 + 1,
+                kind: rows[i].kind().to_string(),
+                version,
+                from: from as u32,
+                bytes: line.len() as u32,
+                text: line[from..end].to_string(),
+            };
+            (piece, cost)
+        };
+        let mut served: Vec<Row> = Vec::new();
+        let mut piece: Option<RowPiece> = None;
+        let mut used = 0usize;
+        if inner > 0 {
+            let (p, cost) = piece_of(first, inner);
+            used = cost;
+            piece = Some(p);
+        } else {
+            for (i, row) in rows.iter().enumerate().skip(first) {
+                let starts_release =
+                    i == first || !matches!((&rows[i - 1], row), (Row::Log(a, _), Row::Log(b, _)) if a == b);
+                let cost = row.bound() + if starts_release { heading(i) } else { 0 };
+                if used + cost <= room {
+                    used += cost;
+                    served.push(row.clone());
+                    continue;
+                }
+                if served.is_empty() {
+                    // One row alone over the budget: served in pieces, this part the first.
+                    let (p, cost) = piece_of(i, 0);
+                    used = cost;
+                    piece = Some(p);
+                }
+                break;
+            }
         }
-        let end = first + served.len();
+        // Where the next part starts: inside the row of an unfinished piece, else at the next row.
+        let next = match &piece {
+            Some(p) if p.continues() => Some(starts[first] + p.from as usize + p.text.len()),
+            Some(_) => starts.get(first + 1).copied(),
+            None => starts.get(first + served.len()).copied(),
+        };
         let mut part = ListPart {
             rows_total: rows.len() as u32,
             first_row: first as u32,
@@ -614,9 +696,9 @@ impl Changes {
             next_cursor: None,
             max_tokens: paging.budget.lowered.then_some(paging.budget.max_tokens),
         };
-        if end < rows.len() {
+        if let Some(offset) = next {
             let (set, text) = (Cursor::set_id(&label), Cursor::text_id(&identity));
-            part.next_cursor = Some(Cursor { set, text, request, offset: end as u32 }.encode());
+            part.next_cursor = Some(Cursor { set, text, request, offset: offset as u32 }.encode());
         }
         let mut view = ChangesView {
             served: self.served.clone(),
@@ -635,7 +717,9 @@ impl Changes {
             functions_added: vec![],
             functions_removed: vec![],
             changelog: vec![],
-            shortened,
+            piece_continues_release: piece.as_ref().is_some_and(|p| p.from > 0)
+                || matches!(rows.get(first), Some(Row::Log(r, _)) if first_of(&rows, first, *r)),
+            piece,
             part,
         };
         for row in served {
@@ -672,6 +756,7 @@ impl ChangesView {
         lines.extend(self.functions_added.iter().map(|f| format!("+ {f}")));
         lines.extend(self.functions_removed.iter().map(|f| format!("- {f}")));
         lines.extend(self.changelog.iter().flat_map(|r| r.lines.iter().cloned()));
+        lines.extend(self.piece.as_ref().map(RowPiece::line));
         lines
     }
 
@@ -710,6 +795,9 @@ impl ChangesView {
         if let Some(releases) = json["changelog"].as_array_mut() {
             releases.iter_mut().for_each(|r| r["lines"] = serde_json::Value::Array(vec![]));
         }
+        if json["piece"].is_object() {
+            json["piece"]["text"] = serde_json::Value::String(String::new());
+        }
         let envelope = text(Surface::Cli).max(text(Surface::Mcp)).max(rest(&json.to_string()));
         (rows as u32).saturating_add(envelope).min(max_tokens)
     }
@@ -728,11 +816,16 @@ impl Render for ChangesView {
         } else {
             format!("{} → {} · {} changed, functions +{fa} −{fr}, {releases}", self.from, self.to, plural(p, "prop"))
         };
-        let shortened = if self.shortened > 0 {
-            let max = surface.name("--max-tokens");
-            format!(" · {} shortened (…) to fit {max}: raise it for the whole row", plural(self.shortened, "row"))
-        } else {
-            String::new()
+        let shortened = match &self.piece {
+            Some(p) => format!(
+                " · row {} alone is over the budget: bytes {}–{} of its {} (…){}",
+                thousands(p.row),
+                thousands(p.from + 1),
+                thousands(p.from + p.text.len() as u32),
+                thousands(p.bytes),
+                if p.continues() { ", the rest in the next part" } else { "" }
+            ),
+            None => String::new(),
         };
         let mut out = format!(
             "[{} · {}: {what} · ≤ {} {}{shortened}]\n",
@@ -760,12 +853,19 @@ impl Render for ChangesView {
             heading(&mut out, p, p + fa + fr, "Functions", format!("+{fa} −{fr}"), "");
             out.extend(self.functions_added.iter().map(|f| format!("+ {f}\n")));
             out.extend(self.functions_removed.iter().map(|f| format!("- {f}\n")));
+            if let Some(p) = self.piece.as_ref().filter(|p| p.version.is_none()) {
+                out.push_str(&(p.line() + "\n"));
+            }
         }
         let start = if self.changelog_only { 0 } else { p + fa + fr };
         heading(&mut out, start, self.part.rows_total, "Changelog", releases, "");
         for r in &self.changelog {
             out.push_str(&format!("### {}{}\n", r.version, if r.continued { " (continued)" } else { "" }));
             out.extend(r.lines.iter().map(|l| format!("{l}\n")));
+        }
+        if let Some((p, version)) = self.piece.as_ref().and_then(|p| Some((p, p.version.as_ref()?))) {
+            let continued = if self.piece_continues_release { " (continued)" } else { "" };
+            out.push_str(&format!("### {version}{continued}\n{}\n", p.line()));
         }
         if let Some(cur) = &self.part.next_cursor {
             let c = ("component", Arg::Str(self.component.clone()));
@@ -803,7 +903,7 @@ mod tests {
     }
 
     #[test]
-    fn rows_are_bounded_by_their_longer_form_and_halved_to_fit() {
+    fn rows_are_bounded_by_their_longer_form() {
         let p = PropChange { name: "Tag.size".into(), before: Some("'a' | \"b\"".into()), after: None };
         let row = Row::Prop(p);
         assert_eq!(row.text(), "- Tag.size: 'a' | \"b\"");
@@ -815,15 +915,5 @@ mod tests {
         .unwrap();
         assert_eq!((json.len(), row.text().len()), (42, 21));
         assert_eq!(row.bound(), 45, "name 8 + 3, before 9 + 2 escapes + 3 + 10, braces 10");
-        let long = Row::Log(0, "表".repeat(100));
-        let mut r = long.clone();
-        let mut halvings = 0;
-        while r.bound() > 70 {
-            r = r.halved().expect("can be halved");
-            halvings += 1;
-        }
-        assert_eq!(halvings, 3, "300 bytes → 150 → 75 → 39 (each + …)");
-        assert!(matches!(&r, Row::Log(_, l) if l.ends_with('…') && l.starts_with("表")));
-        assert!(Row::Added("x".into()).halved().is_none(), "nothing left to cut");
     }
 }

@@ -398,6 +398,11 @@ fn too_small_for_names(paging: Paging, request: &Request, need: u32) -> LookupEr
 /// function calls): each repeats the set's names and the CLI's `--bundles` directory.
 const ECHO_CALLS: u32 = 3;
 
+/// Tokens of the CLI's `--bundles` directory, by [`crate::budget::bound`] with its quotes, that
+/// [`crate::budget::ENVELOPE_TOKENS`] covers in each call: a temporary directory (`/tmp/.tmpAbC123`, 15 bytes), as
+/// `tests/it/sweep.rs` runs the CLI on antd-mobile's hidden documents at every budget from 300 to 420.
+const CLI_BUNDLES_FREE_TOKENS: u32 = 6;
+
 /// Longest name, path or query part looked up by similarity, in chars; longer ones are echoed shortened.
 pub const MAX_NAME_CHARS: usize = 256;
 
@@ -1867,8 +1872,12 @@ impl BundleSet {
         }
         part.tokens_exact = false;
         let (kept, _) = crate::budget::listed_within((first..names.len()).map(bound), paging.budget.content());
-        if kept == 0 && paging.budget.echo > 0 {
-            return Err(too_small_for_names(paging, request, bound(first)));
+        // As for texts (`part_with`): beside names that leave less than the smallest budget's room, a list is
+        // served only whole, so a chain never stops at a cursor it cannot follow.
+        let cut_room = crate::budget::MIN_MAX_TOKENS - crate::budget::ENVELOPE_TOKENS;
+        if paging.budget.echo > 0 && paging.budget.content() < cut_room {
+            let need = if kept == 0 { bound(first) } else { 0 };
+            return Err(too_small_for_names(paging, request, need.max(cut_room)));
         }
         let end = (first + kept.max(1)).min(names.len());
         if end < names.len() {
@@ -1879,19 +1888,29 @@ impl BundleSet {
     }
 
     /// `paging` with tokens reserved for the names the answer echoes beyond what [`crate::budget::ENVELOPE_TOKENS`]
-    /// covers ([`crate::budget::echo_tokens`]): `names` with their repetitions, and the set's own (`system` and
-    /// `version` in the header and in each of up to [`ECHO_CALLS`] calls, the note once, the CLI's `--bundles`
-    /// directory in each call).
+    /// covers: `names` with their repetitions and the note once ([`crate::budget::echo_tokens`]), and the set's own
+    /// by all their bytes ([`crate::budget::set_echo_tokens`]: `system`, `version` and the language in the header
+    /// and in each of up to [`ECHO_CALLS`] calls, the CLI's `--bundles` directory in each call).
     fn echoing<'p>(&self, paging: Paging<'p>, names: &[(&str, u32)]) -> Paging<'p> {
         let note = self.note.get().map(|n| (n.as_str(), 1));
-        let all: Vec<(&str, u32)> = names
-            .iter()
-            .copied()
-            .chain([(self.manifest.system.as_str(), ECHO_CALLS + 1), (self.manifest.version.as_str(), ECHO_CALLS + 1)])
-            .chain(note)
-            .chain(cli_bundles().map(|d| (d, ECHO_CALLS)))
-            .collect();
-        let budget = paging.budget.echoing(crate::budget::echo_tokens(all));
+        let all: Vec<(&str, u32)> = names.iter().copied().chain(note).collect();
+        // The set's names beyond the few bytes the envelope was measured with (`set_echo_tokens`; the longest
+        // language stands for the one served), and the CLI's directory with its shell quotes as the answer's own
+        // words are bounded (`budget::bound`, as `diff` and `search` bound the calls they print), beyond
+        // `CLI_BUNDLES_FREE_TOKENS`.
+        let lang = self.manifest.langs.iter().max_by_key(|l| l.len()).map_or("", String::as_str);
+        let set = [
+            (self.manifest.system.as_str(), ECHO_CALLS + 1),
+            (self.manifest.version.as_str(), ECHO_CALLS + 1),
+            (lang, ECHO_CALLS + 1),
+        ];
+        let bundles = cli_bundles().map_or(0, |d| {
+            let words = crate::budget::bound(&format!("'{d}'")).saturating_sub(CLI_BUNDLES_FREE_TOKENS);
+            words.saturating_mul(ECHO_CALLS)
+        });
+        let echo =
+            crate::budget::echo_tokens(all).saturating_add(crate::budget::set_echo_tokens(set)).saturating_add(bundles);
+        let budget = paging.budget.echoing(echo);
         Paging { budget, ..paging }
     }
 
@@ -1902,7 +1921,7 @@ impl BundleSet {
 
     /// The segments of `text` (stored, or rebuilt under `text_key`) with their stored token counts. The `tokens`
     /// frame of a bundle is decoded once and kept.
-    fn cuts(&self, bundle: &Bundle, text_key: &str, text: &str) -> Result<Arc<Cuts>, LookupError> {
+    pub(crate) fn cuts(&self, bundle: &Bundle, text_key: &str, text: &str) -> Result<Arc<Cuts>, LookupError> {
         // Cut points cost a scan of the whole text (0.5 ms for Semi's Table): kept for the texts used last, as the
         // texts themselves are.
         let id = format!("{}\0{text_key}", bundle.path());
@@ -2003,10 +2022,20 @@ impl BundleSet {
                 }
             }
         }
-        if paging.budget.echo > 0 && !fits(&part) {
-            // Beside the long names, not even the first segment fits: an error, never an answer over the budget.
-            let need = part.tokens + 2 * crate::budget::json_escapes(&part.text) as u32 + lists(&part);
-            return Err(too_small_for_names(paging, request, need));
+        // Without names beyond the envelope's, the smallest budget leaves this room, where every segment fits: a
+        // chain always goes on. Beside longer names that leave less, a text is served only when it is served
+        // whole, so a chain never stops at a cursor that cannot be followed at its budget: the first part is
+        // refused instead, naming the budget that serves it (trial item 1).
+        let cut_room = crate::budget::MIN_MAX_TOKENS - crate::budget::ENVELOPE_TOKENS;
+        if paging.budget.echo > 0 && room < cut_room {
+            if !fits(&part) {
+                // Not even the first segment fits: an error, never an answer over the budget.
+                let need = part.tokens + 2 * crate::budget::json_escapes(&part.text) as u32 + lists(&part);
+                return Err(too_small_for_names(paging, request, need.max(cut_room)));
+            }
+            if part.next_offset.is_some() || paging.cursor.is_some() {
+                return Err(too_small_for_names(paging, request, cut_room));
+            }
         }
         part.max_tokens = paging.budget.lowered.then_some(paging.budget.max_tokens);
         let (set, text) = (Cursor::set_id(&label), Cursor::text_id(text));

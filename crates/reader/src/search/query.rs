@@ -65,8 +65,8 @@ pub struct FollowUp {
     /// MCP tool name: `component_details` (with `sections`: heading slugs), `get_code_block`,
     /// `get_function_code` or `get_changelog`.
     pub tool: String,
-    /// Its arguments, the system, version and language served included (left out of a hit shortened to fit the
-    /// budget: see [`SearchHit::shortened`]).
+    /// Its arguments, the system, version and language served included: the same call as [`FollowUp::call`], also
+    /// in a hit shortened to fit the budget; left out only at the shortest, where `call` and `tool` alone remain.
     #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
     pub arguments: serde_json::Map<String, serde_json::Value>,
     /// The call written out, e.g. `get_code_block(system="semi", version="2.102.0", lang="zh-CN",
@@ -105,15 +105,22 @@ pub struct SearchHit {
     pub score: f32,
     /// Tokens of the hit's text (stored counts).
     pub tokens: u32,
+    /// For a document section: the sections its follow-up call serves, as line ranges (inclusive), whose lines
+    /// and tokens the hit states and whose text it shows (trial item 3: it stated its own lines while the call
+    /// served the section with its subsections).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub spans: Vec<(u32, u32)>,
     /// The text, exactly as in the document or file; absent when it did not fit the budget (use `follow_up`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     /// How to get the whole section, code block, function or changelog page.
     pub follow_up: FollowUp,
-    // (Shortened further when it must: the call of merged sections names the best one, or the whole document;
-    // at the shortest, `follow_up.cli` is left out and the text shows `call`.)
-    /// True when the hit is listed shortened to fit a small budget (a part's first hit only): its `section` and
-    /// `follow_up.arguments` are left out; `follow_up.call` and `follow_up.cli` still say how to get it.
+    // (Shortened further when it must: the call of merged sections names the best one; then `follow_up.cli` is
+    // left out and the text shows `call`; then the call names the whole document; at the shortest
+    // `follow_up.arguments` are left out too.)
+    /// True when the hit is listed shortened to fit a small budget (a part's first hit only): its `section` is left
+    /// out; `follow_up` (its arguments the same call as `call`) still says how to get it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub shortened: bool,
 }
@@ -155,6 +162,32 @@ pub struct SearchView {
     /// Why there are no hits, or how to get more.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// Bundles whose hits were left out because they could not be read, each with why (`table.bundle: truncated
+    /// …`): the intact bundles are searched, and this says what is missing (at most [`SKIPPED_CHARS`] each).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
+}
+
+/// Characters of each [`SearchView::skipped`] entry, at most.
+pub const SKIPPED_CHARS: usize = 200;
+
+/// Entries of [`SearchView::skipped`] written out, at most; more are counted in one last entry.
+const MAX_SKIPPED: usize = 3;
+
+/// A [`SearchView::skipped`] entry for `e`, cut to [`SKIPPED_CHARS`].
+fn skipped_entry(what: &str, e: &LookupError) -> String {
+    let full = format!("{what}: {e}");
+    if full.chars().count() <= SKIPPED_CHARS {
+        full
+    } else {
+        format!("{}…", full.chars().take(SKIPPED_CHARS - 1).collect::<String>())
+    }
+}
+
+/// Whether `e` says a bundle could not be read (damaged, truncated, changed underneath): its hits are skipped
+/// and said so, the rest of the search is answered.
+fn unreadable(e: &LookupError) -> bool {
+    !matches!(e, LookupError::UnknownComponent { .. } | LookupError::UnknownLang { .. } | LookupError::Budget(_))
 }
 
 /// The decoded parts of a set's `search.bundle`, loaded as queries need them and kept.
@@ -496,13 +529,12 @@ fn search_id(query: &str, opts: &SearchOptions) -> u32 {
     xxhash_rust::xxh3::xxh3_64(key.as_bytes()) as u32
 }
 
-/// The call that lists the next part of a search: `search_docs` with the query (written as the placeholder `QUERY`
-/// when longer than the echo: "the same query"), the filters, the budget asked for and `cursor`; with the system
-/// and version when one set is searched.
+/// The call that lists the next part of a search: `search_docs` with the whole query (the cursor is checked
+/// against it: a placeholder for a long one made a call that could not run, trial item 6), the filters, the
+/// budget asked for and `cursor`; with the system and version when one set is searched. Its size is reserved
+/// with the rest of the answer's envelope (`search_sets`).
 fn next_call(sets: &[&BundleSet], query: &str, opts: &SearchOptions, cursor: &str) -> FollowUp {
-    let q = query.trim();
-    let mut args: Vec<(&str, Arg)> =
-        vec![("query", if q.chars().count() <= ECHO_CHARS { q.into() } else { Arg::Hole("QUERY") })];
+    let mut args: Vec<(&str, Arg)> = vec![("query", query.into())];
     if let Some(c) = &opts.component {
         args.push(("--component", c.clone().into()));
     }
@@ -593,6 +625,7 @@ impl BundleSet {
             tokens: 0,
             max_tokens,
             message: None,
+            skipped: vec![],
         };
         if query.trim().is_empty() {
             view.message = Some(
@@ -702,10 +735,16 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     let several = sets.len() > 1;
     let mut parts: Vec<(&BundleSet, Ranked)> = Vec::new();
     let mut first_error = None;
+    let mut skipped: Vec<String> = Vec::new();
     for set in sets {
         match set.ranked(query, opts, max_tokens) {
             Ok(r) => parts.push((set, r)),
             Err(e @ LookupError::UnknownComponent { .. }) if several => {
+                first_error.get_or_insert(e);
+            }
+            // One set's unreadable index among several: the others are searched, and the answer says so.
+            Err(e) if several && unreadable(&e) => {
+                skipped.push(skipped_entry(&format!("{}@{} search index", set.head().system, set.head().version), &e));
                 first_error.get_or_insert(e);
             }
             Err(e) => return Err(e),
@@ -748,7 +787,24 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     let mut hits: Vec<(usize, Group, SearchHit)> = Vec::new();
     for (i, g) in all {
         let set = parts[i].0;
-        let mut hit = set.hit(&parts[i].1.ix, &g, 0)?;
+        // The hit's bundle is opened now (a function's hit is listed from the manifest): a hit is never listed
+        // with a call that cannot be answered.
+        let readable = |hit: SearchHit| match hit.component.as_deref() {
+            Some(c) => set.component_meta(c).map(|_| hit),
+            None => Ok(hit),
+        };
+        let mut hit = match set.hit(&parts[i].1.ix, &g, 0).and_then(readable) {
+            Ok(hit) => hit,
+            // A damaged component bundle: its hits are left out, said once per bundle.
+            Err(e) if unreadable(&e) => {
+                let entry = skipped_entry(&set.hit_source(&parts[i].1.ix, &g), &e);
+                if !skipped.contains(&entry) {
+                    skipped.push(entry);
+                }
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         if several {
             hit.system = Some(set.head().system.clone());
         }
@@ -782,6 +838,12 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         (Some(n), None) => Some(n.clone()),
         (None, m) => m,
     };
+    if skipped.len() > MAX_SKIPPED {
+        let more = skipped.len() - MAX_SKIPPED;
+        skipped.truncate(MAX_SKIPPED);
+        skipped.push(format!("and {more} more (run `mydesign-docs verify` for the whole list)"));
+    }
+    view.skipped = skipped;
     let longest = SearchCursor { sets: u32::MAX, search: u32::MAX, skip: u32::MAX }.encode();
     let placeholder = SearchView {
         tokens: 999_999,
@@ -795,6 +857,26 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     };
     let mut text_used = bound(&placeholder.render(Surface::Cli)).max(bound(&placeholder.render(Surface::Mcp)));
     let mut json_used = bound(&serde_json::to_string(&placeholder).unwrap_or_default());
+    // A query too long to repeat in the continuation within half the budget gets no call (one with a placeholder
+    // for it could not run: trial item 6) but a message naming the budget that gives one; the cursor stays.
+    let long_query = text_used.max(json_used) > max_tokens / 2;
+    let too_long = |needed: u32| {
+        format!(
+            "this query is too long to repeat in the call that continues at max_tokens {max_tokens}: ask for \
+             max_tokens {needed} or more, or continue the same query with its next_cursor"
+        )
+    };
+    if long_query {
+        let needed = 2 * text_used.max(json_used) + 1;
+        let placeholder = SearchView {
+            next: None,
+            message: with_note(Some(format!("{}. {}", texts_message(true), too_long(needed)))),
+            ..placeholder.clone()
+        };
+        text_used = bound(&placeholder.render(Surface::Cli)).max(bound(&placeholder.render(Surface::Mcp)));
+        json_used = bound(&serde_json::to_string(&placeholder).unwrap_or_default());
+    }
+    let needed = 2 * text_used.max(json_used) + 1;
     // Hits are listed first, without their texts, best first without gaps, in at most half of what the reserve
     // leaves (so that a larger budget lists at least as many: the headers' sizes do not depend on it); texts then
     // fill the rest, best hit first. The first hit of a part is always listed, shortened when it must be.
@@ -820,10 +902,17 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
             // The first hit of the part: listed whole when it fits the whole budget, else shortened.
             let set = parts[*i].0;
             let mut found = None;
-            for level in 0..=3u8 {
-                let mut h = if level == 0 { hit.clone() } else { set.hit(&parts[*i].1.ix, g, level.min(2))? };
-                if level == 3 {
+            // Levels: 1 the best section alone, 2 without the CLI form (the text then shows `call`), 3 the whole
+            // document, 4 without the structured arguments (`call` alone).
+            for level in 0..=4u8 {
+                let short = [0, 1, 1, 2, 2][usize::from(level)];
+                let mut h = if level == 0 { hit.clone() } else { set.hit(&parts[*i].1.ix, g, short)? };
+                if level >= 2 {
                     h.follow_up.cli.clear();
+                }
+                if level == 4 {
+                    // The shortest: the call written out alone (no arguments beside it that could disagree).
+                    h.follow_up.arguments.clear();
                 }
                 h.system = hit.system.clone();
                 let (header, in_json) = sizes(&h);
@@ -849,7 +938,22 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         if text_used + tokens > max_tokens + shown || json_used + tokens > max_tokens {
             continue;
         }
-        let text = set.hit_text(ix, g)?;
+        let text = match set.hit_text(ix, g, &hit.spans) {
+            Ok(text) => text,
+            Err(e) if unreadable(&e) => {
+                // Listed without its text (its call names the damage when made), and said so while it fits.
+                let entry = skipped_entry(&set.hit_source(ix, g), &e);
+                let cost = bound(&format!("[skipped, unreadable: {entry}]\n")) + 3;
+                let fits = text_used + cost <= max_tokens && json_used + cost <= max_tokens;
+                if fits && !view.skipped.contains(&entry) && view.skipped.len() <= MAX_SKIPPED {
+                    text_used += cost;
+                    json_used += cost;
+                    view.skipped.push(entry);
+                }
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let text_in_json = json_string_bound(&text, tokens);
         if text_used - shown + tokens <= max_tokens && json_used + text_in_json <= max_tokens {
             text_used = text_used - shown + tokens;
@@ -867,7 +971,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     view.omitted = total - skip - n - passed;
     if view.omitted > 0 {
         let cursor = SearchCursor { sets: sets_hash, search: search_hash, skip: skip + n + passed }.encode();
-        view.next = Some(next_call(sets, query, opts, &cursor));
+        view.next = (!long_query).then(|| next_call(sets, query, opts, &cursor));
         view.next_cursor = Some(cursor);
     }
     view.tokens = text_used.max(json_used);
@@ -875,6 +979,9 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     let mut message = without_text.then(|| texts_message(opts.max_tokens.is_none()));
     if passed > 0 {
         message = Some(format!("hit {} is over the budget: raise max_tokens to see it", skip + 1));
+    }
+    if long_query && view.omitted > 0 {
+        message = Some(message.map_or(String::new(), |m| m + ". ") + &too_long(needed));
     }
     view.message = with_note(message);
     Ok(view)
@@ -892,6 +999,7 @@ impl BundleSet {
         let key = src.component.as_str();
         let mut section = Vec::new();
         let mut code_lang = None;
+        let (mut spans, mut span_tokens): (Vec<(u32, u32)>, u32) = (Vec::new(), 0);
         // (tool, CLI subcommand, tool-specific arguments)
         let (tool, cli, args): (&str, &str, Vec<(&str, Arg)>) = match g.kind {
             Kind::Doc | Kind::Code => {
@@ -906,17 +1014,40 @@ impl BundleSet {
                     let args = vec![("component", key.into()), ("index", first.block.into())];
                     ("get_code_block", "code-block", args)
                 } else {
-                    let mut slugs: Vec<String> = Vec::new();
-                    let units = if short >= 1 { std::slice::from_ref(best) } else { &g.units[..] };
-                    for u in units {
-                        if let Some(s) = section_path(sections, u.start_line).last()
-                            && !slugs.contains(&s.slug)
-                        {
-                            slugs.push(s.slug.clone());
+                    // The sections the call names: those of the group's units (of the best one alone when
+                    // shortened), a section inside another named once, with it.
+                    let called = |units: &[UnitInfo]| -> Vec<&SectionMeta> {
+                        let mut called: Vec<&SectionMeta> = Vec::new();
+                        for u in units {
+                            if let Some(s) = section_path(sections, u.start_line).last()
+                                && !called.iter().any(|c| c.slug == s.slug)
+                            {
+                                called.push(s);
+                            }
                         }
-                    }
+                        let nested = |s: &SectionMeta| {
+                            called
+                                .iter()
+                                .any(|o| o.slug != s.slug && o.start_line <= s.start_line && s.end_line <= o.end_line)
+                        };
+                        called.iter().copied().filter(|s| !nested(s)).collect()
+                    };
+                    let units = if short >= 1 { std::slice::from_ref(best) } else { &g.units[..] };
+                    let mut slugs: Vec<String> = called(units).iter().map(|s| s.slug.clone()).collect();
                     if short >= 2 {
                         slugs.clear();
+                    }
+                    // The hit states (and shows) what the whole group's call serves, at every level of shortening.
+                    spans = called(&g.units).iter().map(|s| (s.start_line, s.end_line)).collect();
+                    // Counted as the call counts what it serves (`BundleSet::doc`: the stored segments of each
+                    // section's lines).
+                    if !spans.is_empty() {
+                        let (bundle, _) = self.component_meta(key)?;
+                        let doc_key = crate::model::keys::doc(&src.lang);
+                        let text = self.text(&bundle, &doc_key)?;
+                        let cuts = self.cuts(&bundle, &doc_key, &text)?;
+                        span_tokens =
+                            spans.iter().map(|&(a, b)| cuts.tokens(cuts.line_start(a), cuts.line_start(b + 1)).0).sum();
                     }
                     let args = vec![("component", key.into()), ("sections", Arg::List("--section", slugs))];
                     ("component_details", "doc", args)
@@ -946,10 +1077,9 @@ impl BundleSet {
         if short > 0 {
             section.clear();
         }
-        let mut follow_up = follow_up(&self.served(), lang.as_deref(), tool, cli, &args);
-        if short > 0 {
-            follow_up.arguments.clear();
-        }
+        // A shortened hit keeps its structured arguments (the same call as `call`: trial item 4, where a shortened
+        // hit's structuredContent lost its `sections`); only the shortest leaves them out (`search_sets`).
+        let follow_up = follow_up(&self.served(), lang.as_deref(), tool, cli, &args);
         Ok(SearchHit {
             system: None,
             kind: g.kind,
@@ -957,11 +1087,12 @@ impl BundleSet {
             document: src.path.clone(),
             lang: lang.clone(),
             section,
-            start_line: g.start_line(),
-            end_line: g.end_line(),
+            start_line: spans.iter().map(|s| s.0).min().unwrap_or(g.start_line()),
+            end_line: spans.iter().map(|s| s.1).max().unwrap_or(g.end_line()),
             code_lang,
             score: (g.score * 100.0).round() / 100.0,
-            tokens: g.tokens(),
+            tokens: if spans.is_empty() { g.tokens() } else { span_tokens },
+            spans,
             text: None,
             follow_up,
             shortened: short > 0,
@@ -975,8 +1106,19 @@ impl BundleSet {
         Ok((meta, i))
     }
 
-    /// The text of a hit: its units' span of the document or file, or its lines of the changelog.
-    fn hit_text(&self, ix: &SearchIndex, g: &Group) -> Result<String, LookupError> {
+    /// What a hit is read from, for [`SearchView::skipped`]: its component (the changelog, or a function's file).
+    fn hit_source(&self, ix: &SearchIndex, g: &Group) -> String {
+        let src = &ix.meta.sources[g.source as usize];
+        match g.kind {
+            Kind::Changelog => "changelog".to_string(),
+            Kind::Function => format!("file {}", src.path),
+            _ => format!("component {}", src.component),
+        }
+    }
+
+    /// The text of a hit: the sections its call serves (`spans`, line ranges of the document), else its units'
+    /// span of the document or file, or its lines of the changelog.
+    fn hit_text(&self, ix: &SearchIndex, g: &Group, spans: &[(u32, u32)]) -> Result<String, LookupError> {
         let src = &ix.meta.sources[g.source as usize];
         let first = &g.units[0];
         match g.kind {
@@ -992,6 +1134,15 @@ impl BundleSet {
                     (self.component(&src.component)?.bundle.clone(), crate::model::keys::doc(&src.lang))
                 };
                 let text = ix.text(self, &file, &key)?;
+                if !spans.is_empty() {
+                    let lines = crate::line_index::LineIndex::new(&text);
+                    let mut out = String::new();
+                    for &(a, b) in spans {
+                        let part = text.get(lines.start(a)..lines.start(b + 1).min(text.len()));
+                        out.push_str(part.ok_or_else(|| corrupt(&ix.bundle, "section span"))?);
+                    }
+                    return Ok(out);
+                }
                 let end = g.units.iter().map(|u| u.end_byte).max().unwrap_or(first.end_byte);
                 text.get(first.start_byte as usize..end as usize)
                     .map(str::to_string)
@@ -1307,6 +1458,9 @@ impl crate::render::Render for SearchView {
         }
         if let Some(m) = &self.message {
             out.push_str(&format!("[{m}]\n"));
+        }
+        for s in &self.skipped {
+            out.push_str(&format!("[skipped, unreadable: {s}]\n"));
         }
         out.pop();
         out
