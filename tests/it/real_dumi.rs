@@ -194,10 +194,11 @@ fn markdown_outside_the_components_is_reported_as_unused_with_its_count() {
 #[test]
 fn a_demo_cut_by_the_budget_closes_and_reopens_its_fence() {
     // New-user trial: `code-block button 2 --max-tokens 300` printed the demo without fences, and its first part
-    // ended with a stray closing fence.
+    // ended with a stray closing fence. 330 tokens: antd-mobile's names (`5.42.4-alpha.0`, …) leave too little room
+    // at 300, which is refused (`sweep::antd_mobile_documents_hidden_for_demos_fit_every_budget_near_the_minimum`).
     let Some(b) = common::antd_mobile() else { return };
     let file = std::fs::read_to_string(b.repo.join("src/components/button/demos/demo2.tsx")).unwrap();
-    let budget = mydesign_docs::budget::Budget::new(10_000, Some(300)).unwrap();
+    let budget = mydesign_docs::budget::Budget::new(10_000, Some(330)).unwrap();
     let (mut cursor, mut joined, mut parts) = (None::<String>, String::new(), 0);
     loop {
         let paging = Paging { budget, cursor: cursor.as_deref() };
