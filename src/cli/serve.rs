@@ -137,7 +137,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         }
         Some(addr) => {
             tracing::info!("serving {}", served.join("; "));
-            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("tokio runtime")?;
+            // One thread serves every session too (answers take well under a millisecond), and the binary links
+            // no multi-thread scheduler (issue 14's 6 MB).
+            let runtime =
+                tokio::runtime::Builder::new_current_thread().enable_all().build().context("tokio runtime")?;
             runtime.block_on(async {
                 let options = HttpOptions {
                     allow_origins: args.allow_origin,

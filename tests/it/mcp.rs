@@ -1104,8 +1104,9 @@ fn panicking_server() -> mydesign_docs::serve::DocsServer {
     }))
 }
 
+/// A runtime as `serve` builds (one thread).
 fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
 
 const PANIC_ANSWER: &str = "internal error in tool get_changelog: injected fault in get_changelog. This is a bug in \
@@ -1160,7 +1161,8 @@ fn a_panic_is_answered_over_http() {
     let options = mydesign_docs::serve::HttpOptions::new("127.0.0.1:0".parse().unwrap());
     let listener = rt.block_on(mydesign_docs::serve::bind_http(options)).unwrap();
     let authority = listener.local_addr().to_string();
-    rt.spawn(listener.serve(panicking_server()));
+    // The server's runtime has one thread, as `serve --http`'s: driven here while this thread is the client.
+    std::thread::spawn(move || rt.block_on(listener.serve(panicking_server())));
     let mut s = HttpSession::start(&authority);
     for _ in 0..3 {
         let start = Instant::now();
