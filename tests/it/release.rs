@@ -698,6 +698,14 @@ fn diff_shows_props_functions_and_changelog_between_versions() {
     assert!(err.contains("9.0.0") && err.contains("available: 3.4.0, 3.5.0"), "{err}");
     let err = fails_in(tmp, store, &["diff", "tag", "3.5.0", "3.4.0"]);
     assert!(err.contains("3.5.0 is newer than 3.4.0: give the older version first (diff tag 3.4.0 3.5.0)"), "{err}");
+    // A new user's trial: `--lang en` (the alias every other lookup takes) compared props in no language and
+    // answered "0 props changed"; `fr` did the same. The alias is the language; another is refused.
+    let en = ok_in(tmp, store, &["diff", "tag", "3.4.0", "3.5.0", "--lang", "en"]);
+    assert_eq!(en.lines().skip(1).collect::<Vec<_>>(), text.lines().skip(1).collect::<Vec<_>>(), "{en}");
+    let err = fails_in(tmp, store, &["diff", "tag", "3.4.0", "3.5.0", "--lang", "fr"]);
+    assert!(err.contains("fr") && err.contains("en-US, zh-CN"), "{err}");
+    let err = fails_in(tmp, store, &["changelog", "--component", "tag", "--since", "3.4.0", "--lang", "xx"]);
+    assert!(err.contains("xx") && err.contains("en-US, zh-CN"), "{err}");
 }
 
 /// A new user's trial: a diff with nothing changed stated "≤ 0 tokens" (its rows' bound) for a ~40-token answer.

@@ -407,6 +407,10 @@ fn or_empty<T: Default>(r: Result<T, LookupError>) -> Result<T, LookupError> {
 /// [`LookupError::ReversedVersions`] when `old` is newer than `new`; the component is in neither version (with the
 /// closest names); a damaged bundle.
 pub fn changes(old: &BundleSet, new: &BundleSet, component: &str, lang: Option<&str>) -> Result<Changes, LookupError> {
+    // `en` is `en-US`, and a language the set does not have is an error: compared in no language, props came out
+    // as "0 changed" (a new user's trial).
+    let lang = lang.map(|l| new.components_lang(Some(l))).transpose()?;
+    let lang = lang.as_deref();
     let (from, to) = (old.head().version.clone(), new.head().version.clone());
     if crate::read::version_cmp(&from, &to).is_gt() {
         return Err(LookupError::ReversedVersions { from, to });
@@ -470,6 +474,8 @@ pub fn changelog_since(
 ) -> Result<Changes, LookupError> {
     let entry = set.component(component)?;
     let (name, key) = (entry.name.clone(), entry.key.clone());
+    let lang = lang.map(|l| set.components_lang(Some(l))).transpose()?;
+    let lang = lang.as_deref();
     let version = set.head().version.clone();
     let bare = since.trim().trim_start_matches(['v', 'V']);
     if parse_version(bare).is_some() && crate::read::version_cmp(bare, &version).is_gt() {

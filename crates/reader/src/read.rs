@@ -1786,8 +1786,12 @@ impl BundleSet {
         Ok(ComponentsView { served: self.served(), ..ComponentsView::new(self.manifest()?, lang) })
     }
 
-    /// The language of the set a component list in `lang` reports sizes for.
-    fn components_lang(&self, lang: Option<&str>) -> Result<String, LookupError> {
+    /// The set's language `lang` names (an alias such as `en` resolved, case ignored), else the default one: what
+    /// a component list reports sizes for and what `diff` and `changelog --since` read.
+    ///
+    /// # Errors
+    /// [`LookupError::UnknownLang`] (naming the set's languages) when the set has no such language.
+    pub(crate) fn components_lang(&self, lang: Option<&str>) -> Result<String, LookupError> {
         let lang = self.lang(lang);
         let lang = lang.as_deref();
         let langs = &self.manifest.langs;
