@@ -381,3 +381,31 @@ fn build_watch_rebuilds_on_change_and_survives_a_broken_file() {
     };
     assert!(status.success(), "exit status after Ctrl-C: {status:?}; output {:?}", lines.lock().unwrap());
 }
+
+/// A new user's trial: a search cursor from a set rebuilt since (same system and version, another build) was
+/// accepted, and continued a list of hits in another order. It is refused, as a document's cursor is.
+#[test]
+fn a_search_cursor_does_not_continue_over_a_rebuild_of_the_same_version() {
+    let (tmp, repo) = sample_copy();
+    let out = tmp.path().join("out");
+    let (repo_arg, out_arg) = (repo.to_str().unwrap(), out.to_str().unwrap());
+    common::ok(tmp.path(), &["build", repo_arg, "--out", out_arg, "--no-cache"]);
+    let search = |cursor: Option<&str>| {
+        let mut args = vec!["search", "button", "--bundles", out_arg, "--max-tokens", "300", "--json"];
+        args.extend(cursor.map(|c| ["--cursor", c]).into_iter().flatten());
+        common::run(tmp.path(), &args)
+    };
+    let first: serde_json::Value = serde_json::from_slice(&search(None).stdout).unwrap();
+    let cursor = first["next_cursor"].as_str().expect("the search is cut at 300 tokens").to_string();
+    assert!(search(Some(&cursor)).status.success(), "the same build continues");
+    let doc = repo.join("docs/button/index.md");
+    let text = std::fs::read_to_string(&doc).unwrap();
+    std::fs::write(&doc, format!("{text}\n## Button groups\n\nButtons in a button group share a border.\n")).unwrap();
+    common::ok(tmp.path(), &["build", repo_arg, "--out", out_arg, "--no-cache"]);
+    let after = search(Some(&cursor));
+    assert_eq!(after.status.code(), Some(2));
+    // With `--json` the error is the JSON answer.
+    let err: serde_json::Value = serde_json::from_slice(&after.stdout).unwrap();
+    let err = err["error"].as_str().unwrap();
+    assert!(err.contains("another search") && err.contains("search \"button\""), "{err}");
+}

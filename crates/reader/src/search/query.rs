@@ -480,7 +480,7 @@ fn texts_message(default_budget: bool) -> String {
 /// URL-safe base64).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 struct SearchCursor {
-    /// Hash of the `system@version` labels searched.
+    /// Hash of the `system@version` labels searched, with their build ids.
     sets: u32,
     /// Hash of the query and its filters.
     search: u32,
@@ -516,9 +516,11 @@ impl SearchCursor {
     }
 }
 
-/// The [`SearchCursor::sets`] of `sets`.
+/// The [`SearchCursor::sets`] of `sets`: their labels and build ids (a rebuild of the same version ranks other
+/// hits, so a cursor of the former build is refused).
 fn sets_id(sets: &[&BundleSet]) -> u32 {
-    let labels: Vec<String> = sets.iter().map(|s| format!("{}@{}", s.head().system, s.head().version)).collect();
+    let labels: Vec<String> =
+        sets.iter().map(|s| format!("{}@{}#{}", s.head().system, s.head().version, s.head().build_id)).collect();
     xxhash_rust::xxh3::xxh3_64(labels.join(",").as_bytes()) as u32
 }
 
