@@ -868,8 +868,9 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
              max_tokens {needed} or more, or continue the same query with its next_cursor"
         )
     };
+    // The budget at which the query's continuation fits in half: what the messages below ask for.
+    let needed = 2 * text_used.max(json_used) + 1;
     if long_query {
-        let needed = 2 * text_used.max(json_used) + 1;
         let placeholder = SearchView {
             next: None,
             message: with_note(Some(format!("{}. {}", texts_message(true), too_long(needed)))),
@@ -878,7 +879,6 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         text_used = bound(&placeholder.render(Surface::Cli)).max(bound(&placeholder.render(Surface::Mcp)));
         json_used = bound(&serde_json::to_string(&placeholder).unwrap_or_default());
     }
-    let needed = 2 * text_used.max(json_used) + 1;
     // Hits are listed first, without their texts, best first without gaps, in at most half of what the reserve
     // leaves (so that a larger budget lists at least as many: the headers' sizes do not depend on it); texts then
     // fill the rest, best hit first. The first hit of a part is always listed, shortened when it must be.
