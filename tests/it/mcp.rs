@@ -1370,3 +1370,37 @@ fn repeated_calls_get_the_same_answer_and_other_arguments_their_own() {
     let r = c.call("component_details", json!({"component": "tabel"}));
     assert_eq!(r["result"]["isError"], true, "{r}");
 }
+
+/// A new user's trial: `resources/list` had no budget (251 resources, 13,629 tokens in one answer, over the
+/// server's cap). It is paged under the cap with `nextCursor`, every resource listed once.
+#[test]
+fn resources_list_is_paged_within_the_cap() {
+    let Some(b) = common::semi() else { return };
+    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    let with_docs = b.set.manifest().unwrap().components.iter().filter(|c| !c.docs.is_empty()).count();
+    for cap in [None, Some(300), Some(1_000)] {
+        let mut args = vec!["--bundles".to_string(), arg(&b.report.dir).to_string()];
+        args.extend(cap.map(|n| ["--max-tokens".to_string(), n.to_string()]).into_iter().flatten());
+        let mut c = Client::start(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let (mut uris, mut pages, mut cursor) = (Vec::new(), 0, None::<String>);
+        loop {
+            let params = cursor.as_ref().map_or(json!({}), |c| json!({"cursor": c}));
+            let r = c.request("resources/list", params);
+            let result = &r["result"];
+            let tokens = counter.count(&result.to_string());
+            assert!(tokens <= cap.unwrap_or(10_000), "{cap:?}, page {pages}: {tokens} tokens");
+            uris.extend(result["resources"].as_array().unwrap().iter().map(|r| r["uri"].as_str().unwrap().to_string()));
+            pages += 1;
+            match result["nextCursor"].as_str() {
+                Some(next) => cursor = Some(next.to_string()),
+                None => break,
+            }
+        }
+        let unique: std::collections::BTreeSet<&String> = uris.iter().collect();
+        assert_eq!((uris.len(), unique.len()), (with_docs, with_docs), "{cap:?}: every resource once");
+        // (Pages are bounded by bytes: Semi's 101 take 2 at the default cap, 5,787 tokens in all.)
+        assert!(pages > 1 || cap.is_none(), "{cap:?}: {pages} pages");
+        let r = c.request("resources/list", json!({"cursor": "nope"}));
+        assert_eq!(r["error"]["code"], INVALID_PARAMS, "{r}");
+    }
+}

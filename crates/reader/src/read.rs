@@ -407,7 +407,7 @@ const CLI_BUNDLES_FREE_TOKENS: u32 = 6;
 pub const MAX_NAME_CHARS: usize = 256;
 
 /// `s` for an error message: at most 80 chars, with `…` when cut (a 1 MB argument is not echoed back).
-fn echo(s: &str) -> String {
+pub fn echo(s: &str) -> String {
     if s.chars().count() <= 80 { s.to_string() } else { format!("{}…", s.chars().take(79).collect::<String>()) }
 }
 

@@ -272,13 +272,17 @@ impl ServerHandler for DocsServer {
 
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let mut resources = Vec::new();
+        // The answer is capped as tools' are (the smallest cap of the sets listed): a page of resources, then
+        // `nextCursor` (a new user's trial: 251 resources were 13,629 tokens in one answer).
+        let mut cap = u32::MAX;
         for (system, _) in self.library.systems() {
             // A set whose manifest cannot be read is left out of the list; reading it reports why.
             let Ok(set) = self.library.select(Some(&system), None) else { continue };
+            cap = cap.min(self.cap(&set));
             let Ok(m) = set.manifest() else { continue };
             for c in m.components.iter().filter(|c| !c.docs.is_empty()) {
                 let mut r = Resource::new(format!("{RESOURCE_SCHEME}{}/{}/{}", m.system, m.version, c.name), &c.name)
@@ -292,7 +296,23 @@ impl ServerHandler for DocsServer {
                 resources.push(r);
             }
         }
-        Ok(ListResourcesResult::with_all_items(resources))
+        let first = match request.and_then(|r| r.cursor) {
+            None => 0,
+            Some(c) => c.parse::<usize>().ok().filter(|&n| n > 0 && n < resources.len()).ok_or_else(|| {
+                ErrorData::invalid_params(
+                    format!("cursor `{}` is not one this list gave: list again without it", crate::read::echo(&c)),
+                    None,
+                )
+            })?,
+        };
+        let (kept, _) = crate::budget::listed_within(
+            resources[first..].iter().map(|r| crate::budget::bound(&serde_json::to_string(r).unwrap_or_default()) + 1),
+            cap.saturating_sub(crate::budget::ENVELOPE_TOKENS),
+        );
+        let end = (first + kept.max(1)).min(resources.len());
+        let next_cursor = (end < resources.len()).then(|| end.to_string());
+        let page = resources.drain(first..end).collect();
+        Ok(ListResourcesResult { next_cursor, ..ListResourcesResult::with_all_items(page) })
     }
 
     async fn list_resource_templates(
