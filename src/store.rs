@@ -428,8 +428,15 @@ pub fn install(from: &Path, store: &Path, force: bool) -> Result<Vec<InstallRepo
         dirs.iter()
             .map(|d| {
                 let origin = shown(d);
+                // Every set is verified before any is installed: a damaged one beside good ones leaves the store
+                // as it was (a new user's trial: the good sets were installed, the error said "unchanged").
+                let verified = || -> Result<Unpacked, StoreError> {
+                    let set = read_set_dir(d)?;
+                    BundleSet::open(d)?.verify()?;
+                    Ok(set)
+                };
                 // The reader names the set's generation (its canonical path): name it as the user did.
-                let set = read_set_dir(d).map_err(|e| match e {
+                let set = verified().map_err(|e| match e {
                     StoreError::Lookup(e) => {
                         StoreError::Damaged { origin: origin.clone(), message: renamed(&e.to_string(), d, &origin) }
                     }

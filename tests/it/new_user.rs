@@ -360,3 +360,26 @@ fn install_names_a_built_set_by_its_link_not_its_generation() {
         )
     );
 }
+
+/// A new user's trial: `install DIR` with a good set and a damaged one installed the good one, then said of the
+/// damaged one "nothing was installed … (the store is unchanged)". Every set is verified first: the store stays
+/// as it was, as the message says.
+#[test]
+fn install_of_a_directory_with_one_damaged_set_installs_none() {
+    let (versions, _) = crate::release::two_versions();
+    let t = tempfile::tempdir().unwrap();
+    let t = t.path();
+    copy_set(&common::sample().report.dir, &t.join("both/my-design@3.4.0"), "");
+    copy_set(&versions.join("built/my-design@3.5.0"), &t.join("both/my-design@3.5.0"), "");
+    let bundle = t.join("both/my-design@3.5.0/button.bundle");
+    let len = std::fs::metadata(&bundle).unwrap().len();
+    std::fs::OpenOptions::new().write(true).open(&bundle).unwrap().set_len(len / 2).unwrap();
+    let err = common::fails(t, &["install", "both", "--store", "store"]);
+    assert!(err.contains("both/my-design@3.5.0") && err.contains("the store is unchanged"), "{err}");
+    let installed: Vec<_> = std::fs::read_dir(t.join("store"))
+        .map(|d| {
+            d.filter_map(Result::ok).map(|e| e.file_name()).filter(|n| !n.to_string_lossy().starts_with('.')).collect()
+        })
+        .unwrap_or_default();
+    assert!(installed.is_empty(), "installed: {installed:?}");
+}
