@@ -457,7 +457,8 @@ pub fn install(from: &Path, store: &Path, force: bool) -> Result<Vec<InstallRepo
 
 /// `message` with the directory `dir` (canonical, as the reader names it, or as given) spelled `origin`.
 fn renamed(message: &str, dir: &Path, origin: &str) -> String {
-    let names = [dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()), dir.to_path_buf()];
+    // As typed but without a trailing `/` (`origin` has none either).
+    let names = [dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()), dir.components().collect()];
     names.iter().map(|p| p.display().to_string()).fold(message.to_string(), |m, name| m.replace(&name, origin))
 }
 

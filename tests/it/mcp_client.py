@@ -216,7 +216,14 @@ async def session(c, checks, label, p):
     templates = (await c.list_resource_templates()).resource_templates
     checks.check(f"{label} resource template", [t.uri_template for t in templates] == ["mydesign://{system}/{version}/{component}"], templates)
     uri = f"mydesign://{p['system']}/{p['version']}/{comp}"
-    listed = (await c.list_resources()).resources
+    # The list is paged under the server's cap: follow nextCursor as a client does.
+    listed, cursor = [], None
+    while True:
+        page = await c.list_resources(cursor=cursor)
+        listed += page.resources
+        cursor = page.next_cursor
+        if not cursor:
+            break
     checks.check(f"{label} resources/list has {uri}", any(str(x.uri) == uri for x in listed), len(listed))
     doc = text_of(await c.call_tool("component_details", {"component": comp}))
     for u in (uri, f"mydesign://{p['system']}/latest/{comp}"):
