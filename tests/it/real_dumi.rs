@@ -253,3 +253,40 @@ fn props_serves_the_props_tables_the_card_advertises_even_beside_a_props_heading
     let v = b.set.details("button", Some("zh-CN"), None, &sections(&["props"]), Paging::unlimited()).unwrap();
     assert!(matches!(v, mydesign_docs::read::DetailsView::Props(ref p) if p.tables_total == 3), "{v:?}");
 }
+
+/// A new user's trial: `doc button --section props --json --max-tokens 420` answered `"props": []` in every part,
+/// the tables being longer than a part; the rows were only in the text. A part now lists the rows it shows, in
+/// their tables: following the cursors lists every prop once, each in its part's text. (At 420 a part is a row or
+/// two, whose structured copy does not fit beside its text: those parts list none.)
+#[test]
+fn props_cut_by_the_budget_list_the_rows_each_part_shows() {
+    let Some(b) = common::antd_mobile() else { return };
+    let whole = b.set.props("button", Some("en-US"), Paging::unlimited()).unwrap();
+    let all: Vec<(String, String)> =
+        whole.props.iter().flat_map(|t| t.props.iter().map(|p| (t.name.clone(), p.name.clone()))).collect();
+    assert_eq!(all.len(), 18);
+    for max in [600, 1_000] {
+        let budget = mydesign_docs::budget::Budget::new(10_000, Some(max)).unwrap();
+        let (mut cursor, mut listed, mut parts) = (None::<String>, Vec::new(), 0);
+        loop {
+            let part = b.set.props("button", Some("en-US"), Paging { budget, cursor: cursor.as_deref() }).unwrap();
+            for t in &part.props {
+                for p in &t.props {
+                    assert!(
+                        part.text.contains(&format!("| {}", p.name)),
+                        "{max}, part {parts}: {} not in its text",
+                        p.name
+                    );
+                    listed.push((t.name.clone(), p.name.clone()));
+                }
+            }
+            parts += 1;
+            match part.next_cursor {
+                Some(c) => cursor = Some(c),
+                None => break,
+            }
+        }
+        assert!(parts > 1, "{max}: cut");
+        assert_eq!(listed, all, "{max}: every prop once, in order");
+    }
+}

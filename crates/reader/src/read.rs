@@ -685,7 +685,7 @@ pub struct PropsView {
     /// Props in all those tables.
     pub props_total: u32,
     /// The tables shown in `text` (all of them unless the answer was cut): from the sources, and from this
-    /// document's API tables.
+    /// document's API tables. A table the part shows only some rows of holds those rows.
     pub props: Vec<PropsTable>,
     /// Lines served and what is left.
     #[serde(flatten)]
@@ -2326,36 +2326,81 @@ impl BundleSet {
             form: DocForm::Props,
             sections: vec![],
         };
-        // Each table's byte span in the text and an upper bound of its JSON's tokens: its text's stored count,
-        // plus 40 for the field names of the table and of each prop, plus what escaping its strings adds.
-        let spans: Vec<(usize, usize, u32)> = props
+        // Each table's rows (one line per prop, after its heading, a blank line, the header and the rule) with an
+        // upper bound of their JSON's tokens: the row's stored count, plus 48 for its field names and nulls, plus
+        // what escaping its strings adds; and the table's own (its heading's count, its field names, its path).
+        struct Rows {
+            head: u32,
+            rows: Vec<(usize, usize, u32)>,
+        }
+        let line_ends = |a: usize, b: usize| {
+            let mut ends: Vec<usize> = text[a..b].match_indices('\n').map(|(i, _)| a + i + 1).collect();
+            ends.insert(0, a);
+            ends
+        };
+        let tables: Vec<Rows> = props
             .iter()
             .zip(&table_spans)
             .map(|(t, &(a, b))| {
-                let escapes: usize = t
+                let starts = line_ends(a, b);
+                let first_row = starts.get(4).copied().unwrap_or(b);
+                let rows = t
                     .props
                     .iter()
-                    .map(|p| {
-                        crate::budget::json_escapes(&p.type_text)
+                    .enumerate()
+                    .filter_map(|(i, p)| {
+                        let (ra, rb) = (*starts.get(4 + i)?, *starts.get(5 + i)?);
+                        let escapes = crate::budget::json_escapes(&p.type_text)
                             + p.description.as_deref().map_or(0, crate::budget::json_escapes)
-                            + p.default.as_deref().map_or(0, crate::budget::json_escapes)
+                            + p.default.as_deref().map_or(0, crate::budget::json_escapes);
+                        Some((ra, rb, cuts.tokens(ra, rb).0 + 48 + escapes as u32))
                     })
-                    .sum();
-                let bound = cuts.tokens(a, b).0 as usize + 40 * (t.props.len() + 1) + escapes + t.path.len();
-                (a, b, bound as u32)
+                    .collect();
+                let head = cuts.tokens(a, first_row).0 + 48 + t.path.len() as u32;
+                Rows { head, rows }
             })
             .collect();
-        // Structured, the tables this part shows whole: no more than its text (clients may show either to the model).
-        let whole_in = |part: &Part, &(a, b, _): &(usize, usize, u32)| {
+        // Structured, the rows this part shows (no more than its text: clients may show either to the model),
+        // each in its table.
+        let inside = |part: &Part, a: usize, b: usize| {
             let start = part.offset as usize;
             a >= start && b <= start + part.text.len() && a < b
         };
-        let lists = |part: &Part| spans.iter().filter(|s| whole_in(part, s)).map(|s| s.2).sum();
+        let shown = |part: &Part, i: usize| -> Vec<usize> {
+            let t = &tables[i];
+            let whole = inside(part, table_spans[i].0, table_spans[i].1);
+            (0..t.rows.len()).filter(|&r| whole || inside(part, t.rows[r].0, t.rows[r].1)).collect()
+        };
+        let listed = |part: &Part, i: usize| {
+            !shown(part, i).is_empty()
+                || (tables[i].rows.is_empty() && inside(part, table_spans[i].0, table_spans[i].1))
+        };
+        let lists = |part: &Part| {
+            (0..tables.len())
+                .filter(|&i| listed(part, i))
+                .map(|i| tables[i].head + shown(part, i).iter().map(|&r| tables[i].rows[r].2).sum::<u32>())
+                .sum()
+        };
         // Echoed: the component in the header, the continuation and its cursor, the JSON.
         let paging = self.echoing(paging, &[(meta.name.as_str(), 5)]);
         let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
         let (tables_total, props_total) = (props.len() as u32, props.iter().map(|t| t.props.len() as u32).sum());
-        let props = props.into_iter().zip(&spans).filter(|(_, s)| whole_in(&part, s)).map(|(t, _)| t).collect();
+        // A part of one segment is served even when its rows do not fit beside it structured (a row of hundreds of
+        // tokens at the smallest budget): it then lists none, as its text says all.
+        let room = paging.budget.content();
+        let structured = part.tokens + 2 * crate::budget::json_escapes(&part.text) as u32 + lists(&part) <= room;
+        let props = props
+            .into_iter()
+            .enumerate()
+            .filter(|&(i, _)| structured && listed(&part, i))
+            .map(|(i, mut t)| {
+                let keep = shown(&part, i);
+                if keep.len() < t.props.len() {
+                    t.props = keep.into_iter().map(|r| t.props[r].clone()).collect();
+                }
+                t
+            })
+            .collect();
         Ok(PropsView {
             served: self.served(),
             component: meta.name.clone(),
