@@ -62,9 +62,9 @@ pub fn set_echo_tokens<'a>(names: impl IntoIterator<Item = (&'a str, u32)>) -> u
 }
 
 /// Bytes of each of the set's names (`system`, `version`, language) that [`ENVELOPE_TOKENS`] covers: it was
-/// measured on Semi (`2.90.10`, 7 bytes, 6 tokens), Blueprint and the sample (`blueprint`, `my-design`: 9 bytes). Every byte beyond is reserved as a
-/// token at each repetition ([`set_echo_tokens`]); the CLI's `--bundles` directory, never part of that
-/// measurement, is reserved whole (by [`bound`]) in each call.
+/// measured on Semi (`2.90.10`, 7 bytes, 6 tokens), Blueprint and the sample (`blueprint`, `my-design`: 9 bytes).
+/// Every byte beyond is reserved as a token at each repetition ([`set_echo_tokens`]); the CLI's `--bundles`
+/// directory, never part of that measurement, is reserved whole (by [`bound`]) in each call.
 pub const SET_FREE_BYTES: usize = 9;
 
 /// Lines longer than this many bytes (1 KiB, about 250 tokens of English) are also cut after words.

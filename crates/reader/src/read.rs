@@ -1289,6 +1289,18 @@ fn stored_row(stored: &[u32], len: usize, i: usize) -> Option<u32> {
     (stored.len() == len).then(|| stored[i] + ROW_JOIN_TOKENS)
 }
 
+/// The room the smallest budget leaves beside the envelope when no name needs reserving, where every segment fits
+/// (tokens): beside longer names that leave less, texts and lists are served only whole, so a chain never stops at
+/// a cursor that cannot be followed at its budget.
+const CUT_ROOM: u32 = crate::budget::MIN_MAX_TOKENS - crate::budget::ENVELOPE_TOKENS;
+
+/// An upper bound of a part's structured form: its text's tokens, what escaping the text adds, and the `lists`
+/// beside it (tokens).
+fn structured_tokens(part: &Part, lists: &dyn Fn(&Part) -> u32) -> u32 {
+    let escapes = 2 * crate::budget::json_escapes(&part.text) as u32;
+    part.tokens.saturating_add(escapes).saturating_add(lists(part))
+}
+
 /// An upper bound of a component row's tokens in the list's JSON and text forms, for sets without stored row counts:
 /// the bytes of its JSON (with a comma), plus the text form's padding to `width` and its number columns and
 /// language note.
@@ -1835,9 +1847,8 @@ impl BundleSet {
         if part.next_cursor.is_none() && rows.start == 0 {
             return Ok(ComponentsView { part, served: self.served(), ..ComponentsView::new(m, lang) });
         }
-        let rows_served = rows.clone();
+        let tokens = rows.clone().map(bound).sum();
         let components: Vec<ComponentRow> = rows.map(|i| ComponentsView::row(m, i, &lang)).collect();
-        let tokens = (rows_served.clone()).map(bound).sum();
         Ok(ComponentsView { tokens, components, part, served: self.served(), ..ComponentsView::new_empty(m, lang) })
     }
 
@@ -1878,10 +1889,9 @@ impl BundleSet {
         let (kept, _) = crate::budget::listed_within((first..names.len()).map(bound), paging.budget.content());
         // As for texts (`part_with`): beside names that leave less than the smallest budget's room, a list is
         // served only whole, so a chain never stops at a cursor it cannot follow.
-        let cut_room = crate::budget::MIN_MAX_TOKENS - crate::budget::ENVELOPE_TOKENS;
-        if paging.budget.echo > 0 && paging.budget.content() < cut_room {
+        if paging.budget.echo > 0 && paging.budget.content() < CUT_ROOM {
             let need = if kept == 0 { bound(first) } else { 0 };
-            return Err(too_small_for_names(paging, request, need.max(cut_room)));
+            return Err(too_small_for_names(paging, request, need.max(CUT_ROOM)));
         }
         let end = (first + kept.max(1)).min(names.len());
         if end < names.len() {
@@ -2005,10 +2015,7 @@ impl BundleSet {
         };
         let room = paging.budget.content();
         // The structured form's bound: the part's text, what escaping adds, and the lists beside it.
-        let fits = |part: &Part| {
-            let escapes = 2 * crate::budget::json_escapes(&part.text) as u32;
-            part.tokens.saturating_add(escapes).saturating_add(lists(part)) <= room
-        };
+        let fits = |part: &Part| structured_tokens(part, lists) <= room;
         let mut part = serve(text, cuts, ranges, offset, room, fences);
         if !fits(&part) {
             // The largest text whose structured form fits, by bisection over the text's share of the budget (the
@@ -2030,15 +2037,14 @@ impl BundleSet {
         // chain always goes on. Beside longer names that leave less, a text is served only when it is served
         // whole, so a chain never stops at a cursor that cannot be followed at its budget: the first part is
         // refused instead, naming the budget that serves it (trial item 1).
-        let cut_room = crate::budget::MIN_MAX_TOKENS - crate::budget::ENVELOPE_TOKENS;
-        if paging.budget.echo > 0 && room < cut_room {
+        if paging.budget.echo > 0 && room < CUT_ROOM {
             if !fits(&part) {
                 // Not even the first segment fits: an error, never an answer over the budget.
-                let need = part.tokens + 2 * crate::budget::json_escapes(&part.text) as u32 + lists(&part);
-                return Err(too_small_for_names(paging, request, need.max(cut_room)));
+                let need = structured_tokens(&part, lists);
+                return Err(too_small_for_names(paging, request, need.max(CUT_ROOM)));
             }
             if part.next_offset.is_some() || paging.cursor.is_some() {
-                return Err(too_small_for_names(paging, request, cut_room));
+                return Err(too_small_for_names(paging, request, CUT_ROOM));
             }
         }
         part.max_tokens = paging.budget.lowered.then_some(paging.budget.max_tokens);
@@ -2387,8 +2393,7 @@ impl BundleSet {
         let (tables_total, props_total) = (props.len() as u32, props.iter().map(|t| t.props.len() as u32).sum());
         // A part of one segment is served even when its rows do not fit beside it structured (a row of hundreds of
         // tokens at the smallest budget): it then lists none, as its text says all.
-        let room = paging.budget.content();
-        let structured = part.tokens + 2 * crate::budget::json_escapes(&part.text) as u32 + lists(&part) <= room;
+        let structured = structured_tokens(&part, &lists) <= paging.budget.content();
         let props = props
             .into_iter()
             .enumerate()
