@@ -2375,7 +2375,10 @@ impl BundleSet {
         let shown = |part: &Part, i: usize| -> Vec<usize> {
             let t = &tables[i];
             let whole = inside(part, table_spans[i].0, table_spans[i].1);
-            (0..t.rows.len()).filter(|&r| whole || inside(part, t.rows[r].0, t.rows[r].1)).collect()
+            // A row is listed by the part its line ends in: a line longer than a part (cut inside, at the extra cut
+            // points of a long segment) is listed once, with the part that completes it.
+            let ends_in = |b: usize| b > part.offset as usize && b <= part.offset as usize + part.text.len();
+            (0..t.rows.len()).filter(|&r| whole || ends_in(t.rows[r].1)).collect()
         };
         let listed = |part: &Part, i: usize| {
             !shown(part, i).is_empty()
