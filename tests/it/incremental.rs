@@ -407,5 +407,5 @@ fn a_search_cursor_does_not_continue_over_a_rebuild_of_the_same_version() {
     // With `--json` the error is the JSON answer.
     let err: serde_json::Value = serde_json::from_slice(&after.stdout).unwrap();
     let err = err["error"].as_str().unwrap();
-    assert!(err.contains("another search") && err.contains("search \"button\""), "{err}");
+    assert!(err.contains("this search on another build") && err.contains("search \"button\""), "{err}");
 }

@@ -821,7 +821,11 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         Some(c) => {
             let cur = SearchCursor::decode(c)?;
             if cur.sets != sets_hash || cur.search != search_hash {
-                let cursor = "another search (another query, filters or bundle set)".to_string();
+                let cursor = if cur.search == search_hash {
+                    "this search on another build of the bundles (rebuilt or replaced since)".to_string()
+                } else {
+                    "another search (another query, filters or bundle set)".to_string()
+                };
                 let call = format!("search \"{}\"", view.query);
                 return Err(crate::budget::BudgetError::Mismatch { cursor, call }.into());
             }
