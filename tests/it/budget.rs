@@ -3,15 +3,15 @@
 //! the reader never does). Skips, saying why, when ../shared is absent.
 
 use crate::common;
+use crate::common::Tiktoken;
 
 use mydesign_docs::budget::{Budget, BudgetError, DEFAULT_MAX_TOKENS, ENVELOPE_TOKENS};
-use mydesign_docs::compile::tokens::TokenCounter;
 use mydesign_docs::read::DetailsView;
 use mydesign_docs::read::{BundleSet, Detail, LookupError, Paging};
 use mydesign_docs::render::Render;
 
-fn counter() -> TokenCounter {
-    TokenCounter::new("o200k_base").unwrap()
+fn counter() -> Tiktoken {
+    Tiktoken::new("o200k_base")
 }
 
 fn default_paging(set: &BundleSet) -> Paging<'static> {
@@ -20,7 +20,7 @@ fn default_paging(set: &BundleSet) -> Paging<'static> {
 
 /// Tokens of an answer as an MCP client sees it; a text of at most `limit` bytes has at most `limit` tokens (every
 /// token is at least one byte), so only longer ones are tokenized.
-fn tokens_over(text: &str, limit: usize, counter: &TokenCounter) -> Option<u32> {
+fn tokens_over(text: &str, limit: usize, counter: &Tiktoken) -> Option<u32> {
     (text.len() > limit).then(|| counter.count(text))
 }
 
@@ -30,7 +30,7 @@ fn follow(
     set: &BundleSet,
     first: impl Fn(Paging) -> Result<DetailsView, LookupError>,
     budget: Budget,
-    counter: &TokenCounter,
+    counter: &Tiktoken,
 ) -> String {
     let mut joined = String::new();
     let mut cursor: Option<String> = None;

@@ -6,7 +6,7 @@ use std::process::Command;
 
 /// The compiler's heavy dependencies: Markdown parsing, tree-sitter, the tokenizer.
 const COMPILER_ONLY: [&str; 5] =
-    ["comrak", "tree-sitter", "tree-sitter-javascript", "tree-sitter-typescript", "tiktoken-rs"];
+    ["comrak", "tree-sitter", "tree-sitter-javascript", "tree-sitter-typescript", "bpe-openai"];
 /// The server's: MCP, HTTP, async runtime.
 const SERVER_ONLY: [&str; 3] = ["rmcp", "hyper", "tokio"];
 
@@ -60,7 +60,7 @@ fn the_reader_only_binary_links_no_compiler() {
     assert_none_of(&names, &["mydesign-docs-compiler"], "mydesign-docs --no-default-features --features serve");
     // And the default binary does have the compiler (so the assertions above can fail).
     let full = tree(&["-p", "mydesign-docs"]);
-    assert!(full.iter().any(|n| n == "comrak") && full.iter().any(|n| n == "tiktoken-rs"), "{full:?}");
+    assert!(full.iter().any(|n| n == "comrak") && full.iter().any(|n| n == "bpe-openai"), "{full:?}");
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! damaged sets, shell-quoted continuation commands, ambiguous sections, explicit languages, line ranges.
 
 use crate::common;
+use crate::common::Tiktoken;
 
 use std::path::Path;
 
@@ -442,7 +443,7 @@ fn cli_arguments_from_a_new_users_trial() {
     let out = common::ok(tmp.path(), &args.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(tmp.path().join("dist/my-design@3.4.0.tar.zst").is_file(), "{out}");
     // `--json` is the compact JSON MCP sends, which the budget bounds: at 300 it stays within 300 tokens.
-    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    let counter = Tiktoken::new("o200k_base");
     for lookup in [vec!["doc", "table", "--detail", "brief"], vec!["files", "table"], vec!["doc", "table", "--full"]] {
         let mut args = at(&lookup);
         args.extend(["--max-tokens".into(), "300".into(), "--json".into()]);

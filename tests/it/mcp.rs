@@ -8,6 +8,7 @@
 //! `../shared` is present.
 
 use crate::common;
+use crate::common::Tiktoken;
 #[path = "common/mcp_http.rs"]
 mod mcp_http;
 #[path = "common/mcp_stdio.rs"]
@@ -21,7 +22,6 @@ use std::time::{Duration, Instant};
 
 use mcp_http::{HttpSession, load, percentile};
 use mcp_stdio::StdioClient;
-use mydesign_docs::compile::tokens::TokenCounter;
 use serde_json::{Value, json};
 
 /// JSON-RPC "invalid params".
@@ -93,7 +93,7 @@ fn arg(p: &Path) -> &str {
 
 /// Tokens (o200k_base) of a JSON value as sent.
 fn tokens(v: &Value) -> u32 {
-    TokenCounter::new("o200k_base").expect("o200k").count(&v.to_string())
+    Tiktoken::new("o200k_base").count(&v.to_string())
 }
 
 #[test]
@@ -156,7 +156,7 @@ fn tools_list_is_complete_and_small() {
         .map(|t| json!({"name": t["name"], "description": t["description"], "input_schema": t["inputSchema"]}))
         .collect();
     let (bytes, all_tokens, seen_tokens) =
-        (sent.len(), TokenCounter::new("o200k_base").expect("o200k").count(&sent), tokens(&Value::Array(seen)));
+        (sent.len(), Tiktoken::new("o200k_base").count(&sent), tokens(&Value::Array(seen)));
     eprintln!(
         "tools/list: {} tools, {bytes} bytes, {all_tokens} tokens (o200k_base); name + description + inputSchema \
          (what a model is shown): {seen_tokens} tokens",
@@ -1376,7 +1376,7 @@ fn repeated_calls_get_the_same_answer_and_other_arguments_their_own() {
 #[test]
 fn resources_list_is_paged_within_the_cap() {
     let Some(b) = common::semi() else { return };
-    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    let counter = Tiktoken::new("o200k_base");
     let with_docs = b.set.manifest().unwrap().components.iter().filter(|c| !c.docs.is_empty()).count();
     for cap in [None, Some(300), Some(1_000)] {
         let mut args = vec!["--bundles".to_string(), arg(&b.report.dir).to_string()];

@@ -3,6 +3,7 @@
 //! air-gapped round trip with the official Python MCP client.
 
 use crate::common;
+use crate::common::Tiktoken;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -725,7 +726,7 @@ fn a_diff_with_nothing_changed_states_a_size_that_bounds_it() {
     assert_eq!(json["tokens"], 145);
     let both = "documents-and-typescript";
     assert_eq!(json["props_source"], serde_json::json!({"from": both, "to": both, "lang": "en-US"}));
-    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    let counter = Tiktoken::new("o200k_base");
     let compact = serde_json::to_string(&json).unwrap();
     for (form, answer) in [("text", text.trim_end()), ("json", compact.as_str())] {
         let real = counter.count(answer);

@@ -6,6 +6,7 @@
 //! figures (p50/p99 in process) on Semi.
 
 use crate::common;
+use crate::common::Tiktoken;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -358,7 +359,7 @@ fn stored_token_counts_match_the_texts_served() {
     let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
     let (mut exact, mut total, mut worst_over, mut worst_under) = (0, 0, 0i64, 0i64);
     for (set, queries) in [(&semi.set, SEMI_EN), (&semi.set, SEMI_ZH), (&bp.set, BLUEPRINT)] {
-        let counter = mydesign_docs::compile::tokens::TokenCounter::new(&set.head().encoding).unwrap();
+        let counter = Tiktoken::new(&set.head().encoding);
         for (q, _, _) in queries {
             let v = set.search(q, &SearchOptions { max_tokens: Some(1_000_000), ..Default::default() }).unwrap();
             for h in v.hits.iter().filter_map(|h| h.text.as_ref().map(|t| (h, t))) {
@@ -401,7 +402,7 @@ fn blueprint_props_from_typescript_are_searchable() {
         text.starts_with("## AlertProps (src/components/alert/alert.tsx:32")
             && text.contains("| canEscapeKeyCancel? |")
     );
-    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    let counter = Tiktoken::new("o200k_base");
     assert_eq!(hit.tokens, counter.count(text), "the unit's tokens are those of the text served");
 }
 
@@ -468,7 +469,7 @@ fn search_answers_fit_every_budget_in_text_and_json() {
     ];
     let (mut answers, mut worst) = (0, 0.0f64);
     for (set, q) in queries {
-        let counter = mydesign_docs::compile::tokens::TokenCounter::new(&set.head().encoding).unwrap();
+        let counter = Tiktoken::new(&set.head().encoding);
         let best = set.search(q, &SearchOptions { max_tokens: Some(100_000), ..Default::default() }).unwrap();
         for max in [300, 333, 450, 700, 1000, 1500, 2500, 4000, 6500, 10_000] {
             let v = set.search(q, &SearchOptions { max_tokens: Some(max), ..Default::default() }).unwrap();
@@ -849,7 +850,7 @@ fn a_long_querys_continuation_runs_as_printed() {
     let text = common::ok(&common::root(), &["search", &long, "--max-tokens", "600", "--bundles", dir]);
     assert!(!text.contains("QUERY") && !text.contains("continue with"), "{text}");
     assert!(text.contains("this query is too long to repeat in the call that continues at max_tokens 600"), "{text}");
-    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    let counter = Tiktoken::new("o200k_base");
     assert!(counter.count(&text) <= 600, "{text}");
     // The budget it names gives the call (a new user's trial: a 3,000-character query at 2,000 was told "ask for
     // max_tokens 365", the size of the answer without the call).
@@ -879,7 +880,7 @@ fn a_damaged_bundle_is_skipped_and_named_not_a_failed_search() {
     };
     let out = tempfile::tempdir().unwrap();
     let set = damaged(out.path(), "table.bundle");
-    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    let counter = Tiktoken::new("o200k_base");
     for max in [None, Some(300), Some(1000)] {
         let opts = SearchOptions { max_tokens: max, ..SearchOptions::default() };
         let v = set.search("disabled", &opts).unwrap_or_else(|e| panic!("{max:?}: {e}"));

@@ -7,9 +7,9 @@
 //! following cursors rebuilds the whole text byte for byte. Tokenized with tiktoken here; the reader never does.
 
 use crate::common;
+use crate::common::Tiktoken;
 
 use mydesign_docs::budget::{Budget, BudgetError};
-use mydesign_docs::compile::tokens::TokenCounter;
 use mydesign_docs::diff::{Changes, changelog_since, changes};
 use mydesign_docs::read::{BundleSet, Detail, Library, LookupError, Paging};
 use mydesign_docs::render::Render;
@@ -37,7 +37,7 @@ fn chain<V: Render>(
     what: &str,
     set: &BundleSet,
     max: u32,
-    counter: &TokenCounter,
+    counter: &Tiktoken,
     seen: &mut Seen,
     whole_override: Option<&str>,
     call: &dyn Fn(Paging) -> Result<V, LookupError>,
@@ -147,7 +147,7 @@ fn sweep_set(
     functions: usize,
     seen: &mut Seen,
 ) {
-    let counter = TokenCounter::new(&set.head().encoding).unwrap();
+    let counter = Tiktoken::new(&set.head().encoding);
     for &max in budgets {
         for lang in set.head().langs.clone() {
             // The lists: their JSON is larger than their text (field names), so both forms are checked.
@@ -275,7 +275,7 @@ fn sweep_a_hostile_corpus() {
     let mut seen = Seen::default();
     let files = ["src/components/Hostile/min.js", "src/components/Hostile/Hostile.ts", LONG_PATH];
     sweep_set("hostile", &set, &["hostile"], &files, &BUDGETS, 1, 2, &mut seen);
-    let counter = TokenCounter::new(&set.head().encoding).unwrap();
+    let counter = Tiktoken::new(&set.head().encoding);
     let heading = [crate::budget::LONG_HEADING.to_string()];
     for &max in &BUDGETS {
         chain("hostile long heading", &set, max, &counter, &mut seen, None, &|p| {
@@ -304,7 +304,7 @@ fn sweep_semi_and_blueprint_samples() {
 /// `component_changes` × budgets: every part of a comparison within `max_tokens` (text and JSON), its rows
 /// rebuilt by following the cursors.
 fn sweep_changes(what: &str, set: &BundleSet, c: &Changes, budgets: &[u32], seen: &mut Seen) {
-    let counter = TokenCounter::new(&set.head().encoding).unwrap();
+    let counter = Tiktoken::new(&set.head().encoding);
     for &max in budgets {
         chain(&format!("{what} changes"), set, max, &counter, seen, None, &|p| c.page(p));
     }
@@ -358,7 +358,7 @@ fn sweep_component_changes() {
 fn fine_grid<V: Render>(
     what: &str,
     set: &BundleSet,
-    counter: &TokenCounter,
+    counter: &Tiktoken,
     call: &dyn Fn(Paging) -> Result<V, LookupError>,
 ) -> usize {
     let mut last: Option<(u32, usize)> = None;
@@ -386,7 +386,7 @@ fn fine_grid<V: Render>(
 #[test]
 fn a_larger_budget_never_serves_less_on_a_fine_grid() {
     let sample = &common::sample().set;
-    let counter = TokenCounter::new(&sample.head().encoding).unwrap();
+    let counter = Tiktoken::new(&sample.head().encoding);
     let mut checked = 0;
     for lang in sample.head().langs.clone() {
         for c in ["table", "modal", "select"] {
@@ -400,7 +400,7 @@ fn a_larger_budget_never_serves_less_on_a_fine_grid() {
         checked += fine_grid(&format!("sample {f}"), sample, &counter, &|p| sample.file(f, false, None, p));
     }
     if let Some(b) = common::semi() {
-        let counter = TokenCounter::new(&b.set.head().encoding).unwrap();
+        let counter = Tiktoken::new(&b.set.head().encoding);
         for c in ["avatar", "table", "button", "form"] {
             checked += fine_grid(&format!("semi {c} card"), &b.set, &counter, &|p| {
                 b.set.details(c, None, Detail::Brief, &[], p)
@@ -420,7 +420,7 @@ fn a_larger_budget_never_serves_less_on_a_fine_grid() {
 #[test]
 fn lists_stay_within_the_budget_in_text_and_json_on_semi() {
     let Some(b) = common::semi() else { return };
-    let counter = TokenCounter::new(&b.set.head().encoding).unwrap();
+    let counter = Tiktoken::new(&b.set.head().encoding);
     let mut seen = Seen::default();
     for max in (300..=7_000).step_by(100) {
         chain(&format!("semi components at {max}"), &b.set, max, &counter, &mut seen, None, &|p| {
@@ -444,7 +444,7 @@ fn lists_stay_within_the_budget_in_text_and_json_on_semi() {
 #[test]
 fn cut_lists_fill_their_budget_on_semi() {
     let Some(b) = common::semi() else { return };
-    let counter = TokenCounter::new(&b.set.head().encoding).unwrap();
+    let counter = Tiktoken::new(&b.set.head().encoding);
     let first =
         |max: u32| Paging { budget: Budget::new(b.set.head().thresholds.max_tokens, Some(max)).unwrap(), cursor: None };
     for max in (1_000..=5_000).step_by(500) {
@@ -470,7 +470,7 @@ fn cut_lists_fill_their_budget_on_semi() {
 fn antd_mobile_documents_hidden_for_demos_fit_every_budget_near_the_minimum() {
     let Some(b) = common::antd_mobile() else { return };
     let set = &b.set;
-    let counter = TokenCounter::new(&set.head().encoding).unwrap();
+    let counter = Tiktoken::new(&set.head().encoding);
     // The bundles directory the CLI is given: 47 bytes, under the per-name allowance of the echo reserve.
     let base = tempfile::tempdir().unwrap();
     let long = base.path().join("x".repeat(47 - base.path().as_os_str().len() - 1));
@@ -549,7 +549,7 @@ fn change_lines(v: &mydesign_docs::diff::ChangesView) -> Vec<String> {
 /// Follows the cursors of `c` at `max` and puts the rows back together (pieces of a row joined): every row of the
 /// whole answer, each in full, in order (trial item 2: at 300 a release's row was shortened and the cursor went on
 /// with the next row, so the rest of it was never served).
-fn rows_by_cursors(what: &str, set: &BundleSet, c: &Changes, max: u32, counter: &TokenCounter) -> (Vec<String>, usize) {
+fn rows_by_cursors(what: &str, set: &BundleSet, c: &Changes, max: u32, counter: &Tiktoken) -> (Vec<String>, usize) {
     let budget = Budget::new(set.head().thresholds.max_tokens, Some(max)).unwrap();
     let (mut lines, mut pieces) = (Vec::new(), 0);
     let mut open: Option<(u32, String, String)> = None;
@@ -597,7 +597,7 @@ fn rows_by_cursors(what: &str, set: &BundleSet, c: &Changes, max: u32, counter: 
 #[test]
 fn rows_of_changes_are_served_whole_by_their_cursors() {
     let check = |what: &str, set: &BundleSet, c: &Changes, budgets: &[u32]| -> usize {
-        let counter = TokenCounter::new(&set.head().encoding).unwrap();
+        let counter = Tiktoken::new(&set.head().encoding);
         let whole = change_lines(&c.page(Paging::unlimited()).unwrap());
         assert!(!whole.is_empty(), "{what}");
         let mut pieces = 0;

@@ -1,5 +1,5 @@
 //! mydesign-docs' compiler half: walks a design system's docs and sources ([`compile`], configured by [`config`]),
-//! cuts them with comrak and tree-sitter, counts their tokens with tiktoken and writes the bundles the reader half
+//! cuts them with comrak and tree-sitter, counts their tokens in tiktoken's encodings (bpe-openai) and writes the bundles the reader half
 //! (`mydesign-docs-reader`) maps, with the search index ([`search::index`]).
 //!
 //! The reader's modules are re-exported under their usual names (`crate::model`, `crate::bundle`, …) so the

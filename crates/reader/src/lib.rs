@@ -5,7 +5,7 @@
 //!
 //! This crate never parses Markdown, runs tree-sitter or tokenizes: the compiler (`mydesign-docs-compiler`) stores
 //! everything it needs. A test (`tests/it/crates.rs` in the root package) asserts that none of comrak, tree-sitter,
-//! tiktoken-rs, rmcp, hyper or tokio is in its dependency tree. See `ARCHITECTURE.md`.
+//! bpe-openai, rmcp, hyper or tokio is in its dependency tree. See `ARCHITECTURE.md`.
 #![deny(missing_docs)]
 
 pub mod budget;

@@ -18,6 +18,27 @@ pub fn root() -> PathBuf {
 mod test_support;
 pub use test_support::{real_corpus, skip};
 
+/// tiktoken itself (tiktoken-rs), the reference the tests recount answers with: independent of the compiler's counter
+/// (bpe-openai), which `tokens::counts_equal_tiktoken_on_every_real_file` checks against it.
+#[derive(Clone, Copy)]
+pub struct Tiktoken(&'static tiktoken_rs::CoreBPE);
+
+impl Tiktoken {
+    /// The counter for `encoding` (`o200k_base` or `cl100k_base`); panics on any other name.
+    pub fn new(encoding: &str) -> Tiktoken {
+        Tiktoken(match encoding {
+            "o200k_base" => tiktoken_rs::o200k_base_singleton(),
+            "cl100k_base" => tiktoken_rs::cl100k_base_singleton(),
+            other => panic!("no tiktoken encoding {other}"),
+        })
+    }
+
+    /// Tokens in `text`, special-token strings counted as text (`encode_ordinary`).
+    pub fn count(&self, text: &str) -> u32 {
+        self.0.encode_ordinary(text).len() as u32
+    }
+}
+
 /// Builds `repo` with `preset` into a fresh temporary directory.
 pub fn build_into(repo: &Path, preset: &str, out: &Path) -> BuildReport {
     let config = Config::preset(preset).expect("preset");

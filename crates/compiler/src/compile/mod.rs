@@ -1,5 +1,5 @@
 //! The compiler half: walk → classify → parse and count (rayon) → bundle. Everything expensive happens here, once:
-//! Markdown parsing (comrak), source analysis (tree-sitter) and token counting (tiktoken).
+//! Markdown parsing (comrak), source analysis (tree-sitter) and token counting (tiktoken's encodings, with bpe-openai).
 //!
 //! A bad input file never stops a build: it becomes a [`Diagnostic`] and the build goes on. The build fails only
 //! when nothing usable was found or the output cannot be written.
