@@ -196,9 +196,13 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     ));
     if report.reused > 0 {
         out.push(format!(
-            "  incremental: {} reused, {} recompiled{}",
+            "  incremental: {} reused, {} recompiled{}{}",
             plural(u64::from(report.reused), "unit"),
             thousands(u64::from(report.recompiled)),
+            match report.files_reused {
+                0 => String::new(),
+                n => format!(" ({} unchanged, not parsed again)", plural(u64::from(n), "source file")),
+            },
             if report.unchanged { "; the published set is already this build, nothing written" } else { "" }
         ));
     }

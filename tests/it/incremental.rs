@@ -77,7 +77,10 @@ fn change_one_document(repo: &Path, config: Config, document: &str) {
     let first = build_with_cache(&options(repo, &out, config.clone()), Some(&cache)).unwrap();
     assert_eq!(first.reused, 0, "an empty cache reuses nothing");
     assert!(first.recompiled > 3, "every unit compiled and stored: {}", first.recompiled);
-    assert_eq!(entries(&cache), first.recompiled as usize, "one entry per unit");
+    // One entry per unit, and one per component unit (all but the changelog and the list counts; the shared
+    // files' pseudo-component too) with its source files, set aside for its next recompilation.
+    let components = first.recompiled as usize - 2;
+    assert_eq!(entries(&cache), first.recompiled as usize + components, "one entry per unit, one per component");
 
     let again = build_with_cache(&options(repo, &out, config.clone()), Some(&cache)).unwrap();
     assert_eq!((again.reused, again.recompiled, again.unchanged), (first.recompiled, 0, true), "unchanged tree");
@@ -93,9 +96,16 @@ fn change_one_document(repo: &Path, config: Config, document: &str) {
     assert_eq!((incremental.recompiled, incremental.reused), (2, first.recompiled - 2));
     assert!(!incremental.unchanged);
     assert_ne!(incremental.manifest.build_id, first.manifest.build_id);
+    // Its source files did not change: none is parsed and counted again.
+    let set = mydesign_docs::read::BundleSet::open(&incremental.dir).unwrap();
+    let changed = incremental.manifest.components.iter().find(|c| document.contains(&c.key)).map(|c| c.key.as_str());
+    let (_, meta) = set.component_meta(changed.unwrap_or("no component for the document")).unwrap();
+    let owned = meta.files.iter().filter(|f| f.owner == meta.key).count();
+    assert!(owned > 0, "the changed component owns source files");
+    assert_eq!(incremental.files_reused as usize, owned, "its source files are taken from the cache");
     let cold = build(&options(repo, &tmp.path().join("cold"), config)).unwrap();
     assert_same_sets(&incremental, &cold);
-    assert_eq!(entries(&cache), first.recompiled as usize, "no entry left behind");
+    assert_eq!(entries(&cache), first.recompiled as usize + components, "no entry left behind");
     // Only the changed component's bundle, the search index and the manifest were written; every other bundle is
     // the previous generation's file (hard-linked, format 7).
     let rewritten = rewritten_files(&first_generation, &std::fs::canonicalize(&incremental.dir).unwrap());
@@ -277,7 +287,9 @@ fn a_removed_component_leaves_no_cache_entry_behind() {
     std::fs::remove_dir_all(repo.join("src/components/Badge")).unwrap();
     let again = build_with_cache(&options(&repo, &out, config.clone()), Some(&cache)).unwrap();
     assert_eq!(again.manifest.components.len() + 1, first.manifest.components.len());
-    assert_eq!(entries(&cache), (again.reused + again.recompiled) as usize);
+    // Each unit's, and each component unit's source files (all units but the changelog and the list counts).
+    let units = (again.reused + again.recompiled) as usize;
+    assert_eq!(entries(&cache), units + units - 2);
     // Entries are named by the hash of their unit's name.
     let badge = format!("{:016x}.entry", xxhash_rust::xxh3::xxh3_64(b"component/badge"));
     assert!(first.manifest.components.iter().any(|c| c.key == "badge"));

@@ -69,6 +69,8 @@ pub struct Cache {
     notes: Mutex<Vec<Diagnostic>>,
     /// Units reused and recompiled by this build.
     counts: Mutex<(u32, u32)>,
+    /// Values set aside ([`Cache::put_aside`]) that this build took instead of compiling them again.
+    taken_aside: std::sync::atomic::AtomicU32,
     /// Every extra file a unit of this build read (from the entries reused and the units stored): what the set
     /// record ([`SetRecord`]) must check besides the walked files.
     deps: Mutex<BTreeSet<Dependency>>,
@@ -84,6 +86,8 @@ pub struct Finished {
     pub reused: u32,
     /// Units compiled and stored.
     pub recompiled: u32,
+    /// Parts of recompiled units taken from values set aside ([`Cache::took_aside`]).
+    pub taken_aside: u32,
     /// Every extra file the units read, with its hash (see [`Cache`]'s `deps`).
     pub deps: Vec<Dependency>,
 }
@@ -98,6 +102,7 @@ impl Cache {
             used: Mutex::new(BTreeSet::new()),
             notes: Mutex::new(Vec::new()),
             counts: Mutex::new((0, 0)),
+            taken_aside: std::sync::atomic::AtomicU32::new(0),
             deps: Mutex::new(BTreeSet::new()),
             hashes,
         };
@@ -149,9 +154,7 @@ impl Cache {
     /// (`current` gives a dependency's hash now). `None` (the unit must be compiled) otherwise, or when the value
     /// does not decode (a note).
     pub fn get<T: DeserializeOwned>(&self, name: &str, key: u64, current: impl Fn(&str) -> Option<u64>) -> Option<T> {
-        if let Ok(mut u) = self.used.lock() {
-            u.insert(name.to_string());
-        }
+        self.keep(name);
         let entry = self.entries.get(name).filter(|e| e.key == key)?;
         if entry.deps.iter().any(|(rel, hash)| current(rel) != *hash) {
             return None;
@@ -189,16 +192,37 @@ impl Cache {
         }
     }
 
-    /// Stores `value` for unit `name` under `key`, with the extra files it read. A failure to write is a note (the
-    /// next build recompiles the unit).
-    pub fn put<T: Serialize>(&self, name: &str, key: u64, deps: Vec<Dependency>, value: &T) {
+    /// Stores `value` under `name` for [`Cache::previous`] only (what stays valid across keys, checked by the
+    /// caller), without counting it as a unit compiled. A failure to write is a note.
+    pub fn put_aside<T: Serialize>(&self, name: &str, value: &T) {
+        self.write(name, 0, Vec::new(), value);
+    }
+
+    /// Counts one part of a recompiled unit taken from a value set aside (reported, e.g. source files reused).
+    pub fn took_aside(&self) {
+        self.taken_aside.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Keeps the entry `name` (if any) for the next build although this build did not read it.
+    pub fn keep(&self, name: &str) {
         if let Ok(mut u) = self.used.lock() {
             u.insert(name.to_string());
         }
+    }
+
+    /// Stores `value` for unit `name` under `key`, with the extra files it read. A failure to write is a note (the
+    /// next build recompiles the unit).
+    pub fn put<T: Serialize>(&self, name: &str, key: u64, deps: Vec<Dependency>, value: &T) {
         if let Ok(mut c) = self.counts.lock() {
             c.1 += 1;
         }
         self.record_deps(&deps);
+        self.write(name, key, deps, value);
+    }
+
+    /// Writes the entry of `name` (marked used); a failure is a note.
+    fn write<T: Serialize>(&self, name: &str, key: u64, deps: Vec<Dependency>, value: &T) {
+        self.keep(name);
         let file = self.dir.join(format!("{:016x}.entry", xxh3_64(name.as_bytes())));
         let written = write_entry(&file, &Header { name: name.to_string(), key, deps }, value);
         if let Err(e) = written {
@@ -229,6 +253,7 @@ impl Cache {
             notes: self.notes.into_inner().unwrap_or_else(|e| e.into_inner()),
             reused,
             recompiled,
+            taken_aside: self.taken_aside.into_inner(),
             deps: self.deps.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().collect(),
         }
     }

@@ -77,6 +77,7 @@ struct CompiledChangelog {
     diagnostics: Vec<Diagnostic>,
 }
 
+#[derive(Clone, Serialize, Deserialize)]
 struct CompiledFile {
     meta: FileMeta,
     frames: Vec<Frame>,
@@ -86,6 +87,25 @@ struct CompiledFile {
     props: Vec<PropsTable>,
     /// Search units of its functions.
     units: Vec<UnitDraft>,
+}
+
+/// What a component's files entry in the incremental build cache (`files/<component>`) holds for each file the
+/// component compiled itself: [`compile_file`]'s result (props `extends` not yet followed) and report, under the
+/// file's key. When the component is recompiled (one of its documents changed), a file whose key is unchanged is
+/// taken from here instead of parsed and counted again; the result is the same bytes.
+#[derive(Clone, Serialize, Deserialize)]
+struct FileRecord {
+    key: u64,
+    compiled: Option<CompiledFile>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// A component's [`FileRecord`]s, by path.
+type FileRecords = BTreeMap<String, FileRecord>;
+
+/// The cache entry of component `key`'s [`FileRecords`].
+fn files_entry(key: &str) -> String {
+    format!("files/{key}")
 }
 
 struct CompiledDoc {
@@ -227,6 +247,17 @@ impl Keys {
             Some(x) => h.update(&x.to_le_bytes()),
             None => h.update(b"unreadable"),
         }
+    }
+
+    /// The key of file `f` compiled for `owner` (what [`compile_file`] reads: the configuration, the file's path,
+    /// size and content, its owner).
+    fn compiled_file(&self, f: &WalkedFile, owner: &str) -> u64 {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        h.update(&self.global.to_le_bytes());
+        h.update(b"file");
+        self.file(&mut h, f);
+        h.update(owner.as_bytes());
+        h.digest()
     }
 
     /// The key of component `key`: its plan (name, documents, files and each file's owner) and every one of
@@ -395,7 +426,8 @@ struct SharedFiles<'a> {
 impl<'a> SharedFiles<'a> {
     /// Compiles `files` (path, (file, owner)) in parallel.
     fn compile(stage: &Stage3, ctx: &Ctx, files: &[(&'a str, (&'a WalkedFile, &'a str))]) -> SharedFiles<'a> {
-        let compiled: Vec<FileOutcome> = files.par_iter().map(|(_, (f, owner))| stage.file(ctx, f, owner)).collect();
+        let compiled: Vec<FileOutcome> =
+            files.par_iter().map(|(_, (f, owner))| stage.file(ctx, f, owner, None)).collect();
         let mut shared =
             SharedFiles { views: BTreeMap::new(), by_owner: Mutex::new(BTreeMap::new()), followed: BTreeSet::new() };
         for outcome in compiled {
@@ -426,6 +458,8 @@ struct FileOutcome<'a> {
     diagnostics: Vec<Diagnostic>,
     /// Whether its props followed `extends` into other files (its owner then depends on the files read).
     followed: bool,
+    /// What its owner's files entry keeps of it (with an incremental build cache).
+    record: Option<FileRecord>,
 }
 
 /// A compiled file's listing and props only: what a component that lists but does not own it reads.
@@ -458,11 +492,25 @@ impl Stage3<'_> {
         })
     }
 
-    /// Compiles file `f` for `owner` and follows its props' `extends` into other files.
-    fn file<'f>(&self, ctx: &Ctx, f: &'f WalkedFile, owner: &'f str) -> FileOutcome<'f> {
-        let task = ctx.task();
-        let mut c = compile_file(&task, f, owner);
+    /// Compiles file `f` for `owner` (or takes it from `records`, the owner's files entry of the last build, when
+    /// its key is unchanged) and follows its props' `extends` into other files.
+    fn file<'f>(&self, ctx: &Ctx, f: &'f WalkedFile, owner: &'f str, records: Option<&FileRecords>) -> FileOutcome<'f> {
+        let key = self.keys.map(|k| k.compiled_file(f, owner));
+        let record = match (key, records.and_then(|r| r.get(&f.rel))) {
+            (Some(key), Some(r)) if r.key == key => {
+                self.inputs.cache.inspect(|c| c.took_aside());
+                r.clone()
+            }
+            _ => {
+                let task = ctx.task();
+                let compiled = compile_file(&task, f, owner);
+                FileRecord { key: key.unwrap_or_default(), compiled, diagnostics: task.into_diagnostics() }
+            }
+        };
         ctx.progress.inc(1);
+        let mut c = record.compiled.clone();
+        let diagnostics = record.diagnostics.clone();
+        let record = key.map(|_| record);
         let mut followed = false;
         if let Some(c) = &mut c
             && c.props.iter().any(|t| !t.unresolved_extends.is_empty())
@@ -471,7 +519,7 @@ impl Stage3<'_> {
             let types = self.types();
             c.props.iter_mut().for_each(|t| types.resolve_table(t));
         }
-        FileOutcome { rel: &f.rel, owner, compiled: c, diagnostics: task.into_diagnostics(), followed }
+        FileOutcome { rel: &f.rel, owner, compiled: c, diagnostics, followed, record }
     }
 
     /// Compiles component `i` (its documents and the files only it lists), attaches the files it owns, stores it
@@ -484,11 +532,18 @@ impl Stage3<'_> {
         local: &[&WalkedFile],
     ) -> anyhow::Result<SpooledComponent> {
         let (key, plan) = self.plans[i];
-        let compiled: Vec<FileOutcome> = local.par_iter().map(|f| self.file(ctx, f, key)).collect();
+        let cache = self.inputs.cache.filter(|_| self.keys.is_some());
+        let records: Option<FileRecords> = cache.and_then(|c| c.previous(&files_entry(key)));
+        let compiled: Vec<FileOutcome> = local.par_iter().map(|f| self.file(ctx, f, key, records.as_ref())).collect();
+        drop(records);
         let mut followed = plan.files.iter().any(|f| shared.followed.contains(f.rel.as_str()));
         let mut files: BTreeMap<&str, CompiledFile> = BTreeMap::new();
         let mut file_diagnostics = Vec::new();
-        for outcome in compiled {
+        let mut records = FileRecords::new();
+        for mut outcome in compiled {
+            if let Some(record) = outcome.record.take() {
+                records.insert(outcome.rel.to_string(), record);
+            }
             followed |= outcome.followed;
             file_diagnostics.extend(outcome.diagnostics);
             if let Some(c) = outcome.compiled {
@@ -542,8 +597,9 @@ impl Stage3<'_> {
             Err(e) => return Err(anyhow::Error::from(e).context(format!("cannot encode {key}"))),
         }
         let packed = CachedComponent::pack(component)?;
-        if let (Some(cache), Some(unit_key)) = (self.inputs.cache, self.component_keys[i]) {
+        if let (Some(cache), Some(unit_key)) = (cache, self.component_keys[i]) {
             cache.put(&format!("component/{key}"), unit_key, deps, &packed);
+            cache.put_aside(&files_entry(key), &records);
         }
         self.spooled(packed, false)
     }
@@ -621,6 +677,8 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
             let (cache, keys, unit_key) = (cache?, keys.as_ref()?, (*unit_key)?);
             let c: CachedComponent =
                 cache.get(&format!("component/{key}"), unit_key, |rel| keys.dependency(repo, rel))?;
+            // Its files' records stay for the build that recompiles it.
+            cache.keep(&files_entry(key));
             Some(stage.spooled(c, true))
         })
         .collect();

@@ -154,6 +154,9 @@ pub struct BuildReport {
     pub reused: u32,
     /// Units compiled and stored in the cache; 0 without one.
     pub recompiled: u32,
+    /// Source files of recompiled components taken from the cache (their content and owner unchanged) instead of
+    /// parsed and counted again; 0 without one.
+    pub files_reused: u32,
     /// Whether the published set was already this build (same build id) and nothing was written.
     pub unchanged: bool,
     /// Whether this build's set is the one published at [`BuildReport::dir`]: false when
@@ -254,7 +257,8 @@ pub fn build_denying_warnings(
     timing("compiled and assembled");
     let version_source = compiled.version_source.clone();
     let finished = unit_cache.map(cache::Cache::finish);
-    let (reused, recompiled) = finished.as_ref().map_or((0, 0), |f| (f.reused, f.recompiled));
+    let (reused, recompiled, files_reused) =
+        finished.as_ref().map_or((0, 0, 0), |f| (f.reused, f.recompiled, f.taken_aside));
     let publish = !(deny_warnings && diagnostics.iter().any(|d| !d.is_note()));
     let ((manifest, dir), unchanged) = match emit::published(&opts.out, &compiled).filter(|_| reused > 0) {
         Some(published) => (published, true),
@@ -295,6 +299,7 @@ pub fn build_denying_warnings(
         version_source,
         reused,
         recompiled,
+        files_reused,
         unchanged,
         published,
     })
@@ -317,6 +322,7 @@ fn unchanged_set(opts: &BuildOptions, dir: &Path, key: u64, walk: &[Diagnostic])
         version_source: record.version_source,
         reused: record.units,
         recompiled: 0,
+        files_reused: 0,
         unchanged: true,
         published: true,
     })
