@@ -603,6 +603,36 @@ fn stdout_carries_only_json_rpc_even_with_debug_logs() {
     assert!(!out.stderr.is_empty(), "logs go to stderr");
 }
 
+/// stdin and stdout that are files, not pipes, are served through tokio's stdio (pipes go through the event loop:
+/// `serve_stdio`): the call is answered, then the server ends with its input.
+#[test]
+fn stdio_files_that_are_no_pipes_are_served_too() {
+    let dir = sample_dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let (input, output) = (tmp.path().join("in.jsonl"), tmp.path().join("out.jsonl"));
+    let call = |id: u32| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "component_details", "arguments": {"component": "table"}}});
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        call(2),
+    ];
+    std::fs::write(&input, messages.iter().map(|m| format!("{m}\n")).collect::<String>()).unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+        .args(["serve", "--bundles", arg(&dir)])
+        .stdin(std::fs::File::open(&input).unwrap())
+        .stdout(std::fs::File::create(&output).unwrap())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = std::fs::read_to_string(&output).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out:.500}");
+    let answer: Value = serde_json::from_str(lines[1]).unwrap();
+    assert_eq!((answer["id"].as_u64(), answer["result"]["isError"].as_bool()), (Some(2), Some(false)), "{out:.500}");
+    assert!(answer["result"]["content"][0]["text"].as_str().unwrap().contains("table"));
+}
+
 #[test]
 fn start_up_errors_say_where_bundles_were_looked_for() {
     let tmp = tempfile::tempdir().unwrap();

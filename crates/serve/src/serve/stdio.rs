@@ -32,9 +32,23 @@ const PARSE_ERROR: i64 = -32700;
 /// Serves `server` over stdio until the client closes the stream. stdout carries only JSON-RPC messages; logs go
 /// to stderr.
 ///
+/// When stdin and stdout are pipes (as an MCP client starts a server), they are read and written by the runtime's
+/// event loop, through descriptors of their own opened non-blocking from `/proc/self/fd` (the inherited ones, which
+/// other processes may share, keep their flags); else, or off Linux, through tokio's stdin and stdout, whose every
+/// read and write is a hop to a blocking thread and back.
+///
 /// # Errors
 /// As [`serve_io`].
 pub async fn serve_stdio(server: DocsServer) -> Result<(), ServeError> {
+    #[cfg(target_os = "linux")]
+    {
+        use tokio::net::unix::pipe::OpenOptions;
+        let input = OpenOptions::new().open_receiver("/proc/self/fd/0");
+        let output = OpenOptions::new().open_sender("/proc/self/fd/1");
+        if let (Ok(input), Ok(output)) = (input, output) {
+            return serve_io(server, input, output).await;
+        }
+    }
     serve_io(server, tokio::io::stdin(), tokio::io::stdout()).await
 }
 
