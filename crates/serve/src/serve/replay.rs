@@ -11,13 +11,14 @@
 //!   `params` hold only `name` and `arguments` (no `_meta`, no task: rmcp would act on those);
 //! - the server kept the call's answer (so not an error, see [`super::answers`]), for the set the call reads;
 //! - rmcp's response line starts `{"jsonrpc":"2.0","id":ID,"result":` with the request's id written as serde_json
-//!   writes it, and ends with `}`; and no other request with that id was in flight.
+//!   writes it, and ends with `}`; and no other message with that id came while the call was in flight.
 //!
 //! Entries are per set like the kept answers (a rebuild's new set misses and drops the old set's lines), bounded by
 //! [`LINE_CACHE_BYTES`], and live as long as the session: the negotiated protocol version, which shapes the
 //! result, does not change within it.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
@@ -57,26 +58,15 @@ impl Replay {
     }
 
     /// For a message about to go to rmcp: the whole response line (with its `\n`) when it is a repeated call whose
-    /// result is kept; else `None`, having noted a `tools/call` so that [`Replay::capture`] can keep its result.
+    /// result is kept; else `None`, having noted a `tools/call` so that [`Replay::capture`] can keep its result (and
+    /// having forgotten a noted call whose id this message reuses: neither answer is kept).
     pub(super) fn answer(&self, message: &Value) -> Option<Vec<u8>> {
-        if message.get("method").and_then(Value::as_str) != Some("tools/call") {
-            return None;
-        }
-        let id = message.get("id").filter(|id| id.is_string() || id.is_i64())?;
-        let params = message.get("params")?.as_object()?;
-        if params.keys().any(|k| k != "name" && k != "arguments") {
-            return None;
-        }
-        let name = params.get("name")?.as_str()?;
-        let arguments = match params.get("arguments") {
-            None | Some(Value::Null) => None,
-            Some(Value::Object(a)) => Some(a),
-            Some(_) => return None,
-        };
-        let set = self.server.answered_from(arguments)?;
-        let key = answer_key(name, arguments);
+        let id = message.get("id")?;
+        let asked = self.asked(message).filter(|_| id.is_string() || id.is_i64());
         let id = serde_json::to_vec(id).ok()?;
-        if let Some(result) = self.lines.get(&set, &key) {
+        if let Some((set, key)) = &asked
+            && let Some(result) = self.lines.get(set, key)
+        {
             let mut line = Vec::with_capacity(PREFIX.len() + id.len() + RESULT.len() + result.len() + 2);
             for part in [PREFIX, &id, RESULT, &result, b"}\n"] {
                 line.extend_from_slice(part);
@@ -87,15 +77,45 @@ impl Replay {
         if pending.len() >= MAX_PENDING {
             pending.clear();
         }
-        pending.entry(id).and_modify(|asked| *asked = None).or_insert(Some((set, key)));
+        match pending.entry(id) {
+            Entry::Occupied(mut noted) => *noted.get_mut() = None,
+            Entry::Vacant(new) => {
+                if asked.is_some() {
+                    new.insert(asked);
+                }
+            }
+        }
         None
     }
 
+    /// What a `tools/call` message asks, when it is one that may be replayed: `params` with only `name` and
+    /// `arguments` (an object or absent), for a set that is served.
+    fn asked(&self, message: &Value) -> Option<Asked> {
+        if message.get("method").and_then(Value::as_str) != Some("tools/call") {
+            return None;
+        }
+        let params = message.get("params")?.as_object()?;
+        if params.keys().any(|k| k != "name" && k != "arguments") {
+            return None;
+        }
+        let name = params.get("name")?.as_str()?;
+        let arguments = match params.get("arguments") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(a)) => Some(a),
+            Some(_) => return None,
+        };
+        Some((self.server.answered_from(arguments)?, answer_key(name, arguments)))
+    }
+
     /// For a line rmcp wrote (with its `\n`): when it answers a noted call whose answer the server kept, keeps its
-    /// `result`.
+    /// `result`. A response (a result or an error) ends the note of its id; a request rmcp sends does not.
     pub(super) fn capture(&self, line: &[u8]) {
         let Some(rest) = line.strip_prefix(PREFIX) else { return };
         let Some(id) = id_token(rest) else { return };
+        let after = &rest[id.len()..];
+        if !after.starts_with(RESULT) && !after.starts_with(br#","error":"#) {
+            return;
+        }
         let asked = {
             let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
             if pending.is_empty() {
@@ -104,7 +124,7 @@ impl Replay {
             pending.remove(id)
         };
         let Some(Some((set, key))) = asked else { return };
-        let Some(result) = rest[id.len()..].strip_prefix(RESULT).and_then(|r| r.strip_suffix(b"}\n")) else { return };
+        let Some(result) = after.strip_prefix(RESULT).and_then(|r| r.strip_suffix(b"}\n")) else { return };
         if self.server.answers.contains(&set, &key) {
             self.lines.keep(&set, key, Arc::from(result), result.len());
         }
