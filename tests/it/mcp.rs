@@ -603,6 +603,36 @@ fn stdout_carries_only_json_rpc_even_with_debug_logs() {
     assert!(!out.stderr.is_empty(), "logs go to stderr");
 }
 
+/// stdin and stdout that are files, not pipes, are served through tokio's stdio (pipes go through the event loop:
+/// `serve_stdio`): the call is answered, then the server ends with its input.
+#[test]
+fn stdio_files_that_are_no_pipes_are_served_too() {
+    let dir = sample_dir();
+    let tmp = tempfile::tempdir().unwrap();
+    let (input, output) = (tmp.path().join("in.jsonl"), tmp.path().join("out.jsonl"));
+    let call = |id: u32| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "component_details", "arguments": {"component": "table"}}});
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        call(2),
+    ];
+    std::fs::write(&input, messages.iter().map(|m| format!("{m}\n")).collect::<String>()).unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+        .args(["serve", "--bundles", arg(&dir)])
+        .stdin(std::fs::File::open(&input).unwrap())
+        .stdout(std::fs::File::create(&output).unwrap())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = std::fs::read_to_string(&output).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out:.500}");
+    let answer: Value = serde_json::from_str(lines[1]).unwrap();
+    assert_eq!((answer["id"].as_u64(), answer["result"]["isError"].as_bool()), (Some(2), Some(false)), "{out:.500}");
+    assert!(answer["result"]["content"][0]["text"].as_str().unwrap().contains("table"));
+}
+
 #[test]
 fn start_up_errors_say_where_bundles_were_looked_for() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1369,6 +1399,116 @@ fn repeated_calls_get_the_same_answer_and_other_arguments_their_own() {
     assert_eq!(r["result"]["isError"], true, "{r}");
     let r = c.call("component_details", json!({"component": "tabel"}));
     assert_eq!(r["result"]["isError"], true, "{r}");
+}
+
+/// An in-process stdio session (`serve_io` over a pipe) whose response lines are read raw.
+struct RawSession {
+    rt: tokio::runtime::Runtime,
+    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    read: tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+}
+
+impl RawSession {
+    /// Serves `server`, initialized.
+    fn start(server: mydesign_docs::serve::DocsServer) -> RawSession {
+        let rt = runtime();
+        let (client, server_side) = tokio::io::duplex(1 << 20);
+        let (read, write) = tokio::io::split(server_side);
+        rt.spawn(mydesign_docs::serve::serve_io(server, read, write));
+        let (read, write) = tokio::io::split(client);
+        let mut s = RawSession { rt, write, read: tokio::io::BufReader::new(read) };
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+        assert!(s.send(&init.to_string()).contains("\"result\""));
+        s.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        s
+    }
+
+    /// Sends one line; returns the answer line (empty for a notification).
+    fn send(&mut self, line: &str) -> String {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+        self.rt.block_on(async {
+            self.write.write_all(format!("{line}\n").as_bytes()).await.unwrap();
+            if !line.contains("\"id\"") {
+                return String::new();
+            }
+            let mut answer = String::new();
+            let read_one = self.read.read_line(&mut answer);
+            tokio::time::timeout(Duration::from_secs(30), read_one).await.expect("answered").unwrap();
+            answer
+        })
+    }
+
+    /// A `tools/call` of `tool` with `id` (as JSON) and `params` besides the name.
+    fn call(&mut self, id: &str, tool: &str, args: &str) -> String {
+        self.send(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{args}}}}}"#
+        ))
+    }
+}
+
+/// A server over `dir` counting the calls that reach its tool handler (the fault hook runs first in each).
+fn counting_server(dir: &Path) -> (mydesign_docs::serve::DocsServer, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    let library = std::sync::Arc::new(mydesign_docs::serve::open_library(&[dir.to_path_buf()]).expect("bundles"));
+    let handled = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = handled.clone();
+    let server = mydesign_docs::serve::DocsServer::new(library).with_fault_hook(std::sync::Arc::new(move |_: &str| {
+        count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }));
+    (server, handled)
+}
+
+/// The response line without its id: `{"jsonrpc":"2.0","id":` then the id then the rest.
+fn after_id<'a>(line: &'a str, id: &str) -> &'a str {
+    let head = format!(r#"{{"jsonrpc":"2.0","id":{id},"#);
+    line.strip_prefix(&head).unwrap_or_else(|| panic!("not the answer to {id}: {line:.200}"))
+}
+
+/// Issue 12 item 4: over stdio, a repeated call is answered with the bytes rmcp wrote the first time, under the
+/// new id, without reaching the tool handler; a call with other arguments, with `_meta`, or one answered with an
+/// error still reaches it each time.
+#[test]
+fn repeated_calls_over_stdio_are_replayed_byte_for_byte() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let (server, handled) = counting_server(&sample_dir());
+    let mut s = RawSession::start(server);
+    let first = s.call("1", "list_components", "{}");
+    assert_eq!(handled.load(SeqCst), 1);
+    let rest = after_id(&first, "1");
+    assert!(rest.starts_with(r#""result":{"content":[{"type":"text","text":"[my-design 3.4.0"#), "{rest:.200}");
+    for id in ["2", r#""a\"b,c""#, "-3", "-9223372036854775808"] {
+        let again = s.call(id, "list_components", "{}");
+        assert_eq!(after_id(&again, id), rest, "id {id}");
+    }
+    let table = s.call("7", "list_components", r#"{"component":"table","lang":null}"#);
+    assert_eq!(handled.load(SeqCst), 2, "other arguments reach the handler");
+    let again = s.call("8", "list_components", r#"{"lang":null,"component":"table"}"#);
+    assert_eq!(after_id(&again, "8"), after_id(&table, "7"), "the same arguments in another order");
+    assert_eq!(handled.load(SeqCst), 2);
+    let meta = s.send(
+        r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"list_components","arguments":{},"_meta":{"progressToken":1}}}"#,
+    );
+    assert_eq!(after_id(&meta, "9"), rest);
+    assert_eq!(handled.load(SeqCst), 3, "a call with _meta goes to rmcp");
+    for id in 10..13 {
+        let e = s.call(&id.to_string(), "component_details", r#"{"component":"tabel"}"#);
+        assert!(after_id(&e, &id.to_string()).contains(r#""isError":true"#), "{e}");
+    }
+    assert_eq!(handled.load(SeqCst), 6, "errors are never replayed");
+}
+
+/// On Semi, the replayed `list_components` is the 101 components, byte for byte as rmcp wrote them.
+#[test]
+fn semi_list_components_is_replayed_byte_for_byte() {
+    let Some(semi) = common::semi() else { return };
+    let (server, handled) = counting_server(&semi.report.dir);
+    let mut s = RawSession::start(server);
+    let first = s.call("1", "list_components", r#"{"system":"semi"}"#);
+    let second = s.call("2", "list_components", r#"{"system":"semi"}"#);
+    assert_eq!(after_id(&second, "2"), after_id(&first, "1"));
+    assert_eq!(handled.load(std::sync::atomic::Ordering::SeqCst), 1);
+    let answer: Value = serde_json::from_str(&second).unwrap();
+    let s = &answer["result"]["structuredContent"];
+    assert_eq!((s["rows_total"].as_u64(), s["components"].as_array().map(Vec::len)), (Some(101), Some(101)));
 }
 
 /// A new user's trial: `resources/list` had no budget (251 resources, 13,629 tokens in one answer, over the

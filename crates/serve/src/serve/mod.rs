@@ -22,6 +22,7 @@
 pub mod answers;
 mod http;
 pub mod precheck;
+mod replay;
 pub mod stdio;
 pub mod tools;
 
@@ -125,7 +126,9 @@ impl DocsServer {
 
     /// The same server running `hook` first inside the panic boundary of every tool call (given the tool name) and
     /// resource read (given the URI). For tests of that boundary: a hook that panics shows that the call is still
-    /// answered. Only Rust code embedding the server can set it; no command-line option or protocol message does.
+    /// answered; one that counts shows which calls reach the handler (a repeated call over stdio is replayed
+    /// without: [`replay`]). Only Rust code embedding the server can set it; no command-line option or protocol
+    /// message does.
     #[doc(hidden)]
     pub fn with_fault_hook(mut self, hook: FaultHook) -> Self {
         self.fault_hook = Some(hook);
@@ -158,6 +161,16 @@ impl DocsServer {
     /// The names of the tools, in `tools/list` order.
     pub fn tool_names(&self) -> Vec<String> {
         self.tool_router.list_all().into_iter().map(|t| t.name.into_owned()).collect()
+    }
+
+    /// The set a tool call with `arguments` reads, as the tool's own `select` will choose it (by `system` and
+    /// `version`): it keys the kept answers. `None` when none is selected (the call answers an error).
+    pub(crate) fn answered_from(
+        &self,
+        arguments: Option<&rmcp::model::JsonObject>,
+    ) -> Option<Arc<crate::read::BundleSet>> {
+        let arg = |k: &str| arguments.and_then(|a| a.get(k)).and_then(serde_json::Value::as_str);
+        self.library.select(arg("system"), arg("version")).ok()
     }
 
     /// The shape check both transports run on each message before rmcp sees it ([`precheck`]).
@@ -253,10 +266,8 @@ impl ServerHandler for DocsServer {
             {
                 return Ok(CallToolResult::error(vec![ContentBlock::text(format!("{name}: {message}"))]).into());
             }
-            // The set the tool will read (as its own `select` will choose it) keys the kept answers.
-            let arg = |k: &str| request.arguments.as_ref().and_then(|a| a.get(k)).and_then(serde_json::Value::as_str);
-            let set = self.library.select(arg("system"), arg("version")).ok();
-            let key = format!("{name}\0{}", serde_json::to_string(&request.arguments).unwrap_or_default());
+            let set = self.answered_from(request.arguments.as_ref());
+            let key = answers::answer_key(&name, request.arguments.as_ref());
             if let Some(hit) = set.as_ref().and_then(|set| self.answers.get(set, &key)) {
                 return Ok(hit.into());
             }

@@ -5,13 +5,17 @@
 //! [`MAX_LINE_BYTES`] of it), answers a line that is not JSON with the JSON-RPC parse error (-32700, id null) and
 //! an over-long one with an invalid-request error (-32600) carrying its `id` when one is found in its first
 //! [`ID_SCAN_BYTES`] bytes (else null), answers a misshapen message as the HTTP transport does
-//! ([`super::precheck`]), and passes every other JSON line on to rmcp through an in-memory pipe. A writer task copies rmcp's output lines and these errors
-//! to the output, whole lines only, so they never interleave.
+//! ([`super::precheck`]), answers a repeated tool call with the bytes rmcp wrote the first time ([`super::replay`]),
+//! and passes every other JSON line on to rmcp through an in-memory pipe. A writer task copies rmcp's output lines
+//! and the lines answered here to the output, whole lines only, so they never interleave.
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
+use std::sync::Arc;
+
 use super::precheck::{INVALID_REQUEST, Precheck};
+use super::replay::Replay;
 use super::{DocsServer, ServeError};
 use rmcp::ServiceExt;
 
@@ -28,9 +32,23 @@ const PARSE_ERROR: i64 = -32700;
 /// Serves `server` over stdio until the client closes the stream. stdout carries only JSON-RPC messages; logs go
 /// to stderr.
 ///
+/// When stdin and stdout are pipes (as an MCP client starts a server), they are read and written by the runtime's
+/// event loop, through descriptors of their own opened non-blocking from `/proc/self/fd` (the inherited ones, which
+/// other processes may share, keep their flags); else, or off Linux, through tokio's stdin and stdout, whose every
+/// read and write is a hop to a blocking thread and back.
+///
 /// # Errors
 /// As [`serve_io`].
 pub async fn serve_stdio(server: DocsServer) -> Result<(), ServeError> {
+    #[cfg(target_os = "linux")]
+    {
+        use tokio::net::unix::pipe::OpenOptions;
+        let input = OpenOptions::new().open_receiver("/proc/self/fd/0");
+        let output = OpenOptions::new().open_sender("/proc/self/fd/1");
+        if let (Ok(input), Ok(output)) = (input, output) {
+            return serve_io(server, input, output).await;
+        }
+    }
     serve_io(server, tokio::io::stdin(), tokio::io::stdout()).await
 }
 
@@ -48,9 +66,10 @@ where
     // rmcp reads `to_rmcp` and writes `from_rmcp`; 64 KiB pipes: a long line streams through them.
     let (to_rmcp, rmcp_in) = tokio::io::duplex(64 * 1024);
     let (rmcp_out, from_rmcp) = tokio::io::duplex(64 * 1024);
-    let (errors, error_lines) = mpsc::unbounded_channel::<String>();
-    let reader = tokio::spawn(read_lines(input, to_rmcp, errors, server.precheck()));
-    let writer = tokio::spawn(write_lines(from_rmcp, error_lines, output));
+    let (errors, error_lines) = mpsc::unbounded_channel::<Vec<u8>>();
+    let replay = Arc::new(Replay::new(server.clone()));
+    let reader = tokio::spawn(read_lines(input, to_rmcp, errors, server.precheck(), replay.clone()));
+    let writer = tokio::spawn(write_lines(from_rmcp, error_lines, output, replay));
     let session = async {
         // Lines reach rmcp already checked against the cap; its own cap counts the `\n` (here 2 bytes of room).
         let transport = rmcp::transport::async_rw::AsyncRwTransport::<rmcp::RoleServer, _, _>::new(rmcp_in, rmcp_out)
@@ -113,9 +132,15 @@ fn finish(line: Vec<u8>, oversized: bool) -> Line {
     if oversized { Line::Oversized(line) } else { Line::Whole(line) }
 }
 
-/// The reader task: JSON lines to rmcp, error answers for the rest (and for misshapen messages: [`Precheck`]).
-async fn read_lines<R, P>(input: R, mut to_rmcp: P, errors: mpsc::UnboundedSender<String>, precheck: Precheck)
-where
+/// The reader task: JSON lines to rmcp, error answers for the rest (and for misshapen messages: [`Precheck`]),
+/// replayed answers for repeated calls ([`Replay`]).
+async fn read_lines<R, P>(
+    input: R,
+    mut to_rmcp: P,
+    errors: mpsc::UnboundedSender<Vec<u8>>,
+    precheck: Precheck,
+    replay: Arc<Replay>,
+) where
     R: AsyncRead + Unpin,
     P: AsyncWrite + Unpin,
 {
@@ -133,7 +158,7 @@ where
             Line::Oversized(head) => {
                 let message = format!("request over {MAX_LINE_BYTES} bytes (16 MiB): not read");
                 tracing::warn!("{message}");
-                let _ = errors.send(error_line(find_id(&head), INVALID_REQUEST, &message));
+                let _ = errors.send(error_line(find_id(&head), INVALID_REQUEST, &message).into_bytes());
             }
             Line::Whole(mut line) => {
                 if line.last() == Some(&b'\r') {
@@ -146,12 +171,16 @@ where
                     Ok(message) => message,
                     Err(e) => {
                         let message = format!("parse error: the line is not JSON ({e})");
-                        let _ = errors.send(error_line(serde_json::Value::Null, PARSE_ERROR, &message));
+                        let _ = errors.send(error_line(serde_json::Value::Null, PARSE_ERROR, &message).into_bytes());
                         continue;
                     }
                 };
                 if let Some(answer) = precheck.answer(&message) {
-                    let _ = errors.send(answer.line());
+                    let _ = errors.send(answer.line().into_bytes());
+                    continue;
+                }
+                if let Some(answer) = replay.answer(&message) {
+                    let _ = errors.send(answer);
                     continue;
                 }
                 line.push(b'\n');
@@ -186,11 +215,13 @@ fn find_id(head: &[u8]) -> serde_json::Value {
     }
 }
 
-/// The writer task: rmcp's lines and the error lines to `output`, whole lines only, flushed after each.
+/// The writer task: rmcp's lines (each shown to [`Replay::capture`]) and the lines answered by the reader task to
+/// `output`, whole lines only, flushed after each.
 async fn write_lines<P, W>(
     from_rmcp: P,
-    mut error_lines: mpsc::UnboundedReceiver<String>,
+    mut error_lines: mpsc::UnboundedReceiver<Vec<u8>>,
     mut output: W,
+    replay: Arc<Replay>,
 ) -> std::io::Result<()>
 where
     P: AsyncRead + Unpin,
@@ -205,15 +236,16 @@ where
                 if read? == 0 {
                     // rmcp is done: write the errors still queued, then stop.
                     while let Ok(e) = error_lines.try_recv() {
-                        output.write_all(e.as_bytes()).await?;
+                        output.write_all(&e).await?;
                     }
                     return output.flush().await;
                 }
+                replay.capture(&line);
                 output.write_all(&line).await?;
                 line.clear();
             }
             error = error_lines.recv(), if errors_open => match error {
-                Some(e) => output.write_all(e.as_bytes()).await?,
+                Some(e) => output.write_all(&e).await?,
                 None => errors_open = false,
             },
         }
