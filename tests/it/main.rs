@@ -24,3 +24,4 @@ mod robustness;
 mod sample;
 mod search;
 mod sweep;
+mod trial;
