@@ -546,7 +546,7 @@ fn without_a_system_every_system_is_searched_and_named() {
     use mydesign_docs::search::query::{search_sets, sets_to_search};
     let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
     let library = Library::scan(&[semi.report.dir.clone(), bp.report.dir.clone()]).unwrap();
-    let sets = sets_to_search(&library, None, None).unwrap();
+    let sets = sets_to_search(&library, None, None).unwrap().sets;
     assert_eq!(sets.len(), 2);
     let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
     let opts = SearchOptions { max_tokens: Some(10_000), ..Default::default() };
@@ -572,7 +572,7 @@ fn without_a_system_every_system_is_searched_and_named() {
     assert!(v.unwrap().hits.iter().all(|h| h.system.as_deref() == Some("blueprint")));
     assert!(search_sets(&sets, "x", &SearchOptions { component: Some("nosuch".into()), ..opts.clone() }).is_err());
     // One system named: that one only, hits unnamed.
-    let one = sets_to_search(&library, Some("semi"), None).unwrap();
+    let one = sets_to_search(&library, Some("semi"), None).unwrap().sets;
     let v = one[0].search("tooltip position", &opts).unwrap();
     assert!(v.hits.iter().all(|h| h.system.is_none()));
 }
@@ -917,7 +917,7 @@ fn a_shortened_hits_structured_call_is_its_written_call() {
     use mydesign_docs::search::query::{search_sets, sets_to_search};
     let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
     let library = Library::scan(&[semi.report.dir.clone(), bp.report.dir.clone()]).unwrap();
-    let sets = sets_to_search(&library, None, None).unwrap();
+    let sets = sets_to_search(&library, None, None).unwrap().sets;
     let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
     let (mut shortened, mut shortened_with_args) = (0, 0);
     for query in ["tooltip position", "table fixed column header", "form validation rules"] {

@@ -103,3 +103,60 @@ fn list_shows_every_set_and_names_an_old_format_set_with_what_to_do() {
     let out = run_store(t, &store, &["list"]);
     assert!(!String::from_utf8(out.stdout).unwrap().contains("3.3.0"));
 }
+
+/// The sample built into `out` as the system `name` (version 3.4.0, the sample's).
+fn build_as(name: &str, out: &Path) -> std::path::PathBuf {
+    use mydesign_docs::compile::{BuildOptions, build};
+    use mydesign_docs::config::Config;
+    let mut config = Config::preset("default").unwrap();
+    config.system.name = Some(name.into());
+    let repo = common::root().join("corpus");
+    build(&BuildOptions { repo, out: out.to_path_buf(), config, progress: false }).unwrap().dir
+}
+
+/// Finding 2: a CLI search over several systems (no `--system`) failed when one set's manifest was damaged, while
+/// the server's answered from the others. Both search the sets that open and name the one left out in `skipped`
+/// (text and JSON), by one code path (`sets_to_search` → `search_sets`).
+#[test]
+fn a_search_over_several_systems_skips_and_names_a_set_whose_manifest_is_damaged() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    build_as("my-design", &out);
+    let other = build_as("other-design", &out);
+    let manifest = other.join("manifest.bundle");
+    let len = std::fs::metadata(&manifest).unwrap().len();
+    std::fs::OpenOptions::new().write(true).open(&manifest).unwrap().set_len(len / 2).unwrap();
+    let o = out.to_str().unwrap();
+
+    let text = common::ok(tmp.path(), &["search", "tag", "color", "--bundles", o]);
+    assert!(text.starts_with("[my-design 3.4.0 · search \"tag color\" · hits 1–"), "{text}");
+    let skipped: Vec<&str> = text.lines().filter(|l| l.starts_with("[skipped, unreadable: ")).collect();
+    assert_eq!(skipped.len(), 1, "{text}");
+    assert!(
+        skipped[0].starts_with("[skipped, unreadable: other-design@3.4.0: ")
+            && skipped[0].contains("manifest.bundle: truncated"),
+        "{text}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&common::ok(tmp.path(), &["search", "tag", "color", "--bundles", o, "--json"])).unwrap();
+    assert_eq!(json["system"], "my-design");
+    assert!(json["hits"].as_array().is_some_and(|h| !h.is_empty()), "{json}");
+    let entry = json["skipped"][0].as_str().unwrap_or_default();
+    assert!(entry.starts_with("other-design@3.4.0: ") && entry.contains("manifest.bundle: truncated"), "{json}");
+    // No hits at all still says what was left out.
+    let text = common::ok(tmp.path(), &["search", "zzzqqqxxy", "--bundles", o]);
+    assert!(text.contains("[skipped, unreadable: other-design@3.4.0: "), "{text}");
+
+    // The server answers the same.
+    let mut c = crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", o]);
+    let r = c.call("search_docs", serde_json::json!({"query": "tag color"}));
+    let s = &r["result"]["structuredContent"];
+    assert_ne!(r["result"]["isError"], true, "{r}");
+    assert_eq!(s["system"], "my-design", "{r}");
+    let entry = s["skipped"][0].as_str().unwrap_or_default();
+    assert!(entry.starts_with("other-design@3.4.0: ") && entry.contains("manifest.bundle: truncated"), "{r}");
+
+    // Only the damaged system asked for: its error, not a silent empty answer.
+    let err = common::fails(tmp.path(), &["search", "tag", "--system", "other-design", "--bundles", o]);
+    assert!(err.contains("manifest.bundle: truncated"), "{err}");
+}

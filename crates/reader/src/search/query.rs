@@ -57,6 +57,9 @@ pub struct SearchOptions {
     pub weights: Option<Weights>,
     /// The `next_cursor` of an earlier part of the same search: this part lists the hits after those.
     pub cursor: Option<String>,
+    /// Sets left out before the search because they do not open ([`SetsToSearch::skipped`]): the answer's
+    /// [`SearchView::skipped`] names them first.
+    pub skipped: Vec<String>,
 }
 
 /// The call that gets more of a hit: an MCP tool with its arguments, and the CLI equivalent.
@@ -182,6 +185,16 @@ fn skipped_entry(what: &str, e: &LookupError) -> String {
     } else {
         format!("{}…", full.chars().take(SKIPPED_CHARS - 1).collect::<String>())
     }
+}
+
+/// `skipped` with at most `keep` entries written out, the rest counted in one last entry.
+fn capped_skipped(mut skipped: Vec<String>, keep: usize) -> Vec<String> {
+    if skipped.len() > keep {
+        let more = skipped.len() - keep;
+        skipped.truncate(keep);
+        skipped.push(format!("and {more} more (run `mydesign-docs verify` for the whole list)"));
+    }
+    skipped
 }
 
 /// Whether `e` says a bundle could not be read (damaged, truncated, changed underneath): its hits are skipped
@@ -695,21 +708,46 @@ impl BundleSet {
     }
 }
 
+/// The sets a search covers ([`sets_to_search`]), and those left out.
+pub struct SetsToSearch {
+    /// The sets to search, by system.
+    pub sets: Vec<Arc<BundleSet>>,
+    /// Sets left out because none of their system's versions opens (a damaged or old-format manifest), each
+    /// `system@version: why`: pass them on in [`SearchOptions::skipped`], so the answer names them.
+    pub skipped: Vec<String>,
+}
+
 /// The sets a search covers: the one `system`/`version` name; with neither, and several systems in `library`,
-/// the newest set of each.
+/// the newest set of each that opens. Among several systems, one whose sets do not open is left out and named in
+/// [`SetsToSearch::skipped`] (the CLI and the server search the others alike).
 ///
 /// # Errors
-/// As [`Library::select`].
+/// As [`Library::select`]; among several systems, the first system's error when none opens.
 pub fn sets_to_search(
     library: &Library,
     system: Option<&str>,
     version: Option<&str>,
-) -> Result<Vec<Arc<BundleSet>>, LookupError> {
+) -> Result<SetsToSearch, LookupError> {
     let systems = library.systems();
     if system.is_none() && version.is_none() && systems.len() > 1 {
-        return systems.iter().map(|(s, _)| library.select(Some(s), None)).collect();
+        let (mut sets, mut skipped, mut first_error) = (Vec::new(), Vec::new(), None);
+        for (s, versions) in &systems {
+            match library.select(Some(s), None) {
+                Ok(set) => sets.push(set),
+                Err(e) if unreadable(&e) => {
+                    let newest = versions.last().map(String::as_str).unwrap_or_default();
+                    skipped.push(skipped_entry(&format!("{s}@{newest}"), &e));
+                    first_error.get_or_insert(e);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        return match first_error {
+            Some(e) if sets.is_empty() => Err(e),
+            _ => Ok(SetsToSearch { sets, skipped }),
+        };
     }
-    Ok(vec![library.select(system, version)?])
+    Ok(SetsToSearch { sets: vec![library.select(system, version)?], skipped: Vec::new() })
 }
 
 /// One set's part of a search: its index, its ranked groups, the "did you mean" note, and the answer it would give
@@ -737,7 +775,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     let several = sets.len() > 1;
     let mut parts: Vec<(&BundleSet, Ranked)> = Vec::new();
     let mut first_error = None;
-    let mut skipped: Vec<String> = Vec::new();
+    let mut skipped: Vec<String> = opts.skipped.clone();
     for set in sets {
         match set.ranked(query, opts, max_tokens) {
             Ok(r) => parts.push((set, r)),
@@ -774,7 +812,16 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         if let Some(m) = message {
             view.message = Some(m);
         }
-        return Ok(bounded(view));
+        // What was left out is said here too, as many entries as fit the budget (the rest counted).
+        let mut keep = skipped.len().min(MAX_SKIPPED);
+        loop {
+            view.skipped = capped_skipped(skipped.clone(), keep);
+            let view = bounded(view.clone());
+            if view.tokens <= max_tokens || keep == 0 {
+                return Ok(view);
+            }
+            keep -= 1;
+        }
     }
     view.message = None;
     // All sets' groups, best first (ties: set order), each with its hit (without text). Two parts of one split
@@ -844,12 +891,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         (Some(n), None) => Some(n.clone()),
         (None, m) => m,
     };
-    if skipped.len() > MAX_SKIPPED {
-        let more = skipped.len() - MAX_SKIPPED;
-        skipped.truncate(MAX_SKIPPED);
-        skipped.push(format!("and {more} more (run `mydesign-docs verify` for the whole list)"));
-    }
-    view.skipped = skipped;
+    view.skipped = capped_skipped(skipped, MAX_SKIPPED);
     let longest = SearchCursor { sets: u32::MAX, search: u32::MAX, skip: u32::MAX }.encode();
     let placeholder = SearchView {
         tokens: 999_999,
