@@ -160,3 +160,121 @@ fn a_search_over_several_systems_skips_and_names_a_set_whose_manifest_is_damaged
     let err = common::fails(tmp.path(), &["search", "tag", "--system", "other-design", "--bundles", o]);
     assert!(err.contains("manifest.bundle: truncated"), "{err}");
 }
+
+/// Checks every part of `query` over `sets` at `max` (following cursors, at most `parts`): each form within the
+/// budget; a part with a `next_cursor` writes it in both text forms (the call, or the cursor for the same search);
+/// a first hit passed over names the budget that lists it, and that budget does. Returns the parts seen and the
+/// hits passed over.
+fn check_search_parts(
+    sets: &[&mydesign_docs::read::BundleSet],
+    query: &str,
+    max: u32,
+    parts: usize,
+    counter: &mydesign_docs::compile::tokens::TokenCounter,
+) -> (usize, usize) {
+    use mydesign_docs::render::{Render, Surface};
+    use mydesign_docs::search::query::{SearchOptions, search_sets};
+    let mut cursor: Option<String> = None;
+    let mut passed = 0;
+    for part in 1..=parts {
+        let opts = SearchOptions { max_tokens: Some(max), cursor: cursor.clone(), ..Default::default() };
+        let v = search_sets(sets, query, &opts).unwrap_or_else(|e| panic!("{query:.40} at {max}, part {part}: {e}"));
+        let (cli, mcp, json) = (v.render(Surface::Cli), v.render(Surface::Mcp), v.json());
+        for form in [&cli, &mcp, &json] {
+            let n = counter.count(form);
+            assert!(n <= max, "{query:.40} at {max}, part {part}: {n} tokens:\n{form}");
+        }
+        if let Some(c) = &v.next_cursor {
+            assert!(cli.contains(&format!("--cursor {c}")), "{query:.40} at {max}, part {part}: no cursor:\n{cli}");
+            assert!(mcp.contains(&format!("cursor=\"{c}\"")), "{query:.40} at {max}, part {part}: no cursor:\n{mcp}");
+        }
+        if v.hits.is_empty() && v.total > 0 {
+            let m = v.message.clone().unwrap_or_default();
+            let lists: u32 = m
+                .split(" is over the budget: max_tokens ")
+                .nth(1)
+                .and_then(|r| r.split_whitespace().next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{query:.40} at {max}, part {part}: passed over, no budget named: {m}"));
+            let opts = SearchOptions { max_tokens: Some(lists), cursor: cursor.clone(), ..Default::default() };
+            let w = search_sets(sets, query, &opts).unwrap();
+            assert!(!w.hits.is_empty(), "{query:.40}: max_tokens {lists} named by part {part} at {max} lists none");
+            passed += 1;
+        }
+        match v.next_cursor {
+            Some(c) => cursor = Some(c),
+            None => return (part, passed),
+        }
+    }
+    (parts, passed)
+}
+
+/// Finding 3: a long query at a small budget gave parts whose text had no continuation (only the structured
+/// `next_cursor`), and passed over hits saying only "raise max_tokens". On Semi (two long queries) and the sample,
+/// at 300 to 600 tokens: every part fits, writes how to continue, and a hit passed over names the budget that
+/// lists it.
+#[test]
+fn a_long_query_at_a_small_budget_always_says_how_to_continue() {
+    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    let misspelled = "tabel colum fixd heder sortng filtr paginaton expandd rowz selecton custm empti stat virtuall \
+                      scrol resizabl colums grouping";
+    let repeated = "table fixed header column sort filter pagination expand row selection ".repeat(12);
+    let sample = &common::sample().set;
+    for max in (300..=600).step_by(50) {
+        for q in [misspelled, repeated.as_str()] {
+            check_search_parts(&[sample], q, max, 4, &counter);
+        }
+    }
+    // A hit too long to list even shortened (a component named by 25 segments: its name is in its header three
+    // times) is passed over, with the budget that lists it, and the next hit still follows.
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    let name: Vec<String> = (0..25).map(|i| format!("segment{i:02}")).collect();
+    for (dir, title) in [(name.join("-"), "Zebra"), ("tag".to_string(), "Tag")] {
+        std::fs::create_dir_all(repo.join("docs").join(&dir)).unwrap();
+        let text = format!("# {title}\n\nThe zebra crossing {title}.\n\n## Usage\n\nA zebra here.\n");
+        std::fs::write(repo.join("docs").join(&dir).join("index.md"), text).unwrap();
+    }
+    std::fs::write(repo.join("package.json"), r#"{"name": "lp", "version": "1.0.0"}"#).unwrap();
+    let report = common::build_into(&repo, "default", &tmp.path().join("out"));
+    let lp = mydesign_docs::read::BundleSet::open(&report.dir).unwrap();
+    let passed: usize =
+        (300..=600).step_by(50).map(|max| check_search_parts(&[&lp], "zebra", max, 4, &counter).1).sum();
+    assert!(passed >= 2, "{passed} hits passed over: the case is not tested");
+    let v = lp
+        .search("zebra", &mydesign_docs::search::query::SearchOptions { max_tokens: Some(300), ..Default::default() })
+        .unwrap();
+    assert_eq!((v.hits.len(), v.total, v.omitted), (0, 2, 1));
+    assert!(v.message.as_deref().is_some_and(|m| m.starts_with("hit 1 is over the budget: max_tokens ")), "{v:?}");
+    let Some(semi) = common::semi() else { return };
+    for max in (300..=600).step_by(50) {
+        for q in [misspelled, repeated.as_str()] {
+            check_search_parts(&[&semi.set], q, max, 4, &counter);
+        }
+    }
+}
+
+/// Finding 3, the CLI: with a long `--bundles` path, a search at 300 tokens said "query too long" and printed no
+/// continuation. The text writes the cursor, the same command with it lists the next hits, and the message names
+/// the call's length, not the query's.
+#[test]
+fn a_long_bundles_path_still_prints_the_continuation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let long: std::path::PathBuf =
+        (0..8).fold(tmp.path().to_path_buf(), |p, i| p.join(format!("a-rather-long-directory-name-{i:02}")));
+    std::fs::create_dir_all(&long).unwrap();
+    std::os::unix::fs::symlink(&common::sample().report.dir, long.join("my-design@3.4.0")).unwrap();
+    let dir = long.to_str().unwrap();
+    let args = ["search", "tag", "color", "--max-tokens", "300", "--bundles", dir];
+    let text = common::ok(tmp.path(), &args);
+    let json: serde_json::Value =
+        serde_json::from_str(&common::ok(tmp.path(), &[&args[..], &["--json"]].concat())).unwrap();
+    let cursor = json["next_cursor"].as_str().expect("cut at 300");
+    assert!(text.contains(&format!("continue with the same search and --cursor {cursor}]")), "{text}");
+    assert!(!text.contains("query is too long"), "{text}");
+    assert!(text.contains("the call that continues is too long to write out at max_tokens 300"), "{text}");
+    let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
+    assert!(counter.count(&text) <= 300, "{text}");
+    let next = common::ok(tmp.path(), &[&args[..], &["--cursor", cursor]].concat());
+    assert!(next.contains(" · hits 2–"), "{next}");
+}
