@@ -687,6 +687,14 @@ pub struct PropsView {
     /// The tables shown in `text` (all of them unless the answer was cut): from the sources, and from this
     /// document's API tables. A table the part shows only some rows of holds those rows.
     pub props: Vec<PropsTable>,
+    /// Props whose rows `text` shows (ends) in this part but which `props` does not list: their structured copies
+    /// did not fit beside the text within the budget (a long row at a budget under ~450 tokens). Never silent:
+    /// `structured_at` is the budget at which the same call lists them.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unlisted_props: u32,
+    /// The `max_tokens` at which this part's rows are listed in `props` too (with `unlisted_props`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structured_at: Option<u32>,
     /// Lines served and what is left.
     #[serde(flatten)]
     pub part: Part,
@@ -694,6 +702,10 @@ pub struct PropsView {
     pub next_cursor: Option<String>,
     /// The tables as Markdown.
     pub text: String,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// `code-block`: one code block.
@@ -1299,6 +1311,28 @@ const CUT_ROOM: u32 = crate::budget::MIN_MAX_TOKENS - crate::budget::ENVELOPE_TO
 fn structured_tokens(part: &Part, lists: &dyn Fn(&Part) -> u32) -> u32 {
     let escapes = 2 * crate::budget::json_escapes(&part.text) as u32;
     part.tokens.saturating_add(escapes).saturating_add(lists(part))
+}
+
+/// An upper bound of the tokens a props table adds to a part's JSON beside its rows: its fields but `props`,
+/// bounded from the JSON they make, with the strings read from the sources (name, path, language, extended types)
+/// at a token per byte (a token is never shorter than a byte) and the rest by [`crate::budget::bound`] plus a tenth.
+fn table_json_bound(t: &PropsTable) -> u32 {
+    let skeleton = PropsTable {
+        name: String::new(),
+        path: String::new(),
+        lang: t.lang.as_ref().map(|_| String::new()),
+        extends: t.extends.iter().map(|_| String::new()).collect(),
+        unresolved_extends: t.unresolved_extends.iter().map(|_| String::new()).collect(),
+        props: vec![],
+        ..t.clone()
+    };
+    let own = serde_json::to_string(&skeleton).map_or(u32::MAX / 4, |j| crate::budget::bound(&j));
+    let strings = t.name.len()
+        + t.path.len()
+        + t.lang.as_ref().map_or(0, String::len)
+        + t.extends.iter().chain(&t.unresolved_extends).map(String::len).sum::<usize>();
+    let escapes = crate::budget::json_escapes(&t.name) + crate::budget::json_escapes(&t.path);
+    own + own / 10 + (strings + escapes) as u32 + 2
 }
 
 /// An upper bound of a component row's tokens in the list's JSON and text forms, for sets without stored row counts:
@@ -2349,7 +2383,6 @@ impl BundleSet {
             .zip(&table_spans)
             .map(|(t, &(a, b))| {
                 let starts = line_ends(a, b);
-                let first_row = starts.get(4).copied().unwrap_or(b);
                 let rows = t
                     .props
                     .iter()
@@ -2362,8 +2395,7 @@ impl BundleSet {
                         Some((ra, rb, cuts.tokens(ra, rb).0 + 48 + escapes as u32))
                     })
                     .collect();
-                let head = cuts.tokens(a, first_row).0 + 48 + t.path.len() as u32;
-                Rows { head, rows }
+                Rows { head: table_json_bound(t), rows }
             })
             .collect();
         // Structured, the rows this part shows (no more than its text: clients may show either to the model),
@@ -2388,15 +2420,65 @@ impl BundleSet {
             (0..tables.len())
                 .filter(|&i| listed(part, i))
                 .map(|i| tables[i].head + shown(part, i).iter().map(|&r| tables[i].rows[r].2).sum::<u32>())
-                .sum()
+                .sum::<u32>()
         };
         // Echoed: the component in the header, the continuation and its cursor, the JSON.
         let paging = self.echoing(paging, &[(meta.name.as_str(), 5)]);
-        let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
+        // The structured form is bounded by its own envelope, not the text form's: its fields but `text` and
+        // `props` (names, counts, lines, the cursor), bounded here from the JSON they make, leave more room than
+        // the [`ENVELOPE_TOKENS`] the text form's header and continuation call keep, and that room goes to the
+        // rows' structured copies (below ~450 tokens Semi's Table listed none: trial finding 4). The lists' bound
+        // is lowered by the difference, so `part_with` checks the structured form against `max_tokens`.
         let (tables_total, props_total) = (props.len() as u32, props.iter().map(|t| t.props.len() as u32).sum());
+        let json_envelope = {
+            let widest = Part {
+                tokens: 999_999,
+                tokens_exact: false,
+                lines: (999_999, 999_999),
+                cut: Some(crate::budget::Rest { tokens: 999_999, lines: 999_999 }),
+                text_lines: 999_999,
+                max_tokens: Some(999_999),
+                ..Part::default()
+            };
+            let cursor = Cursor { set: u32::MAX, text: u32::MAX, request: request.clone(), offset: u32::MAX }.encode();
+            let view = PropsView {
+                served: self.served(),
+                component: meta.name.clone(),
+                lang: doc.lang.clone(),
+                tokens: 999_999,
+                tables_total,
+                props_total,
+                props: vec![],
+                // A part that leaves rows out lists none: its JSON has these two fields instead of the rows' bounds
+                // (a few tokens against their tens), so they are not reserved beside the rows.
+                unlisted_props: 0,
+                structured_at: None,
+                part: widest,
+                next_cursor: Some(String::new()),
+                text: String::new(),
+            };
+            let own = serde_json::to_string(&view).map_or(u32::MAX / 4, |j| crate::budget::bound(&j));
+            // A tenth more for the words and numbers, and the cursor at a token per byte (base64 tokenizes worse
+            // than the answer's own words).
+            own + own / 10 + cursor.len() as u32
+        };
+        let slack = (crate::budget::ENVELOPE_TOKENS + paging.budget.echo).saturating_sub(json_envelope);
+        let full_lists = &lists;
+        let lists = |part: &Part| -> u32 { full_lists(part).saturating_sub(slack) };
+        let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
         // A part of one segment is served even when its rows do not fit beside it structured (a row of hundreds of
-        // tokens at the smallest budget): it then lists none, as its text says all.
+        // tokens at the smallest budget): it then lists none, as its text says all, and says how many it leaves
+        // out and the budget that lists them: the text form's (the part's tokens beside the envelope and the
+        // echoed names) or the structured form's (its envelope, the part, its escapes and its rows' copies),
+        // whichever is more.
         let structured = structured_tokens(&part, &lists) <= paging.budget.content();
+        let unlisted_props: u32 =
+            if structured { 0 } else { (0..tables.len()).map(|i| shown(&part, i).len() as u32).sum() };
+        let structured_at = (unlisted_props > 0).then(|| {
+            let text_form = part.tokens + crate::budget::ENVELOPE_TOKENS + paging.budget.echo;
+            let json_form = json_envelope + structured_tokens(&part, &full_lists);
+            text_form.max(json_form)
+        });
         let props = props
             .into_iter()
             .enumerate()
@@ -2417,6 +2499,8 @@ impl BundleSet {
             tables_total,
             props_total,
             props,
+            unlisted_props,
+            structured_at,
             text: part.text.clone(),
             part,
             next_cursor,
