@@ -361,11 +361,13 @@ fn structured_props(
 
 /// Finding 4: below ~450 tokens a props part's structured `props` listed none when a row's structured copy did not
 /// fit beside its text, silently (Semi Table: 0 of its 111 props at 300–400 tokens, while the text had every row).
-/// The structured form is now bounded by its own envelope (not the text form's 230 tokens) and each table's by
-/// its JSON, so more rows fit; a row that still does not is counted in `unlisted_props` with the budget that
-/// lists it. Following the cursors, every prop is listed once or counted as left out, never both and never
-/// neither; from 450 tokens every prop is listed; both forms fit; the texts join to the whole. Semi Table (both
-/// languages) and antd-mobile Button (real inputs), and the sample's Table, at 300, 350, 400, 450 and 600.
+/// The structured form is now bounded by its own envelope (not the text form's 230 tokens) and its tables and
+/// rows by their JSON's exact tokens (stored by the compiler, format 9), so more rows fit; a row that still does
+/// not is counted in `unlisted_props` with the budget that lists it. Following the cursors, every prop is listed
+/// once or counted as left out, never both and never neither; from 400 tokens every prop is listed (antd-mobile's
+/// Button at every budget); both forms fit; the texts join to the whole. Semi Table (both languages) and
+/// antd-mobile Button (real inputs), and the sample's Table, at 300, 350, 400, 450 and 600. (Measured at 300 / 350:
+/// Semi Table en-US lists 64 / 109 of 111, zh-CN 63 / 108 of 113, the sample 82 / 89 of 89.)
 #[test]
 fn every_prop_is_listed_once_structured_or_counted_as_left_out() {
     let counter = mydesign_docs::compile::tokens::TokenCounter::new("o200k_base").unwrap();
@@ -397,7 +399,7 @@ fn every_prop_is_listed_once_structured_or_counted_as_left_out() {
                 c.all.len() as u32,
                 "{component} {lang:?} at {max}: props neither listed nor counted as left out"
             );
-            if max >= 450 {
+            if max >= 400 || component == "button" {
                 assert_eq!(listed, c.all.len() as u32, "{component} {lang:?} at {max}: not every prop listed");
             }
         }

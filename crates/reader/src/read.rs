@@ -1313,7 +1313,13 @@ fn structured_tokens(part: &Part, lists: &dyn Fn(&Part) -> u32) -> u32 {
     part.tokens.saturating_add(escapes).saturating_add(lists(part))
 }
 
-/// An upper bound of the tokens a props table adds to a part's JSON beside its rows: its fields but `props`,
+/// Tokens allowed for each join of a props answer's JSON beyond the stored counts of its pieces (a row's comma,
+/// a table's brackets): JSON punctuation that meets across a join is one pre-tokenizer piece, which may take a
+/// token more than the two pieces did.
+const PROPS_JOIN_TOKENS: u32 = 2;
+
+/// An upper bound of the tokens a props table adds to a part's JSON beside its rows, when the stored counts
+/// (`props-tokens`, format 9) do not match the tables: its fields but `props`,
 /// bounded from the JSON they make, with the strings read from the sources (name, path, language, extended types)
 /// at a token per byte (a token is never shorter than a byte) and the rest by [`crate::budget::bound`] plus a tenth.
 fn table_json_bound(t: &PropsTable) -> u32 {
@@ -2353,11 +2359,20 @@ impl BundleSet {
     pub fn props(&self, name: &str, lang: Option<&str>, paging: Paging) -> Result<PropsView, LookupError> {
         let (bundle, meta) = self.component_meta(name)?;
         let doc = self.pick_doc(&meta, lang)?;
-        let props: Vec<PropsTable> = self
-            .props_of(&bundle)?
+        let stored = self.props_of(&bundle)?;
+        // The tables' and rows' JSON tokens, counted by the compiler (format 9), when they match the tables.
+        let exact = match bundle.get::<Vec<PropsTokens>>(keys::PROPS_TOKENS) {
+            Ok(c) => Some(c),
+            Err(BundleError::MissingFrame { .. }) => None,
+            Err(e) => return Err(e.into()),
+        }
+        .filter(|c| c.len() == stored.len() && c.iter().zip(&stored).all(|(c, t)| c.rows.len() == t.props.len()));
+        let (props, counts): (Vec<PropsTable>, Vec<Option<PropsTokens>>) = stored
             .into_iter()
-            .filter(|t| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
-            .collect();
+            .enumerate()
+            .filter(|(_, t)| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
+            .map(|(i, t)| (t, exact.as_ref().and_then(|c| c.get(i).cloned())))
+            .unzip();
         let (text, table_spans) = crate::view::props_text_spans(&meta.name, &props);
         let cuts = self.cuts(&bundle, &keys::props_text(&doc.lang), &text)?;
         let request = Request::Doc {
@@ -2381,7 +2396,8 @@ impl BundleSet {
         let tables: Vec<Rows> = props
             .iter()
             .zip(&table_spans)
-            .map(|(t, &(a, b))| {
+            .zip(&counts)
+            .map(|((t, &(a, b)), exact)| {
                 let starts = line_ends(a, b);
                 let rows = t
                     .props
@@ -2392,10 +2408,16 @@ impl BundleSet {
                         let escapes = crate::budget::json_escapes(&p.type_text)
                             + p.description.as_deref().map_or(0, crate::budget::json_escapes)
                             + p.default.as_deref().map_or(0, crate::budget::json_escapes);
-                        Some((ra, rb, cuts.tokens(ra, rb).0 + 48 + escapes as u32))
+                        // Stored exactly (format 9): the row's JSON, and a comma and a join's token.
+                        let structured = match exact {
+                            Some(c) => c.rows.get(i).map_or(u32::MAX / 4, |n| n + PROPS_JOIN_TOKENS),
+                            None => cuts.tokens(ra, rb).0 + 48 + escapes as u32,
+                        };
+                        Some((ra, rb, structured))
                     })
                     .collect();
-                Rows { head: table_json_bound(t), rows }
+                let head = exact.as_ref().map_or_else(|| table_json_bound(t), |c| c.head + 2 * PROPS_JOIN_TOKENS);
+                Rows { head, rows }
             })
             .collect();
         // Structured, the rows this part shows (no more than its text: clients may show either to the model),
@@ -2458,9 +2480,9 @@ impl BundleSet {
                 text: String::new(),
             };
             let own = serde_json::to_string(&view).map_or(u32::MAX / 4, |j| crate::budget::bound(&j));
-            // A tenth more for the words and numbers, and the cursor at a token per byte (base64 tokenizes worse
-            // than the answer's own words).
-            own + own / 10 + cursor.len() as u32
+            // The cursor at a token per byte: base64 tokenizes far worse than the answer's own words (up to 0.82
+            // tokens a byte in o200k and cl100k, measured on 3,000 props cursors), which `bound` counts at 1/3.
+            own + cursor.len() as u32
         };
         let slack = (crate::budget::ENVELOPE_TOKENS + paging.budget.echo).saturating_sub(json_envelope);
         let full_lists = &lists;
