@@ -5,18 +5,8 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-/// Runs the binary in `cwd` with the store at `store` (`MYDESIGN_DOCS_HOME`).
-fn run_store(cwd: &Path, store: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
-        .current_dir(cwd)
-        .args(args)
-        .env("MYDESIGN_DOCS_HOME", store)
-        .env_remove("XDG_DATA_HOME")
-        .output()
-        .expect("run binary")
-}
+use crate::release::run_in;
 
 /// Copies the files of the set `from` (a link to its generation is followed) into `to`.
 fn copy_set(from: &Path, to: &Path) {
@@ -45,7 +35,7 @@ fn list_shows_every_set_and_names_an_old_format_set_with_what_to_do() {
     let t = tmp.path();
     let store = t.join("store");
     let sample = &common::sample().report.dir;
-    let out = run_store(t, &store, &["install", sample.to_str().unwrap()]);
+    let out = run_in(t, &store, &["install", sample.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // An older build of another version sits in the store, as an upgrade leaves it.
     let old = store.join("my-design@3.3.0");
@@ -54,7 +44,7 @@ fn list_shows_every_set_and_names_an_old_format_set_with_what_to_do() {
     // And a set that sorts after it, so a listing that stops at the old one misses it.
     copy_set(sample, &store.join("zz-design@1.0.0"));
 
-    let out = run_store(t, &store, &["list"]);
+    let out = run_in(t, &store, &["list"]);
     assert!(out.status.success(), "list failed: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     let build_id = mydesign_docs::store::build_id(sample).unwrap();
@@ -77,7 +67,7 @@ fn list_shows_every_set_and_names_an_old_format_set_with_what_to_do() {
             b = mydesign_docs::render::thousands(bytes),
         )
     );
-    let out = run_store(t, &store, &["list", "--json"]);
+    let out = run_in(t, &store, &["list", "--json"]);
     assert!(out.status.success());
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let names: Vec<String> = json["sets"]
@@ -97,10 +87,10 @@ fn list_shows_every_set_and_names_an_old_format_set_with_what_to_do() {
     assert!(bad[0]["what_to_do"].as_str().unwrap().contains("mydesign-docs remove my-design@3.3.0"), "{json}");
 
     // The old set can be removed (remove listed the store first, and stopped at it too).
-    let out = run_store(t, &store, &["remove", "my-design@3.3.0"]);
+    let out = run_in(t, &store, &["remove", "my-design@3.3.0"]);
     assert!(out.status.success(), "remove failed: {}", String::from_utf8_lossy(&out.stderr));
     assert!(!old.exists());
-    let out = run_store(t, &store, &["list"]);
+    let out = run_in(t, &store, &["list"]);
     assert!(!String::from_utf8(out.stdout).unwrap().contains("3.3.0"));
 }
 
