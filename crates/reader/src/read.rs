@@ -2452,22 +2452,17 @@ impl BundleSet {
         // rows' structured copies (below ~450 tokens Semi's Table listed none: trial finding 4). The lists' bound
         // is lowered by the difference, so `part_with` checks the structured form against `max_tokens`.
         let (tables_total, props_total) = (props.len() as u32, props.iter().map(|t| t.props.len() as u32).sum());
-        let json_envelope = {
-            let widest = Part {
-                tokens: 999_999,
-                tokens_exact: false,
-                lines: (999_999, 999_999),
-                cut: Some(crate::budget::Rest { tokens: 999_999, lines: 999_999 }),
-                text_lines: 999_999,
-                max_tokens: Some(999_999),
-                ..Part::default()
-            };
-            let cursor = Cursor { set: u32::MAX, text: u32::MAX, request: request.clone(), offset: u32::MAX }.encode();
+        // Per part: its own numbers, and its cursor (with the largest hashes) when it has a next part.
+        let (served, name, lang) = (self.served(), meta.name.clone(), doc.lang.clone());
+        let json_envelope = |part: &Part| -> u32 {
+            let cursor = part
+                .next_offset
+                .map(|offset| Cursor { set: u32::MAX, text: u32::MAX, request: request.clone(), offset }.encode());
             let view = PropsView {
-                served: self.served(),
-                component: meta.name.clone(),
-                lang: doc.lang.clone(),
-                tokens: 999_999,
+                served: served.clone(),
+                component: name.clone(),
+                lang: lang.clone(),
+                tokens: part.tokens,
                 tables_total,
                 props_total,
                 props: vec![],
@@ -2475,18 +2470,21 @@ impl BundleSet {
                 // (a few tokens against their tens), so they are not reserved beside the rows.
                 unlisted_props: 0,
                 structured_at: None,
-                part: widest,
-                next_cursor: Some(String::new()),
+                part: Part { text: String::new(), ..part.clone() },
+                next_cursor: cursor.as_ref().map(|_| String::new()),
                 text: String::new(),
             };
             let own = serde_json::to_string(&view).map_or(u32::MAX / 4, |j| crate::budget::bound(&j));
             // The cursor at a token per byte: base64 tokenizes far worse than the answer's own words (up to 0.82
             // tokens a byte in o200k and cl100k, measured on 3,000 props cursors), which `bound` counts at 1/3.
-            own + cursor.len() as u32
+            own + cursor.map_or(0, |c| c.len() as u32)
         };
-        let slack = (crate::budget::ENVELOPE_TOKENS + paging.budget.echo).saturating_sub(json_envelope);
+        let reserved = crate::budget::ENVELOPE_TOKENS + paging.budget.echo;
         let full_lists = &lists;
-        let lists = |part: &Part| -> u32 { full_lists(part).saturating_sub(slack) };
+        let lists = |part: &Part| -> u32 {
+            let slack = reserved.saturating_sub(json_envelope(part));
+            full_lists(part).saturating_sub(slack)
+        };
         let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
         // A part of one segment is served even when its rows do not fit beside it structured (a row of hundreds of
         // tokens at the smallest budget): it then lists none, as its text says all, and says how many it leaves
@@ -2498,7 +2496,7 @@ impl BundleSet {
             if structured { 0 } else { (0..tables.len()).map(|i| shown(&part, i).len() as u32).sum() };
         let structured_at = (unlisted_props > 0).then(|| {
             let text_form = part.tokens + crate::budget::ENVELOPE_TOKENS + paging.budget.echo;
-            let json_form = json_envelope + structured_tokens(&part, &full_lists);
+            let json_form = json_envelope(&part) + structured_tokens(&part, &full_lists);
             text_form.max(json_form)
         });
         let props = props
