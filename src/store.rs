@@ -634,32 +634,77 @@ pub struct StoreEntry {
     pub dir: PathBuf,
 }
 
+/// A set of the store that does not open (an older bundle format, a damaged manifest), as `list` shows it: the
+/// other sets are listed all the same.
+#[derive(Debug, Clone, Serialize)]
+pub struct UnreadableSet {
+    /// Design-system name (from the directory name).
+    pub system: String,
+    /// Version (from the directory name).
+    pub version: String,
+    /// Its directory.
+    pub dir: PathBuf,
+    /// Why it does not open (the reader's error, naming the file).
+    pub error: String,
+    /// What to do: install it again once rebuilt by this version, or remove it (the commands).
+    pub what_to_do: String,
+}
+
+/// What `list` finds in a store: the sets that open, and those that do not.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct StoreListing {
+    /// The installed sets that open, by system then version (ascending, as lookups order them).
+    pub sets: Vec<StoreEntry>,
+    /// The installed sets that do not open, in the same order; omitted from JSON when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<UnreadableSet>,
+}
+
 /// The sets installed in `store`, by system then version (ascending, as lookups order them). An empty or missing
-/// store gives an empty list.
+/// store gives an empty listing. A set that does not open (written by an older format, damaged) is listed in
+/// [`StoreListing::unreadable`] with why and what to do, and the listing goes on.
 ///
 /// # Errors
-/// A set whose manifest cannot be read.
-pub fn list(store: &Path) -> Result<Vec<StoreEntry>, StoreError> {
+/// `store` is itself a set (it holds a `manifest.bundle`) whose manifest cannot be read.
+pub fn list(store: &Path) -> Result<StoreListing, StoreError> {
     let library = match Library::scan(&[store.to_path_buf()]) {
         Ok(l) => l,
-        Err(LookupError::NoBundles { .. }) => return Ok(Vec::new()),
+        Err(LookupError::NoBundles { .. }) => return Ok(StoreListing::default()),
         Err(e) => return Err(e.into()),
     };
-    let mut out = Vec::new();
+    let mut out = StoreListing::default();
     for (system, versions) in library.systems() {
         for version in versions {
             let dir = store.join(format!("{system}@{version}"));
-            let set = BundleSet::open(&dir)?;
-            let bytes = std::fs::metadata(dir.join("manifest.bundle")).map(|m| m.len()).unwrap_or(0)
-                + set.manifest()?.bundles.iter().map(|b| b.bytes).sum::<u64>();
-            out.push(StoreEntry {
-                build_id: build_id(&dir)?,
-                built_by: set.head().built_by.clone(),
-                system: system.clone(),
-                version,
-                bytes,
-                dir,
-            });
+            let entry = (|| -> Result<StoreEntry, StoreError> {
+                let set = BundleSet::open(&dir)?;
+                let bytes = std::fs::metadata(dir.join("manifest.bundle")).map(|m| m.len()).unwrap_or(0)
+                    + set.manifest()?.bundles.iter().map(|b| b.bytes).sum::<u64>();
+                Ok(StoreEntry {
+                    build_id: build_id(&dir)?,
+                    built_by: set.head().built_by.clone(),
+                    system: system.clone(),
+                    version: version.clone(),
+                    bytes,
+                    dir: dir.clone(),
+                })
+            })();
+            match entry {
+                Ok(e) => out.sets.push(e),
+                Err(e) => {
+                    let name = format!("{system}@{version}");
+                    out.unreadable.push(UnreadableSet {
+                        what_to_do: format!(
+                            "install it again once rebuilt (`mydesign-docs install DIR_OR_PACK --force`), or remove \
+                             it (`mydesign-docs remove {name}`)"
+                        ),
+                        system: system.clone(),
+                        version,
+                        dir,
+                        error: e.to_string(),
+                    });
+                }
+            }
         }
     }
     Ok(out)
@@ -675,12 +720,16 @@ pub fn remove(store: &Path, name: &str) -> Result<PathBuf, StoreError> {
         name.split_once('@').filter(|(s, v)| safe_component(s) && safe_component(v)).ok_or_else(|| {
             StoreError::Usage(format!("`{}` is not SYSTEM@VERSION (e.g. semi@2.102.0)", name.escape_debug()))
         })?;
-    let installed = list(store)?;
-    let Some(entry) = installed
-        .iter()
-        .find(|e| e.system.eq_ignore_ascii_case(system) && e.version == version.trim_start_matches('v'))
+    let listing = list(store)?;
+    // Every installed set, unreadable ones too (an old format is removed like any other).
+    let installed: Vec<(&str, &str, &PathBuf)> = (listing.sets.iter().map(|e| (&e.system, &e.version, &e.dir)))
+        .chain(listing.unreadable.iter().map(|e| (&e.system, &e.version, &e.dir)))
+        .map(|(s, v, d)| (s.as_str(), v.as_str(), d))
+        .collect();
+    let Some(&(_, _, entry_dir)) =
+        installed.iter().find(|(s, v, _)| s.eq_ignore_ascii_case(system) && *v == version.trim_start_matches('v'))
     else {
-        let available: Vec<String> = installed.iter().map(|e| format!("{}@{}", e.system, e.version)).collect();
+        let available: Vec<String> = installed.iter().map(|(s, v, _)| format!("{s}@{v}")).collect();
         return Err(StoreError::NotInstalled {
             name: name.to_string(),
             store: store.display().to_string(),
@@ -688,17 +737,17 @@ pub fn remove(store: &Path, name: &str) -> Result<PathBuf, StoreError> {
         });
     };
     let old = store.join(format!(".remove-{}", unique_suffix()));
-    std::fs::rename(&entry.dir, &old).map_err(io(&entry.dir))?;
+    std::fs::rename(entry_dir, &old).map_err(io(entry_dir))?;
     sync_dir(store);
     std::fs::remove_dir_all(&old).map_err(io(&old))?;
     // The link is gone; its generations (the current one and the one kept for readers) go with it.
-    let prefix = format!(".{}.gen-", entry.dir.file_name().unwrap_or_default().to_string_lossy());
+    let prefix = format!(".{}.gen-", entry_dir.file_name().unwrap_or_default().to_string_lossy());
     for e in std::fs::read_dir(store).into_iter().flatten().filter_map(Result::ok) {
         if e.file_name().to_string_lossy().starts_with(&prefix) {
             std::fs::remove_dir_all(e.path()).map_err(io(&e.path()))?;
         }
     }
-    Ok(entry.dir.clone())
+    Ok(entry_dir.clone())
 }
 
 #[cfg(test)]

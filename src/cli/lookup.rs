@@ -154,8 +154,10 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             // `--max-tokens` here is the search budget (default 2,000), still capped by the sets'. Without
             // `--system`, every system in `--bundles` is searched.
             let library = library(&a)?;
-            let sets = sets_to_search(library, a.system.as_deref(), a.version.as_deref())?;
+            let chosen = sets_to_search(library, a.system.as_deref(), a.version.as_deref())?;
+            let sets = chosen.sets;
             let opts = SearchOptions {
+                skipped: chosen.skipped,
                 component,
                 kind,
                 lang: a.lang.clone(),

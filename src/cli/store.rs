@@ -109,26 +109,31 @@ pub fn install(args: InstallArgs) -> anyhow::Result<ExitCode> {
 
 pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
     let dir = args.store.dir()?;
-    let entries = store::list(&dir)?;
+    let listing = store::list(&dir)?;
     if args.json {
-        emit(&serde_json::json!({ "store": dir, "sets": entries }).to_string())?;
-    } else if entries.is_empty() {
+        let mut json = serde_json::json!({ "store": dir, "sets": listing.sets });
+        if !listing.unreadable.is_empty() {
+            json["unreadable"] = serde_json::json!(listing.unreadable);
+        }
+        emit(&json.to_string())?;
+    } else if listing.sets.is_empty() && listing.unreadable.is_empty() {
         emit(&format!(
             "nothing installed in {} (install a pack file with `mydesign-docs install FILE`)",
             dir.display()
         ))?;
     } else {
-        let mut lines = vec![format!("{} (store)", dir.display())];
-        for e in &entries {
-            lines.push(format!(
-                "{}@{}  {} bytes  build {}  ({})",
-                e.system,
-                e.version,
-                thousands(e.bytes),
-                e.build_id,
-                e.built_by
-            ));
+        // Every set in the store's order (system, then version), the unreadable ones in their place.
+        let mut rows: Vec<(&str, &str, String)> = Vec::new();
+        for e in &listing.sets {
+            let row = format!("{} bytes  build {}  ({})", thousands(e.bytes), e.build_id, e.built_by);
+            rows.push((&e.system, &e.version, row));
         }
+        for u in &listing.unreadable {
+            rows.push((&u.system, &u.version, format!("unreadable: {}; {}", u.error, u.what_to_do)));
+        }
+        rows.sort_by(|a, b| a.0.cmp(b.0).then_with(|| mydesign_docs::read::version_cmp(a.1, b.1)));
+        let mut lines = vec![format!("{} (store)", dir.display())];
+        lines.extend(rows.into_iter().map(|(system, version, row)| format!("{system}@{version}  {row}")));
         emit(&lines.join("\n"))?;
     }
     Ok(ExitCode::SUCCESS)

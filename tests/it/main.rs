@@ -25,3 +25,4 @@ mod sample;
 mod search;
 mod sweep;
 mod tokens;
+mod trial;

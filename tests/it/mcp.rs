@@ -1544,3 +1544,45 @@ fn resources_list_is_paged_within_the_cap() {
         assert_eq!(r["error"]["code"], INVALID_PARAMS, "{r}");
     }
 }
+
+/// Task `trial` finding 5: two JSON-RPC error replies carried `"id": null` where the request's id was knowable: a
+/// request line with invalid UTF-8 inside a string (stdio, and an HTTP body), and the 503 at the HTTP session cap.
+/// Each echoes the request's id; a line that cannot be read as JSON at all keeps null, as JSON-RPC 2.0 says
+/// ("If there was an error in detecting the id ... it MUST be Null").
+#[test]
+fn json_rpc_errors_echo_the_id_where_it_is_knowable() {
+    let dir = sample_dir();
+    let mut c = Client::start(&["--bundles", arg(&dir)]);
+    let bad = b"{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"tools/call\",\"params\":{\"name\":\"search_docs\",\"arguments\":{\"query\":\"\xff\xfe\"}}}\n";
+    c.stdin.write_all(bad).unwrap();
+    c.stdin.flush().unwrap();
+    let r = c.next_message();
+    assert_eq!(r["id"], 41, "{r}");
+    assert_eq!(r["error"]["code"], -32700, "{r}");
+    let message = r["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("parse error: the line is not UTF-8"), "{r}");
+    // A string id too; and not JSON at all (bad bytes or not): null.
+    c.stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":\"q-7\",\"method\":\"ping\",\"params\":{\"x\":\"\xc3\"}}\n")
+        .unwrap();
+    c.stdin.flush().unwrap();
+    assert_eq!(c.next_message()["id"], "q-7");
+    c.stdin.write_all(b"\xff\xfe not JSON, \"id\": 9\n").unwrap();
+    c.stdin.flush().unwrap();
+    let r = c.next_message();
+    assert_eq!((r["id"].clone(), r["error"]["code"].clone()), (Value::Null, json!(-32700)), "{r}");
+    c.ok("list_components", json!({}));
+
+    let server = HttpServer::start("0", &["--bundles", arg(&dir), "--max-sessions", "1", "--session-idle-secs", "600"]);
+    let mut s = HttpSession::start(server.authority());
+    let r = s.raw_post(bad.trim_ascii_end(), &[]);
+    assert_eq!(r.status, 400, "{}", r.body);
+    let m = r.message();
+    assert_eq!((m["id"].clone(), m["error"]["code"].clone()), (json!(41), json!(-32700)), "{m}");
+    assert!(m["error"]["message"].as_str().unwrap().starts_with("parse error: the body is not UTF-8"), "{m}");
+    // The session cap: the refused `initialize`'s id (HttpSession sends 0; here 12).
+    let init = json!({"jsonrpc": "2.0", "id": 12, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let r = HttpSession::connect(server.authority()).post(&init, &[]);
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert_eq!(r.message()["id"], 12, "{}", r.body);
+}

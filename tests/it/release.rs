@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 
 /// Runs the binary in `cwd` with the store at `store` (`MYDESIGN_DOCS_HOME`), nothing else from the environment's
 /// data directories.
-fn run_in(cwd: &Path, store: &Path, args: &[&str]) -> Output {
+pub(crate) fn run_in(cwd: &Path, store: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
         .current_dir(cwd)
         .args(args)

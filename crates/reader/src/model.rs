@@ -71,8 +71,23 @@ pub mod keys {
     /// (format 7): not served as its props (the documents' win), kept so that `diff` can compare props changed only
     /// in TypeScript. Absent when `props` is already TypeScript, or there is none.
     pub const PROPS_TYPESCRIPT: &str = "props-typescript";
+    /// Exact tokens of the `props` frame's tables as a props answer's JSON carries them (format 9): one
+    /// [`super::PropsTokens`] per table, in the frame's order. Lets the reader list rows by their structured
+    /// size instead of an upper bound of it.
+    pub const PROPS_TOKENS: &str = "props-tokens";
     /// The [`super::TokenMaps`] of every text of the bundle.
     pub const TOKENS: &str = "tokens";
+}
+
+/// Tokens of one [`PropsTable`] in a props answer's JSON (frame [`keys::PROPS_TOKENS`], format 9), counted by the
+/// compiler in the manifest's encoding: the compact JSON of the table without its rows (`"props":[]`), and of each
+/// row (a [`Prop`]), in order. The reader adds a few tokens per join (brackets, commas) to the sum.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PropsTokens {
+    /// The table's JSON with `props` empty.
+    pub head: u32,
+    /// Each row's JSON.
+    pub rows: Vec<u32>,
 }
 
 /// Sources larger than this many bytes (4 MiB, fixed) are not analyzed by the compiler: they are stored as text

@@ -687,6 +687,14 @@ pub struct PropsView {
     /// The tables shown in `text` (all of them unless the answer was cut): from the sources, and from this
     /// document's API tables. A table the part shows only some rows of holds those rows.
     pub props: Vec<PropsTable>,
+    /// Props whose rows `text` shows (ends) in this part but which `props` does not list: their structured copies
+    /// did not fit beside the text within the budget (a long row at a budget under ~450 tokens). Never silent:
+    /// `structured_at` is the budget at which the same call lists them.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unlisted_props: u32,
+    /// The `max_tokens` at which this part's rows are listed in `props` too (with `unlisted_props`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structured_at: Option<u32>,
     /// Lines served and what is left.
     #[serde(flatten)]
     pub part: Part,
@@ -694,6 +702,10 @@ pub struct PropsView {
     pub next_cursor: Option<String>,
     /// The tables as Markdown.
     pub text: String,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// `code-block`: one code block.
@@ -1299,6 +1311,34 @@ const CUT_ROOM: u32 = crate::budget::MIN_MAX_TOKENS - crate::budget::ENVELOPE_TO
 fn structured_tokens(part: &Part, lists: &dyn Fn(&Part) -> u32) -> u32 {
     let escapes = 2 * crate::budget::json_escapes(&part.text) as u32;
     part.tokens.saturating_add(escapes).saturating_add(lists(part))
+}
+
+/// Tokens allowed for each join of a props answer's JSON beyond the stored counts of its pieces (a row's comma,
+/// a table's brackets): JSON punctuation that meets across a join is one pre-tokenizer piece, which may take a
+/// token more than the two pieces did.
+const PROPS_JOIN_TOKENS: u32 = 2;
+
+/// An upper bound of the tokens a props table adds to a part's JSON beside its rows, when the stored counts
+/// (`props-tokens`, format 9) do not match the tables: its fields but `props`,
+/// bounded from the JSON they make, with the strings read from the sources (name, path, language, extended types)
+/// at a token per byte (a token is never shorter than a byte) and the rest by [`crate::budget::bound`] plus a tenth.
+fn table_json_bound(t: &PropsTable) -> u32 {
+    let skeleton = PropsTable {
+        name: String::new(),
+        path: String::new(),
+        lang: t.lang.as_ref().map(|_| String::new()),
+        extends: t.extends.iter().map(|_| String::new()).collect(),
+        unresolved_extends: t.unresolved_extends.iter().map(|_| String::new()).collect(),
+        props: vec![],
+        ..t.clone()
+    };
+    let own = serde_json::to_string(&skeleton).map_or(u32::MAX / 4, |j| crate::budget::bound(&j));
+    let strings = t.name.len()
+        + t.path.len()
+        + t.lang.as_ref().map_or(0, String::len)
+        + t.extends.iter().chain(&t.unresolved_extends).map(String::len).sum::<usize>();
+    let escapes = crate::budget::json_escapes(&t.name) + crate::budget::json_escapes(&t.path);
+    own + own / 10 + (strings + escapes) as u32 + 2
 }
 
 /// An upper bound of a component row's tokens in the list's JSON and text forms, for sets without stored row counts:
@@ -2319,11 +2359,20 @@ impl BundleSet {
     pub fn props(&self, name: &str, lang: Option<&str>, paging: Paging) -> Result<PropsView, LookupError> {
         let (bundle, meta) = self.component_meta(name)?;
         let doc = self.pick_doc(&meta, lang)?;
-        let props: Vec<PropsTable> = self
-            .props_of(&bundle)?
+        let stored = self.props_of(&bundle)?;
+        // The tables' and rows' JSON tokens, counted by the compiler (format 9), when they match the tables.
+        let exact = match bundle.get::<Vec<PropsTokens>>(keys::PROPS_TOKENS) {
+            Ok(c) => Some(c),
+            Err(BundleError::MissingFrame { .. }) => None,
+            Err(e) => return Err(e.into()),
+        }
+        .filter(|c| c.len() == stored.len() && c.iter().zip(&stored).all(|(c, t)| c.rows.len() == t.props.len()));
+        let (props, counts): (Vec<PropsTable>, Vec<Option<PropsTokens>>) = stored
             .into_iter()
-            .filter(|t| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
-            .collect();
+            .enumerate()
+            .filter(|(_, t)| t.origin == PropsOrigin::Typescript || t.lang.as_deref() == Some(doc.lang.as_str()))
+            .map(|(i, t)| (t, exact.as_ref().and_then(|c| c.get(i).cloned())))
+            .unzip();
         let (text, table_spans) = crate::view::props_text_spans(&meta.name, &props);
         let cuts = self.cuts(&bundle, &keys::props_text(&doc.lang), &text)?;
         let request = Request::Doc {
@@ -2347,9 +2396,9 @@ impl BundleSet {
         let tables: Vec<Rows> = props
             .iter()
             .zip(&table_spans)
-            .map(|(t, &(a, b))| {
+            .zip(&counts)
+            .map(|((t, &(a, b)), exact)| {
                 let starts = line_ends(a, b);
-                let first_row = starts.get(4).copied().unwrap_or(b);
                 let rows = t
                     .props
                     .iter()
@@ -2359,10 +2408,15 @@ impl BundleSet {
                         let escapes = crate::budget::json_escapes(&p.type_text)
                             + p.description.as_deref().map_or(0, crate::budget::json_escapes)
                             + p.default.as_deref().map_or(0, crate::budget::json_escapes);
-                        Some((ra, rb, cuts.tokens(ra, rb).0 + 48 + escapes as u32))
+                        // Stored exactly (format 9): the row's JSON, and a comma and a join's token.
+                        let structured = match exact {
+                            Some(c) => c.rows.get(i).map_or(u32::MAX / 4, |n| n + PROPS_JOIN_TOKENS),
+                            None => cuts.tokens(ra, rb).0 + 48 + escapes as u32,
+                        };
+                        Some((ra, rb, structured))
                     })
                     .collect();
-                let head = cuts.tokens(a, first_row).0 + 48 + t.path.len() as u32;
+                let head = exact.as_ref().map_or_else(|| table_json_bound(t), |c| c.head + 2 * PROPS_JOIN_TOKENS);
                 Rows { head, rows }
             })
             .collect();
@@ -2388,15 +2442,63 @@ impl BundleSet {
             (0..tables.len())
                 .filter(|&i| listed(part, i))
                 .map(|i| tables[i].head + shown(part, i).iter().map(|&r| tables[i].rows[r].2).sum::<u32>())
-                .sum()
+                .sum::<u32>()
         };
         // Echoed: the component in the header, the continuation and its cursor, the JSON.
         let paging = self.echoing(paging, &[(meta.name.as_str(), 5)]);
-        let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
+        // The structured form is bounded by its own envelope, not the text form's: its fields but `text` and
+        // `props` (names, counts, lines, the cursor), bounded here from the JSON they make, leave more room than
+        // the [`ENVELOPE_TOKENS`] the text form's header and continuation call keep, and that room goes to the
+        // rows' structured copies (below ~450 tokens Semi's Table listed none: trial finding 4). The lists' bound
+        // is lowered by the difference, so `part_with` checks the structured form against `max_tokens`.
         let (tables_total, props_total) = (props.len() as u32, props.iter().map(|t| t.props.len() as u32).sum());
+        // Per part: its own numbers, and its cursor (with the largest hashes) when it has a next part.
+        let (served, name, lang) = (self.served(), meta.name.clone(), doc.lang.clone());
+        let json_envelope = |part: &Part| -> u32 {
+            let cursor = part
+                .next_offset
+                .map(|offset| Cursor { set: u32::MAX, text: u32::MAX, request: request.clone(), offset }.encode());
+            let view = PropsView {
+                served: served.clone(),
+                component: name.clone(),
+                lang: lang.clone(),
+                tokens: part.tokens,
+                tables_total,
+                props_total,
+                props: vec![],
+                // A part that leaves rows out lists none: its JSON has these two fields instead of the rows' bounds
+                // (a few tokens against their tens), so they are not reserved beside the rows.
+                unlisted_props: 0,
+                structured_at: None,
+                part: Part { text: String::new(), ..part.clone() },
+                next_cursor: cursor.as_ref().map(|_| String::new()),
+                text: String::new(),
+            };
+            let own = serde_json::to_string(&view).map_or(u32::MAX / 4, |j| crate::budget::bound(&j));
+            // The cursor at a token per byte: base64 tokenizes far worse than the answer's own words (up to 0.82
+            // tokens a byte in o200k and cl100k, measured on 3,000 props cursors), which `bound` counts at 1/3.
+            own + cursor.map_or(0, |c| c.len() as u32)
+        };
+        let reserved = crate::budget::ENVELOPE_TOKENS + paging.budget.echo;
+        let full_lists = &lists;
+        let lists = |part: &Part| -> u32 {
+            let slack = reserved.saturating_sub(json_envelope(part));
+            full_lists(part).saturating_sub(slack)
+        };
+        let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
         // A part of one segment is served even when its rows do not fit beside it structured (a row of hundreds of
-        // tokens at the smallest budget): it then lists none, as its text says all.
+        // tokens at the smallest budget): it then lists none, as its text says all, and says how many it leaves
+        // out and the budget that lists them: the text form's (the part's tokens beside the envelope and the
+        // echoed names) or the structured form's (its envelope, the part, its escapes and its rows' copies),
+        // whichever is more.
         let structured = structured_tokens(&part, &lists) <= paging.budget.content();
+        let unlisted_props: u32 =
+            if structured { 0 } else { (0..tables.len()).map(|i| shown(&part, i).len() as u32).sum() };
+        let structured_at = (unlisted_props > 0).then(|| {
+            let text_form = part.tokens + crate::budget::ENVELOPE_TOKENS + paging.budget.echo;
+            let json_form = json_envelope(&part) + structured_tokens(&part, &full_lists);
+            text_form.max(json_form)
+        });
         let props = props
             .into_iter()
             .enumerate()
@@ -2417,6 +2519,8 @@ impl BundleSet {
             tables_total,
             props_total,
             props,
+            unlisted_props,
+            structured_at,
             text: part.text.clone(),
             part,
             next_cursor,

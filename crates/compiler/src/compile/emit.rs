@@ -1246,9 +1246,21 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
         maps.insert(keys::props_text(&doc.lang), ctx.tokens.map(&props_text(&plan.name, &own)));
     }
     if !props.is_empty() {
-        match Frame::new(keys::PROPS, &props) {
-            Ok(fr) => frames.push(fr),
-            Err(e) => ctx.report(Diagnostic::new(plan.name.clone(), Stage::Props, e.to_string())),
+        // Each table's and row's JSON as a props answer carries it, counted exactly (format 9): the reader lists
+        // rows by these instead of an upper bound (trial finding 4).
+        let count = |json: serde_json::Result<String>| json.map_or(u32::MAX / 4, |j| ctx.tokens.count(&j));
+        let counts: Vec<PropsTokens> = props
+            .iter()
+            .map(|t| PropsTokens {
+                head: count(serde_json::to_string(&PropsTable { props: vec![], ..t.clone() })),
+                rows: t.props.iter().map(|p| count(serde_json::to_string(p))).collect(),
+            })
+            .collect();
+        for frame in [Frame::new(keys::PROPS, &props), Frame::new(keys::PROPS_TOKENS, &counts)] {
+            match frame {
+                Ok(fr) => frames.push(fr),
+                Err(e) => ctx.report(Diagnostic::new(plan.name.clone(), Stage::Props, e.to_string())),
+            }
         }
     }
     let primary = docs.iter().find(|d| d.lang == ctx.default_lang).or(docs.first());

@@ -57,6 +57,9 @@ pub struct SearchOptions {
     pub weights: Option<Weights>,
     /// The `next_cursor` of an earlier part of the same search: this part lists the hits after those.
     pub cursor: Option<String>,
+    /// Sets left out before the search because they do not open ([`SetsToSearch::skipped`]): the answer's
+    /// [`SearchView::skipped`] names them first.
+    pub skipped: Vec<String>,
 }
 
 /// The call that gets more of a hit: an MCP tool with its arguments, and the CLI equivalent.
@@ -182,6 +185,16 @@ fn skipped_entry(what: &str, e: &LookupError) -> String {
     } else {
         format!("{}…", full.chars().take(SKIPPED_CHARS - 1).collect::<String>())
     }
+}
+
+/// `skipped` with at most `keep` entries written out, the rest counted in one last entry.
+fn capped_skipped(mut skipped: Vec<String>, keep: usize) -> Vec<String> {
+    if skipped.len() > keep {
+        let more = skipped.len() - keep;
+        skipped.truncate(keep);
+        skipped.push(format!("and {more} more (run `mydesign-docs verify` for the whole list)"));
+    }
+    skipped
 }
 
 /// Whether `e` says a bundle could not be read (damaged, truncated, changed underneath): its hits are skipped
@@ -475,6 +488,12 @@ fn texts_message(default_budget: bool) -> String {
     )
 }
 
+/// The message of a part whose first hit is over the budget even shortened: passed over (the cursor goes on
+/// after it), with the budget `lists` that lists it.
+fn passed_message(hit: u32, lists: u32) -> String {
+    format!("hit {hit} is over the budget: max_tokens {lists} lists it")
+}
+
 /// What a search cursor holds: which sets and which search (query and filters) it continues, and how many hits
 /// the parts before it listed. Sent as an opaque string, as [`crate::budget::Cursor`] is (MessagePack, a checksum,
 /// URL-safe base64).
@@ -695,21 +714,46 @@ impl BundleSet {
     }
 }
 
+/// The sets a search covers ([`sets_to_search`]), and those left out.
+pub struct SetsToSearch {
+    /// The sets to search, by system.
+    pub sets: Vec<Arc<BundleSet>>,
+    /// Sets left out because none of their system's versions opens (a damaged or old-format manifest), each
+    /// `system@version: why`: pass them on in [`SearchOptions::skipped`], so the answer names them.
+    pub skipped: Vec<String>,
+}
+
 /// The sets a search covers: the one `system`/`version` name; with neither, and several systems in `library`,
-/// the newest set of each.
+/// the newest set of each that opens. Among several systems, one whose sets do not open is left out and named in
+/// [`SetsToSearch::skipped`] (the CLI and the server search the others alike).
 ///
 /// # Errors
-/// As [`Library::select`].
+/// As [`Library::select`]; among several systems, the first system's error when none opens.
 pub fn sets_to_search(
     library: &Library,
     system: Option<&str>,
     version: Option<&str>,
-) -> Result<Vec<Arc<BundleSet>>, LookupError> {
+) -> Result<SetsToSearch, LookupError> {
     let systems = library.systems();
     if system.is_none() && version.is_none() && systems.len() > 1 {
-        return systems.iter().map(|(s, _)| library.select(Some(s), None)).collect();
+        let (mut sets, mut skipped, mut first_error) = (Vec::new(), Vec::new(), None);
+        for (s, versions) in &systems {
+            match library.select(Some(s), None) {
+                Ok(set) => sets.push(set),
+                Err(e) if unreadable(&e) => {
+                    let newest = versions.last().map(String::as_str).unwrap_or_default();
+                    skipped.push(skipped_entry(&format!("{s}@{newest}"), &e));
+                    first_error.get_or_insert(e);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        return match first_error {
+            Some(e) if sets.is_empty() => Err(e),
+            _ => Ok(SetsToSearch { sets, skipped }),
+        };
     }
-    Ok(vec![library.select(system, version)?])
+    Ok(SetsToSearch { sets: vec![library.select(system, version)?], skipped: Vec::new() })
 }
 
 /// One set's part of a search: its index, its ranked groups, the "did you mean" note, and the answer it would give
@@ -737,7 +781,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     let several = sets.len() > 1;
     let mut parts: Vec<(&BundleSet, Ranked)> = Vec::new();
     let mut first_error = None;
-    let mut skipped: Vec<String> = Vec::new();
+    let mut skipped: Vec<String> = opts.skipped.clone();
     for set in sets {
         match set.ranked(query, opts, max_tokens) {
             Ok(r) => parts.push((set, r)),
@@ -774,7 +818,16 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         if let Some(m) = message {
             view.message = Some(m);
         }
-        return Ok(bounded(view));
+        // What was left out is said here too, as many entries as fit the budget (the rest counted).
+        let mut keep = skipped.len().min(MAX_SKIPPED);
+        loop {
+            view.skipped = capped_skipped(skipped.clone(), keep);
+            let view = bounded(view.clone());
+            if view.tokens <= max_tokens || keep == 0 {
+                return Ok(view);
+            }
+            keep -= 1;
+        }
     }
     view.message = None;
     // All sets' groups, best first (ties: set order), each with its hit (without text). Two parts of one split
@@ -844,40 +897,40 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         (Some(n), None) => Some(n.clone()),
         (None, m) => m,
     };
-    if skipped.len() > MAX_SKIPPED {
-        let more = skipped.len() - MAX_SKIPPED;
-        skipped.truncate(MAX_SKIPPED);
-        skipped.push(format!("and {more} more (run `mydesign-docs verify` for the whole list)"));
-    }
-    view.skipped = skipped;
+    view.skipped = capped_skipped(skipped, MAX_SKIPPED);
     let longest = SearchCursor { sets: u32::MAX, search: u32::MAX, skip: u32::MAX }.encode();
+    // The longer of the two messages a part can carry before the continuation's: texts not shown, or a first hit
+    // passed over (with the budget that lists it).
+    let first_message =
+        [texts_message(true), passed_message(99_999, 999_999)].into_iter().max_by_key(String::len).unwrap_or_default();
     let placeholder = SearchView {
         tokens: 999_999,
         total: 99_999,
         first: 99_999,
         omitted: 99_999,
-        message: with_note(Some(texts_message(true))),
+        message: with_note(Some(first_message.clone())),
         next_cursor: Some(longest.clone()),
         next: Some(next_call(sets, query, opts, &longest)),
         ..view.clone()
     };
     let mut text_used = bound(&placeholder.render(Surface::Cli)).max(bound(&placeholder.render(Surface::Mcp)));
     let mut json_used = bound(&serde_json::to_string(&placeholder).unwrap_or_default());
-    // A query too long to repeat in the continuation within half the budget gets no call (one with a placeholder
-    // for it could not run: trial item 6) but a message naming the budget that gives one; the cursor stays.
+    // The reserve with the call written out, kept to name the budget that lists a hit passed over.
+    let full_reserve = (text_used, json_used);
+    // A continuation too long to write out within half the budget (a long query, a long `--bundles` directory)
+    // is written short: the cursor, to pass to the same search (`render` writes it when `next` is absent), with a
+    // message naming the budget that writes the call out (trial: the text carried no continuation at all).
     let long_query = text_used.max(json_used) > max_tokens / 2;
-    let too_long = |needed: u32| {
-        format!(
-            "this query is too long to repeat in the call that continues at max_tokens {max_tokens}: ask for \
-             max_tokens {needed} or more, or continue the same query with its next_cursor"
-        )
-    };
-    // The budget at which the query's continuation fits in half: what the messages below ask for.
+    // The budget at which the continuation is written out in half: what the messages below ask for.
     let needed = 2 * text_used.max(json_used) + 1;
+    let too_long = format!(
+        "the call that continues is too long to write out at max_tokens {max_tokens} (max_tokens {needed} or more \
+         writes it)"
+    );
     if long_query {
         let placeholder = SearchView {
             next: None,
-            message: with_note(Some(format!("{}. {}", texts_message(true), too_long(needed)))),
+            message: with_note(Some(format!("{first_message}. {too_long}"))),
             ..placeholder.clone()
         };
         text_used = bound(&placeholder.render(Surface::Cli)).max(bound(&placeholder.render(Surface::Mcp)));
@@ -893,6 +946,8 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         (header + bound(NOT_SHOWN), bound(&serde_json::to_string(hit).unwrap_or_default()) + JOIN_SLACK)
     };
     let mut listed: Vec<(usize, &Group, SearchHit)> = Vec::new();
+    // The budget that would list a first hit passed over here.
+    let mut lists_passed: Option<u32> = None;
     for (i, g, hit) in hits.iter().skip(skip as usize) {
         if listed.len() >= MAX_HITS {
             break;
@@ -910,6 +965,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
             let mut found = None;
             // Levels: 1 the best section alone, 2 without the CLI form (the text then shows `call`), 3 the whole
             // document, 4 without the structured arguments (`call` alone).
+            let mut shortest = (0, 0);
             for level in 0..=4u8 {
                 let short = [0, 1, 1, 2, 2][usize::from(level)];
                 let mut h = if level == 0 { hit.clone() } else { set.hit(&parts[*i].1.ix, g, short)? };
@@ -926,6 +982,16 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
                     found = Some((h, header, in_json));
                     break;
                 }
+                shortest = (header, in_json);
+            }
+            if found.is_none() {
+                // Passed over: the smallest budget that lists it shortest. Below `needed` the continuation is
+                // written short (this reserve); from `needed` on, whole (the full reserve). A few tokens more
+                // for the digits of the budget itself, written in the answer.
+                let (header, in_json) = shortest;
+                let short = (text_used + header).max(json_used + in_json) + 4;
+                let full = (full_reserve.0 + header).max(full_reserve.1 + in_json) + 4;
+                lists_passed = Some(if !long_query || short >= needed { full.max(needed) } else { short });
             }
             if let Some((h, header, in_json)) = found {
                 text_used += header;
@@ -984,10 +1050,10 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     let without_text = view.hits.iter().any(|h| h.text.is_none());
     let mut message = without_text.then(|| texts_message(opts.max_tokens.is_none()));
     if passed > 0 {
-        message = Some(format!("hit {} is over the budget: raise max_tokens to see it", skip + 1));
+        message = Some(passed_message(skip + 1, lists_passed.unwrap_or(needed)));
     }
     if long_query && view.omitted > 0 {
-        message = Some(message.map_or(String::new(), |m| m + ". ") + &too_long(needed));
+        message = Some(message.map_or(String::new(), |m| m + ". ") + &too_long);
     }
     view.message = with_note(message);
     Ok(view)
@@ -1454,13 +1520,22 @@ impl crate::render::Render for SearchView {
                 None => out.push_str("[text not shown: over the token budget; get it with the call above]\n"),
             }
         }
-        if let Some(next) = &self.next {
-            out.push_str(&format!(
-                "[{} more of {} hits: continue with {}]\n",
-                crate::render::thousands(u64::from(self.omitted)),
-                crate::render::thousands(u64::from(self.total)),
+        let more = format!(
+            "{} more of {} hits",
+            crate::render::thousands(u64::from(self.omitted)),
+            crate::render::thousands(u64::from(self.total))
+        );
+        match (&self.next, &self.next_cursor) {
+            (Some(next), _) => out.push_str(&format!(
+                "[{more}: continue with {}]\n",
                 if surface == Surface::Mcp { &next.call } else { &next.cli }
-            ));
+            )),
+            // The call is too long to write out within the budget: the cursor, for the same search.
+            (None, Some(cursor)) => out.push_str(&format!(
+                "[{more}: continue with the same search and {}]\n",
+                surface.arg("--cursor", &Arg::from(cursor.clone()))
+            )),
+            (None, None) => {}
         }
         if let Some(m) = &self.message {
             out.push_str(&format!("[{m}]\n"));

@@ -3,8 +3,9 @@
 //!
 //! Before rmcp sees a request, [`route`] refuses what rmcp would let through or answer badly: a request with more
 //! than one `Origin` header (403), a new session (an `initialize` without a session id) beyond
-//! [`HttpOptions::max_sessions`] (503 with `Retry-After` and a JSON-RPC error naming the cap), a POST body that is not JSON (400 with the JSON-RPC parse error -32700, where rmcp says
-//! 415), and, in a live session, a misshapen message ([`super::precheck`], as over stdio: 400 with a JSON-RPC
+//! [`HttpOptions::max_sessions`] (503 with `Retry-After` and a JSON-RPC error naming the cap, with the request's id), a POST body that is not JSON
+//! (400 with the JSON-RPC parse error -32700, where rmcp says 415; id null, or the body's id when only bytes that
+//! are not UTF-8 spoil it), and, in a live session, a misshapen message ([`super::precheck`], as over stdio: 400 with a JSON-RPC
 //! error, or 200 with an `isError` tool result for `arguments` that are not an object). Accepted sockets set `TCP_NODELAY`: without it the last segment of each answer waits for the client's
 //! delayed ACK (~40 ms a call). Sessions idle for [`HttpOptions::session_idle`] are closed by rmcp.
 
@@ -178,9 +179,9 @@ fn text_response(status: StatusCode, text: String) -> Response<Body> {
     response
 }
 
-/// A JSON-RPC error answer (id null) with an HTTP status.
-fn json_rpc_error(status: StatusCode, code: i64, message: &str) -> Response<Body> {
-    let body = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
+/// A JSON-RPC error answer with an HTTP status: `id` is the request's when it is known, else null.
+fn json_rpc_error(status: StatusCode, id: serde_json::Value, code: i64, message: &str) -> Response<Body> {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
     json_response(status, body)
 }
 
@@ -210,17 +211,15 @@ async fn route(endpoint: &Endpoint, request: Request<Incoming>) -> Response<Body
             Ok(collected) => collected.to_bytes(),
             Err(e) => {
                 let message = format!("request body over {MAX_BODY_BYTES} bytes (16 MiB) or unreadable: {e}");
-                return json_rpc_error(StatusCode::PAYLOAD_TOO_LARGE, -32600, &message);
+                // Not read: its id is not known.
+                return json_rpc_error(StatusCode::PAYLOAD_TOO_LARGE, serde_json::Value::Null, -32600, &message);
             }
         };
         let message = match serde_json::from_slice::<serde_json::Value>(&bytes) {
             Ok(message) => message,
             Err(e) => {
-                return json_rpc_error(
-                    StatusCode::BAD_REQUEST,
-                    -32700,
-                    &format!("parse error: the body is not JSON ({e})"),
-                );
+                let (id, message) = super::precheck::parse_error(&bytes, "body", &e);
+                return json_rpc_error(StatusCode::BAD_REQUEST, id, -32700, &message);
             }
         };
         // Only an `initialize` without a session opens one: it alone is refused when the cap is full (any other
@@ -229,12 +228,14 @@ async fn route(endpoint: &Endpoint, request: Request<Incoming>) -> Response<Body
             let live = endpoint.sessions.sessions.read().await.len();
             if live >= endpoint.max_sessions {
                 tracing::warn!("refused a new MCP session: {live} open, the cap is {}", endpoint.max_sessions);
+                // The request was read: its id is echoed (a number or a string; else null).
+                let id = message.get("id").filter(|v| v.is_number() || v.is_string()).cloned().unwrap_or_default();
                 let message = format!(
                     "too many MCP sessions: {live} are open and the server's cap is {} (serve --max-sessions); \
                      close unused sessions (HTTP DELETE) or retry when idle ones expire",
                     endpoint.max_sessions
                 );
-                let mut response = json_rpc_error(StatusCode::SERVICE_UNAVAILABLE, -32000, &message);
+                let mut response = json_rpc_error(StatusCode::SERVICE_UNAVAILABLE, id, -32000, &message);
                 response
                     .headers_mut()
                     .insert(hyper::header::RETRY_AFTER, hyper::header::HeaderValue::from_static(RETRY_AFTER_SECS));

@@ -50,6 +50,25 @@ const PROTOCOL_METHODS: [&str; 21] = [
     "resources/directory/read",
 ];
 
+/// The parse error of a request that is not JSON (`what` is `line` or `body`), and the `id` to answer with. A
+/// request that is JSON but for bytes that are not UTF-8 (inside a string) has a knowable id: it is echoed (a
+/// number or a string, read from the text with those bytes replaced). Any other text that does not parse gets
+/// null, as JSON-RPC 2.0 says for an id that cannot be detected.
+pub fn parse_error(bytes: &[u8], what: &str, error: &serde_json::Error) -> (Value, String) {
+    match std::str::from_utf8(bytes) {
+        Ok(_) => (Value::Null, format!("parse error: the {what} is not JSON ({error})")),
+        Err(e) => {
+            let lossy = String::from_utf8_lossy(bytes);
+            let id = match serde_json::from_str::<Value>(&lossy) {
+                Ok(Value::Object(o)) => o.get("id").filter(|v| v.is_number() || v.is_string()).cloned(),
+                _ => None,
+            };
+            let message = format!("parse error: the {what} is not UTF-8 (invalid byte at offset {})", e.valid_up_to());
+            (id.unwrap_or(Value::Null), message)
+        }
+    }
+}
+
 /// What a misshapen message gets instead of rmcp's answer.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answer {

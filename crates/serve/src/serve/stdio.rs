@@ -2,7 +2,8 @@
 //!
 //! rmcp's own line transport ignores a line that is not JSON and drops a line over its length cap without a word,
 //! so the client waits forever for those ids. Here a reader task takes each line from the input (holding at most
-//! [`MAX_LINE_BYTES`] of it), answers a line that is not JSON with the JSON-RPC parse error (-32700, id null) and
+//! [`MAX_LINE_BYTES`] of it), answers a line that is not JSON with the JSON-RPC parse error (-32700; id null, or the line's id when only bytes
+//! that are not UTF-8 spoil it: [`super::precheck::parse_error`]) and
 //! an over-long one with an invalid-request error (-32600) carrying its `id` when one is found in its first
 //! [`ID_SCAN_BYTES`] bytes (else null), answers a misshapen message as the HTTP transport does
 //! ([`super::precheck`]), answers a repeated tool call with the bytes rmcp wrote the first time ([`super::replay`]),
@@ -170,8 +171,8 @@ async fn read_lines<R, P>(
                 let message = match serde_json::from_slice::<serde_json::Value>(&line) {
                     Ok(message) => message,
                     Err(e) => {
-                        let message = format!("parse error: the line is not JSON ({e})");
-                        let _ = errors.send(error_line(serde_json::Value::Null, PARSE_ERROR, &message).into_bytes());
+                        let (id, message) = super::precheck::parse_error(&line, "line", &e);
+                        let _ = errors.send(error_line(id, PARSE_ERROR, &message).into_bytes());
                         continue;
                     }
                 };

@@ -560,8 +560,10 @@ impl DocsServer {
         // Without `system`, every system loaded is searched (each hit names its own).
         let sets =
             crate::search::query::sets_to_search(&self.library, p.set.system.as_deref(), p.set.version.as_deref());
-        Ok(answer(sets.and_then(|sets| {
+        Ok(answer(sets.and_then(|chosen| {
+            let sets = chosen.sets;
             let opts = SearchOptions {
+                skipped: chosen.skipped,
                 component: p.component.clone(),
                 kind,
                 lang: p.lang.clone(),
