@@ -1222,6 +1222,26 @@ impl Library {
 }
 
 /// `Parent › Title (slug)` of `s` among `sections` (its nearest enclosing heading; none for a top-level one).
+/// The fences of a document's placeholder view stored as its frame's lead: each replaced span whose document
+/// range is a code block's (the view put blocks before tables of the same start, so a block's range is the
+/// block) is that block's placeholder, at its place in the view.
+fn lead_fences(lead: &crate::bundle::format::Lead, blocks: &[CodeBlockMeta]) -> Vec<Fence> {
+    let mut fences = Vec::with_capacity(blocks.len());
+    // Bytes the document has more than the view before the current span.
+    let mut delta = 0i64;
+    for (start, end, n) in lead.spans() {
+        let doc_start = i64::from(start) + delta;
+        let doc_end = doc_start + i64::from(n);
+        if let Ok(i) = blocks.binary_search_by_key(&doc_start, |b| i64::from(b.start_byte))
+            && i64::from(blocks[i].end_byte) == doc_end
+        {
+            fences.push(Fence { index: blocks[i].index, start: start as usize, end: end as usize });
+        }
+        delta += i64::from(n) - (i64::from(end) - i64::from(start));
+    }
+    fences
+}
+
 fn section_path(sections: &[SectionMeta], s: &SectionMeta) -> String {
     match section_parent(sections, s) {
         Some(p) => format!("{} › {} ({})", p.title, s.title, s.slug),
@@ -1684,12 +1704,34 @@ impl BundleSet {
 
     /// The text frame `key` of `bundle`, from the cache or decoded (and cached).
     pub(crate) fn text(&self, bundle: &Bundle, key: &str) -> Result<Arc<String>, LookupError> {
-        let id = format!("{}\0{key}", bundle.path());
+        self.cached(format!("{}\0{key}", bundle.path()), || bundle.get_text(key))
+    }
+
+    /// The lead of text frame `key` of `bundle` (a document's placeholder view, format 9: [`Bundle::get_lead`]),
+    /// from the cache or decoded alone (and cached); `None` when the frame has no lead.
+    fn lead(&self, bundle: &Bundle, key: &str) -> Result<Option<Arc<String>>, LookupError> {
+        if bundle.frame_lead(key).is_none() {
+            return Ok(None);
+        }
+        let lead = || {
+            bundle
+                .get_lead(key)?
+                .ok_or_else(|| BundleError::MissingFrame { path: bundle.path().into(), key: key.into() })
+        };
+        self.cached(format!("{}\0{key}\0lead", bundle.path()), lead).map(Some)
+    }
+
+    /// The text cached under `id`, else `load`ed and cached.
+    fn cached(
+        &self,
+        id: String,
+        load: impl FnOnce() -> Result<String, BundleError>,
+    ) -> Result<Arc<String>, LookupError> {
         let lock = || self.texts.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, text)) = lock().entries.iter().find(|(k, _)| *k == id) {
             return Ok(text.clone());
         }
-        let text: Arc<String> = Arc::new(bundle.get_text(key)?);
+        let text: Arc<String> = Arc::new(load()?);
         let mut cache = lock();
         cache.bytes += text.len();
         cache.entries.push_back((id, text.clone()));
@@ -2125,15 +2167,23 @@ impl BundleSet {
                 Err(e) => return Err(e),
             }
         };
-        let whole = self.text(&bundle, &keys::doc(&doc.lang))?;
         let hidden = doc.hidden && detail != Detail::Full && found.is_empty();
+        let doc_key = keys::doc(&doc.lang);
+        // The placeholder view is the lead of the document's frame (format 9): decoded alone, never rebuilt.
+        let lead = if hidden { self.lead(&bundle, &doc_key)? } else { None };
+        let whole = match &lead {
+            Some(view) => view.clone(),
+            None => self.text(&bundle, &doc_key)?,
+        };
         let request = Request::Doc {
             component: meta.key.clone(),
             lang: doc.lang.clone(),
             form: if hidden { DocForm::Normal } else { DocForm::Full },
             sections: found.iter().map(|s| s.slug.clone()).collect(),
         };
-        let (text, key, fences) = if hidden {
+        let (text, key, fences) = if let (true, Some(lead)) = (hidden, bundle.frame_lead(&doc_key)) {
+            (std::borrow::Cow::Borrowed(whole.as_str()), keys::view(&doc.lang), lead_fences(lead, &doc.code_blocks))
+        } else if hidden {
             let (view, spans) = crate::view::placeholder_view_spans(&whole, &doc.code_blocks, &doc.tables);
             let fences = spans.into_iter().map(|(index, start, end)| Fence { index, start, end }).collect();
             (std::borrow::Cow::Owned(view), keys::view(&doc.lang), fences)

@@ -99,6 +99,19 @@ pub fn placeholder_view_spans<B: BlockSpan>(
     blocks: &[B],
     tables: &[TableMeta],
 ) -> (String, Vec<(u32, usize, usize)>) {
+    let (view, spans, _) = placeholder_view_layout(text, blocks, tables);
+    (view, spans)
+}
+
+/// [`placeholder_view_spans`] with where each hidden block and table is in both texts, in order: `[start, end]` in
+/// the document and `[start, end]` of its placeholder in the view. The document is the view with each placeholder
+/// replaced by its document span: how the compiler stores a document over the threshold, its view first (the
+/// reader decodes the view alone; see the bundle format's `Lead`).
+pub fn placeholder_view_layout<B: BlockSpan>(
+    text: &str,
+    blocks: &[B],
+    tables: &[TableMeta],
+) -> (String, Vec<(u32, usize, usize)>, Vec<[usize; 4]>) {
     enum Hidden<'a, B> {
         Block(&'a B),
         Table(&'a TableMeta),
@@ -114,6 +127,7 @@ pub fn placeholder_view_spans<B: BlockSpan>(
     hidden.sort_by_key(|h| h.0);
     let mut out = String::with_capacity(text.len() / 2);
     let mut spans = Vec::with_capacity(blocks.len());
+    let mut replaced = Vec::with_capacity(hidden.len());
     let mut copied = 0usize;
     for (start, end, what) in hidden {
         if start < copied || end < start || text.get(start..end).is_none() {
@@ -128,10 +142,11 @@ pub fn placeholder_view_spans<B: BlockSpan>(
             }
             Hidden::Table(table) => out.push_str(&table_placeholder(text, table)),
         }
+        replaced.push([start, end, at, out.len()]);
         copied = end;
     }
     out.push_str(&text[copied..]);
-    (out, spans)
+    (out, spans, replaced)
 }
 
 /// `s` after a count other than 1 (numbers here are printed without thousands separators: see [`card`]).

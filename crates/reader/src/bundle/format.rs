@@ -30,9 +30,9 @@ use serde::{Deserialize, Serialize};
 /// First 8 bytes of every bundle file.
 pub const MAGIC: [u8; 8] = [0x89, b'M', b'Y', b'D', b'B', 0x0D, 0x0A, 0x1A];
 /// Format version written by this build.
-pub const FORMAT_VERSION: u16 = 8;
+pub const FORMAT_VERSION: u16 = 9;
 /// Oldest format version this reader accepts.
-pub const OLDEST_SUPPORTED: u16 = 8;
+pub const OLDEST_SUPPORTED: u16 = 9;
 /// The cut-point rule the stored token maps depend on (`Manifest::cut_rule`): where
 /// [`crate::budget::cut_points`] cuts a text (line starts except blank lines and lines starting with `/`, word ends
 /// inside lines over 1 KiB) and the compiler's finer cuts of segments over 64 tokens
@@ -83,6 +83,32 @@ pub struct FrameEntry {
     /// and prop names, which it then stores once (Semi: 217 KB, 8.5 % of its bundles). Reading such a frame reads
     /// and checks its dictionary frame first; that frame has no dictionary itself.
     pub dict: Option<String>,
+    /// For a text frame stored with a lead (format 9), how its text is spliced from what it holds; `None` for every
+    /// other frame. See [`Lead`].
+    pub lead: Option<Lead>,
+}
+
+/// A text frame stored with a lead (format 9, [`FrameEntry::lead`]): the frame holds one MessagePack string
+/// `lead ++ rest`, and its zstd frame ends a block right after the lead, so the lead is decoded alone without the
+/// rest (`Bundle::get_lead`). The text is the lead with its `spans` replaced, in order, by the consecutive pieces
+/// of `rest`. A document over the hide threshold is stored so: its lead is the placeholder view the reader serves
+/// (`view::placeholder_view_layout`), its rest the hidden code blocks and tables, so a `doc` lookup decodes the
+/// view's bytes (Semi's `table`: 29 KB of 230 KB) and never rebuilds it, and every byte of the document is still
+/// stored once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lead {
+    /// Bytes of the lead (of the string's content, after its MessagePack header).
+    pub bytes: u32,
+    /// The replaced spans, flattened as `[lead start, lead end, rest bytes]` per span (byte offsets into the lead,
+    /// ascending, not overlapping; the rest's pieces follow each other from its start).
+    pub spans: Vec<u32>,
+}
+
+impl Lead {
+    /// The spans as `(lead start, lead end, rest bytes)`.
+    pub fn spans(&self) -> impl Iterator<Item = (u32, u32, u32)> + '_ {
+        self.spans.chunks_exact(3).map(|s| (s[0], s[1], s[2]))
+    }
 }
 
 /// Who a bundle is: stored in its index, checked by the reader against the manifest that names it, so a bundle
