@@ -159,7 +159,7 @@ impl Bundle {
             .ok_or_else(|| BundleError::MissingFrame { path: self.path.clone(), key: key.to_string() })?;
         let mut bytes = self.frame(entry)?;
         if let Some(lead) = &entry.lead {
-            return self.spliced(entry, lead, &bytes);
+            return self.spliced(entry, lead, bytes);
         }
         if let Some(header) = str_header(&bytes) {
             bytes.drain(..header);
@@ -215,39 +215,42 @@ impl Bundle {
     }
 
     /// The text of a frame stored with `lead`, from its decompressed bytes `raw` (a string `lead ++ rest`): the
-    /// lead with its spans replaced by the rest's pieces. Every span is checked before it is used.
-    fn spliced(&self, entry: &FrameEntry, lead: &Lead, raw: &[u8]) -> Result<String, BundleError> {
+    /// lead with its spans replaced by the rest's pieces, spliced in place over `raw` (only the lead is copied
+    /// aside: a piece of the rest is moved down to where the text has reached, which is never past where the
+    /// rest's unread pieces start). Every span is checked before it is used.
+    fn spliced(&self, entry: &FrameEntry, lead: &Lead, mut raw: Vec<u8>) -> Result<String, BundleError> {
         let corrupt = |why: &str| BundleError::Corrupt {
             path: self.path.clone(),
             what: format!("frame `{}` ({why})", entry.key),
         };
-        let header = str_header(raw).ok_or_else(|| corrupt("not a string"))?;
-        let content = &raw[header..];
-        let (head, rest) = content.split_at_checked(lead.bytes as usize).ok_or_else(|| corrupt("lead size"))?;
+        let header = str_header(&raw).ok_or_else(|| corrupt("not a string"))?;
+        let lead_len = lead.bytes as usize;
+        let rest_at = header.checked_add(lead_len).filter(|&at| at <= raw.len()).ok_or_else(|| corrupt("lead size"))?;
         if lead.spans.len() % 3 != 0 {
             return Err(corrupt("lead spans"));
         }
-        let mut out = Vec::with_capacity(content.len());
-        let (mut copied, mut taken) = (0usize, 0usize);
+        let rest_len = raw.len() - rest_at;
+        let head = raw[header..rest_at].to_vec();
+        // Written: `raw[..w]`; copied: the lead up to `copied`; taken: the rest up to `taken`.
+        let (mut w, mut copied, mut taken) = (0usize, 0usize, 0usize);
         for (start, end, n) in lead.spans() {
             let (start, end, n) = (start as usize, end as usize, n as usize);
-            let piece = taken.checked_add(n).and_then(|e| rest.get(taken..e));
-            match (head.get(copied..start).filter(|_| start <= end && end <= head.len()), piece) {
-                (Some(before), Some(piece)) => {
-                    out.extend_from_slice(before);
-                    out.extend_from_slice(piece);
-                }
-                _ => return Err(corrupt("lead spans")),
+            if !(copied <= start && start <= end && end <= lead_len) || n > rest_len - taken {
+                return Err(corrupt("lead spans"));
             }
-            (copied, taken) = (end, taken + n);
+            raw[w..w + start - copied].copy_from_slice(&head[copied..start]);
+            w += start - copied;
+            raw.copy_within(rest_at + taken..rest_at + taken + n, w);
+            (w, copied, taken) = (w + n, end, taken + n);
         }
-        if taken != rest.len() {
+        if taken != rest_len {
             return Err(corrupt("lead spans"));
         }
-        out.extend_from_slice(&head[copied..]);
-        match simdutf8::basic::from_utf8(&out) {
-            // SAFETY: `out` was just checked to be valid UTF-8.
-            Ok(_) => Ok(unsafe { String::from_utf8_unchecked(out) }),
+        raw[w..w + lead_len - copied].copy_from_slice(&head[copied..]);
+        raw.truncate(w + lead_len - copied);
+        match simdutf8::basic::from_utf8(&raw) {
+            // SAFETY: `raw` was just checked to be valid UTF-8.
+            Ok(_) => Ok(unsafe { String::from_utf8_unchecked(raw) }),
             Err(_) => Err(corrupt("a text that is not UTF-8")),
         }
     }
@@ -542,11 +545,9 @@ fn check_xxh3(path: &str, bytes: &[u8], want: u64, what: &str) -> Result<(), Bun
 }
 
 thread_local! {
-    /// One zstd decompression context per thread, reused: creating one costs more than decoding a small frame.
-    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-        const { std::cell::RefCell::new(None) };
-    /// Likewise for frames with a dictionary (format 8): the dictionary is given per frame, not kept.
-    static DICT_DECOMPRESSOR: std::cell::RefCell<Option<zstd::zstd_safe::DCtx<'static>>> =
+    /// One zstd decompression context per thread, reused for every frame (with a dictionary or none, whole or a
+    /// lead): creating one costs more than decoding a small frame, and its tables are fresh pages in a CLI process.
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::zstd_safe::DCtx<'static>>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -568,31 +569,20 @@ fn decompress_capped(
         _ => return Err(corrupt("no zstd frame size".into())),
     }
     let capacity = usize::try_from(raw_len).map_err(|_| corrupt(format!("{raw_len} bytes")))?;
-    let bytes = if let Some(dict) = dict {
-        // Raw-content dictionary (the caller refused one with the trained-dictionary magic); a frame compressed
-        // with another dictionary, or none, fails zstd's checks or decodes to bytes whose MessagePack or size
-        // check fails, never a panic.
-        let mut out = Vec::with_capacity(capacity);
-        DICT_DECOMPRESSOR
-            .with(|cell| {
-                let mut slot = cell.borrow_mut();
-                let d = slot.get_or_insert_with(zstd::zstd_safe::DCtx::create);
-                d.decompress_using_dict(&mut out, raw, dict)
-            })
-            .map_err(|code| corrupt(zstd::zstd_safe::get_error_name(code).to_string()))?;
-        out
-    } else {
-        DECOMPRESSOR
-            .with(|cell| {
-                let mut slot = cell.borrow_mut();
-                let d = match slot.as_mut() {
-                    Some(d) => d,
-                    None => slot.insert(zstd::bulk::Decompressor::new()?),
-                };
-                d.decompress(raw, capacity)
-            })
-            .map_err(|e| corrupt(e.to_string()))?
-    };
+    // Raw-content dictionary (the caller refused one with the trained-dictionary magic); a frame compressed with
+    // another dictionary, or none, fails zstd's checks or decodes to bytes whose MessagePack or size check fails,
+    // never a panic.
+    let mut bytes = Vec::with_capacity(capacity);
+    DECOMPRESSOR
+        .with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let d = slot.get_or_insert_with(zstd::zstd_safe::DCtx::create);
+            match dict {
+                Some(dict) => d.decompress_using_dict(&mut bytes, raw, dict),
+                None => d.decompress(&mut bytes, raw),
+            }
+        })
+        .map_err(|code| corrupt(zstd::zstd_safe::get_error_name(code).to_string()))?;
     if bytes.len() != capacity {
         return Err(corrupt(format!("{} bytes, the index says {raw_len}", bytes.len())));
     }
@@ -635,7 +625,7 @@ fn decompress_prefix(
     }
     let want = usize::try_from(raw_len).map_or(want, |n| n.min(want));
     let mut out: Vec<u8> = Vec::with_capacity(want);
-    DICT_DECOMPRESSOR.with(|cell| {
+    DECOMPRESSOR.with(|cell| {
         let mut slot = cell.borrow_mut();
         let d = slot.get_or_insert_with(zstd::zstd_safe::DCtx::create);
         d.reset(ResetDirective::SessionAndParameters).map_err(err)?;
