@@ -870,8 +870,23 @@ mod tests {
     #[test]
     fn a_clean_line_start_is_a_line_that_trims_to_something() {
         let lines = [
-            "a", " a", "\t\t", "   \n  x", "\r\n", "\r", "\u{3000}\u{3000}", "\u{3000}表", "\u{a0}\n", "\u{85}x", "/x", " /x",
-            "\u{feff}", "\u{200b}", "  \u{2028}  \nz", "é", "\n",
+            "a",
+            " a",
+            "\t\t",
+            "   \n  x",
+            "\r\n",
+            "\r",
+            "\u{3000}\u{3000}",
+            "\u{3000}表",
+            "\u{a0}\n",
+            "\u{85}x",
+            "/x",
+            " /x",
+            "\u{feff}",
+            "\u{200b}",
+            "  \u{2028}  \nz",
+            "é",
+            "\n",
         ];
         for line in lines {
             let trimmed = line.as_bytes()[0] != b'/' && line.split('\n').next().is_some_and(|l| !l.trim().is_empty());

@@ -313,13 +313,18 @@ impl Bundle {
         self.frame(entry)
     }
 
-    /// Reads and decompresses every frame, checking each checksum and size (the full check of `verify`).
+    /// Reads and decompresses every frame, checking each checksum and size, and that each text stored with a lead
+    /// splices back (the full check of `verify`).
     ///
     /// # Errors
     /// The first damaged frame.
     pub fn check_all(&self) -> Result<usize, BundleError> {
         for entry in &self.index {
-            self.frame(entry)?;
+            let bytes = self.frame(entry)?;
+            // A text stored with a lead must splice back (format 9).
+            if let Some(lead) = &entry.lead {
+                self.spliced(entry, lead, bytes)?;
+            }
         }
         Ok(self.index.len())
     }
@@ -1002,6 +1007,7 @@ mod tests {
             let b = open_bytes(&bytes).unwrap();
             let err = b.get_text("doc/zh-CN").unwrap_err();
             assert!(matches!(err, BundleError::Corrupt { .. }), "edit {i}: {err}");
+            assert!(matches!(b.check_all(), Err(BundleError::Corrupt { .. })), "edit {i}: `verify` sees it too");
             // The lead alone is served or refused, never past the frame.
             if let Ok(Some(lead)) = b.get_lead("doc/zh-CN") {
                 assert!(stored.starts_with(&lead), "edit {i}");
