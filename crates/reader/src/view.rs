@@ -103,6 +103,10 @@ pub fn placeholder_view_spans<B: BlockSpan>(
     (view, spans)
 }
 
+/// Where a hidden block or table is in the document and its placeholder in the view (bytes):
+/// `[document start, document end, view start, view end]`.
+pub type Replaced = [usize; 4];
+
 /// [`placeholder_view_spans`] with where each hidden block and table is in both texts, in order: `[start, end]` in
 /// the document and `[start, end]` of its placeholder in the view. The document is the view with each placeholder
 /// replaced by its document span: how the compiler stores a document over the threshold, its view first (the
@@ -111,7 +115,7 @@ pub fn placeholder_view_layout<B: BlockSpan>(
     text: &str,
     blocks: &[B],
     tables: &[TableMeta],
-) -> (String, Vec<(u32, usize, usize)>, Vec<[usize; 4]>) {
+) -> (String, Vec<(u32, usize, usize)>, Vec<Replaced>) {
     enum Hidden<'a, B> {
         Block(&'a B),
         Table(&'a TableMeta),

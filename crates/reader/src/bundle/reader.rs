@@ -226,7 +226,7 @@ impl Bundle {
         let header = str_header(&raw).ok_or_else(|| corrupt("not a string"))?;
         let lead_len = lead.bytes as usize;
         let rest_at = header.checked_add(lead_len).filter(|&at| at <= raw.len()).ok_or_else(|| corrupt("lead size"))?;
-        if lead.spans.len() % 3 != 0 {
+        if !lead.spans.len().is_multiple_of(3) {
             return Err(corrupt("lead spans"));
         }
         let rest_len = raw.len() - rest_at;
@@ -656,7 +656,6 @@ fn decompress_prefix(
                 break Ok(());
             }
         };
-        drop(output);
         // The dictionary is not kept: the next frame may have none.
         let _ = d.reset(ResetDirective::SessionAndParameters);
         result

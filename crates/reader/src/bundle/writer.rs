@@ -234,7 +234,6 @@ fn compress_flushed(raw: &[u8], cut: usize, dict: Option<&[u8]>) -> std::io::Res
         // The output holds the bound of the whole frame: each call finishes its part (0 = nothing left to flush).
         while cctx.compress_stream2(&mut output, &mut input, end).map_err(err)? != 0 {}
     }
-    drop(output);
     Ok(out)
 }
 
