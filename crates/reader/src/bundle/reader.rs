@@ -530,7 +530,7 @@ fn str_prefix(bytes: &[u8]) -> Option<usize> {
 
 /// The length of the MessagePack string header (fixstr, str8, str16 or str32) at the start of `bytes` when the
 /// string it announces ends exactly at the end of `bytes`; `None` for anything else.
-fn str_header(bytes: &[u8]) -> Option<usize> {
+pub(super) fn str_header(bytes: &[u8]) -> Option<usize> {
     let be = |n: usize| bytes.get(1..1 + n).map(|b| b.iter().fold(0usize, |acc, &x| (acc << 8) | usize::from(x)));
     let (header, len): (usize, usize) = match *bytes.first()? {
         m @ 0xa0..=0xbf => (1, usize::from(m & 0x1f)),

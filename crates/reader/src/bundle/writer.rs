@@ -94,7 +94,8 @@ impl Frame {
         lead: Lead,
         dict: Option<(&str, &[u8])>,
     ) -> std::io::Result<Frame> {
-        let header = raw.len() - text_len(raw).ok_or_else(|| std::io::Error::other("a lead frame is not a string"))?;
+        let header =
+            super::reader::str_header(raw).ok_or_else(|| std::io::Error::other("a lead frame is not a string"))?;
         let cut = header + lead.bytes as usize;
         if cut > raw.len() {
             return Err(std::io::Error::other(format!("a lead of {} bytes in a text of {}", lead.bytes, raw.len())));
@@ -199,19 +200,6 @@ fn compress_in_context(raw: &[u8], dict: Option<&[u8]>) -> std::io::Result<Vec<u
         Ok(mut slot) => with_context(&mut slot),
         Err(_) => with_context(&mut None),
     })
-}
-
-/// The content length of the MessagePack string that fills `raw`, or `None`.
-fn text_len(raw: &[u8]) -> Option<usize> {
-    let be = |n: usize| raw.get(1..1 + n).map(|b| b.iter().fold(0usize, |acc, &x| (acc << 8) | usize::from(x)));
-    let (header, len) = match *raw.first()? {
-        m @ 0xa0..=0xbf => (1, usize::from(m & 0x1f)),
-        0xd9 => (2, be(1)?),
-        0xda => (3, be(2)?),
-        0xdb => (5, be(4)?),
-        _ => return None,
-    };
-    (header + len == raw.len()).then_some(len)
 }
 
 /// `raw` compressed at [`ZSTD_LEVEL`] (with `dict` as raw-content dictionary) as one zstd frame with its content
