@@ -1,7 +1,9 @@
 //! Document views computed from stored spans: the placeholder view of the Semi Design MCP server's 888-line rule.
 //! Pure text splicing over byte ranges the compiler found with comrak, so the reader can build a view without
-//! parsing Markdown, and the compiler can count its tokens with the very same function (one stored copy of every
-//! text: the view is not stored).
+//! parsing Markdown, and the compiler can count its tokens with the very same function. Since format 9 the compiler
+//! also stores the view it built as the lead of the document's frame, the hidden spans after it (one stored copy of
+//! every text: the document is the view with its placeholders replaced), so the reader serves it as stored and
+//! rebuilds it only for a frame without a lead.
 
 use std::fmt::Write as _;
 

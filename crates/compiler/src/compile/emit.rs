@@ -1343,8 +1343,9 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     }
     let code_blocks: Vec<CodeBlockMeta> = doc.code_blocks.iter().map(|b| b.meta.clone()).collect();
     let tables = doc.tables.clone();
-    // The view is rebuilt by the reader from the stored spans; only its token map is stored. Placeholders cost ~30
-    // tokens each, so a document of many tiny blocks is served whole when hiding would not save anything. A
+    // The view is stored as the lead of the document's frame (format 9: the view, then the hidden spans' text,
+    // `view_lead`), with its token map. Placeholders cost ~30 tokens each, so a document of many tiny blocks is
+    // served whole when hiding would not save anything. A
     // document with a demo (`<code src="…">`, its code not in the text) always gets the view, whatever its length:
     // served whole it would show the bare element, the demo's number and size nowhere (trial item 5).
     let has_demo = code_blocks.iter().any(|b| b.demo.is_some());
