@@ -877,7 +877,7 @@ pub struct BundleSet {
     /// Cut points of recently served texts, oldest first (at most [`CUTS_CACHE_ENTRIES`]).
     cuts: Mutex<std::collections::VecDeque<(String, Arc<Cuts>)>>,
     /// `tokens` frames by bundle path, decompressed and indexed by text key (each text's map is decoded when its
-    /// cut points are computed): every lookup that serves text reads one.
+    /// cut points are computed): every lookup that serves a text without a map of its own reads one.
     maps: Mutex<HashMap<String, Arc<KeyedFrame>>>,
     /// State that modules above this one decode once per set and keep ([`BundleSet::kept`]; the search index of
     /// `search::query`), one value per type: `read` need not know their types.
@@ -1995,17 +1995,23 @@ impl BundleSet {
     }
 
     fn compute_cuts(&self, bundle: &Bundle, text_key: &str, text: &str) -> Result<Cuts, LookupError> {
-        let cached = self.maps.lock().unwrap_or_else(|e| e.into_inner()).get(bundle.path()).cloned();
-        let maps = match cached {
-            Some(m) => m,
-            None => {
-                let m = Arc::new(bundle.get_keyed(keys::TOKENS)?);
-                self.maps.lock().unwrap_or_else(|e| e.into_inner()).insert(bundle.path().to_string(), m.clone());
-                m
-            }
-        };
         let corrupt = |what: String| BundleError::Corrupt { path: bundle.path().to_string(), what };
-        let map: TokenMap = maps.get(text_key).ok_or_else(|| corrupt(format!("no token map for `{text_key}`")))??;
+        // A long text's map has a frame of its own (format 9); the others are in the `tokens` frame.
+        let own = keys::tokens(text_key);
+        let map: TokenMap = if bundle.has(&own) {
+            bundle.get(&own)?
+        } else {
+            let cached = self.maps.lock().unwrap_or_else(|e| e.into_inner()).get(bundle.path()).cloned();
+            let maps = match cached {
+                Some(m) => m,
+                None => {
+                    let m = Arc::new(bundle.get_keyed(keys::TOKENS)?);
+                    self.maps.lock().unwrap_or_else(|e| e.into_inner()).insert(bundle.path().to_string(), m.clone());
+                    m
+                }
+            };
+            maps.get(text_key).ok_or_else(|| corrupt(format!("no token map for `{text_key}`")))??
+        };
         Cuts::new(text, &map).ok_or_else(|| corrupt(format!("token map of `{text_key}` does not fit its text")).into())
     }
 

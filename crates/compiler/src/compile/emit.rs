@@ -538,10 +538,11 @@ impl Stage3<'_> {
         }
         deps.sort();
         deps.dedup();
-        let finished =
-            Frame::new(keys::COMPONENT, &component.meta).and_then(|meta| Ok((meta, Frame::new(keys::TOKENS, &maps)?)));
+        let finished = std::iter::once(Frame::new(keys::COMPONENT, &component.meta))
+            .chain(token_frames(&maps))
+            .collect::<std::io::Result<Vec<Frame>>>();
         match finished {
-            Ok((meta, maps)) => component.frames.extend([meta, maps]),
+            Ok(frames) => component.frames.extend(frames),
             Err(e) => return Err(anyhow::Error::from(e).context(format!("cannot encode {key}"))),
         }
         let packed = CachedComponent::pack(component)?;
@@ -1263,6 +1264,17 @@ fn doc_frames(ctx: &Ctx, docs: &[CompiledDoc]) -> Vec<Frame> {
         .collect()
 }
 
+/// The token maps' frames (format 9): a `tokens/<text key>` frame for each map of at least
+/// [`crate::model::OWN_FRAME_SEGMENTS`] segments (a lookup decodes the map of the text it serves only), the others
+/// together in the `tokens` frame (small maps compress together: one frame per map made Semi's bundles 2.2 %
+/// larger).
+fn token_frames(maps: &TokenMaps) -> impl Iterator<Item = std::io::Result<Frame>> + '_ {
+    let own = |m: &TokenMap| m.tokens.len() >= crate::model::OWN_FRAME_SEGMENTS;
+    let shared: TokenMaps = maps.iter().filter(|(_, m)| !own(m)).map(|(k, m)| (k.clone(), m.clone())).collect();
+    std::iter::once(Frame::new(keys::TOKENS, &shared))
+        .chain(maps.iter().filter(move |(_, m)| own(m)).map(|(key, map)| Frame::new(keys::tokens(key), map)))
+}
+
 /// What a document served as its placeholder `view` stores (format 9): the view, then the text of each hidden
 /// block and table (`replaced`, from [`placeholder_view_layout`]), and the [`Lead`] that splices the document back.
 fn view_lead(view: String, text: &str, replaced: &[[usize; 4]]) -> (String, Lead) {
@@ -1586,7 +1598,9 @@ fn compile_changelogs(ctx: Ctx, changelogs: &[(String, WalkedFile)]) -> anyhow::
     langs.sort_by(|a, b| a.summary.lang.cmp(&b.summary.lang));
     let meta = ChangelogMeta { langs };
     frames.push(Frame::new(keys::CHANGELOG, &meta)?);
-    frames.push(Frame::new(keys::TOKENS, &maps)?);
+    for frame in token_frames(&maps) {
+        frames.push(frame?);
+    }
     let diagnostics = ctx.into_diagnostics().into_iter().collect();
     Ok(CompiledChangelog { meta: Some(meta), frames, units, diagnostics })
 }
