@@ -1227,15 +1227,17 @@ impl Library {
 /// block) is that block's placeholder, at its place in the view.
 fn lead_fences(lead: &crate::bundle::format::Lead, blocks: &[CodeBlockMeta]) -> Vec<Fence> {
     let mut fences = Vec::with_capacity(blocks.len());
+    // The blocks by their document span (in document order already; sorted here so nothing depends on it).
+    let mut spans: Vec<(i64, i64, u32)> =
+        blocks.iter().map(|b| (i64::from(b.start_byte), i64::from(b.end_byte), b.index)).collect();
+    spans.sort_unstable();
     // Bytes the document has more than the view before the current span.
     let mut delta = 0i64;
     for (start, end, n) in lead.spans() {
         let doc_start = i64::from(start) + delta;
         let doc_end = doc_start + i64::from(n);
-        if let Ok(i) = blocks.binary_search_by_key(&doc_start, |b| i64::from(b.start_byte))
-            && i64::from(blocks[i].end_byte) == doc_end
-        {
-            fences.push(Fence { index: blocks[i].index, start: start as usize, end: end as usize });
+        if let Ok(i) = spans.binary_search_by(|&(a, b, _)| (a, b).cmp(&(doc_start, doc_end))) {
+            fences.push(Fence { index: spans[i].2, start: start as usize, end: end as usize });
         }
         delta += i64::from(n) - (i64::from(end) - i64::from(start));
     }
