@@ -190,9 +190,13 @@ pub fn cut_points(text: &str) -> Vec<usize> {
     out
 }
 
+/// Whether the line `line` starts with is neither blank (only whitespace, `char::is_whitespace`, as `trim` takes)
+/// nor starts with `/`. Looks at the line's characters until the first that is not whitespace, which for most lines
+/// is the first: finding each line's end first and trimming it was two thirds of `cut_points` (4.1 M instructions
+/// of a 230 KB document, every `doc --detail full` of Semi's `table`).
 fn clean_line_start(line: &str) -> bool {
     let first = line.as_bytes()[0];
-    first != b'/' && line.split('\n').next().is_some_and(|l| !l.trim().is_empty())
+    first != b'/' && line.chars().take_while(|&c| c != '\n').any(|c| !c.is_whitespace())
 }
 
 /// Cut points strictly inside `text[from..to]`, at least 256 bytes apart (see [`cut_points`]).
@@ -383,14 +387,22 @@ impl Cuts {
             return None;
         }
         let forced: Vec<usize> = map.forced.iter().map(|&o| o as usize).collect();
-        let mut ends: Vec<usize> = cut_points(text)
-            .into_iter()
-            .chain(map.extra.iter().map(|&o| o as usize))
-            .chain(forced.iter().copied())
-            .chain([text.len()])
-            .filter(|&e| e > 0)
-            .collect();
-        ends.sort_unstable();
+        // The cut points (ascending) merged with the map's own (sorted here; few): collecting all into one vector
+        // and sorting it cost half of a whole-document `Cuts::new`.
+        let points = cut_points(text);
+        let mut more: Vec<usize> = map.extra.iter().map(|&o| o as usize).chain(forced.iter().copied()).collect();
+        more.sort_unstable();
+        let mut ends = Vec::with_capacity(points.len() + more.len() + 1);
+        let (mut a, mut b) = (points.iter().peekable(), more.iter().peekable());
+        while let Some(&next) = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if y < x => b.next(),
+            (Some(_), _) => a.next(),
+            (None, _) => b.next(),
+        } {
+            ends.push(next);
+        }
+        ends.push(text.len());
+        ends.retain(|&e| e > 0);
         let before = ends.len();
         ends.dedup();
         if ends.len() != before || ends.len() != map.tokens.len() || !forced.is_sorted() {
@@ -854,6 +866,45 @@ impl Cursor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clean_line_start_is_a_line_that_trims_to_something() {
+        let lines = [
+            "a",
+            " a",
+            "\t\t",
+            "   \n  x",
+            "\r\n",
+            "\r",
+            "\u{3000}\u{3000}",
+            "\u{3000}表",
+            "\u{a0}\n",
+            "\u{85}x",
+            "/x",
+            " /x",
+            "\u{feff}",
+            "\u{200b}",
+            "  \u{2028}  \nz",
+            "é",
+            "\n",
+        ];
+        for line in lines {
+            let trimmed = line.as_bytes()[0] != b'/' && line.split('\n').next().is_some_and(|l| !l.trim().is_empty());
+            assert_eq!(clean_line_start(line), trimmed, "{line:?}");
+        }
+        // Cut points of lines like those, and a map's cut points out of order: as before, sorted and deduplicated.
+        let text = lines.join("\n");
+        let ends: Vec<usize> = cut_points(&text);
+        assert!(ends.is_sorted() && ends.windows(2).all(|w| w[0] < w[1]), "{ends:?}");
+        let extra: Vec<u32> = vec![3, 1];
+        let mut all: Vec<usize> = ends.iter().copied().chain([1, 3, text.len()]).collect();
+        all.sort_unstable();
+        all.dedup();
+        let map = TokenMap { tokens: vec![1; all.len()], extra, forced: vec![] };
+        let cuts = Cuts::new(&text, &map).expect("the map fits");
+        assert_eq!(cuts.ends, all);
+        assert_eq!(cuts.tokens(0, text.len()), (all.len() as u32, true));
+    }
 
     #[test]
     fn json_escapes_is_what_serde_json_adds() {

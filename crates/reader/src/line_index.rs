@@ -15,7 +15,9 @@ pub struct LineIndex {
 impl LineIndex {
     /// The line starts of `text`.
     pub fn new(text: &str) -> LineIndex {
-        let starts = std::iter::once(0).chain(line_starts(text)).collect();
+        let mut starts = Vec::with_capacity(text.len() / 32 + 1);
+        starts.push(0);
+        starts.extend(line_starts(text));
         LineIndex { starts, len: text.len() }
     }
 
@@ -57,7 +59,9 @@ impl LineIndex {
 /// text ends in `'\n'`): a [`LineIndex`]'s starts after the first, for a pass that needs them once (the reader's
 /// `budget::cut_points`).
 pub fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
-    text.match_indices('\n').map(|(i, _)| i + 1)
+    // memchr's iterator keeps its SIMD search across lines: `match_indices` set one up per line (a third of a
+    // whole-document `Cuts::new`, 6,372 lines of Semi's `table`).
+    memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)
 }
 
 /// Number of lines of `text` as a [`LineIndex`] counts them (`text.split('\n').count()`, at least 1), without

@@ -889,7 +889,7 @@ pub struct BundleSet {
     /// Cut points of recently served texts, oldest first (at most [`CUTS_CACHE_ENTRIES`]).
     cuts: Mutex<std::collections::VecDeque<(String, Arc<Cuts>)>>,
     /// `tokens` frames by bundle path, decompressed and indexed by text key (each text's map is decoded when its
-    /// cut points are computed): every lookup that serves text reads one.
+    /// cut points are computed): every lookup that serves a text without a map of its own reads one.
     maps: Mutex<HashMap<String, Arc<KeyedFrame>>>,
     /// State that modules above this one decode once per set and keep ([`BundleSet::kept`]; the search index of
     /// `search::query`), one value per type: `read` need not know their types.
@@ -1234,6 +1234,28 @@ impl Library {
 }
 
 /// `Parent › Title (slug)` of `s` among `sections` (its nearest enclosing heading; none for a top-level one).
+/// The fences of a document's placeholder view stored as its frame's lead: each replaced span whose document
+/// range is a code block's (the view put blocks before tables of the same start, so a block's range is the
+/// block) is that block's placeholder, at its place in the view.
+fn lead_fences(lead: &crate::bundle::format::Lead, blocks: &[CodeBlockMeta]) -> Vec<Fence> {
+    let mut fences = Vec::with_capacity(blocks.len());
+    // The blocks by their document span (in document order already; sorted here so nothing depends on it).
+    let mut spans: Vec<(i64, i64, u32)> =
+        blocks.iter().map(|b| (i64::from(b.start_byte), i64::from(b.end_byte), b.index)).collect();
+    spans.sort_unstable();
+    // Bytes the document has more than the view before the current span.
+    let mut delta = 0i64;
+    for (start, end, n) in lead.spans() {
+        let doc_start = i64::from(start) + delta;
+        let doc_end = doc_start + i64::from(n);
+        if let Ok(i) = spans.binary_search_by(|&(a, b, _)| (a, b).cmp(&(doc_start, doc_end))) {
+            fences.push(Fence { index: spans[i].2, start: start as usize, end: end as usize });
+        }
+        delta += i64::from(n) - (i64::from(end) - i64::from(start));
+    }
+    fences
+}
+
 fn section_path(sections: &[SectionMeta], s: &SectionMeta) -> String {
     match section_parent(sections, s) {
         Some(p) => format!("{} › {} ({})", p.title, s.title, s.slug),
@@ -1724,12 +1746,34 @@ impl BundleSet {
 
     /// The text frame `key` of `bundle`, from the cache or decoded (and cached).
     pub(crate) fn text(&self, bundle: &Bundle, key: &str) -> Result<Arc<String>, LookupError> {
-        let id = format!("{}\0{key}", bundle.path());
+        self.cached(format!("{}\0{key}", bundle.path()), || bundle.get_text(key))
+    }
+
+    /// The lead of text frame `key` of `bundle` (a document's placeholder view, format 9: [`Bundle::get_lead`]),
+    /// from the cache or decoded alone (and cached); `None` when the frame has no lead.
+    fn lead(&self, bundle: &Bundle, key: &str) -> Result<Option<Arc<String>>, LookupError> {
+        if bundle.frame_lead(key).is_none() {
+            return Ok(None);
+        }
+        let lead = || {
+            bundle
+                .get_lead(key)?
+                .ok_or_else(|| BundleError::MissingFrame { path: bundle.path().into(), key: key.into() })
+        };
+        self.cached(format!("{}\0{key}\0lead", bundle.path()), lead).map(Some)
+    }
+
+    /// The text cached under `id`, else `load`ed and cached.
+    fn cached(
+        &self,
+        id: String,
+        load: impl FnOnce() -> Result<String, BundleError>,
+    ) -> Result<Arc<String>, LookupError> {
         let lock = || self.texts.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, text)) = lock().entries.iter().find(|(k, _)| *k == id) {
             return Ok(text.clone());
         }
-        let text: Arc<String> = Arc::new(bundle.get_text(key)?);
+        let text: Arc<String> = Arc::new(load()?);
         let mut cache = lock();
         cache.bytes += text.len();
         cache.entries.push_back((id, text.clone()));
@@ -1993,17 +2037,23 @@ impl BundleSet {
     }
 
     fn compute_cuts(&self, bundle: &Bundle, text_key: &str, text: &str) -> Result<Cuts, LookupError> {
-        let cached = self.maps.lock().unwrap_or_else(|e| e.into_inner()).get(bundle.path()).cloned();
-        let maps = match cached {
-            Some(m) => m,
-            None => {
-                let m = Arc::new(bundle.get_keyed(keys::TOKENS)?);
-                self.maps.lock().unwrap_or_else(|e| e.into_inner()).insert(bundle.path().to_string(), m.clone());
-                m
-            }
-        };
         let corrupt = |what: String| BundleError::Corrupt { path: bundle.path().to_string(), what };
-        let map: TokenMap = maps.get(text_key).ok_or_else(|| corrupt(format!("no token map for `{text_key}`")))??;
+        // A long text's map has a frame of its own (format 9); the others are in the `tokens` frame.
+        let own = keys::tokens(text_key);
+        let map: TokenMap = if bundle.has(&own) {
+            bundle.get(&own)?
+        } else {
+            let cached = self.maps.lock().unwrap_or_else(|e| e.into_inner()).get(bundle.path()).cloned();
+            let maps = match cached {
+                Some(m) => m,
+                None => {
+                    let m = Arc::new(bundle.get_keyed(keys::TOKENS)?);
+                    self.maps.lock().unwrap_or_else(|e| e.into_inner()).insert(bundle.path().to_string(), m.clone());
+                    m
+                }
+            };
+            maps.get(text_key).ok_or_else(|| corrupt(format!("no token map for `{text_key}`")))??
+        };
         Cuts::new(text, &map).ok_or_else(|| corrupt(format!("token map of `{text_key}` does not fit its text")).into())
     }
 
@@ -2165,15 +2215,23 @@ impl BundleSet {
                 Err(e) => return Err(e),
             }
         };
-        let whole = self.text(&bundle, &keys::doc(&doc.lang))?;
         let hidden = doc.hidden && detail != Detail::Full && found.is_empty();
+        let doc_key = keys::doc(&doc.lang);
+        // The placeholder view is the lead of the document's frame (format 9): decoded alone, never rebuilt.
+        let lead = if hidden { self.lead(&bundle, &doc_key)? } else { None };
+        let whole = match &lead {
+            Some(view) => view.clone(),
+            None => self.text(&bundle, &doc_key)?,
+        };
         let request = Request::Doc {
             component: meta.key.clone(),
             lang: doc.lang.clone(),
             form: if hidden { DocForm::Normal } else { DocForm::Full },
             sections: found.iter().map(|s| s.slug.clone()).collect(),
         };
-        let (text, key, fences) = if hidden {
+        let (text, key, fences) = if let (true, Some(lead)) = (hidden, bundle.frame_lead(&doc_key)) {
+            (std::borrow::Cow::Borrowed(whole.as_str()), keys::view(&doc.lang), lead_fences(lead, &doc.code_blocks))
+        } else if hidden {
             let (view, spans) = crate::view::placeholder_view_spans(&whole, &doc.code_blocks, &doc.tables);
             let fences = spans.into_iter().map(|(index, start, end)| Fence { index, start, end }).collect();
             (std::borrow::Cow::Owned(view), keys::view(&doc.lang), fences)

@@ -1,7 +1,9 @@
 //! Document views computed from stored spans: the placeholder view of the Semi Design MCP server's 888-line rule.
 //! Pure text splicing over byte ranges the compiler found with comrak, so the reader can build a view without
-//! parsing Markdown, and the compiler can count its tokens with the very same function (one stored copy of every
-//! text: the view is not stored).
+//! parsing Markdown, and the compiler can count its tokens with the very same function. Since format 9 the compiler
+//! also stores the view it built as the lead of the document's frame, the hidden spans after it (one stored copy of
+//! every text: the document is the view with its placeholders replaced), so the reader serves it as stored and
+//! rebuilds it only for a frame without a lead.
 
 use std::fmt::Write as _;
 
@@ -99,6 +101,23 @@ pub fn placeholder_view_spans<B: BlockSpan>(
     blocks: &[B],
     tables: &[TableMeta],
 ) -> (String, Vec<(u32, usize, usize)>) {
+    let (view, spans, _) = placeholder_view_layout(text, blocks, tables);
+    (view, spans)
+}
+
+/// Where a hidden block or table is in the document and its placeholder in the view (bytes):
+/// `[document start, document end, view start, view end]`.
+pub type Replaced = [usize; 4];
+
+/// [`placeholder_view_spans`] with where each hidden block and table is in both texts, in order: `[start, end]` in
+/// the document and `[start, end]` of its placeholder in the view. The document is the view with each placeholder
+/// replaced by its document span: how the compiler stores a document over the threshold, its view first (the
+/// reader decodes the view alone; see the bundle format's `Lead`).
+pub fn placeholder_view_layout<B: BlockSpan>(
+    text: &str,
+    blocks: &[B],
+    tables: &[TableMeta],
+) -> (String, Vec<(u32, usize, usize)>, Vec<Replaced>) {
     enum Hidden<'a, B> {
         Block(&'a B),
         Table(&'a TableMeta),
@@ -114,6 +133,7 @@ pub fn placeholder_view_spans<B: BlockSpan>(
     hidden.sort_by_key(|h| h.0);
     let mut out = String::with_capacity(text.len() / 2);
     let mut spans = Vec::with_capacity(blocks.len());
+    let mut replaced = Vec::with_capacity(hidden.len());
     let mut copied = 0usize;
     for (start, end, what) in hidden {
         if start < copied || end < start || text.get(start..end).is_none() {
@@ -128,10 +148,11 @@ pub fn placeholder_view_spans<B: BlockSpan>(
             }
             Hidden::Table(table) => out.push_str(&table_placeholder(text, table)),
         }
+        replaced.push([start, end, at, out.len()]);
         copied = end;
     }
     out.push_str(&text[copied..]);
-    (out, spans)
+    (out, spans, replaced)
 }
 
 /// `s` after a count other than 1 (numbers here are printed without thousands separators: see [`card`]).

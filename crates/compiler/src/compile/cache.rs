@@ -192,10 +192,17 @@ impl Cache {
         }
     }
 
-    /// Stores `value` under `name` for [`Cache::previous`] only (what stays valid across keys, checked by the
-    /// caller), without counting it as a unit compiled. A failure to write is a note.
-    pub fn put_aside<T: Serialize>(&self, name: &str, value: &T) {
-        self.write(name, 0, Vec::new(), value);
+    /// Stores `value` under `name` and `key` for [`Cache::aside`] (parts of a unit, each valid by its own key,
+    /// checked by the caller), without counting it as a unit compiled. A failure to write is a note.
+    pub fn put_aside<T: Serialize>(&self, name: &str, key: u64, value: &T) {
+        self.write(name, key, Vec::new(), value);
+    }
+
+    /// The value set aside under `name` by [`Cache::put_aside`] with this `key` (another tool version or
+    /// configuration stored it under another: `None`, silently). A value that does not decode is a note and `None`.
+    pub fn aside<T: DeserializeOwned>(&self, name: &str, key: u64) -> Option<T> {
+        self.entries.get(name).filter(|e| e.key == key)?;
+        self.previous(name)
     }
 
     /// Counts one part of a recompiled unit taken from a value set aside (reported, e.g. source files reused).

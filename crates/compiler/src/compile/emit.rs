@@ -16,13 +16,13 @@ use super::source::{SourceLang, analyze};
 use super::tokens::TokenCounter;
 use super::walk::WalkedFile;
 use super::{Diagnostic, Stage, changelog, markdown, resolve_version};
-use crate::bundle::format::{CHANGELOG_KEY, Identity, MANIFEST_KEY, SEARCH_KEY};
+use crate::bundle::format::{CHANGELOG_KEY, Identity, Lead, MANIFEST_KEY, SEARCH_KEY};
 use crate::bundle::writer::{BundleWriter, Frame, SpooledBundle, Written, write_atomically};
 use crate::config::{CONFIG_FILE, Config, check_name, package_json};
 use crate::line_index::line_count;
 use crate::model::*;
 use crate::search::index::{self as search_index, DocSource, PackedUnits, UnitDraft};
-use crate::view::{card, placeholder_view_spans, props_text};
+use crate::view::{card, placeholder_view_layout, props_text};
 
 /// Stage 4's input: everything compiled, before it is written (the manifest without its bundle list, and the
 /// frames of every bundle).
@@ -113,6 +113,9 @@ struct CompiledDoc {
     /// The document's text: its `doc/<lang>` frame is made by the component, which knows the other languages'
     /// (see [`doc_frames`]).
     text: String,
+    /// A document served as its placeholder view is stored with the view as lead (format 9): the string stored
+    /// (the view, then the hidden blocks' and tables' text) and how the text is spliced from it.
+    lead: Option<(String, Lead)>,
     frames: Vec<Frame>,
     /// Token maps of the document and its placeholder view.
     maps: TokenMaps,
@@ -533,7 +536,8 @@ impl Stage3<'_> {
     ) -> anyhow::Result<SpooledComponent> {
         let (key, plan) = self.plans[i];
         let cache = self.inputs.cache.filter(|_| self.keys.is_some());
-        let records: Option<FileRecords> = cache.and_then(|c| c.previous(&files_entry(key)));
+        let global = self.keys.map_or(0, |k| k.global);
+        let records: Option<FileRecords> = cache.and_then(|c| c.aside(&files_entry(key), global));
         let compiled: Vec<FileOutcome> = local.par_iter().map(|f| self.file(ctx, f, key, records.as_ref())).collect();
         drop(records);
         let mut followed = plan.files.iter().any(|f| shared.followed.contains(f.rel.as_str()));
@@ -590,16 +594,17 @@ impl Stage3<'_> {
         }
         deps.sort();
         deps.dedup();
-        let finished =
-            Frame::new(keys::COMPONENT, &component.meta).and_then(|meta| Ok((meta, Frame::new(keys::TOKENS, &maps)?)));
+        let finished = std::iter::once(Frame::new(keys::COMPONENT, &component.meta))
+            .chain(token_frames(&maps))
+            .collect::<std::io::Result<Vec<Frame>>>();
         match finished {
-            Ok((meta, maps)) => component.frames.extend([meta, maps]),
+            Ok(frames) => component.frames.extend(frames),
             Err(e) => return Err(anyhow::Error::from(e).context(format!("cannot encode {key}"))),
         }
         let packed = CachedComponent::pack(component)?;
         if let (Some(cache), Some(unit_key)) = (cache, self.component_keys[i]) {
             cache.put(&format!("component/{key}"), unit_key, deps, &packed);
-            cache.put_aside(&files_entry(key), &records);
+            cache.put_aside(&files_entry(key), global, &records);
         }
         self.spooled(packed, false)
     }
@@ -1303,16 +1308,20 @@ fn doc_frames(ctx: &Ctx, docs: &[CompiledDoc]) -> Vec<Frame> {
     let base = docs.iter().position(|d| d.meta.lang == ctx.default_lang).unwrap_or(0);
     let Some(original) = docs.get(base) else { return Vec::new() };
     let original_key = keys::doc(&original.meta.lang);
-    let dict = Frame::raw(original.text.as_str());
+    // What a frame holds: the text, or (format 9) its view as lead and then the hidden spans.
+    let dict = Frame::raw(original.lead.as_ref().map_or(original.text.as_str(), |(s, _)| s.as_str()));
     let made: Vec<(usize, std::io::Result<Frame>)> = docs
         .par_iter()
         .enumerate()
         .map(|(i, d)| {
             let key = keys::doc(&d.meta.lang);
-            let frame = match &dict {
-                Ok(raw) if i == base => Frame::from_raw(key, raw),
-                Ok(raw) => Frame::with_dictionary(key, d.text.as_str(), &original_key, raw),
-                Err(e) => Err(std::io::Error::other(e.to_string())),
+            let frame = match (&dict, &d.lead) {
+                (Ok(raw), Some((_, lead))) if i == base => Frame::with_lead(key, raw, lead.clone(), None),
+                (Ok(raw), None) if i == base => Frame::from_raw(key, raw),
+                (Ok(dict), Some((text, lead))) => Frame::raw(text.as_str())
+                    .and_then(|raw| Frame::with_lead(key, &raw, lead.clone(), Some((&original_key, dict)))),
+                (Ok(raw), None) => Frame::with_dictionary(key, d.text.as_str(), &original_key, raw),
+                (Err(e), _) => Err(std::io::Error::other(e.to_string())),
             };
             (i, frame)
         })
@@ -1324,6 +1333,30 @@ fn doc_frames(ctx: &Ctx, docs: &[CompiledDoc]) -> Vec<Frame> {
                 .ok()
         })
         .collect()
+}
+
+/// The token maps' frames (format 9): a `tokens/<text key>` frame for each map of at least
+/// [`crate::model::OWN_FRAME_SEGMENTS`] segments (a lookup decodes the map of the text it serves only), the others
+/// together in the `tokens` frame (small maps compress together: one frame per map made Semi's bundles 2.2 %
+/// larger).
+fn token_frames(maps: &TokenMaps) -> impl Iterator<Item = std::io::Result<Frame>> + '_ {
+    let own = |m: &TokenMap| m.tokens.len() >= crate::model::OWN_FRAME_SEGMENTS;
+    let shared: TokenMaps = maps.iter().filter(|(_, m)| !own(m)).map(|(k, m)| (k.clone(), m.clone())).collect();
+    std::iter::once(Frame::new(keys::TOKENS, &shared))
+        .chain(maps.iter().filter(move |(_, m)| own(m)).map(|(key, map)| Frame::new(keys::tokens(key), map)))
+}
+
+/// What a document served as its placeholder `view` stores (format 9): the view, then the text of each hidden
+/// block and table (`replaced`, from [`placeholder_view_layout`]), and the [`Lead`] that splices the document back.
+fn view_lead(view: String, text: &str, replaced: &[[usize; 4]]) -> (String, Lead) {
+    let mut stored = view;
+    let bytes = stored.len() as u32;
+    let mut spans = Vec::with_capacity(replaced.len() * 3);
+    for &[start, end, at, to] in replaced {
+        stored.push_str(&text[start..end]);
+        spans.extend([at as u32, to as u32, (end - start) as u32]);
+    }
+    (stored, Lead { bytes, spans })
 }
 
 /// The props tables of a component without API tables in its documents: the `XxxProps` types of its sources
@@ -1393,20 +1426,23 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     }
     let code_blocks: Vec<CodeBlockMeta> = doc.code_blocks.iter().map(|b| b.meta.clone()).collect();
     let tables = doc.tables.clone();
-    // The view is rebuilt by the reader from the stored spans; only its token map is stored. Placeholders cost ~30
-    // tokens each, so a document of many tiny blocks is served whole when hiding would not save anything. A
+    // The view is stored as the lead of the document's frame (format 9: the view, then the hidden spans' text,
+    // `view_lead`), with its token map. Placeholders cost ~30 tokens each, so a document of many tiny blocks is
+    // served whole when hiding would not save anything. A
     // document with a demo (`<code src="…">`, its code not in the text) always gets the view, whatever its length:
     // served whole it would show the bare element, the demo's number and size nowhere (trial item 5).
     let has_demo = code_blocks.iter().any(|b| b.demo.is_some());
     let mut hidden = (doc.lines > ctx.config.thresholds.doc_hide_lines || has_demo) && !code_blocks.is_empty();
     let mut view_tokens = tokens;
+    let mut lead = None;
     if hidden {
-        let (view, _) = placeholder_view_spans(&text, &code_blocks, &tables);
+        let (view, _, replaced) = placeholder_view_layout(&text, &code_blocks, &tables);
         let view_map = ctx.tokens.map_known(&view, &slices.segments()).0;
         hidden = has_demo || view_map.total() < tokens;
         if hidden {
             view_tokens = view_map.total();
             maps.insert(keys::view(lang), view_map);
+            lead = Some(view_lead(view, &text, &replaced));
         }
     }
     maps.insert(keys::doc(lang), map);
@@ -1441,7 +1477,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
         tables,
     };
     let props = super::props::from_markdown(&f.rel, lang, &text);
-    Some(CompiledDoc { meta, text, frames, maps, props, units, deps })
+    Some(CompiledDoc { meta, text, lead, frames, maps, props, units, deps })
 }
 
 /// Reads the demo file of every `<code src="…">` block of `doc` (the document `f`) into the block's code, and
@@ -1633,7 +1669,9 @@ fn compile_changelogs(ctx: Ctx, changelogs: &[(String, WalkedFile)]) -> anyhow::
     langs.sort_by(|a, b| a.summary.lang.cmp(&b.summary.lang));
     let meta = ChangelogMeta { langs };
     frames.push(Frame::new(keys::CHANGELOG, &meta)?);
-    frames.push(Frame::new(keys::TOKENS, &maps)?);
+    for frame in token_frames(&maps) {
+        frames.push(frame?);
+    }
     let diagnostics = ctx.into_diagnostics().into_iter().collect();
     Ok(CompiledChangelog { meta: Some(meta), frames, units, diagnostics })
 }

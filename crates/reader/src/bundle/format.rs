@@ -83,6 +83,32 @@ pub struct FrameEntry {
     /// and prop names, which it then stores once (Semi: 217 KB, 8.5 % of its bundles). Reading such a frame reads
     /// and checks its dictionary frame first; that frame has no dictionary itself.
     pub dict: Option<String>,
+    /// For a text frame stored with a lead (format 9), how its text is spliced from what it holds; `None` for every
+    /// other frame. See [`Lead`].
+    pub lead: Option<Lead>,
+}
+
+/// A text frame stored with a lead (format 9, [`FrameEntry::lead`]): the frame holds one MessagePack string
+/// `lead ++ rest`, and its zstd frame ends a block right after the lead, so the lead is decoded alone without the
+/// rest (`Bundle::get_lead`). The text is the lead with its `spans` replaced, in order, by the consecutive pieces
+/// of `rest`. A document over the hide threshold is stored so: its lead is the placeholder view the reader serves
+/// (`view::placeholder_view_layout`), its rest the hidden code blocks and tables, so a `doc` lookup decodes the
+/// view's bytes (Semi's `table`: 29 KB of 230 KB) and never rebuilds it, and every byte of the document is still
+/// stored once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lead {
+    /// Bytes of the lead (of the string's content, after its MessagePack header).
+    pub bytes: u32,
+    /// The replaced spans, flattened as `[lead start, lead end, rest bytes]` per span (byte offsets into the lead,
+    /// ascending, not overlapping; the rest's pieces follow each other from its start).
+    pub spans: Vec<u32>,
+}
+
+impl Lead {
+    /// The spans as `(lead start, lead end, rest bytes)`.
+    pub fn spans(&self) -> impl Iterator<Item = (u32, u32, u32)> + '_ {
+        self.spans.chunks_exact(3).map(|s| (s[0], s[1], s[2]))
+    }
 }
 
 /// Who a bundle is: stored in its index, checked by the reader against the manifest that names it, so a bundle

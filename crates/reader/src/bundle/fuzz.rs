@@ -374,6 +374,7 @@ fn decode_typed(b: &Bundle, file: &str) {
             keys::MANIFEST | keys::HEAD if file == "manifest.bundle" => b.get::<Manifest>(k).map(drop),
             k if k.starts_with("entry/") => b.get::<ComponentLookup>(k).map(drop),
             "component" => b.get::<ComponentMeta>(k).map(drop),
+            k if k.starts_with("tokens/") => b.get::<TokenMap>(k).map(drop),
             "tokens" => b.get::<TokenMaps>(k).map(drop).and(b.get_keyed(k).map(|maps| {
                 // The keyed decoding the lookups use: every key, and one that is not there.
                 for key in b.get::<TokenMaps>(k).map(|m| m.into_keys().collect()).unwrap_or_else(|_| vec![]) {

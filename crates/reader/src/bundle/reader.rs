@@ -26,8 +26,8 @@ use serde::de::DeserializeOwned;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::format::{
-    BundleError, FORMAT_VERSION, FrameEntry, HEADER_LEN, Identity, Index, MAGIC, MAX_FRAME_BYTES, MAX_INDEX_BYTES,
-    OLDEST_SUPPORTED, ZSTD_DICT_MAGIC, offset,
+    BundleError, FORMAT_VERSION, FrameEntry, HEADER_LEN, Identity, Index, Lead, MAGIC, MAX_FRAME_BYTES,
+    MAX_INDEX_BYTES, OLDEST_SUPPORTED, ZSTD_DICT_MAGIC, offset,
 };
 
 /// An open bundle: the open file, its size and header checksum when opened, and its decoded index.
@@ -158,6 +158,9 @@ impl Bundle {
             .entry(key)
             .ok_or_else(|| BundleError::MissingFrame { path: self.path.clone(), key: key.to_string() })?;
         let mut bytes = self.frame(entry)?;
+        if let Some(lead) = &entry.lead {
+            return self.spliced(entry, lead, bytes);
+        }
         if let Some(header) = str_header(&bytes) {
             bytes.drain(..header);
             // simdutf8 checks the whole buffer at SIMD speed (std's check was a tenth of a `doc table` process on
@@ -170,7 +173,89 @@ impl Bundle {
         self.get(key)
     }
 
-    /// Reads and decompresses frame `key`, a MessagePack map from string keys to values, and indexes its keys
+    /// How text frame `key` is spliced from its lead and rest, when it is stored with a lead ([`Lead`], format 9).
+    pub fn frame_lead(&self, key: &str) -> Option<&Lead> {
+        self.entry(key).and_then(|e| e.lead.as_ref())
+    }
+
+    /// The lead of text frame `key` ([`Lead`], format 9) — a document's placeholder view — decoded alone: only the
+    /// zstd blocks that hold it are decompressed (the whole frame is still read and its checksum checked).
+    /// `Ok(None)` when the frame has no lead.
+    ///
+    /// # Errors
+    /// As [`Bundle::get`]; `Corrupt` when the lead is not a string's first bytes in UTF-8.
+    pub fn get_lead(&self, key: &str) -> Result<Option<String>, BundleError> {
+        let entry = self
+            .entry(key)
+            .ok_or_else(|| BundleError::MissingFrame { path: self.path.clone(), key: key.to_string() })?;
+        let Some(lead) = &entry.lead else { return Ok(None) };
+        let what = format!("frame `{}`", entry.key);
+        let corrupt = |why: &str| BundleError::Corrupt { path: self.path.clone(), what: format!("{what} ({why})") };
+        let raw = read_at(&self.path, &self.file, entry.offset, entry.len, &what)?;
+        check_xxh3(&self.path, &raw, entry.xxh3, &what)?;
+        let dict = match &entry.dict {
+            None => None,
+            Some(dict_key) => Some(self.dictionary(&what, dict_key)?),
+        };
+        // The string's header is 1, 2, 3 or 5 bytes; 5 more decoded bytes always hold it.
+        let head = 5usize.saturating_add(lead.bytes as usize);
+        let mut bytes = decompress_prefix(&self.path, &raw, entry.raw_len, &what, dict.as_deref(), head)?;
+        let header = string_header(&bytes).ok_or_else(|| corrupt("not a string"))?;
+        let end = header + lead.bytes as usize;
+        if bytes.len() < end {
+            return Err(corrupt("a lead longer than its text"));
+        }
+        bytes.truncate(end);
+        bytes.drain(..header);
+        match simdutf8::basic::from_utf8(&bytes) {
+            // SAFETY: `bytes` was just checked to be valid UTF-8.
+            Ok(_) => Ok(Some(unsafe { String::from_utf8_unchecked(bytes) })),
+            Err(_) => Err(corrupt("a lead that is not UTF-8")),
+        }
+    }
+
+    /// The text of a frame stored with `lead`, from its decompressed bytes `raw` (a string `lead ++ rest`): the
+    /// lead with its spans replaced by the rest's pieces, spliced in place over `raw` (only the lead is copied
+    /// aside: a piece of the rest is moved down to where the text has reached, which is never past where the
+    /// rest's unread pieces start). Every span is checked before it is used.
+    fn spliced(&self, entry: &FrameEntry, lead: &Lead, mut raw: Vec<u8>) -> Result<String, BundleError> {
+        let corrupt = |why: &str| BundleError::Corrupt {
+            path: self.path.clone(),
+            what: format!("frame `{}` ({why})", entry.key),
+        };
+        let header = str_header(&raw).ok_or_else(|| corrupt("not a string"))?;
+        let lead_len = lead.bytes as usize;
+        let rest_at = header.checked_add(lead_len).filter(|&at| at <= raw.len()).ok_or_else(|| corrupt("lead size"))?;
+        if !lead.spans.len().is_multiple_of(3) {
+            return Err(corrupt("lead spans"));
+        }
+        let rest_len = raw.len() - rest_at;
+        let head = raw[header..rest_at].to_vec();
+        // Written: `raw[..w]`; copied: the lead up to `copied`; taken: the rest up to `taken`.
+        let (mut w, mut copied, mut taken) = (0usize, 0usize, 0usize);
+        for (start, end, n) in lead.spans() {
+            let (start, end, n) = (start as usize, end as usize, n as usize);
+            if !(copied <= start && start <= end && end <= lead_len) || n > rest_len - taken {
+                return Err(corrupt("lead spans"));
+            }
+            raw[w..w + start - copied].copy_from_slice(&head[copied..start]);
+            w += start - copied;
+            raw.copy_within(rest_at + taken..rest_at + taken + n, w);
+            (w, copied, taken) = (w + n, end, taken + n);
+        }
+        if taken != rest_len {
+            return Err(corrupt("lead spans"));
+        }
+        raw[w..w + lead_len - copied].copy_from_slice(&head[copied..]);
+        raw.truncate(w + lead_len - copied);
+        match simdutf8::basic::from_utf8(&raw) {
+            // SAFETY: `raw` was just checked to be valid UTF-8.
+            Ok(_) => Ok(unsafe { String::from_utf8_unchecked(raw) }),
+            Err(_) => Err(corrupt("a text that is not UTF-8")),
+        }
+    }
+
+    /// Reads, decompresses and decodes frame `key`, a MessagePack map from string keys to values, and indexes its keys
     /// without decoding the values: [`KeyedFrame::get`] then decodes one value. A lookup that needs one text's
     /// token map out of a bundle's thousands no longer decodes them all (0.9 M of the 7.3 M instructions of a
     /// whole `doc table` process on Semi).
@@ -198,6 +283,13 @@ impl Bundle {
         let Some(dict_key) = &entry.dict else {
             return decompress_capped(&self.path, &raw, entry.raw_len, &what, None);
         };
+        let dict = self.dictionary(&what, dict_key)?;
+        decompress_capped(&self.path, &raw, entry.raw_len, &what, Some(&dict))
+    }
+
+    /// The decompressed bytes of frame `dict_key`, the dictionary of `what`: it must exist, have no dictionary
+    /// itself and not start with zstd's dictionary magic.
+    fn dictionary(&self, what: &str, dict_key: &str) -> Result<Vec<u8>, BundleError> {
         let corrupt = |why: &str| BundleError::Corrupt { path: self.path.clone(), what: format!("{what} ({why})") };
         let dict_entry = self
             .entry(dict_key)
@@ -209,7 +301,7 @@ impl Bundle {
         if dict.starts_with(&ZSTD_DICT_MAGIC) {
             return Err(corrupt(&format!("its dictionary `{dict_key}` starts with zstd's dictionary magic")));
         }
-        decompress_capped(&self.path, &raw, entry.raw_len, &what, Some(&dict))
+        Ok(dict)
     }
 
     /// The decompressed MessagePack bytes of frame `key` (for the fuzz tests, which re-seal mutated frames).
@@ -221,13 +313,18 @@ impl Bundle {
         self.frame(entry)
     }
 
-    /// Reads and decompresses every frame, checking each checksum and size (the full check of `verify`).
+    /// Reads and decompresses every frame, checking each checksum and size, and that each text stored with a lead
+    /// splices back (the full check of `verify`).
     ///
     /// # Errors
     /// The first damaged frame.
     pub fn check_all(&self) -> Result<usize, BundleError> {
         for entry in &self.index {
-            self.frame(entry)?;
+            let bytes = self.frame(entry)?;
+            // A text stored with a lead must splice back (format 9).
+            if let Some(lead) = &entry.lead {
+                self.spliced(entry, lead, bytes)?;
+            }
         }
         Ok(self.index.len())
     }
@@ -433,7 +530,7 @@ fn str_prefix(bytes: &[u8]) -> Option<usize> {
 
 /// The length of the MessagePack string header (fixstr, str8, str16 or str32) at the start of `bytes` when the
 /// string it announces ends exactly at the end of `bytes`; `None` for anything else.
-fn str_header(bytes: &[u8]) -> Option<usize> {
+pub(super) fn str_header(bytes: &[u8]) -> Option<usize> {
     let be = |n: usize| bytes.get(1..1 + n).map(|b| b.iter().fold(0usize, |acc, &x| (acc << 8) | usize::from(x)));
     let (header, len): (usize, usize) = match *bytes.first()? {
         m @ 0xa0..=0xbf => (1, usize::from(m & 0x1f)),
@@ -453,11 +550,9 @@ fn check_xxh3(path: &str, bytes: &[u8], want: u64, what: &str) -> Result<(), Bun
 }
 
 thread_local! {
-    /// One zstd decompression context per thread, reused: creating one costs more than decoding a small frame.
-    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-        const { std::cell::RefCell::new(None) };
-    /// Likewise for frames with a dictionary (format 8): the dictionary is given per frame, not kept.
-    static DICT_DECOMPRESSOR: std::cell::RefCell<Option<zstd::zstd_safe::DCtx<'static>>> =
+    /// One zstd decompression context per thread, reused for every frame (with a dictionary or none, whole or a
+    /// lead): creating one costs more than decoding a small frame, and its tables are fresh pages in a CLI process.
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::zstd_safe::DCtx<'static>>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -479,35 +574,96 @@ fn decompress_capped(
         _ => return Err(corrupt("no zstd frame size".into())),
     }
     let capacity = usize::try_from(raw_len).map_err(|_| corrupt(format!("{raw_len} bytes")))?;
-    let bytes = if let Some(dict) = dict {
-        // Raw-content dictionary (the caller refused one with the trained-dictionary magic); a frame compressed
-        // with another dictionary, or none, fails zstd's checks or decodes to bytes whose MessagePack or size
-        // check fails, never a panic.
-        let mut out = Vec::with_capacity(capacity);
-        DICT_DECOMPRESSOR
-            .with(|cell| {
-                let mut slot = cell.borrow_mut();
-                let d = slot.get_or_insert_with(zstd::zstd_safe::DCtx::create);
-                d.decompress_using_dict(&mut out, raw, dict)
-            })
-            .map_err(|code| corrupt(zstd::zstd_safe::get_error_name(code).to_string()))?;
-        out
-    } else {
-        DECOMPRESSOR
-            .with(|cell| {
-                let mut slot = cell.borrow_mut();
-                let d = match slot.as_mut() {
-                    Some(d) => d,
-                    None => slot.insert(zstd::bulk::Decompressor::new()?),
-                };
-                d.decompress(raw, capacity)
-            })
-            .map_err(|e| corrupt(e.to_string()))?
-    };
+    // Raw-content dictionary (the caller refused one with the trained-dictionary magic); a frame compressed with
+    // another dictionary, or none, fails zstd's checks or decodes to bytes whose MessagePack or size check fails,
+    // never a panic.
+    let mut bytes = Vec::with_capacity(capacity);
+    DECOMPRESSOR
+        .with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let d = slot.get_or_insert_with(zstd::zstd_safe::DCtx::create);
+            match dict {
+                Some(dict) => d.decompress_using_dict(&mut bytes, raw, dict),
+                None => d.decompress(&mut bytes, raw),
+            }
+        })
+        .map_err(|code| corrupt(zstd::zstd_safe::get_error_name(code).to_string()))?;
     if bytes.len() != capacity {
         return Err(corrupt(format!("{} bytes, the index says {raw_len}", bytes.len())));
     }
     Ok(bytes)
+}
+
+/// The header length of the MessagePack string that `bytes` start with (its content may go on past them).
+fn string_header(bytes: &[u8]) -> Option<usize> {
+    match *bytes.first()? {
+        0xa0..=0xbf => Some(1),
+        0xd9 => Some(2),
+        0xda => Some(3),
+        0xdb => Some(5),
+        _ => None,
+    }
+}
+
+/// Compressed bytes fed to the streaming decoder per call by [`decompress_prefix`]: zstd decodes a block once it
+/// holds all of it, so once the prefix is out, at most the blocks that end within one such slice are decoded past it.
+const PREFIX_FEED: usize = 4096;
+
+/// The first `want` bytes (fewer when the frame is shorter) of zstd frame `raw`, whose content is `raw_len` bytes,
+/// decoding only the blocks that hold them (a frame written by `Frame::with_lead` ends a block where its lead
+/// ends). Errors as [`decompress_capped`].
+fn decompress_prefix(
+    path: &str,
+    raw: &[u8],
+    raw_len: u64,
+    what: &str,
+    dict: Option<&[u8]>,
+    want: usize,
+) -> Result<Vec<u8>, BundleError> {
+    use zstd::zstd_safe::{InBuffer, OutBuffer, ResetDirective};
+    let corrupt = |why: String| BundleError::Corrupt { path: path.to_string(), what: format!("{what} ({why})") };
+    let err = |code| corrupt(zstd::zstd_safe::get_error_name(code).to_string());
+    match zstd::zstd_safe::get_frame_content_size(raw) {
+        Ok(Some(n)) if n == raw_len => {}
+        Ok(Some(n)) => return Err(corrupt(format!("{n} bytes, the index says {raw_len}"))),
+        _ => return Err(corrupt("no zstd frame size".into())),
+    }
+    let want = usize::try_from(raw_len).map_or(want, |n| n.min(want));
+    let mut out: Vec<u8> = Vec::with_capacity(want);
+    DECOMPRESSOR.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let d = slot.get_or_insert_with(zstd::zstd_safe::DCtx::create);
+        d.reset(ResetDirective::SessionAndParameters).map_err(err)?;
+        if let Some(dict) = dict {
+            d.load_dictionary(dict).map_err(err)?;
+        }
+        let mut output = OutBuffer::around(&mut out);
+        let mut fed = 0;
+        let result = loop {
+            let end = raw.len().min(fed + PREFIX_FEED);
+            let mut input = InBuffer::around(&raw[fed..end]);
+            let before = output.pos();
+            let left = match d.decompress_stream(&mut output, &mut input) {
+                Ok(left) => left,
+                Err(code) => break Err(err(code)),
+            };
+            if input.pos() == 0 && output.pos() == before {
+                break Err(corrupt("the zstd frame stops decoding".into()));
+            }
+            fed += input.pos();
+            // Done: the prefix is out, the frame ended, or the input ended (a short frame is caught below).
+            if output.pos() == want || left == 0 || fed == raw.len() {
+                break Ok(());
+            }
+        };
+        // The dictionary is not kept: the next frame may have none.
+        let _ = d.reset(ResetDirective::SessionAndParameters);
+        result
+    })?;
+    if out.len() != want {
+        return Err(corrupt(format!("{} bytes where {want} were expected", out.len())));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -736,6 +892,133 @@ mod tests {
         assert!(matches!(b.get_text("doc/en-US"), Err(BundleError::ChecksumMismatch { .. })));
         assert_eq!(b.get::<Vec<u32>>("n").unwrap(), [1, 2, 3]);
         assert_eq!(open_bytes(&good).unwrap().get_text("doc/en-US").unwrap(), translation);
+    }
+
+    /// `text` stored with a lead: each `(start, end, placeholder)` span of `text` replaced by its placeholder in
+    /// the lead. Returns the lead, the stored string (lead, then the spans' text) and the [`Lead`].
+    fn with_placeholders(text: &str, spans: &[(usize, usize, &str)]) -> (String, String, Lead) {
+        let (mut lead, mut rest, mut flat, mut copied) = (String::new(), String::new(), vec![], 0);
+        for &(start, end, placeholder) in spans {
+            lead.push_str(&text[copied..start]);
+            flat.extend([lead.len() as u32, (lead.len() + placeholder.len()) as u32, (end - start) as u32]);
+            lead.push_str(placeholder);
+            rest.push_str(&text[start..end]);
+            copied = end;
+        }
+        lead.push_str(&text[copied..]);
+        let lead_bytes = lead.len() as u32;
+        (lead.clone(), lead + &rest, Lead { bytes: lead_bytes, spans: flat })
+    }
+
+    /// A long document (prose, then a code block, 300 times: ~470 KB, so lead and rest span several zstd blocks)
+    /// and its spans: every code block hidden behind a placeholder.
+    fn long_document() -> (String, Vec<(usize, usize, String)>) {
+        let (mut text, mut spans) = (String::new(), vec![]);
+        for i in 0..300 {
+            text.push_str(&format!(
+                "## 第 {i} 节 Section {i}\n\n{}\n\n",
+                "Prose of the section, é ü 表格. ".repeat(4 * (i % 7 + 1))
+            ));
+            let start = text.len();
+            text.push_str(&format!(
+                "```jsx\n{}```\n",
+                format!("const v{i} = <Table rows={{{i}}} />; // {}\n", i * 7919).repeat(2 * (i % 13 + 3))
+            ));
+            spans.push((start, text.len(), format!("```text\n[code block #{} hidden]\n```\n", i + 1)));
+            text.push('\n');
+        }
+        (text, spans)
+    }
+
+    #[test]
+    fn a_text_stored_with_a_lead_reads_whole_and_by_its_lead() {
+        use crate::bundle::writer::Frame;
+        let (text, spans) = long_document();
+        let spans: Vec<(usize, usize, &str)> = spans.iter().map(|(a, b, p)| (*a, *b, p.as_str())).collect();
+        let (lead_text, stored, lead) = with_placeholders(&text, &spans);
+        assert!(lead_text.len() > 128 << 10 && stored.len() - lead_text.len() > 128 << 10, "{}", stored.len());
+        let raw = Frame::raw(stored.as_str()).unwrap();
+        let mut w = BundleWriter::new();
+        w.push(Frame::with_lead("doc/zh-CN", &raw, lead.clone(), None).unwrap());
+        // A translation (same lengths, so the same spans) stored with a lead against the original's frame as
+        // dictionary.
+        let translated = text.replace("Prose", "Texte");
+        let t_spans: Vec<(usize, usize, &str)> =
+            spans.iter().map(|&(a, b, _)| (a, b, "```text\n[hidden]\n```\n")).collect();
+        let (t_lead, t_stored, t_spans) = with_placeholders(&translated, &t_spans);
+        let t_raw = Frame::raw(t_stored.as_str()).unwrap();
+        w.push(Frame::with_lead("doc/en-US", &t_raw, t_spans, Some(("doc/zh-CN", &raw))).unwrap());
+        w.add("plain", &text).unwrap();
+        let bytes = w.into_bytes().unwrap();
+        let b = open_bytes(&bytes).unwrap();
+        assert_eq!(b.get_text("doc/zh-CN").unwrap(), text);
+        assert_eq!(b.get::<String>("doc/zh-CN").unwrap(), stored, "`get` gives what the frame holds");
+        assert_eq!(b.get_lead("doc/zh-CN").unwrap().as_deref(), Some(lead_text.as_str()));
+        assert_eq!(b.frame_lead("doc/zh-CN"), Some(&lead));
+        assert_eq!(b.get_text("doc/en-US").unwrap(), translated);
+        assert_eq!(b.get_lead("doc/en-US").unwrap().as_deref(), Some(t_lead.as_str()));
+        assert_eq!((b.get_lead("plain").unwrap(), b.frame_lead("plain")), (None, None));
+        assert_eq!(b.get_text("plain").unwrap(), text);
+        assert_eq!(b.check_all().unwrap(), 3);
+        // The lead alone decodes from fewer blocks than the whole: the prefix decoder stops where the lead ends.
+        let range = b.frame_range("doc/zh-CN").unwrap();
+        let compressed = &bytes[range.start as usize..range.end as usize];
+        let head = decompress_prefix("x", compressed, raw.len() as u64, "f", None, 100).unwrap();
+        assert_eq!(head, raw[..100]);
+        // Stored with its lead, the text takes about what it takes alone (within 3 %).
+        let alone = Frame::new("x", text.as_str()).unwrap().len();
+        assert!((range.end - range.start) as f64 <= alone as f64 * 1.03, "{range:?} vs {alone} bytes alone");
+    }
+
+    #[test]
+    fn a_damaged_lead_frame_is_an_error_never_a_panic() {
+        use crate::bundle::writer::Frame;
+        let (text, spans) = long_document();
+        let spans: Vec<(usize, usize, &str)> = spans.iter().map(|(a, b, p)| (*a, *b, p.as_str())).collect();
+        let (_, stored, lead) = with_placeholders(&text, &spans[..40]);
+        let mut w = BundleWriter::new();
+        w.push(Frame::with_lead("doc/zh-CN", &Frame::raw(stored.as_str()).unwrap(), lead.clone(), None).unwrap());
+        let good = w.into_bytes().unwrap();
+        // A flipped byte of the compressed frame: its checksum, for the whole text and the lead alike.
+        let at = open_bytes(&good).unwrap().frame_range("doc/zh-CN").unwrap().start as usize + 200;
+        let mut bad = good.clone();
+        bad[at] ^= 0x5a;
+        let b = open_bytes(&bad).unwrap();
+        assert!(matches!(b.get_text("doc/zh-CN"), Err(BundleError::ChecksumMismatch { .. })));
+        assert!(matches!(b.get_lead("doc/zh-CN"), Err(BundleError::ChecksumMismatch { .. })));
+        // Spans that do not fit the lead or the rest, a lead longer than the text, spans not in threes, spans out
+        // of order, too few or too many rest bytes: `Corrupt`, for every edit.
+        let n = lead.spans.len();
+        type Edit = Box<dyn Fn(&mut Lead)>;
+        let edits: Vec<Edit> = vec![
+            Box::new(|l| l.bytes = u32::MAX),
+            Box::new(|l| l.bytes += 1),
+            Box::new(|l| l.spans[1] = u32::MAX),
+            Box::new(|l| l.spans[2] = u32::MAX),
+            Box::new(|l| l.spans[2] += 1),
+            Box::new(|l| l.spans[2] -= 1),
+            Box::new(|l| l.spans.pop().map(drop).unwrap_or(())),
+            Box::new(|l| l.spans.swap(0, 3)),
+            Box::new(move |l| l.spans[n - 2] = l.spans[n - 3] - 1),
+            Box::new(|l| l.spans.truncate(3)),
+        ];
+        for (i, edit) in edits.iter().enumerate() {
+            let bytes = with_index(&good, |index| edit(index.frames[0].lead.as_mut().unwrap()));
+            let b = open_bytes(&bytes).unwrap();
+            let err = b.get_text("doc/zh-CN").unwrap_err();
+            assert!(matches!(err, BundleError::Corrupt { .. }), "edit {i}: {err}");
+            assert!(matches!(b.check_all(), Err(BundleError::Corrupt { .. })), "edit {i}: `verify` sees it too");
+            // The lead alone is served or refused, never past the frame.
+            if let Ok(Some(lead)) = b.get_lead("doc/zh-CN") {
+                assert!(stored.starts_with(&lead), "edit {i}");
+            }
+        }
+        // A lead that cuts a character in two: refused, for the text and for the lead.
+        let cut = stored.char_indices().find(|(_, c)| c.len_utf8() > 1).unwrap().0 + 1;
+        let bytes = with_index(&good, |index| index.frames[0].lead.as_mut().unwrap().bytes = cut as u32);
+        let b = open_bytes(&bytes).unwrap();
+        assert!(b.get_lead("doc/zh-CN").unwrap_err().to_string().contains("not UTF-8"));
+        assert!(b.get_text("doc/zh-CN").is_err());
     }
 
     #[test]

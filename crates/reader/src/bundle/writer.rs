@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::format::{FORMAT_VERSION, FrameEntry, HEADER_LEN, Identity, Index, MAGIC, MAX_INDEX_BYTES, offset};
+use super::format::{FORMAT_VERSION, FrameEntry, HEADER_LEN, Identity, Index, Lead, MAGIC, MAX_INDEX_BYTES, offset};
 use crate::model::{Manifest, keys};
 
 /// zstd level for frames. Measured on Semi (`--preset semi`, CPU time of the whole build, best of 2, 2 cores):
@@ -27,6 +27,8 @@ pub struct Frame {
     raw_len: u64,
     /// The key of the frame whose decompressed bytes were the dictionary ([`FrameEntry::dict`]).
     dict: Option<String>,
+    /// How the text is spliced from a frame stored with a lead ([`FrameEntry::lead`]).
+    lead: Option<Lead>,
 }
 
 impl Frame {
@@ -52,7 +54,7 @@ impl Frame {
     /// # Errors
     /// Compression failure.
     pub fn from_raw(key: impl Into<String>, raw: &[u8]) -> std::io::Result<Frame> {
-        Ok(Frame { key: key.into(), compressed: compress(raw)?, raw_len: raw.len() as u64, dict: None })
+        Ok(Frame { key: key.into(), compressed: compress(raw)?, raw_len: raw.len() as u64, dict: None, lead: None })
     }
 
     /// `value` under `key`, compressed with `dict` — the decompressed bytes ([`Frame::raw`]) of frame `dict_key` of
@@ -74,6 +76,39 @@ impl Frame {
             compressed: compress_with(&raw, dict)?,
             raw_len: raw.len() as u64,
             dict: Some(dict_key.to_string()),
+            lead: None,
+        })
+    }
+
+    /// A text stored with a lead (format 9, [`Lead`]) under `key`: `raw` is [`Frame::raw`] of the string
+    /// `lead ++ rest`, `lead.bytes` the lead's length, `lead.spans` where the rest's pieces go. Compressed as one zstd
+    /// frame (so the rest is compressed with the lead as its history: the ratio barely moves) whose block ends
+    /// right after the lead, so a reader decodes the lead alone. `dict` as for [`Frame::with_dictionary`]
+    /// (`(dict_key, dict)`), or none.
+    ///
+    /// # Errors
+    /// A lead longer than the string, a dictionary starting with zstd's dictionary magic, or a compression failure.
+    pub fn with_lead(
+        key: impl Into<String>,
+        raw: &[u8],
+        lead: Lead,
+        dict: Option<(&str, &[u8])>,
+    ) -> std::io::Result<Frame> {
+        let header =
+            super::reader::str_header(raw).ok_or_else(|| std::io::Error::other("a lead frame is not a string"))?;
+        let cut = header + lead.bytes as usize;
+        if cut > raw.len() {
+            return Err(std::io::Error::other(format!("a lead of {} bytes in a text of {}", lead.bytes, raw.len())));
+        }
+        if dict.is_some_and(|(_, d)| d.starts_with(&super::format::ZSTD_DICT_MAGIC)) {
+            return Err(std::io::Error::other("a frame dictionary starts with zstd's dictionary magic"));
+        }
+        Ok(Frame {
+            key: key.into(),
+            compressed: compress_flushed(raw, cut, dict.map(|(_, d)| d))?,
+            raw_len: raw.len() as u64,
+            dict: dict.map(|(k, _)| k.to_string()),
+            lead: Some(lead),
         })
     }
 
@@ -85,6 +120,7 @@ impl Frame {
             compressed: zstd::bulk::compress(raw, 1)?,
             raw_len: raw.len() as u64,
             dict: None,
+            lead: None,
         })
     }
 
@@ -166,6 +202,29 @@ fn compress_in_context(raw: &[u8], dict: Option<&[u8]>) -> std::io::Result<Vec<u
     })
 }
 
+/// `raw` compressed at [`ZSTD_LEVEL`] (with `dict` as raw-content dictionary) as one zstd frame with its content
+/// size, whose blocks end at byte `cut` (`ZSTD_e_flush` there): a streaming decoder given the compressed bytes
+/// until that block's end decodes `raw[..cut]` alone. Its own context: the thread's bulk one keeps its level in
+/// its parameters, which a streaming session with a dictionary would have to reset.
+fn compress_flushed(raw: &[u8], cut: usize, dict: Option<&[u8]>) -> std::io::Result<Vec<u8>> {
+    use zstd::zstd_safe::{CCtx, CParameter, InBuffer, OutBuffer, zstd_sys::ZSTD_EndDirective};
+    let err = |code| std::io::Error::other(zstd::zstd_safe::get_error_name(code));
+    let mut cctx = CCtx::create();
+    cctx.set_parameter(CParameter::CompressionLevel(ZSTD_LEVEL)).map_err(err)?;
+    cctx.set_pledged_src_size(Some(raw.len() as u64)).map_err(err)?;
+    if let Some(dict) = dict {
+        cctx.load_dictionary(dict).map_err(err)?;
+    }
+    let mut out: Vec<u8> = Vec::with_capacity(zstd::zstd_safe::compress_bound(raw.len()) + 64);
+    let mut output = OutBuffer::around(&mut out);
+    for (part, end) in [(&raw[..cut], ZSTD_EndDirective::ZSTD_e_flush), (&raw[cut..], ZSTD_EndDirective::ZSTD_e_end)] {
+        let mut input = InBuffer::around(part);
+        // The output holds the bound of the whole frame: each call finishes its part (0 = nothing left to flush).
+        while cctx.compress_stream2(&mut output, &mut input, end).map_err(err)? != 0 {}
+    }
+    Ok(out)
+}
+
 /// A frame's compressed bytes serialized as one byte string (MessagePack `bin`), not as a sequence of numbers.
 mod bytes {
     use serde::{Deserializer, Serializer, de};
@@ -225,8 +284,11 @@ impl BundleWriter {
     /// A hash of the frames added so far (keys and compressed bytes, in key order, so independent of the order of
     /// adding): with the manifest, it makes the build id.
     pub fn fingerprint(&self) -> u64 {
-        let mut frames: Vec<(&str, u64, Option<&str>)> =
-            self.frames.iter().map(|f| (f.key.as_str(), xxh3_64(&f.compressed), f.dict.as_deref())).collect();
+        let mut frames: Vec<(&str, u64, Option<&str>, Option<&Lead>)> = self
+            .frames
+            .iter()
+            .map(|f| (f.key.as_str(), xxh3_64(&f.compressed), f.dict.as_deref(), f.lead.as_ref()))
+            .collect();
         frames.sort_by(|a, b| a.0.cmp(b.0));
         fingerprint(frames.into_iter())
     }
@@ -295,7 +357,7 @@ impl BundleWriter {
     pub fn into_bytes(mut self) -> std::io::Result<Vec<u8>> {
         let mut out = vec![0u8; HEADER_LEN];
         let mut index = Vec::with_capacity(self.frames.len());
-        for Frame { key, compressed, raw_len, dict } in self.sorted_frames()? {
+        for Frame { key, compressed, raw_len, dict, lead } in self.sorted_frames()? {
             index.push(FrameEntry {
                 key,
                 offset: out.len() as u64,
@@ -303,6 +365,7 @@ impl BundleWriter {
                 raw_len,
                 xxh3: xxh3_64(&compressed),
                 dict,
+                lead,
             });
             out.extend_from_slice(&compressed);
         }
@@ -355,11 +418,17 @@ impl BundleWriter {
     }
 }
 
-/// The hash of a bundle's frames given as (key, xxh3 of the compressed bytes, dictionary key) in key order (see
-/// [`BundleWriter::fingerprint`]).
-fn fingerprint<'k>(frames: impl Iterator<Item = (&'k str, u64, Option<&'k str>)>) -> u64 {
+/// The hash of a bundle's frames given as (key, xxh3 of the compressed bytes, dictionary key, lead) in key order
+/// (see [`BundleWriter::fingerprint`]).
+fn fingerprint<'k>(frames: impl Iterator<Item = (&'k str, u64, Option<&'k str>, Option<&'k Lead>)>) -> u64 {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
-    for (key, xxh3, dict) in frames {
+    for (key, xxh3, dict, lead) in frames {
+        if let Some(lead) = lead {
+            h.update(b"\0lead");
+            for n in std::iter::once(lead.bytes).chain(lead.spans.iter().copied()) {
+                h.update(&n.to_le_bytes());
+            }
+        }
         h.update(key.as_bytes());
         h.update(&[0]);
         h.update(&xxh3.to_le_bytes());
@@ -375,10 +444,11 @@ fn fingerprint<'k>(frames: impl Iterator<Item = (&'k str, u64, Option<&'k str>)>
 fn index_of(frames: &[Frame]) -> (Vec<FrameEntry>, u64) {
     let mut at = HEADER_LEN as u64;
     let mut index = Vec::with_capacity(frames.len());
-    for Frame { key, compressed, raw_len, dict } in frames {
+    for Frame { key, compressed, raw_len, dict, lead } in frames {
         let len = compressed.len() as u64;
         let xxh3 = xxh3_64(compressed);
-        index.push(FrameEntry { key: key.clone(), offset: at, len, raw_len: *raw_len, xxh3, dict: dict.clone() });
+        let (key, dict, lead) = (key.clone(), dict.clone(), lead.clone());
+        index.push(FrameEntry { key, offset: at, len, raw_len: *raw_len, xxh3, dict, lead });
         at += len;
     }
     (index, at)
@@ -445,7 +515,7 @@ pub struct SpooledBundle {
 impl SpooledBundle {
     /// As [`BundleWriter::fingerprint`] of the frames spooled.
     pub fn fingerprint(&self) -> u64 {
-        fingerprint(self.index.iter().map(|e| (e.key.as_str(), e.xxh3, e.dict.as_deref())))
+        fingerprint(self.index.iter().map(|e| (e.key.as_str(), e.xxh3, e.dict.as_deref(), e.lead.as_ref())))
     }
 
     /// As [`SpooledBundle::finish`], unless `previous` — the same file in the previous generation, with what its
