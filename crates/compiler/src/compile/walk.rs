@@ -66,10 +66,7 @@ pub fn walk(root: &Path, config: &WalkConfig) -> Result<Walked, String> {
     walker.run(|| {
         let mut local =
             Local { files: Vec::new(), problems: Vec::new(), sink_files: &files, sink_diags: &diagnostics, max_depth };
-        Box::new(move |entry| {
-            local.visit(root, real_root, entry);
-            WalkState::Continue
-        })
+        Box::new(move |entry| local.visit(root, real_root, entry))
     });
     let mut files = files.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut diagnostics = diagnostics.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -89,7 +86,9 @@ struct Local<'s> {
 }
 
 impl Local<'_> {
-    fn visit(&mut self, root: &Path, real_root: &Path, entry: Result<ignore::DirEntry, ignore::Error>) {
+    /// Records `entry`; [`WalkState::Skip`] for a symlinked folder that leads out of the repository, so the
+    /// walker does not descend into it (one warning names the link, not one per file behind it).
+    fn visit(&mut self, root: &Path, real_root: &Path, entry: Result<ignore::DirEntry, ignore::Error>) -> WalkState {
         match entry {
             Err(err) => {
                 let path = error_path(&err).map(|p| relative(root, &p)).unwrap_or_default();
@@ -100,12 +99,18 @@ impl Local<'_> {
                 if !inside {
                     let message = "a symlink that leads out of the repository; skipped";
                     self.problems.push(Diagnostic::new(relative(root, e.path()), Stage::Walk, message));
-                    return;
+                    return WalkState::Continue;
                 }
                 let bytes = e.metadata().map(|m| m.len()).unwrap_or(0);
                 self.files.push(WalkedFile { rel: relative(root, e.path()), abs: e.path().to_path_buf(), bytes });
             }
             Ok(e) if e.file_type().is_some_and(|t| t.is_dir()) => {
+                // Only a link can lead out: a folder below one that does was never entered.
+                if e.path_is_symlink() && !e.path().canonicalize().is_ok_and(|real| real.starts_with(real_root)) {
+                    let message = "a symlink that leads out of the repository; skipped";
+                    self.problems.push(Diagnostic::new(relative(root, e.path()), Stage::Walk, message));
+                    return WalkState::Skip;
+                }
                 // The walker yields a directory at the cap but does not enter it: say what is lost.
                 let has_entries = std::fs::read_dir(e.path()).is_ok_and(|mut d| d.next().is_some());
                 if e.depth() >= self.max_depth && e.depth() > 0 && has_entries {
@@ -124,6 +129,7 @@ impl Local<'_> {
                 self.problems.push(Diagnostic::new(relative(root, e.path()), Stage::Walk, message));
             }
         }
+        WalkState::Continue
     }
 }
 
@@ -254,6 +260,33 @@ mod tests {
         assert_eq!(rels, ["docs/a/alias.md", "docs/a/index.md"]);
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].to_string(), "walk: docs/a/secret.md: a symlink that leads out of the repository; skipped");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_folder_out_of_the_repository_is_not_entered_and_named_once() {
+        let outside = tempfile::tempdir().unwrap();
+        for rel in ["a.md", "b.md", "deeper/c.md", "deeper/more/d.md"] {
+            touch(outside.path(), rel);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        touch(root, "src/components/button/index.md");
+        touch(root, "docs/shared/note.md");
+        std::os::unix::fs::symlink(outside.path(), root.join("src/components/button/outside")).unwrap();
+        // A folder link that stays inside is still followed.
+        std::os::unix::fs::symlink(root.join("docs/shared"), root.join("src/components/button/shared")).unwrap();
+        let Walked { files, diagnostics: diags } = walk(root, &WalkConfig::default()).unwrap();
+        let rels: Vec<_> = files.iter().map(|f| f.rel.as_str()).collect();
+        assert_eq!(
+            rels,
+            ["docs/shared/note.md", "src/components/button/index.md", "src/components/button/shared/note.md"]
+        );
+        let shown: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            shown,
+            ["walk: src/components/button/outside: a symlink that leads out of the repository; skipped"]
+        );
     }
 
     #[cfg(unix)]
