@@ -90,3 +90,33 @@ fn explicit_anchors_name_sections_in_either_language() {
     let titles: Vec<&str> = meta.docs.iter().map(|d| d.sections[1].title.as_str()).collect();
     assert_eq!(titles, ["Using in TypeScript", "在 TypeScript 中使用"]);
 }
+
+#[test]
+fn a_demo_search_hit_shows_and_counts_the_demo_code_its_follow_up_serves() {
+    // Trial (walk item 2): the hit of a demo block showed the bare `<code src>` tag with the tag's 13 tokens, while
+    // its follow-up `code-block` served the demo file.
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, "package.json", r#"{"name": "demo-sys", "version": "1.0.0"}"#);
+    write(r, "docs/tag/index.md", DOC);
+    write(r, "docs/tag/demo/basic.tsx", BASIC);
+    let out = tempfile::tempdir().unwrap();
+    let report = common::build_into(r, "default", out.path());
+    let set = BundleSet::open(&report.dir).unwrap();
+    let served = set.code_block("tag", 2, None, Paging::unlimited()).unwrap();
+    assert_eq!(served.text, format!("```tsx\n{BASIC}```"));
+    let tokens = common::Tiktoken::new("o200k_base").count(&served.text);
+    assert_eq!(served.block.tokens, tokens);
+    let opts = mydesign_docs::search::query::SearchOptions {
+        kind: Some(mydesign_docs::search::Kind::Code),
+        max_tokens: Some(10_000),
+        ..Default::default()
+    };
+    let view = set.search("Tag color blue", &opts).unwrap();
+    let hit = view.hits.first().expect("the demo's hit");
+    assert_eq!(hit.follow_up.arguments.get("index").and_then(|v| v.as_u64()), Some(2));
+    // The lines of the `<code>` element (as `code-block`'s header says), the demo code and its count.
+    assert_eq!((hit.start_line, hit.end_line), (9, 9));
+    assert_eq!(hit.text.as_deref(), Some(served.text.as_str()));
+    assert_eq!(hit.tokens, tokens);
+}

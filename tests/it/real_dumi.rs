@@ -78,6 +78,28 @@ fn demo_code_is_found_by_search() {
 }
 
 #[test]
+fn a_demo_hit_shows_the_demo_code_with_its_served_tokens() {
+    // Trial (walk item 2): `search button disabled loading` listed first `code tsx · button · … lines 13–13 · 13
+    // tokens` with the text `<code src="./demos/demo2.tsx"></code>`; its `code-block button 2` served 325 tokens.
+    let Some(b) = common::antd_mobile() else { return };
+    let opts = SearchOptions { max_tokens: Some(20_000), ..SearchOptions::default() };
+    let view = b.set.search("button disabled loading", &opts).unwrap();
+    let hit = view.hits.first().expect("a hit");
+    assert_eq!(hit.kind, Kind::Code);
+    assert_eq!(hit.component.as_deref(), Some("button"));
+    assert_eq!(hit.follow_up.arguments.get("index").and_then(|v| v.as_u64()), Some(2));
+    let lang = hit.lang.as_deref();
+    let block = b.set.code_block("button", 2, lang, Paging::unlimited()).unwrap();
+    let file = std::fs::read_to_string(b.repo.join("src/components/button/demos/demo2.tsx")).unwrap();
+    assert_eq!(block.text, format!("```tsx\n{file}```"));
+    assert_eq!(hit.text.as_deref(), Some(block.text.as_str()));
+    assert_eq!(hit.tokens, common::Tiktoken::new("o200k_base").count(&block.text));
+    assert_eq!(hit.tokens, block.block.tokens);
+    assert_eq!(hit.tokens, 325);
+    assert_eq!((hit.start_line, hit.end_line), (13, 13));
+}
+
+#[test]
 fn valid_tsx_gives_no_source_warning() {
     let Some(b) = common::antd_mobile() else { return };
     let source: Vec<String> =

@@ -1449,7 +1449,8 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     let sections: Vec<SectionMeta> = doc.sections.iter().map(|s| s.meta.clone()).collect();
     // Search units reuse the counts above (sections, code blocks) wherever their spans are the same.
     let counts = search_index::Counted {
-        // Search units of code are slices of the document: a cleaned block's served count is not theirs.
+        // The blocks' slices of the document, for packing split sections (a code unit of a cleaned block takes
+        // its served count).
         blocks: code_blocks
             .iter()
             .map(|b| if b.cleaned { slices.count(slice(b.start_byte, b.end_byte)) } else { b.tokens })

@@ -270,7 +270,8 @@ struct Piece {
 
 /// Token counts the compiler already made for a document, reused where a unit has the same span.
 pub struct Counted {
-    /// Tokens of each code block, in order (fences included).
+    /// Tokens of each code block's slice of the document, in order (fences included); a cleaned block's unit
+    /// takes its served count (`CodeBlockMeta::tokens`) instead.
     pub blocks: Vec<u32>,
     /// Tokens of each section of [`Document::sections`] (its whole span, sub-sections included).
     pub sections: Vec<u32>,
@@ -390,7 +391,8 @@ pub fn doc_units(
             end_line: b.end_line,
             start_byte: b.start_byte,
             end_byte: b.end_byte,
-            tokens: block_tokens.get(i).copied().unwrap_or(0),
+            // A demo or cleaned block's hit serves its own frame (what `get_code_block` serves): that count.
+            tokens: if b.cleaned { b.tokens } else { block_tokens.get(i).copied().unwrap_or(0) },
             block: b.index,
             ..UnitInfo::default()
         };

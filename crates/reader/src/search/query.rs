@@ -1188,11 +1188,21 @@ impl BundleSet {
         }
     }
 
-    /// The text of a hit: the sections its call serves (`spans`, line ranges of the document), else its units'
-    /// span of the document or file, or its lines of the changelog.
+    /// The text of a hit: the sections its call serves (`spans`, line ranges of the document), a demo's or cleaned
+    /// code block's own frame, else its units' span of the document or file, or its lines of the changelog.
     fn hit_text(&self, ix: &SearchIndex, g: &Group, spans: &[(u32, u32)]) -> Result<String, LookupError> {
         let src = &ix.meta.sources[g.source as usize];
         let first = &g.units[0];
+        if g.kind == Kind::Code {
+            // A demo (`<code src="…">`) or a cleaned block is served from its own frame, not from the document's
+            // lines (where a demo is the bare tag): the hit shows what `get_code_block` serves.
+            let (meta, i) = self.doc_meta(&src.component, &src.lang)?;
+            let block = i.and_then(|i| meta.docs[i].code_blocks.get(first.block.saturating_sub(1) as usize));
+            if block.is_some_and(|b| b.cleaned) {
+                let bundle = self.component(&src.component)?.bundle.clone();
+                return Ok(ix.text(self, &bundle, &crate::model::keys::block(&src.lang, first.block))?.to_string());
+            }
+        }
         match g.kind {
             Kind::Doc | Kind::Code | Kind::Function => {
                 let (file, key) = if g.kind == Kind::Function {
