@@ -18,8 +18,9 @@ const DOC: &str = "# Tag\n\n```bash\nnpm i tag\n```\n\n## Demos\n\n<code src=\".
 <code src=\"./demo/missing.tsx\"></code>\n\n<code src=\"../../../../etc/passwd\"></code>\n\n```tsx\nafter();\n```\n";
 const BASIC: &str = "import { Tag } from 'lib';\n\nexport default () => <Tag color=\"blue\">Basic</Tag>;\n";
 
-#[test]
-fn demo_files_become_code_blocks() {
+/// The `tag` repository of [`DOC`] (its demo `basic.tsx` described in `basic.md`), built: the temporary
+/// directories (kept while the test runs) and the build's report.
+fn build_tag() -> ([tempfile::TempDir; 2], mydesign_docs::compile::BuildReport) {
     let dir = tempfile::tempdir().unwrap();
     let r = dir.path();
     write(r, "package.json", r#"{"name": "demo-sys", "version": "1.0.0"}"#);
@@ -28,6 +29,12 @@ fn demo_files_become_code_blocks() {
     write(r, "docs/tag/demo/basic.md", "A tag in its simplest form.\n");
     let out = tempfile::tempdir().unwrap();
     let report = common::build_into(r, "default", out.path());
+    ([dir, out], report)
+}
+
+#[test]
+fn demo_files_become_code_blocks() {
+    let (_dirs, report) = build_tag();
     let warnings: Vec<String> = report.diagnostics.iter().filter(|d| !d.note).map(|d| d.to_string()).collect();
     assert!(
         warnings
@@ -95,13 +102,7 @@ fn explicit_anchors_name_sections_in_either_language() {
 fn a_demo_search_hit_shows_and_counts_the_demo_code_its_follow_up_serves() {
     // Trial (walk item 2): the hit of a demo block showed the bare `<code src>` tag with the tag's 13 tokens, while
     // its follow-up `code-block` served the demo file.
-    let dir = tempfile::tempdir().unwrap();
-    let r = dir.path();
-    write(r, "package.json", r#"{"name": "demo-sys", "version": "1.0.0"}"#);
-    write(r, "docs/tag/index.md", DOC);
-    write(r, "docs/tag/demo/basic.tsx", BASIC);
-    let out = tempfile::tempdir().unwrap();
-    let report = common::build_into(r, "default", out.path());
+    let (_dirs, report) = build_tag();
     let set = BundleSet::open(&report.dir).unwrap();
     let served = set.code_block("tag", 2, None, Paging::unlimited()).unwrap();
     assert_eq!(served.text, format!("```tsx\n{BASIC}```"));

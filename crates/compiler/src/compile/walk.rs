@@ -283,10 +283,7 @@ mod tests {
             ["docs/shared/note.md", "src/components/button/index.md", "src/components/button/shared/note.md"]
         );
         let shown: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
-        assert_eq!(
-            shown,
-            ["walk: src/components/button/outside: a symlink that leads out of the repository; skipped"]
-        );
+        assert_eq!(shown, ["walk: src/components/button/outside: a symlink that leads out of the repository; skipped"]);
     }
 
     #[cfg(unix)]
