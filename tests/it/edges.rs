@@ -156,6 +156,102 @@ fn a_damaged_newest_set_falls_back_to_the_newest_healthy_one_and_is_reported() {
     assert!(err.contains("1 of the bundle sets in ") && err.contains("vers 1.1.0"), "{err}");
 }
 
+/// Trial (walk item 3): `serve --bundles dmg --bundles n-am`, both holding the same `system@version` and the copy
+/// in `dmg` of an older format: every call failed with "bundle format 8 is not supported", even `search_docs`;
+/// reversed, the good copy was served silently. Both orders now serve the good copy and name the one left out.
+#[test]
+fn a_copy_of_a_version_that_does_not_open_is_left_out_for_a_good_one_in_either_order() {
+    use mydesign_docs::read::Library;
+    use mydesign_docs::search::query::sets_to_search;
+    let corpus = common::root().join("corpus");
+    let (dmg, good) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let bad = common::build_into(&corpus, "default", dmg.path()).dir;
+    let served = common::build_into(&corpus, "default", good.path()).dir;
+    // The manifest's format version (u16 at offset 8) says 8, as a set built by the previous release does.
+    let manifest = bad.join("manifest.bundle");
+    let mut bytes = std::fs::read(&manifest).unwrap();
+    bytes[8..10].copy_from_slice(&8u16.to_le_bytes());
+    std::fs::write(&manifest, bytes).unwrap();
+    let why = format!(
+        "{}: bundle format 8 is not supported (this reader supports 9..=9); rebuild with this version of mydesign-docs",
+        bad.canonicalize().unwrap().join("manifest.bundle").display()
+    );
+    // Cut to the entries' cap, past the copy's path and the reason.
+    let skipped = format!("my-design@3.4.0 copy left out: {why}");
+    let cap = mydesign_docs::search::query::SKIPPED_CHARS;
+    let skipped = if skipped.chars().count() <= cap {
+        skipped
+    } else {
+        format!("{}…", skipped.chars().take(cap - 1).collect::<String>())
+    };
+    assert!(skipped.contains("manifest.bundle: bundle format 8 is not supported"), "{skipped}");
+    let (d, g) = (dmg.path().to_str().unwrap(), good.path().to_str().unwrap());
+    for order in [[d, g], [g, d]] {
+        let dirs: Vec<std::path::PathBuf> = order.iter().map(std::path::PathBuf::from).collect();
+        let lib = Library::scan(&dirs).unwrap();
+        assert_eq!(lib.systems(), [("my-design".to_string(), vec!["3.4.0".to_string()])]);
+        assert_eq!(lib.select(None, None).unwrap().dir(), served);
+        assert_eq!(lib.select(Some("my-design"), Some("3.4.0")).unwrap().dir(), served);
+        let left_out: Vec<String> = lib.damaged_defaults(None).iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            left_out,
+            [format!(
+                "bundle set my-design 3.4.0 in {} is damaged: {why}; another copy of 3.4.0 is served (rebuild or \
+                 remove this one)",
+                bad.display()
+            )]
+        );
+        for (system, version) in [(None, None), (Some("my-design"), Some("3.4.0"))] {
+            let chosen = sets_to_search(&lib, system, version).unwrap();
+            assert_eq!(chosen.sets.len(), 1);
+            assert_eq!(chosen.sets[0].dir(), served);
+            assert_eq!(chosen.skipped, std::slice::from_ref(&skipped));
+        }
+        // `verify` still lists the copy that does not open.
+        assert_eq!(lib.damaged_all().iter().map(|d| d.dir.clone()).collect::<Vec<_>>(), std::slice::from_ref(&bad));
+
+        // MCP: the good copy answers, and search names the one left out.
+        let mut c = crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", order[0], "--bundles", order[1]]);
+        let r = c.call("search_docs", serde_json::json!({"query": "button"}));
+        assert_ne!(r["result"]["isError"], true, "{r}");
+        assert_eq!(r["result"]["structuredContent"]["skipped"], serde_json::json!([skipped.clone()]), "{r}");
+        assert!(!r["result"]["structuredContent"]["hits"].as_array().unwrap().is_empty(), "{r}");
+        for args in [
+            serde_json::json!({"component": "button"}),
+            serde_json::json!({"component": "button", "system": "my-design", "version": "3.4.0"}),
+        ] {
+            let r = c.call("component_details", args);
+            assert_ne!(r["result"]["isError"], true, "{r}");
+            assert_eq!(r["result"]["structuredContent"]["version"], "3.4.0", "{r}");
+        }
+        // CLI: `serve` says at start which copy it leaves out.
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+            .args(["serve", "--bundles", order[0], "--bundles", order[1]])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(&format!("in {} is damaged: ", bad.display())), "{err}");
+        assert!(err.contains("another copy of 3.4.0 is served"), "{err}");
+    }
+    // The sets given directly (`--bundles dmg/my-design@3.4.0 --bundles good/my-design@3.4.0`), in either order.
+    for order in [[&bad, &served], [&served, &bad]] {
+        let lib = Library::scan(&[order[0].clone(), order[1].clone()]).unwrap();
+        assert_eq!(lib.select(Some("my-design"), Some("3.4.0")).unwrap().dir(), served);
+        assert_eq!(sets_to_search(&lib, None, None).unwrap().skipped, std::slice::from_ref(&skipped));
+    }
+    // With no good copy, the version asked for by name is an error naming the copy and what to do.
+    let lib = Library::scan(&[dmg.path().to_path_buf()]).unwrap();
+    assert_eq!(lib.select(Some("my-design"), Some("3.4.0")).err().unwrap().to_string(), why);
+    assert_eq!(lib.select(None, None).err().unwrap().to_string(), why);
+    let mut c = crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", d]);
+    let r = c.call("component_details", serde_json::json!({"component": "button", "version": "3.4.0"}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    assert_eq!(r["result"]["content"][0]["text"], why.as_str(), "{r}");
+    let err = common::fails(dmg.path(), &["doc", "button", "--bundles", d, "--version", "3.4.0"]);
+    assert_eq!(err.trim(), format!("error: {why}"));
+}
+
 /// Runs `command` (as printed) through `sh -c` in `cwd`, with the binary on `PATH`; returns stdout.
 #[cfg(unix)]
 fn sh(cwd: &Path, command: &str) -> String {

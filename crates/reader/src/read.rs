@@ -915,8 +915,9 @@ const TEXT_CACHE_BYTES: usize = 4 << 20;
 /// choose from. Several systems and versions can sit side by side.
 pub struct Library {
     dirs: Vec<PathBuf>,
-    /// `(system, version, directory)`, sorted by system then version (ascending); listed again when a directory
-    /// that holds sets changes ([`Library::refresh`]).
+    /// `(system, version, directory)`, sorted by system then version (ascending), copies of one version in the
+    /// order of their directories (the first that opens is served); listed again when a directory that holds sets
+    /// changes ([`Library::refresh`]).
     entries: std::sync::RwLock<Vec<(String, String, PathBuf)>>,
     open: Mutex<HashMap<PathBuf, Arc<BundleSet>>>,
     /// Version served by default per system, instead of the highest ([`Library::pin`]).
@@ -949,9 +950,19 @@ fn sets_in(dir: &Path, entries: &mut Vec<(String, String, PathBuf)>) {
     }
 }
 
+/// Sorts by system then version; the sort is stable, so the copies of one version (the same `system@version` in
+/// several directories) stay in the order their directories were given: every copy is kept, since one that does
+/// not open (damaged, an older format) must not hide a good one ([`Library::open_entry`]).
+/// `(system, version)` of a directory named `<system>@<version>` (the name of a symlink, not its target).
+fn set_name(dir: &Path) -> Option<(String, String)> {
+    let name = dir.file_name()?.to_string_lossy().into_owned();
+    let (s, v) = name.split_once('@')?;
+    (!s.is_empty() && !v.is_empty() && !name.starts_with('.')).then(|| (s.to_string(), v.to_string()))
+}
+
 fn sort_entries(entries: &mut Vec<(String, String, PathBuf)>) {
     entries.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| version_cmp(&a.1, &b.1)));
-    entries.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+    entries.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1 && a.2 == b.2);
 }
 
 fn mtime(dir: &Path) -> Option<std::time::SystemTime> {
@@ -963,7 +974,9 @@ impl Library {
     /// `<system>@<version>/` sets. Only directory names are read here (and the manifest of a directory that is a set).
     ///
     /// # Errors
-    /// [`LookupError::NoBundles`] when no directory holds any set; a damaged manifest of a set given directly.
+    /// [`LookupError::NoBundles`] when no directory holds any set; a damaged manifest of a set given directly
+    /// (alone, or not named `<system>@<version>`: among several directories, a named one is listed and left out
+    /// when another copy of its version opens).
     pub fn scan(dirs: &[PathBuf]) -> Result<Library, LookupError> {
         let mut entries = Vec::new();
         let mut open = HashMap::new();
@@ -971,7 +984,18 @@ impl Library {
         let mut stamps = Vec::new();
         for dir in dirs {
             if dir.join("manifest.bundle").is_file() {
-                let set = BundleSet::open(dir)?;
+                let set = match BundleSet::open(dir) {
+                    Ok(set) => set,
+                    // A `<system>@<version>` set that does not open is listed by its name, as in a scanned
+                    // directory: another copy of it may be served, else its lookups say why.
+                    Err(e) => match set_name(dir) {
+                        Some((s, v)) if dirs.len() > 1 => {
+                            entries.push((s, v, dir.clone()));
+                            continue;
+                        }
+                        _ => return Err(e),
+                    },
+                };
                 entries.push((set.manifest.system.clone(), set.manifest.version.clone(), dir.clone()));
                 open.insert(dir.clone(), Arc::new(set));
                 continue;
@@ -1064,6 +1088,8 @@ impl Library {
         let mut out: Vec<(String, Vec<String>)> = Vec::new();
         for (s, v, _) in self.entries().iter() {
             match out.last_mut() {
+                // Another copy of the same version.
+                Some((last, versions)) if last == s && versions.last() == Some(v) => {}
                 Some((last, versions)) if last == s => versions.push(v.clone()),
                 _ => out.push((s.clone(), vec![v.clone()])),
             }
@@ -1153,14 +1179,58 @@ impl Library {
         self.open_entry(system, version)
     }
 
-    /// The set `system@version` of the entries, opened once and kept.
+    /// The set `system@version` of the entries, opened once and kept: the first of its copies (one per directory
+    /// holding it, in the order given) that opens; a copy that does not is left out ([`Library::unopened_copies`]
+    /// names it).
+    ///
+    /// # Errors
+    /// When no copy opens, the first copy's error (which names its directory).
     fn open_entry(&self, system: &str, version: &str) -> Result<Arc<BundleSet>, LookupError> {
-        let dir = self
-            .entries()
-            .iter()
-            .find(|(s, v, _)| s == system && v == version)
-            .map(|(_, _, d)| d.clone())
-            .ok_or_else(|| no_bundles(&self.dirs, false))?;
+        let mut first_error = None;
+        for dir in self.copies(system, version) {
+            match self.open_dir(&dir) {
+                Ok(set) => return Ok(set),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        Err(first_error.unwrap_or_else(|| no_bundles(&self.dirs, false)))
+    }
+
+    /// The directories holding `system@version`, in the order given.
+    fn copies(&self, system: &str, version: &str) -> Vec<PathBuf> {
+        self.entries().iter().filter(|(s, v, _)| s == system && v == version).map(|(_, _, d)| d.clone()).collect()
+    }
+
+    /// The copies of `system@version` that do not open while another copy does (and is served): empty when the
+    /// version has one copy, or when none opens (the lookup's error says why then).
+    pub fn unopened_copies(&self, system: &str, version: &str) -> Vec<DamagedSet> {
+        let copies = self.copies(system, version);
+        if copies.len() < 2 {
+            return Vec::new();
+        }
+        let results: Vec<(PathBuf, Result<Arc<BundleSet>, LookupError>)> =
+            copies.into_iter().map(|d| (d.clone(), self.open_dir(&d))).collect();
+        if !results.iter().any(|(_, r)| r.is_ok()) {
+            return Vec::new();
+        }
+        results
+            .into_iter()
+            .filter_map(|(dir, r)| r.err().map(|e| (dir, e)))
+            .map(|(dir, e)| DamagedSet {
+                system: system.to_string(),
+                version: version.to_string(),
+                dir,
+                error: e.to_string(),
+                fallback: Some(version.to_string()),
+            })
+            .collect()
+    }
+
+    /// The set in `dir`, opened once and kept.
+    fn open_dir(&self, dir: &Path) -> Result<Arc<BundleSet>, LookupError> {
+        let dir = dir.to_path_buf();
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         // A set stays open while its directory resolves to the same generation; after a rebuild published a new
         // one, the next request opens it (answers in flight keep their `Arc` of the old one).
@@ -1196,6 +1266,10 @@ impl Library {
                 let dir = self.dir_of(&name, &version);
                 out.push(DamagedSet { system: name.clone(), version, dir, error, fallback: fallback.clone() });
             }
+            // The served version's copies that do not open (another copy of it is served).
+            if let Some(v) = &fallback {
+                out.extend(self.unopened_copies(&name, v));
+            }
         }
         out
     }
@@ -1215,7 +1289,7 @@ impl Library {
         }
         let entries = self.entries().clone();
         for (system, version, dir) in &entries {
-            if let Err(e) = self.open_entry(system, version) {
+            if let Err(e) = self.open_dir(dir) {
                 let fallback = None;
                 let (system, version, dir) = (system.clone(), version.clone(), dir.clone());
                 out.push(DamagedSet { system, version, dir, error: e.to_string(), fallback });
@@ -1279,7 +1353,8 @@ pub struct DamagedSet {
     pub dir: PathBuf,
     /// Why it does not open.
     pub error: String,
-    /// The version a default lookup serves instead; `None` when no set of the system opens (or for `verify`).
+    /// The version a default lookup serves instead (the same version when another copy of it, in another
+    /// directory, is served); `None` when no set of the system opens (or for `verify`).
     pub fallback: Option<String>,
 }
 
@@ -1287,6 +1362,9 @@ impl std::fmt::Display for DamagedSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "bundle set {} {} in {} is damaged: {}", self.system, self.version, self.dir.display(), self.error)?;
         match &self.fallback {
+            Some(v) if *v == self.version => {
+                write!(f, "; another copy of {v} is served (rebuild or remove this one)")
+            }
             Some(v) => write!(f, "; serving {v} by default (rebuild it, or pass --version {v})"),
             None => write!(f, "; rebuild it"),
         }

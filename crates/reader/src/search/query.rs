@@ -719,7 +719,8 @@ pub struct SetsToSearch {
     /// The sets to search, by system.
     pub sets: Vec<Arc<BundleSet>>,
     /// Sets left out because none of their system's versions opens (a damaged or old-format manifest), each
-    /// `system@version: why`: pass them on in [`SearchOptions::skipped`], so the answer names them.
+    /// `system@version: why`, and copies of a searched version that do not open (another copy is searched),
+    /// `system@version copy left out: why`: pass them on in [`SearchOptions::skipped`], so the answer names them.
     pub skipped: Vec<String>,
 }
 
@@ -739,7 +740,10 @@ pub fn sets_to_search(
         let (mut sets, mut skipped, mut first_error) = (Vec::new(), Vec::new(), None);
         for (s, versions) in &systems {
             match library.select(Some(s), None) {
-                Ok(set) => sets.push(set),
+                Ok(set) => {
+                    skipped.extend(copies_skipped(library, &set));
+                    sets.push(set);
+                }
                 Err(e) if unreadable(&e) => {
                     let newest = versions.last().map(String::as_str).unwrap_or_default();
                     skipped.push(skipped_entry(&format!("{s}@{newest}"), &e));
@@ -753,7 +757,26 @@ pub fn sets_to_search(
             _ => Ok(SetsToSearch { sets, skipped }),
         };
     }
-    Ok(SetsToSearch { sets: vec![library.select(system, version)?], skipped: Vec::new() })
+    let set = library.select(system, version)?;
+    Ok(SetsToSearch { skipped: copies_skipped(library, &set), sets: vec![set] })
+}
+
+/// [`SetsToSearch::skipped`] entries for the copies of `set`'s version in other directories that do not open
+/// (another copy, `set`, is searched): `system@version copy left out: why` (the error names the copy's path).
+fn copies_skipped(library: &Library, set: &BundleSet) -> Vec<String> {
+    let head = set.head();
+    library
+        .unopened_copies(&head.system, &head.version)
+        .into_iter()
+        .map(|d| {
+            let full = format!("{}@{} copy left out: {}", d.system, d.version, d.error);
+            if full.chars().count() <= SKIPPED_CHARS {
+                full
+            } else {
+                format!("{}…", full.chars().take(SKIPPED_CHARS - 1).collect::<String>())
+            }
+        })
+        .collect()
 }
 
 /// One set's part of a search: its index, its ranked groups, the "did you mean" note, and the answer it would give
