@@ -70,10 +70,11 @@ fn wants_json(command: &Command) -> bool {
 }
 
 /// The budget an error of `command` must fit: its `--max-tokens`, else the default of its answers (search's
-/// 2,000, else the cap of 10,000); 0 for commands without one (their errors are not cut).
+/// 2,000), at most the default cap of 10,000 (the set's own may be unknown); 0 for commands without one (their
+/// errors are not cut).
 fn error_budget(command: &Command) -> u32 {
     use mydesign_docs::budget::DEFAULT_MAX_TOKENS;
-    match command {
+    let asked = match command {
         Command::Search { lookup: a, .. } => a.max_tokens.unwrap_or(mydesign_docs::search::query::DEFAULT_MAX_TOKENS),
         Command::Components(a) | Command::Verify(a) | Command::Diff { lookup: a, .. } => {
             a.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS)
@@ -85,7 +86,8 @@ fn error_budget(command: &Command) -> u32 {
         | Command::File { lookup: a, .. }
         | Command::Function { lookup: a, .. } => a.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
         _ => 0,
-    }
+    };
+    asked.min(DEFAULT_MAX_TOKENS)
 }
 
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {

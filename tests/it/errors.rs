@@ -178,3 +178,39 @@ fn unknown_names_fit_every_budget_on_semi() {
     let Some(semi) = common::semi() else { return };
     sweep(semi.report.dir.parent().unwrap().to_str().unwrap(), "table", "packages/semi-foundation/table/foundation.ts");
 }
+
+/// A search answer's stated size (`≤ N tokens`, JSON `tokens`) is a true bound of both its forms and never over
+/// `max_tokens`: the trial's query (`表格固定列` ×300 on Semi at 300) stated 482 tokens, as its 120 echoed CJK
+/// characters were bounded at a token per byte (360) beside the rest; the echo is now cut to a sixth of the budget.
+fn stated_sizes_hold(set: &mydesign_docs::read::BundleSet, queries: &[String]) {
+    use mydesign_docs::render::{Render, Surface};
+    use mydesign_docs::search::query::SearchOptions;
+    let t = Tiktoken::new("o200k_base");
+    for q in queries {
+        for max in (300..=600).step_by(25) {
+            let opts = SearchOptions { max_tokens: Some(max), ..Default::default() };
+            let view = set.search(q, &opts).unwrap_or_else(|e| panic!("{max}: {e}"));
+            let (text, json) = (view.render(Surface::Cli), view.json());
+            let (a, b) = (t.count(&text), t.count(&json));
+            assert!(view.tokens <= max, "{max}: states {}: {text}", view.tokens);
+            assert!(a <= view.tokens && b <= view.tokens, "{max}: {a} / {b} over the stated {}", view.tokens);
+        }
+    }
+}
+
+#[test]
+fn search_states_a_true_bound_within_the_budget_on_semi() {
+    let Some(semi) = common::semi() else { return };
+    let q = "表格固定列".repeat(300);
+    let opts = mydesign_docs::search::query::SearchOptions { max_tokens: Some(300), ..Default::default() };
+    let view = semi.set.search(&q, &opts).expect("search");
+    assert_eq!((view.tokens, view.query.chars().count(), view.hits.len()), (280, 16, 1), "{:?}", view.query);
+    assert_eq!(view.hits[0].component.as_deref(), Some("table"));
+    stated_sizes_hold(&semi.set, &[q, "table fixed column ".repeat(100), "固定列 rowSelection ".repeat(80)]);
+}
+
+#[test]
+fn search_states_a_true_bound_within_the_budget_on_the_sample() {
+    let set = &common::sample().set;
+    stated_sizes_hold(set, &["表格固定列".repeat(300), "table fixed columns ".repeat(100), "é".repeat(500)]);
+}

@@ -274,7 +274,8 @@ pub struct Listing<'a> {
 /// `message` made to fit an error answer of `max_tokens` (the call's budget, or the cap; [`ERROR_ENVELOPE_TOKENS`]
 /// kept for the wrapper): unchanged when its [`error_bytes`] fit. Else, when it writes the names of `listing`, as
 /// many of them as fit are kept in order and the rest replaced by `… N more (max_tokens M lists them all; <all>)`;
-/// failing that, the message is cut at a character and ends with the `max_tokens` that shows it whole. The one rule
+/// failing that, the message is cut in the middle (its end says what to do), where it names the `max_tokens`
+/// that shows it whole. The one rule
 /// of the CLI (stderr and `--json`) and the MCP server (`isError` results).
 pub fn fit_error(message: &str, listing: Option<&Listing>, max_tokens: u32) -> String {
     let room = max_tokens.max(MIN_MAX_TOKENS).saturating_sub(ERROR_ENVELOPE_TOKENS);
@@ -305,19 +306,25 @@ pub fn fit_error(message: &str, listing: Option<&Listing>, max_tokens: u32) -> S
             }
         }
     }
-    let tail = format!("… (cut to fit max_tokens {max_tokens}; max_tokens {whole} shows the whole message)");
-    let mut left = room.saturating_sub(error_bytes(&tail));
-    let mut end = 0;
-    for (at, c) in message.char_indices() {
-        let mut buf = [0u8; 4];
-        let b = error_bytes(c.encode_utf8(&mut buf));
-        if b > left {
-            break;
+    // Cut in the middle: a message's end is what to do (the budget to ask for, the names it suggests).
+    let note = format!(" … (cut to fit max_tokens {max_tokens}; max_tokens {whole} shows the whole message) … ");
+    let left = room.saturating_sub(error_bytes(&note));
+    let head = left - left / 2;
+    let chars_within = |chars: &mut dyn Iterator<Item = char>, mut room: u32| {
+        let mut bytes = 0;
+        for c in chars {
+            let b = error_bytes(c.encode_utf8(&mut [0u8; 4]));
+            if b > room {
+                break;
+            }
+            room -= b;
+            bytes += c.len_utf8();
         }
-        left -= b;
-        end = at + c.len_utf8();
-    }
-    format!("{}{tail}", &message[..end])
+        bytes
+    };
+    let end = chars_within(&mut message.chars(), head);
+    let tail = chars_within(&mut message[end..].chars().rev(), left - head);
+    format!("{}{note}{}", &message[..end], &message[message.len() - tail..])
 }
 
 /// What JSON's escaping adds to each byte, for [`json_escapes`].
@@ -954,12 +961,13 @@ mod tests {
         assert!(error_bytes(&cut) <= 300 - ERROR_ENVELOPE_TOKENS, "{}", error_bytes(&cut));
         // The budget named serves it whole.
         assert_eq!(fit_error(&message, Some(&listing), 953), message);
-        // No list to cut (or not found in the message): cut at a character, naming the whole budget.
-        let long = format!("\"é\" {}", "word ".repeat(200));
+        // No list to cut (or not found in the message): cut in the middle, keeping its end (what to do).
+        let long = format!("\"é\" {}; ask for max_tokens 2000", "word ".repeat(200));
         let cut = fit_error(&long, None, 300);
         assert!(cut.starts_with("\"é\" word word"), "{cut}");
-        assert!(cut.ends_with("… (cut to fit max_tokens 300; max_tokens 1039 shows the whole message)"), "{cut}");
-        assert!(error_bytes(&cut) <= 268 && error_bytes(&cut) > 250, "{}", error_bytes(&cut));
+        assert!(cut.contains(" … (cut to fit max_tokens 300; max_tokens 1064 shows the whole message) … "), "{cut}");
+        assert!(cut.ends_with("word word ; ask for max_tokens 2000"), "{cut}");
+        assert!(error_bytes(&cut) <= 268 && error_bytes(&cut) > 260, "{}", error_bytes(&cut));
     }
 
     #[test]

@@ -155,10 +155,10 @@ impl DocsServer {
 
     /// The budget an error answer fits, in tokens: the call's `max_tokens` (raised to
     /// [`crate::budget::MIN_MAX_TOKENS`]), else `default` (the tool's default answer size), both lowered to the
-    /// operator's cap (`serve --max-tokens`).
+    /// operator's cap (`serve --max-tokens`, else [`crate::budget::DEFAULT_MAX_TOKENS`]: no set is known yet).
     pub(crate) fn error_budget(&self, max_tokens: Option<u32>, default: u32) -> u32 {
         let asked = max_tokens.map_or(default, |m| m.max(crate::budget::MIN_MAX_TOKENS));
-        self.max_tokens.map_or(asked, |cap| asked.min(cap))
+        asked.min(self.max_tokens.unwrap_or(crate::budget::DEFAULT_MAX_TOKENS))
     }
 
     /// The library served.
