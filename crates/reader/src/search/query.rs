@@ -494,6 +494,15 @@ fn replace_word(text: &str, word: &str, by: &str) -> String {
     out
 }
 
+/// The error for an answer whose bound, `view.tokens`, is over `max_tokens`: it names the budget that serves it.
+/// A larger budget `B` echoes more of the query, twice at most (the query, and the corrected query a note shows),
+/// each within `B / ECHO_SHARE`: `B` = 3/2 of this bound holds it.
+fn over_budget(view: &SearchView, max_tokens: u32) -> LookupError {
+    let request = format!("search \"{}\"", view.query);
+    let needed = view.tokens.saturating_mul(3).div_ceil(2);
+    crate::budget::BudgetError::TooSmallForNames { asked: max_tokens, request, needed }.into()
+}
+
 /// `view` (an answer without hits) with its `tokens` set to the bound of its larger form.
 fn bounded(mut view: SearchView) -> SearchView {
     view.tokens = 999_999;
@@ -845,8 +854,12 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         loop {
             view.skipped = capped_skipped(skipped.clone(), keep);
             let view = bounded(view.clone());
-            if view.tokens <= max_tokens || keep == 0 {
+            if view.tokens <= max_tokens {
                 return Ok(view);
+            }
+            if keep == 0 {
+                // Long names or many suggestions: refused rather than over the budget.
+                return Err(over_budget(&view, max_tokens));
             }
             keep -= 1;
         }
@@ -1083,10 +1096,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         // is listed: the bound of what is written is stated instead, and an answer that could go over is refused.
         let written = bounded(view.clone());
         if written.tokens > max_tokens {
-            let request = format!("search \"{}\"", written.query);
-            // At twice this bound, the echoed query grows by at most a sixth of it (a third of this bound).
-            let needed = 2 * written.tokens;
-            return Err(crate::budget::BudgetError::TooSmallForNames { asked: max_tokens, request, needed }.into());
+            return Err(over_budget(&written, max_tokens));
         }
         view = written;
     }
