@@ -59,6 +59,7 @@ fn semi_errors_of_the_trial_fit_300_tokens() {
     let dir = semi.report.dir.parent().unwrap().to_str().unwrap();
     let t = Tiktoken::new("o200k_base");
     let (text, json) = cli_error(dir, &["doc", "table", "--section", "nope"], 300);
+    eprintln!("doc table --section nope at 300: text {} / JSON {} tokens", t.count(&text), t.count(&json));
     assert!(t.count(&text) <= 300 && t.count(&json) <= 300, "{} {}: {text}", t.count(&text), t.count(&json));
     assert!(
         text.contains("its sections (tokens): 如何使用 (如何使用) 550; 代码演示 (代码演示) 44,381; … 56 more"),
@@ -74,12 +75,14 @@ fn semi_errors_of_the_trial_fit_300_tokens() {
     let mut c = StdioClient::start(&["--bundles", dir]);
     let args = json!({"system": "semi", "component": "table", "sections": ["nope"], "max_tokens": 300});
     let (text, result) = mcp_error(&mut c, "component_details", args);
+    eprintln!("component_details at 300: text {} / result {} tokens", t.count(&text), t.count(&result));
     assert!(t.count(&result) <= 300, "{} tokens: {result}", t.count(&result));
     assert_eq!(kept_and_more(&text, "its sections (tokens): ", "; "), (2, 56), "{text}");
 
     let path = "packages/semi-foundation/table/foundation.ts";
     let args = json!({"path": path, "function": "zz", "max_tokens": 300});
     let (text, result) = mcp_error(&mut c, "get_function_code", args);
+    eprintln!("get_function_code at 300: text {} / result {} tokens", t.count(&text), t.count(&result));
     assert!(t.count(&result) <= 300, "{} tokens: {result}", t.count(&result));
     assert!(text.contains("did you mean: TableFoundation.initColumnsFilteredValueAndSorterOrder, … 65 more"), "{text}");
     let whole = whole_budget(&text);
