@@ -69,13 +69,40 @@ fn wants_json(command: &Command) -> bool {
     }
 }
 
+/// The budget an error of `command` must fit: its `--max-tokens`, else the default of its answers (search's
+/// 2,000), at most the default cap of 10,000 (the set's own may be unknown); 0 for commands without one (their
+/// errors are not cut).
+fn error_budget(command: &Command) -> u32 {
+    use mydesign_docs::budget::DEFAULT_MAX_TOKENS;
+    let asked = match command {
+        Command::Search { lookup: a, .. } => a.max_tokens.unwrap_or(mydesign_docs::search::query::DEFAULT_MAX_TOKENS),
+        Command::Components(a) | Command::Verify(a) | Command::Diff { lookup: a, .. } => {
+            a.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS)
+        }
+        Command::Doc { lookup: a, .. }
+        | Command::CodeBlock { lookup: a, .. }
+        | Command::Changelog { lookup: a, .. }
+        | Command::Files { lookup: a, .. }
+        | Command::File { lookup: a, .. }
+        | Command::Function { lookup: a, .. } => a.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
+        _ => 0,
+    };
+    asked.min(DEFAULT_MAX_TOKENS)
+}
+
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     let json = wants_json(&command);
+    let budget = error_budget(&command);
+    let fitted = |e: anyhow::Error| {
+        let listing = e.downcast_ref::<mydesign_docs::read::LookupError>().and_then(|l| l.listing());
+        mydesign_docs::budget::fit_error(&format!("{e:#}"), listing.as_ref(), budget)
+    };
     match dispatch(command) {
         Err(e) if json => {
-            emit(&serde_json::json!({ "error": format!("{e:#}") }).to_string())?;
+            emit(&serde_json::json!({ "error": fitted(e) }).to_string())?;
             Ok(ExitCode::from(2))
         }
+        Err(e) if budget > 0 => Err(anyhow::anyhow!(fitted(e))),
         other => other,
     }
 }

@@ -11,6 +11,7 @@ mod cursor_fuzz;
 mod detect;
 mod dumi_layout;
 mod edges;
+mod errors;
 mod incremental;
 mod lookup;
 mod mcp;

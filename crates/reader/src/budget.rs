@@ -248,6 +248,85 @@ pub fn json_escapes(text: &str) -> usize {
     text.bytes().map(|b| ESCAPE_BYTES[b as usize] as usize).sum()
 }
 
+/// Tokens an error answer keeps, beside its message, for what wraps it: the CLI's `error: ` and newline or
+/// `{"error":""}`, the MCP tool result `{"content":[{"type":"text","text":""}],"isError":true}` (18 tokens in
+/// o200k). The message itself is bounded by its bytes, JSON escapes included ([`error_bytes`]).
+pub const ERROR_ENVELOPE_TOKENS: u32 = 32;
+
+/// An upper bound of the tokens of an error message, JSON-escaped: its bytes plus what escaping adds (a token is
+/// never shorter than a byte; an error echoes names and arguments, whose density nothing bounds).
+pub fn error_bytes(text: &str) -> u32 {
+    u32::try_from(text.len() + json_escapes(text)).unwrap_or(u32::MAX)
+}
+
+/// A list of names written inside an error message (`items` joined by `sep`), which [`fit_error`] may shorten,
+/// and where the whole list is (`all`: the call that lists them, in its CLI and MCP forms).
+#[derive(Debug, Clone)]
+pub struct Listing<'a> {
+    /// The names, as the message writes them.
+    pub items: &'a [String],
+    /// What the message writes between two names.
+    pub sep: &'static str,
+    /// The call that lists them all, e.g. ``"`doc table --detail brief`, MCP: component_details detail=\"brief\""``.
+    pub all: String,
+}
+
+/// `message` made to fit an error answer of `max_tokens` (the call's budget, or the cap; [`ERROR_ENVELOPE_TOKENS`]
+/// kept for the wrapper): unchanged when its [`error_bytes`] fit. Else, when it writes the names of `listing`, as
+/// many of them as fit are kept in order and the rest replaced by `… N more (max_tokens M lists them all; <all>)`;
+/// failing that, the message is cut in the middle (its end says what to do), where it names the `max_tokens`
+/// that shows it whole. The one rule
+/// of the CLI (stderr and `--json`) and the MCP server (`isError` results).
+pub fn fit_error(message: &str, listing: Option<&Listing>, max_tokens: u32) -> String {
+    let room = max_tokens.max(MIN_MAX_TOKENS).saturating_sub(ERROR_ENVELOPE_TOKENS);
+    let full = error_bytes(message);
+    if full <= room {
+        return message.to_string();
+    }
+    let whole = full.saturating_add(ERROR_ENVELOPE_TOKENS);
+    if let Some(l) = listing.filter(|l| !l.items.is_empty()) {
+        let joined = l.items.join(l.sep);
+        if let Some(at) = message.find(&joined) {
+            let (before, after) = (&message[..at], &message[at + joined.len()..]);
+            // The count written is at most `items.len()`: its digits bound the note's bytes.
+            let note = |n: usize| format!("… {n} more (max_tokens {whole} lists them all; {})", l.all);
+            let fixed = error_bytes(before) + error_bytes(after) + error_bytes(&note(l.items.len()));
+            let sep = error_bytes(l.sep);
+            let (kept, _) = listed_within(l.items.iter().map(|i| error_bytes(i) + sep), room.saturating_sub(fixed));
+            let mut out = String::with_capacity(room as usize);
+            out.push_str(before);
+            for item in &l.items[..kept] {
+                out.push_str(item);
+                out.push_str(l.sep);
+            }
+            out.push_str(&note(l.items.len() - kept));
+            out.push_str(after);
+            if error_bytes(&out) <= room {
+                return out;
+            }
+        }
+    }
+    // Cut in the middle: a message's end is what to do (the budget to ask for, the names it suggests).
+    let note = format!(" … (cut to fit max_tokens {max_tokens}; max_tokens {whole} shows the whole message) … ");
+    let left = room.saturating_sub(error_bytes(&note));
+    let head = left - left / 2;
+    let chars_within = |chars: &mut dyn Iterator<Item = char>, mut room: u32| {
+        let mut bytes = 0;
+        for c in chars {
+            let b = error_bytes(c.encode_utf8(&mut [0u8; 4]));
+            if b > room {
+                break;
+            }
+            room -= b;
+            bytes += c.len_utf8();
+        }
+        bytes
+    };
+    let end = chars_within(&mut message.chars(), head);
+    let tail = chars_within(&mut message[end..].chars().rev(), left - head);
+    format!("{}{note}{}", &message[..end], &message[message.len() - tail..])
+}
+
 /// What JSON's escaping adds to each byte, for [`json_escapes`].
 static ESCAPE_BYTES: [u8; 256] = {
     let mut table = [0u8; 256];
@@ -866,6 +945,30 @@ impl Cursor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_keeps_its_budget_cutting_its_list_by_name() {
+        let items: Vec<String> = (1..=100).map(|i| format!("name{i:03}")).collect();
+        let message = format!("no `x`; did you mean: {}?", items.join(", "));
+        assert_eq!(fit_error(&message, None, 2000), message, "fits whole: unchanged");
+        let all = "`list`".to_string();
+        let listing = Listing { items: &items, sep: ", ", all };
+        let cut = fit_error(&message, Some(&listing), 300);
+        // 268 bytes of message: the lead (22), the note for 100 (52), the `?`, and 21 names of 9 bytes with `, `.
+        assert_eq!(error_bytes(&message) + ERROR_ENVELOPE_TOKENS, 953);
+        assert!(cut.starts_with("no `x`; did you mean: name001, name002, "), "{cut}");
+        assert!(cut.ends_with("name021, … 79 more (max_tokens 953 lists them all; `list`)?"), "{cut}");
+        assert!(error_bytes(&cut) <= 300 - ERROR_ENVELOPE_TOKENS, "{}", error_bytes(&cut));
+        // The budget named serves it whole.
+        assert_eq!(fit_error(&message, Some(&listing), 953), message);
+        // No list to cut (or not found in the message): cut in the middle, keeping its end (what to do).
+        let long = format!("\"é\" {}; ask for max_tokens 2000", "word ".repeat(200));
+        let cut = fit_error(&long, None, 300);
+        assert!(cut.starts_with("\"é\" word word"), "{cut}");
+        assert!(cut.contains(" … (cut to fit max_tokens 300; max_tokens 1064 shows the whole message) … "), "{cut}");
+        assert!(cut.ends_with("word word ; ask for max_tokens 2000"), "{cut}");
+        assert!(error_bytes(&cut) <= 268 && error_bytes(&cut) > 260, "{}", error_bytes(&cut));
+    }
 
     #[test]
     fn a_clean_line_start_is_a_line_that_trims_to_something() {

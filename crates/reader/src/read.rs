@@ -313,6 +313,43 @@ pub enum LookupError {
     Bundle(#[from] BundleError),
 }
 
+impl LookupError {
+    /// The names this message lists (sections, candidates, functions, paths) and the call that lists them all,
+    /// for [`crate::budget::fit_error`] to shorten; `None` when it lists none that can grow long.
+    pub fn listing(&self) -> Option<crate::budget::Listing<'_>> {
+        use crate::budget::Listing;
+        let outline = |component: &str| {
+            format!("the outline: `doc {component} --detail brief`, MCP: component_details detail=\"brief\"")
+        };
+        let functions = |path: &str| format!("the file: `file {path}`, MCP: get_file_code");
+        match self {
+            LookupError::UnknownSection { component, available, .. } => {
+                Some(Listing { items: available, sep: "; ", all: outline(component) })
+            }
+            LookupError::AmbiguousSection { component, candidates, .. } => {
+                Some(Listing { items: candidates, sep: "; ", all: outline(component) })
+            }
+            LookupError::UnknownFunction { path, suggestions, .. } => {
+                Some(Listing { items: suggestions, sep: ", ", all: functions(path) })
+            }
+            LookupError::AmbiguousFunction { path, candidates, .. } => {
+                Some(Listing { items: candidates, sep: ", ", all: functions(path) })
+            }
+            LookupError::UnknownPath { suggestions, .. } => Some(Listing {
+                items: suggestions,
+                sep: ", ",
+                all: "`files <component>`, MCP: list_components with component".to_string(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// This error's message within an error answer of `max_tokens` ([`crate::budget::fit_error`]).
+    pub fn fitted(&self, max_tokens: u32) -> String {
+        crate::budget::fit_error(&self.to_string(), self.listing().as_ref(), max_tokens)
+    }
+}
+
 /// How much of a document `component_details` serves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]

@@ -36,6 +36,28 @@ pub const MERGE_MAX_TOKENS: u32 = 1200;
 pub const SUGGESTIONS: usize = 3;
 /// Longest query echoed back, in chars.
 const ECHO_CHARS: usize = 120;
+/// The share of `max_tokens` the echoed query may take, by [`bound`] (a token per byte of CJK): 1/6, so that 120
+/// characters of a CJK query (360 bytes) no longer outweigh a budget of 300 and leave no room for the answer.
+const ECHO_SHARE: u32 = 6;
+
+/// The first chars of `text` (at most [`ECHO_CHARS`]) whose [`bound`] is within `max_tokens / ECHO_SHARE`.
+fn echo_within(text: &str, max_tokens: u32) -> String {
+    let room = max_tokens / ECHO_SHARE;
+    let (mut ascii, mut other) = (0u32, 0u32);
+    let mut end = 0;
+    for (at, c) in text.char_indices().take(ECHO_CHARS) {
+        if c.is_ascii() {
+            ascii += 1
+        } else {
+            other += c.len_utf8() as u32
+        }
+        if ascii.div_ceil(3) + other > room {
+            break;
+        }
+        end = at + c.len_utf8();
+    }
+    text[..end].to_string()
+}
 
 /// What to search and how much to return.
 #[derive(Clone, Debug, Default)]
@@ -134,7 +156,7 @@ pub struct SearchView {
     /// Source of the answer.
     #[serde(flatten)]
     pub served: Served,
-    /// The query (cut to 120 characters).
+    /// The query (cut to 120 characters, and to a sixth of `max_tokens` by its bytes outside ASCII).
     pub query: String,
     /// Languages searched (functions have none and are always searched).
     pub langs: Vec<String>,
@@ -472,6 +494,15 @@ fn replace_word(text: &str, word: &str, by: &str) -> String {
     out
 }
 
+/// The error for an answer whose bound, `view.tokens`, is over `max_tokens`: it names the budget that serves it.
+/// A larger budget `B` echoes more of the query, twice at most (the query, and the corrected query a note shows),
+/// each within `B / ECHO_SHARE`: `B` = 3/2 of this bound holds it.
+fn over_budget(view: &SearchView, max_tokens: u32) -> LookupError {
+    let request = format!("search \"{}\"", view.query);
+    let needed = view.tokens.saturating_mul(3).div_ceil(2);
+    crate::budget::BudgetError::TooSmallForNames { asked: max_tokens, request, needed }.into()
+}
+
 /// `view` (an answer without hits) with its `tokens` set to the bound of its larger form.
 fn bounded(mut view: SearchView) -> SearchView {
     view.tokens = 999_999;
@@ -632,7 +663,7 @@ impl BundleSet {
                 if same.is_empty() { m.langs.clone() } else { same }
             }
         };
-        let echo: String = query.trim().chars().take(ECHO_CHARS).collect();
+        let echo = echo_within(query.trim(), max_tokens);
         let mut view = SearchView {
             served: self.served(),
             query: echo,
@@ -670,7 +701,7 @@ impl BundleSet {
                     corrected = replace_word(&corrected, word, &best[0]);
                 }
                 let all: Vec<&str> = suggestions.iter().flat_map(|(_, b)| b.iter().map(String::as_str)).collect();
-                let shown: String = corrected.chars().take(ECHO_CHARS).collect();
+                let shown = echo_within(&corrected, max_tokens);
                 // The suggestions are written lower-case: as the index keeps identifiers whole and unstemmed, each
                 // is a term itself too (`rowselection`).
                 let mut fixed = query_terms(&corrected);
@@ -846,8 +877,12 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         loop {
             view.skipped = capped_skipped(skipped.clone(), keep);
             let view = bounded(view.clone());
-            if view.tokens <= max_tokens || keep == 0 {
+            if view.tokens <= max_tokens {
                 return Ok(view);
+            }
+            if keep == 0 {
+                // Long names or many suggestions: refused rather than over the budget.
+                return Err(over_budget(&view, max_tokens));
             }
             keep -= 1;
         }
@@ -1079,6 +1114,15 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         message = Some(message.map_or(String::new(), |m| m + ". ") + &too_long);
     }
     view.message = with_note(message);
+    if view.tokens > max_tokens {
+        // The reserve alone is over the budget (long names: the set's, a component's, skipped entries), so no hit
+        // is listed: the bound of what is written is stated instead, and an answer that could go over is refused.
+        let written = bounded(view.clone());
+        if written.tokens > max_tokens {
+            return Err(over_budget(&written, max_tokens));
+        }
+        view = written;
+    }
     Ok(view)
 }
 

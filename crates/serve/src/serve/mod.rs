@@ -153,6 +153,14 @@ impl DocsServer {
         self.max_tokens.unwrap_or(set.head().thresholds.max_tokens)
     }
 
+    /// The budget an error answer fits, in tokens: the call's `max_tokens` (raised to
+    /// [`crate::budget::MIN_MAX_TOKENS`]), else `default` (the tool's default answer size), both lowered to the
+    /// operator's cap (`serve --max-tokens`, else [`crate::budget::DEFAULT_MAX_TOKENS`]: no set is known yet).
+    pub(crate) fn error_budget(&self, max_tokens: Option<u32>, default: u32) -> u32 {
+        let asked = max_tokens.map_or(default, |m| m.max(crate::budget::MIN_MAX_TOKENS));
+        asked.min(self.max_tokens.unwrap_or(crate::budget::DEFAULT_MAX_TOKENS))
+    }
+
     /// The library served.
     pub fn library(&self) -> &Arc<Library> {
         &self.library
@@ -259,6 +267,7 @@ impl ServerHandler for DocsServer {
             return Err(ErrorData::invalid_params(precheck::unknown_tool(&request.name, &self.tool_names()), None));
         }
         let name = request.name.to_string();
+        let max_tokens = request.arguments.as_ref().and_then(|a| a.get("max_tokens")).and_then(|m| m.as_u64());
         let answered = guarded(&format!("tool {name}"), async {
             self.fault_point(&name);
             if let Some(tool) = self.tool_router.get(&name)
@@ -278,7 +287,27 @@ impl ServerHandler for DocsServer {
             response
         })
         .await;
-        answered.unwrap_or_else(|message| Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into()))
+        let mut answered =
+            answered.unwrap_or_else(|message| Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into()));
+        // Every isError result within the call's budget, whatever made it (arguments, a panic, a lookup: those
+        // are fitted already, with their lists cut by name).
+        if let Ok(CallToolResponse::Complete(result)) = &mut answered
+            && result.is_error == Some(true)
+        {
+            let asked = max_tokens.and_then(|m| u32::try_from(m).ok()).or(max_tokens.map(|_| u32::MAX));
+            let default = if name == "search_docs" {
+                crate::search::query::DEFAULT_MAX_TOKENS
+            } else {
+                crate::budget::DEFAULT_MAX_TOKENS
+            };
+            let budget = self.error_budget(asked, default);
+            for block in &mut result.content {
+                if let Some(text) = block.as_text().map(|t| t.text.clone()) {
+                    *block = ContentBlock::text(crate::budget::fit_error(&text, None, budget));
+                }
+            }
+        }
+        answered
     }
 
     async fn list_resources(

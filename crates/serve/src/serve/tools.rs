@@ -399,11 +399,11 @@ fn shown(value: &Value) -> String {
 }
 
 /// The answer to a lookup: the view as `structuredContent` plus its text, or an `isError` result naming what
-/// exists.
-fn answer<V: Render>(result: Result<V, LookupError>) -> CallToolResult {
+/// exists, within `budget` tokens ([`LookupError::fitted`], from [`DocsServer::error_budget`]).
+fn answer<V: Render>(result: Result<V, LookupError>, budget: u32) -> CallToolResult {
     let view = match result {
         Ok(view) => view,
-        Err(e) => return CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
+        Err(e) => return CallToolResult::error(vec![ContentBlock::text(e.fitted(budget))]),
     };
     match serde_json::to_value(&view) {
         Ok(value) => {
@@ -416,13 +416,15 @@ fn answer<V: Render>(result: Result<V, LookupError>) -> CallToolResult {
 }
 
 impl DocsServer {
-    /// Selects the set named by `at`, then runs `lookup` on it.
+    /// Selects the set named by `at`, then runs `lookup` on it; an error fits `max_tokens` (else the cap).
     fn lookup<V: Render>(
         &self,
         at: &SetParams,
+        max_tokens: Option<u32>,
         lookup: impl FnOnce(&BundleSet) -> Result<V, LookupError>,
     ) -> CallToolResult {
-        answer(self.library.select(at.system.as_deref(), at.version.as_deref()).and_then(|set| lookup(&set)))
+        let budget = self.error_budget(max_tokens, crate::budget::DEFAULT_MAX_TOKENS);
+        answer(self.library.select(at.system.as_deref(), at.version.as_deref()).and_then(|set| lookup(&set)), budget)
     }
 
     /// [`DocsServer::lookup`] for a tool that returns text: within the operator's cap, lowered by `max_tokens`,
@@ -433,7 +435,7 @@ impl DocsServer {
         page: &PageParams,
         lookup: impl FnOnce(&BundleSet, Paging) -> Result<V, LookupError>,
     ) -> CallToolResult {
-        self.lookup(at, |set| {
+        self.lookup(at, page.max_tokens, |set| {
             let budget = Budget::new(self.cap(set), page.max_tokens)?;
             lookup(set, Paging { budget, cursor: page.cursor.as_deref() })
         })
@@ -512,15 +514,19 @@ impl DocsServer {
     )]
     fn component_changes(&self, Parameters(p): Parameters<ChangesParams>) -> CallToolResult {
         let (system, version) = (p.set.system.as_deref(), p.set.version.as_deref());
-        answer(crate::diff::compare(&self.library, system, &p.component, &p.from, version, p.lang.as_deref()).and_then(
-            |changes| {
-                let set = self.library.select(Some(&changes.served.system), Some(&changes.to))?;
-                changes.page(Paging {
-                    budget: Budget::new(self.cap(&set), p.paging.max_tokens)?,
-                    cursor: p.paging.cursor.as_deref(),
-                })
-            },
-        ))
+        let budget = self.error_budget(p.paging.max_tokens, crate::budget::DEFAULT_MAX_TOKENS);
+        answer(
+            crate::diff::compare(&self.library, system, &p.component, &p.from, version, p.lang.as_deref()).and_then(
+                |changes| {
+                    let set = self.library.select(Some(&changes.served.system), Some(&changes.to))?;
+                    changes.page(Paging {
+                        budget: Budget::new(self.cap(&set), p.paging.max_tokens)?,
+                        cursor: p.paging.cursor.as_deref(),
+                    })
+                },
+            ),
+            budget,
+        )
     }
 
     /// One file, as its skeleton or whole.
@@ -560,21 +566,25 @@ impl DocsServer {
         // Without `system`, every system loaded is searched (each hit names its own).
         let sets =
             crate::search::query::sets_to_search(&self.library, p.set.system.as_deref(), p.set.version.as_deref());
-        Ok(answer(sets.and_then(|chosen| {
-            let sets = chosen.sets;
-            let opts = SearchOptions {
-                skipped: chosen.skipped,
-                component: p.component.clone(),
-                kind,
-                lang: p.lang.clone(),
-                max_tokens: p.max_tokens,
-                token_cap: sets.iter().map(|set| self.cap(set)).min(),
-                cursor: p.cursor.clone(),
-                ..Default::default()
-            };
-            let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
-            crate::search::query::search_sets(&sets, &p.query, &opts)
-        })))
+        let budget = self.error_budget(p.max_tokens, crate::search::query::DEFAULT_MAX_TOKENS);
+        Ok(answer(
+            sets.and_then(|chosen| {
+                let sets = chosen.sets;
+                let opts = SearchOptions {
+                    skipped: chosen.skipped,
+                    component: p.component.clone(),
+                    kind,
+                    lang: p.lang.clone(),
+                    max_tokens: p.max_tokens,
+                    token_cap: sets.iter().map(|set| self.cap(set)).min(),
+                    cursor: p.cursor.clone(),
+                    ..Default::default()
+                };
+                let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
+                crate::search::query::search_sets(&sets, &p.query, &opts)
+            }),
+            budget,
+        ))
     }
 
     /// One function of a source.
