@@ -97,7 +97,15 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         let listing = e.downcast_ref::<mydesign_docs::read::LookupError>().and_then(|l| l.listing());
         mydesign_docs::budget::fit_error(&format!("{e:#}"), listing.as_ref(), budget)
     };
-    match dispatch(command) {
+    let rerun = reads_a_set(&command);
+    let mut result = dispatch(command);
+    // A lookup pins the generation the set's link names when it opens the set; a build keeps that generation and
+    // the one before it, so a lookup that outlives two rebuilds finds a bundle file removed under it. It then
+    // runs once more (the command line parsed again) on the generation published now.
+    if rerun && result.as_ref().is_err_and(generation_removed) {
+        result = dispatch(<super::Cli as clap::Parser>::parse().command);
+    }
+    match result {
         Err(e) if json => {
             emit(&serde_json::json!({ "error": fitted(e) }).to_string())?;
             Ok(ExitCode::from(2))
@@ -105,6 +113,35 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Err(e) if budget > 0 => Err(anyhow::anyhow!(fitted(e))),
         other => other,
     }
+}
+
+/// Whether `command` only reads a bundle set (it may run again: [`generation_removed`]).
+fn reads_a_set(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Components(_)
+            | Command::Diff { .. }
+            | Command::Doc { .. }
+            | Command::CodeBlock { .. }
+            | Command::Changelog { .. }
+            | Command::Files { .. }
+            | Command::File { .. }
+            | Command::Function { .. }
+            | Command::Search { .. }
+    )
+}
+
+/// Whether `e` is a bundle file not found: the set's generation was removed while the lookup ran (or the set is
+/// incomplete, which a second run reports the same way).
+fn generation_removed(e: &anyhow::Error) -> bool {
+    use mydesign_docs::bundle::format::BundleError;
+    use mydesign_docs::read::LookupError;
+    let not_found =
+        |b: &BundleError| matches!(b, BundleError::Io { error, .. } if error.kind() == std::io::ErrorKind::NotFound);
+    e.chain().any(|c| {
+        c.downcast_ref::<BundleError>().is_some_and(not_found)
+            || matches!(c.downcast_ref::<LookupError>(), Some(LookupError::Bundle(b)) if not_found(b))
+    })
 }
 
 fn dispatch(command: Command) -> anyhow::Result<ExitCode> {

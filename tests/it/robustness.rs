@@ -412,3 +412,25 @@ fn a_manifest_cut_by_an_unknown_rule_is_refused_naming_the_rule() {
         );
     }
 }
+
+/// A component bundle missing from the published generation (a set copied incompletely; or the generation removed
+/// by two rebuilds while the lookup ran, when the lookup runs once more): the lookup fails once, naming the file and
+/// what to do, as text and as JSON.
+#[test]
+fn a_missing_component_bundle_is_named_with_what_to_do() {
+    let out = tempfile::tempdir().unwrap();
+    let report = common::build_into(&common::root().join("corpus"), "default", out.path());
+    let generation = std::fs::canonicalize(&report.dir).unwrap();
+    std::fs::remove_file(generation.join("button.bundle")).unwrap();
+    let dir = out.path().to_str().unwrap();
+    let err = common::fails(out.path(), &["doc", "button", "--bundles", dir]);
+    assert_eq!(err.matches("error:").count(), 1, "{err}");
+    assert!(err.contains("button.bundle: No such file or directory"), "{err}");
+    assert!(err.contains("the bundle set is incomplete or unreadable, copy it again or rebuild"), "{err}");
+    let out_json = common::run(out.path(), &["doc", "button", "--json", "--bundles", dir]);
+    assert_eq!(out_json.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&out_json.stdout).unwrap();
+    assert!(v["error"].as_str().unwrap().contains("button.bundle: No such file or directory"), "{v}");
+    // The other components still answer.
+    assert!(common::ok(out.path(), &["doc", "table", "--bundles", dir]).contains("table"));
+}
