@@ -200,7 +200,7 @@ impl Bundle {
         // The string's header is 1, 2, 3 or 5 bytes; 5 more decoded bytes always hold it.
         let head = 5usize.saturating_add(lead.bytes as usize);
         let mut bytes = decompress_prefix(&self.path, &raw, entry.raw_len, &what, dict.as_deref(), head)?;
-        let header = string_header(&bytes).ok_or_else(|| corrupt("not a string"))?;
+        let header = str_prefix(&bytes).ok_or_else(|| corrupt("not a string"))?;
         let end = header + lead.bytes as usize;
         if bytes.len() < end {
             return Err(corrupt("a lead longer than its text"));
@@ -517,7 +517,8 @@ fn index_map(bytes: &[u8]) -> Option<Vec<(String, std::ops::Range<usize>)>> {
     Some(out)
 }
 
-/// The length of the MessagePack string header at the start of `bytes` (any string, whatever follows it).
+/// The length of the MessagePack string header at the start of `bytes` (any string, whatever follows it: its
+/// content may go on past them).
 fn str_prefix(bytes: &[u8]) -> Option<usize> {
     match *bytes.first()? {
         0xa0..=0xbf => Some(1),
@@ -592,17 +593,6 @@ fn decompress_capped(
         return Err(corrupt(format!("{} bytes, the index says {raw_len}", bytes.len())));
     }
     Ok(bytes)
-}
-
-/// The header length of the MessagePack string that `bytes` start with (its content may go on past them).
-fn string_header(bytes: &[u8]) -> Option<usize> {
-    match *bytes.first()? {
-        0xa0..=0xbf => Some(1),
-        0xd9 => Some(2),
-        0xda => Some(3),
-        0xdb => Some(5),
-        _ => None,
-    }
 }
 
 /// Compressed bytes fed to the streaming decoder per call by [`decompress_prefix`]: zstd decodes a block once it
