@@ -511,9 +511,11 @@ impl Stage3<'_> {
             }
         };
         ctx.progress.inc(1);
-        let mut c = record.compiled.clone();
-        let diagnostics = record.diagnostics.clone();
-        let record = key.map(|_| record);
+        // Kept for the owner's files entry only with a cache (a build without one copies nothing).
+        let (mut c, diagnostics, record) = match key {
+            Some(_) => (record.compiled.clone(), record.diagnostics.clone(), Some(record)),
+            None => (record.compiled, record.diagnostics, None),
+        };
         let mut followed = false;
         if let Some(c) = &mut c
             && c.props.iter().any(|t| !t.unresolved_extends.is_empty())
