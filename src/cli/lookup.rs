@@ -54,19 +54,24 @@ fn print(view: &impl Render, json: bool) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Whether the command asked for JSON: its errors are then JSON on stdout too (`{"error": "..."}`), exit code 2.
-fn wants_json(command: &Command) -> bool {
+/// The lookup options of a command that reads bundle sets (`verify` too); `None` for the others.
+fn lookup_args(command: &Command) -> Option<&LookupArgs> {
     match command {
-        Command::Components(a) | Command::Verify(a) | Command::Diff { lookup: a, .. } => a.json,
+        Command::Components(a) | Command::Verify(a) | Command::Diff { lookup: a, .. } => Some(a),
         Command::Doc { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
         | Command::Files { lookup: a, .. }
         | Command::File { lookup: a, .. }
         | Command::Function { lookup: a, .. }
-        | Command::Search { lookup: a, .. } => a.json,
-        _ => false,
+        | Command::Search { lookup: a, .. } => Some(a),
+        _ => None,
     }
+}
+
+/// Whether the command asked for JSON: its errors are then JSON on stdout too (`{"error": "..."}`), exit code 2.
+fn wants_json(command: &Command) -> bool {
+    lookup_args(command).is_some_and(|a| a.json)
 }
 
 /// The budget an error of `command` must fit: its `--max-tokens`, else the default of its answers (search's
@@ -74,20 +79,11 @@ fn wants_json(command: &Command) -> bool {
 /// errors are not cut).
 fn error_budget(command: &Command) -> u32 {
     use mydesign_docs::budget::DEFAULT_MAX_TOKENS;
-    let asked = match command {
-        Command::Search { lookup: a, .. } => a.max_tokens.unwrap_or(mydesign_docs::search::query::DEFAULT_MAX_TOKENS),
-        Command::Components(a) | Command::Verify(a) | Command::Diff { lookup: a, .. } => {
-            a.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS)
-        }
-        Command::Doc { lookup: a, .. }
-        | Command::CodeBlock { lookup: a, .. }
-        | Command::Changelog { lookup: a, .. }
-        | Command::Files { lookup: a, .. }
-        | Command::File { lookup: a, .. }
-        | Command::Function { lookup: a, .. } => a.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
-        _ => 0,
+    let default = match command {
+        Command::Search { .. } => mydesign_docs::search::query::DEFAULT_MAX_TOKENS,
+        _ => DEFAULT_MAX_TOKENS,
     };
-    asked.min(DEFAULT_MAX_TOKENS)
+    lookup_args(command).map_or(0, |a| a.max_tokens.unwrap_or(default)).min(DEFAULT_MAX_TOKENS)
 }
 
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
@@ -115,20 +111,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Whether `command` only reads a bundle set (it may run again: [`generation_removed`]).
+/// Whether `command` only reads a bundle set (it may run again: [`generation_removed`]); `verify` reports what
+/// it finds instead.
 fn reads_a_set(command: &Command) -> bool {
-    matches!(
-        command,
-        Command::Components(_)
-            | Command::Diff { .. }
-            | Command::Doc { .. }
-            | Command::CodeBlock { .. }
-            | Command::Changelog { .. }
-            | Command::Files { .. }
-            | Command::File { .. }
-            | Command::Function { .. }
-            | Command::Search { .. }
-    )
+    lookup_args(command).is_some() && !matches!(command, Command::Verify(_))
 }
 
 /// Whether `e` is a bundle file not found: the set's generation was removed while the lookup ran (or the set is
