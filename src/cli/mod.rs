@@ -30,7 +30,10 @@ pub struct Cli {
     command: Command,
 }
 
+/// Each subcommand's arguments are built only when it is the one called (`defer`): building all of them took a
+/// lookup process ~250 KB of heap in 530 allocations and a tenth of its instructions.
 #[derive(Subcommand, Debug)]
+#[command(defer = true)]
 enum Command {
     /// Compile a design-system repository into out/<system>@<version>/.
     Build(build::BuildArgs),

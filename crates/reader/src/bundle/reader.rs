@@ -618,12 +618,17 @@ fn decompress_prefix(
         Ok(Some(n)) => return Err(corrupt(format!("{n} bytes, the index says {raw_len}"))),
         _ => return Err(corrupt("no zstd frame size".into())),
     }
-    let want = usize::try_from(raw_len).map_or(want, |n| n.min(want));
-    let mut out: Vec<u8> = Vec::with_capacity(want);
+    let whole = usize::try_from(raw_len).map_err(|_| corrupt(format!("{raw_len} bytes")))?;
+    let want = whole.min(want);
+    // zstd decodes straight into `out` (a stable output buffer must be able to hold the whole frame; only the
+    // pages written are touched): without it the decoder allocated a window as large as the frame plus two
+    // blocks (366 KB for Semi's Table document) and copied the lead out of it.
+    let mut out: Vec<u8> = Vec::with_capacity(whole);
     DECOMPRESSOR.with(|cell| {
         let mut slot = cell.borrow_mut();
         let d = slot.get_or_insert_with(zstd::zstd_safe::DCtx::create);
         d.reset(ResetDirective::SessionAndParameters).map_err(err)?;
+        d.set_parameter(zstd::zstd_safe::DParameter::StableOutBuffer(true)).map_err(err)?;
         if let Some(dict) = dict {
             d.load_dictionary(dict).map_err(err)?;
         }
@@ -642,7 +647,7 @@ fn decompress_prefix(
             }
             fed += input.pos();
             // Done: the prefix is out, the frame ended, or the input ended (a short frame is caught below).
-            if output.pos() == want || left == 0 || fed == raw.len() {
+            if output.pos() >= want || left == 0 || fed == raw.len() {
                 break Ok(());
             }
         };
@@ -650,9 +655,10 @@ fn decompress_prefix(
         let _ = d.reset(ResetDirective::SessionAndParameters);
         result
     })?;
-    if out.len() != want {
+    if out.len() < want {
         return Err(corrupt(format!("{} bytes where {want} were expected", out.len())));
     }
+    out.truncate(want);
     Ok(out)
 }
 
