@@ -56,8 +56,9 @@ fn the_manifest_bundle_has_a_head_and_one_entry_per_component() {
 
 #[test]
 fn a_lookup_by_name_never_decodes_the_whole_manifest() {
-    // The whole manifest's frame is damaged: lookups by name still answer (they read the head and one entry), the
-    // list and path lookups (which need it) say which frame is damaged.
+    // The whole manifest's frame is damaged: lookups by name and by path still answer (they read the head and one
+    // `entry/` or `files/` frame), the list and the suggestions for an unknown name (which need it) say which
+    // frame is damaged.
     let (_tmp, dir) = with_damaged_frame(keys::MANIFEST);
     let set = BundleSet::open(&dir).unwrap();
     let doc = set.doc("DatePicker", None, Detail::Normal, &[], Paging::unlimited()).unwrap();
@@ -65,7 +66,9 @@ fn a_lookup_by_name_never_decodes_the_whole_manifest() {
     assert!(set.code_block("table", 1, None, Paging::unlimited()).is_ok());
     let err = set.components(None).unwrap_err().to_string();
     assert!(err.contains("checksum mismatch in frame `manifest`"), "{err}");
-    let err = set.file("src/components/Table/Table.tsx", false, None, Paging::unlimited()).unwrap_err();
+    let file = set.file("src/components/Table/Table.tsx", false, None, Paging::unlimited()).unwrap();
+    assert_eq!(file.file.path, "src/components/Table/Table.tsx");
+    let err = set.file("src/components/Table/Tabel.tsx", false, None, Paging::unlimited()).unwrap_err();
     assert!(err.to_string().contains("checksum mismatch in frame `manifest`"), "{err}");
     // An unknown name needs the list for its suggestions: the error says why there are none.
     let err = set.component("tabel").unwrap_err().to_string();

@@ -378,7 +378,7 @@ fn rewrite_manifest(dir: &Path, edit: impl FnOnce(&mut mydesign_docs::model::Man
     use mydesign_docs::bundle::writer::BundleWriter;
     let path = dir.join("manifest.bundle");
     let old = Bundle::open(&path).unwrap();
-    let mut manifest: mydesign_docs::model::Manifest = old.get(mydesign_docs::model::keys::MANIFEST).unwrap();
+    let mut manifest = mydesign_docs::bundle::reader::read_manifest(&old).unwrap();
     edit(&mut manifest);
     let mut w = BundleWriter::new();
     w.identify(old.identity().clone());

@@ -22,6 +22,15 @@ pub mod keys {
     pub fn entry(component_key: &str) -> String {
         format!("entry/{component_key}")
     }
+    /// Prefix of the frames of `manifest.bundle` that list [`super::Manifest::files`] (format 10): each holds up to
+    /// [`super::FILES_PER_FRAME`] consecutive [`super::FileOwner`]s and is keyed by its first path, so the owner of a
+    /// path is in the last such frame whose key is not after `files/<path>` (one binary search in the bundle's
+    /// index); the `manifest` frame itself stores `files` empty.
+    pub const FILES: &str = "files/";
+    /// The frame of [`FILES`] whose first path is `first_path`.
+    pub fn files(first_path: &str) -> String {
+        format!("{FILES}{first_path}")
+    }
     /// The [`super::ChangelogMeta`] of `changelog.bundle`.
     pub const CHANGELOG: &str = "changelog";
 
@@ -123,6 +132,10 @@ impl Default for Thresholds {
     }
 }
 
+/// File owners per `files/<first path>` frame of `manifest.bundle` ([`keys::FILES`]): a lookup by path decodes
+/// one small frame (Semi's ~700 owners were 32 KB of the 77 KB manifest every `file` and `function` decoded).
+pub const FILES_PER_FRAME: usize = 64;
+
 /// `manifest.bundle`: what a bundle set holds, small enough to decode on every lookup.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -147,7 +160,9 @@ pub struct Manifest {
     /// Shared source folders that are no component (`_utils`, Semi's `base`): files served by path, listed as
     /// the pseudo-component `_shared`, never in `components`.
     pub shared: Option<ComponentEntry>,
-    /// Which component bundle stores each source file, sorted by `path`.
+    /// Which component bundle stores each source file, sorted by `path`. Stored in the `files/` frames
+    /// ([`keys::FILES`]), not in the `manifest` frame; [`crate::bundle::writer::BundleWriter::add_manifest`] and
+    /// [`crate::bundle::reader::read_manifest`] split and join them.
     pub files: Vec<FileOwner>,
     /// The changelog, when the repository has one.
     pub changelog: Option<ChangelogEntry>,
@@ -753,15 +768,69 @@ pub struct ReleaseMeta {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenMap {
     /// Tokens of each segment, in text order; they add up to the text's token count (plus one per forced cut).
+    #[serde(with = "packed_u32")]
     pub tokens: Vec<u32>,
     /// Byte offsets of extra cut points the compiler added inside segments of more than
     /// [`crate::budget::MAX_SEGMENT_TOKENS`] tokens, where both encodings' pre-tokenizers start a new piece
     /// ([`crate::budget::split_segment`]): counts across them stay exact. Ascending.
+    #[serde(with = "packed_u32")]
     pub extra: Vec<u32>,
     /// Byte offsets of forced cut points (at char boundaries) inside runs with no piece boundary for
     /// [`crate::budget::SPLIT_BYTES`] bytes (a base64 or hex line): a count across one is an upper bound, the sum
     /// of the pieces' counts plus one token of slack per forced cut. Ascending, disjoint from `extra`.
+    #[serde(with = "packed_u32")]
     pub forced: Vec<u32>,
+}
+
+/// A `Vec<u32>` stored as one MessagePack bin of unsigned LEB128 numbers (format 10, [`TokenMap`]'s fields: a
+/// segment's count takes one byte): decoded in one pass over the bytes, where an array of integers was decoded
+/// number by number (the 6,000 counts of a Semi document were 1.5 M instructions of a `code-block` lookup).
+/// Errors: a number cut short or over `u32::MAX`.
+mod packed_u32 {
+    use serde::{Deserializer, Serializer, de};
+
+    pub fn serialize<S: Serializer>(values: &[u32], s: S) -> Result<S::Ok, S::Error> {
+        let mut bytes = Vec::with_capacity(values.len());
+        for &v in values {
+            let mut v = v;
+            while v >= 0x80 {
+                bytes.push((v as u8 & 0x7f) | 0x80);
+                v >>= 7;
+            }
+            bytes.push(v as u8);
+        }
+        s.serialize_bytes(&bytes)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u32>, D::Error> {
+        struct Packed;
+        impl de::Visitor<'_> for Packed {
+            type Value = Vec<u32>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("bytes of LEB128 numbers")
+            }
+            fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Vec<u32>, E> {
+                let mut out = Vec::with_capacity(bytes.len());
+                let (mut v, mut shift) = (0u64, 0u32);
+                for &b in bytes {
+                    v |= u64::from(b & 0x7f) << shift;
+                    if b < 0x80 {
+                        out.push(u32::try_from(v).map_err(|_| E::custom("a LEB128 number over u32::MAX"))?);
+                        (v, shift) = (0, 0);
+                    } else if shift >= 28 {
+                        return Err(E::custom("a LEB128 number over u32::MAX"));
+                    } else {
+                        shift += 7;
+                    }
+                }
+                if shift != 0 {
+                    return Err(E::custom("a LEB128 number cut short"));
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_bytes(Packed)
+    }
 }
 
 impl TokenMap {

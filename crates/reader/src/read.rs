@@ -928,6 +928,9 @@ pub struct BundleSet {
     /// `tokens` frames by bundle path, decompressed and indexed by text key (each text's map is decoded when its
     /// cut points are computed): every lookup that serves a text without a map of its own reads one.
     maps: Mutex<HashMap<String, Arc<KeyedFrame>>>,
+    /// The token map decoded last (bundle path and text key): a lookup reads one text's map up to three times
+    /// (its total, [`BundleSet::whole_part`], its cut points).
+    last_map: Mutex<Option<(String, Arc<TokenMap>)>>,
     /// State that modules above this one decode once per set and keep ([`BundleSet::kept`]; the search index of
     /// `search::query`), one value per type: `read` need not know their types.
     kept: Mutex<Vec<Arc<dyn std::any::Any + Send + Sync>>>,
@@ -1709,6 +1712,7 @@ impl BundleSet {
             texts: Mutex::new(TextCache::default()),
             changelog: Mutex::new(None),
             maps: Mutex::new(HashMap::new()),
+            last_map: Mutex::new(None),
             cuts: Mutex::new(std::collections::VecDeque::new()),
             kept: Mutex::new(Vec::new()),
             note: std::sync::OnceLock::new(),
@@ -1751,12 +1755,30 @@ impl BundleSet {
         if let Some(m) = self.full.get() {
             return Ok(m);
         }
-        let m: Manifest = self.manifest_bundle.get(keys::MANIFEST)?;
+        let m = crate::bundle::reader::read_manifest(&self.manifest_bundle)?;
         if m.build_id != self.manifest.build_id || m.system != self.manifest.system {
             let path = self.manifest_bundle.path().to_string();
             return Err(BundleError::Corrupt { path, what: "manifest (its head names another build)".into() }.into());
         }
         Ok(self.full.get_or_init(|| m))
+    }
+
+    /// The key of the component whose bundle stores file `path` (exact, normalised), `None` when no component lists
+    /// it: from the whole manifest when it is decoded, else from the one `files/` frame that would hold it (format
+    /// 10), not the whole manifest.
+    ///
+    /// # Errors
+    /// A damaged `files/` frame.
+    pub(crate) fn file_owner(&self, path: &str) -> Result<Option<String>, LookupError> {
+        let find = |files: &[FileOwner]| {
+            files.binary_search_by(|f| f.path.as_str().cmp(path)).ok().map(|i| files[i].component.clone())
+        };
+        if let Some(m) = self.full.get() {
+            return Ok(find(&m.files));
+        }
+        let Some(key) = self.manifest_bundle.floor_key(keys::FILES, &keys::files(path)) else { return Ok(None) };
+        let chunk: Vec<FileOwner> = self.manifest_bundle.get(key)?;
+        Ok(find(&chunk))
     }
 
     /// The entry of the component with key `key` and its bundle's record: from the cache, else its `entry/<key>`
@@ -2152,24 +2174,72 @@ impl BundleSet {
     }
 
     fn compute_cuts(&self, bundle: &Bundle, text_key: &str, text: &str) -> Result<Cuts, LookupError> {
+        let map = self.token_map(bundle, text_key)?;
+        let corrupt = |what: String| BundleError::Corrupt { path: bundle.path().to_string(), what };
+        Cuts::new(text, &map).ok_or_else(|| corrupt(format!("token map of `{text_key}` does not fit its text")).into())
+    }
+
+    /// The stored token map of the text under `text_key`.
+    fn token_map(&self, bundle: &Bundle, text_key: &str) -> Result<Arc<TokenMap>, LookupError> {
+        let id = format!("{}\0{text_key}", bundle.path());
+        let last = || self.last_map.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, map)) = last().as_ref().filter(|(k, _)| *k == id) {
+            return Ok(map.clone());
+        }
+        let map = Arc::new(self.read_token_map(bundle, text_key)?);
+        *last() = Some((id, map.clone()));
+        Ok(map)
+    }
+
+    fn read_token_map(&self, bundle: &Bundle, text_key: &str) -> Result<TokenMap, LookupError> {
         let corrupt = |what: String| BundleError::Corrupt { path: bundle.path().to_string(), what };
         // A long text's map has a frame of its own (format 9); the others are in the `tokens` frame.
         let own = keys::tokens(text_key);
-        let map: TokenMap = if bundle.has(&own) {
-            bundle.get(&own)?
-        } else {
-            let cached = self.maps.lock().unwrap_or_else(|e| e.into_inner()).get(bundle.path()).cloned();
-            let maps = match cached {
-                Some(m) => m,
-                None => {
-                    let m = Arc::new(bundle.get_keyed(keys::TOKENS)?);
-                    self.maps.lock().unwrap_or_else(|e| e.into_inner()).insert(bundle.path().to_string(), m.clone());
-                    m
-                }
-            };
-            maps.get(text_key).ok_or_else(|| corrupt(format!("no token map for `{text_key}`")))??
+        if bundle.has(&own) {
+            return Ok(bundle.get(&own)?);
+        }
+        let cached = self.maps.lock().unwrap_or_else(|e| e.into_inner()).get(bundle.path()).cloned();
+        let maps = match cached {
+            Some(m) => m,
+            None => {
+                let m = Arc::new(bundle.get_keyed(keys::TOKENS)?);
+                self.maps.lock().unwrap_or_else(|e| e.into_inner()).insert(bundle.path().to_string(), m.clone());
+                m
+            }
         };
-        Cuts::new(text, &map).ok_or_else(|| corrupt(format!("token map of `{text_key}` does not fit its text")).into())
+        Ok(maps.get(text_key).ok_or_else(|| corrupt(format!("no token map for `{text_key}`")))??)
+    }
+
+    /// The first part of `text` when it is served whole (`ranges` is the whole text, no cursor) and its tokens fit
+    /// `room`: built from the token map's total and the text's line count, without its cut points (a scan of the
+    /// whole text: 3 M instructions of Semi's Table document, served whole by `doc --detail full` at a large
+    /// budget). The same part [`serve`] gives then. `None` when it does not apply, or the text's cut points are
+    /// kept already.
+    fn whole_part(
+        &self,
+        (bundle, key): (&Bundle, &str),
+        text: &str,
+        ranges: &[(usize, usize)],
+        room: u32,
+    ) -> Result<Option<Part>, LookupError> {
+        let id = format!("{}\0{key}", bundle.path());
+        let kept = || self.cuts.lock().unwrap_or_else(|e| e.into_inner()).iter().any(|(k, _)| *k == id);
+        if text.is_empty() || ranges != [(0, text.len())] || kept() {
+            return Ok(None);
+        }
+        let map = self.token_map(bundle, key)?;
+        if map.total() > room {
+            return Ok(None);
+        }
+        let lines = crate::line_index::line_count(text);
+        Ok(Some(Part {
+            text: text.to_string(),
+            tokens: map.total(),
+            tokens_exact: map.forced.is_empty(),
+            lines: (1, lines - u32::from(text.ends_with('\n'))),
+            text_lines: lines,
+            ..Part::default()
+        }))
     }
 
     /// Serves `ranges` of `text` as one part within the budget of `paging`, continuing its cursor when given (which
@@ -2178,12 +2248,12 @@ impl BundleSet {
         &self,
         request: &Request,
         text: &str,
-        cuts: &Cuts,
+        at: (&Bundle, &str),
         ranges: &[(usize, usize)],
         fences: &[Fence],
         paging: Paging,
     ) -> Result<(Part, Option<String>), LookupError> {
-        self.part_with(request, text, cuts, ranges, fences, paging, &|_| 0)
+        self.part_with(request, text, at, ranges, fences, paging, &|_| 0)
     }
 
     /// [`BundleSet::part`] for a view whose structured form carries more than the part's text: `lists` bounds, in
@@ -2196,48 +2266,24 @@ impl BundleSet {
         &self,
         request: &Request,
         text: &str,
-        cuts: &Cuts,
+        at: (&Bundle, &str),
         ranges: &[(usize, usize)],
         fences: &[Fence],
         paging: Paging,
         lists: &dyn Fn(&Part) -> u32,
     ) -> Result<(Part, Option<String>), LookupError> {
         let label = self.label();
-        let offset = match paging.cursor {
-            Some(c) => {
-                let cursor = Cursor::decode(c)?;
-                cursor.check(&label, request, text)?;
-                let total: usize = ranges.iter().map(|(a, b)| b.saturating_sub(*a)).sum();
-                if cursor.offset as usize >= total.max(1) {
-                    return Err(BudgetError::Malformed { why: "it points past the end of the text".into() }.into());
-                }
-                if !crate::budget::valid_offset(text, cuts, ranges, cursor.offset) {
-                    return Err(BudgetError::Malformed { why: "it does not point where a part starts".into() }.into());
-                }
-                cursor.offset
-            }
-            None => 0,
-        };
         let room = paging.budget.content();
         // The structured form's bound: the part's text, what escaping adds, and the lists beside it.
         let fits = |part: &Part| structured_tokens(part, lists) <= room;
-        let mut part = serve(text, cuts, ranges, offset, room, fences);
-        if !fits(&part) {
-            // The largest text whose structured form fits, by bisection over the text's share of the budget (the
-            // bound grows with it). Shrinking by the excess instead could end far below the budget when the lists
-            // drop as whole tables leave the part (Semi's Button props at 1,200 tokens served 11).
-            let (mut lo, mut hi) = (0, room);
-            part = serve(text, cuts, ranges, offset, 0, fences);
-            while hi - lo > 1 {
-                let mid = lo + (hi - lo) / 2;
-                let candidate = serve(text, cuts, ranges, offset, mid, fences);
-                if fits(&candidate) {
-                    (lo, part) = (mid, candidate);
-                } else {
-                    hi = mid;
-                }
-            }
-        }
+        let whole = match paging.cursor {
+            None => self.whole_part(at, text, ranges, room)?.filter(|p| fits(p)),
+            Some(_) => None,
+        };
+        let mut part = match whole {
+            Some(part) => part,
+            None => self.cut_part(request, text, at, ranges, fences, paging, &fits)?,
+        };
         // Without names beyond the envelope's, the smallest budget leaves this room, where every segment fits: a
         // chain always goes on. Beside longer names that leave less, a text is served only when it is served
         // whole, so a chain never stops at a cursor that cannot be followed at its budget: the first part is
@@ -2253,9 +2299,62 @@ impl BundleSet {
             }
         }
         part.max_tokens = paging.budget.lowered.then_some(paging.budget.max_tokens);
-        let (set, text) = (Cursor::set_id(&label), Cursor::text_id(text));
-        let next = part.next_offset.map(|offset| Cursor { set, text, request: request.clone(), offset }.encode());
+        // The text's hash only when a cursor carries it (hashing Semi's Table document was 0.25 M instructions).
+        let next = part.next_offset.map(|offset| {
+            let (set, text) = (Cursor::set_id(&label), Cursor::text_id(text));
+            Cursor { set, text, request: request.clone(), offset }.encode()
+        });
         Ok((part, next))
+    }
+
+    /// [`BundleSet::part_with`]'s part when the text is cut: from the cursor's offset (checked against `request`
+    /// and the text), the longest run of segments whose structured form `fits`.
+    #[allow(clippy::too_many_arguments)]
+    fn cut_part(
+        &self,
+        request: &Request,
+        text: &str,
+        (bundle, key): (&Bundle, &str),
+        ranges: &[(usize, usize)],
+        fences: &[Fence],
+        paging: Paging,
+        fits: &dyn Fn(&Part) -> bool,
+    ) -> Result<Part, LookupError> {
+        let cuts = self.cuts(bundle, key, text)?;
+        let offset = match paging.cursor {
+            Some(c) => {
+                let cursor = Cursor::decode(c)?;
+                cursor.check(&self.label(), request, text)?;
+                let total: usize = ranges.iter().map(|(a, b)| b.saturating_sub(*a)).sum();
+                if cursor.offset as usize >= total.max(1) {
+                    return Err(BudgetError::Malformed { why: "it points past the end of the text".into() }.into());
+                }
+                if !crate::budget::valid_offset(text, &cuts, ranges, cursor.offset) {
+                    return Err(BudgetError::Malformed { why: "it does not point where a part starts".into() }.into());
+                }
+                cursor.offset
+            }
+            None => 0,
+        };
+        let room = paging.budget.content();
+        let mut part = serve(text, &cuts, ranges, offset, room, fences);
+        if !fits(&part) {
+            // The largest text whose structured form fits, by bisection over the text's share of the budget (the
+            // bound grows with it). Shrinking by the excess instead could end far below the budget when the lists
+            // drop as whole tables leave the part (Semi's Button props at 1,200 tokens served 11).
+            let (mut lo, mut hi) = (0, room);
+            part = serve(text, &cuts, ranges, offset, 0, fences);
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                let candidate = serve(text, &cuts, ranges, offset, mid, fences);
+                if fits(&candidate) {
+                    (lo, part) = (mid, candidate);
+                } else {
+                    hi = mid;
+                }
+            }
+        }
+        Ok(part)
     }
 
     /// The document of `name` at `detail` (`normal`: the placeholder view when it is over the threshold; `full`:
@@ -2358,13 +2457,16 @@ impl BundleSet {
                 .collect::<Vec<_>>();
             (std::borrow::Cow::Borrowed(whole.as_str()), keys::doc(&doc.lang), fences)
         };
-        let cuts = self.cuts(&bundle, &key, &text)?;
-        let ranges: Vec<(usize, usize)> = if found.is_empty() {
-            vec![(0, text.len())]
+        // A text served whole needs its token map's total only, not its cut points (see `whole_part`).
+        let (ranges, total_tokens): (Vec<(usize, usize)>, u32) = if found.is_empty() {
+            (vec![(0, text.len())], self.token_map(&bundle, &key)?.total())
         } else {
-            found.iter().map(|s| (cuts.line_start(s.start_line), cuts.line_start(s.end_line + 1))).collect()
+            let cuts = self.cuts(&bundle, &key, &text)?;
+            let ranges: Vec<(usize, usize)> =
+                found.iter().map(|s| (cuts.line_start(s.start_line), cuts.line_start(s.end_line + 1))).collect();
+            let total = ranges.iter().map(|&(a, b)| cuts.tokens(a, b).0).sum();
+            (ranges, total)
         };
-        let total_tokens = ranges.iter().map(|&(a, b)| cuts.tokens(a, b).0).sum();
         // The section titles and the document's title beside the text, bounded by their bytes.
         let fields: usize =
             found.iter().map(|s| s.title.len() + crate::budget::json_escapes(&s.title) + 3).sum::<usize>()
@@ -2375,7 +2477,7 @@ impl BundleSet {
         let mut names = vec![(meta.name.as_str(), 6), (doc.path.as_str(), 2)];
         names.extend(found.iter().flat_map(|s| [(s.title.as_str(), 1), (s.slug.as_str(), 2)]));
         let paging = self.echoing(paging, &names);
-        let (part, next_cursor) = self.part_with(&request, &text, &cuts, &ranges, &fences, paging, &lists)?;
+        let (part, next_cursor) = self.part_with(&request, &text, (&bundle, &key), &ranges, &fences, paging, &lists)?;
         Ok(DocView {
             served: self.served(),
             component: meta.name.clone(),
@@ -2477,7 +2579,7 @@ impl BundleSet {
         let doc = self.pick_doc(&meta, lang)?;
         let props: Vec<PropsTable> = self.props_of(&bundle)?;
         let text = crate::view::card(&meta.name, doc, &meta.files, &props);
-        let cuts = self.cuts(&bundle, &keys::card(&doc.lang), &text)?;
+        let key = keys::card(&doc.lang);
         let request =
             Request::Doc { component: meta.key.clone(), lang: doc.lang.clone(), form: DocForm::Card, sections: vec![] };
         let props: Vec<(String, u32)> = props
@@ -2495,13 +2597,14 @@ impl BundleSet {
         // The brief and import line (also in the card's text) stay out of the JSON unless the whole card fits
         // beside them: the text's share then only grows with the budget (a larger budget never serves less; it
         // did when they came back at half the content and took the text's room).
-        let whole = u64::from(cuts.tokens(0, text.len()).0) + 2 * crate::budget::json_escapes(&text) as u64;
+        let whole = u64::from(self.token_map(&bundle, &key)?.total()) + 2 * crate::budget::json_escapes(&text) as u64;
         let lean = whole + fields as u64 > u64::from(paging.budget.content());
         if lean {
             fields = bytes(&doc.title) + lists_bound;
         }
         let lists = |_: &Part| fields as u32;
-        let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
+        let (part, next_cursor) =
+            self.part_with(&request, &text, (&bundle, &key), &[(0, text.len())], &[], paging, &lists)?;
         Ok(CardView {
             served: self.served(),
             component: meta.name.clone(),
@@ -2547,7 +2650,8 @@ impl BundleSet {
             .map(|(i, t)| (t, exact.as_ref().and_then(|c| c.get(i).cloned())))
             .unzip();
         let (text, table_spans) = crate::view::props_text_spans(&meta.name, &props);
-        let cuts = self.cuts(&bundle, &keys::props_text(&doc.lang), &text)?;
+        let key = keys::props_text(&doc.lang);
+        let cuts = self.cuts(&bundle, &key, &text)?;
         let request = Request::Doc {
             component: meta.key.clone(),
             lang: doc.lang.clone(),
@@ -2658,7 +2762,8 @@ impl BundleSet {
             let slack = reserved.saturating_sub(json_envelope(part));
             full_lists(part).saturating_sub(slack)
         };
-        let (part, next_cursor) = self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
+        let (part, next_cursor) =
+            self.part_with(&request, &text, (&bundle, &key), &[(0, text.len())], &[], paging, &lists)?;
         // A part of one segment is served even when its rows do not fit beside it structured (a row of hundreds of
         // tokens at the smallest budget): it then lists none, as its text says all, and says how many it leaves
         // out and the budget that lists them: the text form's (the part's tokens beside the envelope and the
@@ -2846,7 +2951,6 @@ impl BundleSet {
             return Err(BundleError::Corrupt { path: bundle.path().to_string(), what }.into());
         }
         let request = Request::Block { component: meta.key.clone(), lang: doc.lang.clone(), index };
-        let cuts = self.cuts(&bundle, &text_key, &whole)?;
         let fences = [Fence { index, start, end }];
         // Echoed: the component in the header, the continuation and its cursor, the JSON; the demo file's paths.
         let mut names = vec![(meta.name.as_str(), 5)];
@@ -2857,7 +2961,8 @@ impl BundleSet {
                 .flat_map(|d| [(d.path.as_str(), 2)].into_iter().chain(d.description_path.as_deref().map(|p| (p, 2)))),
         );
         let paging = self.echoing(paging, &names);
-        let (part, next_cursor) = self.part(&request, &whole, &cuts, &[(start, end)], &fences, paging)?;
+        let (part, next_cursor) =
+            self.part(&request, &whole, (&bundle, &text_key), &[(start, end)], &fences, paging)?;
         Ok(CodeBlockView {
             served: self.served(),
             component: meta.name.clone(),
@@ -2930,7 +3035,6 @@ impl BundleSet {
             .ok_or_else(|| BundleError::Corrupt { path: entry.bundle.clone(), what: "changelog pages".into() })?;
         let text: String = bundle.get_text(&keys::page(&summary.lang, page))?;
         let key = keys::page(&summary.lang, page);
-        let cuts = self.cuts(&bundle, &key, &text)?;
         let request = Request::Changelog { lang: summary.lang.clone(), page };
         // Releases whose heading is in the part (page-relative lines), each bounded by its bytes and 3 for quotes
         // and comma in the JSON list.
@@ -2943,7 +3047,7 @@ impl BundleSet {
         };
         let paging = self.echoing(paging, &[]);
         let (mut part, mut next_cursor) =
-            self.part_with(&request, &text, &cuts, &[(0, text.len())], &[], paging, &lists)?;
+            self.part_with(&request, &text, (&bundle, &key), &[(0, text.len())], &[], paging, &lists)?;
         let releases: Vec<String> =
             lang_meta.releases.iter().filter(|r| in_part(&part, r.start_line)).map(|r| r.version.clone()).collect();
         // Lines of the file, not of the page.
@@ -3018,39 +3122,45 @@ impl BundleSet {
     fn locate(&self, path: &str) -> Result<(String, Arc<Bundle>, FileMeta), LookupError> {
         let norm = path.trim().replace('\\', "/");
         let norm = norm.trim_start_matches("./").to_string();
-        let files = &self.manifest()?.files;
-        let owner = files.binary_search_by(|f| f.path.as_str().cmp(&norm)).map(|i| &files[i]).map_err(|_| {
-            // Agents often pass a partial path: suggest the paths it ends, then the files of that name.
-            let lower = norm.to_lowercase();
-            let base = lower.rsplit('/').next().unwrap_or(&lower).to_string();
-            let ends = |suffix: &str| -> Vec<String> {
-                files
-                    .iter()
-                    .filter(|f| !suffix.is_empty() && f.path.to_lowercase().ends_with(suffix))
-                    .map(|f| f.path.clone())
-                    .take(5)
-                    .collect()
-            };
-            let mut by_name = ends(&format!("/{lower}"));
-            if by_name.is_empty() {
-                by_name = ends(&base);
-            }
-            if by_name.is_empty() {
-                by_name = closest(&norm, files.iter().map(|f| f.path.as_str()), 5);
-            }
-            LookupError::UnknownPath {
-                path: echo(path),
-                system: self.manifest.system.clone(),
-                version: self.manifest.version.clone(),
-                suggestions: by_name,
-            }
-        })?;
-        let (bundle, meta) = self.component_meta(&owner.component)?;
+        let owner = match self.file_owner(&norm)? {
+            Some(owner) => owner,
+            None => return Err(self.unknown_path(path, &norm)?),
+        };
+        let (bundle, meta) = self.component_meta(&owner)?;
         let file = meta.files.iter().find(|f| f.path == norm).cloned().ok_or_else(|| BundleError::Corrupt {
             path: bundle.path().to_string(),
             what: format!("file list (no `{norm}`)"),
         })?;
         Ok((norm, bundle, file))
+    }
+
+    /// The error for a path no component lists (`norm`, normalised from `path`), suggesting what it could be.
+    fn unknown_path(&self, path: &str, norm: &str) -> Result<LookupError, LookupError> {
+        let files = &self.manifest()?.files;
+        // Agents often pass a partial path: suggest the paths it ends, then the files of that name.
+        let lower = norm.to_lowercase();
+        let base = lower.rsplit('/').next().unwrap_or(&lower).to_string();
+        let ends = |suffix: &str| -> Vec<String> {
+            files
+                .iter()
+                .filter(|f| !suffix.is_empty() && f.path.to_lowercase().ends_with(suffix))
+                .map(|f| f.path.clone())
+                .take(5)
+                .collect()
+        };
+        let mut by_name = ends(&format!("/{lower}"));
+        if by_name.is_empty() {
+            by_name = ends(&base);
+        }
+        if by_name.is_empty() {
+            by_name = closest(norm, files.iter().map(|f| f.path.as_str()), 5);
+        }
+        Ok(LookupError::UnknownPath {
+            path: echo(path),
+            system: self.manifest.system.clone(),
+            version: self.manifest.version.clone(),
+            suggestions: by_name,
+        })
     }
 
     /// File `path`: its skeleton when it has one, unless `full` or a line range is given; binary files have no
@@ -3100,7 +3210,6 @@ impl BundleSet {
         }
         let key = if skeleton { keys::skeleton(&norm) } else { keys::file(&norm) };
         let text = self.text(&bundle, &key)?;
-        let cuts = self.cuts(&bundle, &key, &text)?;
         let range = match lines {
             None => (0, text.len()),
             Some((start, end)) => {
@@ -3113,6 +3222,7 @@ impl BundleSet {
                     let end = if end == u32::MAX { start } else { end };
                     return Err(LookupError::LineRange { path: norm, start, end, lines: last });
                 }
+                let cuts = self.cuts(&bundle, &key, &text)?;
                 (cuts.line_start(start), cuts.line_start(end.min(last) + 1))
             }
         };
@@ -3138,8 +3248,9 @@ impl BundleSet {
             }
             e => e,
         };
-        let (mut part, mut next_cursor) =
-            self.part(&request, &text, &cuts, &[range], &[], lowered(envelope)).map_err(|e| raised(e, envelope))?;
+        let (mut part, mut next_cursor) = self
+            .part(&request, &text, (&bundle, &key), &[range], &[], lowered(envelope))
+            .map_err(|e| raised(e, envelope))?;
         let bounds = view.functions.iter().map(FunctionSize::bound);
         let kept = if !first_part {
             0
@@ -3152,7 +3263,8 @@ impl BundleSet {
         } else {
             let quarter = paging.budget.content().saturating_sub(envelope) / 4;
             // When the names' quarter leaves no room for the first lines, the part keeps the whole share.
-            if let Ok(smaller) = self.part(&request, &text, &cuts, &[range], &[], lowered(envelope + quarter)) {
+            if let Ok(smaller) = self.part(&request, &text, (&bundle, &key), &[range], &[], lowered(envelope + quarter))
+            {
                 (part, next_cursor) = smaller;
             }
             let json = part.tokens + 2 * crate::budget::json_escapes(&part.text) as u32;
@@ -3270,11 +3382,11 @@ impl BundleSet {
             let what = format!("function `{}` span", merged.qualified);
             return Err(BundleError::Corrupt { path: bundle.path().to_string(), what }.into());
         }
-        let cuts = self.cuts(&bundle, &keys::file(&norm), &text)?;
+        let file_key = keys::file(&norm);
         let request = Request::Function { path: norm.clone(), qualified: merged.qualified.clone() };
         // Echoed: in the header, the continuation and its cursor, the JSON.
         let paging = self.echoing(paging, &[(norm.as_str(), 5), (merged.qualified.as_str(), 5)]);
-        let (part, next_cursor) = self.part(&request, &text, &cuts, &[(start, end)], &[], paging)?;
+        let (part, next_cursor) = self.part(&request, &text, (&bundle, &file_key), &[(start, end)], &[], paging)?;
         Ok(FunctionView {
             served: self.served(),
             path: norm,

@@ -30,9 +30,9 @@ use serde::{Deserialize, Serialize};
 /// First 8 bytes of every bundle file.
 pub const MAGIC: [u8; 8] = [0x89, b'M', b'Y', b'D', b'B', 0x0D, 0x0A, 0x1A];
 /// Format version written by this build.
-pub const FORMAT_VERSION: u16 = 9;
+pub const FORMAT_VERSION: u16 = 10;
 /// Oldest format version this reader accepts.
-pub const OLDEST_SUPPORTED: u16 = 9;
+pub const OLDEST_SUPPORTED: u16 = 10;
 /// The cut-point rule the stored token maps depend on (`Manifest::cut_rule`): where
 /// [`crate::budget::cut_points`] cuts a text (line starts except blank lines and lines starting with `/`, word ends
 /// inside lines over 1 KiB) and the compiler's finer cuts of segments over 64 tokens

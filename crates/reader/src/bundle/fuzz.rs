@@ -214,7 +214,7 @@ fn reseal(path: &Path, frame: usize, mutations: &[Mutation]) -> Option<Vec<u8>> 
 fn edit_manifest(manifest_bytes: &[u8], edit: impl FnOnce(&mut Manifest)) -> Option<Vec<u8>> {
     let (_tmp, dir) = write_set(&[("manifest.bundle".into(), manifest_bytes.to_vec())]);
     let b = Bundle::open(&dir.join("manifest.bundle")).ok()?;
-    let mut m: Manifest = b.get(keys::MANIFEST).ok()?;
+    let mut m = crate::bundle::reader::read_manifest(&b).ok()?;
     edit(&mut m);
     let mut w = BundleWriter::new();
     w.identify(b.identity().clone());
@@ -373,6 +373,7 @@ fn decode_typed(b: &Bundle, file: &str) {
         let _ = match k {
             keys::MANIFEST | keys::HEAD if file == "manifest.bundle" => b.get::<Manifest>(k).map(drop),
             k if k.starts_with("entry/") => b.get::<ComponentLookup>(k).map(drop),
+            k if k.starts_with(keys::FILES) => b.get::<Vec<FileOwner>>(k).map(drop),
             "component" => b.get::<ComponentMeta>(k).map(drop),
             k if k.starts_with("tokens/") => b.get::<TokenMap>(k).map(drop),
             "tokens" => b.get::<TokenMaps>(k).map(drop).and(b.get_keyed(k).map(|maps| {

@@ -29,6 +29,7 @@ use super::format::{
     BundleError, FORMAT_VERSION, FrameEntry, HEADER_LEN, Identity, Index, Lead, MAGIC, MAX_FRAME_BYTES,
     MAX_INDEX_BYTES, OLDEST_SUPPORTED, ZSTD_DICT_MAGIC, offset,
 };
+use crate::model::{FileOwner, Manifest, keys};
 
 /// An open bundle: the open file, its size and header checksum when opened, and its decoded index.
 pub struct Bundle {
@@ -126,6 +127,13 @@ impl Bundle {
     /// `key` exists and has one: for tools and tests that look at how a bundle is stored.
     pub fn frame_dictionary(&self, key: &str) -> Option<&str> {
         self.entry(key).and_then(|e| e.dict.as_deref())
+    }
+
+    /// The last frame key that starts with `prefix` and is not after `key` (byte order, as the index is sorted):
+    /// the frame of a sorted list split into frames keyed by their first item that would hold `key`.
+    pub fn floor_key(&self, prefix: &str, key: &str) -> Option<&str> {
+        let at = self.index.partition_point(|e| e.key.as_str() <= key);
+        at.checked_sub(1).map(|i| self.index[i].key.as_str()).filter(|k| k.starts_with(prefix))
     }
 
     fn entry(&self, key: &str) -> Option<&FrameEntry> {
@@ -541,6 +549,28 @@ pub(super) fn str_header(bytes: &[u8]) -> Option<usize> {
         _ => return None,
     };
     (header.checked_add(len)? == bytes.len()).then_some(header)
+}
+
+/// The whole [`Manifest`] of `manifest.bundle` `b`: its `manifest` frame with [`Manifest::files`] joined from the
+/// `files/` frames ([`keys::FILES`], format 10) in key order.
+///
+/// # Errors
+/// As [`Bundle::get`]; `Corrupt` when a `files/` frame is empty or not keyed by its first path, or the paths are not
+/// strictly ascending.
+pub fn read_manifest(b: &Bundle) -> Result<Manifest, BundleError> {
+    let mut manifest: Manifest = b.get(keys::MANIFEST)?;
+    for key in b.keys().filter(|k| k.starts_with(keys::FILES)) {
+        let chunk: Vec<FileOwner> = b.get(key)?;
+        let first = chunk.first().map(|f| keys::files(&f.path));
+        let ascending = chunk.windows(2).all(|w| w[0].path < w[1].path)
+            && manifest.files.last().zip(chunk.first()).is_none_or(|(a, b)| a.path < b.path);
+        if first.as_deref() != Some(key) || !ascending {
+            let what = format!("frame `{key}` (file owners not keyed by their first path, or out of order)");
+            return Err(BundleError::Corrupt { path: b.path().to_string(), what });
+        }
+        manifest.files.extend(chunk);
+    }
+    Ok(manifest)
 }
 
 fn check_xxh3(path: &str, bytes: &[u8], want: u64, what: &str) -> Result<(), BundleError> {

@@ -307,17 +307,22 @@ impl BundleWriter {
         Ok(())
     }
 
-    /// Adds the frames of `manifest.bundle` (format 6): the whole [`Manifest`] (`manifest`: lists, search, `verify`),
-    /// its head (`head`: what opening a set decodes) and one `entry/<key>` [`crate::model::ComponentLookup`] per component (what
-    /// a lookup by name decodes, found by binary search in the sorted index).
+    /// Adds the frames of `manifest.bundle` (format 6): the whole [`Manifest`] but its file owners (`manifest`:
+    /// lists, search, `verify`), its head (`head`: what opening a set decodes), one `entry/<key>`
+    /// [`crate::model::ComponentLookup`] per component (what a lookup by name decodes, found by binary search in the
+    /// sorted index) and the file owners in `files/<first path>` frames of [`crate::model::FILES_PER_FRAME`]
+    /// (format 10: what a lookup by path decodes). [`super::reader::read_manifest`] joins them back.
     ///
     /// # Errors
     /// As [`Frame::new`].
     pub fn add_manifest(&mut self, manifest: &Manifest) -> std::io::Result<()> {
-        self.add(keys::MANIFEST, manifest)?;
+        self.add(keys::MANIFEST, &Manifest { files: Vec::new(), ..manifest.clone() })?;
         self.add(keys::HEAD, &manifest.head())?;
         for lookup in manifest.lookups() {
             self.add(keys::entry(&lookup.entry.key), &lookup)?;
+        }
+        for chunk in manifest.files.chunks(crate::model::FILES_PER_FRAME) {
+            self.add(&keys::files(&chunk[0].path), &chunk)?;
         }
         Ok(())
     }

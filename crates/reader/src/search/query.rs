@@ -1273,11 +1273,7 @@ impl BundleSet {
         match g.kind {
             Kind::Doc | Kind::Code | Kind::Function => {
                 let (file, key) = if g.kind == Kind::Function {
-                    let files = &self.manifest()?.files;
-                    let owner = files
-                        .binary_search_by(|f| f.path.as_str().cmp(&src.path))
-                        .map(|i| files[i].component.clone())
-                        .map_err(|_| corrupt(&ix.bundle, "function source"))?;
+                    let owner = self.file_owner(&src.path)?.ok_or_else(|| corrupt(&ix.bundle, "function source"))?;
                     (self.component(&owner)?.bundle.clone(), crate::model::keys::file(&src.path))
                 } else {
                     (self.component(&src.component)?.bundle.clone(), crate::model::keys::doc(&src.lang))
