@@ -322,7 +322,7 @@ impl BundleWriter {
             self.add(keys::entry(&lookup.entry.key), &lookup)?;
         }
         for chunk in manifest.files.chunks(crate::model::FILES_PER_FRAME) {
-            self.add(&keys::files(&chunk[0].path), &chunk)?;
+            self.add(keys::files(&chunk[0].path), &chunk)?;
         }
         Ok(())
     }
