@@ -21,7 +21,7 @@ use super::format::MANIFEST_KEY;
 use super::writer::{BundleWriter, Frame};
 use super::{Bundle, BundleError};
 use crate::budget::Budget;
-use crate::model::{Manifest, keys};
+use crate::model::Manifest;
 use crate::read::{BundleSet, Detail, Paging};
 use crate::render::Render;
 use crate::search::query::SearchOptions;
