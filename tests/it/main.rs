@@ -6,6 +6,7 @@
 mod common;
 
 mod budget;
+mod copies;
 mod crates;
 mod cursor_fuzz;
 mod detect;

@@ -402,20 +402,21 @@ impl Paging<'_> {
     }
 }
 
-/// The `--bundles` directory of this CLI process when it is not the default `out` (kept here, below `render`, whose
-/// printed commands repeat it, so that the budget can reserve its bytes).
-static CLI_BUNDLES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+/// The `--bundles` directories of this CLI process (in the order given) when they are not the default `out` alone
+/// (kept here, below `render`, whose printed commands repeat them, so that the budget can reserve their bytes).
+static CLI_BUNDLES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
 
-/// Records the CLI's `--bundles` directory ([`crate::render::set_cli_bundles`]); the default `out` is not recorded.
-pub(crate) fn record_cli_bundles(dir: &str) {
-    if dir != "out" {
-        let _ = CLI_BUNDLES.set(dir.to_string());
+/// Records the CLI's `--bundles` directories ([`crate::render::set_cli_bundles`]); the default `out` alone (or
+/// none) is not recorded.
+pub(crate) fn record_cli_bundles(dirs: &[String]) {
+    if !dirs.is_empty() && dirs != ["out"] {
+        let _ = CLI_BUNDLES.set(dirs.to_vec());
     }
 }
 
-/// The CLI's `--bundles` directory, if recorded.
-pub(crate) fn cli_bundles() -> Option<&'static str> {
-    CLI_BUNDLES.get().map(String::as_str)
+/// The CLI's `--bundles` directories, if recorded.
+pub(crate) fn cli_bundles() -> Option<&'static [String]> {
+    CLI_BUNDLES.get().map(Vec::as_slice)
 }
 
 /// [`BudgetError::TooSmallForNames`] for `request` under `paging`, whose first part needs `need` tokens of content
@@ -961,6 +962,48 @@ pub struct Library {
     pins: HashMap<String, String>,
     /// What the last listing saw, to tell when to list again.
     listed: Mutex<Listing>,
+    /// Where [`Library::fallback`] says that a damaged copy was left out for another (default: stderr, as
+    /// `warning: …`; `serve` logs it instead: [`Library::on_fallback`]).
+    notice: Box<dyn Fn(&str) + Send + Sync>,
+}
+
+/// The copies of a version that the lookup running on this thread under [`Library::fallback`] leaves out.
+#[derive(Default)]
+struct FallbackScope {
+    /// Copies (their entry directories) whose bundles were found damaged during this lookup.
+    left_out: Vec<PathBuf>,
+    /// The copies that another copy of their version could stand in for, when the scope began.
+    spare: Vec<PathBuf>,
+}
+
+thread_local! {
+    /// The scope of the [`Library::fallback`] running on this thread, if any: [`Library::select`] (through
+    /// `open_entry`) skips its `left_out` copies, wherever the lookup calls it (a search of several systems and a
+    /// comparison of two versions select sets themselves).
+    static FALLBACK: std::cell::RefCell<Option<FallbackScope>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The bundle file a [`BundleError`] names.
+fn damaged_file(e: &BundleError) -> &str {
+    match e {
+        BundleError::Io { path, .. }
+        | BundleError::NotABundle { path }
+        | BundleError::UnsupportedVersion { path, .. }
+        | BundleError::Truncated { path, .. }
+        | BundleError::ChecksumMismatch { path, .. }
+        | BundleError::Corrupt { path, .. }
+        | BundleError::UnknownCutRule { path, .. }
+        | BundleError::NewerWriter { path, .. }
+        | BundleError::WrongBundle { path, .. }
+        | BundleError::MissingFrame { path, .. } => path,
+    }
+}
+
+/// Whether `set` is a copy that a lookup running under [`Library::fallback`] can replace by another copy of its
+/// version: a search of several systems then returns the set's damaged-bundle error (for the fallback to answer
+/// from the other copy) instead of leaving the set out.
+pub fn has_spare_copy(set: &BundleSet) -> bool {
+    FALLBACK.with(|f| f.borrow().as_ref().is_some_and(|scope| scope.spare.iter().any(|d| d == set.dir())))
 }
 
 /// The directories holding sets (not sets given directly) with their modification times when last listed, and
@@ -1050,6 +1093,7 @@ impl Library {
             open: Mutex::new(open),
             pins: HashMap::new(),
             listed: Mutex::new(Listing { stamps, at }),
+            notice: Box::new(|message| eprintln!("warning: {message}")),
         })
     }
 
@@ -1216,15 +1260,116 @@ impl Library {
         self.open_entry(system, version)
     }
 
+    /// Says through `notice` (instead of on stderr) when [`Library::fallback`] answers from another copy of a
+    /// version because a bundle of the first is damaged: `serve` logs it.
+    pub fn on_fallback(&mut self, notice: impl Fn(&str) + Send + Sync + 'static) {
+        self.notice = Box::new(notice);
+    }
+
+    /// Runs `lookup` (which selects its sets from this library) and, when it fails because a bundle of a set is
+    /// damaged (any [`BundleError`]: a frame's checksum, a truncated or swapped file, a missing bundle) while
+    /// another copy of the same `system@version` (the same set in another `--bundles` directory) opens, runs it
+    /// again with the damaged copy left out, until it succeeds or no copy is left; each copy left out is said
+    /// ([`Library::on_fallback`]) once the lookup succeeded, naming the damaged bundle and the copy that answered.
+    /// The one place every lookup kind falls back (the CLI's and the server's): a copy whose manifest opens but
+    /// whose bundles are damaged inside is otherwise served first, in `--bundles` order.
+    ///
+    /// A lookup that fails otherwise (an unknown name, a budget) is not run again; with no version in two copies
+    /// the lookup runs once, as without this.
+    ///
+    /// # Errors
+    /// `lookup`'s last error.
+    pub fn fallback<T>(&self, mut lookup: impl FnMut() -> Result<T, LookupError>) -> Result<T, LookupError> {
+        let nested = FALLBACK.with(|f| f.borrow().is_some());
+        let spare = if nested { Vec::new() } else { self.spare_copies() };
+        if spare.is_empty() {
+            return lookup();
+        }
+        /// Ends the scope however the lookup ends (a panic in a server's tool included).
+        struct Reset;
+        impl Drop for Reset {
+            fn drop(&mut self) {
+                FALLBACK.with(|f| *f.borrow_mut() = None);
+            }
+        }
+        FALLBACK.with(|f| *f.borrow_mut() = Some(FallbackScope { left_out: Vec::new(), spare }));
+        let _reset = Reset;
+        let mut said: Vec<(String, String, PathBuf, String)> = Vec::new();
+        loop {
+            let result = lookup();
+            let damaged = match &result {
+                Err(LookupError::Bundle(e)) => self.copy_holding(damaged_file(e)).map(|c| (c, e.to_string())),
+                _ => None,
+            };
+            let Some(((system, version, dir), why)) = damaged else {
+                if result.is_ok() {
+                    for (system, version, dir, why) in &said {
+                        // The copy that answered: the first of the version's copies not left out that opens.
+                        let answered = self.open_entry(system, version).map(|s| s.dir().to_path_buf());
+                        let answered =
+                            answered.map_or_else(|_| "another copy".to_string(), |d| d.display().to_string());
+                        (self.notice)(&format!(
+                            "{system} {version} in {}: a bundle is damaged ({why}); answered from the copy in \
+                             {answered} (copy the damaged set again or rebuild it)",
+                            dir.display()
+                        ));
+                    }
+                }
+                return result;
+            };
+            let again = FALLBACK.with(|f| {
+                let mut scope = f.borrow_mut();
+                let Some(scope) = scope.as_mut() else { return true };
+                let again = scope.left_out.contains(&dir);
+                scope.left_out.push(dir.clone());
+                again
+            });
+            // A copy left out already (the lookup did not select again): its error is the answer.
+            if again {
+                return result;
+            }
+            // Another copy of the version must open, else the damaged copy's error is the answer.
+            if self.open_entry(&system, &version).is_err() {
+                return result;
+            }
+            said.push((system, version, dir, why));
+        }
+    }
+
+    /// The copies (entry directories) of every version held by several directories, each of which another copy of
+    /// its version could stand in for.
+    fn spare_copies(&self) -> Vec<PathBuf> {
+        let entries = self.entries();
+        let twin = |i: usize| {
+            let (s, v, _) = &entries[i];
+            let same = |j: usize| entries.get(j).is_some_and(|(s2, v2, _)| s2 == s && v2 == v);
+            same(i + 1) || (i > 0 && same(i - 1))
+        };
+        (0..entries.len()).filter(|&i| twin(i)).map(|i| entries[i].2.clone()).collect()
+    }
+
+    /// The entry `(system, version, directory)` of the open set whose generation holds the bundle file `file`
+    /// (a path as the set's bundles are opened: under its resolved directory), if it is one of several copies.
+    fn copy_holding(&self, file: &str) -> Option<(String, String, PathBuf)> {
+        let dir = {
+            let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+            open.iter().find(|(_, set)| Path::new(file).starts_with(&set.pinned)).map(|(d, _)| d.clone())?
+        };
+        let spare = FALLBACK.with(|f| f.borrow().as_ref().is_some_and(|s| s.spare.contains(&dir)));
+        let entries = self.entries();
+        spare.then(|| entries.iter().find(|(_, _, d)| *d == dir).cloned()).flatten()
+    }
+
     /// The set `system@version` of the entries, opened once and kept: the first of its copies (one per directory
     /// holding it, in the order given) that opens; a copy that does not is left out ([`Library::unopened_copies`]
-    /// names it).
+    /// names it), and so is a copy that a [`Library::fallback`] running on this thread found damaged.
     ///
     /// # Errors
     /// When no copy opens, the first copy's error (which names its directory).
     fn open_entry(&self, system: &str, version: &str) -> Result<Arc<BundleSet>, LookupError> {
         let mut first_error = None;
-        for dir in self.copies(system, version) {
+        let left_out = FALLBACK.with(|f| f.borrow().as_ref().map(|s| s.left_out.clone()).unwrap_or_default());
+        for dir in self.copies(system, version).into_iter().filter(|d| !left_out.contains(d)) {
             match self.open_dir(&dir) {
                 Ok(set) => return Ok(set),
                 Err(e) => {
@@ -2117,9 +2262,13 @@ impl BundleSet {
             (self.manifest.version.as_str(), ECHO_CALLS + 1),
             (lang, ECHO_CALLS + 1),
         ];
-        let bundles = cli_bundles().map_or(0, |d| {
-            let words = crate::budget::bound(&format!("'{d}'")).saturating_sub(CLI_BUNDLES_FREE_TOKENS);
-            words.saturating_mul(ECHO_CALLS)
+        let bundles = cli_bundles().map_or(0, |dirs| {
+            // The first directory's words with its quotes; each further one's with its ` --bundles `.
+            let words = dirs.iter().enumerate().fold(0u32, |sum, (i, d)| {
+                let arg = if i == 0 { format!("'{d}'") } else { format!(" --bundles '{d}'") };
+                sum.saturating_add(crate::budget::bound(&arg))
+            });
+            words.saturating_sub(CLI_BUNDLES_FREE_TOKENS).saturating_mul(ECHO_CALLS)
         });
         let echo =
             crate::budget::echo_tokens(all).saturating_add(crate::budget::set_echo_tokens(set)).saturating_add(bundles);

@@ -225,6 +225,13 @@ fn unreadable(e: &LookupError) -> bool {
     !matches!(e, LookupError::UnknownComponent { .. } | LookupError::UnknownLang { .. } | LookupError::Budget(_))
 }
 
+/// Whether `e`, met while searching `set`, leaves out what it concerns (said in `skipped`) rather than failing the
+/// search: an unreadable part, unless it is a damaged bundle of a copy another copy can stand in for
+/// ([`crate::read::has_spare_copy`]), which [`Library::fallback`] answers from instead.
+fn left_out(e: &LookupError, set: &BundleSet) -> bool {
+    unreadable(e) && !(matches!(e, LookupError::Bundle(_)) && crate::read::has_spare_copy(set))
+}
+
 /// The decoded parts of a set's `search.bundle`, loaded as queries need them and kept.
 pub struct SearchIndex {
     bundle: Arc<Bundle>,
@@ -843,7 +850,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
                 first_error.get_or_insert(e);
             }
             // One set's unreadable index among several: the others are searched, and the answer says so.
-            Err(e) if several && unreadable(&e) => {
+            Err(e) if several && left_out(&e, set) => {
                 skipped.push(skipped_entry(&format!("{}@{} search index", set.head().system, set.head().version), &e));
                 first_error.get_or_insert(e);
             }
@@ -909,7 +916,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         let mut hit = match set.hit(&parts[i].1.ix, &g, 0).and_then(readable) {
             Ok(hit) => hit,
             // A damaged component bundle: its hits are left out, said once per bundle.
-            Err(e) if unreadable(&e) => {
+            Err(e) if left_out(&e, set) => {
                 let entry = skipped_entry(&set.hit_source(&parts[i].1.ix, &g), &e);
                 if !skipped.contains(&entry) {
                     skipped.push(entry);
@@ -1070,7 +1077,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         }
         let text = match set.hit_text(ix, g, &hit.spans) {
             Ok(text) => text,
-            Err(e) if unreadable(&e) => {
+            Err(e) if left_out(&e, set) => {
                 // Listed without its text (its call names the damage when made), and said so while it fits.
                 let entry = skipped_entry(&set.hit_source(ix, g), &e);
                 let cost = bound(&format!("[skipped, unreadable: {entry}]\n")) + 3;
