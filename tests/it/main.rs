@@ -25,6 +25,7 @@ mod release;
 mod robustness;
 mod sample;
 mod search;
+mod small_budgets;
 mod sweep;
 mod tokens;
 mod trial;
