@@ -132,3 +132,58 @@ fn a_search_of_two_systems_lists_its_first_hit_at_300_tokens() {
         }
     }
 }
+
+/// The CLI's error message (stderr without `error: `) of `args` on the set in `dir`, at 300 tokens.
+fn error_at_300(dir: &std::path::Path, args: &[&str]) -> String {
+    let bundles = dir.to_str().unwrap();
+    let err = common::fails(dir, &[args, &["--bundles", bundles, "--max-tokens", "300"][..]].concat());
+    err.trim_end().strip_prefix("error: ").unwrap_or_else(|| panic!("{args:?}: {err}")).to_string()
+}
+
+/// Item 4: an unknown name's error at 300 tokens names the nearest names first, before the byte bound cuts the
+/// list: a component one letter swapped, a section one letter short, a function one letter off, a language; and a
+/// very long wrong name is echoed shortened (80 characters with `…`).
+#[test]
+fn errors_at_300_tokens_name_the_nearest_names_first() {
+    let Some(semi) = common::semi() else { return };
+    let dir = &semi.report.dir;
+    let err = error_at_300(dir, &["doc", "tabel"]);
+    assert!(err.starts_with("unknown component `tabel` in semi 2.90.10; did you mean: table, "), "{err}");
+    let err = error_at_300(dir, &["code-block", "tabel", "3"]);
+    assert!(err.starts_with("unknown component `tabel` in semi 2.90.10; did you mean: table, "), "{err}");
+    // No name close enough to suggest: the nearest of the first names listed.
+    let err = error_at_300(dir, &["doc", "tooltipz-popover-x"]);
+    assert!(err.contains("components: popover, tooltip, "), "{err}");
+    // The English table has four sections with the word `Filter`; one of them first.
+    let err = error_at_300(dir, &["doc", "table", "--section", "filtr", "--lang", "en-US"]);
+    let listed = err.split_once("its sections (tokens): ").unwrap_or_else(|| panic!("{err}")).1;
+    assert!(
+        listed.starts_with("Filter Confirm Mode (filter-confirm-mode) ") || listed.starts_with("Custom Filter"),
+        "{err}"
+    );
+    let err = error_at_300(dir, &["doc", "table", "--section", "rowselectoin"]);
+    let listed = err.split_once("its sections (tokens): ").unwrap_or_else(|| panic!("{err}")).1;
+    assert!(listed.starts_with("rowSelection (rowselection) "), "{err}");
+    let path = "packages/semi-foundation/table/foundation.ts";
+    let err = error_at_300(dir, &["function", path, "handleSrot"]);
+    assert!(
+        err.starts_with(&format!("no function `handleSrot` in `{path}`; did you mean: TableFoundation.handleSort, ")),
+        "{err}"
+    );
+    let err = error_at_300(dir, &["file", "packages/semi-foundation/table/foundaton.ts"]);
+    assert!(err.contains(&format!("did you mean: {path}")), "{err}");
+    let err = error_at_300(dir, &["doc", "table", "--lang", "cn"]);
+    assert!(err.ends_with("available: zh-CN, en-US"), "{err}");
+    let err = error_at_300(dir, &["search", "table", "--lang", "zh-TW"]);
+    assert!(err.ends_with("languages: zh-CN, en-US"), "{err}");
+    // A wrong name of 300 characters: echoed as its first 79 and `…` (at 300 tokens the message is then cut in
+    // the middle, naming the budget that shows it whole: 359).
+    let long = format!("tabel{}", "x".repeat(295));
+    let err = error_at_300(dir, &["doc", &long]);
+    assert!(err.contains("(cut to fit max_tokens 300; max_tokens 359 shows the whole message)"), "{err}");
+    let bundles = dir.to_str().unwrap();
+    let err = common::fails(dir, &["doc", &long, "--bundles", bundles, "--max-tokens", "359"]);
+    let echoed =
+        format!("error: unknown component `tabel{}…` in semi 2.90.10; it has 101 components: ", "x".repeat(74));
+    assert!(err.starts_with(&echoed) && !err.contains("cut to fit"), "{err}");
+}

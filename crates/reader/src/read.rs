@@ -200,7 +200,8 @@ pub enum LookupError {
         lang: String,
         /// The names not found, quoted.
         asked: Vec<String>,
-        /// `title (slug) N` for each H2–H4 section, indented by level.
+        /// `title (slug) N` for each H2–H4 section, the nearest to the names asked first ([`similarity`]; the
+        /// document's order among equals).
         available: Vec<String>,
     },
     /// A section name that several headings of the document answer to.
@@ -334,6 +335,9 @@ impl LookupError {
             }
             LookupError::AmbiguousFunction { path, candidates, .. } => {
                 Some(Listing { items: candidates, sep: ", ", all: functions(path) })
+            }
+            LookupError::UnknownComponent { suggestions, .. } => {
+                Some(Listing { items: suggestions, sep: ", ", all: "`components`, MCP: list_components".to_string() })
             }
             LookupError::UnknownPath { suggestions, .. } => Some(Listing {
                 items: suggestions,
@@ -494,6 +498,55 @@ pub fn closest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>, m
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
     scored.dedup_by(|a, b| a.1 == b.1);
     scored.into_iter().take(max).map(|(_, c)| c.to_string()).collect()
+}
+
+/// How close `candidate` is to `query`, for ordering the names an unknown-name error lists (best first, so that a
+/// list cut to fit the budget keeps the nearest): the best normalized Damerau-Levenshtein similarity of the whole
+/// query or one of its words to the whole candidate, to its last segment (after the last `.` or `/`) or to one of
+/// its words (words split on anything but letters and digits: `filtr` is near `Custom Filter Rendering`), plus 1
+/// when one contains the other; a small share of the whole query's similarity to the whole candidate breaks ties
+/// between candidates sharing a word. Case is ignored; 0 for an empty query or one over [`MAX_NAME_CHARS`].
+pub fn similarity(query: &str, candidate: &str) -> f64 {
+    let q = query.trim().to_lowercase();
+    if q.is_empty() || q.chars().count() > MAX_NAME_CHARS {
+        return 0.0;
+    }
+    let c = candidate.to_lowercase();
+    let whole = strsim::normalized_damerau_levenshtein(&q, &c);
+    let words = |s: &str| {
+        s.split(|ch: char| !ch.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect::<Vec<_>>()
+    };
+    let mut theirs = words(&c);
+    theirs.push(c.rsplit(['.', '/']).next().unwrap_or(&c).to_string());
+    let mut ours = words(&q);
+    ours.push(q.clone());
+    let best = ours
+        .iter()
+        .flat_map(|o| theirs.iter().map(move |t| strsim::normalized_damerau_levenshtein(o, t)))
+        .fold(whole, f64::max);
+    let inside = c.contains(&q) || (c.len() * 2 >= q.len() && q.contains(&c));
+    best + f64::from(u8::from(inside)) + whole / 8.0
+}
+
+/// The [`similarity`] under which a name is not near at all: such names keep their order, after the near ones
+/// (a query like `nope` leaves a list in its own order).
+const NEAR: f64 = 0.5;
+
+/// `names` nearest to `query` first ([`similarity`]), joined with `, `: the languages an unknown-language error
+/// names.
+pub(crate) fn nearest_first<S: AsRef<str>>(query: &str, names: impl IntoIterator<Item = S>) -> String {
+    let mut names: Vec<S> = names.into_iter().collect();
+    by_similarity(&[query], &mut names, |n| n.as_ref());
+    names.iter().map(AsRef::as_ref).collect::<Vec<&str>>().join(", ")
+}
+
+/// `items` ordered by [`similarity`] of `key(item)` to the nearest of `queries`, best first; ties keep their order.
+fn by_similarity<T>(queries: &[&str], items: &mut [T], key: impl Fn(&T) -> &str) {
+    // A stable sort by a fixed-point key (scores are at most 2.125).
+    items.sort_by_cached_key(|t| {
+        let score = queries.iter().map(|q| similarity(q, key(t))).fold(0.0, f64::max);
+        std::cmp::Reverse(if score < NEAR { 0 } else { (score * 1e9) as i64 })
+    });
 }
 
 /// What [`BundleSet::verify_all`] checked.
@@ -2076,9 +2129,15 @@ impl BundleSet {
                     if by_title.is_empty() {
                         by_title = closest(name, comps.iter().map(|c| c.name.as_str()), 5);
                     }
+                    by_similarity(&[name], &mut by_title, |n| n.as_str());
                     by_title
                 },
-                first: comps.iter().take(FIRST_NAMES).map(|c| c.name.clone()).collect(),
+                // The nearest names first, when none is close enough to suggest.
+                first: {
+                    let mut names: Vec<&str> = comps.iter().map(|c| c.name.as_str()).collect();
+                    by_similarity(&[name], &mut names, |n| n);
+                    names.into_iter().take(FIRST_NAMES).map(str::to_string).collect()
+                },
                 known: comps.len(),
             }
         })
@@ -2127,7 +2186,7 @@ impl BundleSet {
                 available: if meta.docs.is_empty() {
                     "none (the component has only sources; see `files`)".into()
                 } else {
-                    meta.docs.iter().map(|d| d.lang.as_str()).collect::<Vec<_>>().join(", ")
+                    nearest_first(want, meta.docs.iter().map(|d| d.lang.as_str()))
                 },
             }),
         }
@@ -2157,7 +2216,7 @@ impl BundleSet {
                 .iter()
                 .find(|x| x.eq_ignore_ascii_case(l))
                 .cloned()
-                .ok_or_else(|| LookupError::UnknownLang { lang: echo(l), available: langs.join(", ") })?,
+                .ok_or_else(|| LookupError::UnknownLang { lang: echo(l), available: nearest_first(l, langs) })?,
         };
         Ok(lang)
     }
@@ -2923,18 +2982,22 @@ impl BundleSet {
             }
         }
         if !missing.is_empty() {
+            // The sections nearest to the names asked first (a list cut to fit the budget keeps them), each by its
+            // title or slug, whichever is nearer.
+            let asked: Vec<&str> = asked.iter().map(String::as_str).collect();
+            let mut sections: Vec<&SectionMeta> = doc.sections.iter().filter(|s| (2..=4).contains(&s.level)).collect();
+            sections.sort_by_cached_key(|s| {
+                let near = |q: &&str| similarity(q, &s.title).max(similarity(q, &s.slug));
+                let score = asked.iter().map(near).fold(0.0, f64::max);
+                std::cmp::Reverse(if score < NEAR { 0 } else { (score * 1e9) as i64 })
+            });
             return Err(LookupError::UnknownSection {
                 component: meta.name.clone(),
                 lang: doc.lang.clone(),
                 asked: missing,
-                available: doc
-                    .sections
-                    .iter()
-                    .filter(|s| (2..=4).contains(&s.level))
-                    .map(|s| {
-                        let indent = "  ".repeat(usize::from(s.level.saturating_sub(2)));
-                        format!("{indent}{} ({}) {}", s.title, s.slug, crate::units::thousands(s.tokens))
-                    })
+                available: sections
+                    .into_iter()
+                    .map(|s| format!("{} ({}) {}", s.title, s.slug, crate::units::thousands(s.tokens)))
                     .collect(),
             });
         }
@@ -3382,6 +3445,7 @@ impl BundleSet {
                     let mut suggestions = closest(name, names.iter().map(String::as_str), 8);
                     if suggestions.is_empty() {
                         suggestions = names;
+                        by_similarity(&[name], &mut suggestions, |n| n.as_str());
                     }
                     return Err(LookupError::UnknownFunction { path: norm, name: echo(name), suggestions });
                 }

@@ -660,13 +660,12 @@ impl BundleSet {
             None => None,
         };
         let langs: Vec<String> = match &opts.lang {
-            Some(l) => vec![
-                m.langs
-                    .iter()
-                    .find(|x| x.eq_ignore_ascii_case(l))
-                    .cloned()
-                    .ok_or_else(|| LookupError::UnknownLang { lang: l.clone(), available: m.langs.join(", ") })?,
-            ],
+            Some(l) => vec![m.langs.iter().find(|x| x.eq_ignore_ascii_case(l)).cloned().ok_or_else(|| {
+                LookupError::UnknownLang {
+                    lang: crate::read::echo(l),
+                    available: crate::read::nearest_first(l, &m.langs),
+                }
+            })?],
             None => {
                 let cjk = query.chars().any(is_cjk);
                 let same: Vec<String> = m.langs.iter().filter(|l| is_cjk_lang(l) == cjk).cloned().collect();
