@@ -187,3 +187,74 @@ fn errors_at_300_tokens_name_the_nearest_names_first() {
         format!("error: unknown component `tabel{}…` in semi 2.90.10; it has 101 components: ", "x".repeat(74));
     assert!(err.starts_with(&echoed) && !err.contains("cut to fit"), "{err}");
 }
+
+/// The MCP tools' names: a CLI text answer writes none of them as a call.
+const TOOLS: &[&str] = &[
+    "list_components(",
+    "component_details(",
+    "get_code_block(",
+    "get_changelog(",
+    "component_changes(",
+    "get_file_code(",
+    "get_function_code(",
+    "search_docs(",
+];
+
+/// Item 5: at small budgets the CLI printed a search hit's follow-up in its MCP form (`component_details(…)`),
+/// the shortest levels having left the command line out. On Semi (and Semi with Blueprint), at 300 to 460 tokens,
+/// every CLI text answer of search and doc writes its calls as command lines, each of which runs.
+#[test]
+fn cli_text_answers_write_cli_commands_at_small_budgets() {
+    let (Some(semi), Some(bp)) = (common::semi(), common::blueprint()) else { return };
+    // Both systems in one directory, as the trial had them.
+    let both = tempfile::tempdir().unwrap();
+    for set in [&semi.report.dir, &bp.report.dir] {
+        std::os::unix::fs::symlink(set, both.path().join(set.file_name().unwrap())).unwrap();
+    }
+    let (one, two) = (semi.report.dir.to_str().unwrap(), both.path().to_str().unwrap());
+    let mut commands = 0;
+    for max in (300..=460).step_by(40) {
+        let max = max.to_string();
+        let mut runs: Vec<Vec<&str>> = vec![
+            vec!["doc", "table", "--bundles", one],
+            vec!["doc", "table", "--detail", "brief", "--bundles", one],
+            vec!["doc", "table", "--section", "props", "--bundles", one],
+            vec!["doc", "table", "--lang", "en-US", "--bundles", one],
+        ];
+        for q in [LONG_CJK, "树形 数据 展示 如何 展开 全部 行"] {
+            let words: Vec<&str> = q.split(' ').collect();
+            runs.push([&["search"][..], &words, &["--bundles", one]].concat());
+            runs.push([&["search"][..], &words, &["--bundles", two]].concat());
+        }
+        for args in runs {
+            let run = common::run(both.path(), &[&args[..], &["--max-tokens", &max]].concat());
+            let err = String::from_utf8_lossy(&run.stderr);
+            if !run.status.success() {
+                // The set's names and the directory leave no room at this budget: said, with the budget to ask.
+                assert!(err.contains(" is too small for ") && err.contains("; ask for max_tokens "), "{args:?}: {err}");
+                continue;
+            }
+            let text = String::from_utf8(run.stdout).unwrap();
+            for tool in TOOLS {
+                assert!(!text.contains(tool), "{args:?} at {max}: an MCP call in the CLI's text: {text}");
+            }
+            for line in text.lines().filter(|l| l.starts_with("→ ")) {
+                let command = line.strip_prefix("→ ").unwrap();
+                assert!(command.starts_with("mydesign-docs "), "{args:?} at {max}: {line}");
+                // Run as printed, by a shell, with the binary on PATH.
+                let bin = std::path::Path::new(env!("CARGO_BIN_EXE_mydesign-docs")).parent().unwrap().to_path_buf();
+                let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+                let out = std::process::Command::new("sh")
+                    .arg("-c")
+                    .arg(command)
+                    .current_dir(both.path())
+                    .env("PATH", path)
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "{command}: {}", String::from_utf8_lossy(&out.stderr));
+                commands += 1;
+            }
+        }
+    }
+    assert!(commands >= 15, "{commands} follow-up commands run");
+}

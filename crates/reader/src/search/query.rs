@@ -101,6 +101,11 @@ pub struct FollowUp {
     /// zh-CN` (documents: `doc table --section <slug>`); absent at the shortest.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub cli: String,
+    /// The command line a hit listed at the shortest writes in the CLI's text (trial "edges2" item 5: the CLI
+    /// printed the MCP form there), when `cli` is left out of the structured form; not serialized.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub cli_text: String,
 }
 
 /// One hit: a unit, or adjacent units of one document merged.
@@ -144,7 +149,7 @@ pub struct SearchHit {
     /// How to get the whole section, code block, function or changelog page.
     pub follow_up: FollowUp,
     // (Shortened further when it must: the call of merged sections names the best one, whose lines the hit then
-    // states; then `follow_up.cli` is left out and the text shows `call`; at the shortest `follow_up.arguments`
+    // states; then `follow_up.cli` is left out of the JSON (the CLI text still writes it); at the shortest `follow_up.arguments`
     // are left out too. The call always names its section.)
     /// True when the hit is listed shortened to fit a small budget (a part's first hit only): its `section` is left
     /// out; `follow_up` (its arguments the same call as `call`) still says how to get it.
@@ -621,6 +626,7 @@ fn next_call(sets: &[&BundleSet], query: &str, opts: &SearchOptions, cursor: &st
         arguments: args.iter().map(|(k, v)| (Surface::Mcp.name(k), v.json())).collect(),
         call: format!("search_docs({})", mcp.join(", ")),
         cli: format!("mydesign-docs search {}{}", cli.join(" "), crate::render::cli_bundles_arg()),
+        cli_text: String::new(),
     }
 }
 
@@ -1013,17 +1019,24 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         (header + bound(NOT_SHOWN), bound(&serde_json::to_string(hit).unwrap_or_default()) + JOIN_SLACK)
     };
     // Levels of a part's first hit: 0 whole, 1 the best section alone (its lines stated), 2 without the CLI form
-    // (the text then shows `call`), 3 without the structured arguments (`call` alone). The call keeps its section at
+    // in the structured form (the CLI's text still writes it), 3 without the structured arguments (`call` alone),
+    // 4 the CLI's text writing the MCP call, only when the command line does not fit. The call keeps its section at
     // every level: a hit never states lines its call does not serve (a call of the whole document did, trial
     // "edges2" item 2); a hit that does not fit even so is passed over, naming the budget that lists it.
     let level = |i: usize, g: &Group, hit: &SearchHit, level: u8| -> Result<SearchHit, LookupError> {
         let mut h = if level == 0 { hit.clone() } else { parts[i].0.hit(&parts[i].1.ix, g, 1)? };
         if level >= 2 {
-            h.follow_up.cli.clear();
+            // Out of the structured form; the CLI's text still writes the command line.
+            h.follow_up.cli_text = std::mem::take(&mut h.follow_up.cli);
         }
-        if level == 3 {
+        if level >= 3 {
             // The shortest: the call written out alone (no arguments beside it that could disagree).
             h.follow_up.arguments.clear();
+        }
+        if level == 4 {
+            // Only where the command line itself cannot fit (a `--bundles` directory of hundreds of characters):
+            // the CLI's text writes the MCP call rather than pass the hit over.
+            h.follow_up.cli_text.clear();
         }
         h.system = hit.system.clone();
         Ok(h)
@@ -1046,7 +1059,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
             // The first hit of the part: listed whole when it fits the whole budget, else shortened.
             let mut found = None;
             let mut shortest = (0, 0);
-            for n in 0..=3u8 {
+            for n in 0..=4u8 {
                 let h = level(*i, g, hit, n)?;
                 let (header, in_json) = sizes(&h);
                 if text_used + header <= max_tokens && json_used + in_json <= max_tokens {
@@ -1139,7 +1152,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         // Last, with the query echoed in half its share (the echo only: the cursor and the calls carry the query).
         if let Some((i, g, hit)) = hits.get(skip as usize) {
             for share in [max_tokens, max_tokens / 2] {
-                for n in 0..=3u8 {
+                for n in 0..=4u8 {
                     let mut with = written(vec![level(*i, g, hit, n)?], 0);
                     with.query = echo_within(query.trim(), share);
                     let with = bounded(with);
@@ -1568,6 +1581,7 @@ fn follow_up(served: &Served, lang: Option<&str>, tool: &str, cli: &str, args: &
         arguments: call_arguments(served, lang, args),
         call: Surface::Mcp.call(served, lang, tool, cli, args),
         cli: Surface::Cli.call(served, lang, tool, cli, args),
+        cli_text: String::new(),
     }
 }
 
@@ -1597,7 +1611,12 @@ pub fn header_text(h: &SearchHit, surface: Surface) -> String {
         h.end_line,
         h.score,
         h.tokens,
-        if surface == Surface::Mcp || h.follow_up.cli.is_empty() { &h.follow_up.call } else { &h.follow_up.cli }
+        match surface {
+            Surface::Mcp => &h.follow_up.call,
+            Surface::Cli if !h.follow_up.cli.is_empty() => &h.follow_up.cli,
+            Surface::Cli if !h.follow_up.cli_text.is_empty() => &h.follow_up.cli_text,
+            Surface::Cli => &h.follow_up.call,
+        }
     )
 }
 
