@@ -29,6 +29,17 @@ fn damage_every_frame(set: &Path) -> usize {
     flipped
 }
 
+/// The sample built into two directories, the first copy with every frame damaged ([`damage_every_frame`]):
+/// (first, second, the damaged set's directory).
+fn two_copies() -> (tempfile::TempDir, tempfile::TempDir, std::path::PathBuf) {
+    let corpus = common::root().join("corpus");
+    let (first, second) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let bad = common::build_into(&corpus, "default", first.path()).dir;
+    common::build_into(&corpus, "default", second.path());
+    assert!(damage_every_frame(&bad) > 100);
+    (first, second, bad)
+}
+
 /// The lookups of the trial, one or more per kind (doc in each form, code block, changelog page and component
 /// lines, files, file, function, search).
 const LOOKUPS: &[&[&str]] = &[
@@ -52,11 +63,7 @@ const LOOKUPS: &[&[&str]] = &[
 
 #[test]
 fn a_copy_damaged_inside_is_answered_from_the_intact_copy_by_every_cli_lookup() {
-    let corpus = common::root().join("corpus");
-    let (first, second) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let bad = common::build_into(&corpus, "default", first.path()).dir;
-    common::build_into(&corpus, "default", second.path());
-    assert!(damage_every_frame(&bad) > 100);
+    let (first, second, bad) = two_copies();
     let (d, g) = (first.path().to_str().unwrap(), second.path().to_str().unwrap());
 
     // The damaged copy alone: its checksum error, as before.
@@ -113,11 +120,7 @@ fn calls() -> Vec<(&'static str, serde_json::Value)> {
 
 #[test]
 fn a_copy_damaged_inside_is_answered_from_the_intact_copy_by_every_tool_and_logged() {
-    let corpus = common::root().join("corpus");
-    let (first, second) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let bad = common::build_into(&corpus, "default", first.path()).dir;
-    common::build_into(&corpus, "default", second.path());
-    damage_every_frame(&bad);
+    let (first, second, _) = two_copies();
     let (d, g) = (first.path().to_str().unwrap(), second.path().to_str().unwrap());
     let mut both = crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", d, "--bundles", g]);
     let mut alone = crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", g]);
