@@ -5,27 +5,23 @@ use std::process::ExitCode;
 use mydesign_docs::budget::Budget;
 #[cfg(feature = "build")]
 use mydesign_docs::compile::source::{SourceLang, dump_tree};
-use mydesign_docs::read::{BundleSet, Detail, Library, Paging};
+use mydesign_docs::read::{BundleSet, Detail, Library, LookupError, Paging};
 use mydesign_docs::render::{Render, Surface, thousands};
 use mydesign_docs::search::query::{SearchOptions, search_sets, sets_to_search};
 
 use super::{Command, LookupArgs, emit};
-
-fn open(args: &LookupArgs) -> anyhow::Result<std::sync::Arc<BundleSet>> {
-    Ok(open_library(args)?.1)
-}
 
 /// The sets of `--bundles`, else of `./out`, else of the store (the commands printed then need no `--bundles`).
 ///
 /// Leaked on purpose: a lookup process exits right after printing, and freeing the library's decoded frames one by
 /// one (hundreds of blocks; large ones are unmapped page by page) is work the exit does at once anyway.
 fn library(args: &LookupArgs) -> anyhow::Result<&'static Library> {
-    let library = match &args.bundles {
-        Some(dir) => {
-            mydesign_docs::render::set_cli_bundles(&dir.to_string_lossy());
-            Library::scan(std::slice::from_ref(dir))?
-        }
-        None => Library::open(&[])?,
+    let library = if args.bundles.is_empty() {
+        Library::open(&[])?
+    } else {
+        let dirs: Vec<String> = args.bundles.iter().map(|d| d.to_string_lossy().into_owned()).collect();
+        mydesign_docs::render::set_cli_bundles(&dirs);
+        Library::scan(&args.bundles)?
     };
     Ok(Box::leak(Box::new(library)))
 }
@@ -44,9 +40,24 @@ fn open_library(args: &LookupArgs) -> anyhow::Result<(&'static Library, std::syn
 }
 
 /// The budget (`--max-tokens`, capped by the set's) and cursor of a lookup.
-fn paging<'a>(set: &BundleSet, args: &'a LookupArgs) -> anyhow::Result<Paging<'a>> {
+fn paging<'a>(set: &BundleSet, args: &'a LookupArgs) -> Result<Paging<'a>, LookupError> {
     let budget = Budget::new(set.head().thresholds.max_tokens, args.max_tokens)?;
     Ok(Paging { budget, cursor: args.cursor.as_deref() })
+}
+
+/// Runs `lookup` on the set `args` choose, with its paging, and prints the view; when a bundle of that set is
+/// damaged and another `--bundles` directory holds a copy of it, the copy answers ([`Library::fallback`], which
+/// says so on stderr).
+fn answer<V: Render>(
+    args: &LookupArgs,
+    lookup: impl Fn(&BundleSet, Paging) -> Result<V, LookupError>,
+) -> anyhow::Result<ExitCode> {
+    let (library, _) = open_library(args)?;
+    let view = library.fallback(|| {
+        let set = library.select(args.system.as_deref(), args.version.as_deref())?;
+        lookup(&set, paging(&set, args)?)
+    })?;
+    print(&view, args.json)
 }
 
 fn print(view: &impl Render, json: bool) -> anyhow::Result<ExitCode> {
@@ -150,74 +161,67 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             if let Some(to) = to.filter(|to| mydesign_docs::read::version_cmp(&v1, to).is_gt()) {
                 anyhow::bail!("{v1} is newer than {to}: give the older version first (diff {component} {to} {v1})");
             }
-            let changes =
-                mydesign_docs::diff::compare(library, a.system.as_deref(), &component, &v1, to, a.lang.as_deref())?;
-            let set = library.select(a.system.as_deref(), Some(&changes.to))?;
-            print(&changes.page(paging(&set, &a)?)?, a.json)
+            let view = library.fallback(|| {
+                let changes =
+                    mydesign_docs::diff::compare(library, a.system.as_deref(), &component, &v1, to, a.lang.as_deref())?;
+                let set = library.select(a.system.as_deref(), Some(&changes.to))?;
+                changes.page(paging(&set, &a)?)
+            })?;
+            print(&view, a.json)
         }
         Command::Completions { shell } => super::setup::completions(shell),
         Command::Man => super::setup::man(),
-        Command::Components(a) => {
-            let set = open(&a)?;
-            print(&set.components_paged(a.lang.as_deref(), paging(&set, &a)?)?, a.json)
-        }
+        Command::Components(a) => answer(&a, |set, paging| set.components_paged(a.lang.as_deref(), paging)),
         Command::Doc { component, detail, full, sections, lookup: a } => {
-            let set = open(&a)?;
             let detail = if full { Some(Detail::Full) } else { detail };
             // Semi's addressing (`changelog` / `changelog-N`) and `--section props` as over MCP.
-            print(&set.details(&component, a.lang.as_deref(), detail, &sections, paging(&set, &a)?)?, a.json)
+            answer(&a, |set, paging| set.details(&component, a.lang.as_deref(), detail, &sections, paging))
         }
         Command::CodeBlock { component, index, lookup: a } => {
-            let set = open(&a)?;
-            print(&set.code_block(&component, index, a.lang.as_deref(), paging(&set, &a)?)?, a.json)
+            answer(&a, |set, paging| set.code_block(&component, index, a.lang.as_deref(), paging))
         }
         Command::Changelog { component: Some(component), since: Some(since), lookup: a, .. } => {
             let digits = since.trim_start_matches('v').split(['.', '-']).next().unwrap_or("");
             if digits.parse::<u64>().is_err() {
                 anyhow::bail!("--since {since}: not a version (e.g. 3.4.0)");
             }
-            let set = open(&a)?;
-            let changes = mydesign_docs::diff::changelog_since(&set, &component, &since, a.lang.as_deref())?;
-            print(&changes.page(paging(&set, &a)?)?, a.json)
+            answer(&a, |set, paging| {
+                mydesign_docs::diff::changelog_since(set, &component, &since, a.lang.as_deref())?.page(paging)
+            })
         }
         Command::Changelog { page, lookup: a, .. } => {
-            let set = open(&a)?;
-            print(&set.changelog(page, a.lang.as_deref(), paging(&set, &a)?)?, a.json)
+            answer(&a, |set, paging| set.changelog(page, a.lang.as_deref(), paging))
         }
-        Command::Files { component, lookup: a } => {
-            let set = open(&a)?;
-            print(&set.files_paged(&component, paging(&set, &a)?)?, a.json)
-        }
+        Command::Files { component, lookup: a } => answer(&a, |set, paging| set.files_paged(&component, paging)),
         Command::File { path, full, start_line, end_line, lookup: a } => {
-            let set = open(&a)?;
             let lines = match (start_line, end_line) {
                 (None, None) => None,
                 (start, end) => Some((start.unwrap_or(1), end.unwrap_or(u32::MAX))),
             };
-            print(&set.file(&path, full, lines, paging(&set, &a)?)?, a.json)
+            answer(&a, |set, paging| set.file(&path, full, lines, paging))
         }
-        Command::Function { path, name, lookup: a } => {
-            let set = open(&a)?;
-            print(&set.function(&path, &name, paging(&set, &a)?)?, a.json)
-        }
+        Command::Function { path, name, lookup: a } => answer(&a, |set, paging| set.function(&path, &name, paging)),
         Command::Search { query, component, kind, lookup: a } => {
             // `--max-tokens` here is the search budget (default 2,000), still capped by the sets'. Without
             // `--system`, every system in `--bundles` is searched.
             let library = library(&a)?;
-            let chosen = sets_to_search(library, a.system.as_deref(), a.version.as_deref())?;
-            let sets = chosen.sets;
-            let opts = SearchOptions {
-                skipped: chosen.skipped,
-                component,
-                kind,
-                lang: a.lang.clone(),
-                max_tokens: a.max_tokens,
-                token_cap: sets.iter().map(|s| s.head().thresholds.max_tokens).min(),
-                cursor: a.cursor.clone(),
-                ..Default::default()
-            };
-            let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
-            print(&search_sets(&sets, &query.join(" "), &opts)?, a.json)
+            let view = library.fallback(|| {
+                let chosen = sets_to_search(library, a.system.as_deref(), a.version.as_deref())?;
+                let sets = chosen.sets;
+                let opts = SearchOptions {
+                    skipped: chosen.skipped,
+                    component: component.clone(),
+                    kind,
+                    lang: a.lang.clone(),
+                    max_tokens: a.max_tokens,
+                    token_cap: sets.iter().map(|s| s.head().thresholds.max_tokens).min(),
+                    cursor: a.cursor.clone(),
+                    ..Default::default()
+                };
+                let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
+                search_sets(&sets, &query.join(" "), &opts)
+            })?;
+            print(&view, a.json)
         }
         #[cfg(not(feature = "build"))]
         Command::DumpTs { .. } => {
@@ -255,7 +259,11 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                     "{} of the bundle sets in {} do not open (the default version skips them):\n{}\n{} {} in {}: \
                      {bundles} bundles, {frames} frames, checksums match",
                     damaged.len(),
-                    a.bundles.as_deref().map_or("./out or the store".into(), |d| d.display().to_string()),
+                    if a.bundles.is_empty() {
+                        "./out or the store".to_string()
+                    } else {
+                        a.bundles.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+                    },
                     list.join("\n"),
                     set.head().system,
                     set.head().version,

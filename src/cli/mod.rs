@@ -226,10 +226,12 @@ fn parse_kind(s: &str) -> Result<mydesign_docs::search::Kind, String> {
 /// Options shared by every lookup.
 #[derive(Args, Debug, Clone)]
 struct LookupArgs {
-    /// Directory holding bundle sets (<system>@<version>/), or one bundle set. Default: ./out when it holds a set,
-    /// else the store (`--store` of install, $MYDESIGN_DOCS_HOME, else ~/.local/share/mydesign-docs).
+    /// Directory holding bundle sets (<system>@<version>/), or one bundle set; repeatable: a version held by several
+    /// is read from the first copy that opens, and from the next where a bundle of it is damaged. Default: ./out
+    /// when it holds a set, else the store (`--store` of install, $MYDESIGN_DOCS_HOME, else
+    /// ~/.local/share/mydesign-docs).
     #[arg(long)]
-    bundles: Option<PathBuf>,
+    bundles: Vec<PathBuf>,
     /// Design system to read when the directory holds several.
     #[arg(long)]
     system: Option<String>,

@@ -113,6 +113,7 @@ fn init_logging() {
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     init_logging();
     let mut library = open_library(&args.bundles)?;
+    library.on_fallback(|notice| tracing::warn!("{notice}"));
     for damaged in library.damaged_defaults(None) {
         tracing::warn!("{damaged}");
     }

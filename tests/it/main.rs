@@ -6,6 +6,7 @@
 mod common;
 
 mod budget;
+mod copies;
 mod crates;
 mod cursor_fuzz;
 mod detect;
@@ -24,6 +25,7 @@ mod release;
 mod robustness;
 mod sample;
 mod search;
+mod small_budgets;
 mod sweep;
 mod tokens;
 mod trial;

@@ -200,7 +200,8 @@ pub enum LookupError {
         lang: String,
         /// The names not found, quoted.
         asked: Vec<String>,
-        /// `title (slug) N` for each H2–H4 section, indented by level.
+        /// `title (slug) N` for each H2–H4 section, the nearest to the names asked first ([`similarity`]; the
+        /// document's order among equals).
         available: Vec<String>,
     },
     /// A section name that several headings of the document answer to.
@@ -335,6 +336,9 @@ impl LookupError {
             LookupError::AmbiguousFunction { path, candidates, .. } => {
                 Some(Listing { items: candidates, sep: ", ", all: functions(path) })
             }
+            LookupError::UnknownComponent { suggestions, .. } => {
+                Some(Listing { items: suggestions, sep: ", ", all: "`components`, MCP: list_components".to_string() })
+            }
             LookupError::UnknownPath { suggestions, .. } => Some(Listing {
                 items: suggestions,
                 sep: ", ",
@@ -402,20 +406,21 @@ impl Paging<'_> {
     }
 }
 
-/// The `--bundles` directory of this CLI process when it is not the default `out` (kept here, below `render`, whose
-/// printed commands repeat it, so that the budget can reserve its bytes).
-static CLI_BUNDLES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+/// The `--bundles` directories of this CLI process (in the order given) when they are not the default `out` alone
+/// (kept here, below `render`, whose printed commands repeat them, so that the budget can reserve their bytes).
+static CLI_BUNDLES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
 
-/// Records the CLI's `--bundles` directory ([`crate::render::set_cli_bundles`]); the default `out` is not recorded.
-pub(crate) fn record_cli_bundles(dir: &str) {
-    if dir != "out" {
-        let _ = CLI_BUNDLES.set(dir.to_string());
+/// Records the CLI's `--bundles` directories ([`crate::render::set_cli_bundles`]); the default `out` alone (or
+/// none) is not recorded.
+pub(crate) fn record_cli_bundles(dirs: &[String]) {
+    if !dirs.is_empty() && dirs != ["out"] {
+        let _ = CLI_BUNDLES.set(dirs.to_vec());
     }
 }
 
-/// The CLI's `--bundles` directory, if recorded.
-pub(crate) fn cli_bundles() -> Option<&'static str> {
-    CLI_BUNDLES.get().map(String::as_str)
+/// The CLI's `--bundles` directories, if recorded.
+pub(crate) fn cli_bundles() -> Option<&'static [String]> {
+    CLI_BUNDLES.get().map(Vec::as_slice)
 }
 
 /// [`BudgetError::TooSmallForNames`] for `request` under `paging`, whose first part needs `need` tokens of content
@@ -493,6 +498,55 @@ pub fn closest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>, m
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
     scored.dedup_by(|a, b| a.1 == b.1);
     scored.into_iter().take(max).map(|(_, c)| c.to_string()).collect()
+}
+
+/// How close `candidate` is to `query`, for ordering the names an unknown-name error lists (best first, so that a
+/// list cut to fit the budget keeps the nearest): the best normalized Damerau-Levenshtein similarity of the whole
+/// query or one of its words to the whole candidate, to its last segment (after the last `.` or `/`) or to one of
+/// its words (words split on anything but letters and digits: `filtr` is near `Custom Filter Rendering`), plus 1
+/// when one contains the other; a small share of the whole query's similarity to the whole candidate breaks ties
+/// between candidates sharing a word. Case is ignored; 0 for an empty query or one over [`MAX_NAME_CHARS`].
+pub fn similarity(query: &str, candidate: &str) -> f64 {
+    let q = query.trim().to_lowercase();
+    if q.is_empty() || q.chars().count() > MAX_NAME_CHARS {
+        return 0.0;
+    }
+    let c = candidate.to_lowercase();
+    let whole = strsim::normalized_damerau_levenshtein(&q, &c);
+    let words = |s: &str| {
+        s.split(|ch: char| !ch.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect::<Vec<_>>()
+    };
+    let mut theirs = words(&c);
+    theirs.push(c.rsplit(['.', '/']).next().unwrap_or(&c).to_string());
+    let mut ours = words(&q);
+    ours.push(q.clone());
+    let best = ours
+        .iter()
+        .flat_map(|o| theirs.iter().map(move |t| strsim::normalized_damerau_levenshtein(o, t)))
+        .fold(whole, f64::max);
+    let inside = c.contains(&q) || (c.len() * 2 >= q.len() && q.contains(&c));
+    best + f64::from(u8::from(inside)) + whole / 8.0
+}
+
+/// The [`similarity`] under which a name is not near at all: such names keep their order, after the near ones
+/// (a query like `nope` leaves a list in its own order).
+const NEAR: f64 = 0.5;
+
+/// `names` nearest to `query` first ([`similarity`]), joined with `, `: the languages an unknown-language error
+/// names.
+pub(crate) fn nearest_first<S: AsRef<str>>(query: &str, names: impl IntoIterator<Item = S>) -> String {
+    let mut names: Vec<S> = names.into_iter().collect();
+    by_similarity(&[query], &mut names, |n| n.as_ref());
+    names.iter().map(AsRef::as_ref).collect::<Vec<&str>>().join(", ")
+}
+
+/// `items` ordered by [`similarity`] of `key(item)` to the nearest of `queries`, best first; ties keep their order.
+fn by_similarity<T>(queries: &[&str], items: &mut [T], key: impl Fn(&T) -> &str) {
+    // A stable sort by a fixed-point key (scores are at most 2.125).
+    items.sort_by_cached_key(|t| {
+        let score = queries.iter().map(|q| similarity(q, key(t))).fold(0.0, f64::max);
+        std::cmp::Reverse(if score < NEAR { 0 } else { (score * 1e9) as i64 })
+    });
 }
 
 /// What [`BundleSet::verify_all`] checked.
@@ -964,6 +1018,48 @@ pub struct Library {
     pins: HashMap<String, String>,
     /// What the last listing saw, to tell when to list again.
     listed: Mutex<Listing>,
+    /// Where [`Library::fallback`] says that a damaged copy was left out for another (default: stderr, as
+    /// `warning: …`; `serve` logs it instead: [`Library::on_fallback`]).
+    notice: Box<dyn Fn(&str) + Send + Sync>,
+}
+
+/// The copies of a version that the lookup running on this thread under [`Library::fallback`] leaves out.
+#[derive(Default)]
+struct FallbackScope {
+    /// Copies (their entry directories) whose bundles were found damaged during this lookup.
+    left_out: Vec<PathBuf>,
+    /// The copies that another copy of their version could stand in for, when the scope began.
+    spare: Vec<PathBuf>,
+}
+
+thread_local! {
+    /// The scope of the [`Library::fallback`] running on this thread, if any: [`Library::select`] (through
+    /// `open_entry`) skips its `left_out` copies, wherever the lookup calls it (a search of several systems and a
+    /// comparison of two versions select sets themselves).
+    static FALLBACK: std::cell::RefCell<Option<FallbackScope>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The bundle file a [`BundleError`] names.
+fn damaged_file(e: &BundleError) -> &str {
+    match e {
+        BundleError::Io { path, .. }
+        | BundleError::NotABundle { path }
+        | BundleError::UnsupportedVersion { path, .. }
+        | BundleError::Truncated { path, .. }
+        | BundleError::ChecksumMismatch { path, .. }
+        | BundleError::Corrupt { path, .. }
+        | BundleError::UnknownCutRule { path, .. }
+        | BundleError::NewerWriter { path, .. }
+        | BundleError::WrongBundle { path, .. }
+        | BundleError::MissingFrame { path, .. } => path,
+    }
+}
+
+/// Whether `set` is a copy that a lookup running under [`Library::fallback`] can replace by another copy of its
+/// version: a search of several systems then returns the set's damaged-bundle error (for the fallback to answer
+/// from the other copy) instead of leaving the set out.
+pub fn has_spare_copy(set: &BundleSet) -> bool {
+    FALLBACK.with(|f| f.borrow().as_ref().is_some_and(|scope| scope.spare.iter().any(|d| d == set.dir())))
 }
 
 /// The directories holding sets (not sets given directly) with their modification times when last listed, and
@@ -1053,6 +1149,7 @@ impl Library {
             open: Mutex::new(open),
             pins: HashMap::new(),
             listed: Mutex::new(Listing { stamps, at }),
+            notice: Box::new(|message| eprintln!("warning: {message}")),
         })
     }
 
@@ -1219,15 +1316,116 @@ impl Library {
         self.open_entry(system, version)
     }
 
+    /// Says through `notice` (instead of on stderr) when [`Library::fallback`] answers from another copy of a
+    /// version because a bundle of the first is damaged: `serve` logs it.
+    pub fn on_fallback(&mut self, notice: impl Fn(&str) + Send + Sync + 'static) {
+        self.notice = Box::new(notice);
+    }
+
+    /// Runs `lookup` (which selects its sets from this library) and, when it fails because a bundle of a set is
+    /// damaged (any [`BundleError`]: a frame's checksum, a truncated or swapped file, a missing bundle) while
+    /// another copy of the same `system@version` (the same set in another `--bundles` directory) opens, runs it
+    /// again with the damaged copy left out, until it succeeds or no copy is left; each copy left out is said
+    /// ([`Library::on_fallback`]) once the lookup succeeded, naming the damaged bundle and the copy that answered.
+    /// The one place every lookup kind falls back (the CLI's and the server's): a copy whose manifest opens but
+    /// whose bundles are damaged inside is otherwise served first, in `--bundles` order.
+    ///
+    /// A lookup that fails otherwise (an unknown name, a budget) is not run again; with no version in two copies
+    /// the lookup runs once, as without this.
+    ///
+    /// # Errors
+    /// `lookup`'s last error.
+    pub fn fallback<T>(&self, mut lookup: impl FnMut() -> Result<T, LookupError>) -> Result<T, LookupError> {
+        let nested = FALLBACK.with(|f| f.borrow().is_some());
+        let spare = if nested { Vec::new() } else { self.spare_copies() };
+        if spare.is_empty() {
+            return lookup();
+        }
+        /// Ends the scope however the lookup ends (a panic in a server's tool included).
+        struct Reset;
+        impl Drop for Reset {
+            fn drop(&mut self) {
+                FALLBACK.with(|f| *f.borrow_mut() = None);
+            }
+        }
+        FALLBACK.with(|f| *f.borrow_mut() = Some(FallbackScope { left_out: Vec::new(), spare }));
+        let _reset = Reset;
+        let mut said: Vec<(String, String, PathBuf, String)> = Vec::new();
+        loop {
+            let result = lookup();
+            let damaged = match &result {
+                Err(LookupError::Bundle(e)) => self.copy_holding(damaged_file(e)).map(|c| (c, e.to_string())),
+                _ => None,
+            };
+            let Some(((system, version, dir), why)) = damaged else {
+                if result.is_ok() {
+                    for (system, version, dir, why) in &said {
+                        // The copy that answered: the first of the version's copies not left out that opens.
+                        let answered = self.open_entry(system, version).map(|s| s.dir().to_path_buf());
+                        let answered =
+                            answered.map_or_else(|_| "another copy".to_string(), |d| d.display().to_string());
+                        (self.notice)(&format!(
+                            "{system} {version} in {}: a bundle is damaged ({why}); answered from the copy in \
+                             {answered} (copy the damaged set again or rebuild it)",
+                            dir.display()
+                        ));
+                    }
+                }
+                return result;
+            };
+            let again = FALLBACK.with(|f| {
+                let mut scope = f.borrow_mut();
+                let Some(scope) = scope.as_mut() else { return true };
+                let again = scope.left_out.contains(&dir);
+                scope.left_out.push(dir.clone());
+                again
+            });
+            // A copy left out already (the lookup did not select again): its error is the answer.
+            if again {
+                return result;
+            }
+            // Another copy of the version must open, else the damaged copy's error is the answer.
+            if self.open_entry(&system, &version).is_err() {
+                return result;
+            }
+            said.push((system, version, dir, why));
+        }
+    }
+
+    /// The copies (entry directories) of every version held by several directories, each of which another copy of
+    /// its version could stand in for.
+    fn spare_copies(&self) -> Vec<PathBuf> {
+        let entries = self.entries();
+        let twin = |i: usize| {
+            let (s, v, _) = &entries[i];
+            let same = |j: usize| entries.get(j).is_some_and(|(s2, v2, _)| s2 == s && v2 == v);
+            same(i + 1) || (i > 0 && same(i - 1))
+        };
+        (0..entries.len()).filter(|&i| twin(i)).map(|i| entries[i].2.clone()).collect()
+    }
+
+    /// The entry `(system, version, directory)` of the open set whose generation holds the bundle file `file`
+    /// (a path as the set's bundles are opened: under its resolved directory), if it is one of several copies.
+    fn copy_holding(&self, file: &str) -> Option<(String, String, PathBuf)> {
+        let dir = {
+            let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+            open.iter().find(|(_, set)| Path::new(file).starts_with(&set.pinned)).map(|(d, _)| d.clone())?
+        };
+        let spare = FALLBACK.with(|f| f.borrow().as_ref().is_some_and(|s| s.spare.contains(&dir)));
+        let entries = self.entries();
+        spare.then(|| entries.iter().find(|(_, _, d)| *d == dir).cloned()).flatten()
+    }
+
     /// The set `system@version` of the entries, opened once and kept: the first of its copies (one per directory
     /// holding it, in the order given) that opens; a copy that does not is left out ([`Library::unopened_copies`]
-    /// names it).
+    /// names it), and so is a copy that a [`Library::fallback`] running on this thread found damaged.
     ///
     /// # Errors
     /// When no copy opens, the first copy's error (which names its directory).
     fn open_entry(&self, system: &str, version: &str) -> Result<Arc<BundleSet>, LookupError> {
         let mut first_error = None;
-        for dir in self.copies(system, version) {
+        let left_out = FALLBACK.with(|f| f.borrow().as_ref().map(|s| s.left_out.clone()).unwrap_or_default());
+        for dir in self.copies(system, version).into_iter().filter(|d| !left_out.contains(d)) {
             match self.open_dir(&dir) {
                 Ok(set) => return Ok(set),
                 Err(e) => {
@@ -1953,9 +2151,15 @@ impl BundleSet {
                     if by_title.is_empty() {
                         by_title = closest(name, comps.iter().map(|c| c.name.as_str()), 5);
                     }
+                    by_similarity(&[name], &mut by_title, |n| n.as_str());
                     by_title
                 },
-                first: comps.iter().take(FIRST_NAMES).map(|c| c.name.clone()).collect(),
+                // The nearest names first, when none is close enough to suggest.
+                first: {
+                    let mut names: Vec<&str> = comps.iter().map(|c| c.name.as_str()).collect();
+                    by_similarity(&[name], &mut names, |n| n);
+                    names.into_iter().take(FIRST_NAMES).map(str::to_string).collect()
+                },
                 known: comps.len(),
             }
         })
@@ -2004,7 +2208,7 @@ impl BundleSet {
                 available: if meta.docs.is_empty() {
                     "none (the component has only sources; see `files`)".into()
                 } else {
-                    meta.docs.iter().map(|d| d.lang.as_str()).collect::<Vec<_>>().join(", ")
+                    nearest_first(want, meta.docs.iter().map(|d| d.lang.as_str()))
                 },
             }),
         }
@@ -2034,7 +2238,7 @@ impl BundleSet {
                 .iter()
                 .find(|x| x.eq_ignore_ascii_case(l))
                 .cloned()
-                .ok_or_else(|| LookupError::UnknownLang { lang: echo(l), available: langs.join(", ") })?,
+                .ok_or_else(|| LookupError::UnknownLang { lang: echo(l), available: nearest_first(l, langs) })?,
         };
         Ok(lang)
     }
@@ -2139,9 +2343,13 @@ impl BundleSet {
             (self.manifest.version.as_str(), ECHO_CALLS + 1),
             (lang, ECHO_CALLS + 1),
         ];
-        let bundles = cli_bundles().map_or(0, |d| {
-            let words = crate::budget::bound(&format!("'{d}'")).saturating_sub(CLI_BUNDLES_FREE_TOKENS);
-            words.saturating_mul(ECHO_CALLS)
+        let bundles = cli_bundles().map_or(0, |dirs| {
+            // The first directory's words with its quotes; each further one's with its ` --bundles `.
+            let words = dirs.iter().enumerate().fold(0u32, |sum, (i, d)| {
+                let arg = if i == 0 { format!("'{d}'") } else { format!(" --bundles '{d}'") };
+                sum.saturating_add(crate::budget::bound(&arg))
+            });
+            words.saturating_sub(CLI_BUNDLES_FREE_TOKENS).saturating_mul(ECHO_CALLS)
         });
         let echo =
             crate::budget::echo_tokens(all).saturating_add(crate::budget::set_echo_tokens(set)).saturating_add(bundles);
@@ -2879,18 +3087,22 @@ impl BundleSet {
             }
         }
         if !missing.is_empty() {
+            // The sections nearest to the names asked first (a list cut to fit the budget keeps them), each by its
+            // title or slug, whichever is nearer.
+            let asked: Vec<&str> = asked.iter().map(String::as_str).collect();
+            let mut sections: Vec<&SectionMeta> = doc.sections.iter().filter(|s| (2..=4).contains(&s.level)).collect();
+            sections.sort_by_cached_key(|s| {
+                let near = |q: &&str| similarity(q, &s.title).max(similarity(q, &s.slug));
+                let score = asked.iter().map(near).fold(0.0, f64::max);
+                std::cmp::Reverse(if score < NEAR { 0 } else { (score * 1e9) as i64 })
+            });
             return Err(LookupError::UnknownSection {
                 component: meta.name.clone(),
                 lang: doc.lang.clone(),
                 asked: missing,
-                available: doc
-                    .sections
-                    .iter()
-                    .filter(|s| (2..=4).contains(&s.level))
-                    .map(|s| {
-                        let indent = "  ".repeat(usize::from(s.level.saturating_sub(2)));
-                        format!("{indent}{} ({}) {}", s.title, s.slug, crate::units::thousands(s.tokens))
-                    })
+                available: sections
+                    .into_iter()
+                    .map(|s| format!("{} ({}) {}", s.title, s.slug, crate::units::thousands(s.tokens)))
                     .collect(),
             });
         }
@@ -3345,6 +3557,7 @@ impl BundleSet {
                     let mut suggestions = closest(name, names.iter().map(String::as_str), 8);
                     if suggestions.is_empty() {
                         suggestions = names;
+                        by_similarity(&[name], &mut suggestions, |n| n.as_str());
                     }
                     return Err(LookupError::UnknownFunction { path: norm, name: echo(name), suggestions });
                 }

@@ -181,11 +181,11 @@ impl Surface {
     }
 }
 
-/// Records the CLI's `--bundles` directory (see [`cli_set_args`]); the default `out` is not recorded. The commands
-/// a CLI process prints repeat it, so that pasting one reads the same bundles. Set once by the CLI (a process has
-/// one); never by the server.
-pub fn set_cli_bundles(dir: &str) {
-    crate::read::record_cli_bundles(dir);
+/// Records the CLI's `--bundles` directories, in the order given (see [`cli_set_args`]); the default `out` alone is
+/// not recorded. The commands a CLI process prints repeat them, so that pasting one reads the same bundles (and
+/// falls back to the same copies). Set once by the CLI (a process has one list); never by the server.
+pub fn set_cli_bundles(dirs: &[String]) {
+    crate::read::record_cli_bundles(dirs);
 }
 
 /// `--system S --version V` (and `--bundles DIR` when the CLI was given one) for commands printed to the CLI, each
@@ -195,10 +195,11 @@ pub fn cli_set_args(s: &Served) -> String {
     format!("--system {} --version {}{}", q(&s.system), q(&s.version), cli_bundles_arg())
 }
 
-/// ` --bundles DIR` when the CLI was given a `--bundles` directory, else nothing: for commands printed without
+/// ` --bundles DIR` for each `--bundles` directory the CLI was given, else nothing: for commands printed without
 /// `--system` (a search of every system).
 pub fn cli_bundles_arg() -> String {
-    crate::read::cli_bundles().map_or(String::new(), |dir| format!(" --bundles {}", shell_words::quote(dir)))
+    let dirs = crate::read::cli_bundles().unwrap_or_default();
+    dirs.iter().map(|dir| format!(" --bundles {}", shell_words::quote(dir))).collect()
 }
 
 /// A view that renders to text.

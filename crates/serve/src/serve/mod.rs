@@ -398,8 +398,8 @@ impl DocsServer {
         })?;
         let view = self
             .library
-            .select(Some(system), version)
-            .and_then(|set| {
+            .fallback(|| {
+                let set = self.library.select(Some(system), version)?;
                 let paging =
                     crate::read::Paging { budget: crate::budget::Budget::new(self.cap(&set), None)?, cursor: None };
                 set.details(component, None, crate::read::Detail::Normal, &[], paging)

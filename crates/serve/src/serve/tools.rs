@@ -416,15 +416,17 @@ fn answer<V: Render>(result: Result<V, LookupError>, budget: u32) -> CallToolRes
 }
 
 impl DocsServer {
-    /// Selects the set named by `at`, then runs `lookup` on it; an error fits `max_tokens` (else the cap).
+    /// Selects the set named by `at`, then runs `lookup` on it (on another copy of the set when a bundle of the
+    /// first is damaged: [`crate::read::Library::fallback`]); an error fits `max_tokens` (else the cap).
     fn lookup<V: Render>(
         &self,
         at: &SetParams,
         max_tokens: Option<u32>,
-        lookup: impl FnOnce(&BundleSet) -> Result<V, LookupError>,
+        lookup: impl Fn(&BundleSet) -> Result<V, LookupError>,
     ) -> CallToolResult {
         let budget = self.error_budget(max_tokens, crate::budget::DEFAULT_MAX_TOKENS);
-        answer(self.library.select(at.system.as_deref(), at.version.as_deref()).and_then(|set| lookup(&set)), budget)
+        let (system, version) = (at.system.as_deref(), at.version.as_deref());
+        answer(self.library.fallback(|| self.library.select(system, version).and_then(|set| lookup(&set))), budget)
     }
 
     /// [`DocsServer::lookup`] for a tool that returns text: within the operator's cap, lowered by `max_tokens`,
@@ -433,7 +435,7 @@ impl DocsServer {
         &self,
         at: &SetParams,
         page: &PageParams,
-        lookup: impl FnOnce(&BundleSet, Paging) -> Result<V, LookupError>,
+        lookup: impl Fn(&BundleSet, Paging) -> Result<V, LookupError>,
     ) -> CallToolResult {
         self.lookup(at, page.max_tokens, |set| {
             let budget = Budget::new(self.cap(set), page.max_tokens)?;
@@ -516,15 +518,15 @@ impl DocsServer {
         let (system, version) = (p.set.system.as_deref(), p.set.version.as_deref());
         let budget = self.error_budget(p.paging.max_tokens, crate::budget::DEFAULT_MAX_TOKENS);
         answer(
-            crate::diff::compare(&self.library, system, &p.component, &p.from, version, p.lang.as_deref()).and_then(
-                |changes| {
-                    let set = self.library.select(Some(&changes.served.system), Some(&changes.to))?;
-                    changes.page(Paging {
-                        budget: Budget::new(self.cap(&set), p.paging.max_tokens)?,
-                        cursor: p.paging.cursor.as_deref(),
-                    })
-                },
-            ),
+            self.library.fallback(|| {
+                let changes =
+                    crate::diff::compare(&self.library, system, &p.component, &p.from, version, p.lang.as_deref())?;
+                let set = self.library.select(Some(&changes.served.system), Some(&changes.to))?;
+                changes.page(Paging {
+                    budget: Budget::new(self.cap(&set), p.paging.max_tokens)?,
+                    cursor: p.paging.cursor.as_deref(),
+                })
+            }),
             budget,
         )
     }
@@ -564,11 +566,11 @@ impl DocsServer {
             other => other.and_then(|(_, kind)| kind),
         };
         // Without `system`, every system loaded is searched (each hit names its own).
-        let sets =
-            crate::search::query::sets_to_search(&self.library, p.set.system.as_deref(), p.set.version.as_deref());
         let budget = self.error_budget(p.max_tokens, crate::search::query::DEFAULT_MAX_TOKENS);
         Ok(answer(
-            sets.and_then(|chosen| {
+            self.library.fallback(|| {
+                let (system, version) = (p.set.system.as_deref(), p.set.version.as_deref());
+                let chosen = crate::search::query::sets_to_search(&self.library, system, version)?;
                 let sets = chosen.sets;
                 let opts = SearchOptions {
                     skipped: chosen.skipped,
