@@ -172,8 +172,10 @@ fn a_copy_of_a_version_that_does_not_open_is_left_out_for_a_good_one_in_either_o
     let mut bytes = std::fs::read(&manifest).unwrap();
     bytes[8..10].copy_from_slice(&8u16.to_le_bytes());
     std::fs::write(&manifest, bytes).unwrap();
+    use mydesign_docs::bundle::format::{FORMAT_VERSION, OLDEST_SUPPORTED};
     let why = format!(
-        "{}: bundle format 8 is not supported (this reader supports 9..=9); rebuild with this version of mydesign-docs",
+        "{}: bundle format 8 is not supported (this reader supports {OLDEST_SUPPORTED}..={FORMAT_VERSION}); rebuild \
+         with this version of mydesign-docs",
         bad.canonicalize().unwrap().join("manifest.bundle").display()
     );
     // Cut to the entries' cap, past the copy's path and the reason.
