@@ -2490,7 +2490,7 @@ impl BundleSet {
         };
         let mut part = match whole {
             Some(part) => part,
-            None => self.cut_part(request, text, at, ranges, fences, paging, &fits)?,
+            None => self.cut_part(request, text, at, ranges, fences, paging, lists)?,
         };
         // Without names beyond the envelope's, the smallest budget leaves this room, where every segment fits: a
         // chain always goes on. Beside longer names that leave less, a text is served only when it is served
@@ -2516,7 +2516,7 @@ impl BundleSet {
     }
 
     /// [`BundleSet::part_with`]'s part when the text is cut: from the cursor's offset (checked against `request`
-    /// and the text), the longest run of segments whose structured form `fits`.
+    /// and the text), the longest run of segments whose structured form (text, escapes, `lists`) fits the budget.
     #[allow(clippy::too_many_arguments)]
     fn cut_part(
         &self,
@@ -2526,7 +2526,7 @@ impl BundleSet {
         ranges: &[(usize, usize)],
         fences: &[Fence],
         paging: Paging,
-        fits: &dyn Fn(&Part) -> bool,
+        lists: &dyn Fn(&Part) -> u32,
     ) -> Result<Part, LookupError> {
         let cuts = self.cuts(bundle, key, text)?;
         let offset = match paging.cursor {
@@ -2546,10 +2546,27 @@ impl BundleSet {
         };
         let room = paging.budget.content();
         let mut part = serve(text, &cuts, ranges, offset, room, fences);
-        if !fits(&part) {
+        if structured_tokens(&part, lists) > room {
             // The largest text whose structured form fits, by bisection over the text's share of the budget (the
             // bound grows with it). Shrinking by the excess instead could end far below the budget when the lists
-            // drop as whole tables leave the part (Semi's Button props at 1,200 tokens served 11).
+            // drop as whole tables leave the part (Semi's Button props at 1,200 tokens served 11). Every candidate
+            // is a prefix of the first part's text (served from the same offset with less), so its escapes are
+            // read from the first part's running count, not counted again (14 scans of 30 KB for `doc --full`).
+            let mut escaped = Vec::with_capacity(part.text.len() + 1);
+            escaped.push(0u32);
+            let mut sum = 0u32;
+            for b in part.text.bytes() {
+                sum += u32::from(crate::budget::escape_bytes(b));
+                escaped.push(sum);
+            }
+            let whole = std::mem::take(&mut part.text);
+            let fits = |p: &Part| {
+                let escapes = match escaped.get(p.text.len()) {
+                    Some(&e) if whole.starts_with(&p.text) => 2 * e,
+                    _ => 2 * crate::budget::json_escapes(&p.text) as u32,
+                };
+                p.tokens.saturating_add(escapes).saturating_add(lists(p)) <= room
+            };
             let (mut lo, mut hi) = (0, room);
             part = serve(text, &cuts, ranges, offset, 0, fences);
             while hi - lo > 1 {
