@@ -91,14 +91,17 @@ impl Local<'_> {
     fn visit(&mut self, root: &Path, real_root: &Path, entry: Result<ignore::DirEntry, ignore::Error>) -> WalkState {
         match entry {
             Err(err) => {
-                let path = error_path(&err).map(|p| relative(root, &p)).unwrap_or_default();
-                self.problems.push(Diagnostic::new(path, Stage::Walk, err.to_string()));
+                let path = error_path(&err);
+                // A link to a folder above the repository is a loop to the walker (its target holds the link);
+                // what the user needs to know is that it leads out, as for any other link out.
+                let out = is_loop(&err) && path.as_ref().is_some_and(|p| !leads_inside(p, real_root));
+                let message = if out { OUT_OF_REPOSITORY.to_string() } else { err.to_string() };
+                let path = path.map(|p| relative(root, &p)).unwrap_or_default();
+                self.problems.push(Diagnostic::new(path, Stage::Walk, message));
             }
             Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => {
-                let inside = e.path().canonicalize().is_ok_and(|real| real.starts_with(real_root));
-                if !inside {
-                    let message = "a symlink that leads out of the repository; skipped";
-                    self.problems.push(Diagnostic::new(relative(root, e.path()), Stage::Walk, message));
+                if !leads_inside(e.path(), real_root) {
+                    self.problems.push(Diagnostic::new(relative(root, e.path()), Stage::Walk, OUT_OF_REPOSITORY));
                     return WalkState::Continue;
                 }
                 let bytes = e.metadata().map(|m| m.len()).unwrap_or(0);
@@ -106,9 +109,8 @@ impl Local<'_> {
             }
             Ok(e) if e.file_type().is_some_and(|t| t.is_dir()) => {
                 // Only a link can lead out: a folder below one that does was never entered.
-                if e.path_is_symlink() && !e.path().canonicalize().is_ok_and(|real| real.starts_with(real_root)) {
-                    let message = "a symlink that leads out of the repository; skipped";
-                    self.problems.push(Diagnostic::new(relative(root, e.path()), Stage::Walk, message));
+                if e.path_is_symlink() && !leads_inside(e.path(), real_root) {
+                    self.problems.push(Diagnostic::new(relative(root, e.path()), Stage::Walk, OUT_OF_REPOSITORY));
                     return WalkState::Skip;
                 }
                 // The walker yields a directory at the cap but does not enter it: say what is lost.
@@ -166,6 +168,25 @@ fn special_kind(e: &ignore::DirEntry) -> &'static str {
     }
     let _ = e;
     "a special file"
+}
+
+/// What the walk says of a path that resolves out of the repository (a symlink, or a file below one).
+const OUT_OF_REPOSITORY: &str = "a symlink that leads out of the repository; skipped";
+
+/// Whether `path` resolves to a place inside `real_root` (the repository, its links resolved).
+fn leads_inside(path: &Path, real_root: &Path) -> bool {
+    path.canonicalize().is_ok_and(|real| real.starts_with(real_root))
+}
+
+/// Whether the walker's error is a symlink loop (possibly wrapped with a path or depth).
+fn is_loop(err: &ignore::Error) -> bool {
+    match err {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => is_loop(err),
+        _ => false,
+    }
 }
 
 fn error_path(err: &ignore::Error) -> Option<PathBuf> {
@@ -284,6 +305,22 @@ mod tests {
         );
         let shown: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
         assert_eq!(shown, ["walk: src/components/button/outside: a symlink that leads out of the repository; skipped"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_relative_link_to_a_folder_above_the_repository_is_said_to_lead_out() {
+        // `docs/up -> ../..` resolves to the folder that holds the repository: a loop to the walker, a link out of
+        // the repository to the user (the previous trial saw it reported as a loop).
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        touch(&root, "docs/a/index.md");
+        touch(dir.path(), "secret.md");
+        std::os::unix::fs::symlink("../..", root.join("docs/up")).unwrap();
+        let Walked { files, diagnostics } = walk(&root, &WalkConfig::default()).unwrap();
+        assert_eq!(files.iter().map(|f| f.rel.as_str()).collect::<Vec<_>>(), ["docs/a/index.md"]);
+        let shown: Vec<String> = diagnostics.iter().map(|d| d.to_string()).collect();
+        assert_eq!(shown, ["walk: docs/up: a symlink that leads out of the repository; skipped"]);
     }
 
     #[cfg(unix)]
