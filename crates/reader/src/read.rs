@@ -970,8 +970,13 @@ pub struct BundleSet {
     /// component looked up): a lookup by name never decodes the whole manifest.
     lookups: Mutex<HashMap<String, (Arc<ComponentEntry>, BundleFile)>>,
     open: Mutex<HashMap<String, Arc<Bundle>>>,
-    /// Decoded `component` frames: small, and read by nearly every lookup of a long-running server.
+    /// Decoded `component` frames joined with their documents' lists: small, and read by nearly every lookup of a
+    /// long-running server.
     metas: Mutex<HashMap<String, Arc<ComponentMeta>>>,
+    /// `component` frames as stored (their documents' lists empty, format 10), read by a lookup of one document.
+    heads: Mutex<HashMap<String, Arc<ComponentMeta>>>,
+    /// `doc-lists/<lang>` frames by component key and language.
+    doc_lists: Mutex<HashMap<(String, String), Arc<DocLists>>>,
     /// Recently decoded documents and files (code blocks and functions are slices of them), so that a server asked
     /// for several blocks of one document decodes it once.
     texts: Mutex<TextCache>,
@@ -1907,6 +1912,8 @@ impl BundleSet {
             lookups: Mutex::new(HashMap::new()),
             open: Mutex::new(HashMap::new()),
             metas: Mutex::new(HashMap::new()),
+            heads: Mutex::new(HashMap::new()),
+            doc_lists: Mutex::new(HashMap::new()),
             texts: Mutex::new(TextCache::default()),
             changelog: Mutex::new(None),
             maps: Mutex::new(HashMap::new()),
@@ -2165,19 +2172,50 @@ impl BundleSet {
         })
     }
 
-    /// The component frame of `name`.
+    /// The metadata of component `name`: its `component` frame joined with every document's `doc-lists/<lang>`
+    /// frame (format 10), decoded once and kept.
     ///
     /// # Errors
     /// Unknown component or a damaged bundle.
     pub fn component_meta(&self, name: &str) -> Result<(Arc<Bundle>, Arc<ComponentMeta>), LookupError> {
+        let (bundle, head, whole) = self.component_head(name)?;
+        if whole {
+            return Ok((bundle, head));
+        }
+        let docs = (head.docs.iter())
+            .map(|d| Ok(d.with_lists((*self.doc_lists(&bundle, &head.key, &d.lang)?).clone())))
+            .collect::<Result<_, LookupError>>()?;
+        let meta = Arc::new(ComponentMeta { docs, ..(*head).clone() });
+        self.metas.lock().unwrap_or_else(|e| e.into_inner()).insert(head.key.clone(), meta.clone());
+        Ok((bundle, meta))
+    }
+
+    /// The `component` frame of `name` as stored (every document's lists empty), or its whole metadata when that
+    /// is kept already (then `true`): what a lookup of one document needs, beside that document's lists
+    /// ([`BundleSet::doc_lists`]).
+    fn component_head(&self, name: &str) -> Result<(Arc<Bundle>, Arc<ComponentMeta>, bool), LookupError> {
         let entry = self.component(name)?;
         let bundle = self.bundle(&entry.bundle)?;
         if let Some(meta) = self.metas.lock().unwrap_or_else(|e| e.into_inner()).get(&entry.key) {
-            return Ok((bundle, meta.clone()));
+            return Ok((bundle, meta.clone(), true));
         }
-        let meta: Arc<ComponentMeta> = Arc::new(bundle.get(keys::COMPONENT)?);
-        self.metas.lock().unwrap_or_else(|e| e.into_inner()).insert(entry.key.clone(), meta.clone());
-        Ok((bundle, meta))
+        if let Some(head) = self.heads.lock().unwrap_or_else(|e| e.into_inner()).get(&entry.key) {
+            return Ok((bundle, head.clone(), false));
+        }
+        let head: Arc<ComponentMeta> = Arc::new(bundle.get(keys::COMPONENT)?);
+        self.heads.lock().unwrap_or_else(|e| e.into_inner()).insert(entry.key.clone(), head.clone());
+        Ok((bundle, head, false))
+    }
+
+    /// The lists of component `key`'s document in `lang`, from its `doc-lists/<lang>` frame, decoded once and kept.
+    fn doc_lists(&self, bundle: &Bundle, key: &str, lang: &str) -> Result<Arc<DocLists>, LookupError> {
+        let id = (key.to_string(), lang.to_string());
+        if let Some(lists) = self.doc_lists.lock().unwrap_or_else(|e| e.into_inner()).get(&id) {
+            return Ok(lists.clone());
+        }
+        let lists: Arc<DocLists> = Arc::new(bundle.get(&keys::doc_lists(lang))?);
+        self.doc_lists.lock().unwrap_or_else(|e| e.into_inner()).insert(id, lists.clone());
+        Ok(lists)
     }
 
     /// A requested language as the set spells it: `zh-cn` → `zh-CN`, and `en` → `en-US` when one language of the
@@ -2619,8 +2657,14 @@ impl BundleSet {
             sections = s.clone();
         }
         let sections = sections.as_slice();
-        let (bundle, meta) = self.component_meta(name)?;
+        // Without sections, the document's own lists are all it needs (not every language's, format 10).
+        let (bundle, meta, whole) = match sections.is_empty() {
+            true => self.component_head(name)?,
+            false => self.component_meta(name).map(|(b, m)| (b, m, true))?,
+        };
         let doc = self.pick_doc(&meta, lang)?;
+        // The document's lists: its own frame's when only the head was read (kept, not copied into a `DocMeta`).
+        let own = if whole { None } else { Some(self.doc_lists(&bundle, &meta.key, &doc.lang)?) };
         // Headings are looked for in the language asked for, then in the component's other documents: a heading
         // written in the other language is served from the document that has it (the answer names its language).
         // Mapping headings across languages by position is wrong too often (Semi orders them differently).
@@ -2654,6 +2698,10 @@ impl BundleSet {
                 Err(e) => return Err(e),
             }
         };
+        let (blocks, tables) = match &own {
+            Some(lists) => (lists.code_blocks.as_slice(), lists.tables.as_slice()),
+            None => (doc.code_blocks.as_slice(), doc.tables.as_slice()),
+        };
         let hidden = doc.hidden && detail != Detail::Full && found.is_empty();
         let doc_key = keys::doc(&doc.lang);
         // The placeholder view is the lead of the document's frame (format 9): decoded alone, never rebuilt.
@@ -2669,14 +2717,13 @@ impl BundleSet {
             sections: found.iter().map(|s| s.slug.clone()).collect(),
         };
         let (text, key, fences) = if let (true, Some(lead)) = (hidden, bundle.frame_lead(&doc_key)) {
-            (std::borrow::Cow::Borrowed(whole.as_str()), keys::view(&doc.lang), lead_fences(lead, &doc.code_blocks))
+            (std::borrow::Cow::Borrowed(whole.as_str()), keys::view(&doc.lang), lead_fences(lead, blocks))
         } else if hidden {
-            let (view, spans) = crate::view::placeholder_view_spans(&whole, &doc.code_blocks, &doc.tables);
+            let (view, spans) = crate::view::placeholder_view_spans(&whole, blocks, tables);
             let fences = spans.into_iter().map(|(index, start, end)| Fence { index, start, end }).collect();
             (std::borrow::Cow::Owned(view), keys::view(&doc.lang), fences)
         } else {
-            let fences = doc
-                .code_blocks
+            let fences = blocks
                 .iter()
                 .map(|b| Fence { index: b.index, start: b.start_byte as usize, end: b.end_byte as usize })
                 .collect::<Vec<_>>();
@@ -2710,7 +2757,7 @@ impl BundleSet {
             path: doc.path.clone(),
             title: doc.title.clone(),
             lines: doc.lines,
-            code_blocks: doc.code_blocks.len() as u32,
+            code_blocks: blocks.len() as u32,
             detail: if hidden { Detail::Normal } else { Detail::Full },
             hidden,
             threshold: self.manifest.thresholds.doc_hide_lines,

@@ -596,7 +596,10 @@ impl Stage3<'_> {
         }
         deps.sort();
         deps.dedup();
-        let finished = std::iter::once(Frame::new(keys::COMPONENT, &component.meta))
+        // The documents' lists in frames of their own (format 10): a lookup of one document decodes its lists only.
+        let (head, lists) = component.meta.split_lists();
+        let finished = std::iter::once(Frame::new(keys::COMPONENT, &head))
+            .chain(lists.iter().map(|(lang, l)| Frame::new(keys::doc_lists(lang), l)))
             .chain(token_frames(&maps))
             .collect::<std::io::Result<Vec<Frame>>>();
         match finished {

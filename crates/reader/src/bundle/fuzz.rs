@@ -375,6 +375,7 @@ fn decode_typed(b: &Bundle, file: &str) {
             k if k.starts_with("entry/") => b.get::<ComponentLookup>(k).map(drop),
             k if k.starts_with(keys::FILES) => b.get::<Vec<FileOwner>>(k).map(drop),
             "component" => b.get::<ComponentMeta>(k).map(drop),
+            k if k.starts_with("doc-lists/") => b.get::<DocLists>(k).map(drop),
             k if k.starts_with("tokens/") => b.get::<TokenMap>(k).map(drop),
             "tokens" => b.get::<TokenMaps>(k).map(drop).and(b.get_keyed(k).map(|maps| {
                 // The keyed decoding the lookups use: every key, and one that is not there.
