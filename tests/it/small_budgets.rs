@@ -172,6 +172,18 @@ fn errors_at_300_tokens_name_the_nearest_names_first() {
     );
     let err = error_at_300(dir, &["file", "packages/semi-foundation/table/foundaton.ts"]);
     assert!(err.contains(&format!("did you mean: {path}")), "{err}");
+    // Trial 4: a long message kept no name at all at 300 ("did you mean: … 8 more"): the nearest stays, the call
+    // that lists them all gives way first.
+    let err = error_at_300(dir, &["function", path, "TableFoundation.filterDataSourc"]);
+    assert!(err.contains("did you mean: TableFoundation.filterDataSource"), "{err}");
+    // A path one folder off names the right file first (it listed other `utils.ts` files, alphabetically); with a
+    // leading `/` the path is the repository's, as with `./`.
+    let utils = "packages/semi-foundation/table/utils.ts";
+    let err = error_at_300(dir, &["file", "packages/semi-foundation/tabel/utils.ts"]);
+    assert!(err.contains(&format!("did you mean: {utils}")), "{err}");
+    let bundles = dir.to_str().unwrap();
+    let out = common::ok(dir, &["file", &format!("/{utils}"), "--bundles", bundles, "--json"]);
+    assert!(out.contains(&format!("\"path\":\"{utils}\"")), "{out}");
     let err = error_at_300(dir, &["doc", "table", "--lang", "cn"]);
     assert!(err.ends_with("available: zh-CN, en-US"), "{err}");
     let err = error_at_300(dir, &["search", "table", "--lang", "zh-TW"]);

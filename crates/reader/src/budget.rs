@@ -310,21 +310,30 @@ pub fn fit_error(message: &str, listing: Option<&Listing>, max_tokens: u32) -> S
         let joined = l.items.join(l.sep);
         if let Some(at) = message.find(&joined) {
             let (before, after) = (&message[..at], &message[at + joined.len()..]);
-            // The count written is at most `items.len()`: its digits bound the note's bytes.
-            let note = |n: usize| format!("… {n} more (max_tokens {whole} lists them all; {})", l.all);
-            let fixed = error_bytes(before) + error_bytes(after) + error_bytes(&note(l.items.len()));
-            let sep = error_bytes(l.sep);
-            let (kept, _) = listed_within(l.items.iter().map(|i| error_bytes(i) + sep), room.saturating_sub(fixed));
-            let mut out = String::with_capacity(room as usize);
-            out.push_str(before);
-            for item in &l.items[..kept] {
-                out.push_str(item);
-                out.push_str(l.sep);
-            }
-            out.push_str(&note(l.items.len() - kept));
-            out.push_str(after);
-            if error_bytes(&out) <= room {
-                return out;
+            // The count written is at most `items.len()`: its digits bound the note's bytes. The call that lists
+            // them all gives way when it would leave no name (the nearest is the one worth showing).
+            for with_call in [true, false] {
+                let note = |n: usize| match with_call {
+                    true => format!("… {n} more (max_tokens {whole} lists them all; {})", l.all),
+                    false => format!("… {n} more (max_tokens {whole} lists them all)"),
+                };
+                let fixed = error_bytes(before) + error_bytes(after) + error_bytes(&note(l.items.len()));
+                let sep = error_bytes(l.sep);
+                let (kept, _) = listed_within(l.items.iter().map(|i| error_bytes(i) + sep), room.saturating_sub(fixed));
+                if kept == 0 && with_call {
+                    continue;
+                }
+                let mut out = String::with_capacity(room as usize);
+                out.push_str(before);
+                for item in &l.items[..kept] {
+                    out.push_str(item);
+                    out.push_str(l.sep);
+                }
+                out.push_str(&note(l.items.len() - kept));
+                out.push_str(after);
+                if error_bytes(&out) <= room {
+                    return out;
+                }
             }
         }
     }

@@ -3397,7 +3397,8 @@ impl BundleSet {
     /// ever compared with the manifest's list, never joined to a directory, so `../` cannot escape.
     fn locate(&self, path: &str) -> Result<(String, Arc<Bundle>, FileMeta), LookupError> {
         let norm = path.trim().replace('\\', "/");
-        let norm = norm.trim_start_matches("./").to_string();
+        // `./x`, `/x` and `x` name the same file of the repository (paths are repository-relative).
+        let norm = norm.trim_start_matches("./").trim_start_matches('/').to_string();
         let owner = match self.file_owner(&norm)? {
             Some(owner) => owner,
             None => return Err(self.unknown_path(path, &norm)?),
@@ -3416,13 +3417,15 @@ impl BundleSet {
         // Agents often pass a partial path: suggest the paths it ends, then the files of that name.
         let lower = norm.to_lowercase();
         let base = lower.rsplit('/').next().unwrap_or(&lower).to_string();
+        // The files whose path ends so, nearest to the whole path first (`tabel/utils.ts` names `table/utils.ts`
+        // before the other `utils.ts`).
         let ends = |suffix: &str| -> Vec<String> {
-            files
-                .iter()
+            let mut found: Vec<&str> = (files.iter())
                 .filter(|f| !suffix.is_empty() && f.path.to_lowercase().ends_with(suffix))
-                .map(|f| f.path.clone())
-                .take(5)
-                .collect()
+                .map(|f| f.path.as_str())
+                .collect();
+            by_similarity(&[norm], &mut found, |p| p);
+            found.into_iter().take(5).map(str::to_string).collect()
         };
         let mut by_name = ends(&format!("/{lower}"));
         if by_name.is_empty() {
