@@ -129,6 +129,32 @@ fn prereleases_order_below_their_release() {
     assert_eq!(lib.systems(), [("vers".to_string(), vec!["1.9.0".into(), "2.0.0-beta.1".into(), "2.0.0".into()])]);
 }
 
+/// Trial 4: an old set of another system beside a good one (`--bundles old --bundles good`) made every lookup
+/// without `--system` fail with "holds several systems"; a system none of whose sets opens leaves no choice.
+#[test]
+fn a_system_whose_sets_do_not_open_does_not_make_the_system_ambiguous() {
+    let (repo, out) = versions_dir(&["1.0.0"]);
+    let good = tempfile::tempdir().unwrap();
+    let sample = common::build_into(&common::root().join("corpus"), "default", good.path()).dir;
+    let manifest = out.path().join("vers@1.0.0/manifest.bundle");
+    let mut bytes = std::fs::read(&manifest).unwrap();
+    bytes[8..10].copy_from_slice(&8u16.to_le_bytes());
+    std::fs::write(&manifest, bytes).unwrap();
+    let dirs = [out.path().to_path_buf(), good.path().to_path_buf()];
+    let lib = mydesign_docs::read::Library::scan(&dirs).unwrap();
+    assert_eq!(lib.select(None, None).unwrap().dir(), sample);
+    let (o, g) = (out.path().to_str().unwrap(), good.path().to_str().unwrap());
+    let run = common::run(repo.path(), &["doc", "button", "--bundles", o, "--bundles", g]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    // Two systems that open still need `--system`.
+    let both = tempfile::tempdir().unwrap();
+    let _ = common::build_into(&common::root().join("corpus"), "default", both.path());
+    let (_repo2, out2) = versions_dir(&["1.0.0"]);
+    let lib = mydesign_docs::read::Library::scan(&[out2.path().to_path_buf(), both.path().to_path_buf()]).unwrap();
+    let err = lib.select(None, None).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err.contains("holds several systems (my-design, vers)"), "{err}");
+}
+
 #[test]
 fn a_damaged_newest_set_falls_back_to_the_newest_healthy_one_and_is_reported() {
     let (repo, out) = versions_dir(&["1.0.0", "1.1.0"]);
@@ -198,7 +224,7 @@ fn a_copy_of_a_version_that_does_not_open_is_left_out_for_a_good_one_in_either_o
         assert_eq!(
             left_out,
             [format!(
-                "bundle set my-design 3.4.0 in {} is damaged: {why}; another copy of 3.4.0 is served (rebuild or \
+                "bundle set my-design 3.4.0 in {} cannot be read: {why}; another copy of 3.4.0 is served (rebuild or \
                  remove this one)",
                 bad.display()
             )]
@@ -233,7 +259,7 @@ fn a_copy_of_a_version_that_does_not_open_is_left_out_for_a_good_one_in_either_o
             .output()
             .unwrap();
         let err = String::from_utf8(out.stderr).unwrap();
-        assert!(err.contains(&format!("in {} is damaged: ", bad.display())), "{err}");
+        assert!(err.contains(&format!("in {} cannot be read: ", bad.display())), "{err}");
         assert!(err.contains("another copy of 3.4.0 is served"), "{err}");
     }
     // The sets given directly (`--bundles dmg/my-design@3.4.0 --bundles good/my-design@3.4.0`), in either order.

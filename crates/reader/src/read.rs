@@ -1281,12 +1281,23 @@ impl Library {
             // Every set was removed while the library was open.
             None if systems.is_empty() => return Err(no_bundles(&self.dirs, false)),
             None => {
-                return Err(LookupError::System {
-                    message: format!(
-                        "{where_} holds several systems ({}); choose one with --system (`system` in MCP tools)",
-                        names.join(", ")
-                    ),
-                });
+                // A system none of whose sets opens (an older format, damaged) leaves no choice to make: the other
+                // is served, and `damaged_defaults` names the ones left out (trial 4: old sets beside a new one
+                // made every lookup without `--system` fail).
+                let mut readable =
+                    systems.iter().filter(|(s, versions)| versions.iter().any(|v| self.open_entry(s, v).is_ok()));
+                match (readable.next(), readable.next()) {
+                    (Some(one), None) => one,
+                    _ => {
+                        return Err(LookupError::System {
+                            message: format!(
+                                "{where_} holds several systems ({}); choose one with --system (`system` in MCP \
+                                 tools)",
+                                names.join(", ")
+                            ),
+                        });
+                    }
+                }
             }
         };
         let pinned = if version.is_none() { self.pins.get(system) } else { None };
@@ -1603,12 +1614,16 @@ pub struct DamagedSet {
 
 impl std::fmt::Display for DamagedSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "bundle set {} {} in {} is damaged: {}", self.system, self.version, self.dir.display(), self.error)?;
+        // A set of another bundle format is not damaged: its error already says what to do (trial 4).
+        let other_format = self.error.contains(crate::bundle::format::UNSUPPORTED_FORMAT);
+        let state = if other_format { "cannot be read" } else { "is damaged" };
+        write!(f, "bundle set {} {} in {} {state}: {}", self.system, self.version, self.dir.display(), self.error)?;
         match &self.fallback {
             Some(v) if *v == self.version => {
                 write!(f, "; another copy of {v} is served (rebuild or remove this one)")
             }
             Some(v) => write!(f, "; serving {v} by default (rebuild it, or pass --version {v})"),
+            None if other_format => Ok(()),
             None => write!(f, "; rebuild it"),
         }
     }

@@ -27,6 +27,10 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The words of [`BundleError::UnsupportedVersion`]'s message that say a bundle is of another format (not
+/// damaged): what a message carried as text is recognised by.
+pub const UNSUPPORTED_FORMAT: &str = "is not supported (this reader supports";
+
 /// First 8 bytes of every bundle file.
 pub const MAGIC: [u8; 8] = [0x89, b'M', b'Y', b'D', b'B', 0x0D, 0x0A, 0x1A];
 /// Format version written by this build.
