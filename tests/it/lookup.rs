@@ -171,3 +171,14 @@ fn skeleton_parts_state_skeleton_lines() {
     }
     assert!(parts >= 4, "{parts} parts");
 }
+
+/// Trial 4: a list cut to a small budget counted the rows it showed in its header ("1 component" of 101).
+#[test]
+fn a_cut_list_counts_all_its_rows_in_its_header() {
+    let (_tmp, dir) = sample_copy("set");
+    let s = dir.to_str().unwrap();
+    let out = ok(&dir, &["components", "--bundles", s, "--max-tokens", "400"]);
+    assert!(out.lines().next().unwrap().contains(" · 17 components · "), "{out}");
+    let out = ok(&dir, &["files", "table", "--bundles", s, "--max-tokens", "400"]);
+    assert!(out.starts_with("[my-design 3.4.0 · table · 7 files]") && out.contains("continue with"), "{out}");
+}

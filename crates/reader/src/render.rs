@@ -304,7 +304,7 @@ impl Render for ComponentsView {
         let mut out = format!(
             "[{} · {} · sizes for {} · tokens of the default view{}]\n",
             served(&self.served),
-            plural(self.components.len() as u64, "component"),
+            plural(u64::from(self.part.rows_total.max(self.components.len() as u32)), "component"),
             self.lang,
             self.changelog_pages.map_or(String::new(), |p| format!(" · changelog: {}", plural(p, "page")))
         );
@@ -592,8 +592,12 @@ impl Render for ChangelogView {
 
 impl Render for FilesView {
     fn render(&self, surface: Surface) -> String {
-        let mut out =
-            format!("[{} · {} · {}]\n", served(&self.served), self.component, plural(self.files.len() as u64, "file"));
+        let mut out = format!(
+            "[{} · {} · {}]\n",
+            served(&self.served),
+            self.component,
+            plural(u64::from(self.part.rows_total.max(self.files.len() as u32)), "file")
+        );
         let width = column(self.files.iter().map(|f| f.path.chars().count()));
         out.push_str(&format!("{:<width$}  {:>6}  {:>7}  {:>9}  NOTES\n", "PATH", "LINES", "TOKENS", "FUNCTIONS"));
         for f in &self.files {
