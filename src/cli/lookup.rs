@@ -21,7 +21,12 @@ fn library(args: &LookupArgs) -> anyhow::Result<&'static Library> {
     } else {
         let dirs: Vec<String> = args.bundles.iter().map(|d| d.to_string_lossy().into_owned()).collect();
         mydesign_docs::render::set_cli_bundles(&dirs);
-        Library::scan(&args.bundles)?
+        let library = Library::scan(&args.bundles)?;
+        // Beside directories that hold sets, a missing one is read as empty: say so (one alone is an error).
+        for dir in args.bundles.iter().filter(|d| !d.is_dir()) {
+            eprintln!("warning: --bundles {}: not a directory; the other directories are read", dir.display());
+        }
+        library
     };
     Ok(Box::leak(Box::new(library)))
 }

@@ -182,3 +182,20 @@ fn a_cut_list_counts_all_its_rows_in_its_header() {
     let out = ok(&dir, &["files", "table", "--bundles", s, "--max-tokens", "400"]);
     assert!(out.starts_with("[my-design 3.4.0 · table · 7 files]") && out.contains("continue with"), "{out}");
 }
+
+/// Trial 4: a missing `--bundles` directory beside one that holds sets was ignored without a word.
+#[test]
+fn a_missing_bundles_directory_beside_others_is_named() {
+    let (tmp, dir) = sample_copy("set");
+    let missing = tmp.path().join("nonexist");
+    let run = crate::common::run(
+        tmp.path(),
+        &["doc", "button", "--bundles", dir.to_str().unwrap(), "--bundles", missing.to_str().unwrap()],
+    );
+    assert!(run.status.success());
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert_eq!(
+        err,
+        format!("warning: --bundles {}: not a directory; the other directories are read\n", missing.display())
+    );
+}
