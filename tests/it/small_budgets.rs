@@ -270,3 +270,25 @@ fn cli_text_answers_write_cli_commands_at_small_budgets() {
     }
     assert!(commands >= 15, "{commands} follow-up commands run");
 }
+
+/// Trial 4: `changelog --component table --since 2.85.0` at 400 tokens served its one 217-byte row in pieces
+/// ("row 1 alone is over the budget", then "[rows 1–1 of 1; 0 left; continue with …]") while the whole answer
+/// states ≤ 398 tokens: a first part that fits whole by its stated bound is served whole, and is within it.
+#[test]
+fn a_changes_list_that_fits_whole_is_not_cut_into_pieces() {
+    let Some(semi) = common::semi() else { return };
+    let dir = &semi.report.dir;
+    let bundles = dir.to_str().unwrap();
+    let counter = common::Tiktoken::new("o200k_base");
+    for json in [false, true] {
+        let mut args = vec!["changelog", "--component", "table", "--since", "2.85.0", "--bundles", bundles];
+        args.extend(["--max-tokens", "400"]);
+        if json {
+            args.push("--json");
+        }
+        let out = common::ok(dir, &args);
+        assert!(!out.contains("alone is over the budget") && !out.contains("--cursor"), "{out}");
+        assert!(out.contains("2.90.0-beta.0"), "{out}");
+        assert!(counter.count(&out) <= 400, "{} tokens: {out}", counter.count(&out));
+    }
+}

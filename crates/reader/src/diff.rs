@@ -629,7 +629,7 @@ impl Changes {
             }
         };
         // A piece of row `i` from byte `from` of its line: as much as fits the room (at least one character).
-        let piece_of = |i: usize, from: usize| -> (RowPiece, usize) {
+        let piece_of = |i: usize, from: usize, room: usize| -> (RowPiece, usize) {
             let line = &lines[i];
             let release = match &rows[i] {
                 Row::Log(r, _) => self.changelog[*r].version.len() + 12,
@@ -663,94 +663,107 @@ impl Changes {
             };
             (piece, cost)
         };
-        let mut served: Vec<Row> = Vec::new();
-        let mut piece: Option<RowPiece> = None;
-        let mut used = 0usize;
-        if inner > 0 {
-            let (p, cost) = piece_of(first, inner);
-            used = cost;
-            piece = Some(p);
-        } else {
-            for (i, row) in rows.iter().enumerate().skip(first) {
-                let starts_release =
-                    i == first || !matches!((&rows[i - 1], row), (Row::Log(a, _), Row::Log(b, _)) if a == b);
-                let cost = row.bound() + if starts_release { heading(i) } else { 0 };
-                if used + cost <= room {
-                    used += cost;
-                    served.push(row.clone());
-                    continue;
+        // The rows served from `first` within `room` (the content budget, bytes as tokens), with the unclamped
+        // bound of the whole answer.
+        let assemble = |room: usize| -> (ChangesView, u32) {
+            let mut served: Vec<Row> = Vec::new();
+            let mut piece: Option<RowPiece> = None;
+            let mut used = 0usize;
+            if inner > 0 {
+                let (p, cost) = piece_of(first, inner, room);
+                used = cost;
+                piece = Some(p);
+            } else {
+                for (i, row) in rows.iter().enumerate().skip(first) {
+                    let starts_release =
+                        i == first || !matches!((&rows[i - 1], row), (Row::Log(a, _), Row::Log(b, _)) if a == b);
+                    let cost = row.bound() + if starts_release { heading(i) } else { 0 };
+                    if used + cost <= room {
+                        used += cost;
+                        served.push(row.clone());
+                        continue;
+                    }
+                    if served.is_empty() {
+                        // One row alone over the budget: served in pieces, this part the first.
+                        let (p, cost) = piece_of(i, 0, room);
+                        used = cost;
+                        piece = Some(p);
+                    }
+                    break;
                 }
-                if served.is_empty() {
-                    // One row alone over the budget: served in pieces, this part the first.
-                    let (p, cost) = piece_of(i, 0);
-                    used = cost;
-                    piece = Some(p);
-                }
-                break;
             }
-        }
-        // Where the next part starts: inside the row of an unfinished piece, else at the next row.
-        let next = match &piece {
-            Some(p) if p.continues() => Some(starts[first] + p.from as usize + p.text.len()),
-            Some(_) => starts.get(first + 1).copied(),
-            None => starts.get(first + served.len()).copied(),
-        };
-        let mut part = ListPart {
-            rows_total: rows.len() as u32,
-            first_row: first as u32,
-            tokens_exact: false,
-            next_cursor: None,
-            max_tokens: paging.budget.lowered.then_some(paging.budget.max_tokens),
-        };
-        if let Some(offset) = next {
-            let (set, text) = (Cursor::set_id(&label), Cursor::text_id(&identity));
-            part.next_cursor = Some(Cursor { set, text, request, offset: offset as u32 }.encode());
-        }
-        let mut view = ChangesView {
-            served: self.served.clone(),
-            component: self.component.clone(),
-            from: self.from.clone(),
-            to: self.to.clone(),
-            lang: self.lang.clone(),
-            changelog_only: self.changelog_only,
-            tokens: 0,
-            props_source: self.props_source.clone(),
-            total_props: self.props.len() as u32,
-            total_functions_added: self.functions_added.len() as u32,
-            total_functions_removed: self.functions_removed.len() as u32,
-            total_releases: self.changelog.len() as u32,
-            props: vec![],
-            functions_added: vec![],
-            functions_removed: vec![],
-            changelog: vec![],
-            piece_continues_release: piece.as_ref().is_some_and(|p| p.from > 0)
-                || matches!(rows.get(first), Some(Row::Log(r, _)) if first_of(&rows, first, *r)),
-            piece,
-            part,
-        };
-        for row in served {
-            match row {
-                Row::Prop(p) => view.props.push(p),
-                Row::Added(f) => view.functions_added.push(f),
-                Row::Removed(f) => view.functions_removed.push(f),
-                Row::Log(r, line) => {
-                    let release = &self.changelog[r];
-                    match view.changelog.last_mut() {
-                        Some(last) if last.version == release.version => last.lines.push(line),
-                        _ => {
-                            // Only the part's first release can have started in the previous part.
-                            let continued = view.changelog.is_empty() && first_of(&rows, first, r);
-                            view.changelog.push(Release {
-                                version: release.version.clone(),
-                                lines: vec![line],
-                                continued,
-                            })
+            // Where the next part starts: inside the row of an unfinished piece, else at the next row.
+            let next = match &piece {
+                Some(p) if p.continues() => Some(starts[first] + p.from as usize + p.text.len()),
+                Some(_) => starts.get(first + 1).copied(),
+                None => starts.get(first + served.len()).copied(),
+            };
+            let mut part = ListPart {
+                rows_total: rows.len() as u32,
+                first_row: first as u32,
+                tokens_exact: false,
+                next_cursor: None,
+                max_tokens: paging.budget.lowered.then_some(paging.budget.max_tokens),
+            };
+            if let Some(offset) = next {
+                let (set, text) = (Cursor::set_id(&label), Cursor::text_id(&identity));
+                part.next_cursor = Some(Cursor { set, text, request: request.clone(), offset: offset as u32 }.encode());
+            }
+            let mut view = ChangesView {
+                served: self.served.clone(),
+                component: self.component.clone(),
+                from: self.from.clone(),
+                to: self.to.clone(),
+                lang: self.lang.clone(),
+                changelog_only: self.changelog_only,
+                tokens: 0,
+                props_source: self.props_source.clone(),
+                total_props: self.props.len() as u32,
+                total_functions_added: self.functions_added.len() as u32,
+                total_functions_removed: self.functions_removed.len() as u32,
+                total_releases: self.changelog.len() as u32,
+                props: vec![],
+                functions_added: vec![],
+                functions_removed: vec![],
+                changelog: vec![],
+                piece_continues_release: piece.as_ref().is_some_and(|p| p.from > 0)
+                    || matches!(rows.get(first), Some(Row::Log(r, _)) if first_of(&rows, first, *r)),
+                piece,
+                part,
+            };
+            for row in served {
+                match row {
+                    Row::Prop(p) => view.props.push(p),
+                    Row::Added(f) => view.functions_added.push(f),
+                    Row::Removed(f) => view.functions_removed.push(f),
+                    Row::Log(r, line) => {
+                        let release = &self.changelog[r];
+                        match view.changelog.last_mut() {
+                            Some(last) if last.version == release.version => last.lines.push(line),
+                            _ => {
+                                // Only the part's first release can have started in the previous part.
+                                let continued = view.changelog.is_empty() && first_of(&rows, first, r);
+                                view.changelog.push(Release {
+                                    version: release.version.clone(),
+                                    lines: vec![line],
+                                    continued,
+                                })
+                            }
                         }
                     }
                 }
             }
-        }
-        view.tokens = view.whole_bound(used, paging.budget.max_tokens);
+            let bound = view.whole_bound(used);
+            (view, bound)
+        };
+        // A first part that fits whole by the bound it states is served whole: the rows' room reserves the largest
+        // envelope, and a 217-byte row was served in pieces at 400 tokens whose whole answer states 398 (trial 4).
+        let whole = paging.cursor.is_none().then(|| assemble(usize::MAX));
+        let (mut view, bound) = match whole.filter(|(_, b)| *b <= paging.budget.max_tokens) {
+            Some(whole) => whole,
+            None => assemble(room),
+        };
+        view.tokens = bound.min(paging.budget.max_tokens);
         Ok(view)
     }
 }
@@ -766,10 +779,10 @@ impl ChangesView {
         lines
     }
 
-    /// An upper bound of the whole answer's tokens in its largest form (the text for either surface, or the JSON),
-    /// at most `max_tokens` (which the rows were fitted to): `rows` (the bounds of the rows served, which cover
-    /// both forms of each) plus [`bound`] of the rest, the cursor counted a token per byte (it is no text).
-    fn whole_bound(&mut self, rows: usize, max_tokens: u32) -> u32 {
+    /// An upper bound of the whole answer's tokens in its largest form (the text for either surface, or the JSON):
+    /// `rows` (the bounds of the rows served, which cover both forms of each) plus [`bound`] of the rest, the
+    /// cursor counted a token per byte (it is no text).
+    fn whole_bound(&mut self, rows: usize) -> u32 {
         // As many digits as any figure the header may state.
         self.tokens = 999_999;
         let cursor = self.part.next_cursor.clone().unwrap_or_default();
@@ -805,7 +818,7 @@ impl ChangesView {
             json["piece"]["text"] = serde_json::Value::String(String::new());
         }
         let envelope = text(Surface::Cli).max(text(Surface::Mcp)).max(rest(&json.to_string()));
-        (rows as u32).saturating_add(envelope).min(max_tokens)
+        (rows as u32).saturating_add(envelope)
     }
 }
 
