@@ -241,28 +241,52 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify(a) => {
-            let (library, set) = open_library(&a)?;
-            let checked = set.verify_all()?;
-            if !checked.damaged.is_empty() {
-                // Every damaged bundle, not only the first: one copy or rebuild fixes them all.
-                let list: Vec<String> = checked.damaged.iter().map(|e| format!("  {e}")).collect();
-                anyhow::bail!(
-                    "{} of the {} bundles of {} {} in {} are damaged:\n{}",
-                    checked.damaged.len(),
-                    checked.bundles,
-                    set.head().system,
-                    set.head().version,
-                    set.dir().display(),
-                    list.join("\n")
-                );
+            // Without --system, every system of the directories is verified (a README build puts the sample and
+            // Semi side by side in out/; trial 4), each at its default version or --version.
+            let library = library(&a)?;
+            let systems: Vec<String> = match &a.system {
+                Some(s) => vec![s.clone()],
+                None => library.systems().into_iter().map(|(s, _)| s).collect(),
+            };
+            let mut verified = Vec::new();
+            for system in &systems {
+                let set = match library.select(Some(system), a.version.as_deref()) {
+                    Ok(set) => set,
+                    // A system none of whose sets opens is reported with the others below.
+                    Err(_) if a.system.is_none() && systems.len() > 1 => continue,
+                    Err(e) => return Err(e.into()),
+                };
+                let checked = set.verify_all()?;
+                if !checked.damaged.is_empty() {
+                    // Every damaged bundle, not only the first: one copy or rebuild fixes them all.
+                    let list: Vec<String> = checked.damaged.iter().map(|e| format!("  {e}")).collect();
+                    anyhow::bail!(
+                        "{} of the {} bundles of {} {} in {} are damaged:\n{}",
+                        checked.damaged.len(),
+                        checked.bundles,
+                        set.head().system,
+                        set.head().version,
+                        set.dir().display(),
+                        list.join("\n")
+                    );
+                }
+                verified.push((set, checked.bundles, checked.frames));
             }
-            let (bundles, frames) = (checked.bundles, checked.frames);
+            let oks: Vec<String> = (verified.iter())
+                .map(|(set, bundles, frames)| {
+                    let (m, dir) = (set.head(), set.dir().display());
+                    let frames = thousands(*frames as u64);
+                    format!(
+                        "ok: {} {} in {dir}: {bundles} bundles, {frames} frames, checksums match",
+                        m.system, m.version
+                    )
+                })
+                .collect();
             let damaged = library.damaged_all();
             if !damaged.is_empty() {
                 let list: Vec<String> = damaged.iter().map(|d| format!("  {d}")).collect();
                 anyhow::bail!(
-                    "{} of the bundle sets in {} do not open (the default version skips them):\n{}\n{} {} in {}: \
-                     {bundles} bundles, {frames} frames, checksums match",
+                    "{} of the bundle sets in {} do not open (the default version skips them):\n{}\n{}",
                     damaged.len(),
                     if a.bundles.is_empty() {
                         "./out or the store".to_string()
@@ -270,24 +294,28 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                         a.bundles.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
                     },
                     list.join("\n"),
-                    set.head().system,
-                    set.head().version,
-                    set.dir().display()
+                    oks.join("\n")
                 );
             }
-            let m = set.head();
-            let dir = set.dir().display().to_string();
             if a.json {
-                let v = serde_json::json!({
-                    "ok": true, "system": m.system, "version": m.version, "dir": dir, "bundles": bundles, "frames": frames
-                });
+                let sets: Vec<serde_json::Value> = (verified.iter())
+                    .map(|(set, bundles, frames)| {
+                        let m = set.head();
+                        let dir = set.dir().display().to_string();
+                        serde_json::json!({
+                            "ok": true, "system": m.system, "version": m.version, "dir": dir, "bundles": bundles,
+                            "frames": frames
+                        })
+                    })
+                    .collect();
+                // One set: its object, as before; several: the list.
+                let v = match <[_; 1]>::try_from(sets) {
+                    Ok([one]) => one,
+                    Err(sets) => serde_json::Value::Array(sets),
+                };
                 emit(&v.to_string())?;
             } else {
-                let frames = thousands(frames as u64);
-                emit(&format!(
-                    "ok: {} {} in {dir}: {bundles} bundles, {frames} frames, checksums match",
-                    m.system, m.version
-                ))?;
+                emit(&oks.join("\n"))?;
             }
             Ok(ExitCode::SUCCESS)
         }

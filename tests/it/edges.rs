@@ -766,3 +766,22 @@ fn a_source_over_the_analysis_limit_says_why_it_has_no_functions() {
     let part = set.file("src/components/Big/many.ts", false, Some((1, 3)), Paging::unlimited()).unwrap();
     assert_eq!(part.text, one);
 }
+
+/// Trial 4: `verify --bundles out` failed with "holds several systems" when out/ held the sample and another
+/// system (README's builds put them side by side): every system is verified, one line each.
+#[test]
+fn verify_checks_every_system_of_a_directory() {
+    let (repo, out) = versions_dir(&["1.0.0"]);
+    let _ = common::build_into(&common::root().join("corpus"), "default", out.path());
+    let o = out.path().to_str().unwrap();
+    let text = common::ok(repo.path(), &["verify", "--bundles", o]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("ok: my-design 3.4.0 in ") && lines[1].starts_with("ok: vers 1.0.0 in "), "{text}");
+    let json = common::ok(repo.path(), &["verify", "--bundles", o, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v.as_array().map(Vec::len), Some(2), "{json}");
+    let one = common::ok(repo.path(), &["verify", "--bundles", o, "--system", "vers", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!((v["ok"].as_bool(), v["system"].as_str()), (Some(true), Some("vers")), "{one}");
+}
