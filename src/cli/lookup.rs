@@ -19,13 +19,15 @@ fn library(args: &LookupArgs) -> anyhow::Result<&'static Library> {
     let library = if args.bundles.is_empty() {
         Library::open(&[])?
     } else {
-        let dirs: Vec<String> = args.bundles.iter().map(|d| d.to_string_lossy().into_owned()).collect();
-        mydesign_docs::render::set_cli_bundles(&dirs);
         let library = Library::scan(&args.bundles)?;
-        // Beside directories that hold sets, a missing one is read as empty: say so (one alone is an error).
-        for dir in args.bundles.iter().filter(|d| !d.is_dir()) {
+        // Beside directories that hold sets, a missing one is read as empty: say so (one alone is an error), and
+        // leave it out of the commands the answer prints (each would warn again).
+        let (dirs, missing): (Vec<&std::path::PathBuf>, Vec<_>) = args.bundles.iter().partition(|d| d.is_dir());
+        for dir in missing {
             eprintln!("warning: --bundles {}: not a directory; the other directories are read", dir.display());
         }
+        let dirs: Vec<String> = dirs.iter().map(|d| d.to_string_lossy().into_owned()).collect();
+        mydesign_docs::render::set_cli_bundles(&dirs);
         library
     };
     Ok(Box::leak(Box::new(library)))
@@ -37,7 +39,10 @@ fn open_library(args: &LookupArgs) -> anyhow::Result<(&'static Library, std::syn
     let library = library(args)?;
     let set = library.select(args.system.as_deref(), args.version.as_deref())?;
     if args.version.is_none() {
-        for damaged in library.damaged_defaults(Some(&set.head().system)) {
+        // Without --system, the sets of other systems that do not open are named too: one of them is why the
+        // system was chosen (trial 5).
+        let system = args.system.as_ref().map(|_| set.head().system.as_str());
+        for damaged in library.damaged_defaults(system) {
             eprintln!("warning: {damaged}");
         }
     }

@@ -198,4 +198,25 @@ fn a_missing_bundles_directory_beside_others_is_named() {
         err,
         format!("warning: --bundles {}: not a directory; the other directories are read\n", missing.display())
     );
+    // The commands an answer prints leave it out (each would warn again: trial 5).
+    let (d, m) = (dir.to_str().unwrap(), missing.to_str().unwrap());
+    let run =
+        crate::common::run(tmp.path(), &["files", "table", "--bundles", d, "--bundles", m, "--max-tokens", "400"]);
+    let out = String::from_utf8(run.stdout).unwrap();
+    assert!(out.contains(&format!("continue with mydesign-docs files table --cursor ")), "{out}");
+    assert!(out.contains(d) && !out.contains("nonexist"), "{out}");
+}
+
+/// Trial 4: a partial path (`Button/Button.tsx`) or one differing in ASCII case only matched one file and was
+/// only suggested; the one file it stands for is served, under its whole path. Two candidates stay an error.
+#[test]
+fn a_path_that_stands_for_one_file_is_served() {
+    let (_tmp, dir) = sample_copy("set");
+    let s = dir.to_str().unwrap();
+    for partial in ["Button/Button.tsx", "SRC/components/button/BUTTON.tsx"] {
+        let out = ok(&dir, &["file", partial, "--bundles", s, "--json"]);
+        assert!(out.contains("\"path\":\"src/components/Button/Button.tsx\""), "{partial}: {out}");
+    }
+    let err = fails(&dir, &["file", "index.ts", "--bundles", s]);
+    assert!(err.contains("did you mean"), "{err}");
 }

@@ -3413,10 +3413,16 @@ impl BundleSet {
     fn locate(&self, path: &str) -> Result<(String, Arc<Bundle>, FileMeta), LookupError> {
         let norm = path.trim().replace('\\', "/");
         // `./x`, `/x` and `x` name the same file of the repository (paths are repository-relative).
-        let norm = norm.trim_start_matches("./").trim_start_matches('/').to_string();
+        let mut norm = norm.trim_start_matches("./").trim_start_matches('/').to_string();
         let owner = match self.file_owner(&norm)? {
             Some(owner) => owner,
-            None => return Err(self.unknown_path(path, &norm)?),
+            None => match self.only_file_like(&norm)? {
+                Some(file) => {
+                    norm = file.path;
+                    file.component
+                }
+                None => return Err(self.unknown_path(path, &norm)?),
+            },
         };
         let (bundle, meta) = self.component_meta(&owner)?;
         let file = meta.files.iter().find(|f| f.path == norm).cloned().ok_or_else(|| BundleError::Corrupt {
@@ -3424,6 +3430,20 @@ impl BundleSet {
             what: format!("file list (no `{norm}`)"),
         })?;
         Ok((norm, bundle, file))
+    }
+
+    /// The one file a path no component lists stands for, when exactly one does: the file whose path ends with
+    /// `/norm` (a partial path, `table/utils.ts`), else the one equal to it but for ASCII case. The answer names the
+    /// whole path; two or more candidates are suggestions ([`BundleSet::unknown_path`]), never a guess.
+    fn only_file_like(&self, norm: &str) -> Result<Option<FileOwner>, LookupError> {
+        let files = &self.manifest()?.files;
+        let tail = format!("/{norm}");
+        let only = |found: Vec<&FileOwner>| match found.as_slice() {
+            [one] => Some((*one).clone()),
+            _ => None,
+        };
+        let ending = only(files.iter().filter(|f| !norm.is_empty() && f.path.ends_with(&tail)).collect());
+        Ok(ending.or_else(|| only(files.iter().filter(|f| f.path.eq_ignore_ascii_case(norm)).collect())))
     }
 
     /// The error for a path no component lists (`norm`, normalised from `path`), suggesting what it could be.
