@@ -203,7 +203,7 @@ fn a_missing_bundles_directory_beside_others_is_named() {
     let run =
         crate::common::run(tmp.path(), &["files", "table", "--bundles", d, "--bundles", m, "--max-tokens", "400"]);
     let out = String::from_utf8(run.stdout).unwrap();
-    assert!(out.contains(&format!("continue with mydesign-docs files table --cursor ")), "{out}");
+    assert!(out.contains("continue with mydesign-docs files table --cursor "), "{out}");
     assert!(out.contains(d) && !out.contains("nonexist"), "{out}");
 }
 
