@@ -262,7 +262,7 @@ fn failed_lookups_are_tool_errors_that_name_what_exists() {
     assert!(e.contains("1..6"), "{e}");
     let e = c.lookup_error("get_function_code", json!({"path": "src/components/Table/Table.tsx", "function": "rendr"}));
     assert!(e.contains("Table.render"), "{e}");
-    let e = c.lookup_error("get_file_code", json!({"path": "Table.tsx"}));
+    let e = c.lookup_error("get_file_code", json!({"path": "Tabel.tsx"}));
     assert!(e.contains("src/components/Table/Table.tsx"), "{e}");
     let e = c.lookup_error("list_components", json!({"component": "tabel"}));
     assert!(e.contains("table"), "{e}");

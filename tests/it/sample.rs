@@ -186,7 +186,7 @@ fn cli_errors_name_what_exists() {
         "err_ambiguous_function",
         lookup_err(&["function", "src/components/Table/Table.tsx", "render"])
     );
-    insta::assert_snapshot!("err_unknown_file", lookup_err(&["file", "Table.tsx"]));
+    insta::assert_snapshot!("err_unknown_file", lookup_err(&["file", "Tabel.tsx"]));
     insta::assert_snapshot!(
         "err_ambiguous_badge_reset",
         lookup_err(&["function", "src/components/Badge/Badge.tsx", "reset"])

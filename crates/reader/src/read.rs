@@ -3467,6 +3467,15 @@ impl BundleSet {
             by_name = ends(&base);
         }
         if by_name.is_empty() {
+            // A misspelt file name (`Tabel.tsx`): the files whose name is nearest.
+            let name_of = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+            let near = closest(&name_of(norm), files.iter().map(|f| f.path.rsplit('/').next().unwrap_or(&f.path)), 5);
+            let mut found: Vec<&str> =
+                files.iter().filter(|f| near.contains(&name_of(&f.path))).map(|f| f.path.as_str()).collect();
+            by_similarity(&[norm], &mut found, |p| p);
+            by_name = found.into_iter().take(5).map(str::to_string).collect();
+        }
+        if by_name.is_empty() {
             by_name = closest(norm, files.iter().map(|f| f.path.as_str()), 5);
         }
         Ok(LookupError::UnknownPath {
