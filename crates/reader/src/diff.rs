@@ -341,9 +341,15 @@ fn names_word(text: &str, needle: &str) -> bool {
             .any(|(i, _)| !word(text[..i].chars().next_back()) && !word(text[i + needle.len()..].chars().next()))
 }
 
-/// A version as SemVer (a leading `v` ignored), for the changelog's range.
+/// A version as SemVer (a leading `v` ignored; `2.8` and `2` are 2.8.0 and 2.0.0), for the changelog's range.
 pub fn parse_version(v: &str) -> Option<semver::Version> {
-    semver::Version::parse(v.trim().trim_start_matches(['v', 'V'])).ok()
+    let v = v.trim().trim_start_matches(['v', 'V']);
+    semver::Version::parse(v).ok().or_else(|| {
+        // `2.8` or `2`, a release line as people write it, is 2.8.0 or 2.0.0 (`--since 2.8` matched nothing).
+        let parts: Vec<&str> = v.split('.').collect();
+        let numbers = parts.len() < 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        numbers.then(|| format!("{v}{}", ".0".repeat(3 - parts.len()))).and_then(|v| semver::Version::parse(&v).ok())
+    })
 }
 
 /// Releases of `set`'s changelog (in `lang`, else its first language) with versions in `(from, to]` whose lines
@@ -911,6 +917,15 @@ fn first_of(rows: &[Row], first: usize, r: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_release_line_is_its_first_version() {
+        let v = |s: &str| parse_version(s).map(|v| v.to_string());
+        assert_eq!(v("2.8"), Some("2.8.0".into()), "trial 5: `--since 2.8` matched nothing");
+        assert_eq!(v("v2"), Some("2.0.0".into()));
+        assert_eq!(v("2.8.1-beta.1"), Some("2.8.1-beta.1".into()));
+        assert_eq!((v("2."), v("2.x"), v("abc"), v("")), (None, None, None, None));
+    }
 
     #[test]
     fn whole_words_only() {
