@@ -176,6 +176,9 @@ fn errors_at_300_tokens_name_the_nearest_names_first() {
     // that lists them all gives way first.
     let err = error_at_300(dir, &["function", path, "TableFoundation.filterDataSourc"]);
     assert!(err.contains("did you mean: TableFoundation.filterDataSource"), "{err}");
+    // Trial 5: a typo at the end of a qualified name listed the prefix `TableFoundation.init` first.
+    let err = error_at_300(dir, &["function", path, "TableFoundation.initSorterOrdr"]);
+    assert!(err.contains("did you mean: TableFoundation.initSorterOrder"), "{err}");
     // A path one folder off names the right file first (it listed other `utils.ts` files, alphabetically); with a
     // leading `/` the path is the repository's, as with `./`.
     let utils = "packages/semi-foundation/table/utils.ts";

@@ -481,10 +481,19 @@ pub fn closest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>, m
     let q = query.to_lowercase();
     let score = |l: &str| {
         let sim = strsim::normalized_damerau_levenshtein(&q, l);
-        // A candidate inside the query counts only when it is a good part of it: the tail `ts` of every path is
-        // inside any `….ts` query.
+        // A candidate holding the query comes first. One inside the query counts only when it is a good part of
+        // it (the tail `ts` of every path is inside any `….ts` query), and less than a whole name one letter off
+        // (`TableFoundation.init` inside `TableFoundation.initSorterOrdr` came before `…initSorterOrder`: trial 5).
         let inside = l.len() * 2 >= q.len() && q.contains(l);
-        if !q.is_empty() && (l.contains(&q) || inside) { 1.0 + sim } else { sim }
+        if q.is_empty() {
+            sim
+        } else if l.contains(&q) {
+            1.0 + sim
+        } else if inside {
+            0.25 + sim
+        } else {
+            sim
+        }
     };
     let mut scored: Vec<(f64, &str)> = candidates
         .into_iter()
@@ -524,7 +533,10 @@ pub fn similarity(query: &str, candidate: &str) -> f64 {
         .iter()
         .flat_map(|o| theirs.iter().map(move |t| strsim::normalized_damerau_levenshtein(o, t)))
         .fold(whole, f64::max);
-    let inside = c.contains(&q) || (c.len() * 2 >= q.len() && q.contains(&c));
+    // A name holding the query is what was asked for, partly written. A name inside a longer query (`…init` inside
+    // `…initSorterOrdr`) gets no bonus: its words already count in `best`, and the whole name one letter off must
+    // come first (trial 5 listed the prefix first).
+    let inside = c.contains(&q);
     best + f64::from(u8::from(inside)) + whole / 8.0
 }
 
