@@ -513,7 +513,7 @@ pub fn closest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>, m
 /// list cut to fit the budget keeps the nearest): the best normalized Damerau-Levenshtein similarity of the whole
 /// query or one of its words to the whole candidate, to its last segment (after the last `.` or `/`) or to one of
 /// its words (words split on anything but letters and digits: `filtr` is near `Custom Filter Rendering`), plus 1
-/// when one contains the other; a small share of the whole query's similarity to the whole candidate breaks ties
+/// when the candidate contains the query; a small share of the whole query's similarity to the whole candidate breaks ties
 /// between candidates sharing a word. Case is ignored; 0 for an empty query or one over [`MAX_NAME_CHARS`].
 pub fn similarity(query: &str, candidate: &str) -> f64 {
     let q = query.trim().to_lowercase();
@@ -538,6 +538,11 @@ pub fn similarity(query: &str, candidate: &str) -> f64 {
     // come first (trial 5 listed the prefix first).
     let inside = c.contains(&q);
     best + f64::from(u8::from(inside)) + whole / 8.0
+}
+
+/// What the per-set caches (texts, cut points, token maps) key a text by: its bundle's path and its frame key.
+fn text_id(bundle: &Bundle, key: &str) -> String {
+    format!("{}\0{key}", bundle.path())
 }
 
 /// The [`similarity`] under which a name is not near at all: such names keep their order, after the near ones
@@ -2115,7 +2120,7 @@ impl BundleSet {
 
     /// The text frame `key` of `bundle`, from the cache or decoded (and cached).
     pub(crate) fn text(&self, bundle: &Bundle, key: &str) -> Result<Arc<String>, LookupError> {
-        self.cached(format!("{}\0{key}", bundle.path()), || bundle.get_text(key))
+        self.cached(text_id(bundle, key), || bundle.get_text(key))
     }
 
     /// The lead of text frame `key` of `bundle` (a document's placeholder view, format 9: [`Bundle::get_lead`]),
@@ -2129,7 +2134,7 @@ impl BundleSet {
                 .get_lead(key)?
                 .ok_or_else(|| BundleError::MissingFrame { path: bundle.path().into(), key: key.into() })
         };
-        self.cached(format!("{}\0{key}\0lead", bundle.path()), lead).map(Some)
+        self.cached(format!("{}\0lead", text_id(bundle, key)), lead).map(Some)
     }
 
     /// The text cached under `id`, else `load`ed and cached.
@@ -2432,7 +2437,7 @@ impl BundleSet {
     pub(crate) fn cuts(&self, bundle: &Bundle, text_key: &str, text: &str) -> Result<Arc<Cuts>, LookupError> {
         // Cut points cost a scan of the whole text (0.5 ms for Semi's Table): kept for the texts used last, as the
         // texts themselves are.
-        let id = format!("{}\0{text_key}", bundle.path());
+        let id = text_id(bundle, text_key);
         let lock = || self.cuts.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, cuts)) = lock().iter().find(|(k, _)| *k == id) {
             return Ok(cuts.clone());
@@ -2454,7 +2459,7 @@ impl BundleSet {
 
     /// The stored token map of the text under `text_key`.
     fn token_map(&self, bundle: &Bundle, text_key: &str) -> Result<Arc<TokenMap>, LookupError> {
-        let id = format!("{}\0{text_key}", bundle.path());
+        let id = text_id(bundle, text_key);
         let last = || self.last_map.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, map)) = last().as_ref().filter(|(k, _)| *k == id) {
             return Ok(map.clone());
@@ -2495,7 +2500,7 @@ impl BundleSet {
         ranges: &[(usize, usize)],
         room: u32,
     ) -> Result<Option<Part>, LookupError> {
-        let id = format!("{}\0{key}", bundle.path());
+        let id = text_id(bundle, key);
         let kept = || self.cuts.lock().unwrap_or_else(|e| e.into_inner()).iter().any(|(k, _)| *k == id);
         if text.is_empty() || ranges != [(0, text.len())] || kept() {
             return Ok(None);
