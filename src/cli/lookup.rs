@@ -253,7 +253,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                 Some(s) => vec![s.clone()],
                 None => library.systems().into_iter().map(|(s, _)| s).collect(),
             };
-            let mut verified = Vec::new();
+            let (mut verified, mut failed) = (Vec::new(), Vec::new());
             for system in &systems {
                 let set = match library.select(Some(system), a.version.as_deref()) {
                     Ok(set) => set,
@@ -263,9 +263,9 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                 };
                 let checked = set.verify_all()?;
                 if !checked.damaged.is_empty() {
-                    // Every damaged bundle, not only the first: one copy or rebuild fixes them all.
+                    // Every damaged bundle of every system, not only the first: one run lists what to copy again.
                     let list: Vec<String> = checked.damaged.iter().map(|e| format!("  {e}")).collect();
-                    anyhow::bail!(
+                    failed.push(format!(
                         "{} of the {} bundles of {} {} in {} are damaged:\n{}",
                         checked.damaged.len(),
                         checked.bundles,
@@ -273,9 +273,13 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                         set.head().version,
                         set.dir().display(),
                         list.join("\n")
-                    );
+                    ));
+                    continue;
                 }
                 verified.push((set, checked.bundles, checked.frames));
+            }
+            if !failed.is_empty() {
+                anyhow::bail!("{}", failed.join("\n"));
             }
             let oks: Vec<String> = (verified.iter())
                 .map(|(set, bundles, frames)| {

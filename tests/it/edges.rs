@@ -787,4 +787,19 @@ fn verify_checks_every_system_of_a_directory() {
     let one = common::ok(repo.path(), &["verify", "--bundles", o, "--system", "vers", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&one).unwrap();
     assert_eq!((v["ok"].as_bool(), v["system"].as_str()), (Some(true), Some("vers")), "{one}");
+    // Both systems damaged: one run names both (trial 6: it stopped at the first).
+    for system in ["vers@1.0.0", "my-design@3.4.0"] {
+        let dir = std::fs::canonicalize(out.path().join(system)).unwrap();
+        let bundle = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|x| x == "bundle") && !p.ends_with("manifest.bundle"))
+            .unwrap();
+        let mut bytes = std::fs::read(&bundle).unwrap();
+        let at = bytes.len() / 2;
+        bytes[at] ^= 0xff;
+        std::fs::write(&bundle, bytes).unwrap();
+    }
+    let err = common::fails(repo.path(), &["verify", "--bundles", o]);
+    assert!(err.contains(" bundles of my-design 3.4.0 in ") && err.contains(" bundles of vers 1.0.0 in "), "{err}");
 }
