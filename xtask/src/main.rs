@@ -254,31 +254,54 @@ fn bench_options(args: &[String]) -> anyhow::Result<BenchOptions> {
     Ok(o)
 }
 
+/// Builds the release binary of package `mydesign-docs` (`cargo build --release` with `extra` arguments; `dynamic`:
+/// with `RUSTFLAGS=` set and empty, which README gives for the reader-only binary) and returns the path of the
+/// executable as cargo reports it: where it lands depends on the configured target (`.cargo/config.toml` names the
+/// host's, so it is `target/<host tuple>/release`).
+fn build_release(extra: &[&std::ffi::OsStr], dynamic: bool) -> anyhow::Result<PathBuf> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut command = Command::new(&cargo);
+    if dynamic {
+        command.env("RUSTFLAGS", "");
+    }
+    let out = command
+        .args(["build", "--release", "--package", "mydesign-docs", "--message-format=json-render-diagnostics"])
+        .args(extra)
+        .stderr(std::process::Stdio::inherit())
+        .output()?;
+    if !out.status.success() {
+        bail!("cargo build --release {extra:?} failed");
+    }
+    let executable = String::from_utf8_lossy(&out.stdout).lines().find_map(|line| {
+        let message: serde_json::Value = serde_json::from_str(line).ok()?;
+        let is_bin = message["reason"] == "compiler-artifact" && message["target"]["name"] == "mydesign-docs";
+        if is_bin { message["executable"].as_str().map(PathBuf::from) } else { None }
+    });
+    executable.context("cargo reported no `mydesign-docs` executable")
+}
+
 /// `cargo xtask bench`: builds the release binary, measures every figure of issue 12 (builds, sizes, whole-process
 /// lookups at 1× and N× Semi and against `cat`, MCP start-up, round trips and memory, binary size), prints one
 /// table compared with the previous `target/bench.json` (changes over 10 % the wrong way are marked) and writes the
 /// new one. Timings are of a shared machine unless it is quiet: CPU times are the steadier figures.
 fn bench(args: &[String]) -> anyhow::Result<()> {
     let o = bench_options(args)?;
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(&cargo).args(["build", "--release", "--package", "mydesign-docs"]).status()?;
-    if !status.success() {
-        bail!("cargo build --release failed");
-    }
-    let bin = root().join("target/release/mydesign-docs");
+    let bin = build_release(&[], false)?;
     let mut figs = Figures::default();
-    // The reader-only binary (issue 14), what an agent's machine runs: its own target directory, so the full
-    // binary above stays in place.
-    let status = Command::new(&cargo)
-        .args(["build", "--release", "--package", "mydesign-docs", "--no-default-features", "--features", "serve"])
-        .arg("--target-dir")
-        .arg(root().join("target/reader-only"))
-        .status()?;
-    if !status.success() {
-        bail!("cargo build --release (reader-only) failed");
-    }
-    let reader_bin = root().join("target/reader-only/release/mydesign-docs");
-    let stripped = root().join("target/reader-only/mydesign-docs.stripped");
+    // The reader-only binary (issue 14), what an agent's machine runs, dynamic as README installs it: its own
+    // target directory, so the full binary above stays in place.
+    let reader_dir = root().join("target/reader-only");
+    let reader_bin = build_release(
+        &[
+            "--no-default-features".as_ref(),
+            "--features".as_ref(),
+            "serve".as_ref(),
+            "--target-dir".as_ref(),
+            reader_dir.as_os_str(),
+        ],
+        true,
+    )?;
+    let stripped = reader_dir.join("mydesign-docs.stripped");
     if Command::new("strip").arg("-o").arg(&stripped).arg(&reader_bin).status()?.success() {
         figs.add("reader-only binary size, stripped", std::fs::metadata(&stripped)?.len() as f64, "B");
     }
