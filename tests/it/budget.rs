@@ -211,6 +211,43 @@ fn table_brief_and_normal_stay_small_and_sections_are_served() {
     assert!(msg.contains("API 参考 (api-参考) "), "{msg}");
 }
 
+/// A part ends before a code block only when a part of its budget could serve the block whole (trial 6: Semi's
+/// `table --section 基本表格` served the 46 tokens before its demo block at every budget from 400 to 1,300, and the
+/// next part cut the block anyway below 1,300).
+#[test]
+fn a_part_fills_into_a_code_block_that_no_part_of_its_budget_serves_whole() {
+    let Some(b) = common::semi() else { return };
+    let (set, counter) = (&b.set, counter());
+    let section = ["基本表格".to_string()];
+    let doc = |max_tokens: u32, cursor: Option<&str>| {
+        let budget = Budget::new(max_tokens, None).unwrap();
+        match set.details("table", Some("zh-CN"), Detail::Normal, &section, Paging { budget, cursor }).unwrap() {
+            DetailsView::Doc(v) => v,
+            other => panic!("a document part, not {other:?}"),
+        }
+    };
+    let whole = doc(100_000, None);
+    let prose = whole.text.find("```jsx").expect("the section's demo block");
+    assert_eq!(counter.count(&whole.text[..prose]), 46, "the prose before the block");
+    for max_tokens in [400, 800, 1200] {
+        let first = doc(max_tokens, None);
+        assert!(first.part.ends_in_block.is_some(), "at {max_tokens}: ends inside the block");
+        assert!(first.part.tokens > 46, "at {max_tokens}: {} tokens, the prose only", first.part.tokens);
+        let joined = follow(
+            set,
+            |p| set.details("table", Some("zh-CN"), Detail::Normal, &section, p),
+            Budget::new(max_tokens, None).unwrap(),
+            &counter,
+        );
+        assert_eq!(joined, whole.text, "at {max_tokens}: the parts rejoin to the section");
+    }
+    // Where the block fits a part whole, the first part stops before it and the second serves it whole.
+    let first = doc(1300, None);
+    assert_eq!((first.part.tokens, first.part.ends_in_block), (46, None));
+    let second = doc(1300, first.next_cursor.as_deref());
+    assert!(second.text.starts_with("```jsx") && second.part.ends_in_block.is_none(), "{:.80}", second.text);
+}
+
 #[test]
 fn props_come_from_semi_api_tables_and_blueprint_interfaces() {
     if let Some(b) = common::semi() {

@@ -27,9 +27,10 @@ struct Seen {
     shortened: usize,
     /// First parts refused as too small for the long names they repeat (trial item 1), instead of going over.
     refused: usize,
-    /// Each lookup's first part (bytes of its text) at the largest budget swept so far: a larger budget never
-    /// serves less.
-    first: std::collections::HashMap<String, (u32, usize)>,
+    /// Each lookup's first part (bytes of its text, whether it ended inside a code block) at the largest budget
+    /// swept so far: a larger budget never serves less, but where a smaller one filled into a code block that no
+    /// part of its budget serves whole, and the larger one ends before it, to serve it whole next.
+    first: std::collections::HashMap<String, (u32, usize, bool)>,
 }
 
 /// Follows one lookup's cursors at `max`, checking every part; `call` is the lookup with a paging.
@@ -98,14 +99,15 @@ fn chain<V: Render>(
             assert!(!rendered.contains(bad), "{what} at {max}: `{bad}` in\n{rendered:.400}");
         }
         if n == 0 && cursor.is_none() {
-            if let Some(&(smaller, len)) = seen.first.get(what).filter(|(smaller, _)| *smaller < max) {
+            let in_block = json["ends_in_block"].is_u64();
+            if let Some(&(smaller, len, filled)) = seen.first.get(what).filter(|(smaller, ..)| *smaller < max) {
                 assert!(
-                    text.len() >= len,
+                    text.len() >= len || (filled && !in_block),
                     "{what}: {max} tokens serve {} bytes, {smaller} served {len}:\n{rendered:.600}",
                     text.len()
                 );
             }
-            seen.first.insert(what.to_string(), (max, text.len()));
+            seen.first.insert(what.to_string(), (max, text.len(), in_block));
         }
         joined.push_str(text);
         seen.parts += 1;

@@ -2615,7 +2615,14 @@ impl BundleSet {
             None => 0,
         };
         let room = paging.budget.content();
-        let mut part = serve(text, &cuts, ranges, offset, room, fences);
+        // A fence a part of this budget serves whole: its structured form (text and escapes) beside the lists of
+        // an empty part fits.
+        let fixed = lists(&Part::default());
+        let fits_whole = |f: &Fence| {
+            let escapes = text.get(f.start..f.end).map_or(u32::MAX, |t| 2 * crate::budget::json_escapes(t) as u32);
+            cuts.tokens(f.start, f.end).0.saturating_add(escapes).saturating_add(fixed) <= room
+        };
+        let mut part = serve(text, &cuts, ranges, offset, room, fences, &fits_whole);
         if structured_tokens(&part, lists) > room {
             // The largest text whose structured form fits, by bisection over the text's share of the budget (the
             // bound grows with it). Shrinking by the excess instead could end far below the budget when the lists
@@ -2638,10 +2645,10 @@ impl BundleSet {
                 p.tokens.saturating_add(escapes).saturating_add(lists(p)) <= room
             };
             let (mut lo, mut hi) = (0, room);
-            part = serve(text, &cuts, ranges, offset, 0, fences);
+            part = serve(text, &cuts, ranges, offset, 0, fences, &fits_whole);
             while hi - lo > 1 {
                 let mid = lo + (hi - lo) / 2;
-                let candidate = serve(text, &cuts, ranges, offset, mid, fences);
+                let candidate = serve(text, &cuts, ranges, offset, mid, fences, &fits_whole);
                 if fits(&candidate) {
                     (lo, part) = (mid, candidate);
                 } else {
