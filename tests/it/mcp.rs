@@ -290,7 +290,11 @@ fn component_changes_between_installed_versions() {
     assert_eq!(s["props"][0], json!({"name": "Tag.dot", "after": "boolean = false"}));
     assert_eq!((s["functions_added"].clone(), s["functions_removed"].clone()), (json!(["tagColorOf"]), json!([])));
     assert_eq!(s["changelog"], json!([{"version": "3.5.0", "lines": ["- Tag: add `shape` and the `huge` size"]}]));
-    assert_eq!((s["rows_total"].as_u64(), s["tokens"].as_u64(), s.get("next_cursor")), (Some(6), Some(528), None));
+    assert_eq!((s["rows_total"].as_u64(), s["tokens"].as_u64(), s.get("next_cursor")), (Some(6), Some(544), None));
+    assert_eq!(
+        (s["total_props"].as_u64(), s["total_props_added"].as_u64(), s["total_props_removed"].as_u64()),
+        (Some(4), Some(2), Some(1))
+    );
     assert!(text.contains("\n## Functions (+1 −0)\n+ tagColorOf\n"), "{text}");
     // Cut at 300 tokens: the answer names the call that continues it; following it serves every row once.
     let mut args = json!({"component": "tag", "from": "3.4.0", "max_tokens": 300});
@@ -327,7 +331,8 @@ fn component_changes_between_installed_versions() {
     let e = c.lookup_error("component_changes", json!({"component": "tga", "from": "3.4.0"}));
     assert!(e.contains("did you mean: tag"), "{e}");
     let e = c.lookup_error("component_changes", json!({"component": "tag", "from": "3.5.0", "version": "3.4.0"}));
-    assert!(e.starts_with("3.5.0 is newer than 3.4.0: compare from the older version (`from` in MCP tools"), "{e}");
+    let call = "component_changes(component=\"tag\", from=\"3.4.0\", version=\"3.5.0\")";
+    assert_eq!(e, format!("3.5.0 is newer than 3.4.0: compare from the older version to the newer, {call}"));
     let e = c.lookup_error("component_changes", json!({"component": "tag"}));
     assert_eq!(e, "component_changes: missing argument `from`: expected a string (Older version)");
     // A cursor of another tool is refused, naming what it continues.

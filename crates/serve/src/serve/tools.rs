@@ -20,7 +20,7 @@ use crate::read::{
     BundleSet, ChangelogView, CodeBlockView, ComponentsView, Detail, DetailsView, FileView, FilesView, FunctionView,
     LookupError, Paging,
 };
-use crate::render::Render;
+use crate::render::{Render, Surface};
 use crate::search::Kind;
 use crate::search::query::{SearchOptions, SearchView};
 
@@ -403,7 +403,7 @@ fn shown(value: &Value) -> String {
 fn answer<V: Render>(result: Result<V, LookupError>, budget: u32) -> CallToolResult {
     let view = match result {
         Ok(view) => view,
-        Err(e) => return CallToolResult::error(vec![ContentBlock::text(e.fitted(budget))]),
+        Err(e) => return CallToolResult::error(vec![ContentBlock::text(e.fitted(Surface::Mcp, budget))]),
     };
     match serde_json::to_value(&view) {
         Ok(value) => {
