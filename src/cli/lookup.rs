@@ -156,6 +156,7 @@ fn generation_removed(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.downcast_ref::<BundleError>().is_some_and(not_found)
             || matches!(c.downcast_ref::<LookupError>(), Some(LookupError::Bundle(b)) if not_found(b))
+            || matches!(c.downcast_ref::<LookupError>(), Some(LookupError::DamagedVersion { error, .. }) if not_found(error))
     })
 }
 

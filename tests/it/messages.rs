@@ -2,6 +2,8 @@
 //! (with the `--system`/`--version`/`--bundles` the command line gave) and MCP errors name MCP calls, never both;
 //! every echoed argument is escaped; `..` in a requested path is resolved lexically before lookup and suggestions.
 
+use std::path::Path;
+
 use mydesign_docs::read::{Detail, Library, LookupError, Paging};
 use mydesign_docs::render::Surface;
 
@@ -242,4 +244,51 @@ fn diff_counts_added_removed_and_changed_props_apart() {
         (head.as_str(), props.get(..21)),
         ("0 props changed, functions +0 −0, 0 releases mention it", Some("## Props (0 changed; "))
     );
+}
+
+/// Trial 6: a damaged bundle in the newest version failed the lookup without naming the versions that work. The
+/// error names the other versions whose sets open (newest first; one whose manifest is damaged is not named) and how
+/// to ask for one; the lookup is not answered from another version behind the caller's back.
+#[test]
+fn a_damaged_bundle_names_the_other_versions_that_open() {
+    let repo = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(repo.path().join("docs/good")).unwrap();
+    std::fs::write(repo.path().join("docs/good/index.md"), "# Good\n\n```js\ngood();\n```\n").unwrap();
+    for v in ["1.0.0", "1.1.0", "1.2.0", "1.3.0"] {
+        std::fs::write(repo.path().join("package.json"), format!(r#"{{"name": "vers", "version": "{v}"}}"#)).unwrap();
+        common::build_into(repo.path(), "default", out.path());
+    }
+    let damage = |file: &Path| {
+        let len = std::fs::metadata(file).unwrap().len();
+        std::fs::OpenOptions::new().write(true).open(file).unwrap().set_len(len / 2).unwrap();
+    };
+    damage(&out.path().join("vers@1.3.0/good.bundle"));
+    damage(&out.path().join("vers@1.1.0/manifest.bundle"));
+    let o = out.path().to_str().unwrap();
+    let err = common::fails(repo.path(), &["code-block", "good", "1", "--bundles", o]);
+    assert!(err.starts_with("error: ") && err.contains("/good.bundle: truncated"), "{err}");
+    assert!(
+        err.trim_end().ends_with("; other versions of vers open: 1.2.0, 1.0.0: ask for one with `--version 1.2.0`"),
+        "{err}"
+    );
+    // As asked, it serves.
+    let ok = common::ok(repo.path(), &["code-block", "good", "1", "--bundles", o, "--version", "1.2.0"]);
+    assert!(ok.starts_with("[vers 1.2.0 · good") && ok.contains("good();"), "{ok}");
+    // The same over MCP's wording, and with `--version 1.3.0` asked explicitly.
+    let library = Library::scan(&[out.path().to_path_buf()]).unwrap();
+    let e = library
+        .fallback(|| library.select(None, Some("1.3.0"))?.code_block("good", 1, None, Paging::unlimited()))
+        .unwrap_err();
+    let text = e.fitted(Surface::Mcp, 2000);
+    assert!(
+        text.ends_with("; other versions of vers open: 1.2.0, 1.0.0: ask for one with `version=\"1.2.0\"`"),
+        "{text}"
+    );
+    // A set of one version only: the damaged bundle's error as before.
+    let only = tempfile::tempdir().unwrap();
+    common::build_into(repo.path(), "default", only.path());
+    damage(&only.path().join("vers@1.3.0/good.bundle"));
+    let err = common::fails(repo.path(), &["code-block", "good", "1", "--bundles", only.path().to_str().unwrap()]);
+    assert!(err.contains("/good.bundle: truncated") && !err.contains("other versions"), "{err}");
 }

@@ -326,6 +326,19 @@ pub enum LookupError {
     /// A damaged bundle.
     #[error(transparent)]
     Bundle(#[from] BundleError),
+    /// A damaged bundle of a set while other versions of its system open ([`Library::fallback`]): the lookup is
+    /// not answered from another version (one session would mix versions, call by call), it names them.
+    #[error("{error}; other versions of {system} open: {} (`--version V`, `version` in MCP tools)", others.join(", "))]
+    DamagedVersion {
+        /// The damaged bundle.
+        error: BundleError,
+        /// System.
+        system: String,
+        /// The version whose bundle is damaged.
+        version: String,
+        /// The other versions whose sets open, newest first.
+        others: Vec<String>,
+    },
 }
 
 /// How much of a document `component_details` serves.
@@ -1373,7 +1386,33 @@ impl Library {
     ///
     /// # Errors
     /// `lookup`'s last error.
-    pub fn fallback<T>(&self, mut lookup: impl FnMut() -> Result<T, LookupError>) -> Result<T, LookupError> {
+    pub fn fallback<T>(&self, lookup: impl FnMut() -> Result<T, LookupError>) -> Result<T, LookupError> {
+        self.naming_other_versions(self.fallback_to_copies(lookup))
+    }
+
+    /// `result`, or when it is a damaged bundle of a set while other versions of that system open,
+    /// [`LookupError::DamagedVersion`] naming them (newest first): trial 6, a damaged newest version failed every
+    /// lookup without saying that the older versions installed work. Not a fallback: the version asked for (or
+    /// the default, the newest that opens) stays the one answered, so a session never mixes two versions.
+    fn naming_other_versions<T>(&self, result: Result<T, LookupError>) -> Result<T, LookupError> {
+        let Err(LookupError::Bundle(error)) = result else { return result };
+        let held = {
+            let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+            let file = Path::new(damaged_file(&error));
+            open.values().find(|set| file.starts_with(&set.pinned)).map(|set| set.served())
+        };
+        let Some(Served { system, version, .. }) = held else { return Err(error.into()) };
+        let versions = self.systems().into_iter().find(|(s, _)| *s == system).map(|(_, v)| v).unwrap_or_default();
+        let others: Vec<String> =
+            versions.into_iter().rev().filter(|v| *v != version && self.open_entry(&system, v).is_ok()).collect();
+        match others.is_empty() {
+            true => Err(error.into()),
+            false => Err(LookupError::DamagedVersion { error, system, version, others }),
+        }
+    }
+
+    /// [`Library::fallback`] among the copies of one version.
+    fn fallback_to_copies<T>(&self, mut lookup: impl FnMut() -> Result<T, LookupError>) -> Result<T, LookupError> {
         let nested = FALLBACK.with(|f| f.borrow().is_some());
         let spare = if nested { Vec::new() } else { self.spare_copies() };
         if spare.is_empty() {

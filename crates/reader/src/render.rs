@@ -349,6 +349,11 @@ impl LookupError {
                  name and version, the --bundles directory) leave no room for its first lines; ask for {max_tokens} \
                  {needed} or more"
             ),
+            LookupError::DamagedVersion { error, system, others, .. } => format!(
+                "{error}; other versions of {system} open: {}: ask for one with {}",
+                others.join(", "),
+                q("--version", others[0].as_str().into())
+            ),
             other => other.to_string(),
         }
     }
