@@ -1591,3 +1591,39 @@ fn json_rpc_errors_echo_the_id_where_it_is_knowable() {
     assert_eq!(r.status, 503, "{}", r.body);
     assert_eq!(r.message()["id"], 12, "{}", r.body);
 }
+
+/// Trial 6: a server cap (`serve --max-tokens`) that lowered a call's `max_tokens` said nothing. The answer says
+/// so, first in its text and as `max_tokens_capped` in its structured form, and both stay within the cap; a call
+/// within the cap gets no note.
+#[test]
+fn an_answer_whose_max_tokens_the_cap_lowered_says_so_within_the_cap() {
+    let dir = sample_dir();
+    let counter = Tiktoken::new("o200k_base");
+    let mut c = Client::start(&["--bundles", arg(&dir), "--max-tokens", "1000"]);
+    let calls = [
+        ("component_details", json!({"component": "table", "max_tokens": 5000})),
+        ("list_components", json!({"max_tokens": 5000})),
+        ("get_file_code", json!({"path": "src/components/Table/Table.tsx", "max_tokens": 5000})),
+        ("search_docs", json!({"query": "table row selection", "max_tokens": 5000})),
+        ("get_changelog", json!({"max_tokens": 5000})),
+    ];
+    for (tool, args) in calls {
+        let r = c.call(tool, args);
+        let result = &r["result"];
+        assert_ne!(result["isError"], true, "{tool}: {r}");
+        let text = result["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("[max_tokens 5,000 is over this server's cap of 1,000 tokens: answered within 1,000]\n["),
+            "{tool}: {text:.200}"
+        );
+        let s = &result["structuredContent"];
+        assert_eq!(s["max_tokens_capped"], json!({"asked": 5000, "cap": 1000}), "{tool}");
+        let (t, j) = (counter.count(text), counter.count(&s.to_string()));
+        assert!(t <= 1000 && j <= 1000, "{tool}: text {t}, JSON {j} tokens over the cap of 1,000");
+    }
+    // Within the cap: no note.
+    let r = c.call("component_details", json!({"component": "table", "max_tokens": 900}));
+    let text = r["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("[my-design 3.4.0 · table"), "{text:.200}");
+    assert!(r["result"]["structuredContent"].get("max_tokens_capped").is_none(), "{r}");
+}
