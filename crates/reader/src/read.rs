@@ -330,8 +330,8 @@ pub enum LookupError {
     /// not answered from another version (one session would mix versions, call by call), it names them.
     #[error("{error}; other versions of {system} open: {} (`--version V`, `version` in MCP tools)", others.join(", "))]
     DamagedVersion {
-        /// The damaged bundle.
-        error: BundleError,
+        /// The damaged bundle (boxed: the variant would double the size of every `LookupError`).
+        error: Box<BundleError>,
         /// System.
         system: String,
         /// The version whose bundle is damaged.
@@ -1407,7 +1407,7 @@ impl Library {
             versions.into_iter().rev().filter(|v| *v != version && self.open_entry(&system, v).is_ok()).collect();
         match others.is_empty() {
             true => Err(error.into()),
-            false => Err(LookupError::DamagedVersion { error, system, version, others }),
+            false => Err(LookupError::DamagedVersion { error: Box::new(error), system, version, others }),
         }
     }
 
