@@ -292,3 +292,34 @@ fn a_damaged_bundle_names_the_other_versions_that_open() {
     let err = common::fails(repo.path(), &["code-block", "good", "1", "--bundles", only.path().to_str().unwrap()]);
     assert!(err.contains("/good.bundle: truncated") && !err.contains("other versions"), "{err}");
 }
+
+/// The server echoes escaped too: a component, path, section, argument name, tool name or resource URI holding
+/// control characters comes back as one line (the decoded text, not only its JSON).
+#[test]
+fn the_server_echoes_arguments_escaped() {
+    let (_dir, out) = sample_in_a_quoted_dir();
+    let mut c = crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", out.to_str().unwrap()]);
+    let path = format!("src/{NASTY}.ts");
+    let calls = [
+        ("component_details", serde_json::json!({"component": NASTY})),
+        ("component_details", serde_json::json!({"component": "table", "sections": [NASTY]})),
+        ("get_file_code", serde_json::json!({"path": path})),
+        ("get_function_code", serde_json::json!({"path": "src/components/Table/Table.tsx", "function": NASTY})),
+        ("list_components", serde_json::json!({NASTY: 1})),
+        (NASTY, serde_json::json!({})),
+    ];
+    for (tool, args) in calls {
+        let r = c.call(tool, args.clone());
+        let text = r["result"]["content"][0]["text"].as_str().or(r["error"]["message"].as_str()).unwrap_or_default();
+        assert!(!text.is_empty(), "{tool} {args}: {r}");
+        assert!(
+            !text.contains('\n') && !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+            "{tool} {args}: {text:?}"
+        );
+        assert!(text.contains("\\n") || text.contains("\\u{1b}"), "{tool} {args}: {text}");
+    }
+    let uri = format!("mydesign://{NASTY}");
+    let r = c.request("resources/read", serde_json::json!({ "uri": uri }));
+    let message = r["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("ta\\nble") && !message.contains('\n'), "{r}");
+}

@@ -327,6 +327,7 @@ pub fn check_arguments(schema: &JsonObject, arguments: Option<&JsonObject>) -> R
     let properties = schema.get("properties").and_then(Value::as_object).unwrap_or(&empty);
     if let Some(unknown) = arguments.keys().find(|k| !properties.contains_key(k.as_str())) {
         let accepted: Vec<&str> = properties.keys().map(String::as_str).collect();
+        let unknown = crate::read::echo(unknown);
         return Err(format!("unknown argument `{unknown}`: the arguments are {}", accepted.join(", ")));
     }
     let required = schema.get("required").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
