@@ -1387,27 +1387,28 @@ impl Library {
     /// # Errors
     /// `lookup`'s last error.
     pub fn fallback<T>(&self, lookup: impl FnMut() -> Result<T, LookupError>) -> Result<T, LookupError> {
-        self.naming_other_versions(self.fallback_to_copies(lookup))
+        self.fallback_to_copies(lookup).map_err(|e| self.naming_other_versions(e))
     }
 
-    /// `result`, or when it is a damaged bundle of a set while other versions of that system open,
+    /// `e`, or when it is a damaged bundle of a set while other versions of that system open,
     /// [`LookupError::DamagedVersion`] naming them (newest first): trial 6, a damaged newest version failed every
     /// lookup without saying that the older versions installed work. Not a fallback: the version asked for (or
     /// the default, the newest that opens) stays the one answered, so a session never mixes two versions.
-    fn naming_other_versions<T>(&self, result: Result<T, LookupError>) -> Result<T, LookupError> {
-        let Err(LookupError::Bundle(error)) = result else { return result };
+    /// Not generic (one copy in the binary, whatever the lookup's view).
+    fn naming_other_versions(&self, e: LookupError) -> LookupError {
+        let LookupError::Bundle(error) = e else { return e };
         let held = {
             let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
             let file = Path::new(damaged_file(&error));
             open.values().find(|set| file.starts_with(&set.pinned)).map(|set| set.served())
         };
-        let Some(Served { system, version, .. }) = held else { return Err(error.into()) };
+        let Some(Served { system, version, .. }) = held else { return error.into() };
         let versions = self.systems().into_iter().find(|(s, _)| *s == system).map(|(_, v)| v).unwrap_or_default();
         let others: Vec<String> =
             versions.into_iter().rev().filter(|v| *v != version && self.open_entry(&system, v).is_ok()).collect();
         match others.is_empty() {
-            true => Err(error.into()),
-            false => Err(LookupError::DamagedVersion { error: Box::new(error), system, version, others }),
+            true => error.into(),
+            false => LookupError::DamagedVersion { error: Box::new(error), system, version, others },
         }
     }
 

@@ -1006,6 +1006,24 @@ mod tests {
         );
     }
 
+    /// The calls an error names: MCP's tool call, the CLI's command (quoted, `--lang` after the arguments; no set
+    /// options here: no CLI recorded any in this process).
+    #[test]
+    fn error_hints_are_calls_of_their_surface() {
+        let args = [("component", Arg::from("o'brien")), ("--detail", Arg::from("brief"))];
+        assert_eq!(
+            Surface::Mcp.hint("component_details", "doc", Some("en-US"), &args),
+            "component_details(lang=\"en-US\", component=\"o'brien\", detail=\"brief\")"
+        );
+        assert_eq!(
+            Surface::Cli.hint("component_details", "doc", Some("en-US"), &args),
+            "mydesign-docs doc 'o'\\''brien' --detail brief --lang en-US"
+        );
+        let hole = [("component", Arg::Hole("COMPONENT"))];
+        assert_eq!(Surface::Mcp.hint("list_components", "files", None, &hole), "list_components(component=COMPONENT)");
+        assert_eq!(Surface::Cli.hint("list_components", "files", None, &hole), "mydesign-docs files COMPONENT");
+    }
+
     #[test]
     fn hints_spell_one_argument_as_the_calls_do() {
         // A hint naming one argument, with a space or a quote in its value: shell-quoted on the CLI, JSON for MCP.
