@@ -52,8 +52,22 @@ fn open_library(args: &LookupArgs) -> anyhow::Result<(&'static Library, std::syn
 
 /// The budget (`--max-tokens`, capped by the set's) and cursor of a lookup.
 fn paging<'a>(set: &BundleSet, args: &'a LookupArgs) -> Result<Paging<'a>, LookupError> {
+    note_cap(args.max_tokens, set.head().thresholds.max_tokens);
     let budget = Budget::new(set.head().thresholds.max_tokens, args.max_tokens)?;
     Ok(Paging { budget, cursor: args.cursor.as_deref() })
+}
+
+/// Says on stderr, once, when `--max-tokens` is over the cap of the sets read (`max_tokens` under `[thresholds]`
+/// when they were built): the answer is cut to the cap (trial 6: it was, silently; `serve` says it in the answer).
+fn note_cap(asked: Option<u32>, cap: u32) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    let cap = cap.max(mydesign_docs::budget::MIN_MAX_TOKENS);
+    if let Some(asked) = asked.filter(|&asked| asked > cap) {
+        SAID.call_once(|| {
+            let (asked, cap) = (thousands(asked), thousands(cap));
+            eprintln!("note: --max-tokens {asked} is over the set's cap of {cap} tokens; the cap is the budget");
+        });
+    }
 }
 
 /// Runs `lookup` on the set `args` choose, with its paging, and prints the view; when a bundle of that set is
@@ -238,6 +252,9 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             let view = library.fallback(|| {
                 let chosen = sets_to_search(library, a.system.as_deref(), a.version.as_deref())?;
                 let sets = chosen.sets;
+                if let Some(cap) = sets.iter().map(|s| s.head().thresholds.max_tokens).min() {
+                    note_cap(a.max_tokens, cap);
+                }
                 let opts = SearchOptions {
                     skipped: chosen.skipped,
                     component: component.clone(),

@@ -323,3 +323,26 @@ fn the_server_echoes_arguments_escaped() {
     let message = r["error"]["message"].as_str().unwrap_or_default();
     assert!(message.contains("ta\\nble") && !message.contains('\n'), "{r}");
 }
+
+/// The CLI's side of trial 6's silent cap: `--max-tokens` over the set's cap (`max_tokens` under `[thresholds]`,
+/// 10,000 by default) is cut to the cap, and says so once on stderr (the answer on stdout is unchanged).
+#[test]
+fn the_cli_says_when_the_sets_cap_lowers_max_tokens() {
+    let (dir, out) = sample_in_a_quoted_dir();
+    let o = out.to_str().unwrap();
+    let note = "note: --max-tokens 20,000 is over the set's cap of 10,000 tokens; the cap is the budget\n";
+    for args in [
+        vec!["doc", "table", "--full"],
+        vec!["search", "table", "row", "selection"],
+        vec!["changelog", "--component", "table", "--since", "3.0.0"],
+    ] {
+        let over = common::run(dir.path(), &[&args[..], &["--bundles", o, "--max-tokens", "20000"]].concat());
+        let at_cap = common::run(dir.path(), &[&args[..], &["--bundles", o, "--max-tokens", "10000"]].concat());
+        assert!(over.status.success() && at_cap.status.success(), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&over.stderr), note, "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&at_cap.stderr), "", "{args:?}");
+        // Answered as at the cap.
+        let (a, b) = (String::from_utf8(over.stdout).unwrap(), String::from_utf8(at_cap.stdout).unwrap());
+        assert_eq!(a.lines().next(), b.lines().next(), "{args:?}");
+    }
+}
