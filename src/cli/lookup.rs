@@ -16,6 +16,7 @@ use super::{Command, LookupArgs, emit};
 /// Leaked on purpose: a lookup process exits right after printing, and freeing the library's decoded frames one by
 /// one (hundreds of blocks; large ones are unmapped page by page) is work the exit does at once anyway.
 fn library(args: &LookupArgs) -> anyhow::Result<&'static Library> {
+    mydesign_docs::render::set_cli_selection(args.system.as_deref(), args.version.as_deref());
     let library = if args.bundles.is_empty() {
         Library::open(&[])?
     } else {
@@ -51,8 +52,22 @@ fn open_library(args: &LookupArgs) -> anyhow::Result<(&'static Library, std::syn
 
 /// The budget (`--max-tokens`, capped by the set's) and cursor of a lookup.
 fn paging<'a>(set: &BundleSet, args: &'a LookupArgs) -> Result<Paging<'a>, LookupError> {
+    note_cap(args.max_tokens, set.head().thresholds.max_tokens);
     let budget = Budget::new(set.head().thresholds.max_tokens, args.max_tokens)?;
     Ok(Paging { budget, cursor: args.cursor.as_deref() })
+}
+
+/// Says on stderr, once, when `--max-tokens` is over the cap of the sets read (`max_tokens` under `[thresholds]`
+/// when they were built): the answer is cut to the cap (trial 6: it was, silently; `serve` says it in the answer).
+fn note_cap(asked: Option<u32>, cap: u32) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    let cap = cap.max(mydesign_docs::budget::MIN_MAX_TOKENS);
+    if let Some(asked) = asked.filter(|&asked| asked > cap) {
+        SAID.call_once(|| {
+            let (asked, cap) = (thousands(asked), thousands(cap));
+            eprintln!("note: --max-tokens {asked} is over the set's cap of {cap} tokens; the cap is the budget");
+        });
+    }
 }
 
 /// Runs `lookup` on the set `args` choose, with its paging, and prints the view; when a bundle of that set is
@@ -78,7 +93,7 @@ fn print(view: &impl Render, json: bool) -> anyhow::Result<ExitCode> {
 /// The lookup options of a command that reads bundle sets (`verify` too); `None` for the others.
 fn lookup_args(command: &Command) -> Option<&LookupArgs> {
     match command {
-        Command::Components(a) | Command::Verify(a) | Command::Diff { lookup: a, .. } => Some(a),
+        Command::Components(a) | Command::Verify { lookup: a, .. } | Command::Diff { lookup: a, .. } => Some(a),
         Command::Doc { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
@@ -111,8 +126,15 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     let json = wants_json(&command);
     let budget = error_budget(&command);
     let fitted = |e: anyhow::Error| {
-        let listing = e.downcast_ref::<mydesign_docs::read::LookupError>().and_then(|l| l.listing());
-        mydesign_docs::budget::fit_error(&format!("{e:#}"), listing.as_ref(), budget)
+        // A lookup's error names calls and arguments as the CLI spells them (runnable commands, `--lang`), within
+        // the budget; any context around it is kept.
+        let lookup = e.downcast_ref::<LookupError>();
+        let listing = lookup.and_then(|l| l.listing(Surface::Cli));
+        let chain: Vec<String> = (e.chain())
+            .map(|c| c.downcast_ref::<LookupError>().map_or_else(|| c.to_string(), |l| l.message(Surface::Cli)))
+            .collect();
+        let message = chain.join(": ");
+        mydesign_docs::budget::fit_error_as(&message, listing.as_ref(), budget, "--max-tokens")
     };
     let rerun = reads_a_set(&command);
     let mut result = dispatch(command);
@@ -135,7 +157,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
 /// Whether `command` only reads a bundle set (it may run again: [`generation_removed`]); `verify` reports what
 /// it finds instead.
 fn reads_a_set(command: &Command) -> bool {
-    lookup_args(command).is_some() && !matches!(command, Command::Verify(_))
+    lookup_args(command).is_some() && !matches!(command, Command::Verify { .. })
 }
 
 /// Whether `e` is a bundle file not found: the set's generation was removed while the lookup ran (or the set is
@@ -148,6 +170,7 @@ fn generation_removed(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.downcast_ref::<BundleError>().is_some_and(not_found)
             || matches!(c.downcast_ref::<LookupError>(), Some(LookupError::Bundle(b)) if not_found(b))
+            || matches!(c.downcast_ref::<LookupError>(), Some(LookupError::DamagedVersion { error, .. }) if not_found(error))
     })
 }
 
@@ -161,15 +184,26 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Remove(args) => super::store::remove(args),
         Command::Setup(args) => super::setup::run(args),
         Command::Diff { component, v1, v2, lookup: a } => {
+            // The commands its errors print give both versions as arguments, never `--version` as well.
+            mydesign_docs::render::set_cli_selection(a.system.as_deref(), None);
             let library = library(&a)?;
+            let echo = mydesign_docs::read::echo;
             if let (Some(v2), Some(v)) = (&v2, &a.version)
                 && v2.trim_start_matches('v') != v.trim_start_matches('v')
             {
-                anyhow::bail!("diff {component} {v1} {v2} --version {v}: give the newer version once");
+                anyhow::bail!(
+                    "diff {} {} {} --version {}: give the newer version once, as the second version or as --version",
+                    echo(&component),
+                    echo(&v1),
+                    echo(v2),
+                    echo(v)
+                );
             }
             let to = v2.as_deref().or(a.version.as_deref());
             if let Some(to) = to.filter(|to| mydesign_docs::read::version_cmp(&v1, to).is_gt()) {
-                anyhow::bail!("{v1} is newer than {to}: give the older version first (diff {component} {to} {v1})");
+                let reversed =
+                    LookupError::ReversedVersions { component: echo(&component), from: echo(&v1), to: echo(to) };
+                return Err(reversed.into());
             }
             let view = library.fallback(|| {
                 let changes =
@@ -193,7 +227,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Changelog { component: Some(component), since: Some(since), lookup: a, .. } => {
             let digits = since.trim_start_matches('v').split(['.', '-']).next().unwrap_or("");
             if digits.parse::<u64>().is_err() {
-                anyhow::bail!("--since {since}: not a version (e.g. 3.4.0)");
+                anyhow::bail!("--since {}: not a version (e.g. 3.4.0)", mydesign_docs::read::echo(&since));
             }
             answer(&a, |set, paging| {
                 mydesign_docs::diff::changelog_since(set, &component, &since, a.lang.as_deref())?.page(paging)
@@ -218,6 +252,9 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             let view = library.fallback(|| {
                 let chosen = sets_to_search(library, a.system.as_deref(), a.version.as_deref())?;
                 let sets = chosen.sets;
+                if let Some(cap) = sets.iter().map(|s| s.head().thresholds.max_tokens).min() {
+                    note_cap(a.max_tokens, cap);
+                }
                 let opts = SearchOptions {
                     skipped: chosen.skipped,
                     component: component.clone(),
@@ -245,7 +282,9 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             emit(dump_tree(lang, &text)?.trim_end())?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Verify(a) => {
+        Command::Verify { store, lookup: mut a } => {
+            // `--store DIR` is a directory of sets like any other (`install` publishes them as `build` does).
+            a.bundles.extend(store);
             // Without --system, every system of the directories is verified (a README build puts the sample and
             // Semi side by side in out/; trial 4), each at its default version or --version.
             let library = library(&a)?;

@@ -134,7 +134,14 @@ enum Command {
     /// Serve the lookups to AI agents over MCP: stdio by default, streamable HTTP at /mcp with --http.
     Serve(serve::ServeArgs),
     /// Check every bundle of a set against the manifest's checksums and decode every frame.
-    Verify(LookupArgs),
+    Verify {
+        /// Verify the sets installed in this store directory (the `--store` of install, list and remove); the same
+        /// as `--bundles DIR`.
+        #[arg(long, value_name = "DIR", conflicts_with = "bundles")]
+        store: Option<PathBuf>,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
     /// Pack one bundle set into one portable file (<system>@<version>.tar.zst, with a checksum) for `install`.
     Pack(store::PackArgs),
     /// Verify a pack file (or a bundle set directory) and install it into the store, atomically.

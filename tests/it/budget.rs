@@ -382,7 +382,7 @@ fn a_cursor_from_an_earlier_build_is_refused_not_a_panic() {
     let err = common::fails(out.path(), &["doc", "good", "--cursor", &cursor, "--max-tokens", "300", "--bundles", o]);
     assert!(
         err.contains("this cursor is from another build of tiny@0.1.0")
-            && err.contains("repeat the call without cursor"),
+            && err.contains("repeat the command without --cursor"),
         "{err}"
     );
 }
@@ -628,7 +628,7 @@ fn long_paths_headings_and_set_names_stay_within_the_budget() {
                 eprintln!("{:?} at {max}: {t} tokens", &args);
             } else {
                 let e = String::from_utf8_lossy(&o.stderr);
-                assert!(e.contains("is too small for") && e.contains("ask for max_tokens"), "{all:?}: {e}");
+                assert!(e.contains("is too small for") && e.contains("ask for --max-tokens"), "{all:?}: {e}");
             }
         }
     }

@@ -285,7 +285,7 @@ fn a_copy_of_a_version_that_does_not_open_is_left_out_for_a_good_one_in_either_o
 
 /// Runs `command` (as printed) through `sh -c` in `cwd`, with the binary on `PATH`; returns stdout.
 #[cfg(unix)]
-fn sh(cwd: &Path, command: &str) -> String {
+pub(crate) fn sh(cwd: &Path, command: &str) -> String {
     let bin = Path::new(env!("CARGO_BIN_EXE_mydesign-docs")).parent().unwrap().to_path_buf();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
     let out = std::process::Command::new("sh").arg("-c").arg(command).current_dir(cwd).env("PATH", path).output();
@@ -559,7 +559,11 @@ fn cli_arguments_from_a_new_users_trial() {
     assert_eq!(err.trim(), "error: --since garbage: not a version (e.g. 3.4.0)");
     let args = at(&["diff", "table", "3.10.0", "3.4.0"]);
     let err = common::fails(tmp.path(), &args.iter().map(String::as_str).collect::<Vec<_>>());
-    assert_eq!(err.trim(), "error: 3.10.0 is newer than 3.4.0: give the older version first (diff table 3.4.0 3.10.0)");
+    let runnable = format!("`mydesign-docs diff table 3.4.0 3.10.0 --bundles {bundles}`");
+    assert_eq!(
+        err.trim(),
+        format!("error: 3.10.0 is newer than 3.4.0: compare from the older version to the newer, {runnable}")
+    );
     let err = common::fails(tmp.path(), &["serve", "--max-tokens", "250"]);
     assert!(err.contains("250 is not in 300..="), "{err}");
     let err = common::fails(tmp.path(), &["setup", "--client", "cursor", "--write", "--project", "no/such/dir"]);
@@ -596,12 +600,12 @@ fn a_cursor_of_another_view_is_an_error_not_ignored() {
     let err = common::fails(tmp.path(), &["doc", "table", "--full", "--cursor", cursor, "--bundles", set]);
     assert_eq!(
         err.trim(),
-        "error: this cursor continues the normal document of `table` (en-US), but the call asks for detail=full: \
-         drop `detail` (CLI: --detail/--full) to continue it, or drop the cursor to start the full answer"
+        "error: this cursor continues the normal document of `table` (en-US), but the call asks for --detail full: \
+         drop --detail/--full to continue it, or drop the cursor to start the full answer"
     );
     let err = common::fails(tmp.path(), &["doc", "table", "--detail", "brief", "--cursor", cursor, "--bundles", set]);
     assert!(
-        err.contains("continues the normal document of `table` (en-US), but the call asks for detail=brief"),
+        err.contains("continues the normal document of `table` (en-US), but the call asks for --detail brief"),
         "{err}"
     );
     // Without a detail, the cursor continues its own view.
@@ -618,7 +622,7 @@ fn a_cursor_of_another_view_is_an_error_not_ignored() {
     let cursor = card["next_cursor"].as_str().expect("the card is cut at 350");
     let err = common::fails(tmp.path(), &["doc", "table", "--full", "--cursor", cursor, "--bundles", set]);
     assert!(
-        err.contains("this cursor continues the card of `table` (en-US), but the call asks for detail=full"),
+        err.contains("this cursor continues the card of `table` (en-US), but the call asks for --detail full"),
         "{err}"
     );
     // Trial item 11: `normal` named beside a cursor of the full document (or of the card) is an error too, in the
@@ -630,15 +634,15 @@ fn a_cursor_of_another_view_is_an_error_not_ignored() {
         common::fails(tmp.path(), &["doc", "table", "--detail", "normal", "--cursor", full_cursor, "--bundles", set]);
     assert_eq!(
         err.trim(),
-        "error: this cursor continues the full document of `table` (en-US), but the call asks for detail=normal: \
-         drop `detail` (CLI: --detail/--full) to continue it, or drop the cursor to start the normal answer"
+        "error: this cursor continues the full document of `table` (en-US), but the call asks for --detail normal: \
+         drop --detail/--full to continue it, or drop the cursor to start the normal answer"
     );
     let err = common::fails(tmp.path(), &["doc", "table", "--detail", "normal", "--cursor", cursor, "--bundles", set]);
-    assert!(err.contains("continues the card of `table` (en-US), but the call asks for detail=normal"), "{err}");
+    assert!(err.contains("continues the card of `table` (en-US), but the call asks for --detail normal"), "{err}");
     let err =
         common::fails(tmp.path(), &["doc", "table", "--detail", "brief", "--cursor", full_cursor, "--bundles", set]);
     assert!(
-        err.contains("continues the full document of `table` (en-US), but the call asks for detail=brief"),
+        err.contains("continues the full document of `table` (en-US), but the call asks for --detail brief"),
         "{err}"
     );
     let tag = common::ok(
@@ -656,9 +660,10 @@ fn a_cursor_of_another_view_is_an_error_not_ignored() {
     );
     assert_eq!(r["result"]["isError"], true, "{r}");
     assert!(
-        r["result"]["content"][0]["text"].as_str().is_some_and(
-            |t| t.contains("continues the full document of `table` (en-US), but the call asks for detail=normal")
-        ),
+        r["result"]["content"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t
+                .contains("continues the full document of `table` (en-US), but the call asks for detail=\"normal\"")),
         "{r}"
     );
     let r = c.call("component_details", serde_json::json!({"component": "table", "cursor": full_cursor}));
@@ -675,8 +680,8 @@ fn small_messages_from_a_new_users_trial() {
     let err = common::fails(tmp.path(), &["doc", "table", "--cursor", "", "--bundles", set]);
     assert_eq!(
         err.trim(),
-        "error: the cursor is empty: leave it out to get the first part; a cut answer ends with the call that \
-         continues it (its next_cursor)"
+        "error: the cursor is empty: leave --cursor out to get the first part; a cut answer ends with the command \
+         that continues it"
     );
     let err = common::fails(tmp.path(), &["doc", "changelog-99999999999999999999", "--bundles", set]);
     assert_eq!(err.trim(), "error: changelog page 4294967295 is out of range: the en-US changelog has pages 1..6");
@@ -687,15 +692,19 @@ fn small_messages_from_a_new_users_trial() {
     let err = common::fails(tmp.path(), &["doc", "nope", "--bundles", set]);
     assert_eq!(
         err.trim(),
-        "error: unknown component `nope` in my-design 3.4.0; it has 17 components: avatar, badge, button, checkbox, \
-         date-picker, empty, form, input, modal, pagination and 7 more (list them with `components`, MCP: \
-         list_components)"
+        format!(
+            "error: unknown component `nope` in my-design 3.4.0; it has 17 components: avatar, badge, button, \
+             checkbox, date-picker, empty, form, input, modal, pagination and 7 more (list them with `mydesign-docs \
+             components --bundles {set}`)"
+        )
     );
     let err = common::fails(tmp.path(), &["file", "nope", "--bundles", set]);
     assert_eq!(
         err.trim(),
-        "error: no file `nope` in my-design 3.4.0; paths are listed by component: `files <component>` (MCP: \
-         list_components with component)"
+        format!(
+            "error: no file `nope` in my-design 3.4.0; paths are listed by component: `mydesign-docs files COMPONENT \
+             --bundles {set}`"
+        )
     );
     // Over MCP, the one range `max_tokens` takes (the schema's minimum is the reader's).
     let mut c = crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", set]);

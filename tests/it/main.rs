@@ -16,6 +16,7 @@ mod errors;
 mod incremental;
 mod lookup;
 mod mcp;
+mod messages;
 mod new_user;
 mod props_real;
 mod real_blueprint;

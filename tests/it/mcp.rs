@@ -290,7 +290,11 @@ fn component_changes_between_installed_versions() {
     assert_eq!(s["props"][0], json!({"name": "Tag.dot", "after": "boolean = false"}));
     assert_eq!((s["functions_added"].clone(), s["functions_removed"].clone()), (json!(["tagColorOf"]), json!([])));
     assert_eq!(s["changelog"], json!([{"version": "3.5.0", "lines": ["- Tag: add `shape` and the `huge` size"]}]));
-    assert_eq!((s["rows_total"].as_u64(), s["tokens"].as_u64(), s.get("next_cursor")), (Some(6), Some(528), None));
+    assert_eq!((s["rows_total"].as_u64(), s["tokens"].as_u64(), s.get("next_cursor")), (Some(6), Some(544), None));
+    assert_eq!(
+        (s["total_props"].as_u64(), s["total_props_added"].as_u64(), s["total_props_removed"].as_u64()),
+        (Some(4), Some(2), Some(1))
+    );
     assert!(text.contains("\n## Functions (+1 −0)\n+ tagColorOf\n"), "{text}");
     // Cut at 300 tokens: the answer names the call that continues it; following it serves every row once.
     let mut args = json!({"component": "tag", "from": "3.4.0", "max_tokens": 300});
@@ -327,7 +331,8 @@ fn component_changes_between_installed_versions() {
     let e = c.lookup_error("component_changes", json!({"component": "tga", "from": "3.4.0"}));
     assert!(e.contains("did you mean: tag"), "{e}");
     let e = c.lookup_error("component_changes", json!({"component": "tag", "from": "3.5.0", "version": "3.4.0"}));
-    assert!(e.starts_with("3.5.0 is newer than 3.4.0: compare from the older version (`from` in MCP tools"), "{e}");
+    let call = "component_changes(component=\"tag\", from=\"3.4.0\", version=\"3.5.0\")";
+    assert_eq!(e, format!("3.5.0 is newer than 3.4.0: compare from the older version to the newer, {call}"));
     let e = c.lookup_error("component_changes", json!({"component": "tag"}));
     assert_eq!(e, "component_changes: missing argument `from`: expected a string (Older version)");
     // A cursor of another tool is refused, naming what it continues.
@@ -1585,4 +1590,40 @@ fn json_rpc_errors_echo_the_id_where_it_is_knowable() {
     let r = HttpSession::connect(server.authority()).post(&init, &[]);
     assert_eq!(r.status, 503, "{}", r.body);
     assert_eq!(r.message()["id"], 12, "{}", r.body);
+}
+
+/// Trial 6: a server cap (`serve --max-tokens`) that lowered a call's `max_tokens` said nothing. The answer says
+/// so, first in its text and as `max_tokens_capped` in its structured form, and both stay within the cap; a call
+/// within the cap gets no note.
+#[test]
+fn an_answer_whose_max_tokens_the_cap_lowered_says_so_within_the_cap() {
+    let dir = sample_dir();
+    let counter = Tiktoken::new("o200k_base");
+    let mut c = Client::start(&["--bundles", arg(&dir), "--max-tokens", "1000"]);
+    let calls = [
+        ("component_details", json!({"component": "table", "max_tokens": 5000})),
+        ("list_components", json!({"max_tokens": 5000})),
+        ("get_file_code", json!({"path": "src/components/Table/Table.tsx", "max_tokens": 5000})),
+        ("search_docs", json!({"query": "table row selection", "max_tokens": 5000})),
+        ("get_changelog", json!({"max_tokens": 5000})),
+    ];
+    for (tool, args) in calls {
+        let r = c.call(tool, args);
+        let result = &r["result"];
+        assert_ne!(result["isError"], true, "{tool}: {r}");
+        let text = result["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("[max_tokens 5,000 is over this server's cap of 1,000 tokens: answered within 1,000]\n["),
+            "{tool}: {text:.200}"
+        );
+        let s = &result["structuredContent"];
+        assert_eq!(s["max_tokens_capped"], json!({"asked": 5000, "cap": 1000}), "{tool}");
+        let (t, j) = (counter.count(text), counter.count(&s.to_string()));
+        assert!(t <= 1000 && j <= 1000, "{tool}: text {t}, JSON {j} tokens over the cap of 1,000");
+    }
+    // Within the cap: no note.
+    let r = c.call("component_details", json!({"component": "table", "max_tokens": 900}));
+    let text = r["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("[my-design 3.4.0 · table"), "{text:.200}");
+    assert!(r["result"]["structuredContent"].get("max_tokens_capped").is_none(), "{r}");
 }

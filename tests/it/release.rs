@@ -676,9 +676,9 @@ fn diff_shows_props_functions_and_changelog_between_versions() {
     let (tmp, store) = two_versions();
     let text = ok_in(tmp, store, &["diff", "tag", "3.4.0", "3.5.0"]);
     let expected = [
-        "[my-design 3.5.0 · tag: 3.4.0 → 3.5.0 · 4 props changed, functions +1 −0, 1 release mentions it · ≤ 528 \
-         tokens]",
-        "## Props (4 changed; from the documents' API tables (en-US) and, for props changed only there, TypeScript \
+        "[my-design 3.5.0 · tag: 3.4.0 → 3.5.0 · 2 props added, 1 removed, 1 changed, functions +1 −0, 1 release \
+         mentions it · ≤ 544 tokens]",
+        "## Props (2 added, 1 removed, 1 changed; from the documents' API tables (en-US) and, for props changed only there, TypeScript \
          types)",
         "+ Tag.dot: boolean = false",
         "~ Tag.size: 'small' | 'default' | 'large' = 'default' → 'small' | 'default' | 'large' | 'huge' = 'large'",
@@ -698,7 +698,10 @@ fn diff_shows_props_functions_and_changelog_between_versions() {
     let err = fails_in(tmp, store, &["diff", "tag", "3.4.0", "9.0.0"]);
     assert!(err.contains("9.0.0") && err.contains("available: 3.4.0, 3.5.0"), "{err}");
     let err = fails_in(tmp, store, &["diff", "tag", "3.5.0", "3.4.0"]);
-    assert!(err.contains("3.5.0 is newer than 3.4.0: give the older version first (diff tag 3.4.0 3.5.0)"), "{err}");
+    let runnable = "`mydesign-docs diff tag 3.4.0 3.5.0`";
+    assert!(
+        err.contains(&format!("3.5.0 is newer than 3.4.0: compare from the older version to the newer, {runnable}"))
+    );
     // A new user's trial: `--lang en` (the alias every other lookup takes) compared props in no language and
     // answered "0 props changed"; `fr` did the same. The alias is the language; another is refused.
     let en = ok_in(tmp, store, &["diff", "tag", "3.4.0", "3.5.0", "--lang", "en"]);
@@ -796,7 +799,7 @@ fn diff_is_cut_by_the_budget_and_continues() {
     );
     assert!(
         second.contains(
-            "## Props (4 changed, continued; from the documents' API tables (en-US) and, for props changed only \
+            "## Props (2 added, 1 removed, 1 changed, continued; from the documents' API tables (en-US) and, for props changed only \
              there, TypeScript types)\n~ Tag.size: "
         ),
         "{second}"
@@ -854,4 +857,30 @@ fn changelog_since_lists_the_releases_that_name_the_component() {
         &["changelog", "--component", "table", "--since", "3.4.0", "--bundles", arg(set)],
     );
     assert!(text.starts_with("[my-design 3.4.0 · table: changelog 3.4.0 → 3.4.0 · 0 releases mention it"), "{text}");
+}
+
+/// Trial 6: `verify --store DIR` was refused ("unexpected argument") while install, list and remove take `--store`.
+/// It verifies the sets installed there, as `--bundles DIR` does; with `--bundles` too it is a usage error.
+#[test]
+fn verify_takes_the_store_as_the_other_store_commands_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (store, elsewhere) = (tmp.path().join("my store"), tmp.path().join("other home"));
+    ok_in(tmp.path(), &store, &["install", arg(&common::sample().report.dir)]);
+    // The store given is the one verified, not $MYDESIGN_DOCS_HOME's.
+    let out = ok_in(tmp.path(), &elsewhere, &["verify", "--store", arg(&store)]);
+    assert_eq!(
+        out.trim_end(),
+        format!("ok: my-design 3.4.0 in {}/my-design@3.4.0: 20 bundles, 328 frames, checksums match", store.display())
+    );
+    let json = ok_in(tmp.path(), &elsewhere, &["verify", "--store", arg(&store), "--json"]);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&json).unwrap()["ok"], true, "{json}");
+    let err = fails_in(tmp.path(), &elsewhere, &["verify", "--store", arg(&store), "--bundles", arg(&store)]);
+    assert!(err.contains("'--store <DIR>' cannot be used with '--bundles <BUNDLES>'"), "{err}");
+    // A damaged bundle in the store is named.
+    let set = std::fs::read_link(store.join("my-design@3.4.0")).unwrap();
+    let button = store.join(set).join("button.bundle");
+    let len = std::fs::metadata(&button).unwrap().len();
+    std::fs::OpenOptions::new().write(true).open(&button).unwrap().set_len(len / 2).unwrap();
+    let err = fails_in(tmp.path(), &elsewhere, &["verify", "--store", arg(&store)]);
+    assert!(err.contains("1 of the 20 bundles of my-design 3.4.0 in ") && err.contains("button.bundle"), "{err}");
 }

@@ -1004,3 +1004,34 @@ fn a_section_hit_states_what_its_call_serves() {
     assert!(checked >= 10, "{checked}");
     eprintln!("{checked} section hits checked");
 }
+
+/// Trial 6: `search handleSort`, the exact name of a function, listed four demo code blocks calling it before the
+/// function. A query word that is a function's name (without its owner: `handleSort` of
+/// `TableFoundation.handleSort`) ranks that function first, as a prop name ranks its props table.
+#[test]
+fn an_exact_function_name_ranks_the_function_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    let write = |rel: &str, text: &str| {
+        let p = repo.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write("package.json", r#"{"name": "s", "version": "1.0.0"}"#);
+    let demo = "```jsx\nconst handleSort = (a, b) => a - b;\nrows.sort(handleSort);\nhandleSort(1, 2);\n```\n";
+    let doc: String = (1..=4).map(|i| format!("## Demo {i}\n\nSorting rows.\n\n{demo}\n")).collect();
+    write("docs/grid/index.md", &format!("# Grid\n\n{doc}"));
+    let source = "export class GridFoundation {\n    /** Sorts the rows. */\n    handleSort(column: string) {\n        \
+                  return column;\n    }\n    handleClick() {}\n}\n";
+    write("src/components/Grid/foundation.ts", source);
+    let out = dir.path().join("out");
+    let set = BundleSet::open(&common::build_into(&repo, "default", &out).dir).unwrap();
+    let first = &top(&set, "handleSort", &SearchOptions::default(), 1)[0];
+    assert_eq!(first.0, Kind::Function, "{first:?}");
+    let v = set.search("handleSort", &SearchOptions::default()).unwrap();
+    assert!(v.hits[0].follow_up.call.contains("function=\"GridFoundation.handleSort\""), "{}", v.text());
+    // On Semi, where the trial found it.
+    let Some(semi) = common::semi() else { return };
+    let v = semi.set.search("handleSort", &SearchOptions::default()).unwrap();
+    assert!(v.hits[0].follow_up.call.contains("function=\"TableFoundation.handleSort\""), "{}", v.text());
+}

@@ -192,12 +192,12 @@ fn errors_at_300_tokens_name_the_nearest_names_first() {
     let err = error_at_300(dir, &["search", "table", "--lang", "zh-TW"]);
     assert!(err.ends_with("languages: zh-CN, en-US"), "{err}");
     // A wrong name of 300 characters: echoed as its first 79 and `…` (at 300 tokens the message is then cut in
-    // the middle, naming the budget that shows it whole: 359).
+    // the middle, naming the budget that shows it whole: 390, with the command that lists the components).
     let long = format!("tabel{}", "x".repeat(295));
     let err = error_at_300(dir, &["doc", &long]);
-    assert!(err.contains("(cut to fit max_tokens 300; max_tokens 359 shows the whole message)"), "{err}");
+    assert!(err.contains("(cut to fit --max-tokens 300; --max-tokens 390 shows the whole message)"), "{err}");
     let bundles = dir.to_str().unwrap();
-    let err = common::fails(dir, &["doc", &long, "--bundles", bundles, "--max-tokens", "359"]);
+    let err = common::fails(dir, &["doc", &long, "--bundles", bundles, "--max-tokens", "390"]);
     let echoed =
         format!("error: unknown component `tabel{}…` in semi 2.90.10; it has 101 components: ", "x".repeat(74));
     assert!(err.starts_with(&echoed) && !err.contains("cut to fit"), "{err}");
@@ -246,7 +246,10 @@ fn cli_text_answers_write_cli_commands_at_small_budgets() {
             let err = String::from_utf8_lossy(&run.stderr);
             if !run.status.success() {
                 // The set's names and the directory leave no room at this budget: said, with the budget to ask.
-                assert!(err.contains(" is too small for ") && err.contains("; ask for max_tokens "), "{args:?}: {err}");
+                assert!(
+                    err.contains(" is too small for ") && err.contains("; ask for --max-tokens "),
+                    "{args:?}: {err}"
+                );
                 continue;
             }
             let text = String::from_utf8(run.stdout).unwrap();

@@ -282,14 +282,15 @@ pub fn error_bytes(text: &str) -> u32 {
 }
 
 /// A list of names written inside an error message (`items` joined by `sep`), which [`fit_error`] may shorten,
-/// and where the whole list is (`all`: the call that lists them, in its CLI and MCP forms).
+/// and where the whole list is (`all`: the call that lists them, in the form of the surface reading the message).
 #[derive(Debug, Clone)]
 pub struct Listing<'a> {
     /// The names, as the message writes them.
     pub items: &'a [String],
     /// What the message writes between two names.
     pub sep: &'static str,
-    /// The call that lists them all, e.g. ``"`doc table --detail brief`, MCP: component_details detail=\"brief\""``.
+    /// The call that lists them all, as the reader's surface spells it (`render::Surface::hint`); empty when the
+    /// message names it already.
     pub all: String,
 }
 
@@ -298,8 +299,14 @@ pub struct Listing<'a> {
 /// many of them as fit are kept in order and the rest replaced by `… N more (max_tokens M lists them all; <all>)`;
 /// failing that, the message is cut in the middle (its end says what to do), where it names the `max_tokens`
 /// that shows it whole. The one rule
-/// of the CLI (stderr and `--json`) and the MCP server (`isError` results).
+/// of the CLI (stderr and `--json`) and the MCP server (`isError` results). Its notes name the budget as MCP's
+/// argument `max_tokens`; [`fit_error_as`] names it as the reader's surface spells it.
 pub fn fit_error(message: &str, listing: Option<&Listing>, max_tokens: u32) -> String {
+    fit_error_as(message, listing, max_tokens, "max_tokens")
+}
+
+/// [`fit_error`] with its notes naming the budget `budget_arg` (`max_tokens`, or the CLI's `--max-tokens`).
+pub fn fit_error_as(message: &str, listing: Option<&Listing>, max_tokens: u32, budget_arg: &str) -> String {
     let room = max_tokens.max(MIN_MAX_TOKENS).saturating_sub(ERROR_ENVELOPE_TOKENS);
     let full = error_bytes(message);
     if full <= room {
@@ -314,13 +321,13 @@ pub fn fit_error(message: &str, listing: Option<&Listing>, max_tokens: u32) -> S
             // them all gives way when it would leave no name (the nearest is the one worth showing).
             for with_call in [true, false] {
                 let note = |n: usize| match with_call {
-                    true => format!("… {n} more (max_tokens {whole} lists them all; {})", l.all),
-                    false => format!("… {n} more (max_tokens {whole} lists them all)"),
+                    true => format!("… {n} more ({budget_arg} {whole} lists them all; {})", l.all),
+                    false => format!("… {n} more ({budget_arg} {whole} lists them all)"),
                 };
                 let fixed = error_bytes(before) + error_bytes(after) + error_bytes(&note(l.items.len()));
                 let sep = error_bytes(l.sep);
                 let (kept, _) = listed_within(l.items.iter().map(|i| error_bytes(i) + sep), room.saturating_sub(fixed));
-                if kept == 0 && with_call {
+                if (kept == 0 || l.all.is_empty()) && with_call {
                     continue;
                 }
                 let mut out = String::with_capacity(room as usize);
@@ -338,7 +345,7 @@ pub fn fit_error(message: &str, listing: Option<&Listing>, max_tokens: u32) -> S
         }
     }
     // Cut in the middle: a message's end is what to do (the budget to ask for, the names it suggests).
-    let note = format!(" … (cut to fit max_tokens {max_tokens}; max_tokens {whole} shows the whole message) … ");
+    let note = format!(" … (cut to fit {budget_arg} {max_tokens}; {budget_arg} {whole} shows the whole message) … ");
     let left = room.saturating_sub(error_bytes(&note));
     let head = left - left / 2;
     let chars_within = |chars: &mut dyn Iterator<Item = char>, mut room: u32| {

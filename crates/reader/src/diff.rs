@@ -160,8 +160,14 @@ pub struct ChangesView {
     /// Where each version's props came from (absent when only the changelog was compared).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub props_source: Option<PropsSources>,
-    /// Props changed in all.
+    /// Props that differ in all: added, removed and changed.
     pub total_props: u32,
+    /// Of them, props added (no `before`); left out when 0.
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub total_props_added: u32,
+    /// Of them, props removed (no `after`); left out when 0.
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub total_props_removed: u32,
     /// Functions added in all.
     pub total_functions_added: u32,
     /// Functions removed in all.
@@ -419,7 +425,7 @@ pub fn changes(old: &BundleSet, new: &BundleSet, component: &str, lang: Option<&
     let lang = lang.as_deref();
     let (from, to) = (old.head().version.clone(), new.head().version.clone());
     if crate::read::version_cmp(&from, &to).is_gt() {
-        return Err(LookupError::ReversedVersions { from, to });
+        return Err(LookupError::ReversedVersions { component: crate::read::echo(component), from, to });
     }
     let entry = new.component(component).or_else(|_| old.component(component))?;
     let (name, key) = (entry.name.clone(), entry.key.clone());
@@ -725,6 +731,8 @@ impl Changes {
                 tokens: 0,
                 props_source: self.props_source.clone(),
                 total_props: self.props.len() as u32,
+                total_props_added: self.props.iter().filter(|p| p.before.is_none()).count() as u32,
+                total_props_removed: self.props.iter().filter(|p| p.after.is_none()).count() as u32,
                 total_functions_added: self.functions_added.len() as u32,
                 total_functions_removed: self.functions_removed.len() as u32,
                 total_releases: self.changelog.len() as u32,
@@ -828,6 +836,33 @@ impl ChangesView {
     }
 }
 
+/// For `skip_serializing_if`: a count of 0 is left out of the JSON (a changelog-only answer has no props).
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl ChangesView {
+    /// The props that differ, counted by kind: `2 props added, 1 removed, 1 changed` (with `noun`, as the header
+    /// writes it; `2 added, 1 removed, 1 changed` without), only the kinds there are; `0 props changed` for none.
+    fn props_counts(&self, noun: bool) -> String {
+        let (added, removed) = (self.total_props_added, self.total_props_removed);
+        let changed = self.total_props.saturating_sub(added).saturating_sub(removed);
+        let kinds = [(added, "added"), (removed, "removed"), (changed, "changed")];
+        let mut words: Vec<String> = Vec::new();
+        for (n, kind) in kinds.into_iter().filter(|(n, _)| *n > 0) {
+            match words.is_empty() && noun {
+                true => words.push(format!("{} {kind}", plural(n, "prop"))),
+                false => words.push(format!("{n} {kind}")),
+            }
+        }
+        match words.is_empty() {
+            true if noun => "0 props changed".to_string(),
+            true => "0 changed".to_string(),
+            false => words.join(", "),
+        }
+    }
+}
+
 impl Render for ChangesView {
     fn render(&self, surface: Surface) -> String {
         let (p, fa, fr) = (self.total_props, self.total_functions_added, self.total_functions_removed);
@@ -839,7 +874,7 @@ impl Render for ChangesView {
         let what = if self.changelog_only {
             format!("changelog {} → {} · {releases}", self.from, self.to)
         } else {
-            format!("{} → {} · {} changed, functions +{fa} −{fr}, {releases}", self.from, self.to, plural(p, "prop"))
+            format!("{} → {} · {}, functions +{fa} −{fr}, {releases}", self.from, self.to, self.props_counts(true))
         };
         let shortened = match &self.piece {
             Some(p) => format!(
@@ -873,7 +908,7 @@ impl Render for ChangesView {
         if !self.changelog_only {
             let source =
                 self.props_source.as_ref().map_or(String::new(), |s| format!("; {}", s.note(&self.from, &self.to)));
-            heading(&mut out, 0, p, "Props", format!("{p} changed"), &source);
+            heading(&mut out, 0, p, "Props", self.props_counts(false), &source);
             out.extend(self.props.iter().map(|c| prop_line(c) + "\n"));
             heading(&mut out, p, p + fa + fr, "Functions", format!("+{fa} −{fr}"), "");
             out.extend(self.functions_added.iter().map(|f| format!("+ {f}\n")));

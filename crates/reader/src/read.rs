@@ -31,11 +31,19 @@ pub enum LookupError {
         /// (the build command that makes one).
         why: String,
     },
-    /// Several systems and none chosen, or an unknown one.
+    /// A system the directories do not hold.
     #[error("{message}")]
     System {
         /// What is wrong and which systems exist.
         message: String,
+    },
+    /// Several systems, none chosen.
+    #[error("{dir} holds several systems ({}); choose one with --system (`system` in MCP tools)", names.join(", "))]
+    SeveralSystems {
+        /// The directories searched.
+        dir: String,
+        /// The systems they hold.
+        names: Vec<String>,
     },
     /// The version asked for is not there.
     #[error("version {version} of {system} is not in {dir}; available: {available}")]
@@ -51,7 +59,7 @@ pub enum LookupError {
     },
     /// No component of that name.
     #[error("unknown component `{name}` in {system} {version}{}", if suggestions.is_empty() {
-        format!("; it has {known} components: {}", first_names(first, *known))
+        format!("; it has {known} components: {}", first_names(first, *known, "`components`, MCP: list_components"))
     } else {
         suggest(suggestions)
     })]
@@ -130,7 +138,9 @@ pub enum LookupError {
         available: String,
     },
     /// No file at that path.
-    #[error("no file `{path}` in {system} {version}{}", if suggestions.is_empty() {
+    #[error("no file `{path}` in {system} {version}{}", if *outside {
+        ": the path climbs out of the repository (paths are relative to its root)".to_string()
+    } else if suggestions.is_empty() {
         "; paths are listed by component: `files <component>` (MCP: list_components with component)".to_string()
     } else {
         suggest(suggestions)
@@ -144,6 +154,8 @@ pub enum LookupError {
         version: String,
         /// Closest paths.
         suggestions: Vec<String>,
+        /// Whether the path climbs above the repository's root (`../x`): no file can match it.
+        outside: bool,
     },
     /// The file has no function index (not a source, or none found).
     #[error("`{path}` has no function index: it is not a .ts/.tsx/.js/.jsx source or has no named functions")]
@@ -290,6 +302,8 @@ pub enum LookupError {
          to the newer (`version`, the second)"
     )]
     ReversedVersions {
+        /// The component compared.
+        component: String,
         /// The version given as the older.
         from: String,
         /// The version given as the newer.
@@ -312,46 +326,19 @@ pub enum LookupError {
     /// A damaged bundle.
     #[error(transparent)]
     Bundle(#[from] BundleError),
-}
-
-impl LookupError {
-    /// The names this message lists (sections, candidates, functions, paths) and the call that lists them all,
-    /// for [`crate::budget::fit_error`] to shorten; `None` when it lists none that can grow long.
-    pub fn listing(&self) -> Option<crate::budget::Listing<'_>> {
-        use crate::budget::Listing;
-        let outline = |component: &str| {
-            format!("the outline: `doc {component} --detail brief`, MCP: component_details detail=\"brief\"")
-        };
-        let functions = |path: &str| format!("the file: `file {path}`, MCP: get_file_code");
-        match self {
-            LookupError::UnknownSection { component, available, .. } => {
-                Some(Listing { items: available, sep: "; ", all: outline(component) })
-            }
-            LookupError::AmbiguousSection { component, candidates, .. } => {
-                Some(Listing { items: candidates, sep: "; ", all: outline(component) })
-            }
-            LookupError::UnknownFunction { path, suggestions, .. } => {
-                Some(Listing { items: suggestions, sep: ", ", all: functions(path) })
-            }
-            LookupError::AmbiguousFunction { path, candidates, .. } => {
-                Some(Listing { items: candidates, sep: ", ", all: functions(path) })
-            }
-            LookupError::UnknownComponent { suggestions, .. } => {
-                Some(Listing { items: suggestions, sep: ", ", all: "`components`, MCP: list_components".to_string() })
-            }
-            LookupError::UnknownPath { suggestions, .. } => Some(Listing {
-                items: suggestions,
-                sep: ", ",
-                all: "`files <component>`, MCP: list_components with component".to_string(),
-            }),
-            _ => None,
-        }
-    }
-
-    /// This error's message within an error answer of `max_tokens` ([`crate::budget::fit_error`]).
-    pub fn fitted(&self, max_tokens: u32) -> String {
-        crate::budget::fit_error(&self.to_string(), self.listing().as_ref(), max_tokens)
-    }
+    /// A damaged bundle of a set while other versions of its system open ([`Library::fallback`]): the lookup is
+    /// not answered from another version (one session would mix versions, call by call), it names them.
+    #[error("{error}; other versions of {system} open: {} (`--version V`, `version` in MCP tools)", others.join(", "))]
+    DamagedVersion {
+        /// The damaged bundle (boxed: the variant would double the size of every `LookupError`).
+        error: Box<BundleError>,
+        /// System.
+        system: String,
+        /// The version whose bundle is damaged.
+        version: String,
+        /// The other versions whose sets open, newest first.
+        others: Vec<String>,
+    },
 }
 
 /// How much of a document `component_details` serves.
@@ -448,17 +435,53 @@ const CLI_BUNDLES_FREE_TOKENS: u32 = 6;
 /// Longest name, path or query part looked up by similarity, in chars; longer ones are echoed shortened.
 pub const MAX_NAME_CHARS: usize = 256;
 
-/// `s` for an error message: at most 80 chars, with `…` when cut (a 1 MB argument is not echoed back).
+/// `s` (a name, path, version or other argument the caller gave) for a message that echoes it: at most 80 chars of
+/// it, with `…` when cut (a 1 MB argument is not echoed back), and every control character (a newline, a tab, an
+/// escape sequence's ESC) and bidirectional-text control written as Rust's `escape_debug` writes it (`\n`, `\t`,
+/// `\u{1b}`, `\u{202e}`), so an echoed argument is one line that cannot rewrite the terminal or the text around
+/// it. Quotes and backslashes are kept as given. The one helper every echo of user input goes through.
 pub fn echo(s: &str) -> String {
-    if s.chars().count() <= 80 { s.to_string() } else { format!("{}…", s.chars().take(79).collect::<String>()) }
+    let mut out = String::with_capacity(s.len().min(320));
+    for (i, c) in s.chars().enumerate() {
+        if i == 79 && s.chars().nth(80).is_some() {
+            out.push('…');
+            break;
+        }
+        // U+202A–U+202E and U+2066–U+2069 reorder the text around them; U+200E/U+200F, U+061C mark direction.
+        let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}');
+        if c.is_control() || bidi {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A repository-relative `path` with its `.` and empty segments dropped and each `..` taking away the segment
+/// before it, lexically (the file system is never asked: `a/link/../b` is `a/b` whatever `link` is); `None` when
+/// a `..` climbs above the root (`../x`, `a/../../x`).
+pub(crate) fn resolve_dots(path: &str) -> Option<String> {
+    let mut kept: Vec<&str> = Vec::new();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                kept.pop()?;
+            }
+            name => kept.push(name),
+        }
+    }
+    Some(kept.join("/"))
 }
 
 /// How many component names an unknown-component error lists when none is close (TRIAL item 19).
 pub const FIRST_NAMES: usize = 10;
 
-/// `a, b and 7 more (list them with …)`: the first names of a list of `known`, and where the rest are.
-fn first_names(first: &[String], known: usize) -> String {
-    let list = "list them with `components`, MCP: list_components";
+/// `a, b and 7 more (list them with …)`: the first names of a list of `known`, and where the rest are (`call`, the
+/// call that lists them).
+pub(crate) fn first_names(first: &[String], known: usize, call: &str) -> String {
+    let list = format!("list them with {call}");
     match known.saturating_sub(first.len()) {
         0 if !first.is_empty() => first.join(", "),
         0 => format!("({list})"),
@@ -1306,13 +1329,8 @@ impl Library {
                 match (readable.next(), readable.next()) {
                     (Some(one), None) => one,
                     _ => {
-                        return Err(LookupError::System {
-                            message: format!(
-                                "{where_} holds several systems ({}); choose one with --system (`system` in MCP \
-                                 tools)",
-                                names.join(", ")
-                            ),
-                        });
+                        let names = names.iter().map(|n| n.to_string()).collect();
+                        return Err(LookupError::SeveralSystems { dir: where_, names });
                     }
                 }
             }
@@ -1368,7 +1386,34 @@ impl Library {
     ///
     /// # Errors
     /// `lookup`'s last error.
-    pub fn fallback<T>(&self, mut lookup: impl FnMut() -> Result<T, LookupError>) -> Result<T, LookupError> {
+    pub fn fallback<T>(&self, lookup: impl FnMut() -> Result<T, LookupError>) -> Result<T, LookupError> {
+        self.fallback_to_copies(lookup).map_err(|e| self.naming_other_versions(e))
+    }
+
+    /// `e`, or when it is a damaged bundle of a set while other versions of that system open,
+    /// [`LookupError::DamagedVersion`] naming them (newest first): trial 6, a damaged newest version failed every
+    /// lookup without saying that the older versions installed work. Not a fallback: the version asked for (or
+    /// the default, the newest that opens) stays the one answered, so a session never mixes two versions.
+    /// Not generic (one copy in the binary, whatever the lookup's view).
+    fn naming_other_versions(&self, e: LookupError) -> LookupError {
+        let LookupError::Bundle(error) = e else { return e };
+        let held = {
+            let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+            let file = Path::new(damaged_file(&error));
+            open.values().find(|set| file.starts_with(&set.pinned)).map(|set| set.served())
+        };
+        let Some(Served { system, version, .. }) = held else { return error.into() };
+        let versions = self.systems().into_iter().find(|(s, _)| *s == system).map(|(_, v)| v).unwrap_or_default();
+        let others: Vec<String> =
+            versions.into_iter().rev().filter(|v| *v != version && self.open_entry(&system, v).is_ok()).collect();
+        match others.is_empty() {
+            true => error.into(),
+            false => LookupError::DamagedVersion { error: Box::new(error), system, version, others },
+        }
+    }
+
+    /// [`Library::fallback`] among the copies of one version.
+    fn fallback_to_copies<T>(&self, mut lookup: impl FnMut() -> Result<T, LookupError>) -> Result<T, LookupError> {
         let nested = FALLBACK.with(|f| f.borrow().is_some());
         let spare = if nested { Vec::new() } else { self.spare_copies() };
         if spare.is_empty() {
@@ -3432,12 +3477,21 @@ impl BundleSet {
         Ok(view)
     }
 
-    /// Normalizes a requested path (`./a`, `a\b`) and finds the component storing it. Requested paths are only
-    /// ever compared with the manifest's list, never joined to a directory, so `../` cannot escape.
+    /// Normalizes a requested path (`./a`, `a\b`, `a/../b`: [`resolve_dots`]) and finds the component storing it.
+    /// Requested paths are only ever compared with the manifest's list, never joined to a directory, so `../`
+    /// cannot escape; one that climbs above the repository's root is an unknown path saying so.
     fn locate(&self, path: &str) -> Result<(String, Arc<Bundle>, FileMeta), LookupError> {
         let norm = path.trim().replace('\\', "/");
         // `./x`, `/x` and `x` name the same file of the repository (paths are repository-relative).
-        let mut norm = norm.trim_start_matches("./").trim_start_matches('/').to_string();
+        let Some(mut norm) = resolve_dots(norm.trim_start_matches('/')) else {
+            return Err(LookupError::UnknownPath {
+                path: echo(path),
+                system: self.manifest.system.clone(),
+                version: self.manifest.version.clone(),
+                suggestions: Vec::new(),
+                outside: true,
+            });
+        };
         let owner = match self.file_owner(&norm)? {
             Some(owner) => owner,
             None => match self.only_file_like(&norm)? {
@@ -3507,6 +3561,7 @@ impl BundleSet {
             system: self.manifest.system.clone(),
             version: self.manifest.version.clone(),
             suggestions: by_name,
+            outside: false,
         })
     }
 

@@ -202,6 +202,216 @@ pub fn cli_bundles_arg() -> String {
     dirs.iter().map(|dir| format!(" --bundles {}", shell_words::quote(dir))).collect()
 }
 
+/// The `--system` and `--version` a CLI process was given (see [`set_cli_selection`]).
+static CLI_SELECTION: std::sync::OnceLock<(Option<String>, Option<String>)> = std::sync::OnceLock::new();
+
+/// Records the `--system` and `--version` of the CLI's command line, as given: the calls its error messages name
+/// ([`Surface::hint`]) repeat them, so that pasting one reads the set the failed command read. Set once by the CLI;
+/// never by the server.
+pub fn set_cli_selection(system: Option<&str>, version: Option<&str>) {
+    let _ = CLI_SELECTION.set((system.map(str::to_string), version.map(str::to_string)));
+}
+
+/// ` --system S --version V` as the command line gave them ([`set_cli_selection`]), then [`cli_bundles_arg`].
+fn cli_selection_args() -> String {
+    let q = |v: &String| shell_words::quote(v).into_owned();
+    let (system, version) = CLI_SELECTION.get().map_or((None, None), |(s, v)| (s.as_ref(), v.as_ref()));
+    let mut out = String::new();
+    out.extend(system.map(|s| format!(" --system {}", q(s))));
+    out.extend(version.map(|v| format!(" --version {}", q(v))));
+    out + &cli_bundles_arg()
+}
+
+impl Surface {
+    /// A call that an error message names (one that lists what exists, or asks again the right way), for the set
+    /// the failed call asked for rather than one an answer served: MCP `tool(k=v, …)` with `lang` first when
+    /// given; CLI `mydesign-docs cli …`, `--lang` when given, then the `--system`, `--version` and `--bundles` the
+    /// command line gave ([`set_cli_selection`], [`set_cli_bundles`]), every value quoted for a POSIX shell, so
+    /// that it runs as printed and reads the same set. Arguments are spelled by [`Surface::arg`].
+    pub fn hint(self, tool: &str, cli: &str, lang: Option<&str>, args: &[(&str, Arg)]) -> String {
+        let lang = lang.map(|l| ("--lang", Arg::from(l)));
+        match self {
+            Surface::Mcp => {
+                let all = lang.iter().chain(args).map(|(k, v)| self.arg(k, v)).filter(|w| !w.is_empty());
+                format!("{tool}({})", all.collect::<Vec<_>>().join(", "))
+            }
+            Surface::Cli => {
+                let mut words = vec![format!("mydesign-docs {cli}")];
+                words.extend(args.iter().chain(&lang).map(|(k, v)| self.arg(k, v)).filter(|w| !w.is_empty()));
+                words.join(" ") + &cli_selection_args()
+            }
+        }
+    }
+
+    /// A call named inside an error message: the CLI's between backticks (a command to paste), MCP's bare.
+    fn quoted_hint(self, tool: &str, cli: &str, lang: Option<&str>, args: &[(&str, Arg)]) -> String {
+        match self {
+            Surface::Mcp => self.hint(tool, cli, lang, args),
+            Surface::Cli => format!("`{}`", self.hint(tool, cli, lang, args)),
+        }
+    }
+}
+
+impl LookupError {
+    /// This error's message for `surface`: the calls and arguments it names are spelled as that surface's reader
+    /// sends them (MCP `component_details(component="table", detail="brief")`, `lang="en-US"`; CLI
+    /// `mydesign-docs doc table --detail brief --system semi`, `--lang en-US`), never both; the rest of the text is
+    /// the [`std::fmt::Display`] form's (which names both spellings, for logs).
+    pub fn message(&self, surface: Surface) -> String {
+        use crate::budget::BudgetError;
+        let q = |name: &str, v: Arg| format!("`{}`", surface.arg(name, &v));
+        let max_tokens = surface.name("--max-tokens");
+        match self {
+            LookupError::UnknownComponent { known, first, name, system, version, suggestions }
+                if suggestions.is_empty() =>
+            {
+                let list = surface.quoted_hint("list_components", "components", None, &[]);
+                let names = first_names(first, *known, &list);
+                format!("unknown component `{name}` in {system} {version}; it has {known} components: {names}")
+            }
+            LookupError::UnknownPath { path, system, version, suggestions, outside: false }
+                if suggestions.is_empty() =>
+            {
+                format!(
+                    "no file `{path}` in {system} {version}; paths are listed by component: {}",
+                    files_of_a_component(surface)
+                )
+            }
+            LookupError::NotAnalyzed { path, why } => format!(
+                "`{path}` has no function index: {why}, so the build stored it as text only; read it by line range: \
+                 {}",
+                surface.quoted_hint(
+                    "get_file_code",
+                    "file",
+                    None,
+                    &[("path", path.as_str().into()), ("--start-line", Arg::Hole("N")), ("--end-line", Arg::Hole("M"))]
+                )
+            ),
+            LookupError::SeveralSystems { dir, names } => {
+                format!(
+                    "{dir} holds several systems ({}); choose one with {}",
+                    names.join(", "),
+                    q("--system", Arg::Hole("NAME"))
+                )
+            }
+            LookupError::SectionInOtherLang { component, lang, asked, other } => format!(
+                "`{component}` ({lang}) has no section {}; the {other} document has it: ask for {}, or leave the \
+                 language out",
+                asked.join(", "),
+                q("--lang", other.as_str().into())
+            ),
+            LookupError::ReversedRange { path, start, end } => format!(
+                "start line {start} is after end line {end}: ask for lines with start ≤ end ({} {}) in `{path}`",
+                q("--start-line", Arg::Hole("N")),
+                q("--end-line", Arg::Hole("M"))
+            ),
+            LookupError::PropsAlone => format!(
+                "`props` is answered on its own ({}): ask for the headings in another call",
+                q("sections", Arg::List("--section", vec!["props".into()]))
+            ),
+            LookupError::ReversedVersions { component, from, to } => {
+                // MCP's newer version is `version`; the CLI's is `diff`'s second positional.
+                let newer = if surface == Surface::Mcp { "--version" } else { "to" };
+                let args = [
+                    ("component", Arg::from(component.as_str())),
+                    ("from", to.as_str().into()),
+                    (newer, from.as_str().into()),
+                ];
+                let call = surface.quoted_hint("component_changes", "diff", None, &args);
+                format!("{from} is newer than {to}: compare from the older version to the newer, {call}")
+            }
+            LookupError::Budget(BudgetError::EmptyCursor) if surface == Surface::Cli => {
+                "the cursor is empty: leave --cursor out to get the first part; a cut answer ends with the command \
+                 that continues it"
+                    .to_string()
+            }
+            LookupError::Budget(BudgetError::Malformed { why }) if surface == Surface::Cli => {
+                format!("malformed cursor: {why}; pass the --cursor of the command a cut answer ends with, unchanged")
+            }
+            LookupError::Budget(BudgetError::Stale { set, request }) if surface == Surface::Cli => format!(
+                "this cursor is from another build of {set} ({request}; the text changed since): repeat the command \
+                 without --cursor"
+            ),
+            LookupError::CursorOfOtherView { cursor, asked } => format!(
+                "this cursor continues {cursor}, but the call asks for {}: drop {} to continue it, or drop the cursor \
+                 to start the {asked} answer",
+                surface.arg("--detail", &asked.as_str().into()),
+                match surface {
+                    Surface::Mcp => "`detail`",
+                    Surface::Cli => "--detail/--full",
+                }
+            ),
+            LookupError::Budget(BudgetError::TooSmall { asked }) => {
+                format!("{max_tokens} {asked} is below the minimum of {} tokens", crate::budget::MIN_MAX_TOKENS)
+            }
+            LookupError::Budget(BudgetError::TooSmallForNames { asked, request, needed }) => format!(
+                "{max_tokens} {asked} is too small for {request}: the names it repeats (path, headings, the set's \
+                 name and version, the --bundles directory) leave no room for its first lines; ask for {max_tokens} \
+                 {needed} or more"
+            ),
+            LookupError::DamagedVersion { error, system, others, .. } => format!(
+                "{error}; other versions of {system} open: {}: ask for one with {}",
+                others.join(", "),
+                q("--version", others[0].as_str().into())
+            ),
+            other => other.to_string(),
+        }
+    }
+
+    /// The names this message lists (sections, candidates, functions, paths) and the call that lists them all,
+    /// spelled for `surface`, for [`crate::budget::fit_error`] to shorten; `None` when it lists none that can grow
+    /// long.
+    pub fn listing(&self, surface: Surface) -> Option<crate::budget::Listing<'_>> {
+        use crate::budget::Listing;
+        let outline = |component: &str, lang: &str| {
+            let args = [("component", component.into()), ("--detail", "brief".into())];
+            format!("the outline: {}", surface.quoted_hint("component_details", "doc", Some(lang), &args))
+        };
+        let functions = |path: &str| {
+            format!("the file: {}", surface.quoted_hint("get_file_code", "file", None, &[("path", path.into())]))
+        };
+        match self {
+            LookupError::UnknownSection { component, lang, available, .. } => {
+                Some(Listing { items: available, sep: "; ", all: outline(component, lang) })
+            }
+            LookupError::AmbiguousSection { component, lang, candidates, .. } => {
+                Some(Listing { items: candidates, sep: "; ", all: outline(component, lang) })
+            }
+            LookupError::UnknownFunction { path, suggestions, .. } => {
+                Some(Listing { items: suggestions, sep: ", ", all: functions(path) })
+            }
+            LookupError::AmbiguousFunction { path, candidates, .. } => {
+                Some(Listing { items: candidates, sep: ", ", all: functions(path) })
+            }
+            // No close name: the first names, whose list already ends with the call that lists every name.
+            LookupError::UnknownComponent { first, suggestions, .. } if suggestions.is_empty() => {
+                Some(Listing { items: first, sep: ", ", all: String::new() })
+            }
+            LookupError::UnknownComponent { suggestions, .. } => Some(Listing {
+                items: suggestions,
+                sep: ", ",
+                all: surface.quoted_hint("list_components", "components", None, &[]),
+            }),
+            LookupError::UnknownPath { suggestions, .. } => {
+                Some(Listing { items: suggestions, sep: ", ", all: files_of_a_component(surface) })
+            }
+            _ => None,
+        }
+    }
+
+    /// This error's [`LookupError::message`] for `surface` within an error answer of `max_tokens`
+    /// ([`crate::budget::fit_error`], its notes naming the budget as `surface` spells it).
+    pub fn fitted(&self, surface: Surface, max_tokens: u32) -> String {
+        let listing = self.listing(surface);
+        crate::budget::fit_error_as(&self.message(surface), listing.as_ref(), max_tokens, &surface.name("--max-tokens"))
+    }
+}
+
+/// The call that lists a component's files, with the component left to fill in.
+fn files_of_a_component(surface: Surface) -> String {
+    surface.quoted_hint("list_components", "files", None, &[("component", Arg::Hole("COMPONENT"))])
+}
+
 /// A view that renders to text.
 pub trait Render: serde::Serialize {
     /// The text form for `surface`: header line, then content.
@@ -794,6 +1004,24 @@ mod tests {
             Surface::Mcp.call(&s, None, "get_file_code", "file", &args),
             "get_file_code(system=\"my ds\", version=\"1.0.0-beta.1\", path=\"src/it's \\\"q\\\".ts\", start_line=3)"
         );
+    }
+
+    /// The calls an error names: MCP's tool call, the CLI's command (quoted, `--lang` after the arguments; no set
+    /// options here: no CLI recorded any in this process).
+    #[test]
+    fn error_hints_are_calls_of_their_surface() {
+        let args = [("component", Arg::from("o'brien")), ("--detail", Arg::from("brief"))];
+        assert_eq!(
+            Surface::Mcp.hint("component_details", "doc", Some("en-US"), &args),
+            "component_details(lang=\"en-US\", component=\"o'brien\", detail=\"brief\")"
+        );
+        assert_eq!(
+            Surface::Cli.hint("component_details", "doc", Some("en-US"), &args),
+            "mydesign-docs doc 'o'\\''brien' --detail brief --lang en-US"
+        );
+        let hole = [("component", Arg::Hole("COMPONENT"))];
+        assert_eq!(Surface::Mcp.hint("list_components", "files", None, &hole), "list_components(component=COMPONENT)");
+        assert_eq!(Surface::Cli.hint("list_components", "files", None, &hole), "mydesign-docs files COMPONENT");
     }
 
     #[test]

@@ -568,6 +568,11 @@ pub fn function_units(
         let Some(span) = text.get(doc_start..sig_end) else { continue };
         let mut f = Fields::default();
         f.title(&func.qualified);
+        // The name without its owner (`handleSort` of `TableFoundation.handleSort`) is a title term too: a query
+        // naming the function finds it by the whole identifier (the reader ranks that first).
+        if let Some((_, name)) = func.qualified.rsplit_once('.') {
+            f.title(name);
+        }
         f.context(path);
         f.body(span);
         // The doc comment and signature are what is ranked; the range, text and size are those of what the

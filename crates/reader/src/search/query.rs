@@ -1444,7 +1444,9 @@ fn rank(
         meta.sources.iter().map(|s| if named.contains(&s.component) { w.component } else { 1.0 }).collect()
     };
     // Whole identifiers of the query (`onChange` → `onchange`): a props table holding one as a prop name (a title
-    // term of props units) is the table the query names, and scores `w.component` times more.
+    // term of props units) is the table the query names, and a function whose name is one (a title term of function
+    // units: `handleSort`, trial 6, ranked below demos calling it) is the function it names; each scores
+    // `w.component` times more.
     let identifiers: HashSet<String> = query_words
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '`' | '"' | '\'' | '?'))
         .filter(|w| super::analyze::identifier_parts(w).len() > 1)
@@ -1471,7 +1473,7 @@ fn rank(
             if scores[ui] == 0.0 {
                 touched.push(u);
             }
-            if identifier && kind == Kind::Props as usize && v & 2 != 0 {
+            if identifier && (kind == Kind::Props as usize || kind == Kind::Function as usize) && v & 2 != 0 {
                 names_prop.insert(u);
             }
             scores[ui] += idf * weighted * (w.k1 + 1.0) / (weighted + w.k1)

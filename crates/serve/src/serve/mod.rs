@@ -391,7 +391,8 @@ impl DocsServer {
         let (system, version, component) = parse_resource_uri(&uri).ok_or_else(|| {
             ErrorData::invalid_params(
                 format!(
-                    "`{uri}` is not a document URI: expected {RESOURCE_SCHEME}{{system}}/{{version}}/{{component}}"
+                    "`{}` is not a document URI: expected {RESOURCE_SCHEME}{{system}}/{{version}}/{{component}}",
+                    crate::read::echo(&uri)
                 ),
                 None,
             )

@@ -121,7 +121,7 @@ impl Answer {
 /// The message of a `tools/call` naming a tool that does not exist: the server's own (`call_tool`) and the
 /// pre-check's.
 pub fn unknown_tool(name: &str, tools: &[String]) -> String {
-    format!("unknown tool `{name}`; tools: {}", tools.join(", "))
+    format!("unknown tool `{}`; tools: {}", crate::read::echo(name), tools.join(", "))
 }
 
 /// The shape check, knowing the tool names it may point to.
@@ -169,7 +169,7 @@ impl Precheck {
             // A request (a notification gets no answer) of a method no MCP server has.
             let message = format!(
                 "method not found: `{}`; this server answers {}",
-                method.chars().take(60).collect::<String>(),
+                crate::read::echo(&method.chars().take(60).collect::<String>()),
                 ANSWERED_METHODS.join(", ")
             );
             return Some(invalid(id, METHOD_NOT_FOUND, message));

@@ -20,7 +20,7 @@ use crate::read::{
     BundleSet, ChangelogView, CodeBlockView, ComponentsView, Detail, DetailsView, FileView, FilesView, FunctionView,
     LookupError, Paging,
 };
-use crate::render::Render;
+use crate::render::{Render, Surface};
 use crate::search::Kind;
 use crate::search::query::{SearchOptions, SearchView};
 
@@ -327,6 +327,7 @@ pub fn check_arguments(schema: &JsonObject, arguments: Option<&JsonObject>) -> R
     let properties = schema.get("properties").and_then(Value::as_object).unwrap_or(&empty);
     if let Some(unknown) = arguments.keys().find(|k| !properties.contains_key(k.as_str())) {
         let accepted: Vec<&str> = properties.keys().map(String::as_str).collect();
+        let unknown = crate::read::echo(unknown);
         return Err(format!("unknown argument `{unknown}`: the arguments are {}", accepted.join(", ")));
     }
     let required = schema.get("required").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
@@ -398,12 +399,48 @@ fn shown(value: &Value) -> String {
     }
 }
 
+/// A call's `max_tokens` that the operator's cap lowered: (asked, cap).
+type Capped = std::cell::Cell<Option<(u32, u32)>>;
+
+/// What a call whose `max_tokens` the cap lowered is told: the line its text starts with, and the field its
+/// `structuredContent` gets (`max_tokens_capped`).
+fn cap_note(asked: u32, cap: u32) -> (String, Value) {
+    use crate::render::thousands;
+    let (a, c) = (thousands(asked), thousands(cap));
+    let line = format!("[max_tokens {a} is over this server's cap of {c} tokens: answered within {c}]\n");
+    (line, serde_json::json!({ "asked": asked, "cap": cap }))
+}
+
+/// Tokens the cap note takes in the larger of the two forms (its bytes: a token is at least a byte), with the
+/// JSON key and its separators.
+fn cap_note_tokens(asked: u32, cap: u32) -> u32 {
+    let (line, json) = cap_note(asked, cap);
+    let field = json.to_string().len() + r#","max_tokens_capped":"#.len();
+    line.len().max(field) as u32
+}
+
+/// `result` with the cap note ([`cap_note`]) when `capped` says the cap lowered the call's `max_tokens`: the
+/// budget the answer was cut to kept its tokens out ([`DocsServer::budget`]). Error results are left alone.
+fn noting_cap(mut result: CallToolResult, capped: Option<(u32, u32)>) -> CallToolResult {
+    let Some((asked, cap)) = capped.filter(|_| result.is_error != Some(true)) else { return result };
+    let (line, json) = cap_note(asked, cap);
+    if let Some(block) = result.content.first_mut()
+        && let Some(text) = block.as_text().map(|t| t.text.clone())
+    {
+        *block = ContentBlock::text(line + &text);
+    }
+    if let Some(Value::Object(fields)) = &mut result.structured_content {
+        fields.insert("max_tokens_capped".into(), json);
+    }
+    result
+}
+
 /// The answer to a lookup: the view as `structuredContent` plus its text, or an `isError` result naming what
 /// exists, within `budget` tokens ([`LookupError::fitted`], from [`DocsServer::error_budget`]).
 fn answer<V: Render>(result: Result<V, LookupError>, budget: u32) -> CallToolResult {
     let view = match result {
         Ok(view) => view,
-        Err(e) => return CallToolResult::error(vec![ContentBlock::text(e.fitted(budget))]),
+        Err(e) => return CallToolResult::error(vec![ContentBlock::text(e.fitted(Surface::Mcp, budget))]),
     };
     match serde_json::to_value(&view) {
         Ok(value) => {
@@ -430,17 +467,35 @@ impl DocsServer {
     }
 
     /// [`DocsServer::lookup`] for a tool that returns text: within the operator's cap, lowered by `max_tokens`,
-    /// continuing `cursor`.
+    /// continuing `cursor`; an answer whose `max_tokens` the cap lowered says so ([`noting_cap`]).
     fn paged<V: Render>(
         &self,
         at: &SetParams,
         page: &PageParams,
         lookup: impl Fn(&BundleSet, Paging) -> Result<V, LookupError>,
     ) -> CallToolResult {
-        self.lookup(at, page.max_tokens, |set| {
-            let budget = Budget::new(self.cap(set), page.max_tokens)?;
+        let capped = Capped::default();
+        let result = self.lookup(at, page.max_tokens, |set| {
+            let budget = self.budget(self.cap(set), page.max_tokens, &capped)?;
             lookup(set, Paging { budget, cursor: page.cursor.as_deref() })
-        })
+        });
+        noting_cap(result, capped.get())
+    }
+
+    /// The budget of a call asking `max_tokens` under the operator's `cap` (`serve --max-tokens`, else the set's):
+    /// [`Budget::new`]; when the cap lowers `max_tokens` (trial 6: silently), the tokens of the note that says so
+    /// ([`cap_note_tokens`]) are kept out of it and `capped` records (asked, cap) for [`noting_cap`], unless the cap
+    /// leaves no room for them beside the smallest budget (a cap under 300 + the note's tokens: no note).
+    fn budget(&self, cap: u32, max_tokens: Option<u32>, capped: &Capped) -> Result<Budget, crate::budget::BudgetError> {
+        let cap = cap.max(crate::budget::MIN_MAX_TOKENS);
+        if let Some(asked) = max_tokens.filter(|&asked| asked > cap) {
+            let within = cap.saturating_sub(cap_note_tokens(asked, cap));
+            if within >= crate::budget::MIN_MAX_TOKENS {
+                capped.set(Some((asked, cap)));
+                return Budget::new(within, Some(asked));
+            }
+        }
+        Budget::new(cap, max_tokens)
     }
 }
 
@@ -517,18 +572,20 @@ impl DocsServer {
     fn component_changes(&self, Parameters(p): Parameters<ChangesParams>) -> CallToolResult {
         let (system, version) = (p.set.system.as_deref(), p.set.version.as_deref());
         let budget = self.error_budget(p.paging.max_tokens, crate::budget::DEFAULT_MAX_TOKENS);
-        answer(
+        let capped = Capped::default();
+        let result = answer(
             self.library.fallback(|| {
                 let changes =
                     crate::diff::compare(&self.library, system, &p.component, &p.from, version, p.lang.as_deref())?;
                 let set = self.library.select(Some(&changes.served.system), Some(&changes.to))?;
                 changes.page(Paging {
-                    budget: Budget::new(self.cap(&set), p.paging.max_tokens)?,
+                    budget: self.budget(self.cap(&set), p.paging.max_tokens, &capped)?,
                     cursor: p.paging.cursor.as_deref(),
                 })
             }),
             budget,
-        )
+        );
+        noting_cap(result, capped.get())
     }
 
     /// One file, as its skeleton or whole.
@@ -567,7 +624,8 @@ impl DocsServer {
         };
         // Without `system`, every system loaded is searched (each hit names its own).
         let budget = self.error_budget(p.max_tokens, crate::search::query::DEFAULT_MAX_TOKENS);
-        Ok(answer(
+        let capped = Capped::default();
+        let result = answer(
             self.library.fallback(|| {
                 let (system, version) = (p.set.system.as_deref(), p.set.version.as_deref());
                 let chosen = crate::search::query::sets_to_search(&self.library, system, version)?;
@@ -578,7 +636,12 @@ impl DocsServer {
                     kind,
                     lang: p.lang.clone(),
                     max_tokens: p.max_tokens,
-                    token_cap: sets.iter().map(|set| self.cap(set)).min(),
+                    // The cap the note keeps its tokens out of, when it lowers `max_tokens`.
+                    token_cap: sets
+                        .iter()
+                        .map(|set| self.cap(set))
+                        .min()
+                        .map(|cap| self.budget(cap, p.max_tokens, &capped).map_or(cap, |b| b.max_tokens)),
                     cursor: p.cursor.clone(),
                     ..Default::default()
                 };
@@ -586,7 +649,8 @@ impl DocsServer {
                 crate::search::query::search_sets(&sets, &p.query, &opts)
             }),
             budget,
-        ))
+        );
+        Ok(noting_cap(result, capped.get()))
     }
 
     /// One function of a source.
