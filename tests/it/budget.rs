@@ -248,6 +248,29 @@ fn a_part_fills_into_a_code_block_that_no_part_of_its_budget_serves_whole() {
     assert!(second.text.starts_with("```jsx") && second.part.ends_in_block.is_none(), "{:.80}", second.text);
 }
 
+/// A part's stated size says "at most" when it is an upper bound (trial 6: Semi's Table view, whose forced cuts
+/// make its count 7,708 an upper bound, was stated as exact in the text while the JSON said `tokens_exact: false`).
+#[test]
+fn an_upper_bound_is_stated_as_one_in_the_header() {
+    let Some(b) = common::semi() else { return };
+    let (set, counter) = (&b.set, counter());
+    for name in ["table", "button"] {
+        let v = set.doc(name, Some("zh-CN"), Detail::Normal, &[], default_paging(set)).unwrap();
+        let header = v.text().lines().next().unwrap().to_string();
+        let actual = counter.count(&v.text);
+        let stated = format!("· at most {} tokens", mydesign_docs::units::thousands(v.tokens));
+        if v.part.tokens_exact {
+            assert_eq!(v.tokens, actual, "{name}");
+            assert!(!header.contains("at most"), "{name}: {header}");
+        } else {
+            assert!(v.tokens >= actual, "{name}: states at most {}, is {actual}", v.tokens);
+            assert!(header.contains(&stated), "{name}: `{stated}` in {header}");
+        }
+    }
+    let table = set.doc("table", Some("zh-CN"), Detail::Normal, &[], default_paging(set)).unwrap();
+    assert!(!table.part.tokens_exact, "Table's view has forced cuts");
+}
+
 #[test]
 fn props_come_from_semi_api_tables_and_blueprint_interfaces() {
     if let Some(b) = common::semi() {

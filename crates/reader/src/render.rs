@@ -596,6 +596,12 @@ fn framed_in(part: &Part, text: &str, more: Option<String>, unit: &str) -> Strin
 }
 
 /// `lines 1–120 of 6,374 · ` (`what` = `lines`, `view lines`) when a part is not the whole text, else nothing.
+/// `at most ` before a part's token count when it is an upper bound (a part that starts or ends inside a segment
+/// cut by bytes, [`Part::tokens_exact`]), else nothing.
+fn at_most(part: &Part) -> &'static str {
+    if part.tokens_exact { "" } else { "at most " }
+}
+
 fn served_lines(part: &Part, what: &str, of: u32) -> String {
     if part.cut.is_none() && part.lines.0 <= 1 && part.starts_in_block.is_none() {
         return String::new();
@@ -650,7 +656,7 @@ impl Render for DocView {
             surface.resume(&self.served, lang, DETAILS, std::slice::from_ref(&c), self.part.max_tokens, cur)
         });
         format!(
-            "[{} · {} · {} · {} · {what} · {}{}{of} {}{whole}]\n{}",
+            "[{} · {} · {} · {} · {what} · {}{}{}{of} {}{whole}]\n{}",
             served(&self.served),
             self.component,
             self.lang,
@@ -660,6 +666,7 @@ impl Render for DocView {
             } else {
                 served_lines(&self.part, "lines", self.lines)
             },
+            at_most(&self.part),
             thousands(self.tokens),
             tokens_word(last),
             framed(&self.part, &self.text, more)
@@ -733,7 +740,7 @@ impl Render for CodeBlockView {
             surface.resume(&self.served, Some(&self.lang), tool, &args, self.part.max_tokens, cur)
         });
         let of = if more.is_some() || self.part.starts_in_block.is_some() {
-            format!("{} of ", thousands(self.part.tokens))
+            format!("{}{} of ", at_most(&self.part), thousands(self.part.tokens))
         } else {
             String::new()
         };
@@ -785,7 +792,7 @@ impl Render for ChangelogView {
         // The next page is named once the page is whole; a cut page names its continuation instead.
         let next = if more.is_none() { nav("next (older)", self.next) } else { String::new() };
         format!(
-            "[{} · changelog · {} · page {}/{} ({} each, {} in all) · lines {}–{}{releases} · {}{next}]\n{}",
+            "[{} · changelog · {} · page {}/{} ({} each, {} in all) · lines {}–{}{releases} · {}{}{next}]\n{}",
             served(&self.served),
             self.lang,
             self.page,
@@ -794,6 +801,7 @@ impl Render for ChangelogView {
             thousands(self.total_lines),
             thousands(self.part.lines.0),
             thousands(self.part.lines.1),
+            at_most(&self.part),
             plural(self.tokens, "token"),
             framed(&self.part, &self.text, more),
         )
@@ -865,7 +873,7 @@ impl Render for FileView {
             },
         };
         let unit = if self.skeleton { "skeleton line" } else { "line" };
-        let about = if self.part.tokens_exact { "" } else { "at most " };
+        let about = at_most(&self.part);
         let more = self.next_cursor.as_ref().map(|cur| {
             let tool = ("get_file_code", "file");
             surface.resume(&self.served, None, tool, std::slice::from_ref(&path), self.part.max_tokens, cur)
@@ -914,7 +922,7 @@ impl Render for FunctionView {
             surface.resume(&self.served, None, tool, &args, self.part.max_tokens, cur)
         });
         let of = if more.is_some() || self.part.offset > 0 {
-            format!("{} of ", thousands(self.part.tokens))
+            format!("{}{} of ", at_most(&self.part), thousands(self.part.tokens))
         } else {
             String::new()
         };
