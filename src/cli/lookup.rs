@@ -39,6 +39,7 @@ fn library(args: &LookupArgs) -> anyhow::Result<&'static Library> {
 fn open_library(args: &LookupArgs) -> anyhow::Result<(&'static Library, std::sync::Arc<BundleSet>)> {
     let library = library(args)?;
     let set = library.select(args.system.as_deref(), args.version.as_deref())?;
+    saw_cap(set.head().thresholds.max_tokens);
     if args.version.is_none() {
         // Without --system, the sets of other systems that do not open are named too: one of them is why the
         // system was chosen (trial 5).
@@ -60,6 +61,7 @@ fn paging<'a>(set: &BundleSet, args: &'a LookupArgs) -> Result<Paging<'a>, Looku
 /// Says on stderr, once, when `--max-tokens` is over the cap of the sets read (`max_tokens` under `[thresholds]`
 /// when they were built): the answer is cut to the cap (trial 6: it was, silently; `serve` says it in the answer).
 fn note_cap(asked: Option<u32>, cap: u32) {
+    saw_cap(cap);
     static SAID: std::sync::Once = std::sync::Once::new();
     let cap = cap.max(mydesign_docs::budget::MIN_MAX_TOKENS);
     if let Some(asked) = asked.filter(|&asked| asked > cap) {
@@ -110,9 +112,19 @@ fn wants_json(command: &Command) -> bool {
     lookup_args(command).is_some_and(|a| a.json)
 }
 
+/// The lowest cap (`[thresholds] max_tokens`, tokens) of the sets this process answered from, once one is opened:
+/// an error fits it as answers do (trial 7: a set built with a cap of 300 answered a misspelt section with a
+/// 466-token error when no `--max-tokens` was given).
+static SET_CAP: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(u32::MAX);
+
+/// Records the cap of a set the process answers from ([`SET_CAP`]; at least the smallest budget).
+fn saw_cap(cap: u32) {
+    SET_CAP.fetch_min(cap.max(mydesign_docs::budget::MIN_MAX_TOKENS), std::sync::atomic::Ordering::Relaxed);
+}
+
 /// The budget an error of `command` must fit: its `--max-tokens`, else the default of its answers (search's
-/// 2,000), at most the default cap of 10,000 (the set's own may be unknown); 0 for commands without one (their
-/// errors are not cut).
+/// 2,000), at most the default cap of 10,000 (and, once known, the cap of the sets it opened: [`SET_CAP`]); 0 for
+/// commands without one (their errors are not cut).
 fn error_budget(command: &Command) -> u32 {
     use mydesign_docs::budget::DEFAULT_MAX_TOKENS;
     let default = match command {
@@ -125,7 +137,7 @@ fn error_budget(command: &Command) -> u32 {
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     let json = wants_json(&command);
     let budget = error_budget(&command);
-    let fitted = |e: anyhow::Error| {
+    let fitted = |e: anyhow::Error, budget: u32| {
         // A lookup's error names calls and arguments as the CLI spells them (runnable commands, `--lang`), within
         // the budget; any context around it is kept.
         let lookup = e.downcast_ref::<LookupError>();
@@ -144,12 +156,13 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     if rerun && result.as_ref().is_err_and(generation_removed) {
         result = dispatch(<super::Cli as clap::Parser>::parse().command);
     }
+    let budget = budget.min(SET_CAP.load(std::sync::atomic::Ordering::Relaxed));
     match result {
         Err(e) if json => {
-            emit(&serde_json::json!({ "error": fitted(e) }).to_string())?;
+            emit(&serde_json::json!({ "error": fitted(e, budget) }).to_string())?;
             Ok(ExitCode::from(2))
         }
-        Err(e) if budget > 0 => Err(anyhow::anyhow!(fitted(e))),
+        Err(e) if budget > 0 => Err(anyhow::anyhow!(fitted(e, budget))),
         other => other,
     }
 }

@@ -49,7 +49,7 @@ fn sample_copy() -> (tempfile::TempDir, PathBuf) {
     (tmp, repo)
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap().filter_map(Result::ok) {
         let target = to.join(e.file_name());

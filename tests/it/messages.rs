@@ -346,3 +346,37 @@ fn the_cli_says_when_the_sets_cap_lowers_max_tokens() {
         assert_eq!(a.lines().next(), b.lines().next(), "{args:?}");
     }
 }
+
+/// Trial 7: an error keeps the set's cap (`max_tokens` under `[thresholds]`) as its budget when the call names none,
+/// as answers do: a set built with a cap of 300 answered a misspelt section with 466 tokens on the CLI and 463 over
+/// MCP (88 with `--max-tokens 300`).
+#[test]
+fn errors_fit_the_sets_cap_when_no_max_tokens_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    crate::incremental::copy_tree(&common::root().join("corpus"), &repo);
+    std::fs::write(repo.join("mydesign-docs.toml"), "[thresholds]\nmax_tokens = 300\n").unwrap();
+    let out = dir.path().join("out");
+    common::ok(dir.path(), &["build", repo.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let (o, counter) = (out.to_str().unwrap(), common::Tiktoken::new("o200k_base"));
+    let long = "x".repeat(60_000);
+    for args in [
+        vec!["doc", "table", "--section", "nope"],
+        vec!["function", "src/components/Table/Table.tsx", "nope"],
+        vec!["doc", "table", "--section", &long],
+    ] {
+        let text = common::fails(dir.path(), &[&args[..], &["--bundles", o]].concat());
+        let json = common::run(dir.path(), &[&args[..], &["--bundles", o, "--json"]].concat());
+        let json = String::from_utf8(json.stdout).unwrap();
+        for answer in [&text, &json] {
+            let tokens = counter.count(answer);
+            assert!(tokens <= 300, "{:.40?}: {tokens} tokens:\n{answer}", args);
+            assert!(answer.contains("nope") || answer.contains("xxxx"), "{answer}");
+        }
+    }
+    let mut c = crate::mcp::mcp_stdio::StdioClient::start(&["--bundles", o]);
+    let r = c.call("component_details", serde_json::json!({ "component": "table", "sections": ["nope"] }));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let text = r["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(counter.count(text) <= 300, "{} tokens: {text}", counter.count(text));
+}

@@ -161,6 +161,13 @@ impl DocsServer {
         asked.min(self.max_tokens.unwrap_or(crate::budget::DEFAULT_MAX_TOKENS))
     }
 
+    /// The cap ([`DocsServer::cap`]) of the set `system` and `version` select, which an error fits as its answers
+    /// do (trial 7: a set built with a cap of 300 answered a misspelt section with a 463-token error); `u32::MAX`
+    /// when none is selected (the error is then about that).
+    pub(crate) fn set_cap(&self, system: Option<&str>, version: Option<&str>) -> u32 {
+        self.library.select(system, version).map_or(u32::MAX, |set| self.cap(&set).max(crate::budget::MIN_MAX_TOKENS))
+    }
+
     /// The library served.
     pub fn library(&self) -> &Arc<Library> {
         &self.library

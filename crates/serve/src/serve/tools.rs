@@ -436,11 +436,12 @@ fn noting_cap(mut result: CallToolResult, capped: Option<(u32, u32)>) -> CallToo
 }
 
 /// The answer to a lookup: the view as `structuredContent` plus its text, or an `isError` result naming what
-/// exists, within `budget` tokens ([`LookupError::fitted`], from [`DocsServer::error_budget`]).
-fn answer<V: Render>(result: Result<V, LookupError>, budget: u32) -> CallToolResult {
+/// exists, within `budget()` tokens ([`LookupError::fitted`], from [`DocsServer::error_budget`] and
+/// [`DocsServer::set_cap`], asked only for an error).
+fn answer<V: Render>(result: Result<V, LookupError>, budget: impl FnOnce() -> u32) -> CallToolResult {
     let view = match result {
         Ok(view) => view,
-        Err(e) => return CallToolResult::error(vec![ContentBlock::text(e.fitted(Surface::Mcp, budget))]),
+        Err(e) => return CallToolResult::error(vec![ContentBlock::text(e.fitted(Surface::Mcp, budget()))]),
     };
     match serde_json::to_value(&view) {
         Ok(value) => {
@@ -463,7 +464,8 @@ impl DocsServer {
     ) -> CallToolResult {
         let budget = self.error_budget(max_tokens, crate::budget::DEFAULT_MAX_TOKENS);
         let (system, version) = (at.system.as_deref(), at.version.as_deref());
-        answer(self.library.fallback(|| self.library.select(system, version).and_then(|set| lookup(&set))), budget)
+        let result = self.library.fallback(|| self.library.select(system, version).and_then(|set| lookup(&set)));
+        answer(result, || budget.min(self.set_cap(system, version)))
     }
 
     /// [`DocsServer::lookup`] for a tool that returns text: within the operator's cap, lowered by `max_tokens`,
@@ -583,7 +585,7 @@ impl DocsServer {
                     cursor: p.paging.cursor.as_deref(),
                 })
             }),
-            budget,
+            || budget.min(self.set_cap(system, version)),
         );
         noting_cap(result, capped.get())
     }
@@ -648,7 +650,7 @@ impl DocsServer {
                 let sets: Vec<&BundleSet> = sets.iter().map(|s| &**s).collect();
                 crate::search::query::search_sets(&sets, &p.query, &opts)
             }),
-            budget,
+            || budget.min(self.set_cap(p.set.system.as_deref(), p.set.version.as_deref())),
         );
         Ok(noting_cap(result, capped.get()))
     }
