@@ -703,11 +703,16 @@ pub fn temp_name(name: &str, kind: &str) -> String {
 pub fn publish_generation(out: &Path, name: &str, tmp: &Path, build_id: u64) -> std::io::Result<()> {
     let generation = format!(".{name}.gen-{build_id:016x}");
     let dest = out.join(name);
-    let previous = std::fs::read_link(&dest).ok().map(|t| t.to_string_lossy().into_owned());
     let fail = |e: std::io::Error, what: &str| {
         let _ = std::fs::remove_dir_all(tmp);
         std::io::Error::other(format!("cannot publish bundles into {} ({what}): {e}", dest.display()))
     };
+    // One publication at a time in `out`, from reading the link to removing old generations (trial 7: of builds
+    // into one `--out` at once, one removed the generation another had just linked): an advisory lock on the
+    // directory itself (no lock file is left beside the sets), released when it is closed on return.
+    let lock = std::fs::File::open(out).map_err(|e| fail(e, "open the output directory"))?;
+    lock.lock().map_err(|e| fail(e, "lock the output directory"))?;
+    let previous = std::fs::read_link(&dest).ok().map(|t| t.to_string_lossy().into_owned());
     // The set's own entries are durable before it gets its public name.
     sync_dir(tmp);
     if out.join(&generation).is_dir() {
@@ -777,6 +782,30 @@ mod tests {
             key: "k".into(),
             encoding: "o200k_base".into(),
             build_id: 7,
+        }
+    }
+
+    /// Trial 7: builds publishing one set at once left its link naming a generation another build's clean-up had
+    /// removed (1 run in 3–6 with 8 builds). Publications now take turns: after every round of 8 at once, the link
+    /// names a generation that exists.
+    #[cfg(unix)]
+    #[test]
+    fn concurrent_publications_leave_the_link_on_an_existing_generation() {
+        let out = tempfile::tempdir().unwrap();
+        for round in 0..12u64 {
+            std::thread::scope(|scope| {
+                for t in 0..8u64 {
+                    let out = out.path();
+                    scope.spawn(move || {
+                        let tmp = out.join(format!(".s@1.tmp-{round}-{t}"));
+                        std::fs::create_dir_all(&tmp).unwrap();
+                        std::fs::write(tmp.join("manifest.bundle"), b"m").unwrap();
+                        publish_generation(out, "s@1", &tmp, round * 8 + t % 2).unwrap();
+                    });
+                }
+            });
+            let target = std::fs::read_link(out.path().join("s@1")).unwrap();
+            assert!(out.path().join(&target).join("manifest.bundle").is_file(), "round {round}: {target:?} is gone");
         }
     }
 
