@@ -300,8 +300,13 @@ impl Config {
             return Err(format!("encoding `{}` is not o200k_base or cl100k_base", self.encoding));
         }
         let t = &self.thresholds;
-        if t.doc_hide_lines == 0 || t.changelog_page_lines == 0 || t.skeleton_min_lines == 0 {
-            return Err("thresholds must be positive".into());
+        let zero = [
+            ("doc_hide_lines", t.doc_hide_lines),
+            ("changelog_page_lines", t.changelog_page_lines),
+            ("skeleton_min_lines", t.skeleton_min_lines),
+        ];
+        if let Some((field, _)) = zero.iter().find(|(_, v)| *v == 0) {
+            return Err(format!("[thresholds] {field} is 0: it must be at least 1 (lines)"));
         }
         if t.max_tokens < crate::budget::MIN_MAX_TOKENS {
             return Err(format!("max_tokens must be at least {}", crate::budget::MIN_MAX_TOKENS));
@@ -632,6 +637,11 @@ mod tests {
         assert!(check("[system]\nversion = \"../x\"").starts_with("version `../x` cannot name a bundle set"));
         assert!(check("[system]\nname = \"\"").starts_with("system name `` cannot name"));
         assert!(check("[[docs]]\npattern = \"d/{component}.md\"\nlang = \"\"").contains("non-empty `lang`"));
+        // A zero threshold is named (trial 7: "thresholds must be positive" named none).
+        assert_eq!(
+            check("[thresholds]\nchangelog_page_lines = 0"),
+            "[thresholds] changelog_page_lines is 0: it must be at least 1 (lines)"
+        );
         // A partial [thresholds] table keeps the other defaults.
         let c: Config = toml::from_str("[thresholds]\ndoc_hide_lines = 500").unwrap();
         assert_eq!((c.thresholds.doc_hide_lines, c.thresholds.changelog_page_lines), (500, 300));
