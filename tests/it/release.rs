@@ -884,3 +884,18 @@ fn verify_takes_the_store_as_the_other_store_commands_do() {
     let err = fails_in(tmp.path(), &elsewhere, &["verify", "--store", arg(&store)]);
     assert!(err.contains("1 of the 20 bundles of my-design 3.4.0 in ") && err.contains("button.bundle"), "{err}");
 }
+
+/// Trial 7: without a language, `changelog --since` (and `diff`'s changelog) reads the set's default language, as
+/// every other lookup: Semi's set is zh-CN, and it answered from the en-US changelog, the first stored.
+#[test]
+fn changelog_since_reads_the_sets_default_language() {
+    let Some(b) = common::semi() else { return };
+    let since = |lang: Option<&str>| {
+        let changes = mydesign_docs::diff::changelog_since(&b.set, "table", "2.88.0", lang).unwrap();
+        serde_json::to_value(&changes.changelog).unwrap()
+    };
+    assert_eq!(b.set.head().default_lang, "zh-CN");
+    let (default, zh, en) = (since(None), since(Some("zh-CN")), since(Some("en-US")));
+    assert_eq!(default, zh);
+    assert_ne!(default, en, "the two changelogs differ in their words");
+}

@@ -371,9 +371,10 @@ fn changelog(
     let (Some(from), Some(to)) = (parse_version(from), parse_version(to)) else { return Ok(vec![]) };
     let bundle = set.bundle(&entry.bundle)?;
     let meta: crate::model::ChangelogMeta = bundle.get(keys::CHANGELOG)?;
-    let Some(l) =
-        meta.langs.iter().find(|l| lang.is_some_and(|x| l.summary.lang.eq_ignore_ascii_case(x))).or(meta.langs.first())
-    else {
+    // Without a language, the set's default one, as every other lookup (trial 7: Semi's zh-CN set answered
+    // `changelog --since` from its en-US changelog, the first stored), else the first.
+    let want = lang.unwrap_or(&set.head().default_lang);
+    let Some(l) = meta.langs.iter().find(|l| l.summary.lang.eq_ignore_ascii_case(want)).or(meta.langs.first()) else {
         return Ok(vec![]);
     };
     let mut lines: Vec<String> = Vec::new();
