@@ -376,6 +376,12 @@ pub enum Installed {
         /// The build id that was replaced.
         previous: String,
     },
+    /// The installed copy was damaged (a file not what its manifest pins, or missing) and was replaced, with or
+    /// without `--force`.
+    Repaired {
+        /// What was wrong with it (the reader's error, naming the file).
+        damage: String,
+    },
 }
 
 /// One set installed: its name, build id, size in bytes and what happened.
@@ -396,7 +402,8 @@ pub struct InstallReport {
 /// Installs `from` into `store`: a pack file, a bundle set directory (holding `manifest.bundle`), or a directory of
 /// sets (`out/`, every `<system>@<version>/` in it). Each set is written to a hidden temporary directory of the
 /// store, verified there (every bundle against the manifest's size and checksum, every frame decoded) and renamed
-/// into place. The same build again is a no-op; a different build of an installed version needs `force`.
+/// into place. The same build again is a no-op; a different build of an installed version needs `force`; an
+/// installed copy that is damaged ([`BundleSet::damage`], or [`BundleSet::verify`] with `force`) is replaced.
 ///
 /// # Errors
 /// [`StoreError::BadPack`] for a damaged file (the store is unchanged), [`StoreError::Conflict`] without `force`,
@@ -542,7 +549,18 @@ fn install_one(set: Unpacked, origin: &str, store: &Path, force: bool) -> Result
         outcome,
     };
     let previous = if dest.join("manifest.bundle").is_file() { Some(build_id(&dest)?) } else { None };
-    if let Some(prev) = &previous {
+    // An installed copy that is not what its manifest pins (a file cut, rewritten or gone) is replaced, `--force` or
+    // not: it is no build worth keeping (new-user trial: a same-build install over it said "unchanged"). `--force`
+    // checks it in full (every frame), else the cheap check (sizes and header checksums).
+    let damage = if dest.exists() {
+        match BundleSet::damage(&dest) {
+            None if force => BundleSet::open(&dest).and_then(|s| s.verify()).err().map(|e| e.to_string()),
+            found => found,
+        }
+    } else {
+        None
+    };
+    if let (Some(prev), None) = (&previous, &damage) {
         if *prev == m.build_id {
             return Ok(report(Installed::Unchanged));
         }
@@ -603,9 +621,10 @@ fn install_one(set: Unpacked, origin: &str, store: &Path, force: bool) -> Result
     // next request.
     let generation = BundleSet::open(&tmp).map(|s| s.head().build_id).unwrap_or_default();
     crate::bundle::writer::publish_generation(store, &name, &tmp, generation).map_err(io(&dest))?;
-    let outcome = match previous {
-        None => Installed::New,
-        Some(prev) => Installed::Replaced { previous: prev },
+    let outcome = match (previous, damage) {
+        (_, Some(damage)) => Installed::Repaired { damage },
+        (None, None) => Installed::New,
+        (Some(prev), None) => Installed::Replaced { previous: prev },
     };
     sync_dir(store);
     Ok(report(outcome))

@@ -143,6 +143,11 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         report.dir.display(),
         report.elapsed.as_secs_f64()
     ));
+    if let Some(damage) = &report.repaired {
+        out.push(format!(
+            "  repaired: the published set was this build but damaged ({damage}); a fresh copy replaced it"
+        ));
+    }
     let pre = if is_prerelease(&m.version) { "a prerelease, " } else { "" };
     out.push(format!("  version {} ({pre}from {})", m.version, report.version_source));
     out.push(format!(

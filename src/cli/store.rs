@@ -95,6 +95,7 @@ pub fn install(args: InstallArgs) -> anyhow::Result<ExitCode> {
             Installed::New => "installed".to_string(),
             Installed::Unchanged => "already installed (same build): unchanged".to_string(),
             Installed::Replaced { previous } => format!("installed, replacing build {previous}"),
+            Installed::Repaired { damage } => format!("installed, repairing the damaged installed copy ({damage})"),
         };
         emit(&format!(
             "{} (build {}, {} bytes): {what} in {}",

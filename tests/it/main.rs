@@ -23,6 +23,7 @@ mod real_blueprint;
 mod real_dumi;
 mod real_semi;
 mod release;
+mod repair;
 mod robustness;
 mod sample;
 mod search;

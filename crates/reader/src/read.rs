@@ -3800,6 +3800,22 @@ impl BundleSet {
         })
     }
 
+    /// Why the set in `dir` is not what its manifest pins, or `None` when it is: the manifest opens and every
+    /// bundle it lists opens with the size and header checksum the manifest records (no frame is decompressed;
+    /// [`BundleSet::verify`] is the full check). What a rebuild or an install of the same build checks before
+    /// keeping a published generation (new-user trial: a truncated bundle was kept and the build said nothing
+    /// was written). The reason names the damaged file.
+    pub fn damage(dir: &Path) -> Option<String> {
+        let check = || -> Result<(), LookupError> {
+            let set = BundleSet::open(dir)?;
+            for b in &set.manifest()?.bundles {
+                set.bundle(&b.name)?;
+            }
+            Ok(())
+        };
+        check().err().map(|e| e.to_string())
+    }
+
     /// Recomputes the checksum of every bundle file against the manifest and decompresses every frame. Returns
     /// `(bundles, frames)` checked.
     ///

@@ -1722,15 +1722,27 @@ fn build_id(set: &CompiledSet) -> anyhow::Result<u64> {
 }
 
 /// The manifest and directory of the set published in `out` when it is `set` already (its link names the
-/// generation of `set`'s build id, and that generation opens): then a build has nothing to write (it only removes
+/// generation of `set`'s build id, and that generation opens, undamaged): then a build has nothing to write (it only removes
 /// the temporaries of killed builds, as a writing build does).
 pub fn published(out: &Path, set: &CompiledSet) -> Option<(Manifest, PathBuf)> {
     let id = build_id(set).ok()?;
     published_as(out, &format!("{}@{}", set.manifest.system, set.manifest.version), id)
 }
 
+/// Why the generation `set` would be published as is damaged, when it exists and is ([`BundleSet::damage`]: a
+/// bundle whose size or header checksum is not what its manifest pins, naming the file): writing `set` then
+/// repairs it ([`crate::bundle::writer::publish_generation`] replaces it), and the build says so.
+///
+/// [`BundleSet::damage`]: crate::read::BundleSet::damage
+pub fn published_damage(out: &Path, set: &CompiledSet) -> Option<String> {
+    let id = build_id(set).ok()?;
+    let name = format!("{}@{}", set.manifest.system, set.manifest.version);
+    let generation = out.join(format!(".{name}.gen-{id:016x}"));
+    generation.is_dir().then(|| crate::read::BundleSet::damage(&generation)).flatten()
+}
+
 /// The manifest and directory of the set `out/<name>` when it is published as the generation of build `id` and
-/// opens (see [`published`]).
+/// opens with every bundle as its manifest pins it (see [`published`]).
 pub fn published_as(out: &Path, name: &str, id: u64) -> Option<(Manifest, PathBuf)> {
     let dest = out.join(name);
     let generation = format!(".{name}.gen-{id:016x}");
@@ -1739,7 +1751,7 @@ pub fn published_as(out: &Path, name: &str, id: u64) -> Option<(Manifest, PathBu
     }
     let opened = crate::read::BundleSet::open(&dest).ok()?;
     let manifest = opened.manifest().ok()?.clone();
-    if manifest.build_id != id {
+    if manifest.build_id != id || crate::read::BundleSet::damage(&dest).is_some() {
         return None;
     }
     // What a build that writes would clean up, this one does too.

@@ -159,6 +159,9 @@ pub struct BuildReport {
     pub files_reused: u32,
     /// Whether the published set was already this build (same build id) and nothing was written.
     pub unchanged: bool,
+    /// Why the published generation of this very build was damaged (a bundle cut or rewritten since, named), when
+    /// it was: this build rewrote it (a fresh generation in its place, never mended in place).
+    pub repaired: Option<String>,
     /// Whether this build's set is the one published at [`BuildReport::dir`]: false when
     /// [`build_denying_warnings`] refused it for its warnings (nothing was published; the previous set, if any,
     /// stays).
@@ -260,9 +263,13 @@ pub fn build_denying_warnings(
     let (reused, recompiled, files_reused) =
         finished.as_ref().map_or((0, 0, 0), |f| (f.reused, f.recompiled, f.taken_aside));
     let publish = !(deny_warnings && diagnostics.iter().any(|d| !d.is_note()));
+    let mut repaired = None;
     let ((manifest, dir), unchanged) = match emit::published(&opts.out, &compiled).filter(|_| reused > 0) {
         Some(published) => (published, true),
-        None => (emit::write_bundle_set_publishing(&opts.out, compiled, publish)?, false),
+        None => {
+            repaired = emit::published_damage(&opts.out, &compiled).filter(|_| publish);
+            (emit::write_bundle_set_publishing(&opts.out, compiled, publish)?, false)
+        }
     };
     let published = publish || unchanged;
     timing("written");
@@ -301,6 +308,7 @@ pub fn build_denying_warnings(
         recompiled,
         files_reused,
         unchanged,
+        repaired,
         published,
     })
 }
@@ -324,6 +332,7 @@ fn unchanged_set(opts: &BuildOptions, dir: &Path, key: u64, walk: &[Diagnostic])
         recompiled: 0,
         files_reused: 0,
         unchanged: true,
+        repaired: None,
         published: true,
     })
 }

@@ -694,7 +694,8 @@ pub fn temp_name(name: &str, kind: &str) -> String {
 /// with one `rename`, so a reader resolving `out/<name>` sees the old generation or the new one, never a mix and
 /// never nothing. A reader pins one generation by resolving the link once (`read::BundleSet::open`). The previous
 /// generation is kept (a reader may be answering from it right now); older ones are removed. An identical rebuild
-/// (same build id) keeps the current generation. An `out/<name>` that is still a plain directory (sets built before
+/// (same build id) keeps the current generation when it is intact ([`crate::read::BundleSet::damage`]: sizes and
+/// header checksums as its manifest pins them); a damaged one is renamed aside and replaced by `tmp`. An `out/<name>` that is still a plain directory (sets built before
 /// generations) is replaced once, non-atomically.
 ///
 /// # Errors
@@ -715,9 +716,22 @@ pub fn publish_generation(out: &Path, name: &str, tmp: &Path, build_id: u64) -> 
     let previous = std::fs::read_link(&dest).ok().map(|t| t.to_string_lossy().into_owned());
     // The set's own entries are durable before it gets its public name.
     sync_dir(tmp);
-    if out.join(&generation).is_dir() {
+    let existing = out.join(&generation);
+    if existing.is_dir() && crate::read::BundleSet::damage(&existing).is_none() {
         // The same build is already there (identical inputs): keep it, so readers pinned to it are undisturbed.
         let _ = std::fs::remove_dir_all(tmp);
+    } else if existing.is_dir() {
+        // The same build, but damaged (a file cut or rewritten since): never mended in place. The damaged
+        // directory is renamed aside and the fresh one takes its name; the link, naming that generation, reaches
+        // the fresh files from then on (between the two renames, one system call, it names nothing).
+        let aside = out.join(temp_name(name, "damaged"));
+        let _ = std::fs::remove_dir_all(&aside);
+        std::fs::rename(&existing, &aside).map_err(|e| fail(e, "move the damaged generation aside"))?;
+        if let Err(e) = std::fs::rename(tmp, &existing) {
+            let _ = std::fs::rename(&aside, &existing);
+            return Err(fail(e, "rename the generation"));
+        }
+        let _ = std::fs::remove_dir_all(&aside);
     } else {
         std::fs::rename(tmp, out.join(&generation)).map_err(|e| fail(e, "rename the generation"))?;
     }
