@@ -1737,7 +1737,7 @@ pub fn published(out: &Path, set: &CompiledSet) -> Option<(Manifest, PathBuf)> {
 pub fn published_damage(out: &Path, set: &CompiledSet) -> Option<String> {
     let id = build_id(set).ok()?;
     let name = format!("{}@{}", set.manifest.system, set.manifest.version);
-    let generation = out.join(format!(".{name}.gen-{id:016x}"));
+    let generation = out.join(crate::bundle::writer::generation_name(&name, id));
     generation.is_dir().then(|| crate::read::BundleSet::damage(&generation)).flatten()
 }
 
@@ -1745,7 +1745,7 @@ pub fn published_damage(out: &Path, set: &CompiledSet) -> Option<String> {
 /// opens with every bundle as its manifest pins it (see [`published`]).
 pub fn published_as(out: &Path, name: &str, id: u64) -> Option<(Manifest, PathBuf)> {
     let dest = out.join(name);
-    let generation = format!(".{name}.gen-{id:016x}");
+    let generation = crate::bundle::writer::generation_name(name, id);
     if std::fs::read_link(&dest).ok()?.to_string_lossy() != generation {
         return None;
     }

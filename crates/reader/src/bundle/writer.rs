@@ -689,6 +689,12 @@ pub fn temp_name(name: &str, kind: &str) -> String {
     if plain.len() <= MAX_NAME_BYTES { plain } else { format!(".{:016x}.{pid}.{kind}", xxh3_64(name.as_bytes())) }
 }
 
+/// The directory name of set `name`'s generation for build `build_id`: `.<name>.gen-<build id, 16 hex digits>`
+/// (hidden, so a scan of the output directory lists the set's link only).
+pub fn generation_name(name: &str, build_id: u64) -> String {
+    format!(".{name}.gen-{build_id:016x}")
+}
+
 /// Publishes the finished set `tmp` as a new generation: `tmp` is renamed to the immutable directory
 /// `.<name>.gen-<build id>` and `out/<name>` — a symbolic link to the current generation — is replaced by a new link
 /// with one `rename`, so a reader resolving `out/<name>` sees the old generation or the new one, never a mix and
@@ -702,7 +708,7 @@ pub fn temp_name(name: &str, kind: &str) -> String {
 /// Any I/O error; `tmp` is removed and the published set is left as it was.
 #[cfg(unix)]
 pub fn publish_generation(out: &Path, name: &str, tmp: &Path, build_id: u64) -> std::io::Result<()> {
-    let generation = format!(".{name}.gen-{build_id:016x}");
+    let generation = generation_name(name, build_id);
     let dest = out.join(name);
     let fail = |e: std::io::Error, what: &str| {
         let _ = std::fs::remove_dir_all(tmp);
