@@ -551,7 +551,7 @@ fn install_one(set: Unpacked, origin: &str, store: &Path, force: bool) -> Result
     let previous = if dest.join("manifest.bundle").is_file() { Some(build_id(&dest)?) } else { None };
     // An installed copy that is not what its manifest pins (a file cut, rewritten or gone) is replaced, `--force` or
     // not: it is no build worth keeping (new-user trial: a same-build install over it said "unchanged"). `--force`
-    // checks it in full (every frame), else the cheap check (sizes and header checksums).
+    // checks it in full (every frame decoded), else `damage`'s check (sizes and whole-file checksums).
     let damage = if dest.exists() {
         match BundleSet::damage(&dest) {
             None if force => BundleSet::open(&dest).and_then(|s| s.verify()).err().map(|e| e.to_string()),

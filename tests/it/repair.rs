@@ -32,6 +32,16 @@ fn truncate(set: &Path, name: &str) -> PathBuf {
     path
 }
 
+/// Flips one byte in the middle of the file `name` of the set published at `set`: same size, same header (trial 8:
+/// such a copy was kept by a rebuild and by `install --force`, which said it repaired it).
+fn flip(set: &Path, name: &str) {
+    let path = set.canonicalize().unwrap().join(name);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x55;
+    std::fs::write(&path, bytes).unwrap();
+}
+
 /// A bundle of the set other than the manifest (the first by name).
 fn some_bundle(set: &Path) -> String {
     let mut names: Vec<String> = std::fs::read_dir(set)
@@ -78,6 +88,16 @@ fn a_rebuild_repairs_a_damaged_published_generation() {
     assert!(msg.contains("repaired:") && msg.contains("manifest.bundle"), "{msg}");
     let (code, text) = verify(t, &set);
     assert_eq!(code, Some(0), "{text}");
+
+    // A byte flipped in the middle of a bundle, same size and header: rewritten too, with and without the cache.
+    for extra in [&[][..], &["--no-cache"][..]] {
+        flip(&set, &bundle);
+        assert_ne!(verify(t, &set).0, Some(0));
+        let msg = build(extra);
+        assert!(msg.contains("repaired:") && msg.contains(&bundle), "{extra:?}: {msg}");
+        let (code, text) = verify(t, &set);
+        assert_eq!(code, Some(0), "{extra:?}: {text}");
+    }
 
     // Intact: nothing written, no repair claimed.
     let msg = build(&[]);
@@ -129,6 +149,16 @@ fn an_install_of_the_same_build_repairs_a_damaged_installed_copy() {
     let msg = ok_in(t, &store, &["install", arg(&file)]);
     assert!(msg.contains("repairing the damaged installed copy"), "{msg}");
     assert_eq!(verify(t, &installed).0, Some(0));
+
+    // A byte flipped in the middle of a bundle, with --force and without: replaced, not only said to be.
+    for extra in [&["--force"][..], &[][..]] {
+        flip(&installed, &bundle);
+        assert_ne!(verify(t, &installed).0, Some(0));
+        let msg = ok_in(t, &store, &[&["install"][..], extra, &[arg(&file)][..]].concat());
+        assert!(msg.contains("repairing the damaged installed copy"), "{extra:?}: {msg}");
+        let (code, text) = verify(t, &installed);
+        assert_eq!(code, Some(0), "{extra:?}: {text}");
+    }
 
     // Intact: the same build is still a no-op.
     let msg = ok_in(t, &store, &["install", "--force", arg(&file)]);

@@ -1730,7 +1730,7 @@ pub fn published(out: &Path, set: &CompiledSet) -> Option<(Manifest, PathBuf)> {
 }
 
 /// Why the generation `set` would be published as is damaged, when it exists and is ([`BundleSet::damage`]: a
-/// bundle whose size or header checksum is not what its manifest pins, naming the file): writing `set` then
+/// bundle whose size or whole-file checksum is not what its manifest pins, naming the file): writing `set` then
 /// repairs it ([`crate::bundle::writer::publish_generation`] replaces it), and the build says so.
 ///
 /// [`BundleSet::damage`]: crate::read::BundleSet::damage
