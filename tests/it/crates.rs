@@ -141,16 +141,15 @@ const READER_ONLY_MAX_BYTES: u64 = 6_000_000;
 #[test]
 fn the_reader_only_release_binary_is_at_most_6_mb() {
     // No release build inside `cargo test`: this checks the binary `.ci/run` (or a person) built with
-    // `RUSTFLAGS= cargo build --release --no-default-features --features serve` just before (dynamic, as README
-    // installs it), and skips otherwise (in CI, with MYDESIGN_REQUIRE_REAL=1, a skip is a failure).
-    // Beside the binary under test (`target[/<target tuple>]/debug`): `release/` in the same directory, wherever the
-    // configured target puts both (`.cargo/config.toml`).
+    // `cargo xtask dist --reader-only` just before (dynamic, as `cargo xtask install --reader-only` installs it), and
+    // skips otherwise (in CI, with MYDESIGN_REQUIRE_REAL=1, a skip is a failure).
+    // Beside the binary under test (`target/debug`): `dist/` in the same directory.
     let tested = std::path::Path::new(env!("CARGO_BIN_EXE_mydesign-docs"));
     let profiles = tested.parent().and_then(std::path::Path::parent).expect("the binary is in a profile directory");
-    let bin = profiles.join("release/mydesign-docs");
+    let bin = profiles.join("dist/mydesign-docs");
     let Ok(meta) = std::fs::metadata(&bin) else {
         crate::common::skip(format_args!(
-            "{} not built (RUSTFLAGS= cargo build --release --no-default-features --features serve)",
+            "{} not built (cargo xtask dist --reader-only)",
             bin.display()
         ));
         return;
@@ -162,8 +161,7 @@ fn the_reader_only_release_binary_is_at_most_6_mb() {
     let text = String::from_utf8_lossy(&out.stderr);
     if !text.contains("is not compiled into this binary") {
         crate::common::skip(format_args!(
-            "{} is the full binary, not the reader-only one (RUSTFLAGS= cargo build --release --no-default-features \
-             --features serve)",
+            "{} is the full binary, not the reader-only one (cargo xtask dist --reader-only)",
             bin.display()
         ));
         return;
@@ -180,8 +178,8 @@ fn the_reader_only_release_binary_is_at_most_6_mb() {
     };
     assert!(
         size <= READER_ONLY_MAX_BYTES,
-        "the reader-only binary is {size} bytes stripped, over {READER_ONLY_MAX_BYTES} (linked statically? glibc adds \
-         0.95 MB: build it with RUSTFLAGS= set and empty)"
+        "the reader-only binary is {size} bytes stripped, over {READER_ONLY_MAX_BYTES} (built with `cargo xtask dist \
+         --reader-only`? linked statically, glibc adds 0.95 MB)"
     );
 }
 

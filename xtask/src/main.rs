@@ -4,6 +4,9 @@
 //!   at 1× and N× and against `cat`; MCP start-up, per-tool p50/p99 and serve RSS at 1× and N×; binary size),
 //!   compared with the previous `target/bench.json` (changes over 10 % the wrong way marked `REGRESSION`), which it
 //!   then rewrites. `BENCHMARKS.md` records the figures.
+//! - `cargo xtask dist [--full | --reader-only]`: the distributed binaries (`dist` profile: fat LTO, size-tuned;
+//!   the full one static and non-PIE on Linux with glibc, the reader-only one dynamic and non-PIE).
+//! - `cargo xtask install [--reader-only] [ARGS]`: `cargo install --path . --profile dist` of one of them.
 //! - `cargo xtask corpus`: assemble the real Semi Design and Blueprint inputs.
 //! - `cargo xtask synth --scale N [--out DIR]`: an N× Semi-like input under `target/` (`synth.rs`).
 //! - `cargo xtask fuzz [CASES]`: the reader's decoders over mutated real sample bundles, 10⁶ cases by default
@@ -26,9 +29,11 @@ fn main() -> anyhow::Result<()> {
         Some("corpus") => corpus().map(|d| println!("assembled: {}", d.display())),
         Some("synth") => synth::run(&args[1..], &root(), semi_input()?),
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("1000000")),
+        Some("dist") => dist(&args[1..]),
+        Some("install") => install(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--runs N] [--lookups N] [--calls N] [--scale N] [--quick] | cargo xtask corpus | cargo xtask synth --scale N [--out DIR] | cargo xtask fuzz [CASES]"
+                "usage: cargo xtask bench [--runs N] [--lookups N] [--calls N] [--scale N] [--quick] | cargo xtask dist [--full | --reader-only] | cargo xtask install [--reader-only] [ARGS] | cargo xtask corpus | cargo xtask synth --scale N [--out DIR] | cargo xtask fuzz [CASES]"
             );
             std::process::exit(2)
         }
@@ -254,23 +259,60 @@ fn bench_options(args: &[String]) -> anyhow::Result<BenchOptions> {
     Ok(o)
 }
 
-/// Builds the release binary of package `mydesign-docs` (`cargo build --release` with `extra` arguments; `dynamic`:
-/// with `RUSTFLAGS=` set and empty, which README gives for the reader-only binary) and returns the path of the
-/// executable as cargo reports it: where it lands depends on the configured target (`.cargo/config.toml` names the
-/// host's, so it is `target/<host tuple>/release`).
-fn build_release(extra: &[&std::ffi::OsStr], dynamic: bool) -> anyhow::Result<PathBuf> {
+/// The two distributed binaries of package `mydesign-docs`, built with the `dist` profile of Cargo.toml (fat LTO,
+/// one codegen unit, size-tuned). `Full`: every feature, linked statically and without PIE on Linux with glibc
+/// (`--target <host>` so `crt-static` reaches only the executable, not build scripts and proc-macros; a lookup
+/// process then pays no dynamic loading: Semi `doc table` 2.18× → 1.42× `cat`). `ReaderOnly`: `--no-default-features
+/// --features serve`, dynamic (static glibc would take it over issue 14's 6 MB) and without PIE (`build.rs`).
+#[derive(Clone, Copy, PartialEq)]
+enum Dist {
+    Full,
+    ReaderOnly,
+}
+
+/// The host's target tuple, from `rustc -vV`.
+fn host_tuple() -> anyhow::Result<String> {
+    let out = Command::new("rustc").arg("-vV").output()?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+        .context("rustc -vV names no host")
+}
+
+/// The cargo arguments and environment that build `kind` (see [`Dist`]), for `cargo build` and `cargo install`.
+fn dist_command(subcommand: &str, kind: Dist) -> anyhow::Result<Command> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(&cargo);
-    if dynamic {
-        command.env("RUSTFLAGS", "");
+    command.current_dir(root()).args([subcommand, "--profile", "dist", "--locked"]);
+    let host = host_tuple()?;
+    let linux_gnu = host.contains("linux-gnu");
+    match kind {
+        Dist::Full => {
+            if linux_gnu {
+                command.args(["--target", &host]);
+                command.env("RUSTFLAGS", "-C target-feature=+crt-static -C relocation-model=static");
+            } else {
+                command.env("RUSTFLAGS", "");
+            }
+        }
+        Dist::ReaderOnly => {
+            command.args(["--no-default-features", "--features", "serve"]);
+            command.env("RUSTFLAGS", "").env("MYDESIGN_DOCS_NO_PIE", "1");
+        }
     }
+    Ok(command)
+}
+
+/// Builds the distributed binary `kind` and returns the path of the executable as cargo reports it
+/// (`target/<host>/dist/mydesign-docs` for the full binary, `target/dist/mydesign-docs` for the reader-only one).
+fn build_dist(kind: Dist) -> anyhow::Result<PathBuf> {
+    let mut command = dist_command("build", kind)?;
     let out = command
-        .args(["build", "--release", "--package", "mydesign-docs", "--message-format=json-render-diagnostics"])
-        .args(extra)
+        .args(["--package", "mydesign-docs", "--message-format=json-render-diagnostics"])
         .stderr(std::process::Stdio::inherit())
         .output()?;
     if !out.status.success() {
-        bail!("cargo build --release {extra:?} failed");
+        bail!("cargo build --profile dist failed");
     }
     let executable = String::from_utf8_lossy(&out.stdout).lines().find_map(|line| {
         let message: serde_json::Value = serde_json::from_str(line).ok()?;
@@ -278,6 +320,37 @@ fn build_release(extra: &[&std::ffi::OsStr], dynamic: bool) -> anyhow::Result<Pa
         if is_bin { message["executable"].as_str().map(PathBuf::from) } else { None }
     });
     executable.context("cargo reported no `mydesign-docs` executable")
+}
+
+/// `cargo xtask dist [--reader-only]`: builds the distributed binaries (both, or the reader-only one) and prints
+/// where they are.
+fn dist(args: &[String]) -> anyhow::Result<()> {
+    let kinds: &[Dist] = match args {
+        [] => &[Dist::Full, Dist::ReaderOnly],
+        [flag] if flag == "--reader-only" => &[Dist::ReaderOnly],
+        [flag] if flag == "--full" => &[Dist::Full],
+        _ => bail!("usage: cargo xtask dist [--full | --reader-only]"),
+    };
+    for &kind in kinds {
+        let bin = build_dist(kind)?;
+        let what = if kind == Dist::Full { "full binary" } else { "reader-only binary" };
+        println!("{what}: {}", bin.display());
+    }
+    Ok(())
+}
+
+/// `cargo xtask install [--reader-only] [cargo install arguments…]`: `cargo install --path . --profile dist` with the
+/// distributed binary's target and flags (see [`Dist`]).
+fn install(args: &[String]) -> anyhow::Result<()> {
+    let (kind, rest) = match args.first().map(String::as_str) {
+        Some("--reader-only") => (Dist::ReaderOnly, &args[1..]),
+        _ => (Dist::Full, args),
+    };
+    let status = dist_command("install", kind)?.args(["--path", "."]).args(rest).status()?;
+    if !status.success() {
+        bail!("cargo install --profile dist failed: {status}");
+    }
+    Ok(())
 }
 
 /// A copy of the executable `bin` as `target/bench-bin/<name>`, which the bench runs: a copy, as `cargo install`
@@ -299,28 +372,18 @@ fn installed(bin: &Path, name: &str) -> anyhow::Result<PathBuf> {
 /// new one. Timings are of a shared machine unless it is quiet: CPU times are the steadier figures.
 fn bench(args: &[String]) -> anyhow::Result<()> {
     let o = bench_options(args)?;
-    let bin = build_release(&[], false)?;
+    // The distributed binaries (`cargo xtask dist`): every figure is of them, as users install them.
+    let bin = build_dist(Dist::Full)?;
     let mut figs = Figures::default();
-    // The reader-only binary (issue 14), what an agent's machine runs, dynamic as README installs it: its own
-    // target directory, so the full binary above stays in place.
-    let reader_dir = root().join("target/reader-only");
-    let reader_bin = build_release(
-        &[
-            "--no-default-features".as_ref(),
-            "--features".as_ref(),
-            "serve".as_ref(),
-            "--target-dir".as_ref(),
-            reader_dir.as_os_str(),
-        ],
-        true,
-    )?;
-    let stripped = reader_dir.join("mydesign-docs.stripped");
+    // The reader-only binary (issue 14), what an agent's machine runs.
+    let reader_bin = build_dist(Dist::ReaderOnly)?;
+    let stripped = root().join("target/dist/mydesign-docs.stripped");
     if Command::new("strip").arg("-o").arg(&stripped).arg(&reader_bin).status()?.success() {
         figs.add("reader-only binary size, stripped", std::fs::metadata(&stripped)?.len() as f64, "B");
     }
     let out = root().join("target/bench-out");
     let _ = std::fs::remove_dir_all(&out);
-    figs.add("binary size (release, stripped of debug info)", std::fs::metadata(&bin)?.len() as f64 / 1e6, "MB");
+    figs.add("binary size (dist, stripped of debug info)", std::fs::metadata(&bin)?.len() as f64 / 1e6, "MB");
     let (bin, reader_bin) = (installed(&bin, "mydesign-docs")?, installed(&reader_bin, "mydesign-docs-reader-only")?);
 
     let mut inputs: Vec<(&str, PathBuf, &str)> = vec![("sample", root().join("corpus"), "default")];
