@@ -148,10 +148,7 @@ fn the_reader_only_release_binary_is_at_most_6_mb() {
     let profiles = tested.parent().and_then(std::path::Path::parent).expect("the binary is in a profile directory");
     let bin = profiles.join("dist/mydesign-docs");
     let Ok(meta) = std::fs::metadata(&bin) else {
-        crate::common::skip(format_args!(
-            "{} not built (cargo xtask dist --reader-only)",
-            bin.display()
-        ));
+        crate::common::skip(format_args!("{} not built (cargo xtask dist --reader-only)", bin.display()));
         return;
     };
     // Which build it is: the reader-only one says `build` is not compiled in; the full one refuses a repository

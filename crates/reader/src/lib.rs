@@ -18,4 +18,5 @@ pub mod read;
 pub mod render;
 pub mod search;
 pub mod units;
+pub mod varint;
 pub mod view;

@@ -838,12 +838,7 @@ mod packed_u32 {
     pub fn serialize<S: Serializer>(values: &[u32], s: S) -> Result<S::Ok, S::Error> {
         let mut bytes = Vec::with_capacity(values.len());
         for &v in values {
-            let mut v = v;
-            while v >= 0x80 {
-                bytes.push((v as u8 & 0x7f) | 0x80);
-                v >>= 7;
-            }
-            bytes.push(v as u8);
+            crate::varint::put(&mut bytes, v);
         }
         s.serialize_bytes(&bytes)
     }
@@ -856,23 +851,7 @@ mod packed_u32 {
                 f.write_str("bytes of LEB128 numbers")
             }
             fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Vec<u32>, E> {
-                let mut out = Vec::with_capacity(bytes.len());
-                let (mut v, mut shift) = (0u64, 0u32);
-                for &b in bytes {
-                    v |= u64::from(b & 0x7f) << shift;
-                    if b < 0x80 {
-                        out.push(u32::try_from(v).map_err(|_| E::custom("a LEB128 number over u32::MAX"))?);
-                        (v, shift) = (0, 0);
-                    } else if shift >= 28 {
-                        return Err(E::custom("a LEB128 number over u32::MAX"));
-                    } else {
-                        shift += 7;
-                    }
-                }
-                if shift != 0 {
-                    return Err(E::custom("a LEB128 number cut short"));
-                }
-                Ok(out)
+                crate::varint::get_all(bytes).ok_or_else(|| E::custom("a LEB128 number cut short or over u32::MAX"))
             }
         }
         d.deserialize_bytes(Packed)

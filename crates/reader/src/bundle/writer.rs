@@ -22,7 +22,7 @@ pub const ZSTD_LEVEL: i32 = 9;
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Frame {
     key: String,
-    #[serde(with = "bytes")]
+    #[serde(with = "serde_bytes")]
     compressed: Vec<u8>,
     raw_len: u64,
     /// The key of the frame whose decompressed bytes were the dictionary ([`FrameEntry::dict`]).
@@ -223,32 +223,6 @@ fn compress_flushed(raw: &[u8], cut: usize, dict: Option<&[u8]>) -> std::io::Res
         while cctx.compress_stream2(&mut output, &mut input, end).map_err(err)? != 0 {}
     }
     Ok(out)
-}
-
-/// A frame's compressed bytes serialized as one byte string (MessagePack `bin`), not as a sequence of numbers.
-mod bytes {
-    use serde::{Deserializer, Serializer, de};
-
-    pub fn serialize<S: Serializer>(b: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(b)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-        struct Bytes;
-        impl<'de> de::Visitor<'de> for Bytes {
-            type Value = Vec<u8>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a byte string")
-            }
-            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
-                Ok(v.to_vec())
-            }
-            fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
-                Ok(v)
-            }
-        }
-        d.deserialize_byte_buf(Bytes)
-    }
 }
 
 /// Accumulates frames of one bundle. Frames are sorted by key in `finish`, so the bytes do not depend on the order

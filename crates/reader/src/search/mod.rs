@@ -331,63 +331,11 @@ pub struct UnitChunk {
 }
 
 /// Bytes stored as one MessagePack binary (a plain `Vec<u8>` would be an array of integers, slow to decode).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Bytes(pub Vec<u8>);
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Bytes(#[serde(with = "serde_bytes")] pub Vec<u8>);
 
-impl Serialize for Bytes {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(&self.0)
-    }
-}
-
-impl<'de> Deserialize<'de> for Bytes {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Bytes;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("bytes")
-            }
-            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Bytes, E> {
-                Ok(Bytes(v.to_vec()))
-            }
-            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Bytes, E> {
-                Ok(Bytes(v))
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Bytes, A::Error> {
-                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 20));
-                while let Some(b) = seq.next_element::<u8>()? {
-                    out.push(b);
-                }
-                Ok(Bytes(out))
-            }
-        }
-        d.deserialize_bytes(V)
-    }
-}
-
-/// Appends `v` as a LEB128 varint.
-pub fn put_varint(out: &mut Vec<u8>, mut v: u32) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// Reads a LEB128 varint at `*at`, advancing it; `None` at the end or on a malformed (over-long) varint.
-pub fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u32> {
-    let mut v: u32 = 0;
-    for shift in (0..35).step_by(7) {
-        let b = *bytes.get(*at)?;
-        *at += 1;
-        v |= u32::from(b & 0x7f).checked_shl(shift)?;
-        if b < 0x80 {
-            return Some(v);
-        }
-    }
-    None
-}
+pub use crate::varint::{get as get_varint, put as put_varint};
 
 /// The shard of a term.
 pub fn shard_of(term: &str, shards: u32) -> u32 {
@@ -397,20 +345,6 @@ pub fn shard_of(term: &str, shards: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn varints_round_trip_and_reject_garbage() {
-        let mut b = Vec::new();
-        for v in [0, 1, 127, 128, 300, 65_535, u32::MAX] {
-            put_varint(&mut b, v);
-        }
-        let mut at = 0;
-        for v in [0, 1, 127, 128, 300, 65_535, u32::MAX] {
-            assert_eq!(get_varint(&b, &mut at), Some(v));
-        }
-        assert_eq!(get_varint(&b, &mut at), None);
-        assert_eq!(get_varint(&[0xff; 8], &mut 0), None);
-    }
 
     #[test]
     fn bytes_are_one_msgpack_binary() {
