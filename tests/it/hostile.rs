@@ -253,3 +253,164 @@ fn an_entry_after_the_listed_files_is_refused() {
     assert_eq!(code, Some(0), "{err}");
     assert!(store.join("my-design@3.4.0/manifest.bundle").is_file());
 }
+
+/// Peak resident set (KiB) and success of the binary run with `args` in `cwd`, measured by Python's
+/// `getrusage(RUSAGE_CHILDREN)`; `None` (the reason printed) without python3.
+fn peak_rss_kib(cwd: &Path, args: &[&str]) -> Option<(u64, bool)> {
+    let script = "import resource, subprocess, sys\n\
+                  r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n\
+                  print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)";
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_mydesign-docs"))
+        .args(args)
+        .current_dir(cwd)
+        .output();
+    let Ok(out) = out.map_err(|e| common::skip(format_args!("no python3 to measure the peak RSS: {e}"))) else {
+        return None;
+    };
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut words = text.split_whitespace();
+    let rss = words.next()?.parse().ok()?;
+    Some((rss, words.next() == Some("0")))
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_sparse_gigabyte_file_in_the_repository_costs_no_memory_and_a_rebuild_reads_none_of_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    copy_tree(&common::root().join("corpus"), &repo);
+    // A 1 GiB sparse asset beside the sources, and one of 5 MB (under the 10 MB limit: hashed, streamed).
+    std::fs::File::create(repo.join("src/huge.bin")).unwrap().set_len(1 << 30).unwrap();
+    std::fs::File::create(repo.join("src/mid.bin")).unwrap().set_len(5 << 20).unwrap();
+    let out = tmp.path().join("out");
+    let Some((rss, ok)) = peak_rss_kib(tmp.path(), &["build", arg(&repo), "--out", arg(&out)]) else { return };
+    assert!(ok, "the build failed");
+    // The sample alone peaks at ~100 MB; reading the asset whole took 1,067 MB.
+    assert!(rss < 400_000, "peak RSS {rss} KiB");
+    let t = std::time::Instant::now();
+    let again = common::ok(tmp.path(), &["build", arg(&repo), "--out", arg(&out)]);
+    assert!(again.contains("the published set is already this build, nothing written"), "{again}");
+    // Keyed by size and mtime, the asset is not read again (reading it took 16 s of a rebuild on the 2-core box).
+    assert!(t.elapsed().as_secs_f64() < 8.0, "{:?}", t.elapsed());
+}
+
+/// A repository with one component `icon` whose folder holds `n` sources.
+fn icon_repo(dir: &Path, n: usize) {
+    std::fs::create_dir_all(dir.join("docs/icon")).unwrap();
+    std::fs::create_dir_all(dir.join("src/icon")).unwrap();
+    std::fs::write(dir.join("package.json"), r#"{"name": "icons", "version": "1.0.0"}"#).unwrap();
+    std::fs::write(
+        dir.join("mydesign-docs.toml"),
+        "[[docs]]\npattern = \"docs/{component}/index.md\"\nlang = \"en-US\"\n\n\
+         [sources]\npatterns = [\"src/{component}/**\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("docs/icon/index.md"),
+        "# Icon\n\nIcons.\n\n## API\n\n| Property | Type |\n|---|---|\n| size | number |\n",
+    )
+    .unwrap();
+    for i in 0..n {
+        std::fs::write(
+            dir.join(format!("src/icon/icon{i}.tsx")),
+            format!("export const Icon{i} = (p: {{ size: number }}) => p.size * {i};\n"),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn build_time_is_linear_in_the_files_of_one_component() {
+    let tmp = tempfile::tempdir().unwrap();
+    let time = |n: usize| {
+        let repo = tmp.path().join(format!("icons{n}"));
+        icon_repo(&repo, n);
+        let out = tmp.path().join(format!("out{n}"));
+        let config = mydesign_docs::config::Config::load(&repo, None).unwrap();
+        let opts = mydesign_docs::compile::BuildOptions { repo, out, config, progress: false };
+        let t = std::time::Instant::now();
+        let report = mydesign_docs::compile::build(&opts).unwrap();
+        assert_eq!(report.manifest.components.len(), 1);
+        (t.elapsed().as_secs_f64(), report)
+    };
+    let (small, _) = time(500);
+    let (large, report) = time(4000);
+    let set = mydesign_docs::read::BundleSet::open(&report.dir).unwrap();
+    assert_eq!(set.files("icon").unwrap().files.len(), 4000);
+    // 8× the files: 8× the time when linear (less, with the fixed costs); it was 10× for 4× the files
+    // (`BTreeMap::append` into the component's token maps once per file) and 64× would be quadratic.
+    assert!(large / small < 20.0, "500 files: {small:.2} s, 4,000 files: {large:.2} s");
+}
+
+/// A document of ~120 KB whose every line names `word`.
+fn doc_text(word: &str) -> String {
+    format!("# Racy\n\n{}", format!("The {word} line of the racy document.\n\n").repeat(3000))
+}
+
+#[test]
+fn a_file_saved_during_a_build_never_leaves_a_stale_set() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    std::fs::create_dir_all(repo.join("docs/racy")).unwrap();
+    std::fs::create_dir_all(repo.join("docs/calm")).unwrap();
+    std::fs::write(repo.join("package.json"), r#"{"name": "race", "version": "1.0.0"}"#).unwrap();
+    std::fs::write(repo.join("docs/calm/index.md"), "# Calm\n\nNothing moves here.\n").unwrap();
+    let doc = repo.join("docs/racy/index.md");
+    std::fs::write(&doc, doc_text("first")).unwrap();
+    let out = tmp.path().join("out");
+    let config = mydesign_docs::config::Config::load(&repo, None).unwrap();
+    let opts = mydesign_docs::compile::BuildOptions { repo: repo.clone(), out, config, progress: false };
+    let cache = tmp.path().join("cache");
+    let build = || mydesign_docs::compile::build_with_cache(&opts, Some(&cache)).unwrap();
+    build();
+    for trial in 0..12 {
+        // An editor saving in place over and over (truncate, then two writes): a build may read any of its states.
+        let stop = AtomicBool::new(false);
+        let last = std::thread::scope(|s| {
+            let writer = s.spawn(|| {
+                let mut n = 0u32;
+                while !stop.load(Ordering::Relaxed) {
+                    n += 1;
+                    let text = doc_text(&format!("w{trial}x{n}"));
+                    let mut f = std::fs::File::create(&doc).unwrap();
+                    use std::io::Write;
+                    f.write_all(&text.as_bytes()[..text.len() / 2]).unwrap();
+                    std::thread::sleep(std::time::Duration::from_micros(300));
+                    f.write_all(&text.as_bytes()[text.len() / 2..]).unwrap();
+                }
+                n
+            });
+            build();
+            stop.store(true, Ordering::Relaxed);
+            writer.join().unwrap()
+        });
+        // The file settled: a cached build must publish what a fresh build of the tree publishes.
+        let cached = build();
+        let fresh_opts = mydesign_docs::compile::BuildOptions {
+            repo: repo.clone(),
+            out: tmp.path().join(format!("fresh{trial}")),
+            config: mydesign_docs::config::Config::load(&repo, None).unwrap(),
+            progress: false,
+        };
+        let fresh = mydesign_docs::compile::build(&fresh_opts).unwrap();
+        assert_eq!(
+            cached.manifest.build_id, fresh.manifest.build_id,
+            "trial {trial} ({last} saves during the build): the cached build published a stale set"
+        );
+    }
+}
