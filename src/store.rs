@@ -672,8 +672,10 @@ pub fn list(store: &Path) -> Result<StoreListing, StoreError> {
     Ok(out)
 }
 
-/// Removes `name` (`system@version`) from `store`: renamed aside first (readers see it whole or not at all), then
-/// deleted.
+/// Removes `name` (`system@version`) from `store`, holding the store's lock (the one a publication takes, so an
+/// `install` racing it lands wholly before or after, never leaving a link to a removed generation): the link is
+/// removed first (readers see the set whole or not at all), then the generation it named and the older ones. A
+/// dangling link of that name (its generation deleted by hand or by an older version) is removed as well.
 ///
 /// # Errors
 /// [`StoreError::NotInstalled`] naming what is installed; an I/O error.
@@ -682,6 +684,19 @@ pub fn remove(store: &Path, name: &str) -> Result<PathBuf, StoreError> {
         name.split_once('@').filter(|(s, v)| safe_component(s) && safe_component(v)).ok_or_else(|| {
             StoreError::Usage(format!("`{}` is not SYSTEM@VERSION (e.g. semi@2.102.0)", name.escape_debug()))
         })?;
+    // Held until this returns; a store that does not exist holds nothing to remove (the listing says so).
+    let _lock = match std::fs::File::open(store) {
+        Ok(f) => Some(f.lock().map(|()| f).map_err(io(store))?),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io(store)(e)),
+    };
+    let literal = store.join(name);
+    if std::fs::symlink_metadata(&literal).is_ok_and(|m| m.file_type().is_symlink()) && !literal.exists() {
+        std::fs::remove_file(&literal).map_err(io(&literal))?;
+        remove_generations(store, &literal)?;
+        sync_dir(store);
+        return Ok(literal);
+    }
     let listing = list(store)?;
     // Every installed set, unreadable ones too (an old format is removed like any other).
     let installed: Vec<(&str, &str, &PathBuf)> = (listing.sets.iter().map(|e| (&e.system, &e.version, &e.dir)))
@@ -698,18 +713,30 @@ pub fn remove(store: &Path, name: &str) -> Result<PathBuf, StoreError> {
             available: if available.is_empty() { "nothing".into() } else { available.join(", ") },
         });
     };
-    let old = store.join(format!(".remove-{}", unique_suffix()));
-    std::fs::rename(entry_dir, &old).map_err(io(entry_dir))?;
+    if std::fs::symlink_metadata(entry_dir).is_ok_and(|m| m.file_type().is_symlink()) {
+        std::fs::remove_file(entry_dir).map_err(io(entry_dir))?;
+    } else {
+        // A plain directory (installed before generations): renamed aside, then deleted.
+        let old = store.join(format!(".remove-{}", unique_suffix()));
+        std::fs::rename(entry_dir, &old).map_err(io(entry_dir))?;
+        sync_dir(store);
+        std::fs::remove_dir_all(&old).map_err(io(&old))?;
+    }
     sync_dir(store);
-    std::fs::remove_dir_all(&old).map_err(io(&old))?;
-    // The link is gone; its generations (the current one and the one kept for readers) go with it.
-    let prefix = format!(".{}.gen-", entry_dir.file_name().unwrap_or_default().to_string_lossy());
+    remove_generations(store, entry_dir)?;
+    Ok(entry_dir.clone())
+}
+
+/// Deletes the generations of the set whose link is `link` (`.<system>@<version>.gen-*`): its link is gone, so no
+/// reader reaches them any more. Called under the store's lock.
+fn remove_generations(store: &Path, link: &Path) -> Result<(), StoreError> {
+    let prefix = format!(".{}.gen-", link.file_name().unwrap_or_default().to_string_lossy());
     for e in std::fs::read_dir(store).into_iter().flatten().filter_map(Result::ok) {
         if e.file_name().to_string_lossy().starts_with(&prefix) {
             std::fs::remove_dir_all(e.path()).map_err(io(&e.path()))?;
         }
     }
-    Ok(entry_dir.clone())
+    Ok(())
 }
 
 #[cfg(test)]

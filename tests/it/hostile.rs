@@ -414,3 +414,60 @@ fn a_file_saved_during_a_build_never_leaves_a_stale_set() {
         );
     }
 }
+
+/// Runs the binary with the store at `store`; (success, stderr).
+fn run_store(cwd: &Path, store: &Path, args: &[&str]) -> (bool, String) {
+    let out = run_capped(cwd, store, 4096, args);
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn install_force_racing_remove_never_leaves_a_dangling_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    // Two builds of one version: the sample, and the sample with one document changed.
+    let a = common::sample().report.dir.clone();
+    let repo = t.join("repo");
+    copy_tree(&common::root().join("corpus"), &repo);
+    let doc = repo.join("docs/button/index.md");
+    let text = std::fs::read_to_string(&doc).unwrap();
+    std::fs::write(&doc, format!("{text}\nAnother build.\n")).unwrap();
+    let b = common::build_into(&repo, "default", &t.join("out-b")).dir;
+    let store = t.join("store");
+    let link = store.join("my-design@3.4.0");
+    for trial in 0..15 {
+        let from = if trial % 2 == 0 { &a } else { &b };
+        assert!(run_store(t, &store, &["install", arg(from), "--force"]).0);
+        let (installed, removed) = std::thread::scope(|s| {
+            let other = if trial % 2 == 0 { &b } else { &a };
+            let install = s.spawn(|| run_store(t, &store, &["install", arg(other), "--force"]));
+            let remove = s.spawn(|| run_store(t, &store, &["remove", "my-design@3.4.0"]));
+            (install.join().unwrap(), remove.join().unwrap())
+        });
+        assert!(installed.0, "trial {trial}: install failed: {}", installed.1);
+        // Either order is fine: what is left must be whole, or nothing.
+        let dangling = std::fs::symlink_metadata(&link).is_ok() && !link.join("manifest.bundle").is_file();
+        assert!(!dangling, "trial {trial}: a dangling link (remove: {removed:?})");
+        if link.exists() {
+            assert!(run_store(t, &store, &["verify", "--store", arg(&store)]).0, "trial {trial}");
+        }
+        let generations = std::fs::read_dir(&store)
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with(".my-design@3.4.0.gen-"))
+            .count();
+        assert!(generations <= 2, "trial {trial}: {generations} generations left");
+    }
+    // A link whose generation was deleted by hand: `remove` removes it, `install` replaces it.
+    let target = std::fs::read_link(&link).unwrap_or_else(|_| {
+        assert!(run_store(t, &store, &["install", arg(&a), "--force"]).0);
+        std::fs::read_link(&link).unwrap()
+    });
+    std::fs::remove_dir_all(store.join(&target)).unwrap();
+    let (ok, err) = run_store(t, &store, &["remove", "my-design@3.4.0"]);
+    assert!(ok, "{err}");
+    assert!(std::fs::symlink_metadata(&link).is_err(), "the dangling link is still there");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let (ok, err) = run_store(t, &store, &["install", arg(&a)]);
+    assert!(ok, "{err}");
+    assert!(link.join("manifest.bundle").is_file());
+}
