@@ -76,8 +76,20 @@ fn the_lookups_only_cli_links_neither_compiler_nor_server() {
 
 /// The reader crate's modules in layer order: each may use only the modules before it (and itself), so there is no
 /// cycle. `search` is the search shapes, analysis and queries (`search::query` reads sets and renders).
-const READER_LAYERS: [&str; 11] =
-    ["model", "line_index", "units", "locate", "budget", "view", "bundle", "read", "render", "diff", "search"];
+const READER_LAYERS: [&str; 12] = [
+    "varint",
+    "model",
+    "line_index",
+    "units",
+    "locate",
+    "budget",
+    "view",
+    "bundle",
+    "read",
+    "render",
+    "diff",
+    "search",
+];
 
 /// The `crate::<module>` paths a file of the reader crate names in code (comment lines and everything from the
 /// first `#[cfg(test)]` on are left out: tests may use any module).

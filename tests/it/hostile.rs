@@ -471,3 +471,44 @@ fn install_force_racing_remove_never_leaves_a_dangling_link() {
     assert!(ok, "{err}");
     assert!(link.join("manifest.bundle").is_file());
 }
+
+#[test]
+fn bytes_appended_to_a_manifest_fail_verify_and_every_lookup() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let set = t.join("out/my-design@3.4.0");
+    copy_tree(&common::sample().report.dir, &set);
+    common::ok(t, &["verify", "--bundles", arg(&t.join("out"))]);
+    let manifest = set.join("manifest.bundle");
+    let mut f = std::fs::OpenOptions::new().append(true).open(&manifest).unwrap();
+    std::io::Write::write_all(&mut f, b"tail").unwrap();
+    drop(f);
+    for args in [&["verify"][..], &["components"][..]] {
+        let mut args = args.to_vec();
+        args.extend(["--bundles", arg(&set)]);
+        let err = common::fails(t, &args);
+        assert!(
+            err.contains("manifest.bundle: corrupt 4 bytes after the index, which ends a bundle"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_manifest_naming_another_set_than_its_directory_is_a_damaged_set() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let out = t.join("out");
+    copy_tree(&common::sample().report.dir, &out.join("other@1.0.0"));
+    let err = common::fails(t, &["components", "--bundles", arg(&out)]);
+    assert!(
+        err.contains("it names the set my-design@3.4.0, its directory is other@1.0.0 (a foreign manifest)"),
+        "{err}"
+    );
+    let err = common::fails(t, &["verify", "--bundles", arg(&out)]);
+    assert!(err.contains("a foreign manifest"), "{err}");
+    // The same files under their own name are a good set.
+    std::fs::rename(out.join("other@1.0.0"), out.join("my-design@3.4.0")).unwrap();
+    let text = common::ok(t, &["components", "--bundles", arg(&out)]);
+    assert!(text.starts_with("[my-design 3.4.0"), "{text}");
+}

@@ -42,8 +42,12 @@ fn list_shows_every_set_and_names_an_old_format_set_with_what_to_do() {
     let old = store.join("my-design@3.3.0");
     copy_set(sample, &old);
     set_format(&old, OLDEST_SUPPORTED - 1);
-    // And a set that sorts after it, so a listing that stops at the old one misses it.
-    copy_set(sample, &store.join("zz-design@1.0.0"));
+    // And a set that sorts after it, so a listing that stops at the old one misses it (built as that system: a
+    // copy of the sample's manifest under another name is a damaged set, issue 26).
+    let zz = build_as("zz-design", &t.join("zz-out"));
+    copy_set(&zz, &store.join("zz-design@3.4.0"));
+    let zz_id = mydesign_docs::store::build_id(&zz).unwrap();
+    let zz_bytes = common::tree_bytes(&zz).iter().map(|(_, b)| b.len() as u64).sum::<u64>();
 
     let out = run_in(t, &store, &["list"]);
     assert!(out.status.success(), "list failed: {}", String::from_utf8_lossy(&out.stderr));
@@ -61,11 +65,12 @@ fn list_shows_every_set_and_names_an_old_format_set_with_what_to_do() {
              once rebuilt (`mydesign-docs install DIR_OR_PACK --force`), or remove it (`mydesign-docs remove \
              my-design@3.3.0`)\n\
              my-design@3.4.0  {b} bytes  build {build_id}  ({built_by})\n\
-             zz-design@1.0.0  {b} bytes  build {build_id}  ({built_by})\n",
+             zz-design@3.4.0  {zb} bytes  build {zz_id}  ({built_by})\n",
             store = store.display(),
             om = old_manifest.display(),
             old_v = OLDEST_SUPPORTED - 1,
             b = mydesign_docs::render::thousands(bytes),
+            zb = mydesign_docs::render::thousands(zz_bytes),
         )
     );
     let out = run_in(t, &store, &["list", "--json"]);
@@ -77,7 +82,7 @@ fn list_shows_every_set_and_names_an_old_format_set_with_what_to_do() {
         .iter()
         .map(|s| format!("{}@{}", s["system"].as_str().unwrap(), s["version"].as_str().unwrap()))
         .collect();
-    assert_eq!(names, ["my-design@3.4.0", "zz-design@1.0.0"]);
+    assert_eq!(names, ["my-design@3.4.0", "zz-design@3.4.0"]);
     let bad = &json["unreadable"];
     assert_eq!(bad.as_array().map(Vec::len), Some(1), "{json}");
     assert_eq!((bad[0]["system"].as_str(), bad[0]["version"].as_str()), (Some("my-design"), Some("3.3.0")));

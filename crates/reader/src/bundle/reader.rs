@@ -369,6 +369,14 @@ fn parse_header(path: &str, b: &[u8], len: u64) -> Result<(u64, u64, u64, u64), 
     if at < HEADER_LEN as u64 || at.checked_add(n).is_none_or(|end| end > len) {
         return Err(BundleError::Truncated { path: p(), what: format!("index at {at}+{n} beyond {len} bytes") });
     }
+    // The index ends the file (the writer puts nothing after it): bytes appended to a bundle whose size nothing
+    // pins (`manifest.bundle`) would otherwise pass every check.
+    if at + n != len {
+        return Err(BundleError::Corrupt {
+            path: p(),
+            what: format!("{} bytes after the index, which ends a bundle", len - (at + n)),
+        });
+    }
     if raw > MAX_INDEX_BYTES {
         return Err(BundleError::Corrupt {
             path: p(),
