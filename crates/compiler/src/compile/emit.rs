@@ -231,7 +231,7 @@ impl Keys {
         let hashes = inputs
             .par_iter()
             .map(|f| {
-                let read = || std::fs::read(&f.abs).ok().map(|b| xxhash_rust::xxh3::xxh3_64(&b));
+                let read = || cache::hash_file(&f.abs);
                 (f.rel.clone(), cache.hash_of(&f.rel).unwrap_or_else(read))
             })
             .collect();
@@ -576,9 +576,9 @@ impl Stage3<'_> {
             }))
             .collect::<Vec<CompiledFile>>();
         for file in owned {
-            let CompiledFile { meta, frames, maps: mut file_maps, units, .. } = file;
+            let CompiledFile { meta, frames, maps: file_maps, units, .. } = file;
             component.frames.extend(frames);
-            maps.append(&mut file_maps);
+            maps.extend(file_maps);
             component.owned.push(OwnedFile { meta, units });
         }
         component.owned.sort_by(|a, b| a.meta.path.cmp(&b.meta.path));
@@ -1228,7 +1228,7 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
         docs.push(c.meta);
         frames.extend(c.frames);
         units.extend(c.units);
-        maps.append(&mut c.maps);
+        maps.extend(std::mem::take(&mut c.maps));
         props.append(&mut c.props);
         deps.append(&mut c.deps);
     }

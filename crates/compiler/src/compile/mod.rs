@@ -15,6 +15,7 @@ pub mod source;
 pub mod tokens;
 pub mod walk;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -214,6 +215,21 @@ pub fn build_denying_warnings(
     cache: Option<&Path>,
     deny_warnings: bool,
 ) -> anyhow::Result<BuildReport> {
+    build_attempt(opts, cache, deny_warnings, 0)
+}
+
+/// Builds made again when walked files change during a cached build (see [`changed_since`]) before it gives up
+/// and says so.
+const CHANGED_RETRIES: u32 = 2;
+
+/// One attempt of [`build_denying_warnings`]; `attempt` counts the builds made again because files changed under
+/// the previous one.
+fn build_attempt(
+    opts: &BuildOptions,
+    cache: Option<&Path>,
+    deny_warnings: bool,
+    attempt: u32,
+) -> anyhow::Result<BuildReport> {
     let start = Instant::now();
     let _ = STARTED.set(start);
     let repo = &opts.repo;
@@ -225,7 +241,7 @@ pub fn build_denying_warnings(
     timing("walk");
     // An unchanged tree: the set record says which set these inputs made, and it is still the one published.
     let set = cache.map(|dir| {
-        let hashes = cache::hash_files(&files);
+        let hashes = cache::hash_files(&files, opts.config.walk.max_file_bytes);
         (dir, cache::set_key(&opts.config.to_toml(), &files, &hashes), hashes)
     });
     if let Some((dir, key, _)) = &set
@@ -245,9 +261,9 @@ pub fn build_denying_warnings(
             detect::inventory(&files)
         );
     }
-    let (set, unit_cache) = match set {
-        Some((dir, key, hashes)) => (Some((dir, key)), Some(cache::Cache::open(dir, hashes))),
-        None => (None, None),
+    let (set, unit_cache, hashed) = match set {
+        Some((dir, key, hashes)) => (Some((dir, key)), Some(cache::Cache::open(dir, hashes.clone())), hashes),
+        None => (None, None, BTreeMap::new()),
     };
     let inputs = emit::Inputs {
         repo,
@@ -274,7 +290,32 @@ pub fn build_denying_warnings(
     };
     let published = publish || unchanged;
     timing("written");
-    if let (Some((cache_dir, key)), Some(finished)) = (set, finished) {
+    // A file saved while this build ran may have been compiled from other bytes than those its keys hashed: the
+    // set record and the units would then pin a set the files no longer make ("nothing changed" ever after). So
+    // the walked files are hashed again; on a change the cache is emptied (its entries may pair a key with other
+    // bytes) and the build is made again, from the files as they are now.
+    let changed = match &set {
+        Some(_) => changed_since(&files, &hashed, opts.config.walk.max_file_bytes),
+        None => Vec::new(),
+    };
+    if !changed.is_empty() {
+        if let Some((cache_dir, _)) = set {
+            cache::purge(cache_dir);
+        }
+        if attempt < CHANGED_RETRIES {
+            return build_attempt(opts, cache, deny_warnings, attempt + 1);
+        }
+        diagnostics.push(Diagnostic::new(
+            changed.join(", "),
+            Stage::Cache,
+            format!(
+                "changed during the build, {} times in a row: the set published may mix the files' versions and \
+                 nothing was kept in the cache, so the next build compiles them again",
+                attempt + 1
+            ),
+        ));
+    }
+    if let (Some((cache_dir, key)), Some(finished)) = (set.filter(|_| changed.is_empty()), finished) {
         // Recorded before the cache's own notes join: a rebuild that finds the record reuses every unit, cleanly.
         let record = cache::SetRecord {
             name: format!("{}@{}", manifest.system, manifest.version),
@@ -312,6 +353,12 @@ pub fn build_denying_warnings(
         repaired,
         published,
     })
+}
+
+/// The walked files whose content key ([`cache::hash_files`]) is not `before`'s any more, sorted.
+fn changed_since(files: &[walk::WalkedFile], before: &BTreeMap<String, Option<u64>>, max_bytes: u64) -> Vec<String> {
+    let now = cache::hash_files(files, max_bytes);
+    now.into_iter().filter(|(rel, h)| before.get(rel) != Some(h)).map(|(rel, _)| rel).collect()
 }
 
 /// The report of a build whose inputs are those of the set recorded in the cache `dir` under `key`, when that set
