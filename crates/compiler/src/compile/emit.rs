@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::cache::{self, Cache};
 use super::layout::{ComponentPlan, Layout, SHARED};
-use super::source::{SourceLang, analyze};
+use super::source::{SourceLang, analyze_file};
 use super::tokens::TokenCounter;
 use super::walk::WalkedFile;
 use super::{Diagnostic, Stage, changelog, markdown, resolve_version};
@@ -1110,7 +1110,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
     if let Some(lang) = SourceLang::from_path(Path::new(&f.rel)) {
         meta.kind = FileKind::Source;
         props = super::props::from_typescript(lang, &f.rel, &text);
-        match analyze(lang, &text, ctx.config.thresholds.skeleton_min_lines as usize) {
+        match analyze_file(&f.rel, lang, &text, ctx.config.thresholds.skeleton_min_lines as usize) {
             Ok(a) => {
                 if a.parse_errors > 0 {
                     let at = a.first_error_line.map_or(String::new(), |l| format!(" (first at line {l})"));

@@ -210,6 +210,23 @@ pub enum SourceError {
 ///
 /// Never, on any input.
 pub fn analyze(lang: SourceLang, text: &str, skeleton_min_lines: usize) -> Result<SourceAnalysis, SourceError> {
+    analyze_file("", lang, text, skeleton_min_lines)
+}
+
+/// [`analyze`] for the file at `path` (repository-relative), whose name names a Vue component whose own `name` is
+/// not a string literal: `export default defineComponent({ name, setup() {…} })` in `swipe/Swipe.tsx` gives
+/// `Swipe.setup`, as Vue itself names a component after its file (`index.*` after its folder); with an empty
+/// `path`, `default.setup`.
+///
+/// # Errors
+///
+/// As [`analyze`].
+pub fn analyze_file(
+    path: &str,
+    lang: SourceLang,
+    text: &str,
+    skeleton_min_lines: usize,
+) -> Result<SourceAnalysis, SourceError> {
     let (grammar, ranges, unknown_script_langs) = resolve(lang, text)?;
     let mut tree = parse_in(grammar, text, &ranges)?;
     let mut jsx_ampersand_lines = Vec::new();
@@ -224,6 +241,7 @@ pub fn analyze(lang: SourceLang, text: &str, skeleton_min_lines: usize) -> Resul
 
     // Positions are those of `text` (a masked reparse keeps every byte offset).
     let mut walk = Walk::new(text, lang == SourceLang::Vue);
+    walk.file_component = (!path.is_empty()).then(|| super::vue_props::name_from_path(path));
     walk.run(root);
     let Walk { mut functions, bodies, too_deep, .. } = walk;
     functions.sort_by_key(|f| f.start_byte);
@@ -607,6 +625,8 @@ struct Walk<'a, 't> {
     vue: bool,
     /// Functions not indexed because [`MAX_SCOPE_DEPTH`] scopes enclose them.
     too_deep: usize,
+    /// The component the file's name names (see [`analyze_file`]).
+    file_component: Option<String>,
 }
 
 impl<'a, 't> Walk<'a, 't> {
@@ -622,6 +642,7 @@ impl<'a, 't> Walk<'a, 't> {
             children: Vec::new(),
             vue,
             too_deep: 0,
+            file_component: None,
         }
     }
 
@@ -758,7 +779,11 @@ impl<'a, 't> Walk<'a, 't> {
                     "function_expression" => FunctionKind::Function,
                     _ => FunctionKind::Arrow,
                 };
-                let name = component_name(self.text, value, self.vue).unwrap_or_else(|| "default".to_string());
+                let name = match component_name(self.text, value, self.vue) {
+                    Some(ComponentName::Literal(name)) => name,
+                    Some(ComponentName::Unknown) => self.file_component.clone().unwrap_or_else(|| "default".into()),
+                    None => "default".to_string(),
+                };
                 self.holder(name, kind, value, node, Ctx { outer: Some((node, node)), ..ctx })
             }
             _ => None,
@@ -908,9 +933,10 @@ impl<'a, 't> Walk<'a, 't> {
 
 /// The name a default-exported Vue component gives itself: the string `name` of `defineComponent({ name: 'Table',
 /// … })` (in any script), or of a plain options object `{ name: 'Table', … }` in a `.vue` file (`vue`), so its
-/// functions are `Table.setup`, `Table.setup.onTbodyScroll` rather than `default.setup`. `None` when the name is
-/// not a string literal (`name,` from a variable: not known without running the code) or there is none.
-fn component_name(text: &str, value: Node, vue: bool) -> Option<String> {
+/// functions are `Table.setup`, `Table.setup.onTbodyScroll` rather than `default.setup`;
+/// [`ComponentName::Unknown`] for a component whose name is not a string literal (`name,` from a variable: not
+/// known without running the code) or that has none; `None` when `value` is no component.
+fn component_name(text: &str, value: Node, vue: bool) -> Option<ComponentName> {
     let value = unwrap_expression(value);
     let object = match value.kind() {
         "object" if vue => value,
@@ -932,15 +958,22 @@ fn component_name(text: &str, value: Node, vue: bool) -> Option<String> {
         _ => return None,
     };
     let mut cursor = object.walk();
-    let pair = object.named_children(&mut cursor).find(|p| {
-        p.kind() == "pair" && p.child_by_field_name("key").is_some_and(|k| property_name(text, k) == "name")
-    })?;
-    let name_value = pair.child_by_field_name("value")?;
-    if name_value.kind() != "string" {
-        return None;
-    }
-    let name = property_name(text, name_value);
-    (!name.is_empty() && !name.contains(['.', '\n'])).then_some(name)
+    let literal = object
+        .named_children(&mut cursor)
+        .find(|p| p.kind() == "pair" && p.child_by_field_name("key").is_some_and(|k| property_name(text, k) == "name"))
+        .and_then(|pair| pair.child_by_field_name("value"))
+        .filter(|v| v.kind() == "string")
+        .map(|v| property_name(text, v))
+        .filter(|name| !name.is_empty() && !name.contains(['.', '\n']));
+    Some(literal.map_or(ComponentName::Unknown, ComponentName::Literal))
+}
+
+/// What [`component_name`] found.
+enum ComponentName {
+    /// `name: 'Table'`.
+    Literal(String),
+    /// A component with no string `name`.
+    Unknown,
 }
 
 /// The kind of a function node when it is named by a variable, assignment or default export.

@@ -186,9 +186,20 @@ mod tests {
         let names: Vec<String> =
             analyze(SourceLang::TypeScript, ts, 1).unwrap().functions.iter().map(|f| f.qualified.clone()).collect();
         assert_eq!(names, ["Tabs.setup", "Tabs.setup.go"]);
-        // `name` from a variable is unknown statically: the export stays `default`.
+        // `name` from a variable is unknown statically: with no file name, the export stays `default`.
         let ts = "const [name] = createNamespace('tabs');\nexport default defineComponent({ name, setup() {} });";
         assert_eq!(analyze(SourceLang::TypeScript, ts, 1).unwrap().functions[0].qualified, "default.setup");
+        // Named after its file, as Vue names such a component.
+        let a = crate::compile::source::analyze_file("src/swipe/Swipe.tsx", SourceLang::TypeScript, ts, 1).unwrap();
+        assert_eq!(a.functions[0].qualified, "Swipe.setup");
+        let a = crate::compile::source::analyze_file(
+            "src/swipe/index.vue",
+            SourceLang::Vue,
+            "<script>export default { data() {} }</script>",
+            1,
+        )
+        .unwrap();
+        assert_eq!(a.functions[0].qualified, "Swipe.data");
         let obj = "export default { name: 'Cfg', load() {} };";
         assert_eq!(analyze(SourceLang::TypeScript, obj, 1).unwrap().functions[0].qualified, "default.load");
         let vue = format!("<script>\n{obj}\n</script>");

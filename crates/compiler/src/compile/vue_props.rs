@@ -14,7 +14,8 @@
 //! Number`); any other value (a helper call) is its source text as the type, since its meaning is not known
 //! without running it.
 //!
-//! Tables are named `<Component>Props` and `<Component>Emits` (events are rows: name, payload as the type), except
+//! Tables are named `<Component>Props` and `<Component>Emits` (events are rows: the event's name, its payload as the
+//! type, never marked optional), except
 //! that `defineProps<ButtonProps>()` fills the `ButtonProps` table. `<Component>` is the component's own `name`
 //! (`defineComponent({ name: 'Table' })`, `defineOptions({ name: 'Table' })`) when it is a string literal; else a
 //! guess from the file name, stated here: `button-group.vue` → `ButtonGroup`, `index.vue` → its folder's name.
@@ -374,10 +375,11 @@ fn typed_events(text: &str, ty: Node) -> Vec<Prop> {
         let Some(name_type) = first.child_by_field_name("type").and_then(first_named) else { continue };
         let name = unquote(node_text(text, name_type));
         let payload: Vec<String> = list[1..].iter().map(|p| collapse(node_text(text, *p))).collect();
-        out.push(prop(text, member, name, format!("({})", payload.join(", ")), true, None));
+        out.push(prop(text, member, name, format!("({})", payload.join(", ")), false, None));
     }
+    // A listener may always be left out: an event row never says optional (`?`), which reads as a prop's.
     out.extend(members(text, body).into_iter().map(|mut p| {
-        p.optional = true;
+        p.optional = false;
         p
     }));
     out
@@ -433,7 +435,7 @@ fn pascal_case(name: &str) -> String {
 
 /// The component a file is guessed to define, from its name: `src/button-group.vue` → `ButtonGroup`,
 /// `src/button/index.vue` → `Button` (its folder).
-fn name_from_path(path: &str) -> String {
+pub(super) fn name_from_path(path: &str) -> String {
     let mut parts = path.rsplit('/');
     let file = parts.next().unwrap_or(path);
     let stem = file.split('.').next().unwrap_or(file);
@@ -463,7 +465,7 @@ mod tests {
         assert_eq!(props.props[0].description.as_deref(), Some("The size."));
         assert_eq!((props.line, props.end_line), (2, 6));
         let emits = t.iter().find(|t| t.name == "TagEmits").expect("TagEmits");
-        assert_eq!(rows(emits), [("change", "(value: number)", true, None), ("close", "()", true, None)]);
+        assert_eq!(rows(emits), [("change", "(value: number)", false, None), ("close", "()", false, None)]);
         assert_eq!(emits.line, 8);
     }
 
@@ -474,7 +476,7 @@ mod tests {
         assert_eq!(rows(&t[0]), [("round", "boolean", true, Some("false")), ("text", "string", false, None)]);
         assert_eq!(t[0].name, "VanChipProps");
         assert_eq!(t[1].name, "VanChipEmits");
-        assert_eq!(rows(&t[1]), [("select", "[index: number]", true, None)]);
+        assert_eq!(rows(&t[1]), [("select", "[index: number]", false, None)]);
     }
 
     #[test]
@@ -493,7 +495,7 @@ mod tests {
         );
         assert_eq!(t[0].props[0].description.as_deref(), Some("Rows."));
         assert_eq!(t[1].name, "TableEmits");
-        assert_eq!(rows(&t[1]), [("sort", "", true, None), ("update:page", "", true, None)]);
+        assert_eq!(rows(&t[1]), [("sort", "", false, None), ("update:page", "", false, None)]);
         let vue = "<template><i/></template>\n<script>\nexport default {\n  props: ['name', 'color'],\n  emits: { click: null },\n};\n</script>\n";
         let t = tables(SourceLang::Vue, "src/icon/icon.vue", vue);
         assert_eq!(t[0].name, "IconProps");
