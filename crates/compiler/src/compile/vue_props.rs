@@ -400,7 +400,7 @@ fn runtime_events<'t>(text: &str, value: Node<'t>, found: &Found<'t>) -> Vec<Pro
                 ("object", "shorthand_property_identifier") => Some(node_text(text, c).to_string()),
                 _ => None,
             }
-            .map(|name| prop(text, c, name, String::new(), true, None))
+            .map(|name| prop(text, c, name, String::new(), false, None))
         })
         .collect()
 }
