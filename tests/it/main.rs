@@ -32,3 +32,4 @@ mod small_budgets;
 mod sweep;
 mod tokens;
 mod trial;
+mod vue;

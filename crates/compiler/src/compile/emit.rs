@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::cache::{self, Cache};
 use super::layout::{ComponentPlan, Layout, SHARED};
-use super::source::{SourceLang, analyze};
+use super::source::{SourceLang, analyze_file};
 use super::tokens::TokenCounter;
 use super::walk::WalkedFile;
 use super::{Diagnostic, Stage, changelog, markdown, resolve_version};
@@ -1111,7 +1111,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
     if let Some(lang) = SourceLang::from_path(Path::new(&f.rel)) {
         meta.kind = FileKind::Source;
         props = super::props::from_typescript(lang, &f.rel, &text);
-        match analyze(lang, &text, ctx.config.thresholds.skeleton_min_lines as usize) {
+        match analyze_file(&f.rel, lang, &text, ctx.config.thresholds.skeleton_min_lines as usize) {
             Ok(a) => {
                 if a.parse_errors > 0 {
                     let at = a.first_error_line.map_or(String::new(), |l| format!(" (first at line {l})"));
@@ -1121,6 +1121,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                         format!("{} syntax errors{at}; skeleton and function index are partial", a.parse_errors),
                     ));
                 }
+                report_vue_and_depth(ctx, &f.rel, &a);
                 if !a.jsx_ampersand_lines.is_empty() {
                     let lines = a.jsx_ampersand_lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
                     ctx.report(Diagnostic::note(
@@ -1172,6 +1173,24 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
     }
     Frame::new(keys::file(&f.rel), text.as_str()).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
     Some(CompiledFile { meta, frames, maps, props, units })
+}
+
+/// Reports what the analysis of `rel` left out: functions nested past the depth cap (a warning), `.vue` script
+/// blocks in a language no grammar reads (a note).
+fn report_vue_and_depth(ctx: &Ctx, rel: &str, a: &super::source::SourceAnalysis) {
+    if a.too_deep > 0 {
+        let message = format!(
+            "{} functions nested more than {} scopes deep are not in the function index (the functions enclosing \
+             them are, with their text)",
+            a.too_deep,
+            super::source::MAX_SCOPE_DEPTH
+        );
+        ctx.report(Diagnostic::new(rel.to_string(), Stage::Source, message));
+    }
+    for lang in &a.unknown_script_langs {
+        let message = format!("`<script lang=\"{lang}\">` is not parsed (no grammar for it): served as text only");
+        ctx.report(Diagnostic::note(rel.to_string(), Stage::Source, message));
+    }
 }
 
 /// The statement that imports component `name` in the document's code blocks: the first `import { … } from '…'`

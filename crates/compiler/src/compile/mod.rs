@@ -13,6 +13,8 @@ pub mod markdown;
 pub mod props;
 pub mod source;
 pub mod tokens;
+pub mod vue;
+pub mod vue_props;
 pub mod walk;
 
 use std::collections::BTreeMap;
