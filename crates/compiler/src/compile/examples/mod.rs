@@ -61,6 +61,7 @@ pub struct Expanded {
     pub problems: Vec<Problem>,
     /// MDX/JSX elements alone on a line that no rule knows, by name, with their count (`build --verbose`).
     pub unrecognised: BTreeMap<String, usize>,
+    changed: bool,
 }
 
 impl<'a> Repo<'a> {
@@ -125,6 +126,14 @@ impl<'a> Repo<'a> {
         String::from_utf8(bytes).map(super::strip_bom).map_err(|_| format!("{} is not UTF-8", f.rel))
     }
 
+    /// The example files that belong to the document `doc_rel` with no reference: a single-file component holding
+    /// all of a component's demos, `demo/index.vue` beside the document (Vant's shape).
+    fn unreferenced(&self, doc_rel: &str) -> Vec<&'a WalkedFile> {
+        let dir = doc_rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let rel = if dir.is_empty() { "demo/index.vue".to_string() } else { format!("{dir}/demo/index.vue") };
+        self.files.get(rel.as_str()).copied().into_iter().collect()
+    }
+
     /// The demo Markdown files of `dir` (a `__demo__` folder), in front-matter `order`, then by path.
     fn demo_folder(&self, dir: &str) -> Vec<&'a WalkedFile> {
         let mut found: Vec<&WalkedFile> = self
@@ -146,8 +155,43 @@ impl<'a> Repo<'a> {
 /// Expands the examples and site syntax of the document `doc_rel` (`text`, read in `lang`); `None` when it holds
 /// none, so the document is stored as written.
 pub fn expand(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdown::Syntax) -> Option<Expanded> {
-    if !syntax::may_hold(text, &repo.rules) {
+    let unreferenced = repo.unreferenced(doc_rel);
+    if !syntax::may_hold(text, &repo.rules) && unreferenced.is_empty() {
         return None;
+    }
+    let mut out = expand_lines(repo, doc_rel, text, lang, syntax);
+    if !unreferenced.is_empty() {
+        // Example files no line refers to: appended after the document's own blocks, under "Examples".
+        let text = &mut out.text;
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str("\n## Examples\n\n");
+        for f in unreferenced {
+            out.deps.push((f.rel.clone(), cache::file_hash(repo.root, &f.rel)));
+            let Ok(code) = repo.read(f) else { continue };
+            let ext = f.rel.rsplit_once('.').map_or("", |(_, e)| e);
+            out.examples.push(Example {
+                at: out.text.len(),
+                meta: DemoMeta {
+                    path: f.rel.clone(),
+                    title: None,
+                    description: None,
+                    description_path: None,
+                    debug: false,
+                },
+            });
+            out.text.push_str(&super::emit::fence_demo(&code, ext));
+            out.text.push_str("\n\n");
+        }
+        out.changed = true;
+    }
+    out.changed.then_some(out)
+}
+
+fn expand_lines(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdown::Syntax) -> Expanded {
+    if !syntax::may_hold(text, &repo.rules) {
+        return Expanded { text: text.to_string(), ..Expanded::default() };
     }
     let parsed = markdown::parse_as(text, syntax);
     let fences: Vec<(usize, usize)> =
@@ -265,7 +309,8 @@ pub fn expand(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdo
             }
         }
     }
-    (changed || !out.unrecognised.is_empty()).then_some(out)
+    out.changed = changed || !out.unrecognised.is_empty();
+    out
 }
 
 /// Appends a demo Markdown file's example: a heading one level below the section it stands in, the description,
