@@ -13,6 +13,7 @@ mod detect;
 mod dumi_layout;
 mod edges;
 mod errors;
+mod examples;
 mod hostile;
 mod incremental;
 mod lookup;

@@ -15,7 +15,7 @@ use super::layout::{ComponentPlan, Layout, SHARED};
 use super::source::{SourceLang, analyze_file};
 use super::tokens::TokenCounter;
 use super::walk::WalkedFile;
-use super::{Diagnostic, Stage, changelog, markdown, resolve_version};
+use super::{Diagnostic, Stage, changelog, examples, markdown, resolve_version};
 use crate::bundle::format::{CHANGELOG_KEY, Identity, Lead, MANIFEST_KEY, SEARCH_KEY};
 use crate::bundle::writer::{BundleWriter, Frame, SpooledBundle, Written, write_atomically};
 use crate::config::{CONFIG_FILE, Config, check_name, package_json};
@@ -162,6 +162,8 @@ impl std::ops::Deref for Tokens<'_> {
 /// diagnostics, so each task's report can be stored with its output.
 struct Ctx<'a> {
     config: &'a Config,
+    /// The walked files and rules example references resolve through.
+    examples: &'a examples::Repo<'a>,
     tokens: Tokens<'a>,
     default_lang: &'a str,
     progress: &'a ProgressBar,
@@ -179,6 +181,7 @@ impl<'a> Ctx<'a> {
     fn task(&self) -> Ctx<'a> {
         Ctx {
             config: self.config,
+            examples: self.examples,
             tokens: self.tokens,
             default_lang: self.default_lang,
             progress: self.progress,
@@ -714,8 +717,10 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
         ProgressStyle::with_template("{spinner} compiling {pos}/{len} {wide_bar} {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    let example_repo = examples::Repo::new(repo, walked, &config.examples, config.walk.max_file_bytes);
     let ctx = Ctx {
         config,
+        examples: &example_repo,
         tokens: Tokens(&tokens),
         default_lang: &default_lang,
         progress: &bar,
@@ -1410,8 +1415,31 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
             return None;
         }
     };
-    let mut doc = markdown::parse_as(&text, markdown::Syntax::of_path(&f.rel));
+    let syntax = markdown::Syntax::of_path(&f.rel);
     let mut deps = Vec::new();
+    let (text, examples) = match examples::expand(ctx.examples, &f.rel, &text, lang, syntax) {
+        Some(e) => {
+            for p in e.problems {
+                ctx.report(Diagnostic::new(format!("{}:{}", f.rel, p.line), Stage::Markdown, p.message));
+            }
+            deps.extend(e.deps);
+            if !e.unrecognised.is_empty() {
+                let list: Vec<String> = e.unrecognised.iter().map(|(name, n)| format!("<{name}> ×{n}")).collect();
+                ctx.report(Diagnostic::note(
+                    f.rel.clone(),
+                    Stage::Markdown,
+                    format!(
+                        "site markup no rule knows, kept as text: {} (add an [[examples]] rule if it names an example)",
+                        list.join(", ")
+                    ),
+                ));
+            }
+            (e.text, e.examples)
+        }
+        None => (text, Vec::new()),
+    };
+    let mut doc = markdown::parse_as(&text, syntax);
+    examples::mark(&mut doc, &examples);
     load_demos(ctx, f, &mut doc, &mut deps);
     if doc.unclosed_front_matter {
         ctx.report(Diagnostic::new(
@@ -1598,7 +1626,7 @@ fn load_demos(ctx: &Ctx, f: &WalkedFile, doc: &mut markdown::Document, deps: &mu
 /// A demo file's code as a fenced block of `lang`: a backtick fence longer than any run of backticks in the code
 /// (so nothing inside closes it), the code ending with a newline before the closing fence, no newline after it
 /// (as a fenced block of a document is served).
-fn fence_demo(code: &str, lang: &str) -> String {
+pub(super) fn fence_demo(code: &str, lang: &str) -> String {
     let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat((longest + 1).max(3));
     let newline = if code.is_empty() || code.ends_with('\n') { "" } else { "\n" };
@@ -1607,7 +1635,7 @@ fn fence_demo(code: &str, lang: &str) -> String {
 
 /// `src` (a `/`-separated path relative to the folder `dir`, given as its segments) as a repository-relative
 /// path, `.` and `..` folded; `None` when it is absolute or climbs above the repository root.
-fn resolve_relative(dir: &[&str], src: &str) -> Option<String> {
+pub(super) fn resolve_relative(dir: &[&str], src: &str) -> Option<String> {
     if src.starts_with('/') || src.contains('\\') || src.contains(':') {
         return None;
     }

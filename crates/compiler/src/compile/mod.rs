@@ -8,6 +8,7 @@ mod cache;
 pub mod changelog;
 pub mod detect;
 mod emit;
+pub mod examples;
 pub mod layout;
 pub mod markdown;
 pub mod props;
