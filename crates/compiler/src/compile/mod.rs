@@ -4,11 +4,13 @@
 //! A bad input file never stops a build: it becomes a [`Diagnostic`] and the build goes on. The build fails only
 //! when nothing usable was found or the output cannot be written.
 
+pub mod api;
 mod cache;
 pub mod changelog;
 pub mod detect;
 mod emit;
 pub mod layout;
+pub mod matching;
 pub mod markdown;
 pub mod props;
 pub mod source;
@@ -234,7 +236,8 @@ pub fn build_denying_warnings(
     }
     timing("set key");
     let walk_diagnostics = diagnostics.len();
-    let layout::Classified { layout, diagnostics: layout_diags } = layout::classify(&files, &opts.config);
+    let layout::Classified { mut layout, diagnostics: layout_diags } = layout::classify(&files, &opts.config);
+    published_package(repo, &files, &opts.config, &mut layout);
     diagnostics.extend(layout_diags);
     if layout.components.is_empty() {
         anyhow::bail!(
@@ -311,6 +314,21 @@ pub fn build_denying_warnings(
         repaired,
         published,
     })
+}
+
+/// When the sources sit in a private package (or one without a version) behind the published design-system package
+/// (`[system] package`), the published one owns the version (issue 24 item 4: never 0.0.0 while a published
+/// package has a version).
+fn published_package(repo: &Path, files: &[walk::WalkedFile], config: &Config, layout: &mut layout::Layout) {
+    let Some(wanted) = config.system.package.as_deref() else { return };
+    let owner = layout.package.as_deref().unwrap_or("");
+    if crate::config::package_version(&repo.join(owner)).is_some_and(|(_, private)| !private) {
+        return;
+    }
+    let published = api::packages(repo, files).into_iter().find(|p| p.name == wanted && !p.private && p.version.is_some());
+    if let Some(p) = published {
+        layout.package = Some(p.dir);
+    }
 }
 
 /// The report of a build whose inputs are those of the set recorded in the cache `dir` under `key`, when that set
