@@ -419,7 +419,21 @@ impl Walker<'_> {
         let re_exports: Vec<(String, Option<Vec<(String, String)>>)> =
             m.re_exports.iter().map(|r| (r.spec.clone(), r.names.clone())).collect();
         for (spec, names) in re_exports {
-            let Some(target) = self.target(rel, &spec) else { continue };
+            let Some(target) = self.target(rel, &spec) else {
+                // `export { Empty } from '@my-design/illustrations'`: a component of another package, exported by
+                // this one (no sources here).
+                if !spec.starts_with('.') {
+                    for (name, _) in names.iter().flatten().filter(|(e, _)| is_pascal(e)) {
+                        let id = kebab_case(name);
+                        self.found.entry(component_key(&id)).or_insert_with(|| Export {
+                            name: name.clone(),
+                            id,
+                            dirs: vec![],
+                        });
+                    }
+                }
+                continue;
+            };
             if self.is_barrel(&target) {
                 self.walk(&target, depth + 1);
                 continue;

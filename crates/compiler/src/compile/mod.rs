@@ -236,7 +236,17 @@ pub fn build_denying_warnings(
     }
     timing("set key");
     let walk_diagnostics = diagnostics.len();
-    let layout::Classified { mut layout, diagnostics: layout_diags } = layout::classify(&files, &opts.config);
+    // With `[system] package` (detection writes it), the package's exports name the components.
+    let exported: Option<std::collections::BTreeMap<String, String>> = opts
+        .config
+        .system
+        .package
+        .as_deref()
+        .and_then(|p| api::read(repo, &files, Some(p)))
+        .filter(|a| !a.components.is_empty())
+        .map(|a| a.components.iter().map(|e| (crate::model::component_key(&e.id), e.id.clone())).collect());
+    let layout::Classified { mut layout, diagnostics: layout_diags } =
+        layout::classify_exported(&files, &opts.config, exported.as_ref());
     published_package(repo, &files, &opts.config, &mut layout);
     diagnostics.extend(layout_diags);
     if layout.components.is_empty() {
