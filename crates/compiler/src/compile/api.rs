@@ -165,8 +165,10 @@ pub fn read(repo: &Path, files: &[WalkedFile], wanted: Option<&str>) -> Option<A
     let (n, _, package, entry, components) = read.into_iter().next()?;
     let chosen_by = if n > 0 {
         format!("imported {n} times by the documents")
+    } else if !components.is_empty() {
+        "no document imports a package; the published one exporting the most components".into()
     } else {
-        "the published package exporting the most components".into()
+        "no document imports a package; the shallowest published one".into()
     };
     Some(Api { package: package.clone(), chosen_by, imports: n, entry, components })
 }
