@@ -213,7 +213,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                 );
             }
             let to = v2.as_deref().or(a.version.as_deref());
-            if let Some(to) = to.filter(|to| mydesign_docs::read::version_cmp(&v1, to).is_gt()) {
+            if let Some(to) = to.filter(|to| mydesign_docs::version::cmp(&v1, to).is_gt()) {
                 let reversed =
                     LookupError::ReversedVersions { component: echo(&component), from: echo(&v1), to: echo(to) };
                 return Err(reversed.into());

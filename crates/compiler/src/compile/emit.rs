@@ -22,6 +22,7 @@ use crate::config::{CONFIG_FILE, Config, check_name, package_json};
 use crate::line_index::line_count;
 use crate::model::*;
 use crate::search::index::{self as search_index, DocSource, PackedUnits, UnitDraft};
+use crate::version;
 use crate::view::{card, placeholder_view_layout, props_text};
 
 /// Stage 4's input: everything compiled, before it is written (the manifest without its bundle list, and the
@@ -861,7 +862,7 @@ fn assemble(
     // The newest release by SemVer (a prerelease below its release), else the first heading of the file.
     let releases = || changelog_meta.iter().flat_map(|c| c.langs.iter().flat_map(|l| l.releases.iter()));
     let newest = releases()
-        .filter_map(|r| Some((semver::Version::parse(r.version.trim_start_matches('v')).ok()?, r)))
+        .filter_map(|r| Some((version::parse(&r.version)?, r)))
         .max_by(|a, b| a.0.cmp(&b.0))
         .map(|(_, r)| r)
         .or_else(|| changelog_meta.as_ref().and_then(|c| c.langs.iter().find_map(|l| l.releases.first())))
@@ -1731,7 +1732,7 @@ pub fn published(out: &Path, set: &CompiledSet) -> Option<(Manifest, PathBuf)> {
 
 /// Why the generation `set` would be published as is damaged, when it exists and is ([`BundleSet::damage`]: a
 /// bundle whose size or whole-file checksum is not what its manifest pins, naming the file): writing `set` then
-/// repairs it ([`crate::bundle::writer::publish_generation`] replaces it), and the build says so.
+/// repairs it ([`crate::publish::publish_generation`] replaces it), and the build says so.
 ///
 /// [`BundleSet::damage`]: crate::read::BundleSet::damage
 pub fn published_damage(out: &Path, set: &CompiledSet) -> Option<String> {
@@ -1871,6 +1872,6 @@ pub(crate) fn write_bundle_set_publishing(
         let _ = std::fs::remove_dir_all(&tmp);
         return Ok((manifest, dest));
     }
-    crate::bundle::writer::publish_generation(out, &name, &tmp, manifest.build_id)?;
+    crate::publish::publish_generation(out, &name, &tmp, manifest.build_id)?;
     Ok((manifest, dest))
 }

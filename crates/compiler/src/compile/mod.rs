@@ -24,6 +24,7 @@ pub use emit::write_bundle_set;
 
 use crate::config::Config;
 use crate::model::Manifest;
+use crate::version;
 
 /// The pipeline stage that reported a [`Diagnostic`] (printed, and stored in the build cache, in lower case).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
@@ -409,11 +410,8 @@ pub fn resolve_version(
         Some((v, false)) => Some(v),
         None => None,
     };
-    let same = |a: &str, b: &str| match (
-        semver::Version::parse(a.trim_start_matches('v')),
-        semver::Version::parse(b.trim_start_matches('v')),
-    ) {
-        (Ok(x), Ok(y)) => x == y,
+    let same = |a: &str, b: &str| match (version::parse(a), version::parse(b)) {
+        (Some(x), Some(y)) => x == y,
         _ => a == b,
     };
     match (from_package, newest_release) {
@@ -437,7 +435,5 @@ pub fn resolve_version(
     }
 }
 
-/// Whether `version` is a SemVer prerelease (`5.42.4-alpha.0`).
-pub fn is_prerelease(version: &str) -> bool {
-    semver::Version::parse(version.trim_start_matches('v')).is_ok_and(|v| !v.pre.is_empty())
-}
+/// Whether `version` is a SemVer prerelease (`5.42.4-alpha.0`), read leniently ([`version::parse`]).
+pub use crate::version::is_prerelease;
