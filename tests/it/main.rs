@@ -21,6 +21,7 @@ mod mcp;
 mod messages;
 mod new_user;
 mod props_real;
+mod real_api;
 mod real_blueprint;
 mod real_dumi;
 mod real_semi;

@@ -4,12 +4,14 @@
 //! A bad input file never stops a build: it becomes a [`Diagnostic`] and the build goes on. The build fails only
 //! when nothing usable was found or the output cannot be written.
 
+pub mod api;
 mod cache;
 pub mod changelog;
 pub mod detect;
 mod emit;
 pub mod examples;
 pub mod layout;
+pub mod matching;
 pub mod markdown;
 pub mod props;
 pub mod source;
@@ -254,7 +256,18 @@ fn build_attempt(
     }
     timing("set key");
     let walk_diagnostics = diagnostics.len();
-    let layout::Classified { layout, diagnostics: layout_diags } = layout::classify(&files, &opts.config);
+    // With `[system] package` (detection writes it), the package's exports name the components.
+    let exported: Option<std::collections::BTreeMap<String, String>> = opts
+        .config
+        .system
+        .package
+        .as_deref()
+        .and_then(|p| api::read(repo, &files, Some(p)))
+        .filter(|a| !a.components.is_empty())
+        .map(|a| a.components.iter().map(|e| (crate::model::component_key(&e.id), e.id.clone())).collect());
+    let layout::Classified { mut layout, diagnostics: layout_diags } =
+        layout::classify_exported(&files, &opts.config, exported.as_ref());
+    published_package(repo, &files, &opts.config, &mut layout);
     diagnostics.extend(layout_diags);
     if layout.components.is_empty() {
         anyhow::bail!(
@@ -362,6 +375,21 @@ fn build_attempt(
 fn changed_since(files: &[walk::WalkedFile], before: &BTreeMap<String, Option<u64>>, max_bytes: u64) -> Vec<String> {
     let now = cache::hash_files(files, max_bytes);
     now.into_iter().filter(|(rel, h)| before.get(rel) != Some(h)).map(|(rel, _)| rel).collect()
+}
+
+/// When the sources sit in a private package (or one without a version) behind the published design-system package
+/// (`[system] package`), the published one owns the version (issue 24 item 4: never 0.0.0 while a published
+/// package has a version).
+fn published_package(repo: &Path, files: &[walk::WalkedFile], config: &Config, layout: &mut layout::Layout) {
+    let Some(wanted) = config.system.package.as_deref() else { return };
+    let owner = layout.package.as_deref().unwrap_or("");
+    if crate::config::package_version(&repo.join(owner)).is_some_and(|(_, private)| !private) {
+        return;
+    }
+    let published = api::packages(repo, files).into_iter().find(|p| p.name == wanted && !p.private && p.version.is_some());
+    if let Some(p) = published {
+        layout.package = Some(p.dir);
+    }
 }
 
 /// The report of a build whose inputs are those of the set recorded in the cache `dir` under `key`, when that set
