@@ -563,7 +563,7 @@ fn install_one(set: Unpacked, origin: &str, store: &Path, force: bool) -> Result
     // so a reader (a running `serve`) sees the old set or the new one, never a mix, and moves to the new one at its
     // next request.
     let generation = BundleSet::open(&tmp).map(|s| s.head().build_id).unwrap_or_default();
-    crate::bundle::writer::publish_generation(store, &name, &tmp, generation).map_err(io(&dest))?;
+    crate::publish::publish_generation(store, &name, &tmp, generation).map_err(io(&dest))?;
     let outcome = match (previous, damage) {
         (_, Some(damage)) => Installed::Repaired { damage },
         (None, None) => Installed::New,

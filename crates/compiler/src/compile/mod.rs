@@ -4,15 +4,20 @@
 //! A bad input file never stops a build: it becomes a [`Diagnostic`] and the build goes on. The build fails only
 //! when nothing usable was found or the output cannot be written.
 
+pub mod api;
 mod cache;
 pub mod changelog;
 pub mod detect;
 mod emit;
+pub mod examples;
 pub mod layout;
+pub mod matching;
 pub mod markdown;
 pub mod props;
 pub mod source;
 pub mod tokens;
+pub mod vue;
+pub mod vue_props;
 pub mod walk;
 
 use std::collections::BTreeMap;
@@ -23,6 +28,7 @@ pub use emit::write_bundle_set;
 
 use crate::config::Config;
 use crate::model::Manifest;
+use crate::version;
 
 /// The pipeline stage that reported a [`Diagnostic`] (printed, and stored in the build cache, in lower case).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
@@ -250,7 +256,18 @@ fn build_attempt(
     }
     timing("set key");
     let walk_diagnostics = diagnostics.len();
-    let layout::Classified { layout, diagnostics: layout_diags } = layout::classify(&files, &opts.config);
+    // With `[system] package` (detection writes it), the package's exports name the components.
+    let exported: Option<std::collections::BTreeMap<String, String>> = opts
+        .config
+        .system
+        .package
+        .as_deref()
+        .and_then(|p| api::read(repo, &files, Some(p)))
+        .filter(|a| !a.components.is_empty())
+        .map(|a| a.components.iter().map(|e| (crate::model::component_key(&e.id), e.id.clone())).collect());
+    let layout::Classified { mut layout, diagnostics: layout_diags } =
+        layout::classify_exported(&files, &opts.config, exported.as_ref());
+    published_package(repo, &files, &opts.config, &mut layout);
     diagnostics.extend(layout_diags);
     if layout.components.is_empty() {
         anyhow::bail!(
@@ -360,6 +377,21 @@ fn changed_since(files: &[walk::WalkedFile], before: &BTreeMap<String, Option<u6
     now.into_iter().filter(|(rel, h)| before.get(rel) != Some(h)).map(|(rel, _)| rel).collect()
 }
 
+/// When the sources sit in a private package (or one without a version) behind the published design-system package
+/// (`[system] package`), the published one owns the version (issue 24 item 4: never 0.0.0 while a published
+/// package has a version).
+fn published_package(repo: &Path, files: &[walk::WalkedFile], config: &Config, layout: &mut layout::Layout) {
+    let Some(wanted) = config.system.package.as_deref() else { return };
+    let owner = layout.package.as_deref().unwrap_or("");
+    if crate::config::package_version(&repo.join(owner)).is_some_and(|(_, private)| !private) {
+        return;
+    }
+    let published = api::packages(repo, files).into_iter().find(|p| p.name == wanted && !p.private && p.version.is_some());
+    if let Some(p) = published {
+        layout.package = Some(p.dir);
+    }
+}
+
 /// The report of a build whose inputs are those of the set recorded in the cache `dir` under `key`, when that set
 /// is still the one published in `opts.out` (issue 12 item 3: an unchanged tree reads no cached unit and writes
 /// nothing). `walk` holds this build's walk diagnostics (the record keeps the others).
@@ -428,11 +460,8 @@ pub fn resolve_version(
         Some((v, false)) => Some(v),
         None => None,
     };
-    let same = |a: &str, b: &str| match (
-        semver::Version::parse(a.trim_start_matches('v')),
-        semver::Version::parse(b.trim_start_matches('v')),
-    ) {
-        (Ok(x), Ok(y)) => x == y,
+    let same = |a: &str, b: &str| match (version::parse(a), version::parse(b)) {
+        (Some(x), Some(y)) => x == y,
         _ => a == b,
     };
     match (from_package, newest_release) {
@@ -456,7 +485,5 @@ pub fn resolve_version(
     }
 }
 
-/// Whether `version` is a SemVer prerelease (`5.42.4-alpha.0`).
-pub fn is_prerelease(version: &str) -> bool {
-    semver::Version::parse(version.trim_start_matches('v')).is_ok_and(|v| !v.pre.is_empty())
-}
+/// Whether `version` is a SemVer prerelease (`5.42.4-alpha.0`), read leniently ([`version::parse`]).
+pub use crate::version::is_prerelease;
