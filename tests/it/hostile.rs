@@ -493,22 +493,3 @@ fn bytes_appended_to_a_manifest_fail_verify_and_every_lookup() {
         );
     }
 }
-
-#[test]
-fn a_manifest_naming_another_set_than_its_directory_is_a_damaged_set() {
-    let tmp = tempfile::tempdir().unwrap();
-    let t = tmp.path();
-    let out = t.join("out");
-    copy_tree(&common::sample().report.dir, &out.join("other@1.0.0"));
-    let err = common::fails(t, &["components", "--bundles", arg(&out)]);
-    assert!(
-        err.contains("it names the set my-design@3.4.0, its directory is other@1.0.0 (a foreign manifest)"),
-        "{err}"
-    );
-    let err = common::fails(t, &["verify", "--bundles", arg(&out)]);
-    assert!(err.contains("a foreign manifest"), "{err}");
-    // The same files under their own name are a good set.
-    std::fs::rename(out.join("other@1.0.0"), out.join("my-design@3.4.0")).unwrap();
-    let text = common::ok(t, &["components", "--bundles", arg(&out)]);
-    assert!(text.starts_with("[my-design 3.4.0"), "{text}");
-}

@@ -1948,17 +1948,6 @@ impl BundleSet {
         let bundle = Bundle::open(&path)?;
         let manifest: Manifest = bundle.get(keys::HEAD)?;
         check_identity(&bundle, &manifest, MANIFEST_KEY)?;
-        // A set directory is named `<system>@<version>` by builds and installs: a manifest naming another set was
-        // put there by hand (a copy of another set's manifest) and would be served under its own name.
-        let given = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let own = format!("{}@{}", manifest.system, manifest.version);
-        if given.contains('@') && !given.starts_with('.') && given != own {
-            return Err(BundleError::Corrupt {
-                path: bundle.path().to_string(),
-                what: format!("it names the set {own}, its directory is {given} (a foreign manifest)"),
-            }
-            .into());
-        }
         if manifest.cut_rule != CUT_RULE {
             return Err(
                 BundleError::UnknownCutRule { path: bundle.path().to_string(), found: manifest.cut_rule }.into()
