@@ -5,6 +5,9 @@
 export { default as Avatar } from './components/Avatar';
 export type { AvatarProps, AvatarGroupProps } from './components/Avatar';
 
+export { default as Badge } from './components/Badge';
+export type { BadgeProps } from './components/Badge';
+
 export { default as Button } from './components/Button';
 export type { ButtonProps, ButtonGroupProps } from './components/Button';
 

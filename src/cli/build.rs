@@ -55,6 +55,17 @@ pub struct BuildArgs {
     watch: bool,
 }
 
+/// The coverage line of a configured layout: its `[[docs]]` rules over the components the design-system package
+/// (`[system] package`, else as detection finds it) exports; `None` when no package or entry is readable.
+fn coverage_line(repo: &Path, config: &Config) -> Option<String> {
+    let files = walk::walk(repo, &config.walk).ok()?.files;
+    let api = mydesign_docs::compile::api::read(repo, &files, config.system.package.as_deref())
+        .filter(|a| !a.components.is_empty())
+        .or_else(|| mydesign_docs::compile::api::read(repo, &files, None))?;
+    let c = mydesign_docs::compile::matching::coverage(&files, &config.docs, &api)?;
+    Some(format!("  coverage: {} ({} exports)", c.line(), api.package.name))
+}
+
 fn default_repo() -> PathBuf {
     let here = Path::new(".");
     if here.join(CONFIG_FILE).exists() || here.join("package.json").exists() || !Path::new("corpus").is_dir() {
@@ -97,6 +108,12 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     } else {
         let files = walk::walk(&repo, &WalkConfig::default()).map_err(anyhow::Error::msg)?.files;
         match detect::detect(&repo, &files).filter(|d| d.components > 0) {
+            // Nothing is picked silently (issue 24 item 3): the candidates and the lines that choose each.
+            Some(d) if d.ambiguous.is_some() && !args.print_config => anyhow::bail!(
+                "{}: no document layout can be chosen without a configuration: {}",
+                repo.display(),
+                d.ambiguous.as_deref().unwrap_or_default()
+            ),
             Some(d) => {
                 let config = d.config.clone();
                 detected = Some(d);
@@ -135,6 +152,11 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let m = &report.manifest;
     let s = &m.stats;
     let mut out: Vec<String> = detected.iter().map(|d| d.report()).collect();
+    // Coverage of the exported components, for a configured layout too (issue 24 item 3).
+    let configured_coverage = match &detected {
+        Some(_) => None,
+        None => coverage_line(&opts.repo, &opts.config),
+    };
     out.push(format!(
         "{} {} {} → {} in {:.2} s",
         if report.published { "built" } else { "compiled, not published," },
@@ -148,6 +170,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
             "  repaired: the published set was this build but damaged ({damage}); a fresh copy replaced it"
         ));
     }
+    out.extend(configured_coverage);
     let pre = if is_prerelease(&m.version) { "a prerelease, " } else { "" };
     out.push(format!("  version {} ({pre}from {})", m.version, report.version_source));
     out.push(format!(

@@ -213,7 +213,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                 );
             }
             let to = v2.as_deref().or(a.version.as_deref());
-            if let Some(to) = to.filter(|to| mydesign_docs::read::version_cmp(&v1, to).is_gt()) {
+            if let Some(to) = to.filter(|to| mydesign_docs::version::cmp(&v1, to).is_gt()) {
                 let reversed =
                     LookupError::ReversedVersions { component: echo(&component), from: echo(&v1), to: echo(to) };
                 return Err(reversed.into());
@@ -290,7 +290,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         #[cfg(feature = "build")]
         Command::DumpTs { file } => {
             let lang = SourceLang::from_path(&file)
-                .ok_or_else(|| anyhow::anyhow!("{}: not a .ts/.tsx/.js/.jsx file", file.display()))?;
+                .ok_or_else(|| anyhow::anyhow!("{}: not a .ts/.tsx/.js/.jsx/.vue file", file.display()))?;
             let text = std::fs::read_to_string(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
             emit(dump_tree(lang, &text)?.trim_end())?;
             Ok(ExitCode::SUCCESS)

@@ -132,7 +132,7 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
         for u in &listing.unreadable {
             rows.push((&u.system, &u.version, format!("unreadable: {}; {}", u.error, u.what_to_do)));
         }
-        rows.sort_by(|a, b| a.0.cmp(b.0).then_with(|| mydesign_docs::read::version_cmp(a.1, b.1)));
+        rows.sort_by(|a, b| a.0.cmp(b.0).then_with(|| mydesign_docs::version::cmp(a.1, b.1)));
         let mut lines = vec![format!("{} (store)", dir.display())];
         lines.extend(rows.into_iter().map(|(system, version, row)| format!("{system}@{version}  {row}")));
         emit(&lines.join("\n"))?;

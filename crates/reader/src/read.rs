@@ -158,7 +158,7 @@ pub enum LookupError {
         outside: bool,
     },
     /// The file has no function index (not a source, or none found).
-    #[error("`{path}` has no function index: it is not a .ts/.tsx/.js/.jsx source or has no named functions")]
+    #[error("`{path}` has no function index: it is not a .ts/.tsx/.js/.jsx/.vue source or has no named functions")]
     NoFunctions {
         /// Path.
         path: String,
@@ -1142,7 +1142,7 @@ fn set_name(dir: &Path) -> Option<(String, String)> {
 }
 
 fn sort_entries(entries: &mut Vec<(String, String, PathBuf)>) {
-    entries.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| version_cmp(&a.1, &b.1)));
+    entries.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| crate::version::cmp(&a.1, &b.1)));
     entries.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1 && a.2 == b.2);
 }
 
@@ -1888,33 +1888,6 @@ pub fn changelog_page_name(name: &str) -> Option<Option<u32>> {
     // A page number too large for u32 (or u64) is still a page request (and out of range), not a component name.
     let digits = rest.strip_prefix('-').filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))?;
     Some(Some(digits.parse::<u32>().unwrap_or(u32::MAX)))
-}
-
-/// Orders versions as SemVer (`2.0.0-beta.1` < `2.0.0` < `2.10.0`), with a leading `v` ignored and missing minor
-/// or patch numbers read as 0 (`2.1` = `2.1.0`). Versions that are not SemVer compare by their numeric parts
-/// (`2024.10` > `2024.9`), a prerelease-looking suffix (`-` after the numbers) below the bare numbers, and order
-/// below SemVer ones when the numbers tie; text breaks the remaining ties.
-pub fn version_cmp(a: &str, b: &str) -> std::cmp::Ordering {
-    let semver = |v: &str| -> Option<semver::Version> {
-        let v = v.trim().trim_start_matches(['v', 'V']);
-        semver::Version::parse(v).ok().or_else(|| {
-            // `2` / `2.1` (with an optional `-pre` / `+build`) padded to three numbers.
-            let split = v.find(['-', '+']).unwrap_or(v.len());
-            let (core, rest) = v.split_at(split);
-            let dots = core.matches('.').count();
-            (dots < 2 && !core.is_empty()).then(|| format!("{core}{}{rest}", ".0".repeat(2 - dots)))?.parse().ok()
-        })
-    };
-    let parts = |v: &str| -> Vec<u64> {
-        let core = v.split_once('-').map_or(v, |(c, _)| c);
-        core.split(|c: char| !c.is_ascii_digit()).filter(|p| !p.is_empty()).filter_map(|p| p.parse().ok()).collect()
-    };
-    let release = |v: &str| !v.contains('-');
-    match (semver(a), semver(b)) {
-        (Some(x), Some(y)) => x.cmp(&y),
-        _ => parts(a).cmp(&parts(b)).then_with(|| release(a).cmp(&release(b))),
-    }
-    .then_with(|| a.cmp(b))
 }
 
 /// Checks a bundle's identity against the manifest that names it under `key` (a component key or one of the set's
@@ -3901,34 +3874,5 @@ impl BundleSet {
             }
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod version_tests {
-    use super::version_cmp;
-
-    fn sorted(versions: &[&str]) -> Vec<String> {
-        let mut v: Vec<String> = versions.iter().map(|s| s.to_string()).collect();
-        v.sort_by(|a, b| version_cmp(a, b));
-        v
-    }
-
-    #[test]
-    fn semver_order_with_prereleases_below_releases() {
-        assert_eq!(
-            sorted(&["2.0.0", "2.0.0-beta.1", "2.10.0", "2.9.1", "2.0.0-alpha", "2.0.0-beta.11", "2.0.0-beta.2"]),
-            ["2.0.0-alpha", "2.0.0-beta.1", "2.0.0-beta.2", "2.0.0-beta.11", "2.0.0", "2.9.1", "2.10.0"]
-        );
-    }
-
-    #[test]
-    fn non_semver_versions_fall_back_sensibly() {
-        assert_eq!(sorted(&["v2.1", "2.0", "v2.0.1", "1"]), ["1", "2.0", "v2.0.1", "v2.1"]);
-        assert_eq!(
-            sorted(&["2024.10.01.3", "2024.9.30.1", "2024.10.01.3-rc"]),
-            ["2024.9.30.1", "2024.10.01.3-rc", "2024.10.01.3"]
-        );
-        assert_eq!(sorted(&["nightly", "1.0.0"]), ["nightly", "1.0.0"]);
     }
 }

@@ -38,6 +38,12 @@ pub struct Detection {
     pub sources: usize,
     /// Changelog files found.
     pub changelogs: usize,
+    /// The design-system package and its exported components, when a public package was found.
+    pub api: Option<super::api::Api>,
+    /// What the rules document of the exported components, when the API lists them.
+    pub coverage: Option<super::matching::Coverage>,
+    /// Why the layout cannot be chosen without a configuration (`build` exits 2 with this), when it cannot.
+    pub ambiguous: Option<String>,
     /// What a person should know that no rule says, one line each (trial item 13: a monorepo whose component
     /// folders are packages of different versions, per-package changelogs that are not read).
     pub notes: Vec<String>,
@@ -68,6 +74,24 @@ impl Detection {
         let mut seen = BTreeSet::new();
         langs.retain(|l| seen.insert(*l));
         out.push(format!("  languages: {} (default {})", langs.join(", "), langs.first().copied().unwrap_or("-")));
+        if let Some(a) = &self.api {
+            let p = &a.package;
+            let at = if p.dir.is_empty() { "package.json".to_string() } else { format!("{}/package.json", p.dir) };
+            out.push(format!(
+                "  design system: {} {} ({at}, {}); {}",
+                p.name,
+                p.version.as_deref().unwrap_or("(no version)"),
+                a.chosen_by,
+                match &a.entry {
+                    Some(e) if !a.components.is_empty() => format!("{} components exported by {e}", a.components.len()),
+                    Some(e) => format!("{e} exports no component folder: components from folder rules"),
+                    None => "no readable entry: components from folder rules".to_string(),
+                }
+            ));
+        }
+        if let Some(c) = &self.coverage {
+            out.push(format!("  coverage: {}", c.line()));
+        }
         out.extend(self.notes.iter().map(|n| format!("  {n}")));
         out.push("  to adjust: mydesign-docs build --print-config > mydesign-docs.toml, then edit it".into());
         out.join("\n")
@@ -120,6 +144,10 @@ fn folder_form(dir: &str, file: &str) -> Option<Form> {
     if rest == "index" || rest.eq_ignore_ascii_case("readme") {
         return Some(Form { file: file.into(), tag: None });
     }
+    // `Button/README.en-US.md`, `button/README.zh-CN.md` (Arco, Vant): a README per language.
+    if let Some(tag) = rest.get(..7).filter(|h| h.eq_ignore_ascii_case("readme.")).map(|_| &rest[7..]) {
+        return Some(Form { file: file.into(), tag: Some(lang_tag(tag)?) });
+    }
     if let Some(tag) = rest.strip_prefix("index.").or_else(|| rest.strip_prefix("index-")) {
         return Some(Form { file: file.into(), tag: Some(lang_tag(tag)?) });
     }
@@ -171,7 +199,7 @@ fn join(prefix: &str, rest: &str) -> String {
 }
 
 /// Component folders (`<container>/<name>/index[.<lang>].md` and the like).
-fn folder_candidate(files: &[WalkedFile]) -> Option<Candidate> {
+fn folder_candidates(files: &[WalkedFile]) -> Vec<Candidate> {
     // (first segment of the container, its depth) → container, folder, form, path.
     type Entry<'a> = (&'a str, &'a str, Form, &'a str);
     let mut clusters: BTreeMap<(String, usize), Vec<Entry>> = BTreeMap::new();
@@ -189,7 +217,23 @@ fn folder_candidate(files: &[WalkedFile]) -> Option<Candidate> {
         clusters.entry((first, depth)).or_default().push((container, dir, form, &f.rel));
     }
     let folders = |v: &Vec<Entry>| v.iter().map(|e| (e.0, e.1)).collect::<BTreeSet<_>>().len();
-    let (_, entries) = clusters.into_iter().max_by(|a, b| folders(&a.1).cmp(&folders(&b.1)).then(b.0.cmp(&a.0)))?;
+    // The four largest clusters are candidates (scored later by the exported components they document: Arco's
+    // `components/<Name>/README.<lang>.md` beside a `site/` of more folders).
+    let mut clusters: Vec<((String, usize), Vec<Entry>)> = clusters.into_iter().collect();
+    clusters.sort_by(|a, b| folders(&b.1).cmp(&folders(&a.1)).then(a.0.cmp(&b.0)));
+    clusters
+        .into_iter()
+        .take(4)
+        .enumerate()
+        .filter(|(i, c)| *i == 0 || folders(&c.1) >= 2)
+        .filter_map(|(_, (_, entries))| cluster_candidate(files, entries))
+        .collect()
+}
+
+/// One cluster of component folders as a candidate.
+fn cluster_candidate(files: &[WalkedFile], entries: Vec<(&str, &str, Form, &str)>) -> Option<Candidate> {
+    type Entry<'a> = (&'a str, &'a str, Form, &'a str);
+    let folders = |v: &Vec<Entry>| v.iter().map(|e| (e.0, e.1)).collect::<BTreeSet<_>>().len();
     let n = folders(&entries);
     let containers: BTreeSet<&str> = entries.iter().map(|e| e.0).collect();
     let container = common_pattern(&containers);
@@ -326,18 +370,54 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
     let is_source = |rel: &str| ext_of(rel).is_some_and(|(_, e)| SOURCE_EXT.contains(&e));
     let source_dirs: BTreeSet<&str> =
         files.iter().filter(|f| is_source(&f.rel)).filter_map(|f| f.rel.rsplit_once('/').map(|(d, _)| d)).collect();
-    let folder = folder_candidate(files);
-    let named = named_candidate(files, &source_dirs);
-    let best = match (folder, named) {
-        (Some(a), Some(b)) => {
-            if b.keys.len() > a.keys.len() {
-                b
-            } else {
-                a
+    let api = super::api::read(repo, files, None);
+    let exported: BTreeSet<String> =
+        api.iter().flat_map(|a| a.components.iter().map(|e| component_key(&e.id))).collect();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    candidates.extend(folder_candidates(files));
+    if !exported.is_empty() {
+        // The one folder of named documents that documents the most exported components (a site app's
+        // `content/docs/components/`), apart from its sibling folders of guides, charts and blog posts.
+        let mut by_dir: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+        for f in files.iter().filter(|f| !is_hidden(&f.rel)) {
+            let Some((dir, file)) = f.rel.rsplit_once('/') else { continue };
+            let Some((rest, ext)) = ext_of(file) else { continue };
+            let stem = rest.split('.').next().unwrap_or(rest);
+            if DOC_EXT.contains(&ext)
+                && let Some(k) = super::matching::exported_key(stem, &exported)
+            {
+                by_dir.entry(dir).or_default().insert(k);
             }
         }
-        (a, b) => a.or(b)?,
-    };
+        if let Some((dir, _)) = by_dir.iter().max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(a.0))) {
+            let prefix = format!("{dir}/");
+            let inside: Vec<WalkedFile> =
+                files.iter().filter(|f| f.rel.strip_prefix(&prefix).is_some_and(|r| !r.contains('/'))).cloned().collect();
+            candidates.extend(named_candidate(&inside, &source_dirs).map(|mut c| {
+                for r in &mut c.rules {
+                    r.0 = r.0.replace("/**/", "/");
+                }
+                c
+            }));
+        }
+    }
+    candidates.extend(named_candidate(files, &source_dirs));
+    let scores: Vec<usize> = candidates.iter().map(|c| score(c, &exported)).collect();
+    // The most exported components documented; then the fewest other pages; then the first (folders first).
+    let best_index = (0..candidates.len()).max_by(|&a, &b| {
+        let others = |i: usize| candidates[i].keys.len() - scores[i];
+        scores[a].cmp(&scores[b]).then(others(b).cmp(&others(a))).then(b.cmp(&a))
+    })?;
+    // A narrower rule documenting nearly the same components (within 5 %) with under half the other pages wins
+    // over a catch-all one: Chakra's `content/docs/components/{component}.mdx` over `content/**/{component}.mdx`,
+    // whose charts page would answer for `tooltip`.
+    let others = |i: usize| candidates[i].keys.len() - scores[i];
+    let best_index = (0..candidates.len())
+        .filter(|&i| scores[i] * 20 >= scores[best_index] * 19 && others(i) * 2 < others(best_index))
+        .min_by_key(|&i| (others(i), std::cmp::Reverse(scores[i])))
+        .unwrap_or(best_index);
+    let ambiguous = ambiguity(&candidates, &scores, best_index, &exported);
+    let best = candidates.swap_remove(best_index);
     // Untagged documents: Chinese or English by a sample.
     let untagged: Vec<String> = best.rules.iter().filter(|r| r.1.is_none()).flat_map(|r| r.2.clone()).collect();
     let base = if mostly_chinese(repo, &untagged) { "zh-CN" } else { "en-US" };
@@ -377,11 +457,21 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
                 })
             })
         });
-    let patterns: Vec<String> = source_dir.iter().map(|d| join(d, "{component}/**")).collect();
-    let sources = source_dir.as_ref().map_or(0, |d| {
-        let prefix = if d.is_empty() { String::new() } else { format!("{d}/") };
-        files.iter().filter(|f| f.rel.strip_prefix(&prefix).is_some_and(|r| r.contains('/'))).count()
-    });
+    // With an API, the folders holding the exported components' folders (a component spread over two packages
+    // gives two).
+    let api_dirs = api.as_ref().map(export_parents).unwrap_or_default();
+    let source_dir = api_dirs.first().cloned().or(source_dir);
+    let source_dirs: Vec<String> = if api_dirs.is_empty() { source_dir.iter().cloned().collect() } else { api_dirs };
+    let patterns: Vec<String> = source_dirs.iter().map(|d| join(d, "{component}/**")).collect();
+    let sources = files
+        .iter()
+        .filter(|f| {
+            source_dirs.iter().any(|d| {
+                let prefix = if d.is_empty() { String::new() } else { format!("{d}/") };
+                f.rel.strip_prefix(&prefix).is_some_and(|r| r.contains('/'))
+            })
+        })
+        .count();
 
     // Changelog: the documented folder, else the root's, else the sources' package's.
     let mut changelog: Vec<ChangelogRule> = Vec::new();
@@ -437,6 +527,33 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
                 break;
             }
         }
+        // Still none: a `changelog[.<lang>].md` page anywhere in the design-system package (Vant's
+        // `packages/vant/docs/markdown/changelog.en-US.md`), the shallowest, outside component folders.
+        if changelog.is_empty()
+            && let Some(pkg) = &api
+        {
+            let prefix = if pkg.package.dir.is_empty() { String::new() } else { format!("{}/", pkg.package.dir) };
+            let mut found: Vec<(usize, String, Option<String>)> = Vec::new();
+            for f in files.iter().filter(|f| !is_hidden(&f.rel) && f.rel.starts_with(&prefix)) {
+                let file = f.rel.rsplit('/').next().unwrap_or("");
+                let Some((rest, "md" | "mdx")) = ext_of(file) else { continue };
+                let (stem, tag) = rest.split_once(['.', '-']).map_or((rest, None), |(s, t)| (s, Some(t)));
+                if !stem.eq_ignore_ascii_case("changelog") || f.rel.split('/').any(|p| exported.contains(&component_key(p))) {
+                    continue;
+                }
+                let tag = match tag.map(lang_tag) {
+                    None => None,
+                    Some(Some(t)) => Some(t),
+                    Some(None) => continue,
+                };
+                found.push((f.rel.matches('/').count(), f.rel.clone(), tag));
+            }
+            if let Some(depth) = found.iter().map(|f| f.0).min() {
+                for (_, path, tag) in found.into_iter().filter(|f| f.0 == depth) {
+                    changelog.push(log_rule(&path, tag));
+                }
+            }
+        }
         // The untagged one first, as documents.
         changelog.sort_by_key(|r| r.path.len());
     }
@@ -474,8 +591,97 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
         sources: SourceRule { patterns, beside_docs: best.beside_docs, not_components: vec![] },
         ..Config::default()
     };
+    // Identity from the design-system package: never a private one (a workspace root), its scope kept
+    // (`@chakra-ui/react` → `chakra-ui-react`); an unscoped root package is the default name anyway.
+    let name = name.or_else(|| {
+        let a = api.as_ref().filter(|a| a.imports >= 10 || !a.components.is_empty())?;
+        let p = &a.package;
+        (!p.private && (p.name.starts_with('@') || !p.dir.is_empty())).then(|| super::api::system_name(&p.name))
+    });
+    if let Some(a) = api.as_ref().filter(|a| a.imports >= 10 || !a.components.is_empty()) {
+        config.system.package = Some(a.package.name.clone());
+    }
     config.system.name = name;
-    Some(Detection { layout, config, documents, components: best.keys.len(), sources, changelogs, notes })
+    let coverage = api.as_ref().and_then(|a| super::matching::coverage(files, &config.docs, a));
+    let components = match &coverage {
+        Some(c) => c.documented.len(),
+        None => best.keys.len(),
+    };
+    Some(Detection { layout, config, documents, components, sources, changelogs, notes, api, coverage, ambiguous })
+}
+
+/// How many exported components a candidate documents (all its components when the API lists none).
+fn score(c: &Candidate, exported: &BTreeSet<String>) -> usize {
+    if exported.is_empty() {
+        return c.keys.len();
+    }
+    c.keys.iter().filter(|k| super::matching::exported_key(k, exported).is_some()).count()
+}
+
+/// Why the best candidate cannot be chosen silently (issue 24 item 3): it documents under half of the exported
+/// components, or another candidate documenting other components comes within 10 % of it. The message lists the
+/// candidates with their counts and the `[[docs]]` lines that choose each.
+fn ambiguity(candidates: &[Candidate], scores: &[usize], best: usize, exported: &BTreeSet<String>) -> Option<String> {
+    if exported.is_empty() {
+        return None;
+    }
+    let documented = |i: usize| -> BTreeSet<String> {
+        candidates[i].keys.iter().filter_map(|k| super::matching::exported_key(k, exported)).collect()
+    };
+    let mine = documented(best);
+    let rivals: Vec<usize> = (0..candidates.len())
+        .filter(|&i| i != best && scores[i] * 10 >= scores[best] * 9 && scores[i] > 0)
+        // A rule that documents the same components (a wider pattern over the same pages) is no rival.
+        .filter(|&i| {
+            let theirs = documented(i);
+            !(theirs.is_subset(&mine) || mine.is_subset(&theirs))
+        })
+        .collect();
+    let under_half = scores[best] * 2 < exported.len();
+    if !under_half && rivals.is_empty() {
+        return None;
+    }
+    let mut out = vec![if under_half {
+        format!(
+            "the best document layout documents only {} of the {} exported components (under half)",
+            scores[best],
+            exported.len()
+        )
+    } else {
+        "two document layouts document different components within 10 % of each other".to_string()
+    }];
+    for i in std::iter::once(best).chain(rivals) {
+        let c = &candidates[i];
+        out.push(format!("  {}: {} of {} exported components", c.layout, scores[i], exported.len()));
+        for (pattern, tag, _) in &c.rules {
+            out.push(format!(
+                "    [[docs]] pattern = \"{pattern}\" lang = \"{}\"",
+                tag.as_deref().unwrap_or("en-US")
+            ));
+        }
+    }
+    out.push(format!(
+        "  choose one: write these lines into {} (build --print-config prints a starting point)",
+        crate::config::CONFIG_FILE
+    ));
+    Some(out.join("\n"))
+}
+
+/// The folders holding the exported components' folders, most components first (`components`,
+/// `packages/react/src/components`; a logic package's `packages/foundation` too); only folders holding at least
+/// two of them, or a tenth.
+fn export_parents(api: &super::api::Api) -> Vec<String> {
+    let mut parents: BTreeMap<String, usize> = BTreeMap::new();
+    for e in &api.components {
+        for d in &e.dirs {
+            let parent = d.rsplit_once('/').map_or("", |(p, _)| p);
+            *parents.entry(parent.to_string()).or_default() += 1;
+        }
+    }
+    let min = (api.components.len() / 10).max(2);
+    let mut out: Vec<(String, usize)> = parents.into_iter().filter(|(_, n)| *n >= min).collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    out.into_iter().map(|(d, _)| d).collect()
 }
 
 /// A monorepo whose component folders are packages (`packages/button/package.json`, trial item 13): the system

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::cache::{self, Cache};
 use super::layout::{ComponentPlan, Layout, SHARED};
-use super::source::{SourceLang, analyze};
+use super::source::{SourceLang, analyze_file};
 use super::tokens::TokenCounter;
 use super::walk::WalkedFile;
 use super::{Diagnostic, Stage, changelog, examples, markdown, resolve_version};
@@ -22,6 +22,7 @@ use crate::config::{CONFIG_FILE, Config, check_name, package_json};
 use crate::line_index::line_count;
 use crate::model::*;
 use crate::search::index::{self as search_index, DocSource, PackedUnits, UnitDraft};
+use crate::version;
 use crate::view::{card, placeholder_view_layout, props_text};
 
 /// Stage 4's input: everything compiled, before it is written (the manifest without its bundle list, and the
@@ -233,7 +234,7 @@ impl Keys {
         let hashes = inputs
             .par_iter()
             .map(|f| {
-                let read = || std::fs::read(&f.abs).ok().map(|b| xxhash_rust::xxh3::xxh3_64(&b));
+                let read = || cache::hash_file(&f.abs);
                 (f.rel.clone(), cache.hash_of(&f.rel).unwrap_or_else(read))
             })
             .collect();
@@ -578,9 +579,9 @@ impl Stage3<'_> {
             }))
             .collect::<Vec<CompiledFile>>();
         for file in owned {
-            let CompiledFile { meta, frames, maps: mut file_maps, units, .. } = file;
+            let CompiledFile { meta, frames, maps: file_maps, units, .. } = file;
             component.frames.extend(frames);
-            maps.append(&mut file_maps);
+            maps.extend(file_maps);
             component.owned.push(OwnedFile { meta, units });
         }
         component.owned.sort_by(|a, b| a.meta.path.cmp(&b.meta.path));
@@ -866,7 +867,7 @@ fn assemble(
     // The newest release by SemVer (a prerelease below its release), else the first heading of the file.
     let releases = || changelog_meta.iter().flat_map(|c| c.langs.iter().flat_map(|l| l.releases.iter()));
     let newest = releases()
-        .filter_map(|r| Some((semver::Version::parse(r.version.trim_start_matches('v')).ok()?, r)))
+        .filter_map(|r| Some((version::parse(&r.version)?, r)))
         .max_by(|a, b| a.0.cmp(&b.0))
         .map(|(_, r)| r)
         .or_else(|| changelog_meta.as_ref().and_then(|c| c.langs.iter().find_map(|l| l.releases.first())))
@@ -1115,7 +1116,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
     if let Some(lang) = SourceLang::from_path(Path::new(&f.rel)) {
         meta.kind = FileKind::Source;
         props = super::props::from_typescript(lang, &f.rel, &text);
-        match analyze(lang, &text, ctx.config.thresholds.skeleton_min_lines as usize) {
+        match analyze_file(&f.rel, lang, &text, ctx.config.thresholds.skeleton_min_lines as usize) {
             Ok(a) => {
                 if a.parse_errors > 0 {
                     let at = a.first_error_line.map_or(String::new(), |l| format!(" (first at line {l})"));
@@ -1125,6 +1126,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                         format!("{} syntax errors{at}; skeleton and function index are partial", a.parse_errors),
                     ));
                 }
+                report_vue_and_depth(ctx, &f.rel, &a);
                 if !a.jsx_ampersand_lines.is_empty() {
                     let lines = a.jsx_ampersand_lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
                     ctx.report(Diagnostic::note(
@@ -1176,6 +1178,24 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
     }
     Frame::new(keys::file(&f.rel), text.as_str()).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
     Some(CompiledFile { meta, frames, maps, props, units })
+}
+
+/// Reports what the analysis of `rel` left out: functions nested past the depth cap (a warning), `.vue` script
+/// blocks in a language no grammar reads (a note).
+fn report_vue_and_depth(ctx: &Ctx, rel: &str, a: &super::source::SourceAnalysis) {
+    if a.too_deep > 0 {
+        let message = format!(
+            "{} functions nested more than {} scopes deep are not in the function index (the functions enclosing \
+             them are, with their text)",
+            a.too_deep,
+            super::source::MAX_SCOPE_DEPTH
+        );
+        ctx.report(Diagnostic::new(rel.to_string(), Stage::Source, message));
+    }
+    for lang in &a.unknown_script_langs {
+        let message = format!("`<script lang=\"{lang}\">` is not parsed (no grammar for it): served as text only");
+        ctx.report(Diagnostic::note(rel.to_string(), Stage::Source, message));
+    }
 }
 
 /// The statement that imports component `name` in the document's code blocks: the first `import { … } from '…'`
@@ -1232,7 +1252,7 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
         docs.push(c.meta);
         frames.extend(c.frames);
         units.extend(c.units);
-        maps.append(&mut c.maps);
+        maps.extend(std::mem::take(&mut c.maps));
         props.append(&mut c.props);
         deps.append(&mut c.deps);
     }
@@ -1759,7 +1779,7 @@ pub fn published(out: &Path, set: &CompiledSet) -> Option<(Manifest, PathBuf)> {
 
 /// Why the generation `set` would be published as is damaged, when it exists and is ([`BundleSet::damage`]: a
 /// bundle whose size or whole-file checksum is not what its manifest pins, naming the file): writing `set` then
-/// repairs it ([`crate::bundle::writer::publish_generation`] replaces it), and the build says so.
+/// repairs it ([`crate::publish::publish_generation`] replaces it), and the build says so.
 ///
 /// [`BundleSet::damage`]: crate::read::BundleSet::damage
 pub fn published_damage(out: &Path, set: &CompiledSet) -> Option<String> {
@@ -1899,6 +1919,6 @@ pub(crate) fn write_bundle_set_publishing(
         let _ = std::fs::remove_dir_all(&tmp);
         return Ok((manifest, dest));
     }
-    crate::bundle::writer::publish_generation(out, &name, &tmp, manifest.build_id)?;
+    crate::publish::publish_generation(out, &name, &tmp, manifest.build_id)?;
     Ok((manifest, dest))
 }

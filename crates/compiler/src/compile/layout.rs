@@ -63,6 +63,9 @@ pub struct Layout {
     /// when no walked `package.json` is above them. Its `package.json` gives the version (see
     /// [`super::resolve_version`]).
     pub package: Option<String>,
+    /// Documents a `[[docs]]` rule matched that name no exported component (a site's guide, blog or chart pages),
+    /// by language: never components. Empty when the design system's exports are not known.
+    pub guides: Vec<(String, WalkedFile)>,
 }
 
 /// Extensions of Markdown documents (`.md`, `.mdx`).
@@ -164,7 +167,19 @@ pub struct Classified {
 
 /// Sorts `files` into a [`Layout`]. Patterns were validated with the config.
 pub fn classify(files: &[WalkedFile], config: &Config) -> Classified {
+    classify_exported(files, config, None)
+}
+
+/// [`classify`], with the components the design system exports (key → id, from `compile::api`): a document
+/// names the exported component its captured name stands for (`buttons.md` → `button`), and a document naming
+/// none is a guide ([`Layout::guides`]), never a component (issue 24 item 2).
+pub fn classify_exported(
+    files: &[WalkedFile],
+    config: &Config,
+    exported: Option<&BTreeMap<String, String>>,
+) -> Classified {
     let mut layout = Layout::default();
+    let exported_keys: BTreeSet<String> = exported.map(|m| m.keys().cloned().collect()).unwrap_or_default();
     let mut diags = Vec::new();
     let langs: Option<&Vec<String>> = config.system.langs.as_ref();
     let wanted = |lang: &str| langs.is_none_or(|l| l.iter().any(|x| x == lang));
@@ -228,10 +243,22 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> Classified {
         if !wanted(lang) {
             continue;
         }
-        let key = component_key(name);
+        let (key, id) = match exported {
+            Some(ids) if !ids.is_empty() => match super::matching::exported_key(name, &exported_keys) {
+                Some(k) => {
+                    let id = ids.get(&k).cloned().unwrap_or_else(|| kebab_case(name));
+                    (k, id)
+                }
+                None => {
+                    layout.guides.push((lang.to_string(), f.clone()));
+                    continue;
+                }
+            },
+            _ => (component_key(name), kebab_case(name)),
+        };
         let plan = layout.components.entry(key.clone()).or_default();
         if plan.name.is_empty() {
-            plan.name = kebab_case(name);
+            plan.name = id;
         }
         let pair = (key.clone(), lang.to_string());
         if let Some(first) = plan.docs.get(lang) {
@@ -320,6 +347,19 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> Classified {
         }
     }
     diags.extend(unread_markdown(files, &layout, &is_doc, &reported));
+    if !layout.guides.is_empty() {
+        let mut by_folder: BTreeMap<&str, usize> = BTreeMap::new();
+        for (_, f) in &layout.guides {
+            *by_folder.entry(f.rel.rsplit_once('/').map_or(".", |(d, _)| d)).or_default() += 1;
+        }
+        for (dir, n) in by_folder {
+            diags.push(Diagnostic::note(
+                dir,
+                Stage::Layout,
+                format!("{n} guide page(s): a [[docs]] rule matches them but they name no exported component"),
+            ));
+        }
+    }
     // The owning package: the one most components' files sit in.
     let packages: BTreeSet<String> = files
         .iter()

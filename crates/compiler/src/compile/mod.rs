@@ -4,18 +4,23 @@
 //! A bad input file never stops a build: it becomes a [`Diagnostic`] and the build goes on. The build fails only
 //! when nothing usable was found or the output cannot be written.
 
+pub mod api;
 mod cache;
 pub mod changelog;
 pub mod detect;
 mod emit;
 pub mod examples;
 pub mod layout;
+pub mod matching;
 pub mod markdown;
 pub mod props;
 pub mod source;
 pub mod tokens;
+pub mod vue;
+pub mod vue_props;
 pub mod walk;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -23,6 +28,7 @@ pub use emit::write_bundle_set;
 
 use crate::config::Config;
 use crate::model::Manifest;
+use crate::version;
 
 /// The pipeline stage that reported a [`Diagnostic`] (printed, and stored in the build cache, in lower case).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
@@ -214,6 +220,21 @@ pub fn build_denying_warnings(
     cache: Option<&Path>,
     deny_warnings: bool,
 ) -> anyhow::Result<BuildReport> {
+    build_attempt(opts, cache, deny_warnings, 0)
+}
+
+/// Builds made again when walked files change during a cached build (see [`changed_since`]) before it gives up
+/// and says so.
+const CHANGED_RETRIES: u32 = 2;
+
+/// One attempt of [`build_denying_warnings`]; `attempt` counts the builds made again because files changed under
+/// the previous one.
+fn build_attempt(
+    opts: &BuildOptions,
+    cache: Option<&Path>,
+    deny_warnings: bool,
+    attempt: u32,
+) -> anyhow::Result<BuildReport> {
     let start = Instant::now();
     let _ = STARTED.set(start);
     let repo = &opts.repo;
@@ -225,7 +246,7 @@ pub fn build_denying_warnings(
     timing("walk");
     // An unchanged tree: the set record says which set these inputs made, and it is still the one published.
     let set = cache.map(|dir| {
-        let hashes = cache::hash_files(&files);
+        let hashes = cache::hash_files(&files, opts.config.walk.max_file_bytes);
         (dir, cache::set_key(&opts.config.to_toml(), &files, &hashes), hashes)
     });
     if let Some((dir, key, _)) = &set
@@ -235,7 +256,18 @@ pub fn build_denying_warnings(
     }
     timing("set key");
     let walk_diagnostics = diagnostics.len();
-    let layout::Classified { layout, diagnostics: layout_diags } = layout::classify(&files, &opts.config);
+    // With `[system] package` (detection writes it), the package's exports name the components.
+    let exported: Option<std::collections::BTreeMap<String, String>> = opts
+        .config
+        .system
+        .package
+        .as_deref()
+        .and_then(|p| api::read(repo, &files, Some(p)))
+        .filter(|a| !a.components.is_empty())
+        .map(|a| a.components.iter().map(|e| (crate::model::component_key(&e.id), e.id.clone())).collect());
+    let layout::Classified { mut layout, diagnostics: layout_diags } =
+        layout::classify_exported(&files, &opts.config, exported.as_ref());
+    published_package(repo, &files, &opts.config, &mut layout);
     diagnostics.extend(layout_diags);
     if layout.components.is_empty() {
         anyhow::bail!(
@@ -245,9 +277,9 @@ pub fn build_denying_warnings(
             detect::inventory(&files)
         );
     }
-    let (set, unit_cache) = match set {
-        Some((dir, key, hashes)) => (Some((dir, key)), Some(cache::Cache::open(dir, hashes))),
-        None => (None, None),
+    let (set, unit_cache, hashed) = match set {
+        Some((dir, key, hashes)) => (Some((dir, key)), Some(cache::Cache::open(dir, hashes.clone())), hashes),
+        None => (None, None, BTreeMap::new()),
     };
     let inputs = emit::Inputs {
         repo,
@@ -274,7 +306,32 @@ pub fn build_denying_warnings(
     };
     let published = publish || unchanged;
     timing("written");
-    if let (Some((cache_dir, key)), Some(finished)) = (set, finished) {
+    // A file saved while this build ran may have been compiled from other bytes than those its keys hashed: the
+    // set record and the units would then pin a set the files no longer make ("nothing changed" ever after). So
+    // the walked files are hashed again; on a change the cache is emptied (its entries may pair a key with other
+    // bytes) and the build is made again, from the files as they are now.
+    let changed = match &set {
+        Some(_) => changed_since(&files, &hashed, opts.config.walk.max_file_bytes),
+        None => Vec::new(),
+    };
+    if !changed.is_empty() {
+        if let Some((cache_dir, _)) = set {
+            cache::purge(cache_dir);
+        }
+        if attempt < CHANGED_RETRIES {
+            return build_attempt(opts, cache, deny_warnings, attempt + 1);
+        }
+        diagnostics.push(Diagnostic::new(
+            changed.join(", "),
+            Stage::Cache,
+            format!(
+                "changed during the build, {} times in a row: the set published may mix the files' versions and \
+                 nothing was kept in the cache, so the next build compiles them again",
+                attempt + 1
+            ),
+        ));
+    }
+    if let (Some((cache_dir, key)), Some(finished)) = (set.filter(|_| changed.is_empty()), finished) {
         // Recorded before the cache's own notes join: a rebuild that finds the record reuses every unit, cleanly.
         let record = cache::SetRecord {
             name: format!("{}@{}", manifest.system, manifest.version),
@@ -312,6 +369,27 @@ pub fn build_denying_warnings(
         repaired,
         published,
     })
+}
+
+/// The walked files whose content key ([`cache::hash_files`]) is not `before`'s any more, sorted.
+fn changed_since(files: &[walk::WalkedFile], before: &BTreeMap<String, Option<u64>>, max_bytes: u64) -> Vec<String> {
+    let now = cache::hash_files(files, max_bytes);
+    now.into_iter().filter(|(rel, h)| before.get(rel) != Some(h)).map(|(rel, _)| rel).collect()
+}
+
+/// When the sources sit in a private package (or one without a version) behind the published design-system package
+/// (`[system] package`), the published one owns the version (issue 24 item 4: never 0.0.0 while a published
+/// package has a version).
+fn published_package(repo: &Path, files: &[walk::WalkedFile], config: &Config, layout: &mut layout::Layout) {
+    let Some(wanted) = config.system.package.as_deref() else { return };
+    let owner = layout.package.as_deref().unwrap_or("");
+    if crate::config::package_version(&repo.join(owner)).is_some_and(|(_, private)| !private) {
+        return;
+    }
+    let published = api::packages(repo, files).into_iter().find(|p| p.name == wanted && !p.private && p.version.is_some());
+    if let Some(p) = published {
+        layout.package = Some(p.dir);
+    }
 }
 
 /// The report of a build whose inputs are those of the set recorded in the cache `dir` under `key`, when that set
@@ -382,11 +460,8 @@ pub fn resolve_version(
         Some((v, false)) => Some(v),
         None => None,
     };
-    let same = |a: &str, b: &str| match (
-        semver::Version::parse(a.trim_start_matches('v')),
-        semver::Version::parse(b.trim_start_matches('v')),
-    ) {
-        (Ok(x), Ok(y)) => x == y,
+    let same = |a: &str, b: &str| match (version::parse(a), version::parse(b)) {
+        (Some(x), Some(y)) => x == y,
         _ => a == b,
     };
     match (from_package, newest_release) {
@@ -410,7 +485,5 @@ pub fn resolve_version(
     }
 }
 
-/// Whether `version` is a SemVer prerelease (`5.42.4-alpha.0`).
-pub fn is_prerelease(version: &str) -> bool {
-    semver::Version::parse(version.trim_start_matches('v')).is_ok_and(|v| !v.pre.is_empty())
-}
+/// Whether `version` is a SemVer prerelease (`5.42.4-alpha.0`), read leniently ([`version::parse`]).
+pub use crate::version::is_prerelease;

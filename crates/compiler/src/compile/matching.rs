@@ -1,0 +1,127 @@
+//! Documents matched to the exported components (issue 24 items 2 and 3): how many of the components the design
+//! system exports a set of `[[docs]]` rules documents, per language, which have no document, and how many
+//! matched pages name no exported component (guides). Printed by `build` for detected and configured layouts.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::api::Api;
+use super::walk::WalkedFile;
+use crate::config::{DocRule, Pattern, sibling_patterns};
+use crate::model::component_key;
+
+/// What a set of document rules covers of the exported components.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Coverage {
+    /// Exported components (display names), sorted by id.
+    pub exported: Vec<String>,
+    /// Exported components with a document in any language (keys).
+    pub documented: BTreeSet<String>,
+    /// Documented exported components per language.
+    pub by_lang: BTreeMap<String, usize>,
+    /// Exported components with no document (display names).
+    pub missing: Vec<String>,
+    /// Pages the rules match whose name is no exported component.
+    pub guides: Vec<String>,
+}
+
+impl Coverage {
+    /// One line for a person: `69 of 71 exported components documented (en-US 69, zh-CN 69); 2 without a
+    /// document: ConfigProvider, Trigger; 14 guide pages`.
+    pub fn line(&self) -> String {
+        let langs: Vec<String> = self.by_lang.iter().map(|(l, n)| format!("{l} {n}")).collect();
+        let mut out = format!(
+            "{} of {} exported components documented ({})",
+            self.documented.len(),
+            self.exported.len(),
+            if langs.is_empty() { "none".to_string() } else { langs.join(", ") }
+        );
+        if !self.missing.is_empty() {
+            const SHOWN: usize = 12;
+            let more = self.missing.len().saturating_sub(SHOWN);
+            let mut names = self.missing.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+            if more > 0 {
+                names.push_str(&format!(" and {more} more"));
+            }
+            out.push_str(&format!("; {} without a document: {names}", self.missing.len()));
+        }
+        out.push_str(&format!("; {} guide page{}", self.guides.len(), if self.guides.len() == 1 { "" } else { "s" }));
+        out
+    }
+}
+
+/// Singular of an English plural file name (`buttons` → `button`, `checkboxes` → `checkbox`, `menus` → `menu`),
+/// so that a document named in the plural matches its component.
+pub fn singular(key: &str) -> Option<&str> {
+    if let Some(s) = key.strip_suffix("es").filter(|s| s.ends_with(['x', 's']) || s.ends_with("ch")) {
+        return Some(s);
+    }
+    key.strip_suffix('s').filter(|s| !s.ends_with('s') && !s.is_empty())
+}
+
+/// The exported component a captured document name stands for: the same key, else its singular.
+pub fn exported_key(name: &str, keys: &BTreeSet<String>) -> Option<String> {
+    let key = component_key(name);
+    if keys.contains(&key) {
+        return Some(key);
+    }
+    singular(&key).filter(|s| keys.contains(*s)).map(str::to_string)
+}
+
+/// The coverage of `docs` over the components `api` exports; `None` when the API lists none (no readable entry).
+pub fn coverage(files: &[WalkedFile], docs: &[DocRule], api: &Api) -> Option<Coverage> {
+    if api.components.is_empty() {
+        return None;
+    }
+    let keys: BTreeSet<String> = api.components.iter().map(|e| component_key(&e.id)).collect();
+    let mut rules: Vec<(Pattern, &str)> = Vec::new();
+    for d in docs {
+        for p in std::iter::once(d.pattern.clone()).chain(sibling_patterns(&d.pattern)) {
+            if let Ok(p) = Pattern::parse(&p) {
+                rules.push((p, d.lang.as_str()));
+            }
+        }
+    }
+    let mut per_lang: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut guides = Vec::new();
+    for f in files {
+        let Some((name, lang)) = rules.iter().find_map(|(p, l)| Some((p.capture(&f.rel)?, *l))) else { continue };
+        if name.contains('.') {
+            continue;
+        }
+        match exported_key(name, &keys) {
+            Some(k) => {
+                per_lang.entry(lang.to_string()).or_default().insert(k);
+            }
+            None => guides.push(f.rel.clone()),
+        }
+    }
+    let documented: BTreeSet<String> = per_lang.values().flatten().cloned().collect();
+    let missing = api
+        .components
+        .iter()
+        .filter(|e| !documented.contains(&component_key(&e.id)))
+        .map(|e| e.name.clone())
+        .collect();
+    Some(Coverage {
+        exported: api.components.iter().map(|e| e.name.clone()).collect(),
+        by_lang: per_lang.iter().map(|(l, k)| (l.clone(), k.len())).collect(),
+        documented,
+        missing,
+        guides,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plural_file_names_match_their_component() {
+        let keys: BTreeSet<String> = ["button", "checkbox", "menu", "progress"].map(String::from).into();
+        assert_eq!(exported_key("buttons", &keys).as_deref(), Some("button"));
+        assert_eq!(exported_key("Checkboxes", &keys).as_deref(), Some("checkbox"));
+        assert_eq!(exported_key("menus", &keys).as_deref(), Some("menu"));
+        assert_eq!(exported_key("progress", &keys).as_deref(), Some("progress"));
+        assert_eq!(exported_key("colors", &keys), None);
+    }
+}

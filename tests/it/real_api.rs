@@ -1,0 +1,172 @@
+//! Issue 24: components come from the design system's own API. On the real Arco, Chakra and Vant inputs, with no
+//! configuration and no preset: the exported components, the documents matched to them, guides apart, coverage,
+//! identity. Small repositories written here pin each rule (README per folder, guide-heavy site, private sources
+//! behind a published package, a plural file name, an ambiguous repository). The detection report of every real
+//! input is an insta snapshot, so a change to detection shows its effect on all six.
+
+use crate::common;
+
+use std::path::Path;
+
+use mydesign_docs::compile::{BuildOptions, BuildReport, build, detect, walk};
+use mydesign_docs::config::{Config, WalkConfig};
+use mydesign_docs::read::BundleSet;
+
+fn write(root: &Path, files: &[(&str, &str)]) {
+    for (rel, text) in files {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+}
+
+fn detected(repo: &Path) -> detect::Detection {
+    let files = walk::walk(repo, &WalkConfig::default()).unwrap().files;
+    detect::detect(repo, &files).expect("a layout is detected")
+}
+
+fn build_with(repo: &Path, config: Config) -> BuildReport {
+    let out = tempfile::tempdir().unwrap().keep();
+    build(&BuildOptions { repo: repo.into(), out, config, progress: false }).unwrap()
+}
+
+fn documented(report: &BuildReport, lang: &str) -> usize {
+    report.manifest.components.iter().filter(|c| c.docs.iter().any(|d| d.lang == lang)).count()
+}
+
+#[test]
+fn arco_components_are_its_exports_documented_by_their_readmes() {
+    let Some(real) = common::real_corpus() else { return eprintln!("skipped: the real corpus is absent") };
+    let repo = real.join("arco-design");
+    let d = detected(&repo);
+    assert!(d.ambiguous.is_none(), "{:?}", d.ambiguous);
+    let patterns: Vec<&str> = d.config.docs.iter().map(|r| r.pattern.as_str()).collect();
+    assert_eq!(patterns, ["components/{component}/README.en-US.md", "components/{component}/README.zh-CN.md"]);
+    let coverage = d.coverage.clone().unwrap();
+    assert_eq!((coverage.documented.len(), coverage.exported.len()), (69, 71));
+    assert_eq!(coverage.by_lang.values().copied().collect::<Vec<_>>(), [69, 69]);
+    assert_eq!(d.config.system.name.as_deref(), Some("arco-design-web-react"));
+    let report = build_with(&repo, d.config.clone());
+    assert_eq!(report.manifest.version, "2.66.15");
+    assert_eq!((documented(&report, "en-US"), documented(&report, "zh-CN")), (69, 69));
+    // No `__demo__` or `site/` page is a component: every component is an export.
+    assert_eq!(report.manifest.components.len(), 71);
+    let set = BundleSet::open(&report.dir).unwrap();
+    let meta = set.component_meta("date-picker").unwrap().1;
+    assert_eq!(meta.docs[0].path, "components/DatePicker/README.en-US.md");
+}
+
+#[test]
+fn chakra_components_are_the_component_pages_of_its_exports_and_tooltip_is_the_component() {
+    let Some(real) = common::real_corpus() else { return eprintln!("skipped: the real corpus is absent") };
+    let repo = real.join("chakra-ui");
+    let d = detected(&repo);
+    assert!(d.ambiguous.is_none(), "{:?}", d.ambiguous);
+    let patterns: Vec<&str> = d.config.docs.iter().map(|r| r.pattern.as_str()).collect();
+    assert_eq!(patterns, ["apps/www/content/docs/components/{component}.mdx"]);
+    // Never the private root's name.
+    assert_eq!(d.config.system.name.as_deref(), Some("chakra-ui-react"));
+    let coverage = d.coverage.clone().unwrap();
+    assert_eq!((coverage.documented.len(), coverage.exported.len()), (98, 117));
+    let report = build_with(&repo, d.config.clone());
+    assert_eq!(report.manifest.version, "3.36.1");
+    assert_eq!(report.manifest.system, "chakra-ui-react");
+    assert_eq!(documented(&report, "en-US"), 98);
+    let set = BundleSet::open(&report.dir).unwrap();
+    let meta = set.component_meta("tooltip").unwrap().1;
+    assert_eq!(meta.docs[0].path, "apps/www/content/docs/components/tooltip.mdx");
+    // The component pages that name no export are guides, not components.
+    assert!(set.component_meta("bar-chart").is_err());
+    assert!(report.diagnostics.iter().any(|x| x.is_note() && x.message.contains("guide page(s)")));
+}
+
+#[test]
+fn vant_components_are_its_readme_folders_in_both_languages() {
+    let Some(real) = common::real_corpus() else { return eprintln!("skipped: the real corpus is absent") };
+    let repo = real.join("vant");
+    let d = detected(&repo);
+    let patterns: Vec<&str> = d.config.docs.iter().map(|r| r.pattern.as_str()).collect();
+    assert_eq!(patterns, ["packages/vant/src/{component}/README.md", "packages/vant/src/{component}/README.zh-CN.md"]);
+    let logs: Vec<&str> = d.config.changelog.iter().map(|r| r.path.as_str()).collect();
+    assert_eq!(
+        logs,
+        ["packages/vant/docs/markdown/changelog.en-US.md", "packages/vant/docs/markdown/changelog.zh-CN.md"]
+    );
+    let report = build_with(&repo, d.config.clone());
+    assert_eq!(report.manifest.version, "4.10.0");
+    assert_eq!(report.manifest.system, "vant");
+    assert_eq!((documented(&report, "en-US"), documented(&report, "zh-CN")), (86, 82));
+}
+
+#[test]
+fn the_detection_report_of_every_real_input() {
+    let Some(real) = common::real_corpus() else { return eprintln!("skipped: the real corpus is absent") };
+    for name in ["arco-design", "chakra-ui", "vant", "semi", "blueprint", "antd-mobile"] {
+        let d = detected(&real.join(name));
+        insta::assert_snapshot!(format!("real_{}", name.replace('-', "_")), d.report());
+    }
+}
+
+const TSX: &str = "import React from 'react';\nexport interface XProps { size?: string }\nconst X = (p: XProps) => null;\nexport default X;\n";
+
+/// A published package whose entry re-exports a private sources package, a site with more guide pages than
+/// components, and a plural document name.
+#[test]
+fn guides_are_apart_plural_names_match_and_the_published_package_names_the_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files: Vec<(String, String)> = vec![
+        ("package.json".into(), r#"{"name":"acme-root","private":true,"version":"0.0.1"}"#.into()),
+        ("packages/ui/package.json".into(), r#"{"name":"@acme/ui","version":"4.2.0","module":"es/index.js"}"#.into()),
+        ("packages/ui/src/index.ts".into(), "export * from '@acme/components';\n".into()),
+        ("packages/components/package.json".into(), r#"{"name":"@acme/components","private":true}"#.into()),
+    ];
+    let names = ["Button", "Card", "DatePicker"];
+    let mut index = String::new();
+    for n in names {
+        index.push_str(&format!("export {{ default as {n} }} from './{n}';\n"));
+        files.push((format!("packages/components/src/{n}/index.tsx"), TSX.into()));
+    }
+    files.push(("packages/components/src/index.ts".into(), index));
+    let import = "```tsx\nimport { Button } from '@acme/ui';\n```\n";
+    for page in ["buttons", "card", "date-picker"] {
+        files.push((format!("site/docs/{page}.md"), format!("# {page}\n\nWhat it is.\n\n{import}")));
+    }
+    for page in ["introduction", "theming", "colors", "migration", "faq"] {
+        files.push((format!("site/docs/{page}.md"), format!("# {page}\n\nA guide.\n\n{import}")));
+    }
+    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    write(dir.path(), &files);
+    let d = detected(dir.path());
+    assert!(d.ambiguous.is_none(), "{:?}", d.ambiguous);
+    assert_eq!(d.config.system.name.as_deref(), Some("acme-ui"));
+    assert_eq!(d.coverage.as_ref().unwrap().line(), "3 of 3 exported components documented (en-US 3); 5 guide pages");
+    let report = build_with(dir.path(), d.config.clone());
+    let keys: Vec<&str> = report.manifest.components.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(keys, ["button", "card", "date-picker"]);
+    // The sources sit in the private package: the published one's version.
+    assert_eq!((report.manifest.system.as_str(), report.manifest.version.as_str()), ("acme-ui", "4.2.0"));
+}
+
+/// Two document folders documenting different halves of the exports: nothing is picked silently.
+#[test]
+fn an_ambiguous_repository_lists_its_candidates() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = ["Alert", "Badge", "Card", "Dialog", "Empty", "Form", "Grid", "Input", "List", "Menu"];
+    let mut files: Vec<(String, String)> =
+        vec![("package.json".into(), r#"{"name":"@x/ui","version":"1.0.0","main":"lib/index.js"}"#.into())];
+    let mut index = String::new();
+    for (i, n) in names.iter().enumerate() {
+        index.push_str(&format!("export {{ default as {n} }} from './{n}';\n"));
+        files.push((format!("src/{n}/index.tsx"), TSX.into()));
+        let page = if i < 5 { format!("docs/a/{n}/index.md") } else { format!("guides/b/{n}/README.md") };
+        files.push((page, format!("# {n}\n\nText.\n")));
+    }
+    files.push(("src/index.ts".into(), index));
+    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    write(dir.path(), &files);
+    let d = detected(dir.path());
+    let why = d.ambiguous.expect("ambiguous");
+    assert!(why.contains("5 of 10 exported components"), "{why}");
+    assert!(why.contains("[[docs]] pattern = \"docs/a/{component}/index.md\""), "{why}");
+    assert!(why.contains("[[docs]] pattern = \"guides/b/{component}/README.md\""), "{why}");
+}
