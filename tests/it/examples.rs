@@ -196,34 +196,3 @@ fn walkdir_count(dir: &Path) -> usize {
     }
     n
 }
-
-const STORIES: &str = "import { Button } from \"../src\"\n\nexport default { title: \"Components / Button\" }\n\n\
-                       const label = \"Go\"\n\nexport const Basic = () => <Button>{label}</Button>\n\n\
-                       export { ButtonBasic as Shown } from \"compositions/examples/button-basic\"\n";
-
-#[test]
-fn stories_are_examples_of_the_component_their_default_export_names() {
-    let dir = tempfile::tempdir().unwrap();
-    let r = dir.path();
-    write(r, "package.json", r#"{"name": "chak", "version": "1.0.0"}"#);
-    write(r, "site/docs/button.mdx", "# Button\n\n<ExampleTabs name=\"button-basic\" />\n");
-    write(r, "apps/comp/src/examples/button-basic.tsx", TSX);
-    write(r, "packages/react/__stories__/buttons.stories.tsx", STORIES);
-    write(r, "src/button/button.tsx", "export const Button = () => null;\n");
-    let (_out, _report, set) = build_with(r, config(&[("site/docs/{component}.mdx", "en-US")], "src/{component}/**"));
-    let text = doc_text(&set, "button", "en-US");
-    assert!(text.contains("## Stories\n\n2 stories in packages/react/__stories__/buttons.stories.tsx.\n"), "{text}");
-    assert!(text.contains("### Shown\n\nThe example apps/comp/src/examples/button-basic.tsx above.\n"), "{text}");
-    let story = set.code_block("button", 2, None, Paging::unlimited()).unwrap();
-    assert_eq!(story.count, 2);
-    assert_eq!(
-        story.text,
-        "```tsx\nimport { Button } from \"../src\"\n\nconst label = \"Go\"\n\n\
-         export const Basic = () => <Button>{label}</Button>\n```"
-    );
-    let meta = story.block.demo.as_ref().unwrap();
-    assert_eq!(
-        (meta.path.as_str(), meta.title.as_deref()),
-        ("packages/react/__stories__/buttons.stories.tsx", Some("Basic"))
-    );
-}

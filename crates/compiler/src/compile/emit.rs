@@ -717,7 +717,7 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
         ProgressStyle::with_template("{spinner} compiling {pos}/{len} {wide_bar} {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let example_repo = examples::Repo::new(repo, walked, &config.examples, &config.walk);
+    let example_repo = examples::Repo::new(repo, walked, &config.examples, config.walk.max_file_bytes);
     let ctx = Ctx {
         config,
         examples: &example_repo,
@@ -1417,7 +1417,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     };
     let syntax = markdown::Syntax::of_path(&f.rel);
     let mut deps = Vec::new();
-    let (text, examples) = match examples::expand(ctx.examples, key, &f.rel, &text, lang, syntax) {
+    let (text, examples) = match examples::expand(ctx.examples, &f.rel, &text, lang, syntax) {
         Some(e) => {
             for p in e.problems {
                 ctx.report(Diagnostic::new(format!("{}:{}", f.rel, p.line), Stage::Markdown, p.message));

@@ -10,17 +10,15 @@
 
 pub mod demo_md;
 pub mod rules;
-pub mod stories;
 mod syntax;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::sync::OnceLock;
 
 use super::cache::{self, Dependency};
 use super::markdown;
 use super::walk::WalkedFile;
-use crate::config::{ExampleRule, WalkConfig};
+use crate::config::ExampleRule;
 use crate::model::DemoMeta;
 
 /// The repository as example references see it: the walked files (a reference never leads outside them) and the
@@ -30,10 +28,6 @@ pub struct Repo<'a> {
     files: HashMap<&'a str, &'a WalkedFile>,
     rules: Vec<rules::Compiled>,
     max_bytes: u64,
-    walk: WalkConfig,
-    /// The story files by component key, read on first use (a walk of their own: the build's walk leaves out
-    /// `*.stories.*`, which are no sources).
-    stories: OnceLock<HashMap<String, Vec<(WalkedFile, stories::StoryFile)>>>,
 }
 
 /// One example expanded into a document.
@@ -72,33 +66,13 @@ pub struct Expanded {
 
 impl<'a> Repo<'a> {
     /// The walked files of the repository at `root`, with the configured rules before the built-in ones.
-    pub fn new(root: &'a Path, walked: &'a [WalkedFile], configured: &[ExampleRule], walk: &WalkConfig) -> Repo<'a> {
+    pub fn new(root: &'a Path, walked: &'a [WalkedFile], configured: &[ExampleRule], max_bytes: u64) -> Repo<'a> {
         Repo {
             root,
             files: walked.iter().map(|f| (f.rel.as_str(), f)).collect(),
             rules: rules::compile(configured),
-            max_bytes: walk.max_file_bytes,
-            walk: walk.clone(),
-            stories: OnceLock::new(),
+            max_bytes,
         }
-    }
-
-    /// The story files of the component `key` (any spelling), with what they hold.
-    fn stories_of(&self, key: &str) -> &[(WalkedFile, stories::StoryFile)] {
-        let all = self.stories.get_or_init(|| {
-            let mut walk = self.walk.clone();
-            walk.exclude_files.retain(|g| !g.contains("stories") && !g.contains("story"));
-            let Ok(walked) = super::walk::walk(self.root, &walk) else { return HashMap::new() };
-            let mut by: HashMap<String, Vec<(WalkedFile, stories::StoryFile)>> = HashMap::new();
-            for f in walked.files.into_iter().filter(|f| stories::is_story_file(&f.rel)) {
-                let Ok(text) = self.read(&f) else { continue };
-                if let Some(file) = stories::read(&f.rel, &text) {
-                    by.entry(crate::model::component_key(&file.component)).or_default().push((f, file));
-                }
-            }
-            by
-        });
-        all.get(&crate::model::component_key(key)).map_or(&[], Vec::as_slice)
     }
 
     /// The walked file `rel`, or `rel` with one of the usual extensions when it names none that exists.
@@ -180,17 +154,9 @@ impl<'a> Repo<'a> {
 
 /// Expands the examples and site syntax of the document `doc_rel` (`text`, read in `lang`); `None` when it holds
 /// none, so the document is stored as written.
-pub fn expand(
-    repo: &Repo,
-    component: &str,
-    doc_rel: &str,
-    text: &str,
-    lang: &str,
-    syntax: markdown::Syntax,
-) -> Option<Expanded> {
+pub fn expand(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdown::Syntax) -> Option<Expanded> {
     let unreferenced = repo.unreferenced(doc_rel);
-    let stories = repo.stories_of(component);
-    if !syntax::may_hold(text, &repo.rules) && unreferenced.is_empty() && stories.is_empty() {
+    if !syntax::may_hold(text, &repo.rules) && unreferenced.is_empty() {
         return None;
     }
     let mut out = expand_lines(repo, doc_rel, text, lang, syntax);
@@ -220,60 +186,7 @@ pub fn expand(
         }
         out.changed = true;
     }
-    for (f, file) in stories {
-        push_stories(repo, &mut out, doc_rel, f, file);
-    }
     out.changed.then_some(out)
-}
-
-/// Appends a story file's stories under a "Stories" heading: each story a code block titled with its name; a
-/// re-exported story whose file is already an example of the document is named, not repeated.
-fn push_stories(repo: &Repo, out: &mut Expanded, doc_rel: &str, f: &WalkedFile, file: &stories::StoryFile) {
-    use std::fmt::Write as _;
-    out.deps.push((f.rel.clone(), cache::file_hash(repo.root, &f.rel)));
-    out.changed = true;
-    if !out.text.ends_with('\n') {
-        out.text.push('\n');
-    }
-    let n = file.stories.len();
-    let _ = write!(out.text, "\n## Stories\n\n{n} {} in {}.\n\n", if n == 1 { "story" } else { "stories" }, f.rel);
-    let ext = f.rel.rsplit_once('.').map_or("tsx", |(_, e)| e);
-    for story in &file.stories {
-        let _ = write!(out.text, "### {}\n\n", story.name);
-        let (code, path, lang) = match &story.from {
-            None => (story.code.clone(), f.rel.clone(), ext.to_string()),
-            Some(module) => {
-                // A module path (`compositions/examples/button-basic`, an alias of the workspace): its last two
-                // segments searched for, as an example reference is.
-                let tail: Vec<&str> = module.rsplit('/').take(2).collect();
-                let template = format!("**/{}", tail.iter().rev().copied().collect::<Vec<_>>().join("/"));
-                let Some(target) = repo.resolve(doc_rel, &template, &mut Vec::new()) else {
-                    let _ = write!(out.text, "Re-exported from `{module}` (not found in the repository).\n\n");
-                    continue;
-                };
-                if out.examples.iter().any(|e| e.meta.path == target.rel) {
-                    let _ = write!(out.text, "The example {} above.\n\n", target.rel);
-                    continue;
-                }
-                out.deps.push((target.rel.clone(), cache::file_hash(repo.root, &target.rel)));
-                let Ok(code) = repo.read(target) else { continue };
-                let lang = target.rel.rsplit_once('.').map_or("", |(_, e)| e).to_string();
-                (code, target.rel.clone(), lang)
-            }
-        };
-        out.examples.push(Example {
-            at: out.text.len(),
-            meta: DemoMeta {
-                path,
-                title: Some(story.name.clone()),
-                description: None,
-                description_path: None,
-                debug: false,
-            },
-        });
-        out.text.push_str(&super::emit::fence_demo(&code, &lang));
-        out.text.push_str("\n\n");
-    }
 }
 
 fn expand_lines(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdown::Syntax) -> Expanded {

@@ -15,7 +15,6 @@ pub fn builtin() -> Vec<ExampleRule> {
         // Chakra-style: an example named in an `examples/` folder elsewhere in the repository.
         rule(r#"<ExampleTabs name="{name}""#, "**/examples/{name}"),
         rule(r#"<ExampleCode name="{name}""#, "**/examples/{name}"),
-        rule(r#"<Example name="{name}""#, "**/examples/{name}"),
         // Mustache-style include of an example beside the document.
         rule("{{ {name} }}", "./_example/{name}"),
         // A demo Markdown file imported by path.
@@ -82,11 +81,11 @@ mod tests {
         assert_eq!(tabs.capture(r#"<ExampleTabs name="button-basic" />"#).as_deref(), Some("button-basic"));
         assert_eq!(tabs.capture(r#"  <ExampleTabs  name="x-y"/>"#).as_deref(), Some("x-y"));
         assert_eq!(tabs.capture(r#"See <ExampleTabs name="x" />"#), None);
-        let mustache = &rules[3];
+        let mustache = &rules[2];
         assert_eq!(mustache.capture("{{ base }}").as_deref(), Some("base"));
         assert_eq!(mustache.capture("{{base}}").as_deref(), Some("base"));
         assert_eq!(mustache.file("base"), "./_example/base");
-        let import = &rules[4];
+        let import = &rules[3];
         assert_eq!(import.capture("@import ./__demo__/basic.md").as_deref(), Some("./__demo__/basic.md"));
     }
 
