@@ -119,9 +119,9 @@ pub fn packages(repo: &Path, files: &[WalkedFile]) -> Vec<Package> {
 /// `require('name')`). Reads at most 4,000 documents of at most 1 MB.
 fn import_counts(repo: &Path, files: &[WalkedFile], names: &[&str]) -> Vec<usize> {
     let mut counts = vec![0; names.len()];
-    let docs = files.iter().filter(|f| {
-        f.bytes <= 1 << 20 && f.rel.rsplit_once('.').is_some_and(|(_, e)| matches!(e, "md" | "mdx"))
-    });
+    let docs = files
+        .iter()
+        .filter(|f| f.bytes <= 1 << 20 && f.rel.rsplit_once('.').is_some_and(|(_, e)| matches!(e, "md" | "mdx")));
     for f in docs.take(4000) {
         let Ok(text) = std::fs::read_to_string(repo.join(&f.rel)) else { continue };
         for (i, name) in names.iter().enumerate() {
@@ -144,7 +144,13 @@ pub fn read(repo: &Path, files: &[WalkedFile], wanted: Option<&str>) -> Option<A
     if let Some(name) = wanted {
         let package = by_name.get(name)?;
         let (entry, components) = components_of(repo, &known, &all, package);
-        return Some(Api { package: (*package).clone(), chosen_by: "the configuration".into(), imports: 0, entry, components });
+        return Some(Api {
+            package: (*package).clone(),
+            chosen_by: "the configuration".into(),
+            imports: 0,
+            entry,
+            components,
+        });
     }
     let public: Vec<&Package> = all.iter().filter(|p| !p.private).collect();
     if public.is_empty() {
@@ -476,7 +482,8 @@ impl Walker<'_> {
                 place = folder.to_string();
             }
             let id = kebab_case(&name);
-            let dirs = &mut self.found.entry(component_key(&id)).or_insert_with(|| Export { name, id, dirs: vec![] }).dirs;
+            let dirs =
+                &mut self.found.entry(component_key(&id)).or_insert_with(|| Export { name, id, dirs: vec![] }).dirs;
             if !dirs.contains(&place) {
                 dirs.push(place);
             }
@@ -500,14 +507,8 @@ fn components_of(
     package: &Package,
 ) -> (Option<String>, Vec<Export>) {
     let Some(entry) = entry_of(known, package) else { return (None, vec![]) };
-    let mut w = Walker {
-        repo,
-        known,
-        packages: all,
-        modules: BTreeMap::new(),
-        found: BTreeMap::new(),
-        seen: BTreeSet::new(),
-    };
+    let mut w =
+        Walker { repo, known, packages: all, modules: BTreeMap::new(), found: BTreeMap::new(), seen: BTreeSet::new() };
     w.walk(&entry, 0);
     let mut found: Vec<Export> = w.found.into_values().collect();
     // The same component's folder in the workspace packages the design system depends on (its logic package).
@@ -553,4 +554,3 @@ mod tests {
         assert_eq!(normalize("../x"), None);
     }
 }
-

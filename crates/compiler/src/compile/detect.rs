@@ -391,12 +391,16 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
         }
         if let Some((dir, _)) = by_dir.iter().max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(a.0))) {
             let prefix = format!("{dir}/");
-            let inside: Vec<WalkedFile> =
-                files.iter().filter(|f| f.rel.strip_prefix(&prefix).is_some_and(|r| !r.contains('/'))).cloned().collect();
+            let inside: Vec<WalkedFile> = files
+                .iter()
+                .filter(|f| f.rel.strip_prefix(&prefix).is_some_and(|r| !r.contains('/')))
+                .cloned()
+                .collect();
             candidates.extend(named_candidate(&inside, &source_dirs).map(|mut c| {
                 for r in &mut c.rules {
                     r.0 = r.0.replace("/**/", "/");
                 }
+                c.layout = c.layout.replace("/**/", "/");
                 c
             }));
         }
@@ -538,7 +542,9 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
                 let file = f.rel.rsplit('/').next().unwrap_or("");
                 let Some((rest, "md" | "mdx")) = ext_of(file) else { continue };
                 let (stem, tag) = rest.split_once(['.', '-']).map_or((rest, None), |(s, t)| (s, Some(t)));
-                if !stem.eq_ignore_ascii_case("changelog") || f.rel.split('/').any(|p| exported.contains(&component_key(p))) {
+                if !stem.eq_ignore_ascii_case("changelog")
+                    || f.rel.split('/').any(|p| exported.contains(&component_key(p)))
+                {
                     continue;
                 }
                 let tag = match tag.map(lang_tag) {
@@ -654,10 +660,7 @@ fn ambiguity(candidates: &[Candidate], scores: &[usize], best: usize, exported: 
         let c = &candidates[i];
         out.push(format!("  {}: {} of {} exported components", c.layout, scores[i], exported.len()));
         for (pattern, tag, _) in &c.rules {
-            out.push(format!(
-                "    [[docs]] pattern = \"{pattern}\" lang = \"{}\"",
-                tag.as_deref().unwrap_or("en-US")
-            ));
+            out.push(format!("    [[docs]] pattern = \"{pattern}\" lang = \"{}\"", tag.as_deref().unwrap_or("en-US")));
         }
     }
     out.push(format!(

@@ -96,12 +96,8 @@ pub fn coverage(files: &[WalkedFile], docs: &[DocRule], api: &Api) -> Option<Cov
         }
     }
     let documented: BTreeSet<String> = per_lang.values().flatten().cloned().collect();
-    let missing = api
-        .components
-        .iter()
-        .filter(|e| !documented.contains(&component_key(&e.id)))
-        .map(|e| e.name.clone())
-        .collect();
+    let missing =
+        api.components.iter().filter(|e| !documented.contains(&component_key(&e.id))).map(|e| e.name.clone()).collect();
     Some(Coverage {
         exported: api.components.iter().map(|e| e.name.clone()).collect(),
         by_lang: per_lang.iter().map(|(l, k)| (l.clone(), k.len())).collect(),

@@ -10,8 +10,8 @@ pub mod changelog;
 pub mod detect;
 mod emit;
 pub mod layout;
-pub mod matching;
 pub mod markdown;
+pub mod matching;
 pub mod props;
 pub mod source;
 pub mod tokens;
@@ -336,7 +336,8 @@ fn published_package(repo: &Path, files: &[walk::WalkedFile], config: &Config, l
     if crate::config::package_version(&repo.join(owner)).is_some_and(|(_, private)| !private) {
         return;
     }
-    let published = api::packages(repo, files).into_iter().find(|p| p.name == wanted && !p.private && p.version.is_some());
+    let published =
+        api::packages(repo, files).into_iter().find(|p| p.name == wanted && !p.private && p.version.is_some());
     if let Some(p) = published {
         layout.package = Some(p.dir);
     }
