@@ -19,8 +19,11 @@
 //!
 //! Where lookups read when no `--bundles` is given ([`default_dirs`]): `./out` when it holds a set, else the store.
 
-use std::io::{Read, Write};
+use std::io::Write;
+
+mod unpack;
 use std::path::{Path, PathBuf};
+pub use unpack::PACK_SET_CAP;
 
 use serde::{Deserialize, Serialize};
 
@@ -39,8 +42,6 @@ pub const PACK_FORMAT: u32 = 1;
 const TRAILER_BYTES: usize = 24;
 const TRAILER_MAGIC: [u8; 4] = 0x184D_2A50u32.to_le_bytes();
 const TRAILER_TAG: &[u8; 8] = b"MDPKSUM1";
-/// Cap on the pack manifest's size (bytes): a hand-made archive cannot make install allocate more.
-const PACK_MANIFEST_CAP: u64 = 16 << 20;
 /// zstd level of pack files: the bundles inside are compressed already, so only tar headers and padding shrink.
 #[cfg(feature = "build")]
 const PACK_LEVEL: i32 = 3;
@@ -196,7 +197,7 @@ fn tar_header(size: u64) -> tar::Header {
 /// A file that cannot be read or written; a bundle that does not match the manifest.
 pub fn pack(set: &BundleSet, out: &Path) -> Result<Packed, StoreError> {
     set.verify()?;
-    let Unpacked { manifest, files } = read_set(set)?;
+    let (manifest, files) = read_set(set)?;
     let name = manifest.name();
     let contents: Vec<Vec<u8>> = files.into_iter().map(|(_, data)| data).collect();
     let json = serde_json::to_vec_pretty(&manifest).map_err(|e| StoreError::Usage(e.to_string()))?;
@@ -266,102 +267,22 @@ pub fn zstd_stored(data: &[u8]) -> Vec<u8> {
     out
 }
 
-/// A pack file read and checked in memory: its manifest and files, not yet written anywhere.
+/// A set to install: its pack manifest and its files, in memory (read from a set directory) or already written
+/// into a temporary directory of the store (unpacked from a pack file, never held whole).
 struct Unpacked {
     manifest: PackManifest,
-    files: Vec<(String, Vec<u8>)>,
+    files: Files,
 }
 
-/// Reads `path` and checks everything that can be checked without writing: the trailer and whole-file checksum,
-/// the archive, the pack manifest, and every file's size and xxh3 against it.
-fn unpack(path: &Path) -> Result<Unpacked, StoreError> {
-    let bad = |message: String| StoreError::BadPack { path: path.display().to_string(), message };
-    let bytes = std::fs::read(path).map_err(io(path))?;
-    if bytes.len() < TRAILER_BYTES + 4 || bytes[..4] != [0x28, 0xB5, 0x2F, 0xFD] {
-        return Err(bad(format!(
-            "not a mydesign-docs pack file ({} bytes; a pack file is a zstd frame and a checksum trailer, written by \
-             `mydesign-docs pack`)",
-            bytes.len()
-        )));
-    }
-    let (body, trailer) = bytes.split_at(bytes.len() - TRAILER_BYTES);
-    if trailer[..4] != TRAILER_MAGIC || trailer[4..8] != 16u32.to_le_bytes() || &trailer[8..16] != TRAILER_TAG {
-        return Err(bad(
-            "truncated or damaged: the checksum trailer at its end is missing (was the copy cut short?)".into()
-        ));
-    }
-    let want = u64::from_le_bytes(trailer[16..24].try_into().unwrap_or_default());
-    let got = xxhash_rust::xxh3::xxh3_64(body);
-    if got != want {
-        return Err(bad(format!(
-            "checksum mismatch: the file's xxh3 is {got:016x}, its trailer says {want:016x} (damaged or tampered with)"
-        )));
-    }
-    let decoder = zstd::stream::Decoder::with_buffer(body).map_err(|e| bad(format!("zstd: {e}")))?;
-    let mut archive = tar::Archive::new(decoder);
-    let mut entries = archive.entries().map_err(|e| bad(format!("tar: {e}")))?;
-    let mut next = |what: &str| -> Result<(String, Vec<u8>), StoreError> {
-        let mut e = entries
-            .next()
-            .ok_or_else(|| bad(format!("the archive ends before {what}")))?
-            .map_err(|e| bad(format!("tar: {e}")))?;
-        let name = e.path().map_err(|e| bad(format!("tar: {e}")))?.to_string_lossy().into_owned();
-        let size = e.header().size().map_err(|e| bad(format!("tar: {e}")))?;
-        Ok((name, read_capped(&mut e, size).map_err(|e| bad(format!("{what}: {e}")))?))
-    };
-    let (first, json) = next(PACK_MANIFEST)?;
-    if first != PACK_MANIFEST || json.len() as u64 > PACK_MANIFEST_CAP {
-        return Err(bad(format!("the archive does not start with {PACK_MANIFEST} (found `{first}`)")));
-    }
-    let manifest: PackManifest = serde_json::from_slice(&json).map_err(|e| bad(format!("{PACK_MANIFEST}: {e}")))?;
-    if manifest.format != PACK_FORMAT {
-        return Err(bad(format!(
-            "pack format {} (this mydesign-docs reads format {PACK_FORMAT}; install a newer mydesign-docs)",
-            manifest.format
-        )));
-    }
-    if !safe_component(&manifest.system) || !safe_component(&manifest.version) {
-        return Err(bad("the system or version in the pack manifest is not usable as a directory name".into()));
-    }
-    if manifest.files.first().map(|f| f.name.as_str()) != Some("manifest.bundle") {
-        return Err(bad("the pack manifest does not list manifest.bundle first".into()));
-    }
-    let prefix = format!("{}/", manifest.name());
-    let mut files = Vec::new();
-    for f in &manifest.files {
-        if !safe_component(&f.name) {
-            return Err(bad(format!("unusable file name `{}` in the pack manifest", f.name.escape_debug())));
-        }
-        let (name, data) = next(&f.name)?;
-        if name.strip_prefix(&prefix) != Some(f.name.as_str()) {
-            return Err(bad(format!("expected {prefix}{} in the archive, found `{}`", f.name, name.escape_debug())));
-        }
-        let sum = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&data));
-        if data.len() as u64 != f.bytes || sum != f.xxh3 {
-            return Err(bad(format!(
-                "{}: {} bytes with xxh3 {sum}, the pack manifest says {} bytes with xxh3 {}",
-                f.name,
-                data.len(),
-                f.bytes,
-                f.xxh3
-            )));
-        }
-        files.push((f.name.clone(), data));
-    }
-    if files[0].1.is_empty() || format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&files[0].1)) != manifest.build_id {
-        return Err(bad("the build id does not match manifest.bundle".into()));
-    }
-    Ok(Unpacked { manifest, files })
-}
+/// Name and bytes of each file of a set, `manifest.bundle` first.
+type NamedFiles = Vec<(String, Vec<u8>)>;
 
-/// Reads exactly `size` bytes (the tar header's) without trusting it for the allocation beyond what arrives.
-fn read_capped(r: &mut impl Read, size: u64) -> std::io::Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(size.min(64 << 20) as usize);
-    r.take(size).read_to_end(&mut out)?;
-    if out.len() as u64 != size {
-        return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "entry cut short"));
-    }
-    Ok(out)
+/// Where the files of an [`Unpacked`] set are.
+enum Files {
+    /// Name and bytes of each file, `manifest.bundle` first.
+    Memory(NamedFiles),
+    /// A hidden `.install-*` directory of the store holding every file.
+    Written(PathBuf),
 }
 
 /// What [`install`] did with one set.
@@ -453,9 +374,16 @@ pub fn install(from: &Path, store: &Path, force: bool) -> Result<Vec<InstallRepo
             })
             .collect::<Result<_, StoreError>>()?
     } else {
-        let set = unpack(from)?;
-        let origin = format!("{} › {}", from.display(), set.manifest.name());
-        vec![(set, origin)]
+        // Unpacked straight into the store's temporary directory, each file streamed through its checks.
+        std::fs::create_dir_all(store).map_err(io(store))?;
+        clean_stale(store);
+        let tmp = store.join(format!(".install-{}", unique_suffix()));
+        std::fs::create_dir(&tmp).map_err(io(&tmp))?;
+        let manifest = unpack::unpack_into(from, &tmp).inspect_err(|_| {
+            let _ = std::fs::remove_dir_all(&tmp);
+        })?;
+        let origin = format!("{} › {}", from.display(), manifest.name());
+        vec![(Unpacked { manifest, files: Files::Written(tmp) }, origin)]
     };
     std::fs::create_dir_all(store).map_err(io(store))?;
     clean_stale(store);
@@ -471,11 +399,12 @@ fn renamed(message: &str, dir: &Path, origin: &str) -> String {
 
 /// Reads a set directory as if it had been unpacked (so both paths share the checks of [`install_one`]).
 fn read_set_dir(dir: &Path) -> Result<Unpacked, StoreError> {
-    read_set(&BundleSet::open(dir)?)
+    let (manifest, files) = read_set(&BundleSet::open(dir)?)?;
+    Ok(Unpacked { manifest, files: Files::Memory(files) })
 }
 
 /// The files of an open set (`manifest.bundle`, then its bundles by name) and the pack manifest describing them.
-fn read_set(set: &BundleSet) -> Result<Unpacked, StoreError> {
+fn read_set(set: &BundleSet) -> Result<(PackManifest, NamedFiles), StoreError> {
     let m = set.manifest()?;
     let dir = set.dir();
     if !safe_component(&m.system) || !safe_component(&m.version) {
@@ -512,7 +441,7 @@ fn read_set(set: &BundleSet) -> Result<Unpacked, StoreError> {
         built_by: m.built_by.clone(),
         files: packed,
     };
-    Ok(Unpacked { manifest, files })
+    Ok((manifest, files))
 }
 
 fn unique_suffix() -> String {
@@ -560,24 +489,38 @@ fn install_one(set: Unpacked, origin: &str, store: &Path, force: bool) -> Result
     } else {
         None
     };
+    // A pack's files are already in a temporary directory of the store: removed when nothing is installed.
+    let discard = |files: &Files| {
+        if let Files::Written(tmp) = files {
+            let _ = std::fs::remove_dir_all(tmp);
+        }
+    };
     if let (Some(prev), None) = (&previous, &damage) {
         if *prev == m.build_id {
+            discard(&set.files);
             return Ok(report(Installed::Unchanged));
         }
         if !force {
+            discard(&set.files);
             return Err(StoreError::Conflict { name: name.clone(), installed: prev.clone(), new: m.build_id.clone() });
         }
     }
-    let tmp = store.join(format!(".install-{}", unique_suffix()));
-    let written = (|| {
-        std::fs::create_dir(&tmp).map_err(io(&tmp))?;
-        for (n, data) in &set.files {
-            let path = tmp.join(n);
-            let mut f = std::fs::File::create(&path).map_err(io(&path))?;
-            f.write_all(data).and_then(|()| f.sync_all()).map_err(io(&path))?;
+    let (tmp, written) = match &set.files {
+        Files::Written(tmp) => (tmp.clone(), Ok(())),
+        Files::Memory(files) => {
+            let tmp = store.join(format!(".install-{}", unique_suffix()));
+            let written = (|| {
+                std::fs::create_dir(&tmp).map_err(io(&tmp))?;
+                for (n, data) in files {
+                    let path = tmp.join(n);
+                    let mut f = std::fs::File::create(&path).map_err(io(&path))?;
+                    f.write_all(data).and_then(|()| f.sync_all()).map_err(io(&path))?;
+                }
+                Ok(())
+            })();
+            (tmp, written)
         }
-        Ok(())
-    })();
+    };
     let checked = || -> Result<(), StoreError> {
         // The set as the reader will see it: the manifest names these system/version, every bundle matches it and
         // every frame decodes.
@@ -593,7 +536,7 @@ fn install_one(set: Unpacked, origin: &str, store: &Path, force: bool) -> Result
             });
         }
         let listed: std::collections::BTreeSet<&str> = om.bundles.iter().map(|b| b.name.as_str()).collect();
-        let have: std::collections::BTreeSet<&str> = set.files[1..].iter().map(|(n, _)| n.as_str()).collect();
+        let have: std::collections::BTreeSet<&str> = m.files[1..].iter().map(|f| f.name.as_str()).collect();
         if listed != have {
             return Err(StoreError::BadPack {
                 path: name.clone(),
@@ -729,8 +672,10 @@ pub fn list(store: &Path) -> Result<StoreListing, StoreError> {
     Ok(out)
 }
 
-/// Removes `name` (`system@version`) from `store`: renamed aside first (readers see it whole or not at all), then
-/// deleted.
+/// Removes `name` (`system@version`) from `store`, holding the store's lock (the one a publication takes, so an
+/// `install` racing it lands wholly before or after, never leaving a link to a removed generation): the link is
+/// removed first (readers see the set whole or not at all), then the generation it named and the older ones. A
+/// dangling link of that name (its generation deleted by hand or by an older version) is removed as well.
 ///
 /// # Errors
 /// [`StoreError::NotInstalled`] naming what is installed; an I/O error.
@@ -739,6 +684,19 @@ pub fn remove(store: &Path, name: &str) -> Result<PathBuf, StoreError> {
         name.split_once('@').filter(|(s, v)| safe_component(s) && safe_component(v)).ok_or_else(|| {
             StoreError::Usage(format!("`{}` is not SYSTEM@VERSION (e.g. semi@2.102.0)", name.escape_debug()))
         })?;
+    // Held until this returns; a store that does not exist holds nothing to remove (the listing says so).
+    let _lock = match std::fs::File::open(store) {
+        Ok(f) => Some(f.lock().map(|()| f).map_err(io(store))?),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io(store)(e)),
+    };
+    let literal = store.join(name);
+    if std::fs::symlink_metadata(&literal).is_ok_and(|m| m.file_type().is_symlink()) && !literal.exists() {
+        std::fs::remove_file(&literal).map_err(io(&literal))?;
+        remove_generations(store, &literal)?;
+        sync_dir(store);
+        return Ok(literal);
+    }
     let listing = list(store)?;
     // Every installed set, unreadable ones too (an old format is removed like any other).
     let installed: Vec<(&str, &str, &PathBuf)> = (listing.sets.iter().map(|e| (&e.system, &e.version, &e.dir)))
@@ -755,18 +713,30 @@ pub fn remove(store: &Path, name: &str) -> Result<PathBuf, StoreError> {
             available: if available.is_empty() { "nothing".into() } else { available.join(", ") },
         });
     };
-    let old = store.join(format!(".remove-{}", unique_suffix()));
-    std::fs::rename(entry_dir, &old).map_err(io(entry_dir))?;
+    if std::fs::symlink_metadata(entry_dir).is_ok_and(|m| m.file_type().is_symlink()) {
+        std::fs::remove_file(entry_dir).map_err(io(entry_dir))?;
+    } else {
+        // A plain directory (installed before generations): renamed aside, then deleted.
+        let old = store.join(format!(".remove-{}", unique_suffix()));
+        std::fs::rename(entry_dir, &old).map_err(io(entry_dir))?;
+        sync_dir(store);
+        std::fs::remove_dir_all(&old).map_err(io(&old))?;
+    }
     sync_dir(store);
-    std::fs::remove_dir_all(&old).map_err(io(&old))?;
-    // The link is gone; its generations (the current one and the one kept for readers) go with it.
-    let prefix = format!(".{}.gen-", entry_dir.file_name().unwrap_or_default().to_string_lossy());
+    remove_generations(store, entry_dir)?;
+    Ok(entry_dir.clone())
+}
+
+/// Deletes the generations of the set whose link is `link` (`.<system>@<version>.gen-*`): its link is gone, so no
+/// reader reaches them any more. Called under the store's lock.
+fn remove_generations(store: &Path, link: &Path) -> Result<(), StoreError> {
+    let prefix = format!(".{}.gen-", link.file_name().unwrap_or_default().to_string_lossy());
     for e in std::fs::read_dir(store).into_iter().flatten().filter_map(Result::ok) {
         if e.file_name().to_string_lossy().starts_with(&prefix) {
             std::fs::remove_dir_all(e.path()).map_err(io(&e.path()))?;
         }
     }
-    Ok(entry_dir.clone())
+    Ok(())
 }
 
 #[cfg(test)]

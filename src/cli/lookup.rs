@@ -290,7 +290,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         #[cfg(feature = "build")]
         Command::DumpTs { file } => {
             let lang = SourceLang::from_path(&file)
-                .ok_or_else(|| anyhow::anyhow!("{}: not a .ts/.tsx/.js/.jsx file", file.display()))?;
+                .ok_or_else(|| anyhow::anyhow!("{}: not a .ts/.tsx/.js/.jsx/.vue file", file.display()))?;
             let text = std::fs::read_to_string(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
             emit(dump_tree(lang, &text)?.trim_end())?;
             Ok(ExitCode::SUCCESS)

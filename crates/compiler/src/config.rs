@@ -32,6 +32,20 @@ pub struct Config {
     pub thresholds: Thresholds,
     /// Token encoding for every count: `o200k_base` (default) or `cl100k_base`.
     pub encoding: String,
+    /// Example reference rules, tried before the built-in ones (`compile::examples::rules`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<ExampleRule>,
+}
+
+/// An example reference: what a document line begins with (holding `{name}`) and the file it points to
+/// (`./…` from the document's folder, `**/…` anywhere in the repository, else from the root; `{name}` replaced).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExampleRule {
+    /// E.g. `<ExampleTabs name="{name}"`.
+    pub reference: String,
+    /// E.g. `apps/compositions/src/examples/{name}.tsx`.
+    pub file: String,
 }
 
 /// Name, version and languages.
@@ -158,6 +172,7 @@ impl Config {
             walk: WalkConfig::default(),
             thresholds: Thresholds::default(),
             encoding: "o200k_base".into(),
+            examples: vec![],
         };
         Some(match name {
             "default" => Config {

@@ -567,7 +567,7 @@ pub struct SectionMeta {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum FileKind {
-    /// `.ts/.tsx/.js/.jsx`: analysed with tree-sitter, has a function index.
+    /// `.ts/.tsx/.js/.jsx/.vue` (a `.vue` file's `<script>` blocks): analysed with tree-sitter, has a function index.
     Source,
     /// Any other text file, stored whole.
     Text,

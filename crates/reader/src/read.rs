@@ -158,7 +158,7 @@ pub enum LookupError {
         outside: bool,
     },
     /// The file has no function index (not a source, or none found).
-    #[error("`{path}` has no function index: it is not a .ts/.tsx/.js/.jsx source or has no named functions")]
+    #[error("`{path}` has no function index: it is not a .ts/.tsx/.js/.jsx/.vue source or has no named functions")]
     NoFunctions {
         /// Path.
         path: String,

@@ -35,7 +35,40 @@ pub fn global_key(config_toml: &str) -> u64 {
 /// The content hash of the file `rel` under `root`: xxh3-64 of its bytes, `None` when it cannot be read (missing,
 /// a directory, no permission). This is what a dependency records.
 pub fn file_hash(root: &Path, rel: &str) -> Option<u64> {
-    std::fs::read(root.join(rel)).ok().map(|b| xxh3_64(&b))
+    hash_file(&root.join(rel))
+}
+
+/// xxh3-64 of the file at `path`, read 64 KiB at a time (issue 26: hashing never holds a whole file, so a 1 GiB
+/// asset costs no more memory than a small one); `None` when it cannot be read. Equal to `xxh3_64` of its bytes.
+pub fn hash_file(path: &Path) -> Option<u64> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut h = Xxh3::new();
+    let mut buf = vec![0u8; 64 << 10];
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => return Some(h.digest()),
+            Ok(n) => h.update(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+}
+
+/// The key of a walked file's content: its streamed hash ([`hash_file`]), or for a file over `max_bytes` (which
+/// no stage reads: every reader refuses it by its size first) a hash of its size and modification time, so a
+/// large asset beside the sources is never read at all.
+fn content_key(f: &super::walk::WalkedFile, max_bytes: u64) -> Option<u64> {
+    if f.bytes <= max_bytes {
+        return hash_file(&f.abs);
+    }
+    let meta = std::fs::metadata(&f.abs).ok()?;
+    let mtime = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).unwrap_or_default();
+    let mut h = Xxh3::new();
+    h.update(b"over the size limit: size and mtime\0");
+    h.update(&meta.len().to_le_bytes());
+    h.update(&mtime.as_nanos().to_le_bytes());
+    Some(h.digest())
 }
 
 /// A file a unit read beyond its listed inputs, with the content hash it had (`None`: it did not exist).
@@ -270,11 +303,11 @@ impl Cache {
 /// it: its key and dependencies say when it applies).
 const SET_FILE: &str = "set.record";
 
-/// The content hashes of `files` (xxh3-64 of their bytes, `None` when unreadable), read in parallel: what every
-/// key of a cached build is made of.
-pub fn hash_files(files: &[super::walk::WalkedFile]) -> BTreeMap<String, Option<u64>> {
+/// The content keys of `files` ([`content_key`]: xxh3-64 of their bytes streamed, or size and mtime over
+/// `max_bytes`; `None` when unreadable), read in parallel: what every key of a cached build is made of.
+pub fn hash_files(files: &[super::walk::WalkedFile], max_bytes: u64) -> BTreeMap<String, Option<u64>> {
     use rayon::prelude::*;
-    files.par_iter().map(|f| (f.rel.clone(), std::fs::read(&f.abs).ok().map(|b| xxh3_64(&b)))).collect()
+    files.par_iter().map(|f| (f.rel.clone(), content_key(f, max_bytes))).collect()
 }
 
 /// The key of a whole build (issue 12 item 3): the tool and configuration ([`global_key`]) and every walked file's
@@ -322,6 +355,17 @@ pub fn read_set(dir: &Path, key: u64, current: impl Fn(&str) -> Option<u64>) -> 
         return None;
     }
     rmp_serde::from_slice(&entry.bytes[entry.value_at..]).ok()
+}
+
+/// Empties the cache in `dir`: every unit entry, set-aside value and the set record (a build whose inputs changed
+/// while it ran cannot tell which of them pair a key with the bytes it names).
+pub fn purge(dir: &Path) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().filter_map(Result::ok) {
+        let file = e.file_name().to_string_lossy().into_owned();
+        if file.ends_with(".entry") || file == SET_FILE || file.contains(".tmp-") {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 /// Stores the set record under `key` with the extra files the build read. Best effort: without it the next build

@@ -12,10 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use super::cache::{self, Cache};
 use super::layout::{ComponentPlan, Layout, SHARED};
-use super::source::{SourceLang, analyze};
+use super::source::{SourceLang, analyze_file};
 use super::tokens::TokenCounter;
 use super::walk::WalkedFile;
-use super::{Diagnostic, Stage, changelog, markdown, resolve_version};
+use super::{Diagnostic, Stage, changelog, examples, markdown, resolve_version};
 use crate::bundle::format::{CHANGELOG_KEY, Identity, Lead, MANIFEST_KEY, SEARCH_KEY};
 use crate::bundle::writer::{BundleWriter, Frame, SpooledBundle, Written, write_atomically};
 use crate::config::{CONFIG_FILE, Config, check_name, package_json};
@@ -162,6 +162,8 @@ impl std::ops::Deref for Tokens<'_> {
 /// diagnostics, so each task's report can be stored with its output.
 struct Ctx<'a> {
     config: &'a Config,
+    /// The walked files and rules example references resolve through.
+    examples: &'a examples::Repo<'a>,
     tokens: Tokens<'a>,
     default_lang: &'a str,
     progress: &'a ProgressBar,
@@ -179,6 +181,7 @@ impl<'a> Ctx<'a> {
     fn task(&self) -> Ctx<'a> {
         Ctx {
             config: self.config,
+            examples: self.examples,
             tokens: self.tokens,
             default_lang: self.default_lang,
             progress: self.progress,
@@ -231,7 +234,7 @@ impl Keys {
         let hashes = inputs
             .par_iter()
             .map(|f| {
-                let read = || std::fs::read(&f.abs).ok().map(|b| xxhash_rust::xxh3::xxh3_64(&b));
+                let read = || cache::hash_file(&f.abs);
                 (f.rel.clone(), cache.hash_of(&f.rel).unwrap_or_else(read))
             })
             .collect();
@@ -576,9 +579,9 @@ impl Stage3<'_> {
             }))
             .collect::<Vec<CompiledFile>>();
         for file in owned {
-            let CompiledFile { meta, frames, maps: mut file_maps, units, .. } = file;
+            let CompiledFile { meta, frames, maps: file_maps, units, .. } = file;
             component.frames.extend(frames);
-            maps.append(&mut file_maps);
+            maps.extend(file_maps);
             component.owned.push(OwnedFile { meta, units });
         }
         component.owned.sort_by(|a, b| a.meta.path.cmp(&b.meta.path));
@@ -714,8 +717,10 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
         ProgressStyle::with_template("{spinner} compiling {pos}/{len} {wide_bar} {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    let example_repo = examples::Repo::new(repo, walked, &config.examples, config.walk.max_file_bytes);
     let ctx = Ctx {
         config,
+        examples: &example_repo,
         tokens: Tokens(&tokens),
         default_lang: &default_lang,
         progress: &bar,
@@ -1111,7 +1116,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
     if let Some(lang) = SourceLang::from_path(Path::new(&f.rel)) {
         meta.kind = FileKind::Source;
         props = super::props::from_typescript(lang, &f.rel, &text);
-        match analyze(lang, &text, ctx.config.thresholds.skeleton_min_lines as usize) {
+        match analyze_file(&f.rel, lang, &text, ctx.config.thresholds.skeleton_min_lines as usize) {
             Ok(a) => {
                 if a.parse_errors > 0 {
                     let at = a.first_error_line.map_or(String::new(), |l| format!(" (first at line {l})"));
@@ -1121,6 +1126,7 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                         format!("{} syntax errors{at}; skeleton and function index are partial", a.parse_errors),
                     ));
                 }
+                report_vue_and_depth(ctx, &f.rel, &a);
                 if !a.jsx_ampersand_lines.is_empty() {
                     let lines = a.jsx_ampersand_lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
                     ctx.report(Diagnostic::note(
@@ -1172,6 +1178,24 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
     }
     Frame::new(keys::file(&f.rel), text.as_str()).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
     Some(CompiledFile { meta, frames, maps, props, units })
+}
+
+/// Reports what the analysis of `rel` left out: functions nested past the depth cap (a warning), `.vue` script
+/// blocks in a language no grammar reads (a note).
+fn report_vue_and_depth(ctx: &Ctx, rel: &str, a: &super::source::SourceAnalysis) {
+    if a.too_deep > 0 {
+        let message = format!(
+            "{} functions nested more than {} scopes deep are not in the function index (the functions enclosing \
+             them are, with their text)",
+            a.too_deep,
+            super::source::MAX_SCOPE_DEPTH
+        );
+        ctx.report(Diagnostic::new(rel.to_string(), Stage::Source, message));
+    }
+    for lang in &a.unknown_script_langs {
+        let message = format!("`<script lang=\"{lang}\">` is not parsed (no grammar for it): served as text only");
+        ctx.report(Diagnostic::note(rel.to_string(), Stage::Source, message));
+    }
 }
 
 /// The statement that imports component `name` in the document's code blocks: the first `import { … } from '…'`
@@ -1228,7 +1252,7 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
         docs.push(c.meta);
         frames.extend(c.frames);
         units.extend(c.units);
-        maps.append(&mut c.maps);
+        maps.extend(std::mem::take(&mut c.maps));
         props.append(&mut c.props);
         deps.append(&mut c.deps);
     }
@@ -1391,8 +1415,31 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
             return None;
         }
     };
-    let mut doc = markdown::parse_as(&text, markdown::Syntax::of_path(&f.rel));
+    let syntax = markdown::Syntax::of_path(&f.rel);
     let mut deps = Vec::new();
+    let (text, examples) = match examples::expand(ctx.examples, &f.rel, &text, lang, syntax) {
+        Some(e) => {
+            for p in e.problems {
+                ctx.report(Diagnostic::new(format!("{}:{}", f.rel, p.line), Stage::Markdown, p.message));
+            }
+            deps.extend(e.deps);
+            if !e.unrecognised.is_empty() {
+                let list: Vec<String> = e.unrecognised.iter().map(|(name, n)| format!("<{name}> ×{n}")).collect();
+                ctx.report(Diagnostic::note(
+                    f.rel.clone(),
+                    Stage::Markdown,
+                    format!(
+                        "site markup no rule knows, kept as text: {} (add an [[examples]] rule if it names an example)",
+                        list.join(", ")
+                    ),
+                ));
+            }
+            (e.text, e.examples)
+        }
+        None => (text, Vec::new()),
+    };
+    let mut doc = markdown::parse_as(&text, syntax);
+    examples::mark(&mut doc, &examples);
     load_demos(ctx, f, &mut doc, &mut deps);
     if doc.unclosed_front_matter {
         ctx.report(Diagnostic::new(
@@ -1579,7 +1626,7 @@ fn load_demos(ctx: &Ctx, f: &WalkedFile, doc: &mut markdown::Document, deps: &mu
 /// A demo file's code as a fenced block of `lang`: a backtick fence longer than any run of backticks in the code
 /// (so nothing inside closes it), the code ending with a newline before the closing fence, no newline after it
 /// (as a fenced block of a document is served).
-fn fence_demo(code: &str, lang: &str) -> String {
+pub(super) fn fence_demo(code: &str, lang: &str) -> String {
     let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat((longest + 1).max(3));
     let newline = if code.is_empty() || code.ends_with('\n') { "" } else { "\n" };
@@ -1588,7 +1635,7 @@ fn fence_demo(code: &str, lang: &str) -> String {
 
 /// `src` (a `/`-separated path relative to the folder `dir`, given as its segments) as a repository-relative
 /// path, `.` and `..` folded; `None` when it is absolute or climbs above the repository root.
-fn resolve_relative(dir: &[&str], src: &str) -> Option<String> {
+pub(super) fn resolve_relative(dir: &[&str], src: &str) -> Option<String> {
     if src.starts_with('/') || src.contains('\\') || src.contains(':') {
         return None;
     }

@@ -289,7 +289,7 @@ pub fn classify_exported(
     // demo folders hold demo descriptions, read with their demos.
     let unused_markdown = |f: &WalkedFile| {
         let is_md = f.rel.rsplit_once('.').is_some_and(|(_, e)| DOC_EXTENSIONS.contains(&e));
-        let in_demos = f.rel.split('/').any(|p| matches!(p, "demo" | "demos"));
+        let in_demos = f.rel.split('/').any(super::examples::is_example_folder);
         let file = f.rel.rsplit('/').next().unwrap_or(&f.rel).to_ascii_lowercase();
         (is_md && !in_demos).then(|| {
             let message = if file.starts_with("changelog") {
@@ -451,7 +451,7 @@ fn unread_markdown(
     let mut by_folder: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for f in files {
         let is_md = f.rel.rsplit_once('.').is_some_and(|(_, e)| DOC_EXTENSIONS.contains(&e));
-        let in_demos = f.rel.split('/').any(|p| matches!(p, "demo" | "demos"));
+        let in_demos = f.rel.split('/').any(super::examples::is_example_folder);
         let rel = f.rel.as_str();
         if is_md && !in_demos && !is_doc.contains(rel) && !used.contains(rel) && !reported.contains(rel) {
             let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));

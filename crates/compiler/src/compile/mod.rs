@@ -9,14 +9,18 @@ mod cache;
 pub mod changelog;
 pub mod detect;
 mod emit;
+pub mod examples;
 pub mod layout;
 pub mod markdown;
 pub mod matching;
 pub mod props;
 pub mod source;
 pub mod tokens;
+pub mod vue;
+pub mod vue_props;
 pub mod walk;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -216,6 +220,21 @@ pub fn build_denying_warnings(
     cache: Option<&Path>,
     deny_warnings: bool,
 ) -> anyhow::Result<BuildReport> {
+    build_attempt(opts, cache, deny_warnings, 0)
+}
+
+/// Builds made again when walked files change during a cached build (see [`changed_since`]) before it gives up
+/// and says so.
+const CHANGED_RETRIES: u32 = 2;
+
+/// One attempt of [`build_denying_warnings`]; `attempt` counts the builds made again because files changed under
+/// the previous one.
+fn build_attempt(
+    opts: &BuildOptions,
+    cache: Option<&Path>,
+    deny_warnings: bool,
+    attempt: u32,
+) -> anyhow::Result<BuildReport> {
     let start = Instant::now();
     let _ = STARTED.set(start);
     let repo = &opts.repo;
@@ -227,7 +246,7 @@ pub fn build_denying_warnings(
     timing("walk");
     // An unchanged tree: the set record says which set these inputs made, and it is still the one published.
     let set = cache.map(|dir| {
-        let hashes = cache::hash_files(&files);
+        let hashes = cache::hash_files(&files, opts.config.walk.max_file_bytes);
         (dir, cache::set_key(&opts.config.to_toml(), &files, &hashes), hashes)
     });
     if let Some((dir, key, _)) = &set
@@ -258,9 +277,9 @@ pub fn build_denying_warnings(
             detect::inventory(&files)
         );
     }
-    let (set, unit_cache) = match set {
-        Some((dir, key, hashes)) => (Some((dir, key)), Some(cache::Cache::open(dir, hashes))),
-        None => (None, None),
+    let (set, unit_cache, hashed) = match set {
+        Some((dir, key, hashes)) => (Some((dir, key)), Some(cache::Cache::open(dir, hashes.clone())), hashes),
+        None => (None, None, BTreeMap::new()),
     };
     let inputs = emit::Inputs {
         repo,
@@ -287,7 +306,32 @@ pub fn build_denying_warnings(
     };
     let published = publish || unchanged;
     timing("written");
-    if let (Some((cache_dir, key)), Some(finished)) = (set, finished) {
+    // A file saved while this build ran may have been compiled from other bytes than those its keys hashed: the
+    // set record and the units would then pin a set the files no longer make ("nothing changed" ever after). So
+    // the walked files are hashed again; on a change the cache is emptied (its entries may pair a key with other
+    // bytes) and the build is made again, from the files as they are now.
+    let changed = match &set {
+        Some(_) => changed_since(&files, &hashed, opts.config.walk.max_file_bytes),
+        None => Vec::new(),
+    };
+    if !changed.is_empty() {
+        if let Some((cache_dir, _)) = set {
+            cache::purge(cache_dir);
+        }
+        if attempt < CHANGED_RETRIES {
+            return build_attempt(opts, cache, deny_warnings, attempt + 1);
+        }
+        diagnostics.push(Diagnostic::new(
+            changed.join(", "),
+            Stage::Cache,
+            format!(
+                "changed during the build, {} times in a row: the set published may mix the files' versions and \
+                 nothing was kept in the cache, so the next build compiles them again",
+                attempt + 1
+            ),
+        ));
+    }
+    if let (Some((cache_dir, key)), Some(finished)) = (set.filter(|_| changed.is_empty()), finished) {
         // Recorded before the cache's own notes join: a rebuild that finds the record reuses every unit, cleanly.
         let record = cache::SetRecord {
             name: format!("{}@{}", manifest.system, manifest.version),
@@ -325,6 +369,12 @@ pub fn build_denying_warnings(
         repaired,
         published,
     })
+}
+
+/// The walked files whose content key ([`cache::hash_files`]) is not `before`'s any more, sorted.
+fn changed_since(files: &[walk::WalkedFile], before: &BTreeMap<String, Option<u64>>, max_bytes: u64) -> Vec<String> {
+    let now = cache::hash_files(files, max_bytes);
+    now.into_iter().filter(|(rel, h)| before.get(rel) != Some(h)).map(|(rel, _)| rel).collect()
 }
 
 /// When the sources sit in a private package (or one without a version) behind the published design-system package

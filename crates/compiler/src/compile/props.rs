@@ -400,6 +400,8 @@ pub fn from_typescript(lang: SourceLang, path: &str, text: &str) -> Vec<PropsTab
         }
         tables.push(table);
     }
+    // Vue components declare props with macros or options objects, not (only) `XxxProps` types.
+    super::vue_props::add(path, text, root, lang == SourceLang::Vue, &mut tables);
     tables
 }
 
@@ -514,7 +516,7 @@ fn ext_of(text: &str, node: Node) -> Ext {
 }
 
 /// The props of an `interface_body` or `object_type`.
-fn members(text: &str, body: Node) -> Vec<Prop> {
+pub(super) fn members(text: &str, body: Node) -> Vec<Prop> {
     let mut cursor = body.walk();
     let mut props = Vec::new();
     for member in body.named_children(&mut cursor) {
@@ -569,16 +571,16 @@ fn members(text: &str, body: Node) -> Vec<Prop> {
 
 /// What a member's JSDoc comment says.
 #[derive(Default, Debug, PartialEq, Eq)]
-struct JsDoc {
-    description: Option<String>,
-    default: Option<String>,
-    since: Option<String>,
-    deprecated: bool,
+pub(super) struct JsDoc {
+    pub(super) description: Option<String>,
+    pub(super) default: Option<String>,
+    pub(super) since: Option<String>,
+    pub(super) deprecated: bool,
 }
 
 /// Reads a `/** … */` comment: the description before the first block tag (a line starting with `@`), and the
 /// `@default`/`@defaultValue`, `@since` and `@deprecated` tags (a tag's text runs until the next tag).
-fn jsdoc(comment: &str) -> JsDoc {
+pub(super) fn jsdoc(comment: &str) -> JsDoc {
     let inner = comment.strip_prefix("/**").unwrap_or(comment);
     let inner = inner.strip_suffix("*/").unwrap_or(inner);
     let mut description: Vec<&str> = Vec::new();
@@ -802,7 +804,7 @@ fn function_component<'t>(
 }
 
 /// `{ a = 1, b: alias = 2, c }` → `[("a", "1"), ("b", "2")]`.
-fn pattern_defaults(text: &str, pattern: Node) -> Vec<(String, String)> {
+pub(super) fn pattern_defaults(text: &str, pattern: Node) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut cursor = pattern.walk();
     for child in pattern.named_children(&mut cursor) {
@@ -823,7 +825,7 @@ fn pattern_defaults(text: &str, pattern: Node) -> Vec<(String, String)> {
 
 /// The `key: value` entries of an object literal, values as written (whitespace collapsed); a shorthand `{ a }`
 /// gives `("a", "a")`. Spreads and methods are skipped.
-fn object_entries(text: &str, object: Node) -> Vec<(String, String)> {
+pub(super) fn object_entries(text: &str, object: Node) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut cursor = object.walk();
     for child in object.named_children(&mut cursor) {
@@ -870,21 +872,21 @@ fn props_types(text: &str, node: Node) -> Vec<String> {
     out
 }
 
-fn node_text<'a>(text: &'a str, node: Node) -> &'a str {
+pub(super) fn node_text<'a>(text: &'a str, node: Node) -> &'a str {
     text.get(node.byte_range()).unwrap_or("")
 }
 
-fn line_of(node: Node) -> u32 {
+pub(super) fn line_of(node: Node) -> u32 {
     u32::try_from(node.start_position().row).unwrap_or(u32::MAX).saturating_add(1)
 }
 
 /// The 1-based line `node` ends on.
-fn end_line_of(node: Node) -> u32 {
+pub(super) fn end_line_of(node: Node) -> u32 {
     u32::try_from(node.end_position().row).unwrap_or(u32::MAX).saturating_add(1)
 }
 
 /// `"a-b"` or `'a-b'` → `a-b`; anything else as it is.
-fn unquote(s: &str) -> String {
+pub(super) fn unquote(s: &str) -> String {
     let quoted =
         s.len() >= 2 && ((s.starts_with('"') && s.ends_with('"')) || (s.starts_with('\'') && s.ends_with('\'')));
     if quoted { s[1..s.len() - 1].to_string() } else { s.to_string() }
@@ -1096,7 +1098,7 @@ fn is_generic_argument(before: &str, html: &str) -> bool {
     after_identifier && !name.is_empty() && !HTML_ELEMENTS.contains(&name.to_ascii_lowercase().as_str())
 }
 
-fn collapse(s: &str) -> String {
+pub(super) fn collapse(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

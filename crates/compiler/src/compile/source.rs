@@ -43,8 +43,15 @@ const NON_FUNCTION_WRAPPERS: &[&str] =
 /// How deep `memo(forwardRef(...))`-style wrapper calls are followed.
 const MAX_WRAPPER_DEPTH: usize = 4;
 
+/// How many enclosing scopes (functions, classes, objects, namespaces) a function may have and still be indexed.
+/// Each entry's qualified name repeats every enclosing name, so without a cap 1 MB of `function f0() { function
+/// f1() { … } }` (33,000 levels) made names totalling gigabytes (issue 26). Real code stays far below: the deepest
+/// qualified name in the six real inputs has 7 parts.
+pub const MAX_SCOPE_DEPTH: usize = 64;
+
 /// Which grammar to use, from the file extension: `ts` → TypeScript, `tsx` → TSX,
-/// `js`/`jsx`/`mjs`/`cjs` → JavaScript (the JavaScript grammar handles JSX).
+/// `js`/`jsx`/`mjs`/`cjs` → JavaScript (the JavaScript grammar handles JSX), `vue` → the grammar of the file's
+/// `<script>` blocks, parsed in place (`compile::vue`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SourceLang {
     /// `.ts` files: tree-sitter-typescript's TypeScript grammar (no JSX; `<T>x` is a type assertion).
@@ -53,6 +60,9 @@ pub enum SourceLang {
     Tsx,
     /// `.js`, `.jsx`, `.mjs`, `.cjs` files: tree-sitter-javascript, which also parses JSX.
     JavaScript,
+    /// `.vue` single-file components: their top-level `<script>` blocks, with the grammar their `lang` names
+    /// ([`super::vue::scripts`]), at the `.vue` file's own offsets.
+    Vue,
 }
 
 impl SourceLang {
@@ -64,16 +74,18 @@ impl SourceLang {
             "ts" => Some(SourceLang::TypeScript),
             "tsx" => Some(SourceLang::Tsx),
             "js" | "jsx" | "mjs" | "cjs" => Some(SourceLang::JavaScript),
+            "vue" => Some(SourceLang::Vue),
             _ => None,
         }
     }
 
     /// The tree-sitter grammar. TypeScript and TSX share one grammar crate and every node kind this
     /// module looks at; JavaScript differs only in `field_definition` (TS: `public_field_definition`)
-    /// and where method decorators sit, both handled in the walk.
+    /// and where method decorators sit, both handled in the walk. `Vue` is resolved to its scripts' grammar before
+    /// a parser is asked for (see [`parse`]); TypeScript is named for it only so the match is total.
     fn language(self) -> Language {
         match self {
-            SourceLang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            SourceLang::TypeScript | SourceLang::Vue => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
             SourceLang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
             SourceLang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
         }
@@ -81,7 +93,7 @@ impl SourceLang {
 
     fn index(self) -> usize {
         match self {
-            SourceLang::TypeScript => 0,
+            SourceLang::TypeScript | SourceLang::Vue => 0,
             SourceLang::Tsx => 1,
             SourceLang::JavaScript => 2,
         }
@@ -157,6 +169,11 @@ pub struct SourceAnalysis {
     /// a known tree-sitter-typescript bug): the file was parsed again with those `&` read as spaces, which gave
     /// a clean tree, so the index and skeleton are complete and `parse_errors` is 0. Empty for other files.
     pub jsx_ampersand_lines: Vec<u32>,
+    /// Functions nested more than [`MAX_SCOPE_DEPTH`] scopes deep: not indexed (their enclosing functions are, and
+    /// their text is in those), so a pathological file cannot make the index quadratic in its size. 0 normally.
+    pub too_deep: usize,
+    /// `lang` values of a `.vue` file's `<script>` blocks that no grammar here reads (those blocks are not parsed).
+    pub unknown_script_langs: Vec<String>,
 }
 
 /// Why [`analyze`] could not analyze a file.
@@ -193,10 +210,28 @@ pub enum SourceError {
 ///
 /// Never, on any input.
 pub fn analyze(lang: SourceLang, text: &str, skeleton_min_lines: usize) -> Result<SourceAnalysis, SourceError> {
-    let mut tree = parse(lang, text)?;
+    analyze_file("", lang, text, skeleton_min_lines)
+}
+
+/// [`analyze`] for the file at `path` (repository-relative), whose name names a Vue component whose own `name` is
+/// not a string literal: `export default defineComponent({ name, setup() {…} })` in `swipe/Swipe.tsx` gives
+/// `Swipe.setup`, as Vue itself names a component after its file (`index.*` after its folder); with an empty
+/// `path`, `default.setup`.
+///
+/// # Errors
+///
+/// As [`analyze`].
+pub fn analyze_file(
+    path: &str,
+    lang: SourceLang,
+    text: &str,
+    skeleton_min_lines: usize,
+) -> Result<SourceAnalysis, SourceError> {
+    let (grammar, ranges, unknown_script_langs) = resolve(lang, text)?;
+    let mut tree = parse_in(grammar, text, &ranges)?;
     let mut jsx_ampersand_lines = Vec::new();
     if tree.root_node().has_error()
-        && let Some((clean, lines)) = reparse_without_jsx_ampersands(lang, text, &tree)
+        && let Some((clean, lines)) = reparse_without_jsx_ampersands((grammar, &ranges), text, &tree)
     {
         tree = clean;
         jsx_ampersand_lines = lines;
@@ -205,9 +240,10 @@ pub fn analyze(lang: SourceLang, text: &str, skeleton_min_lines: usize) -> Resul
     let (parse_errors, first_error_line) = count_errors(root);
 
     // Positions are those of `text` (a masked reparse keeps every byte offset).
-    let mut walk = Walk::new(text);
+    let mut walk = Walk::new(text, lang == SourceLang::Vue);
+    walk.file_component = (!path.is_empty()).then(|| super::vue_props::name_from_path(path));
     walk.run(root);
-    let Walk { mut functions, bodies, .. } = walk;
+    let Walk { mut functions, bodies, too_deep, .. } = walk;
     functions.sort_by_key(|f| f.start_byte);
     let functions = identify(functions);
 
@@ -219,7 +255,31 @@ pub fn analyze(lang: SourceLang, text: &str, skeleton_min_lines: usize) -> Resul
         (None, 0)
     };
 
-    Ok(SourceAnalysis { functions, skeleton, outer_bodies, parse_errors, first_error_line, jsx_ampersand_lines })
+    Ok(SourceAnalysis {
+        functions,
+        skeleton,
+        outer_bodies,
+        parse_errors,
+        first_error_line,
+        jsx_ampersand_lines,
+        too_deep,
+        unknown_script_langs,
+    })
+}
+
+/// The grammar and included ranges `text` is parsed with, and (`.vue`) the script `lang`s left unparsed: for a
+/// `.vue` file its scripts' ([`super::vue::scripts`]; one empty range when it has none, so nothing is parsed),
+/// for the others `lang` itself over the whole text.
+fn resolve(lang: SourceLang, text: &str) -> Result<(SourceLang, Vec<tree_sitter::Range>, Vec<String>), SourceError> {
+    if text.len() > MAX_SOURCE_BYTES {
+        return Err(SourceError::TooLarge { bytes: text.len(), limit: MAX_SOURCE_BYTES });
+    }
+    if lang != SourceLang::Vue {
+        return Ok((lang, Vec::new(), Vec::new()));
+    }
+    let scripts = super::vue::scripts(text)?;
+    let ranges = if scripts.ranges.is_empty() { vec![super::vue::empty_range()] } else { scripts.ranges };
+    Ok((scripts.grammar, ranges, scripts.unknown_langs))
 }
 
 /// How many times a misparsed `&` in JSX is masked and the file parsed again (error recovery can hide a second
@@ -230,7 +290,11 @@ const MAX_JSX_REPARSES: usize = 3;
 /// grammar reads `&` there as the start of an entity: `Tom & Jerry`, `src='?a=1&b=2'`), the tree of `text` with
 /// those `&` bytes read as spaces (same length, so every offset holds) and the lines they are on; `None` when
 /// another error remains.
-fn reparse_without_jsx_ampersands(lang: SourceLang, text: &str, tree: &Tree) -> Option<(Tree, Vec<u32>)> {
+fn reparse_without_jsx_ampersands(
+    (lang, ranges): (SourceLang, &[tree_sitter::Range]),
+    text: &str,
+    tree: &Tree,
+) -> Option<(Tree, Vec<u32>)> {
     let mut masked = text.as_bytes().to_vec();
     let mut lines = Vec::new();
     let mut current: Option<Tree> = None;
@@ -276,7 +340,7 @@ fn reparse_without_jsx_ampersands(lang: SourceLang, text: &str, tree: &Tree) -> 
         }
         // Only `&` bytes (ASCII) became spaces: still UTF-8.
         let masked_text = std::str::from_utf8(&masked).ok()?;
-        current = Some(parse(lang, masked_text).ok()?);
+        current = Some(parse_in(lang, masked_text, ranges).ok()?);
     }
     let clean = current?;
     if clean.root_node().has_error() {
@@ -416,12 +480,23 @@ fn new_parser(lang: SourceLang) -> Result<Parser, SourceError> {
     Ok(parser)
 }
 
-/// Parses `text` with the thread's cached parser for `lang` (also used by `compile::props`).
+/// Parses `text` with the thread's cached parser for `lang` (also used by `compile::props`): a `.vue` file's
+/// scripts in place, at the file's own offsets.
 pub(super) fn parse(lang: SourceLang, text: &str) -> Result<Tree, SourceError> {
+    let (grammar, ranges, _) = resolve(lang, text)?;
+    parse_in(grammar, text, &ranges)
+}
+
+/// Parses the `ranges` of `text` (all of it when empty) with the grammar `lang` (never `Vue`: see [`resolve`]).
+fn parse_in(lang: SourceLang, text: &str, ranges: &[tree_sitter::Range]) -> Result<Tree, SourceError> {
     if text.len() > MAX_SOURCE_BYTES {
         return Err(SourceError::TooLarge { bytes: text.len(), limit: MAX_SOURCE_BYTES });
     }
     let run = |parser: &mut Parser| {
+        // Set on every call: the parsers are shared by the thread's files, and an empty list means the whole text.
+        parser
+            .set_included_ranges(ranges)
+            .map_err(|e| SourceError::Parser(format!("{lang:?}: included ranges: {e:?}")))?;
         parser.parse(text, None).ok_or_else(|| SourceError::Parser(format!("{lang:?}: parse returned no tree")))
     };
     // The thread-local may be unavailable (thread teardown) or, in theory, already borrowed; fall back
@@ -545,10 +620,17 @@ struct Walk<'a, 't> {
     in_body: usize,
     stack: Vec<Step<'t>>,
     children: Vec<(Node<'t>, Ctx<'t>)>,
+    /// A `.vue` file's scripts: a default-exported options object names its scope by its `name` (see
+    /// [`component_name`]).
+    vue: bool,
+    /// Functions not indexed because [`MAX_SCOPE_DEPTH`] scopes enclose them.
+    too_deep: usize,
+    /// The component the file's name names (see [`analyze_file`]).
+    file_component: Option<String>,
 }
 
 impl<'a, 't> Walk<'a, 't> {
-    fn new(text: &'a str) -> Self {
+    fn new(text: &'a str, vue: bool) -> Self {
         Walk {
             text,
             functions: Vec::new(),
@@ -558,6 +640,9 @@ impl<'a, 't> Walk<'a, 't> {
             in_body: 0,
             stack: Vec::new(),
             children: Vec::new(),
+            vue,
+            too_deep: 0,
+            file_component: None,
         }
     }
 
@@ -590,7 +675,9 @@ impl<'a, 't> Walk<'a, 't> {
             self.in_body += 1;
             self.stack.push(Step::LeaveBody);
         }
-        if let Some(name) = self.visit(node, ctx) {
+        if let Some(name) = self.visit(node, ctx)
+            && self.scope.len() < MAX_SCOPE_DEPTH
+        {
             self.scope.push(name);
             self.stack.push(Step::PopScope);
         }
@@ -692,7 +779,12 @@ impl<'a, 't> Walk<'a, 't> {
                     "function_expression" => FunctionKind::Function,
                     _ => FunctionKind::Arrow,
                 };
-                self.holder("default".to_string(), kind, value, node, Ctx { outer: Some((node, node)), ..ctx })
+                let name = match component_name(self.text, value, self.vue) {
+                    Some(ComponentName::Literal(name)) => name,
+                    Some(ComponentName::Unknown) => self.file_component.clone().unwrap_or_else(|| "default".into()),
+                    None => "default".to_string(),
+                };
+                self.holder(name, kind, value, node, Ctx { outer: Some((node, node)), ..ctx })
             }
             _ => None,
         }
@@ -742,6 +834,10 @@ impl<'a, 't> Walk<'a, 't> {
     }
 
     fn push_function(&mut self, name: String, qualified: String, kind: FunctionKind, node: Node<'t>, ctx: Ctx<'t>) {
+        if self.scope.len() >= MAX_SCOPE_DEPTH {
+            self.too_deep += 1;
+            return;
+        }
         let (first, last) = ctx.outer.unwrap_or((node, node));
         let start = first.start_byte().min(node.start_byte());
         let end = last.end_byte().max(node.end_byte());
@@ -833,6 +929,51 @@ impl<'a, 't> Walk<'a, 't> {
         }
         self.children = children;
     }
+}
+
+/// The name a default-exported Vue component gives itself: the string `name` of `defineComponent({ name: 'Table',
+/// … })` (in any script), or of a plain options object `{ name: 'Table', … }` in a `.vue` file (`vue`), so its
+/// functions are `Table.setup`, `Table.setup.onTbodyScroll` rather than `default.setup`;
+/// [`ComponentName::Unknown`] for a component whose name is not a string literal (`name,` from a variable: not
+/// known without running the code) or that has none; `None` when `value` is no component.
+fn component_name(text: &str, value: Node, vue: bool) -> Option<ComponentName> {
+    let value = unwrap_expression(value);
+    let object = match value.kind() {
+        "object" if vue => value,
+        "call_expression" => {
+            let callee = value.child_by_field_name("function")?;
+            let callee = match callee.kind() {
+                "member_expression" => callee.child_by_field_name("property")?,
+                _ => callee,
+            };
+            if node_text(text, callee) != "defineComponent" {
+                return None;
+            }
+            let args = value.child_by_field_name("arguments")?;
+            let mut cursor = args.walk();
+            let first = args.named_children(&mut cursor).find(|c| c.kind() != "comment")?;
+            let first = unwrap_expression(first);
+            (first.kind() == "object").then_some(first)?
+        }
+        _ => return None,
+    };
+    let mut cursor = object.walk();
+    let literal = object
+        .named_children(&mut cursor)
+        .find(|p| p.kind() == "pair" && p.child_by_field_name("key").is_some_and(|k| property_name(text, k) == "name"))
+        .and_then(|pair| pair.child_by_field_name("value"))
+        .filter(|v| v.kind() == "string")
+        .map(|v| property_name(text, v))
+        .filter(|name| !name.is_empty() && !name.contains(['.', '\n']));
+    Some(literal.map_or(ComponentName::Unknown, ComponentName::Literal))
+}
+
+/// What [`component_name`] found.
+enum ComponentName {
+    /// `name: 'Table'`.
+    Literal(String),
+    /// A component with no string `name`.
+    Unknown,
 }
 
 /// The kind of a function node when it is named by a variable, assignment or default export.

@@ -1,0 +1,361 @@
+//! Examples wherever they live (issue 25): a document's references to example files are resolved through one
+//! table of rules ([`rules`]) and expanded into the document the compiler stores, each example a fenced code block
+//! in document order (the file's code, or a demo Markdown file's fence, byte for byte) marked with its file
+//! (`CodeBlockMeta::demo`). Also the site's own syntax: placeholder lines (`%%Content%%` stands for the sibling
+//! `__demo__/*.md` files in front-matter `order`; `%%Props%%`, `:: BASE_DOC ::` are dropped), documentation
+//! generator headings (`@##` → `##`) and text-less MDX elements that only the site renders (dropped; the others
+//! are counted per name, see [`Expanded::unrecognised`]). `file` still serves the document as written.
+//!
+//! dumi's `<code src>` stays an element of the document (`markdown::Demo`, read in `emit::load_demos`).
+
+pub mod demo_md;
+pub mod rules;
+mod syntax;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use super::cache::{self, Dependency};
+use super::markdown;
+use super::walk::WalkedFile;
+use crate::config::ExampleRule;
+use crate::model::DemoMeta;
+
+/// The repository as example references see it: the walked files (a reference never leads outside them) and the
+/// rules.
+pub struct Repo<'a> {
+    root: &'a Path,
+    files: HashMap<&'a str, &'a WalkedFile>,
+    rules: Vec<rules::Compiled>,
+    max_bytes: u64,
+}
+
+/// One example expanded into a document.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Example {
+    /// Byte offset of its fence's first line in the expanded text.
+    pub at: usize,
+    /// Its file, title and description, as the code block stores them.
+    pub meta: DemoMeta,
+}
+
+/// A problem with one reference, reported as a warning on the document's line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    /// 1-based line of the document as written.
+    pub line: usize,
+    /// What went wrong, naming the paths tried.
+    pub message: String,
+}
+
+/// A document with its examples expanded.
+#[derive(Debug, Default)]
+pub struct Expanded {
+    /// The text to store and serve in the place of the document as written.
+    pub text: String,
+    /// The examples, in document order.
+    pub examples: Vec<Example>,
+    /// Every file read or looked for, with its hash (the build cache checks them before reusing the component).
+    pub deps: Vec<Dependency>,
+    /// References that resolved to nothing.
+    pub problems: Vec<Problem>,
+    /// MDX/JSX elements alone on a line that no rule knows, by name, with their count (`build --verbose`).
+    pub unrecognised: BTreeMap<String, usize>,
+    changed: bool,
+}
+
+impl<'a> Repo<'a> {
+    /// The walked files of the repository at `root`, with the configured rules before the built-in ones.
+    pub fn new(root: &'a Path, walked: &'a [WalkedFile], configured: &[ExampleRule], max_bytes: u64) -> Repo<'a> {
+        Repo {
+            root,
+            files: walked.iter().map(|f| (f.rel.as_str(), f)).collect(),
+            rules: rules::compile(configured),
+            max_bytes,
+        }
+    }
+
+    /// The walked file `rel`, or `rel` with one of the usual extensions when it names none that exists.
+    fn find(&self, rel: &str, tried: &mut Vec<String>) -> Option<&'a WalkedFile> {
+        tried.push(rel.to_string());
+        if let Some(f) = self.files.get(rel) {
+            return Some(f);
+        }
+        rules::EXTENSIONS.iter().find_map(|ext| self.files.get(format!("{rel}.{ext}").as_str()).copied())
+    }
+
+    /// The file a rule's template names for the document `doc_rel`: `./…` and `../…` from the document's folder,
+    /// `**/…` the walked file whose path ends so (nearest the document when several do), else from the root.
+    fn resolve(&self, doc_rel: &str, template: &str, tried: &mut Vec<String>) -> Option<&'a WalkedFile> {
+        if let Some(tail) = template.strip_prefix("**/") {
+            tried.push(template.to_string());
+            let ends = |rel: &str| rel == tail || rel.ends_with(&format!("/{tail}"));
+            let mut found: Vec<&WalkedFile> = self
+                .files
+                .values()
+                .copied()
+                .filter(|f| {
+                    ends(&f.rel)
+                        || rules::EXTENSIONS
+                            .iter()
+                            .any(|ext| ends(f.rel.strip_suffix(&format!(".{ext}")).unwrap_or("")))
+                })
+                .collect();
+            // Nearest the document: the longest shared folder prefix, then the path (a stable choice).
+            let shared = |rel: &str| doc_rel.split('/').zip(rel.split('/')).take_while(|(a, b)| a == b).count();
+            found.sort_by(|a, b| shared(&b.rel).cmp(&shared(&a.rel)).then(a.rel.cmp(&b.rel)));
+            return found.first().copied();
+        }
+        if template.starts_with("./") || template.starts_with("../") {
+            let dir: Vec<&str> = doc_rel.split('/').collect();
+            let rel = super::emit::resolve_relative(&dir[..dir.len() - 1], template)?;
+            return self.find(&rel, tried);
+        }
+        self.find(template.trim_start_matches('/'), tried)
+    }
+
+    /// The text of a walked file, BOM dropped; `Err` says why it cannot be used.
+    fn read(&self, f: &WalkedFile) -> Result<String, String> {
+        if f.bytes > self.max_bytes {
+            return Err(format!("{} is {} bytes, over the {}-byte limit", f.rel, f.bytes, self.max_bytes));
+        }
+        let bytes = std::fs::read(&f.abs).map_err(|e| format!("{} cannot be read ({e})", f.rel))?;
+        if bytes[..bytes.len().min(8192)].contains(&0) {
+            return Err(format!("{} is a binary file", f.rel));
+        }
+        String::from_utf8(bytes).map(super::strip_bom).map_err(|_| format!("{} is not UTF-8", f.rel))
+    }
+
+    /// The example files that belong to the document `doc_rel` with no reference: a single-file component holding
+    /// all of a component's demos, `demo/index.vue` beside the document (Vant's shape).
+    fn unreferenced(&self, doc_rel: &str) -> Vec<&'a WalkedFile> {
+        let dir = doc_rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let rel = if dir.is_empty() { "demo/index.vue".to_string() } else { format!("{dir}/demo/index.vue") };
+        self.files.get(rel.as_str()).copied().into_iter().collect()
+    }
+
+    /// The demo Markdown files of `dir` (a `__demo__` folder), in front-matter `order`, then by path.
+    fn demo_folder(&self, dir: &str) -> Vec<&'a WalkedFile> {
+        let mut found: Vec<&WalkedFile> = self
+            .files
+            .values()
+            .copied()
+            .filter(|f| {
+                f.rel
+                    .strip_prefix(dir)
+                    .and_then(|r| r.strip_prefix('/'))
+                    .is_some_and(|n| !n.contains('/') && n.ends_with(".md"))
+            })
+            .collect();
+        found.sort_by(|a, b| a.rel.cmp(&b.rel));
+        found
+    }
+}
+
+/// Expands the examples and site syntax of the document `doc_rel` (`text`, read in `lang`); `None` when it holds
+/// none, so the document is stored as written.
+pub fn expand(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdown::Syntax) -> Option<Expanded> {
+    let unreferenced = repo.unreferenced(doc_rel);
+    if !syntax::may_hold(text, &repo.rules) && unreferenced.is_empty() {
+        return None;
+    }
+    let mut out = expand_lines(repo, doc_rel, text, lang, syntax);
+    if !unreferenced.is_empty() {
+        // Example files no line refers to: appended after the document's own blocks, under "Examples".
+        let text = &mut out.text;
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str("\n## Examples\n\n");
+        for f in unreferenced {
+            out.deps.push((f.rel.clone(), cache::file_hash(repo.root, &f.rel)));
+            let Ok(code) = repo.read(f) else { continue };
+            let ext = f.rel.rsplit_once('.').map_or("", |(_, e)| e);
+            out.examples.push(Example {
+                at: out.text.len(),
+                meta: DemoMeta {
+                    path: f.rel.clone(),
+                    title: None,
+                    description: None,
+                    description_path: None,
+                    debug: false,
+                },
+            });
+            out.text.push_str(&super::emit::fence_demo(&code, ext));
+            out.text.push_str("\n\n");
+        }
+        out.changed = true;
+    }
+    out.changed.then_some(out)
+}
+
+fn expand_lines(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdown::Syntax) -> Expanded {
+    if !syntax::may_hold(text, &repo.rules) {
+        return Expanded { text: text.to_string(), ..Expanded::default() };
+    }
+    let parsed = markdown::parse_as(text, syntax);
+    let fences: Vec<(usize, usize)> =
+        parsed.code_blocks.iter().map(|b| (b.start_byte as usize, b.end_byte as usize)).collect();
+    let mut out = Expanded { text: String::with_capacity(text.len() * 2), ..Expanded::default() };
+    let mut changed = false;
+    let mut at = 0;
+    for (n, line) in text.split_inclusive('\n').enumerate() {
+        let start = at;
+        at += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        let newline = &line[body.len()..];
+        if fences.iter().any(|&(s, e)| start >= s && start < e.max(s + 1)) {
+            out.text.push_str(line);
+            continue;
+        }
+        let level = parsed.sections.iter().rev().find(|s| (s.start_byte as usize) < start).map_or(1, |s| s.level);
+        match syntax::classify(body, &repo.rules) {
+            syntax::Line::Text => out.text.push_str(line),
+            syntax::Line::Unrecognised(name) => {
+                *out.unrecognised.entry(name).or_default() += 1;
+                out.text.push_str(line);
+            }
+            syntax::Line::Drop => changed = true,
+            syntax::Line::Heading(h) => {
+                changed = true;
+                out.text.push_str(&h);
+                out.text.push_str(newline);
+            }
+            syntax::Line::DemoFolder => {
+                changed = true;
+                let dir = doc_rel.rsplit_once('/').map_or("__demo__".to_string(), |(d, _)| format!("{d}/__demo__"));
+                let demos = repo.demo_folder(&dir);
+                if demos.is_empty() {
+                    out.problems.push(Problem {
+                        line: n + 1,
+                        message: format!(
+                            "`{}` stands for the demos of {dir}/, which holds no .md file; dropped",
+                            body.trim()
+                        ),
+                    });
+                }
+                let mut read: Vec<(demo_md::Demo, &WalkedFile)> = Vec::new();
+                for f in demos {
+                    out.deps.push((f.rel.clone(), cache::file_hash(repo.root, &f.rel)));
+                    match repo.read(f).and_then(|t| demo_md::read(&t, lang)) {
+                        Ok(d) => read.push((d, f)),
+                        Err(why) => out.problems.push(Problem {
+                            line: n + 1,
+                            message: format!("demo {}: {why}; not served as an example", f.rel),
+                        }),
+                    }
+                }
+                read.sort_by(|(a, fa), (b, fb)| {
+                    let key = |o: Option<f64>| o.unwrap_or(f64::INFINITY);
+                    key(a.order).total_cmp(&key(b.order)).then(fa.rel.cmp(&fb.rel))
+                });
+                for (demo, f) in read {
+                    push_demo(&mut out, demo, &f.rel, level);
+                }
+                out.text.push_str(newline);
+            }
+            syntax::Line::Reference { rule, name } => {
+                changed = true;
+                let template = repo.rules[rule].file(&name);
+                let mut tried = Vec::new();
+                let Some(f) = repo.resolve(doc_rel, &template, &mut tried) else {
+                    for t in &tried {
+                        out.deps.push((t.clone(), cache::file_hash(repo.root, t)));
+                    }
+                    out.problems.push(Problem {
+                        line: n + 1,
+                        message: format!(
+                            "example reference `{}` resolves to no file (tried {}, also with .{}); the line is dropped",
+                            body.trim(),
+                            tried.join(", "),
+                            rules::EXTENSIONS.join("/.")
+                        ),
+                    });
+                    continue;
+                };
+                out.deps.push((f.rel.clone(), cache::file_hash(repo.root, &f.rel)));
+                let code = match repo.read(f) {
+                    Ok(code) => code,
+                    Err(why) => {
+                        out.problems.push(Problem {
+                            line: n + 1,
+                            message: format!("example `{}`: {why}; dropped", body.trim()),
+                        });
+                        continue;
+                    }
+                };
+                if f.rel.ends_with(".md") {
+                    match demo_md::read(&code, lang) {
+                        Ok(demo) => push_demo(&mut out, demo, &f.rel, level),
+                        Err(why) => out
+                            .problems
+                            .push(Problem { line: n + 1, message: format!("demo {}: {why}; dropped", f.rel) }),
+                    }
+                } else {
+                    let ext = f.rel.rsplit_once('.').map_or("", |(_, e)| e);
+                    out.examples.push(Example {
+                        at: out.text.len(),
+                        meta: DemoMeta {
+                            path: f.rel.clone(),
+                            title: Some(name),
+                            description: None,
+                            description_path: None,
+                            debug: false,
+                        },
+                    });
+                    out.text.push_str(&super::emit::fence_demo(&code, ext));
+                    out.text.push('\n');
+                }
+            }
+        }
+    }
+    out.changed = changed || !out.unrecognised.is_empty();
+    out
+}
+
+/// Appends a demo Markdown file's example: a heading one level below the section it stands in, the description,
+/// then its fence exactly.
+fn push_demo(out: &mut Expanded, demo: demo_md::Demo, rel: &str, level: u8) {
+    use std::fmt::Write as _;
+    let hashes = "#".repeat(usize::from(level.clamp(1, 5)) + 1);
+    if !out.text.is_empty() && !out.text.ends_with("\n\n") {
+        out.text.push('\n');
+    }
+    let title = demo.title.clone().unwrap_or_else(|| file_stem(rel).to_string());
+    let _ = write!(out.text, "{hashes} {title}\n\n");
+    if let Some(d) = &demo.description {
+        let _ = write!(out.text, "{d}\n\n");
+    }
+    out.examples.push(Example {
+        at: out.text.len(),
+        meta: DemoMeta {
+            path: rel.to_string(),
+            title: Some(title),
+            description: demo.description,
+            description_path: None,
+            debug: false,
+        },
+    });
+    out.text.push_str(&demo.fence);
+    out.text.push_str("\n\n");
+}
+
+fn file_stem(rel: &str) -> &str {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name.rsplit_once('.').map_or(name, |(stem, _)| stem)
+}
+
+/// Marks the code blocks of the expanded document that are examples with their file, title and description.
+pub fn mark(doc: &mut markdown::Document, examples: &[Example]) {
+    let by_start: HashMap<usize, &Example> = examples.iter().map(|e| (e.at, e)).collect();
+    for b in &mut doc.code_blocks {
+        if let Some(e) = by_start.get(&(b.meta.start_byte as usize)) {
+            b.meta.demo = Some(e.meta.clone());
+        }
+    }
+}
+
+/// Whether a folder of this name holds examples (their Markdown is read with them, never reported unused).
+pub fn is_example_folder(name: &str) -> bool {
+    matches!(name, "demo" | "demos" | "__demo__" | "_example" | "examples")
+}
