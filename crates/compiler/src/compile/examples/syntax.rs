@@ -44,10 +44,12 @@ pub fn classify(line: &str, rules: &[Compiled]) -> Line {
         let name = rules[rule].capture(line).unwrap_or_default();
         return Line::Reference { rule, name };
     }
-    if let Some(inner) = t.strip_prefix("%%").and_then(|r| r.strip_suffix("%%")) {
-        if !inner.is_empty() && !inner.contains("%%") && !inner.contains(char::is_whitespace) {
-            return if inner == "Content" || inner == "Demos" { Line::DemoFolder } else { Line::Drop };
-        }
+    if let Some(inner) = t.strip_prefix("%%").and_then(|r| r.strip_suffix("%%"))
+        && !inner.is_empty()
+        && !inner.contains("%%")
+        && !inner.contains(char::is_whitespace)
+    {
+        return if inner == "Content" || inner == "Demos" { Line::DemoFolder } else { Line::Drop };
     }
     if let Some(inner) = t.strip_prefix("::").and_then(|r| r.strip_suffix("::")) {
         let inner = inner.trim();
