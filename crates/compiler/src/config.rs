@@ -63,6 +63,10 @@ pub struct SystemConfig {
     /// Where the sources came from (set by `build`, never read from the file): stored in the manifest.
     #[serde(skip)]
     pub source: Option<crate::model::SourceInfo>,
+    /// Whether the package's exports decide which documents are components (set by detection, never read from the
+    /// file: presets and written rules keep every matched document a component for now).
+    #[serde(skip)]
+    pub exports_decide: bool,
     /// Language served when a lookup names none; default: the first language of `docs`.
     pub default_lang: Option<String>,
     /// Only compile these languages; default: every language of `docs`.

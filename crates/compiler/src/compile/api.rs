@@ -158,7 +158,9 @@ pub fn read(repo: &Path, files: &[WalkedFile], wanted: Option<&str>) -> Option<A
     }
     let names: Vec<&str> = public.iter().map(|p| p.name.as_str()).collect();
     let counts = import_counts(repo, files, &names);
-    let mut read: Vec<(usize, usize, &Package, Option<String>, Vec<Export>)> = public
+    // (imports, components, package, entry, exports)
+    type Read<'a> = (usize, usize, &'a Package, Option<String>, Vec<Export>);
+    let mut read: Vec<Read> = public
         .iter()
         .zip(&counts)
         .map(|(p, &n)| {
@@ -424,8 +426,8 @@ impl Walker<'_> {
             return;
         }
         let Some(m) = self.module(rel) else { return };
-        let re_exports: Vec<(String, Option<Vec<(String, String)>>)> =
-            m.re_exports.iter().map(|r| (r.spec.clone(), r.names.clone())).collect();
+        type Names = Option<Vec<(String, String)>>;
+        let re_exports: Vec<(String, Names)> = m.re_exports.iter().map(|r| (r.spec.clone(), r.names.clone())).collect();
         for (spec, names) in re_exports {
             let Some(target) = self.target(rel, &spec) else {
                 // `export { Empty } from '@my-design/illustrations'`: a component of another package, exported by

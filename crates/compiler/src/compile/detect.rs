@@ -400,6 +400,7 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
                 for r in &mut c.rules {
                     r.0 = r.0.replace("/**/", "/");
                 }
+                c.layout = c.layout.replace("/**/", "/");
                 c
             }));
         }
@@ -605,6 +606,7 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
     });
     if let Some(a) = api.as_ref().filter(|a| a.imports >= 10 || !a.components.is_empty()) {
         config.system.package = Some(a.package.name.clone());
+        config.system.exports_decide = true;
     }
     config.system.name = name;
     let coverage = api.as_ref().and_then(|a| super::matching::coverage(files, &config.docs, a));

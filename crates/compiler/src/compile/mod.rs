@@ -262,6 +262,7 @@ fn build_attempt(
         .system
         .package
         .as_deref()
+        .filter(|_| opts.config.system.exports_decide)
         .and_then(|p| api::read(repo, &files, Some(p)))
         .filter(|a| !a.components.is_empty())
         .map(|a| a.components.iter().map(|e| (crate::model::component_key(&e.id), e.id.clone())).collect());
