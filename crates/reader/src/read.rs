@@ -1946,6 +1946,7 @@ impl BundleSet {
             return Err(no_bundles(&[dir.to_path_buf()], false));
         }
         let bundle = Bundle::open(&path)?;
+        bundle.check_ends_at_index()?;
         let manifest: Manifest = bundle.get(keys::HEAD)?;
         check_identity(&bundle, &manifest, MANIFEST_KEY)?;
         if manifest.cut_rule != CUT_RULE {

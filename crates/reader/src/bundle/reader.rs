@@ -36,6 +36,8 @@ pub struct Bundle {
     path: String,
     file: File,
     len: u64,
+    /// Where the index ends: the writer puts nothing after it.
+    index_end: u64,
     header_xxh3: u64,
     identity: Identity,
     index: Vec<FrameEntry>,
@@ -83,7 +85,24 @@ impl Bundle {
         let (index_at, index_len, index_raw, header_xxh3) = parse_header(&name, &head, len)?;
         let raw = read_at(&name, &file, index_at, index_len, "index")?;
         let Index { identity, frames } = parse_index(&name, &head, &raw, index_at, index_raw)?;
-        Ok(Bundle { path: name, file, len, header_xxh3, identity, index: frames })
+        let index_end = index_at + index_len;
+        Ok(Bundle { path: name, file, len, index_end, header_xxh3, identity, index: frames })
+    }
+
+    /// Checks that the index ends the file, as the writer leaves it: bytes appended to a bundle whose size nothing
+    /// pins (`manifest.bundle`; a component's size is pinned by the manifest, which names both sizes) would
+    /// otherwise pass every check.
+    ///
+    /// # Errors
+    /// [`BundleError::Corrupt`] naming the number of bytes after the index.
+    pub fn check_ends_at_index(&self) -> Result<(), BundleError> {
+        match self.len - self.index_end {
+            0 => Ok(()),
+            extra => Err(BundleError::Corrupt {
+                path: self.path.clone(),
+                what: format!("{extra} bytes after the index, which ends a bundle"),
+            }),
+        }
     }
 
     /// The bundle's path as given to `open`.
@@ -368,14 +387,6 @@ fn parse_header(path: &str, b: &[u8], len: u64) -> Result<(u64, u64, u64, u64), 
         (u64_at(b, offset::INDEX_OFFSET), u64_at(b, offset::INDEX_LEN), u64_at(b, offset::INDEX_RAW_LEN));
     if at < HEADER_LEN as u64 || at.checked_add(n).is_none_or(|end| end > len) {
         return Err(BundleError::Truncated { path: p(), what: format!("index at {at}+{n} beyond {len} bytes") });
-    }
-    // The index ends the file (the writer puts nothing after it): bytes appended to a bundle whose size nothing
-    // pins (`manifest.bundle`) would otherwise pass every check.
-    if at + n != len {
-        return Err(BundleError::Corrupt {
-            path: p(),
-            what: format!("{} bytes after the index, which ends a bundle", len - (at + n)),
-        });
     }
     if raw > MAX_INDEX_BYTES {
         return Err(BundleError::Corrupt {
