@@ -12,7 +12,8 @@ use mydesign_docs::compile::{BuildOptions, BuildReport, build, detect, walk};
 use mydesign_docs::config::{Config, WalkConfig};
 use mydesign_docs::read::BundleSet;
 
-fn write(root: &Path, files: &[(&str, &str)]) {
+/// Writes `files` (path, text) under `root`.
+pub(crate) fn write(root: &Path, files: &[(&str, &str)]) {
     for (rel, text) in files {
         let p = root.join(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -20,12 +21,14 @@ fn write(root: &Path, files: &[(&str, &str)]) {
     }
 }
 
-fn detected(repo: &Path) -> detect::Detection {
+/// The detection of `repo` with the default walk.
+pub(crate) fn detected(repo: &Path) -> detect::Detection {
     let files = walk::walk(repo, &WalkConfig::default()).unwrap().files;
     detect::detect(repo, &files).expect("a layout is detected")
 }
 
-fn build_with(repo: &Path, config: Config) -> BuildReport {
+/// `repo` built with `config` into a kept temporary directory.
+pub(crate) fn build_with(repo: &Path, config: Config) -> BuildReport {
     let out = tempfile::tempdir().unwrap().keep();
     build(&BuildOptions { repo: repo.into(), out, config, progress: false }).unwrap()
 }

@@ -6,29 +6,10 @@
 
 use crate::common;
 
-use std::path::Path;
-
-use mydesign_docs::compile::{BuildOptions, BuildReport, build, detect, walk};
-use mydesign_docs::config::{Config, WalkConfig};
+use mydesign_docs::compile::BuildReport;
 use mydesign_docs::read::BundleSet;
 
-fn write(root: &Path, files: &[(&str, &str)]) {
-    for (rel, text) in files {
-        let p = root.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-}
-
-fn detected(repo: &Path) -> detect::Detection {
-    let files = walk::walk(repo, &WalkConfig::default()).unwrap().files;
-    detect::detect(repo, &files).expect("a layout is detected")
-}
-
-fn build_with(repo: &Path, config: Config) -> BuildReport {
-    let out = tempfile::tempdir().unwrap().keep();
-    build(&BuildOptions { repo: repo.into(), out, config, progress: false }).unwrap()
-}
+use crate::detect::{build_with, detected, write};
 
 fn documented(report: &BuildReport, lang: &str) -> usize {
     report.manifest.components.iter().filter(|c| c.docs.iter().any(|d| d.lang == lang)).count()

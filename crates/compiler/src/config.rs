@@ -44,7 +44,7 @@ pub struct Config {
 pub struct ExampleRule {
     /// E.g. `<ExampleTabs name="{name}"`.
     pub reference: String,
-    /// E.g. `apps/compositions/src/examples/{name}.tsx`.
+    /// E.g. `**/examples/{name}.tsx` or `./_example/{name}.tsx`.
     pub file: String,
 }
 
