@@ -9,7 +9,7 @@ use mydesign_docs::compile::{BuildOptions, build_denying_warnings, build_with_ca
 use mydesign_docs::config::{CONFIG_FILE, Config, WalkConfig};
 use mydesign_docs::render::{plural, thousands};
 
-/// Arguments of `build`.
+// Arguments of `build` (not a doc comment: see `cli::LookupArgs`).
 #[derive(Args, Debug)]
 pub struct BuildArgs {
     /// Repository to compile. Default: the current directory when it has a mydesign-docs.toml or package.json,

@@ -227,7 +227,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             print(&view, a.json)
         }
         Command::Completions { shell } => super::setup::completions(shell),
-        Command::Man => super::setup::man(),
+        Command::Man { command, dir } => super::setup::man(command.as_deref(), dir.as_deref()),
         Command::Components(a) => answer(&a, |set, paging| set.components_paged(a.lang.as_deref(), paging)),
         Command::Doc { component, detail, full, sections, lookup: a } => {
             let detail = if full { Some(Detail::Full) } else { detail };
