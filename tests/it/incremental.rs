@@ -45,20 +45,8 @@ fn assert_same_sets(incremental: &BuildReport, cold: &BuildReport) {
 fn sample_copy() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("corpus");
-    copy_tree(&common::root().join("corpus"), &repo);
+    common::copy_tree(&common::root().join("corpus"), &repo);
     (tmp, repo)
-}
-
-pub(crate) fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().filter_map(Result::ok) {
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
 }
 
 fn entries(cache: &Path) -> usize {
@@ -152,7 +140,7 @@ fn blueprint_copy() -> Option<(tempfile::TempDir, std::path::PathBuf, Config)> {
     };
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("blueprint");
-    copy_tree(&real.join("blueprint"), &repo);
+    common::copy_tree(&real.join("blueprint"), &repo);
     Some((tmp, repo, Config::preset("blueprint").unwrap()))
 }
 

@@ -22,6 +22,7 @@ mod mcp;
 mod messages;
 mod new_user;
 mod props_real;
+mod readme;
 mod real_api;
 mod real_blueprint;
 mod real_dumi;
