@@ -265,7 +265,7 @@ fn build_attempt(
         .filter(|_| opts.config.system.exports_decide)
         .and_then(|p| api::read(repo, &files, Some(p)))
         .filter(|a| !a.components.is_empty())
-        .map(|a| a.components.iter().map(|e| (crate::model::component_key(&e.id), e.id.clone())).collect());
+        .map(|a| a.documentable().into_iter().map(|(k, e)| (k, e.id.clone())).collect());
     let layout::Classified { mut layout, diagnostics: layout_diags } =
         layout::classify_exported(&files, &opts.config, exported.as_ref());
     published_package(repo, &files, &opts.config, &mut layout);
