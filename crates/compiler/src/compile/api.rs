@@ -279,6 +279,9 @@ struct ReExport {
     types: Vec<String>,
 }
 
+/// The names of a re-export: `None` for `export *`, else `(exported, local)` pairs.
+type Names = Option<Vec<(String, String)>>;
+
 /// A module's re-exports and the value names it declares as exported.
 #[derive(Debug, Default)]
 struct Module {
@@ -536,8 +539,7 @@ impl Walker<'_> {
         let Some(m) = self.module(rel) else { return };
         let declared: Vec<String> =
             m.declared.iter().filter(|n| documentable(n) && !m.local_clause.contains(n)).cloned().collect();
-        let re_exports: Vec<(String, Option<Vec<(String, String)>>)> =
-            m.re_exports.iter().map(|r| (r.spec.clone(), r.names.clone())).collect();
+        let re_exports: Vec<(String, Names)> = m.re_exports.iter().map(|r| (r.spec.clone(), r.names.clone())).collect();
         for name in declared {
             self.other(&name, rel);
         }
@@ -561,7 +563,6 @@ impl Walker<'_> {
             return;
         }
         let Some(m) = self.module(rel) else { return };
-        type Names = Option<Vec<(String, String)>>;
         let re_exports: Vec<(String, Names, Vec<String>)> =
             m.re_exports.iter().map(|r| (r.spec.clone(), r.names.clone(), r.types.clone())).collect();
         for (spec, names, types) in re_exports {
