@@ -37,8 +37,14 @@ pub struct Cli {
 enum Command {
     /// Compile a design-system repository into out/<system>@<version>/.
     Build(build::BuildArgs),
-    /// List the components with their sizes in tokens.
-    Components(LookupArgs),
+    /// List the components with their sizes in tokens (`--guides`: the guides, pages that document no component).
+    Components {
+        /// List the guides instead: pages that document no exported component (read with `doc` like any).
+        #[arg(long)]
+        guides: bool,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
     /// Print a component's document (code blocks replaced by placeholders over 888 lines). `changelog` and
     /// `changelog-N` print changelog pages.
     Doc {

@@ -10,6 +10,7 @@ pub mod changelog;
 pub mod detect;
 mod emit;
 pub mod examples;
+pub mod guides;
 pub mod layout;
 pub mod markdown;
 pub mod matching;
@@ -278,6 +279,8 @@ fn build_attempt(
             detect::inventory(&files)
         );
     }
+    // Pages naming no exported component are built as guides, listed apart (issue 24 item 2).
+    guides::plan(&mut layout);
     let (set, unit_cache, hashed) = match set {
         Some((dir, key, hashes)) => (Some((dir, key)), Some(cache::Cache::open(dir, hashes.clone())), hashes),
         None => (None, None, BTreeMap::new()),
