@@ -40,10 +40,16 @@ enum Command {
     /// Example: `mydesign-docs build path/to/design-system --out out` (no configuration: the layout is detected
     /// and reported; `--print-config` writes it out to edit).
     Build(build::BuildArgs),
-    /// List the components with their sizes in tokens.
+    /// List the components with their sizes in tokens (`--guides`: the guides, pages that document no component).
     ///
-    /// Example: `mydesign-docs components --bundles out`.
-    Components(LookupArgs),
+    /// Example: `mydesign-docs components --bundles out`, `mydesign-docs components --guides`.
+    Components {
+        /// List the guides instead: pages that document no exported component (read with `doc` like any).
+        #[arg(long)]
+        guides: bool,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
     /// Print a component's document, its card (--detail brief) or some of its sections.
     ///
     /// Example: `mydesign-docs doc table --detail brief`, then `mydesign-docs doc table --section props`. Over 888

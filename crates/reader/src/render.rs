@@ -514,7 +514,10 @@ impl Render for ComponentsView {
         let mut out = format!(
             "[{} · {} · sizes for {} · tokens of the default view{}]\n",
             served(&self.served),
-            plural(u64::from(self.part.rows_total.max(self.components.len() as u32)), "component"),
+            plural(
+                u64::from(self.part.rows_total.max(self.components.len() as u32)),
+                if self.kind.is_component() { "component" } else { "guide" }
+            ),
             self.lang,
             self.changelog_pages.map_or(String::new(), |p| format!(" · changelog: {}", plural(p, "page")))
         );
@@ -526,10 +529,24 @@ impl Render for ComponentsView {
         for c in &self.components {
             out.push_str(&component_row_line(c, &self.lang, width));
         }
+        let guide_args = |surface: Surface| -> Vec<(&'static str, Arg)> {
+            match surface {
+                Surface::Mcp => vec![("kind", "guide".into())],
+                Surface::Cli => vec![("--guides", Arg::On)],
+            }
+        };
         if let Some(cur) = &self.part.next_cursor {
             let tool = ("list_components", "components");
-            let call = surface.resume(&self.served, Some(&self.lang), tool, &[], self.part.max_tokens, cur);
+            let args = if self.kind.is_component() { vec![] } else { guide_args(surface) };
+            let call = surface.resume(&self.served, Some(&self.lang), tool, &args, self.part.max_tokens, cur);
             out.push_str(&list_cut(&self.part, self.components.len(), &call));
+        }
+        if self.guides > 0 {
+            let call = surface.call(&self.served, None, "list_components", "components", &guide_args(surface));
+            out.push_str(&format!(
+                "[+ {} (pages that document no component, read with doc like any): {call}]\n",
+                plural(self.guides, "guide")
+            ));
         }
         if self.shared_files > 0 {
             let call = surface.call(&self.served, None, "list_components", "files", &[("component", "_shared".into())]);

@@ -10,6 +10,7 @@ pub mod changelog;
 pub mod detect;
 mod emit;
 pub mod examples;
+pub mod guides;
 pub mod layout;
 pub mod markdown;
 pub mod matching;
@@ -265,7 +266,7 @@ fn build_attempt(
         .filter(|_| opts.config.system.exports_decide)
         .and_then(|p| api::read(repo, &files, Some(p)))
         .filter(|a| !a.components.is_empty())
-        .map(|a| a.components.iter().map(|e| (crate::model::component_key(&e.id), e.id.clone())).collect());
+        .map(|a| a.documentable().into_iter().map(|(k, e)| (k, e.id.clone())).collect());
     let layout::Classified { mut layout, diagnostics: layout_diags } =
         layout::classify_exported(&files, &opts.config, exported.as_ref());
     published_package(repo, &files, &opts.config, &mut layout);
@@ -278,6 +279,8 @@ fn build_attempt(
             detect::inventory(&files)
         );
     }
+    // Pages naming no exported component are built as guides, listed apart (issue 24 item 2).
+    guides::plan(&mut layout);
     let (set, unit_cache, hashed) = match set {
         Some((dir, key, hashes)) => (Some((dir, key)), Some(cache::Cache::open(dir, hashes.clone())), hashes),
         None => (None, None, BTreeMap::new()),

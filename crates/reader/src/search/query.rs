@@ -118,6 +118,9 @@ pub struct SearchHit {
     pub kind: Kind,
     /// Component name (none for the changelog).
     pub component: Option<String>,
+    /// True when `component` is a guide (a page that documents no component; `components --guides`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub guide: bool,
     /// Repository-relative path of the document, source file or changelog.
     pub document: String,
     /// Language of the document or changelog (none for source files).
@@ -1282,6 +1285,7 @@ impl BundleSet {
         Ok(SearchHit {
             system: None,
             kind: g.kind,
+            guide: component.as_ref().is_some_and(|c| c.guide),
             component: component.map(|c| c.name.clone()),
             document: src.path.clone(),
             lang: lang.clone(),
@@ -1604,7 +1608,7 @@ pub fn header_text(h: &SearchHit, surface: Surface) -> String {
         what.push(s.clone());
     }
     if let Some(c) = &h.component {
-        what.push(c.clone());
+        what.push(if h.guide { format!("{c} (guide)") } else { c.clone() });
     }
     if let Some(l) = &h.lang {
         what.push(l.clone());
