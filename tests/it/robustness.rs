@@ -136,6 +136,8 @@ fn a_repository_with_nothing_usable_is_an_error() {
     let err = common::fails(dir.path(), &["build", "."]);
     assert!(err.contains("no component found: no layout recognised"), "{err}");
     assert!(err.contains("found: 1 files, 1 Markdown/MDX documents (most in . (1)), 0 source files"), "{err}");
+    // Every preset is offered (issue 26 trial: `dumi` was missing from this list).
+    assert!(err.contains("to configure: pass --preset (default, semi, blueprint, dumi) or write"), "{err}");
     let err = common::fails(dir.path(), &["build", "missing-dir"]);
     assert!(err.contains("missing-dir: not a directory"), "{err}");
     let err = common::fails(dir.path(), &["build", ".", "--preset", "nope"]);
