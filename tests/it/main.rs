@@ -30,6 +30,7 @@ mod repair;
 mod robustness;
 mod sample;
 mod search;
+mod settings;
 mod small_budgets;
 mod sweep;
 mod tokens;

@@ -3780,17 +3780,35 @@ impl BundleSet {
     /// check, which a whole-file checksum already settles for their bytes). What a rebuild or an install of the
     /// same build checks before keeping a published generation (trials 7 and 8: a truncated bundle, then one with
     /// a byte flipped in the middle, was kept and the build said nothing was written). The reason names the
-    /// damaged file.
+    /// damaged file, every one when several are (a rebuild's `repaired:` line named 1 of 4).
     pub fn damage(dir: &Path) -> Option<String> {
-        let check = || -> Result<(), LookupError> {
+        let check = || -> Result<Vec<String>, LookupError> {
             let set = BundleSet::open(dir)?;
             set.manifest_bundle.check_all()?;
-            for b in &set.manifest()?.bundles {
-                set.check_file(b)?;
-            }
-            Ok(())
+            let bundles = &set.manifest()?.bundles;
+            let damaged: Vec<(&str, String)> = bundles
+                .iter()
+                .filter_map(|b| set.check_file(b).err().map(|e| (b.name.as_str(), e.to_string())))
+                .collect();
+            Ok(match damaged.as_slice() {
+                [] => vec![],
+                [(_, one)] => vec![one.clone()],
+                // Every name, one reason: the paths and advice repeated per file made a line of kilobytes.
+                [(_, first), ..] => {
+                    let names: Vec<&str> = damaged.iter().map(|(n, _)| *n).collect();
+                    vec![format!(
+                        "{} of {} bundles: {}; the first: {first}",
+                        names.len(),
+                        bundles.len(),
+                        names.join(", ")
+                    )]
+                }
+            })
         };
-        check().err().map(|e| e.to_string())
+        match check() {
+            Ok(damaged) => damaged.into_iter().next(),
+            Err(e) => Some(e.to_string()),
+        }
     }
 
     /// Recomputes the checksum of every bundle file against the manifest and decompresses every frame. Returns
