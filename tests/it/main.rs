@@ -16,6 +16,7 @@ mod errors;
 mod examples;
 mod hostile;
 mod incremental;
+mod integrity;
 mod lookup;
 mod mcp;
 mod messages;

@@ -1096,7 +1096,8 @@ fn damaged_file(e: &BundleError) -> &str {
         | BundleError::UnknownCutRule { path, .. }
         | BundleError::NewerWriter { path, .. }
         | BundleError::WrongBundle { path, .. }
-        | BundleError::MissingFrame { path, .. } => path,
+        | BundleError::MissingFrame { path, .. }
+        | BundleError::ForeignSet { path, .. } => path,
     }
 }
 
@@ -1953,6 +1954,18 @@ impl BundleSet {
             return Err(
                 BundleError::UnknownCutRule { path: bundle.path().to_string(), found: manifest.cut_rule }.into()
             );
+        }
+        // A directory named `<system>@<version>` (as `build`, `install` and lookups name sets) holds that set: its
+        // name is what lookups list, so another set's manifest in it would be served under a name it is not.
+        if let Some((system, version)) = set_name(dir)
+            && (system != manifest.system || version != manifest.version)
+        {
+            return Err(BundleError::ForeignSet {
+                path: bundle.path().to_string(),
+                found: format!("{}@{}", manifest.system, manifest.version),
+                named: format!("{system}@{version}"),
+            }
+            .into());
         }
         Ok(BundleSet {
             dir: dir.to_path_buf(),
@@ -3833,7 +3846,15 @@ impl BundleSet {
         self.check_manifest_frames(m)?;
         let mut checked = Verified { bundles: m.bundles.len(), frames: 0, damaged: Vec::new() };
         for b in &m.bundles {
-            match self.verify_bundle(b) {
+            // The search index's dictionary too: an fst damaged inside passes every checksum (issue 26 §3).
+            let searched = m.search.as_ref().is_some_and(|s| s.bundle == b.name);
+            let checked_one = self.verify_bundle(b).and_then(|frames| {
+                if searched {
+                    self.search_index()?.check()?;
+                }
+                Ok(frames)
+            });
+            match checked_one {
                 Ok(frames) => checked.frames += frames,
                 Err(e) => checked.damaged.push(e),
             }

@@ -342,11 +342,21 @@ impl SearchIndex {
             return Ok(d.clone());
         }
         let loaded = match self.bundle.get::<super::Bytes>(keys::DICTIONARY) {
-            Ok(raw) => Some(Arc::new(fst::Set::new(raw.0).map_err(|_| corrupt(&self.bundle, "term dictionary"))?)),
+            // Checked whole before use ([`super::dictionary::load`]): a damaged one is an error, never a panic.
+            Ok(raw) => Some(Arc::new(super::dictionary::load(raw.0).map_err(|why| corrupt(&self.bundle, &why))?)),
             Err(BundleError::MissingFrame { .. }) => None,
             Err(e) => return Err(e.into()),
         };
         Ok(self.dictionary.get_or_init(|| loaded).clone())
+    }
+
+    /// Checks what the bundle's checksums cannot: the term dictionary is a sound fst ([`super::dictionary`]).
+    /// `verify` (so `install`) runs it.
+    ///
+    /// # Errors
+    /// A damaged dictionary, naming the search index and what is wrong.
+    pub fn check(&self) -> Result<(), LookupError> {
+        self.dictionary().map(|_| ())
     }
 
     /// "Did you mean": for each word of `query` (as [`super::analyze::dictionary_words`] cuts them) none of whose
