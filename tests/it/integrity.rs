@@ -129,7 +129,7 @@ fn a_manifest_of_another_set_than_its_directory_names_is_a_damaged_set() {
     }
     // Given directly, too.
     let err = common::fails(t, &["components", "--bundles", arg(&set)]);
-    assert!(err.contains(&want), "{err}");
+    assert!(err.contains(want), "{err}");
     // A directory not named `<system>@<version>` names no set: the manifest says which it is.
     let plain = t.join("plain");
     std::fs::rename(&set, &plain).unwrap();

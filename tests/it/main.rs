@@ -15,6 +15,7 @@ mod edges;
 mod errors;
 mod examples;
 mod hostile;
+mod http_edges;
 mod incremental;
 mod integrity;
 mod lookup;

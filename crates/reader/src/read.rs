@@ -320,6 +320,18 @@ pub enum LookupError {
         /// The detail asked for.
         asked: String,
     },
+    /// A search query longer than [`crate::search::query::MAX_QUERY_BYTES`]: refused before it is analysed (issue 26
+    /// §3: one 6 MB query held a server for ~13 s).
+    #[error(
+        "the search query is {bytes} bytes, over the {max}-byte limit: ask a question or name what to find in a few \
+         words (long text is not a query)"
+    )]
+    QueryTooLong {
+        /// Bytes of the query.
+        bytes: usize,
+        /// The limit.
+        max: usize,
+    },
     /// A refused `max_tokens` or cursor.
     #[error(transparent)]
     Budget(#[from] BudgetError),
