@@ -62,8 +62,9 @@ enum Command {
         /// document. With --cursor, leave it out (the cursor carries its view) or name the cursor's.
         #[arg(long, value_parser = parse_detail)]
         detail: Option<mydesign_docs::read::Detail>,
-        /// The whole document, code blocks included (same as --detail full).
-        #[arg(long)]
+        /// The whole document, code blocks included (same as --detail full; not with --detail).
+        // Refused with --detail (issue 31: `--full --detail brief` was accepted, one of them silently ignored).
+        #[arg(long, conflicts_with = "detail")]
         full: bool,
         /// Only this section (heading title, slug or `Parent › Title`, either language); repeatable. `props` alone:
         /// the props tables the card lists, even when a heading is titled Props (that one is `Parent › Props`).

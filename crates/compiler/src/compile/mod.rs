@@ -243,6 +243,17 @@ fn build_attempt(
         anyhow::bail!("{}: not a directory", repo.display());
     }
     opts.config.validate().map_err(anyhow::Error::msg)?;
+    // Said before anything is walked or created under it (a trial got the bare "File exists (os error 17)").
+    if opts.out.exists() && !opts.out.is_dir() {
+        anyhow::bail!(
+            "--out {}: exists and is not a directory; the output is a directory (created when missing) holding \
+             one <system>@<version> set per build: name another path or remove this file",
+            opts.out.display()
+        );
+    }
+    // Spools of killed builds (Ctrl-C: `.build.tmp-PID`) go at the start of every build, not only of one that
+    // writes (issue 31: an unchanged rebuild left them); only those of processes that are gone.
+    emit::remove_stale_temporaries(&opts.out, "build");
     let walk::Walked { files, mut diagnostics } = walk::walk(repo, &opts.config.walk).map_err(anyhow::Error::msg)?;
     timing("walk");
     // An unchanged tree: the set record says which set these inputs made, and it is still the one published.

@@ -30,6 +30,10 @@ pub const MIN_SCORE_RATIO: f32 = 0.5;
 pub const MAX_HITS: usize = 10;
 /// Most distinct query terms ranked (a longer question keeps its first ones).
 pub const MAX_QUERY_TERMS: usize = 256;
+
+/// The longest search query accepted, in bytes (4 KiB: a long question is a few hundred; far below the 16 MiB a
+/// request may carry). Longer ones are refused before any analysis ([`LookupError::QueryTooLong`]).
+pub const MAX_QUERY_BYTES: usize = 4096;
 /// Adjacent units of one document are merged into one hit up to this many tokens (the unit size limit).
 pub const MERGE_MAX_TOKENS: u32 = 1200;
 /// Most "did you mean" suggestions per misspelt word.
@@ -345,11 +349,21 @@ impl SearchIndex {
             return Ok(d.clone());
         }
         let loaded = match self.bundle.get::<super::Bytes>(keys::DICTIONARY) {
-            Ok(raw) => Some(Arc::new(fst::Set::new(raw.0).map_err(|_| corrupt(&self.bundle, "term dictionary"))?)),
+            // Checked whole before use ([`super::dictionary::load`]): a damaged one is an error, never a panic.
+            Ok(raw) => Some(Arc::new(super::dictionary::load(raw.0).map_err(|why| corrupt(&self.bundle, &why))?)),
             Err(BundleError::MissingFrame { .. }) => None,
             Err(e) => return Err(e.into()),
         };
         Ok(self.dictionary.get_or_init(|| loaded).clone())
+    }
+
+    /// Checks what the bundle's checksums cannot: the term dictionary is a sound fst ([`super::dictionary`]).
+    /// `verify` (so `install`) runs it.
+    ///
+    /// # Errors
+    /// A damaged dictionary, naming the search index and what is wrong.
+    pub fn check(&self) -> Result<(), LookupError> {
+        self.dictionary().map(|_| ())
     }
 
     /// "Did you mean": for each word of `query` (as [`super::analyze::dictionary_words`] cuts them) none of whose
@@ -665,7 +679,7 @@ impl BundleSet {
     ///
     /// # Errors
     /// An unknown component or language in the filters, a set without search index, a damaged bundle, a
-    /// `max_tokens` under [`crate::budget::MIN_MAX_TOKENS`]. Never the query itself.
+    /// `max_tokens` under [`crate::budget::MIN_MAX_TOKENS`]. The query only when over [`MAX_QUERY_BYTES`].
     pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<SearchView, LookupError> {
         search_sets(&[self], query, opts)
     }
@@ -855,6 +869,9 @@ struct Ranked {
 /// # Errors
 /// As [`BundleSet::search`]; an unknown component is an error only when no set has it.
 pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Result<SearchView, LookupError> {
+    if query.len() > MAX_QUERY_BYTES {
+        return Err(LookupError::QueryTooLong { bytes: query.len(), max: MAX_QUERY_BYTES });
+    }
     // The budget is checked as every lookup's is (at least `MIN_MAX_TOKENS`); search's default is lower.
     let cap = opts.token_cap.unwrap_or(u32::MAX).max(crate::budget::MIN_MAX_TOKENS);
     let max_tokens = match opts.max_tokens {
