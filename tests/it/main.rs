@@ -14,6 +14,7 @@ mod dumi_layout;
 mod edges;
 mod errors;
 mod examples;
+mod fill;
 mod hostile;
 mod incremental;
 mod lookup;
