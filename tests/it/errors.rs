@@ -31,7 +31,7 @@ fn mcp_error(c: &mut StdioClient, tool: &str, args: Value) -> (String, String) {
     (text, result.to_string())
 }
 
-/// `max_tokens N lists them all` / `shows the whole message` in a cut message: N.
+/// `max_tokens N lists them` / `shows the whole message` in a cut message: N.
 fn whole_budget(message: &str) -> u32 {
     // MCP's `max_tokens`, the CLI's `--max-tokens`.
     let at = message.rfind("max_tokens ").max(message.rfind("max-tokens ")).expect("a cut message names its budget");
@@ -64,7 +64,7 @@ fn semi_errors_of_the_trial_fit_300_tokens() {
     eprintln!("doc table --section nope at 300: text {} / JSON {} tokens", t.count(&text), t.count(&json));
     assert!(t.count(&text) <= 300 && t.count(&json) <= 300, "{} {}: {text}", t.count(&text), t.count(&json));
     assert!(
-        text.contains("its sections (tokens): 如何使用 (如何使用) 550; … 57 more (--max-tokens 2694 lists them all"),
+        text.contains("its sections (tokens): 如何使用 (如何使用) 550; … 57 more (--max-tokens 2694 lists them"),
         "{text}"
     );
     // The call that lists them all runs as printed (the outline of the document that lacks the section).

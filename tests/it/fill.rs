@@ -75,11 +75,15 @@ fn measure<V: Render + serde::Serialize>(
         let compact = serde_json::to_string(&json).unwrap();
         let forms = [counter.count(&mcp), counter.count(&cli), counter.count(&compact)];
         for (form, tokens) in ["MCP text", "CLI text", "JSON"].iter().zip(forms) {
-            assert!(tokens <= max, "{what} at {max}, part {n}: {form} is {tokens} tokens:\n{:.800}", match *form {
-                "MCP text" => &mcp,
-                "CLI text" => &cli,
-                _ => &compact,
-            });
+            assert!(
+                tokens <= max,
+                "{what} at {max}, part {n}: {form} is {tokens} tokens:\n{:.800}",
+                match *form {
+                    "MCP text" => &mcp,
+                    "CLI text" => &cli,
+                    _ => &compact,
+                }
+            );
         }
         let content = match json["text"].as_str() {
             Some(text) => counter.count(text),

@@ -11,6 +11,7 @@ mod crates;
 mod cursor_fuzz;
 mod detect;
 mod dumi_layout;
+mod echoes;
 mod edges;
 mod errors;
 mod examples;
