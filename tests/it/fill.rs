@@ -139,12 +139,10 @@ fn measure_set(name: &str, set: &BundleSet, components: &[&str], report: &mut Re
                 });
                 measure(&what("code block"), "code block", set, max, &counter, report, &|p| set.code_block(c, 1, l, p));
             }
-            if let Some(log) = &set.head().changelog {
-                if log.langs.iter().any(|x| &x.lang == lang) {
-                    measure(&format!("{name} changelog {lang}"), "changelog", set, max, &counter, report, &|p| {
-                        set.changelog(Some(1), l, p)
-                    });
-                }
+            if set.head().changelog.as_ref().is_some_and(|log| log.langs.iter().any(|x| &x.lang == lang)) {
+                measure(&format!("{name} changelog {lang}"), "changelog", set, max, &counter, report, &|p| {
+                    set.changelog(Some(1), l, p)
+                });
             }
         }
         for &c in components {
