@@ -63,7 +63,8 @@ fn measure<V: Render + serde::Serialize>(
         let view = match call(Paging { budget, cursor: cursor.as_deref() }) {
             Err(LookupError::Budget(BudgetError::TooSmallForNames { .. })) if n == 0 => {
                 eprintln!("{what} at {max}: refused as too small for its names");
-                report.entry((format!("REFUSED {kind}"), max)).or_default().parts += 1;
+                let input = what.split(' ').next().unwrap_or_default();
+                report.entry((format!("REFUSED {input} {kind}"), max)).or_default().parts += 1;
                 return;
             }
             Err(e) if n == 0 => return eprintln!("{what} at {max}: {e}"),

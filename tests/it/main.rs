@@ -34,6 +34,7 @@ mod repair;
 mod robustness;
 mod sample;
 mod search;
+mod search_chains;
 mod small_budgets;
 mod sweep;
 mod tokens;

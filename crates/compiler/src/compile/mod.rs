@@ -105,9 +105,9 @@ impl std::fmt::Display for Diagnostic {
 
 /// `s` with control and bidi characters escaped (`\n`, `\t`, `\u{1b}`, `\u{202e}`), so a file name cannot
 /// rewrite the terminal or split a report line; other characters, including non-ASCII, are kept. The reader's
-/// rule for every echo (`mydesign_docs_reader::escape::shown`).
+/// rule for every echo (`crate::escape::shown`).
 pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    mydesign_docs_reader::escape::shown(s)
+    crate::escape::shown(s)
 }
 
 /// `text` without a leading UTF-8 byte order mark (U+FEFF), which editors on Windows write and which no served

@@ -544,7 +544,8 @@ fn passed_message(hit: u32, lists: u32, cap: u32) -> String {
     if lists <= cap {
         format!("hit {hit} is over the budget: max_tokens {lists} lists it")
     } else {
-        format!("hit {hit} is over the budget: too long to list within the cap of {cap} tokens, passed over")
+        // No longer than the other form (`cap` < `lists`): the reserve measured with that one holds it.
+        format!("hit {hit} is over the budget: none up to {cap} lists it")
     }
 }
 
@@ -981,11 +982,10 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     let longest = SearchCursor { sets: u32::MAX, search: u32::MAX, skip: u32::MAX }.encode();
     // The longer of the two messages a part can carry before the continuation's: texts not shown, or a first hit
     // passed over (with the budget that lists it).
-    let first_message =
-        [texts_message(true), passed_message(99_999, 999_999, u32::MAX), passed_message(99_999, u32::MAX, 999_999)]
-            .into_iter()
-            .max_by_key(String::len)
-            .unwrap_or_default();
+    let first_message = [texts_message(true), passed_message(99_999, 999_999, u32::MAX)]
+        .into_iter()
+        .max_by_key(String::len)
+        .unwrap_or_default();
     let placeholder = SearchView {
         tokens: 999_999,
         total: 99_999,
@@ -1643,9 +1643,6 @@ impl crate::render::Render for SearchView {
         let n = self.hits.len() as u32;
         let listed = if n > 0 && n < self.total {
             format!("hits {}–{} of {}", self.first, self.first + n - 1, self.total)
-        } else if n == 0 && self.total > 0 {
-            // Its one hit passed over (too long to list): not "0 hits" above "25 more of 26 hits".
-            format!("none listed of {}", crate::render::plural(u64::from(self.total), "hit"))
         } else {
             crate::render::plural(u64::from(n), "hit")
         };
