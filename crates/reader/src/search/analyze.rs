@@ -11,8 +11,9 @@
 //!    word and has at least 2 characters is stemmed (Snowball English, `rust-stemmers`); a word of several parts
 //!    is also kept whole, unstemmed (`onchange`, `form.input`, `datepicker`), so an exact identifier scores above
 //!    its parts alone.
-//! 5. Plain integers are dropped (sizes, issue numbers, demo data); a dotted number is kept whole, and a version
-//!    `2.89.0` also gives `2.89`, so "what changed in 2.89" meets every 2.89.x.
+//! 5. Integers of 1 or 2 digits are dropped (list items, small sizes, demo data); longer ones are kept (issue and
+//!    pull-request numbers); a dotted number is kept whole, and a version `2.89.0` also gives `2.89`, so "what
+//!    changed in 2.89" meets every 2.89.x.
 //!
 //! No model, no dictionary file, no allocation per term beyond the emitted string: this runs on every query in
 //! the reader, and on every unit text in the compiler.
@@ -229,6 +230,16 @@ fn analyze_plain(text: &str, base: usize, run: &mut CjkRun, emit: &mut impl FnMu
 
 /// Analyzes one word (possibly a compound of hyphen-joined words).
 fn word(w: &str, emit: &mut impl FnMut(&str)) {
+    // Full-width forms of ASCII (`Ｔａｂｌｅ`, typed with a Chinese or Japanese input method) are their ASCII
+    // letters and digits: the compatibility mapping of NFKC for this block, without NFKC's tables.
+    const FULL_WIDTH: std::ops::RangeInclusive<char> = '\u{FF01}'..='\u{FF5E}';
+    if w.chars().any(|c| FULL_WIDTH.contains(&c)) {
+        let narrow: String = w
+            .chars()
+            .map(|c| if FULL_WIDTH.contains(&c) { char::from_u32(c as u32 - 0xFEE0).unwrap_or(c) } else { c })
+            .collect();
+        return word(&narrow, emit);
+    }
     // `Table's`, `don't`: the part before the apostrophe.
     let w = match w.find(['\'', '’']) {
         Some(0) => return,
@@ -239,9 +250,17 @@ fn word(w: &str, emit: &mut impl FnMut(&str)) {
         return;
     }
     if w.starts_with(|c: char| c.is_ascii_digit()) && w.chars().all(|c| c.is_ascii_digit() || c == '.') {
-        // Plain integers (sizes, issue numbers, demo data) are noise; dotted numbers are versions.
+        // Dotted numbers are versions. A plain integer of 3 to 12 digits is kept (issue 31: `search 3912`, a
+        // pull-request number of the changelog, answered "only stop words"); shorter ones (list items, small sizes,
+        // demo data) are noise in nearly every unit.
         let w = w.trim_end_matches('.');
-        if !w.contains('.') || w.len() > 16 {
+        if !w.contains('.') {
+            if (3..=12).contains(&w.len()) {
+                emit(w);
+            }
+            return;
+        }
+        if w.len() > 16 {
             return;
         }
         emit(w);
@@ -357,9 +376,22 @@ mod tests {
     }
 
     #[test]
-    fn urls_are_skipped_and_versions_kept() {
-        assert_eq!(terms("see [#3323](https://github.com/DouyinFE/semi-design/issues/3323) now"), ["see", "now"]);
-        assert_eq!(terms("🎉 2.89.0 (2025-09-03) width 120"), ["2.89.0", "2.89", "width"]);
+    fn full_width_letters_and_digits_are_their_ascii_forms() {
+        assert_eq!(terms("Ｔａｂｌｅ"), terms("Table"));
+        assert_eq!(terms("ｏｎＣｈａｎｇｅ ３９１２"), ["onchange", "chang", "3912"]);
+        // Full-width punctuation stays punctuation between Chinese runs.
+        assert_eq!(terms("表格，固定列"), ["表格", "固定", "定列"]);
+    }
+
+    #[test]
+    fn urls_are_skipped_and_versions_and_numbers_kept() {
+        // The link text's number is a term, its URL is not.
+        assert_eq!(
+            terms("see [#3323](https://github.com/DouyinFE/semi-design/issues/3323) now"),
+            ["see", "3323", "now"]
+        );
+        assert_eq!(terms("🎉 2.89.0 (2025-09-03) width 120"), ["2.89.0", "2.89", "width", "120"]);
+        assert_eq!(terms("step 1 of 12, page 100, id 1234567890123"), ["step", "page", "100", "id"]);
         assert_eq!(terms("v2.89"), ["v2.89", "v2"]);
     }
 
