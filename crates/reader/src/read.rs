@@ -118,8 +118,8 @@ pub enum LookupError {
     /// Changelog page out of range.
     #[error("changelog page {page} is out of range: the {lang} changelog has pages 1..{pages}")]
     PageOutOfRange {
-        /// Page asked for.
-        page: u32,
+        /// Page asked for, as asked (a number too large for any page is named as written).
+        page: String,
         /// Language.
         lang: String,
         /// Pages there are.
@@ -459,9 +459,7 @@ pub fn echo(s: &str) -> String {
             out.push('…');
             break;
         }
-        // U+202A–U+202E and U+2066–U+2069 reorder the text around them; U+200E/U+200F, U+061C mark direction.
-        let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}');
-        if c.is_control() || bidi {
+        if crate::escape::is_unsafe(c) {
             out.extend(c.escape_debug());
         } else {
             out.push(c);
@@ -2979,7 +2977,15 @@ impl BundleSet {
             }
         }
         if let Some(page) = changelog_page_name(name).filter(|_| self.component(name).is_err()) {
-            return self.changelog(page, lang, paging).map(DetailsView::Changelog);
+            // A number past u32 is asked as the last u32 (out of range for any changelog): the error names the
+            // number as written, not that stand-in.
+            let asked = name.trim().rsplit('-').next().unwrap_or_default().trim_start_matches('0');
+            return self.changelog(page, lang, paging).map(DetailsView::Changelog).map_err(|e| match e {
+                LookupError::PageOutOfRange { lang, pages, .. } if page == Some(u32::MAX) => {
+                    LookupError::PageOutOfRange { page: echo(asked), lang, pages }
+                }
+                e => e,
+            });
         }
         let continues = |what: DocForm| {
             paging.cursor.and_then(|c| Cursor::decode(c).ok()).is_some_and(|c| match c.request {
@@ -3454,6 +3460,7 @@ impl BundleSet {
             .ok_or_else(|| no_changelog(entry.langs.iter().map(|l| l.lang.as_str()).collect::<Vec<_>>().join(", ")))?;
         let page = page.unwrap_or(1);
         if page == 0 || page > summary.pages {
+            let page = page.to_string();
             return Err(LookupError::PageOutOfRange { page, lang: summary.lang.clone(), pages: summary.pages });
         }
         let bundle = self.bundle(&entry.bundle)?;

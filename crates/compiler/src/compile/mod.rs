@@ -104,15 +104,11 @@ impl std::fmt::Display for Diagnostic {
     }
 }
 
-/// `s` with control characters escaped (`\n`, `\t`, `\u{1b}`…), so a file name cannot rewrite the terminal or
-/// split a report line; other characters, including non-ASCII, are kept.
+/// `s` with control and bidi characters escaped (`\n`, `\t`, `\u{1b}`, `\u{202e}`), so a file name cannot
+/// rewrite the terminal or split a report line; other characters, including non-ASCII, are kept. The reader's
+/// rule for every echo (`crate::escape::shown`).
 pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    std::borrow::Cow::Owned(
-        s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect(),
-    )
+    crate::escape::shown(s)
 }
 
 /// `text` without a leading UTF-8 byte order mark (U+FEFF), which editors on Windows write and which no served
