@@ -40,7 +40,7 @@ enum Command {
     /// Example: `mydesign-docs build path/to/design-system --out out` (no configuration: the layout is detected
     /// and reported; `--print-config` writes it out to edit).
     Build(build::BuildArgs),
-    /// List the components with their sizes in tokens (`--guides`: the guides, pages that document no component).
+    /// List the components (or, with --guides, the guide pages) with their sizes in tokens.
     ///
     /// Example: `mydesign-docs components --bundles out`, `mydesign-docs components --guides`.
     Components {
