@@ -176,10 +176,10 @@ fn the_reader_only_release_binary_is_at_most_6_mb() {
     // No release build inside `cargo test`: this checks the binary `.ci/run` (or a person) built with
     // `cargo xtask dist --reader-only` just before (dynamic, as `cargo xtask install --reader-only` installs it), and
     // skips otherwise (in CI, with MYDESIGN_REQUIRE_REAL=1, a skip is a failure).
-    // Beside the binary under test (`target/debug`): `dist/` in the same directory.
+    // Beside the binary under test (`target/debug`): `dist-reader/` (its profile) in the same directory.
     let tested = std::path::Path::new(env!("CARGO_BIN_EXE_mydesign-docs"));
     let profiles = tested.parent().and_then(std::path::Path::parent).expect("the binary is in a profile directory");
-    let bin = profiles.join("dist/mydesign-docs");
+    let bin = profiles.join("dist-reader/mydesign-docs");
     let Ok(meta) = std::fs::metadata(&bin) else {
         crate::common::skip(format_args!("{} not built (cargo xtask dist --reader-only)", bin.display()));
         return;
@@ -219,7 +219,8 @@ fn the_reader_only_release_binary_is_at_most_6_mb() {
 /// reader is shapes (`model`, `line_index`, `bundle`, `search`'s frame types).
 const RENDER_TO_COUNT: [(&str, &[&str]); 4] = [
     ("view", &["BlockSpan", "card", "placeholder_view_layout", "props_text", "slugify"]),
-    ("read", &["BundleSet", "ComponentsView", "FilesView", "Served"]),
+    // `closest`: the configuration's unknown-field errors name the nearest field as the reader's errors do.
+    ("read", &["BundleSet", "ComponentsView", "FilesView", "Served", "closest"]),
     ("render", &["Render", "column", "component_row_line", "file_row_line"]),
     ("budget", &["MAX_SEGMENT_TOKENS", "MIN_MAX_TOKENS", "cut_points", "split_segment"]),
 ];

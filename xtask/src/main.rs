@@ -6,7 +6,7 @@
 //!   then rewrites. `BENCHMARKS.md` records the figures.
 //! - `cargo xtask dist [--full | --reader-only]`: the distributed binaries (`dist` profile: fat LTO, size-tuned;
 //!   the full one static and non-PIE on Linux with glibc, the reader-only one dynamic and non-PIE).
-//! - `cargo xtask install [--reader-only] [ARGS]`: `cargo install --path . --profile dist` of one of them.
+//! - `cargo xtask install [--reader-only] [ARGS]`: `cargo install --path .` of one of them (profile `dist`, or `dist-reader` for the reader-only one).
 //! - `cargo xtask corpus`: assemble the real Semi Design and Blueprint inputs.
 //! - `cargo xtask synth --scale N [--out DIR]`: an N× Semi-like input under `target/` (`synth.rs`).
 //! - `cargo xtask fuzz [CASES]`: the reader's decoders over mutated real sample bundles, 10⁶ cases by default
@@ -283,7 +283,8 @@ fn host_tuple() -> anyhow::Result<String> {
 fn dist_command(subcommand: &str, kind: Dist) -> anyhow::Result<Command> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(&cargo);
-    command.current_dir(root()).args([subcommand, "--profile", "dist", "--locked"]);
+    let profile = if kind == Dist::ReaderOnly { "dist-reader" } else { "dist" };
+    command.current_dir(root()).args([subcommand, "--profile", profile, "--locked"]);
     let host = host_tuple()?;
     let linux_gnu = host.contains("linux-gnu");
     match kind {
@@ -304,7 +305,8 @@ fn dist_command(subcommand: &str, kind: Dist) -> anyhow::Result<Command> {
 }
 
 /// Builds the distributed binary `kind` and returns the path of the executable as cargo reports it
-/// (`target/<host>/dist/mydesign-docs` for the full binary, `target/dist/mydesign-docs` for the reader-only one).
+/// (`target/<host>/dist/mydesign-docs` for the full binary, `target/dist-reader/mydesign-docs` for the reader-only
+/// one, built with the `dist-reader` profile).
 fn build_dist(kind: Dist) -> anyhow::Result<PathBuf> {
     let mut command = dist_command("build", kind)?;
     let out = command
@@ -377,7 +379,7 @@ fn bench(args: &[String]) -> anyhow::Result<()> {
     let mut figs = Figures::default();
     // The reader-only binary (issue 14), what an agent's machine runs.
     let reader_bin = build_dist(Dist::ReaderOnly)?;
-    let stripped = root().join("target/dist/mydesign-docs.stripped");
+    let stripped = root().join("target/dist-reader/mydesign-docs.stripped");
     if Command::new("strip").arg("-o").arg(&stripped).arg(&reader_bin).status()?.success() {
         figs.add("reader-only binary size, stripped", std::fs::metadata(&stripped)?.len() as f64, "B");
     }

@@ -25,7 +25,7 @@ fn with_nearest_field(message: &str) -> String {
             let Some((unknown, expected)) = rest.split_once('`') else { return line.to_string() };
             // The valid names are the back-quoted words after `expected`.
             let valid: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
-            match mydesign_docs_reader::read::closest(unknown, valid, 1).first() {
+            match crate::read::closest(unknown, valid, 1).first() {
                 Some(near) => format!("{line}; did you mean `{near}`?"),
                 None => line.to_string(),
             }

@@ -1129,7 +1129,11 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                         format!(
                             "tree-sitter found {} ({at}the grammar may reject valid code it does not know); skeleton \
                              and function index are partial",
-                            crate::render::plural(a.parse_errors as u64, "syntax error")
+                            if a.parse_errors == 1 {
+                                "1 syntax error".into()
+                            } else {
+                                format!("{} syntax errors", a.parse_errors)
+                            }
                         ),
                     ));
                 }
