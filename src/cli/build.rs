@@ -174,9 +174,11 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     out.extend(configured_coverage);
     let pre = if is_prerelease(&m.version) { "a prerelease, " } else { "" };
     out.push(format!("  version {} ({pre}from {})", m.version, report.version_source));
+    let guides = m.components.iter().filter(|c| c.guide).count();
     out.push(format!(
-        "  {}, {} ({}), {}",
-        plural(m.components.len() as u64, "component"),
+        "  {}{}, {} ({}), {}",
+        plural((m.components.len() - guides) as u64, "component"),
+        if guides > 0 { format!(", {} (components --guides)", plural(guides as u64, "guide")) } else { String::new() },
         plural(s.documents, "document"),
         m.langs.join(", "),
         plural(s.code_blocks, "code block")

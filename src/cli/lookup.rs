@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use mydesign_docs::budget::Budget;
 #[cfg(feature = "build")]
 use mydesign_docs::compile::source::{SourceLang, dump_tree};
-use mydesign_docs::read::{BundleSet, Detail, Library, LookupError, Paging};
+use mydesign_docs::read::{BundleSet, Detail, Library, ListKind, LookupError, Paging};
 use mydesign_docs::render::{Render, Surface, thousands};
 use mydesign_docs::search::query::{SearchOptions, search_sets, sets_to_search};
 
@@ -95,7 +95,9 @@ fn print(view: &impl Render, json: bool) -> anyhow::Result<ExitCode> {
 /// The lookup options of a command that reads bundle sets (`verify` too); `None` for the others.
 fn lookup_args(command: &Command) -> Option<&LookupArgs> {
     match command {
-        Command::Components(a) | Command::Verify { lookup: a, .. } | Command::Diff { lookup: a, .. } => Some(a),
+        Command::Components { lookup: a, .. } | Command::Verify { lookup: a, .. } | Command::Diff { lookup: a, .. } => {
+            Some(a)
+        }
         Command::Doc { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
@@ -110,7 +112,9 @@ fn lookup_args(command: &Command) -> Option<&LookupArgs> {
 /// [`lookup_args`], to change.
 fn lookup_args_mut(command: &mut Command) -> Option<&mut LookupArgs> {
     match command {
-        Command::Components(a) | Command::Verify { lookup: a, .. } | Command::Diff { lookup: a, .. } => Some(a),
+        Command::Components { lookup: a, .. } | Command::Verify { lookup: a, .. } | Command::Diff { lookup: a, .. } => {
+            Some(a)
+        }
         Command::Doc { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
@@ -285,7 +289,10 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Completions { shell } => super::setup::completions(shell),
         Command::Man { command, dir } => super::setup::man(command.as_deref(), dir.as_deref()),
-        Command::Components(a) => answer(&a, |set, paging| set.components_paged(a.lang.as_deref(), paging)),
+        Command::Components { guides, lookup: a } => {
+            let kind = if guides { ListKind::Guide } else { ListKind::Component };
+            answer(&a, |set, paging| set.list_paged(a.lang.as_deref(), kind, paging))
+        }
         Command::Doc { component, detail, full, sections, lookup: a } => {
             let detail = if full { Some(Detail::Full) } else { detail };
             // Semi's addressing (`changelog` / `changelog-N`) and `--section props` as over MCP.

@@ -7,7 +7,9 @@
 use crate::common;
 
 use mydesign_docs::compile::BuildReport;
-use mydesign_docs::read::BundleSet;
+use mydesign_docs::read::{BundleSet, Detail, ListKind, Paging};
+use mydesign_docs::render::{Render, Surface};
+use mydesign_docs::search::query::SearchOptions;
 
 use crate::detect::{build_with, detected, write};
 
@@ -48,11 +50,18 @@ fn chakra_components_are_the_component_pages_of_its_exports_and_tooltip_is_the_c
     // Never the private root's name.
     assert_eq!(d.config.system.name.as_deref(), Some("chakra-ui-react"));
     let coverage = d.coverage.clone().unwrap();
-    assert_eq!((coverage.documented.len(), coverage.exported.len()), (98, 117));
+    // 98 of the 117 exported components, and the pages of 5 exports re-exported beside their folder's component
+    // (`IconButton` and `CloseButton` by `button/`, `LinkOverlay`, `FormatByte`, `FormatNumber`).
+    assert_eq!((coverage.documented.len(), coverage.exported.len()), (103, 122));
+    assert!(
+        ["IconButton", "CloseButton", "LinkOverlay", "FormatByte", "FormatNumber"]
+            .iter()
+            .all(|n| coverage.exported.iter().any(|e| e == n))
+    );
     let report = build_with(&repo, d.config.clone());
     assert_eq!(report.manifest.version, "3.36.1");
     assert_eq!(report.manifest.system, "chakra-ui-react");
-    assert_eq!(documented(&report, "en-US"), 98);
+    assert_eq!(documented(&report, "en-US"), 103);
     let set = BundleSet::open(&report.dir).unwrap();
     let meta = set.component_meta("tooltip").unwrap().1;
     assert_eq!(meta.docs[0].path, "apps/www/content/docs/components/tooltip.mdx");
@@ -122,10 +131,48 @@ fn guides_are_apart_plural_names_match_and_the_published_package_names_the_set()
     assert_eq!(d.config.system.name.as_deref(), Some("acme-ui"));
     assert_eq!(d.coverage.as_ref().unwrap().line(), "3 of 3 exported components documented (en-US 3); 5 guide pages");
     let report = build_with(dir.path(), d.config.clone());
-    let keys: Vec<&str> = report.manifest.components.iter().map(|c| c.name.as_str()).collect();
-    assert_eq!(keys, ["button", "card", "date-picker"]);
+    let of_kind = |guide: bool| -> Vec<&str> {
+        report.manifest.components.iter().filter(|c| c.guide == guide).map(|c| c.name.as_str()).collect()
+    };
+    assert_eq!(of_kind(false), ["button", "card", "date-picker"]);
+    // The guide pages are built, apart (issue 24 item 2).
+    assert_eq!(of_kind(true), ["colors", "faq", "introduction", "migration", "theming"]);
     // The sources sit in the private package: the published one's version.
     assert_eq!((report.manifest.system.as_str(), report.manifest.version.as_str()), ("acme-ui", "4.2.0"));
+
+    let set = BundleSet::open(&report.dir).unwrap();
+    // `components` lists the components only and says how to list the guides; `--guides` lists the guides.
+    let list = set.components_paged(None, Paging::unlimited()).unwrap();
+    let rows: Vec<&str> = list.components.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!((rows, list.guides), (vec!["button", "card", "date-picker"], 5));
+    let text = list.render(Surface::Cli);
+    assert!(
+        text.contains(
+            "[+ 5 guides (pages that document no component, read with doc like any): mydesign-docs components --guides"
+        ),
+        "{text}"
+    );
+    assert!(list.render(Surface::Mcp).contains("kind=\"guide\""));
+    // The stored size of the component list is the size of what is served (guides left out).
+    assert_eq!(list.tokens, common::Tiktoken::new("o200k_base").count(&list.render(Surface::Mcp)));
+    let guides = set.list_paged(None, ListKind::Guide, Paging::unlimited()).unwrap();
+    let rows: Vec<&str> = guides.components.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(rows, ["colors", "faq", "introduction", "migration", "theming"]);
+    assert!(guides.render(Surface::Cli).starts_with("[acme-ui 4.2.0 · 5 guides · "));
+    assert!(
+        !guides.part.tokens_exact
+            && guides.tokens >= common::Tiktoken::new("o200k_base").count(&guides.render(Surface::Mcp))
+    );
+    // `doc` reads a guide like any document.
+    let doc = set.doc("theming", None, Detail::Normal, &[], Paging::unlimited()).unwrap();
+    assert_eq!((doc.component.as_str(), doc.path.as_str()), ("theming", "site/docs/theming.md"));
+    // Search hits name it and say it is a guide.
+    let opts = SearchOptions { max_tokens: Some(2_000), ..Default::default() };
+    let view = set.search("theming", &opts).unwrap();
+    let hit = view.hits.iter().find(|h| h.component.as_deref() == Some("theming")).expect("a hit on the guide");
+    assert!(hit.guide);
+    assert!(view.render(Surface::Cli).contains("theming (guide)"));
+    assert!(!view.hits.iter().any(|h| h.component.as_deref() == Some("card") && h.guide));
 }
 
 /// Two document folders documenting different halves of the exports: nothing is picked silently.

@@ -373,10 +373,11 @@ impl Config {
 pub fn check_name(what: &str, value: &str) -> Result<(), String> {
     let bad = value.trim().is_empty()
         || value.starts_with('.')
-        || value.chars().any(|c| matches!(c, '/' | '\\' | '@') || c.is_control() || c.is_whitespace());
+        || value.chars().any(|c| matches!(c, '/' | '\\' | '@') || crate::escape::is_unsafe(c) || c.is_whitespace());
     if bad {
         return Err(format!(
-            "{what} `{value}` cannot name a bundle set: it must be non-empty, without spaces, `/`, `\\`, `@`, and not start with `.`"
+            "{what} `{}` cannot name a bundle set: it must be non-empty, without spaces, `/`, `\\`, `@`, and not start with `.`",
+            crate::escape::shown(value)
         ));
     }
     Ok(())

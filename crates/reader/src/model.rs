@@ -254,6 +254,11 @@ pub struct ComponentEntry {
     pub file_row_tokens: Vec<u32>,
     /// File name of its bundle inside the bundle set directory.
     pub bundle: String,
+    /// A guide (format 11): a page that documents no exported component (a site's guide, blog or overview page).
+    /// Read like any component's document (`doc`, `search`), listed apart (`components --guides`), never in the
+    /// component list. `false` in sets of format 10.
+    #[serde(default)]
+    pub guide: bool,
 }
 
 /// Sizes of one document, for lists.

@@ -118,8 +118,8 @@ pub enum LookupError {
     /// Changelog page out of range.
     #[error("changelog page {page} is out of range: the {lang} changelog has pages 1..{pages}")]
     PageOutOfRange {
-        /// Page asked for.
-        page: u32,
+        /// Page asked for, as asked (a number too large for any page is named as written).
+        page: String,
         /// Language.
         lang: String,
         /// Pages there are.
@@ -459,9 +459,7 @@ pub fn echo(s: &str) -> String {
             out.push('…');
             break;
         }
-        // U+202A–U+202E and U+2066–U+2069 reorder the text around them; U+200E/U+200F, U+061C mark direction.
-        let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}');
-        if c.is_control() || bidi {
+        if crate::escape::is_unsafe(c) {
             out.extend(c.escape_debug());
         } else {
             out.push(c);
@@ -644,6 +642,35 @@ pub struct ComponentsView {
     /// Rows served.
     #[serde(flatten)]
     pub part: ListPart,
+    /// What the list holds: components (the default, not written in JSON) or guides (`components --guides`).
+    #[serde(skip_serializing_if = "ListKind::is_component")]
+    pub kind: ListKind,
+    /// Guides of the set (pages that document no exported component), listed apart: on a component list only.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub guides: u32,
+}
+
+/// Which entries of a set a list holds (`list_components`'s `kind`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ListKind {
+    /// The components (pages documenting an exported component, or every documented folder).
+    #[default]
+    Component,
+    /// The guides: pages that document no exported component.
+    Guide,
+}
+
+impl ListKind {
+    /// Whether this is the component list.
+    pub fn is_component(&self) -> bool {
+        *self == ListKind::Component
+    }
+
+    /// The indices in `manifest.components` of the entries of this kind.
+    pub fn indices(self, manifest: &Manifest) -> Vec<usize> {
+        (0..manifest.components.len()).filter(|&i| manifest.components[i].guide == (self == ListKind::Guide)).collect()
+    }
 }
 
 /// The rows of a list served under a budget ([`BundleSet::list_part`]): the whole list when its stored size fits,
@@ -682,15 +709,21 @@ impl ComponentsView {
         }
     }
 
-    /// The list of `manifest`'s components with the sizes of their documents in `lang` (a language of the set).
-    /// The compiler renders it too, to store its size (`Manifest::list_tokens`).
+    /// The list of `manifest`'s components (guides apart) with the sizes of their documents in `lang` (a language
+    /// of the set). The compiler renders it too, to store its size (`Manifest::list_tokens`).
     pub fn new(manifest: &Manifest, lang: String) -> ComponentsView {
-        let components = (0..manifest.components.len()).map(|i| ComponentsView::row(manifest, i, &lang)).collect();
-        ComponentsView { components, ..ComponentsView::new_empty(manifest, lang) }
+        ComponentsView::of_kind(manifest, lang, ListKind::Component)
     }
 
-    /// [`ComponentsView::new`] without its rows.
-    fn new_empty(manifest: &Manifest, lang: String) -> ComponentsView {
+    /// [`ComponentsView::new`] of the entries of `kind`. The sizes of a guide list are not stored: its `tokens` is
+    /// the sum of its rows' upper bounds, and says so (`tokens_exact` false).
+    pub fn of_kind(manifest: &Manifest, lang: String, kind: ListKind) -> ComponentsView {
+        let components = kind.indices(manifest).into_iter().map(|i| ComponentsView::row(manifest, i, &lang)).collect();
+        ComponentsView { components, ..ComponentsView::new_empty(manifest, lang, kind) }
+    }
+
+    /// [`ComponentsView::of_kind`] without its rows.
+    fn new_empty(manifest: &Manifest, lang: String, kind: ListKind) -> ComponentsView {
         let components = vec![];
         let changelog_pages = manifest
             .changelog
@@ -698,10 +731,17 @@ impl ComponentsView {
             .and_then(|c| c.langs.iter().find(|l| l.lang.eq_ignore_ascii_case(&lang)).or(c.langs.first()))
             .map(|l| l.pages);
         let shared_files = manifest.shared.as_ref().map_or(0, |s| s.files);
-        let tokens = manifest.list_tokens.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
         let served = Served { system: manifest.system.clone(), version: manifest.version.clone(), note: None };
-        let part = ListPart { rows_total: manifest.components.len() as u32, tokens_exact: true, ..ListPart::default() };
-        ComponentsView { served, lang, tokens, components, changelog_pages, shared_files, part }
+        let indices = kind.indices(manifest);
+        let guides = if kind.is_component() { (manifest.components.len() - indices.len()) as u32 } else { 0 };
+        let (tokens, tokens_exact) = if kind.is_component() {
+            (manifest.list_tokens.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t), true)
+        } else {
+            let width = manifest.components.iter().map(|c| c.name.len()).max().unwrap_or(4).max(4);
+            (indices.iter().map(|&i| row_bound(&ComponentsView::row(manifest, i, &lang), width)).sum(), false)
+        };
+        let part = ListPart { rows_total: indices.len() as u32, tokens_exact, ..ListPart::default() };
+        ComponentsView { served, lang, tokens, components, changelog_pages, shared_files, part, kind, guides }
     }
 }
 
@@ -2337,6 +2377,15 @@ impl BundleSet {
         Ok(ComponentsView { served: self.served(), ..ComponentsView::new(self.manifest()?, lang) })
     }
 
+    /// All guides (pages that document no exported component), as [`BundleSet::components`] lists components.
+    ///
+    /// # Errors
+    /// As [`BundleSet::components`].
+    pub fn guides(&self, lang: Option<&str>) -> Result<ComponentsView, LookupError> {
+        let lang = self.components_lang(lang)?;
+        Ok(ComponentsView { served: self.served(), ..ComponentsView::of_kind(self.manifest()?, lang, ListKind::Guide) })
+    }
+
     /// The set's language `lang` names (an alias such as `en` resolved, case ignored), else the default one: what
     /// a component list reports sizes for and what `diff` and `changelog --since` read.
     ///
@@ -2363,6 +2412,20 @@ impl BundleSet {
     /// # Errors
     /// As [`BundleSet::components`]; a refused cursor.
     pub fn components_paged(&self, lang: Option<&str>, paging: Paging) -> Result<ComponentsView, LookupError> {
+        self.list_paged(lang, ListKind::Component, paging)
+    }
+
+    /// [`BundleSet::components_paged`] of the entries of `kind` (`components --guides`: [`ListKind::Guide`]). A
+    /// guide list's sizes are its rows' upper bounds (not stored).
+    ///
+    /// # Errors
+    /// As [`BundleSet::components`]; a refused cursor.
+    pub fn list_paged(
+        &self,
+        lang: Option<&str>,
+        kind: ListKind,
+        paging: Paging,
+    ) -> Result<ComponentsView, LookupError> {
         let lang = match paging.cursor.map(Cursor::decode).transpose()?.map(|c| c.request) {
             Some(Request::Components { lang }) => Some(lang),
             _ => lang.map(str::to_string),
@@ -2372,23 +2435,41 @@ impl BundleSet {
         let lang = self.components_lang(lang.as_deref())?;
         let m = self.manifest()?;
         let width = m.components.iter().map(|c| c.name.len()).max().unwrap_or(4).max(4);
-        let names: Vec<&str> = m.components.iter().map(|c| c.name.as_str()).collect();
+        let indices = kind.indices(m);
+        let names: Vec<&str> = indices.iter().map(|&i| m.components[i].name.as_str()).collect();
         let of = |counts: &[(String, u32)]| counts.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
-        // Whole only when both forms fit: the text's and the JSON's stored sizes.
-        let whole = of(&m.list_tokens).max(of(&m.list_json_tokens));
-        let stored = m.list_row_tokens.iter().find(|(l, _)| *l == lang).map_or(&[][..], |(_, rows)| rows.as_slice());
+        // The stored sizes are the component list's (rows in its order); a guide list has its rows' bounds.
+        let stored = match kind {
+            ListKind::Component => {
+                m.list_row_tokens.iter().find(|(l, _)| *l == lang).map_or(&[][..], |(_, rows)| rows.as_slice())
+            }
+            ListKind::Guide => &[][..],
+        };
         let bound = |i: usize| {
-            stored_row(stored, names.len(), i).unwrap_or_else(|| row_bound(&ComponentsView::row(m, i, &lang), width))
+            stored_row(stored, names.len(), i)
+                .unwrap_or_else(|| row_bound(&ComponentsView::row(m, indices[i], &lang), width))
+        };
+        // Whole only when both forms fit: the text's and the JSON's stored sizes.
+        let whole = match kind {
+            ListKind::Component => of(&m.list_tokens).max(of(&m.list_json_tokens)),
+            ListKind::Guide => (0..names.len()).map(bound).sum(),
         };
         let request = Request::Components { lang: lang.clone() };
         let paging = self.echoing(paging, &[(lang.as_str(), 4)]);
-        let (rows, part) = self.list_part(&request, &names, &bound, whole, paging)?;
+        let (rows, mut part) = self.list_part(&request, &names, &bound, whole, paging)?;
+        part.tokens_exact &= kind.is_component();
         if part.next_cursor.is_none() && rows.start == 0 {
-            return Ok(ComponentsView { part, served: self.served(), ..ComponentsView::new(m, lang) });
+            return Ok(ComponentsView { part, served: self.served(), ..ComponentsView::of_kind(m, lang, kind) });
         }
         let tokens = rows.clone().map(bound).sum();
-        let components: Vec<ComponentRow> = rows.map(|i| ComponentsView::row(m, i, &lang)).collect();
-        Ok(ComponentsView { tokens, components, part, served: self.served(), ..ComponentsView::new_empty(m, lang) })
+        let components: Vec<ComponentRow> = rows.map(|i| ComponentsView::row(m, indices[i], &lang)).collect();
+        Ok(ComponentsView {
+            tokens,
+            components,
+            part,
+            served: self.served(),
+            ..ComponentsView::new_empty(m, lang, kind)
+        })
     }
 
     /// Which rows of a list of `names` (whose rows have token upper bounds `bound(row)`, and whose larger form, text
@@ -2896,7 +2977,15 @@ impl BundleSet {
             }
         }
         if let Some(page) = changelog_page_name(name).filter(|_| self.component(name).is_err()) {
-            return self.changelog(page, lang, paging).map(DetailsView::Changelog);
+            // A number past u32 is asked as the last u32 (out of range for any changelog): the error names the
+            // number as written, not that stand-in.
+            let asked = name.trim().rsplit('-').next().unwrap_or_default().trim_start_matches('0');
+            return self.changelog(page, lang, paging).map(DetailsView::Changelog).map_err(|e| match e {
+                LookupError::PageOutOfRange { lang, pages, .. } if page == Some(u32::MAX) => {
+                    LookupError::PageOutOfRange { page: echo(asked), lang, pages }
+                }
+                e => e,
+            });
         }
         let continues = |what: DocForm| {
             paging.cursor.and_then(|c| Cursor::decode(c).ok()).is_some_and(|c| match c.request {
@@ -3371,6 +3460,7 @@ impl BundleSet {
             .ok_or_else(|| no_changelog(entry.langs.iter().map(|l| l.lang.as_str()).collect::<Vec<_>>().join(", ")))?;
         let page = page.unwrap_or(1);
         if page == 0 || page > summary.pages {
+            let page = page.to_string();
             return Err(LookupError::PageOutOfRange { page, lang: summary.lang.clone(), pages: summary.pages });
         }
         let bundle = self.bundle(&entry.bundle)?;

@@ -63,12 +63,25 @@ pub struct Api {
     pub entry: Option<String>,
     /// The exported components, sorted by id; empty when no entry was readable (folder rules apply then).
     pub components: Vec<Export>,
+    /// Other exported values a document may name (hooks such as `useHotkeys`, parts such as `HotkeysTarget`
+    /// re-exported beside their component, names of a multi-component module without a `<Name>Props` type),
+    /// sorted by id. A document naming one documents it (it is then built as a component); undocumented, they
+    /// are not counted as exported components without a document.
+    pub others: Vec<Export>,
 }
 
 impl Api {
     /// The ids of the exported components, by [`component_key`].
     pub fn keys(&self) -> BTreeMap<String, &Export> {
         self.components.iter().map(|e| (component_key(&e.id), e)).collect()
+    }
+
+    /// Every name a document may document, by [`component_key`]: the components, then the other exports (a
+    /// component wins over another export with the same key).
+    pub fn documentable(&self) -> BTreeMap<String, &Export> {
+        let mut out: BTreeMap<String, &Export> = self.others.iter().map(|e| (component_key(&e.id), e)).collect();
+        out.extend(self.keys());
+        out
     }
 
     /// A bundle-set name from the package name: `@chakra-ui/react` → `chakra-ui-react`, `vant` → `vant`.
@@ -143,13 +156,14 @@ pub fn read(repo: &Path, files: &[WalkedFile], wanted: Option<&str>) -> Option<A
     let known: BTreeSet<&str> = files.iter().map(|f| f.rel.as_str()).collect();
     if let Some(name) = wanted {
         let package = by_name.get(name)?;
-        let (entry, components) = components_of(repo, &known, &all, package);
+        let (entry, components, others) = components_of(repo, &known, &all, package);
         return Some(Api {
             package: (*package).clone(),
             chosen_by: "the configuration".into(),
             imports: 0,
             entry,
             components,
+            others,
         });
     }
     let public: Vec<&Package> = all.iter().filter(|p| !p.private).collect();
@@ -159,18 +173,18 @@ pub fn read(repo: &Path, files: &[WalkedFile], wanted: Option<&str>) -> Option<A
     let names: Vec<&str> = public.iter().map(|p| p.name.as_str()).collect();
     let counts = import_counts(repo, files, &names);
     // (imports, components, package, entry, exports)
-    type Read<'a> = (usize, usize, &'a Package, Option<String>, Vec<Export>);
+    type Read<'a> = (usize, usize, &'a Package, Option<String>, Vec<Export>, Vec<Export>);
     let mut read: Vec<Read> = public
         .iter()
         .zip(&counts)
         .map(|(p, &n)| {
-            let (entry, components) = components_of(repo, &known, &all, p);
-            (n, components.len(), *p, entry, components)
+            let (entry, components, others) = components_of(repo, &known, &all, p);
+            (n, components.len(), *p, entry, components, others)
         })
         .collect();
     // Most imported; then most components; then the shallowest folder.
     read.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.dir.len().cmp(&b.2.dir.len())));
-    let (n, _, package, entry, components) = read.into_iter().next()?;
+    let (n, _, package, entry, components, others) = read.into_iter().next()?;
     let chosen_by = if n > 0 {
         format!("imported {n} times by the documents")
     } else if !components.is_empty() {
@@ -178,7 +192,7 @@ pub fn read(repo: &Path, files: &[WalkedFile], wanted: Option<&str>) -> Option<A
     } else {
         "no document imports a package; the shallowest published one".into()
     };
-    Some(Api { package: package.clone(), chosen_by, imports: n, entry, components })
+    Some(Api { package: package.clone(), chosen_by, imports: n, entry, components, others })
 }
 
 const EXTENSIONS: [&str; 5] = ["ts", "tsx", "js", "jsx", "mjs"];
@@ -258,19 +272,50 @@ fn entry_of(known: &BTreeSet<&str>, package: &Package) -> Option<String> {
 #[derive(Debug)]
 struct ReExport {
     spec: String,
-    /// `None`: `export * from`; else the exported names with their local name (`default` for `default as X`).
+    /// `None`: `export * from`; else the exported names with their local name (`default` for `default as X`,
+    /// `*` for `export * as X`).
     names: Option<Vec<(String, String)>>,
+    /// The type names of the same clause (`export { Checkbox, type CheckboxProps }`).
+    types: Vec<String>,
 }
+
+/// The names of a re-export: `None` for `export *`, else `(exported, local)` pairs.
+type Names = Option<Vec<(String, String)>>;
 
 /// A module's re-exports and the value names it declares as exported.
 #[derive(Debug, Default)]
 struct Module {
     re_exports: Vec<ReExport>,
     declared: Vec<String>,
+    /// Type names it exports (declared or re-exported): the `<Name>Props` evidence that `Name` is a component.
+    types: Vec<String>,
+    /// Names of `declared` exported by a local clause (`import * as Classes …; export { Classes }`): imports are
+    /// not followed, so these are not taken as documentable parts.
+    local_clause: Vec<String>,
 }
 
 fn text<'a>(node: Node, src: &'a str) -> &'a str {
     src.get(node.byte_range()).unwrap_or("")
+}
+
+/// The `(exported, local)` names of an export clause, values and types apart.
+type Clause = (Vec<(String, String)>, Vec<String>);
+
+fn clause_names(clause: Node, src: &str) -> Clause {
+    let (mut values, mut types) = (Vec::new(), Vec::new());
+    let mut c = clause.walk();
+    for spec in clause.children(&mut c).filter(|n| n.kind() == "export_specifier") {
+        let Some(local) = spec.child_by_field_name("name") else { continue };
+        let local = text(local, src).to_string();
+        let exported = spec.child_by_field_name("alias").map_or(local.clone(), |a| text(a, src).to_string());
+        let mut sc = spec.walk();
+        if spec.children(&mut sc).any(|n| n.kind() == "type") {
+            types.push(exported);
+        } else {
+            values.push((exported, local));
+        }
+    }
+    (values, types)
 }
 
 /// Parses the exports of one source file; `None` when unreadable or not a script.
@@ -284,25 +329,16 @@ fn module(repo: &Path, rel: &str) -> Option<Module> {
     for stmt in root.children(&mut cursor).filter(|n| n.kind() == "export_statement") {
         let mut c = stmt.walk();
         let children: Vec<Node> = stmt.children(&mut c).collect();
+        let clause = children.iter().find(|n| n.kind() == "export_clause");
+        let (names, mut types) = clause.map(|c| clause_names(*c, &src)).unwrap_or_default();
+        // `export type { A, B } from './x'`: types only.
         if children.iter().any(|n| n.kind() == "type") {
+            out.types.extend(names.into_iter().map(|(e, _)| e));
+            out.types.append(&mut types);
             continue;
         }
+        out.types.extend(types.iter().cloned());
         let source = stmt.child_by_field_name("source").map(|s| text(s, &src).trim_matches(['\'', '"', '`']));
-        let clause = children.iter().find(|n| n.kind() == "export_clause");
-        let mut names = Vec::new();
-        if let Some(clause) = clause {
-            let mut c = clause.walk();
-            for spec in clause.children(&mut c).filter(|n| n.kind() == "export_specifier") {
-                let mut sc = spec.walk();
-                if spec.children(&mut sc).any(|n| n.kind() == "type") {
-                    continue;
-                }
-                let Some(local) = spec.child_by_field_name("name") else { continue };
-                let local = text(local, &src).to_string();
-                let exported = spec.child_by_field_name("alias").map_or(local.clone(), |a| text(a, &src).to_string());
-                names.push((exported, local));
-            }
-        }
         match source {
             Some(spec) => {
                 let names = if clause.is_some() {
@@ -314,12 +350,16 @@ fn module(repo: &Path, rel: &str) -> Option<Module> {
                 } else {
                     None
                 };
-                out.re_exports.push(ReExport { spec: spec.to_string(), names });
+                out.re_exports.push(ReExport { spec: spec.to_string(), names, types });
             }
             None => {
+                out.local_clause.extend(names.iter().map(|(e, _)| e.clone()));
                 out.declared.extend(names.into_iter().map(|(e, _)| e));
                 if let Some(decl) = stmt.child_by_field_name("declaration") {
                     if matches!(decl.kind(), "interface_declaration" | "type_alias_declaration") {
+                        if let Some(n) = decl.child_by_field_name("name") {
+                            out.types.push(text(n, &src).to_string());
+                        }
                         continue;
                     }
                     if let Some(n) = decl.child_by_field_name("name") {
@@ -360,7 +400,9 @@ struct Walker<'a> {
     packages: &'a [Package],
     modules: BTreeMap<String, Option<Module>>,
     found: BTreeMap<String, Export>,
+    others: BTreeMap<String, Export>,
     seen: BTreeSet<String>,
+    parts_seen: BTreeSet<String>,
 }
 
 impl Walker<'_> {
@@ -421,14 +463,109 @@ impl Walker<'_> {
         folders.len() >= 2
     }
 
+    /// The file that declares `name` as `rel` exports it, following its re-exports (`export { Checkbox } from
+    /// './forms'` → `forms/index.ts` → `forms/controls.tsx`); `rel` itself when the chain ends elsewhere.
+    fn define(&mut self, rel: &str, name: &str, depth: usize) -> String {
+        let Some(m) = self.module(rel) else { return rel.to_string() };
+        if depth >= 4 || m.declared.iter().any(|d| d == name) {
+            return rel.to_string();
+        }
+        let mut next: Option<(String, String)> = None;
+        let mut stars = Vec::new();
+        for r in &m.re_exports {
+            match &r.names {
+                Some(names) => {
+                    if let Some((_, local)) = names.iter().find(|(e, _)| e == name) {
+                        next = Some((r.spec.clone(), local.clone()));
+                        break;
+                    }
+                }
+                None => stars.push(r.spec.clone()),
+            }
+        }
+        if let Some((spec, local)) = next {
+            return match self.target(rel, &spec) {
+                Some(t) if local != "*" && local != "default" => self.define(&t, &local, depth + 1),
+                Some(t) => t,
+                None => rel.to_string(),
+            };
+        }
+        for spec in stars {
+            let Some(t) = self.target(rel, &spec) else { continue };
+            if self.names(&t, 1).iter().any(|n| n == name) {
+                return self.define(&t, name, depth + 1);
+            }
+        }
+        rel.to_string()
+    }
+
+    /// Whether the module `rel` (or the clause `types`) exports the type `<name>Props`: the convention of React
+    /// and Vue components, so `Checkbox`, `Radio` and `Switch` of one `controls.tsx` are each a component.
+    fn has_props(&mut self, rel: &str, name: &str, types: &[String]) -> bool {
+        let props = format!("{name}Props");
+        types.contains(&props) || self.module(rel).is_some_and(|m| m.types.contains(&props))
+    }
+
+    /// Records `name` as another documentable export defined in `file` (hooks, parts, namespaces).
+    fn other(&mut self, name: &str, file: &str) {
+        let id = kebab_case(name);
+        let place = self.place(name, file);
+        self.others.entry(component_key(&id)).or_insert_with(|| Export {
+            name: name.to_string(),
+            id,
+            dirs: vec![place],
+        });
+    }
+
+    /// Where a component defined in `file` lives: its folder when the folder is named like it (`button/buttons.tsx`
+    /// or `button/index.ts` for `Button`), else the file.
+    fn place(&self, name: &str, file: &str) -> String {
+        let folder = folder_of(file);
+        let folder_name = folder.rsplit('/').next().unwrap_or(folder);
+        if is_index(file) || like(name, folder_name) || like(folder_name, name) {
+            folder.to_string()
+        } else {
+            file.to_string()
+        }
+    }
+
+    /// The documentable value names a component's own module exports (`hotkeys/index.ts`: `HotkeysTarget`,
+    /// `KeyComboTag`), kept as [`Api::others`]: parts of a component are no components of their own unless a
+    /// document names them.
+    fn parts(&mut self, rel: &str, depth: usize) {
+        if depth > 3 || !self.parts_seen.insert(rel.to_string()) {
+            return;
+        }
+        let Some(m) = self.module(rel) else { return };
+        let declared: Vec<String> =
+            m.declared.iter().filter(|n| documentable(n) && !m.local_clause.contains(n)).cloned().collect();
+        let re_exports: Vec<(String, Names)> = m.re_exports.iter().map(|r| (r.spec.clone(), r.names.clone())).collect();
+        for name in declared {
+            self.other(&name, rel);
+        }
+        for (spec, names) in re_exports {
+            let Some(target) = self.target(rel, &spec) else { continue };
+            match names {
+                Some(names) => {
+                    for (e, l) in names.into_iter().filter(|(e, _)| documentable(e)) {
+                        let file =
+                            if l == "*" || l == "default" { target.clone() } else { self.define(&target, &l, 0) };
+                        self.other(&e, &file);
+                    }
+                }
+                None => self.parts(&target, depth + 1),
+            }
+        }
+    }
+
     fn walk(&mut self, rel: &str, depth: usize) {
         if depth > 5 || !self.seen.insert(rel.to_string()) {
             return;
         }
         let Some(m) = self.module(rel) else { return };
-        type Names = Option<Vec<(String, String)>>;
-        let re_exports: Vec<(String, Names)> = m.re_exports.iter().map(|r| (r.spec.clone(), r.names.clone())).collect();
-        for (spec, names) in re_exports {
+        let re_exports: Vec<(String, Names, Vec<String>)> =
+            m.re_exports.iter().map(|r| (r.spec.clone(), r.names.clone(), r.types.clone())).collect();
+        for (spec, names, types) in re_exports {
             let Some(target) = self.target(rel, &spec) else {
                 // `export { Empty } from '@my-design/illustrations'`: a component of another package, exported by
                 // this one (no sources here).
@@ -459,11 +596,6 @@ impl Walker<'_> {
             if stem.starts_with('_') || stem.starts_with('.') || folder_name.starts_with('_') {
                 continue;
             }
-            // A name matches a file or folder named like it, also in the plural (`buttons.tsx` for `Button`).
-            let like = |name: &str, file: &str| {
-                let (n, f) = (component_key(name), component_key(file));
-                n == f || super::matching::singular(&f) == Some(n.as_str())
-            };
             let name = match &names {
                 // `export { default as Button } from './Button'`, or the name matching the file or folder.
                 Some(names) => names
@@ -478,19 +610,62 @@ impl Walker<'_> {
                     exported.iter().any(|n| is_pascal(n) && component_key(n).starts_with(&key)).then(|| pascal(&stem))
                 }
             };
+            match &names {
+                // The clause's other names (`export { Checkbox, Radio, Switch } from './forms/controls'`,
+                // `export { A as B }`, `export * as ns`): each is a component when its module exports its
+                // `<Name>Props`, else another documentable export.
+                Some(names) => {
+                    for (e, l) in names.iter().filter(|(e, _)| documentable(e) && Some(e) != name.as_ref()) {
+                        let file = if l == "*" || l == "default" { target.clone() } else { self.define(&target, l, 0) };
+                        if is_pascal(e) && self.has_props(&file, e, &types) {
+                            let place = self.place(e, &file);
+                            self.add(e, place);
+                        } else {
+                            self.other(e, &file);
+                        }
+                    }
+                }
+                // `export * from './hotkeys'`: the folder's own exports are its parts.
+                None => self.parts(&target, 0),
+            }
             let Some(name) = name else { continue };
             // A file in a folder named like its component (`button/buttons.tsx`): the folder is the component's.
             if !is_index(&target) && (like(&name, &folder_name) || like(&folder_name, &name)) {
                 place = folder.to_string();
             }
-            let id = kebab_case(&name);
-            let dirs =
-                &mut self.found.entry(component_key(&id)).or_insert_with(|| Export { name, id, dirs: vec![] }).dirs;
-            if !dirs.contains(&place) {
-                dirs.push(place);
-            }
+            self.add(&name, place);
         }
     }
+
+    /// Adds `place` to the exported component `name`.
+    fn add(&mut self, name: &str, place: String) {
+        let id = kebab_case(name);
+        let dirs = &mut self
+            .found
+            .entry(component_key(&id))
+            .or_insert_with(|| Export { name: name.to_string(), id, dirs: vec![] })
+            .dirs;
+        if !dirs.contains(&place) {
+            dirs.push(place);
+        }
+    }
+}
+
+/// A name matches a file or folder named like it, also in the plural (`buttons.tsx` for `Button`).
+fn like(name: &str, file: &str) -> bool {
+    let (n, f) = (component_key(name), component_key(file));
+    n == f || super::matching::singular(&f) == Some(n.as_str())
+}
+
+/// `useHotkeys`: a React or Vue hook.
+fn is_hook(name: &str) -> bool {
+    name.strip_prefix("use").and_then(|r| r.chars().next()).is_some_and(|c| c.is_ascii_uppercase())
+}
+
+/// A value name a document may document: a component-like name or a hook (not `Classes.SKELETON`-style
+/// constants in capitals, not plain functions).
+fn documentable(name: &str) -> bool {
+    is_pascal(name) || is_hook(name)
 }
 
 fn is_index(rel: &str) -> bool {
@@ -507,11 +682,20 @@ fn components_of(
     known: &BTreeSet<&str>,
     all: &[Package],
     package: &Package,
-) -> (Option<String>, Vec<Export>) {
-    let Some(entry) = entry_of(known, package) else { return (None, vec![]) };
-    let mut w =
-        Walker { repo, known, packages: all, modules: BTreeMap::new(), found: BTreeMap::new(), seen: BTreeSet::new() };
+) -> (Option<String>, Vec<Export>, Vec<Export>) {
+    let Some(entry) = entry_of(known, package) else { return (None, vec![], vec![]) };
+    let mut w = Walker {
+        repo,
+        known,
+        packages: all,
+        modules: BTreeMap::new(),
+        found: BTreeMap::new(),
+        others: BTreeMap::new(),
+        seen: BTreeSet::new(),
+        parts_seen: BTreeSet::new(),
+    };
     w.walk(&entry, 0);
+    let others: Vec<Export> = w.others.into_iter().filter(|(k, _)| !w.found.contains_key(k)).map(|(_, e)| e).collect();
     let mut found: Vec<Export> = w.found.into_values().collect();
     // The same component's folder in the workspace packages the design system depends on (its logic package).
     let deps: Vec<&Package> = all.iter().filter(|p| package.deps.contains(&p.name) && p.dir != package.dir).collect();
@@ -539,7 +723,7 @@ fn components_of(
         }
     }
     found.sort_by(|a, b| a.id.cmp(&b.id));
-    (Some(entry), found)
+    (Some(entry), found, others)
 }
 
 #[cfg(test)]
@@ -554,5 +738,124 @@ mod tests {
         assert_eq!(pascal("Button"), "Button");
         assert_eq!(normalize("a/b/../c/./d").as_deref(), Some("a/c/d"));
         assert_eq!(normalize("../x"), None);
+    }
+
+    /// Writes `files` into a temporary repository and reads its API (the package `@t/ui`).
+    fn api_of(files: &[(&str, &str)]) -> Api {
+        let dir = tempfile::tempdir().unwrap();
+        let mut walked = Vec::new();
+        for (rel, text) in files {
+            let p = dir.path().join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, text).unwrap();
+            walked.push(WalkedFile { rel: rel.to_string(), abs: p, bytes: text.len() as u64 });
+        }
+        read(dir.path(), &walked, Some("@t/ui")).unwrap()
+    }
+
+    const PKG: (&str, &str) = ("package.json", r#"{"name": "@t/ui", "version": "1.0.0"}"#);
+
+    fn listed(list: &[Export]) -> Vec<(&str, &str)> {
+        list.iter().map(|e| (e.name.as_str(), e.dirs.first().map_or("", String::as_str))).collect()
+    }
+
+    #[test]
+    fn several_components_re_exported_from_one_module_are_each_a_component() {
+        let controls = "export interface CheckboxProps {}\nexport const Checkbox = () => null;\n\
+                        export type RadioProps = {};\nexport const Radio = () => null;\n\
+                        export const Switch = () => null;\nexport const CONTROL = 1;\n";
+        let api = api_of(&[
+            PKG,
+            ("src/index.ts", "export * from './components';\n"),
+            (
+                "src/components/index.ts",
+                "export { Tag } from './tag/tag';\n\
+                 export { Checkbox, Radio, Switch, type SwitchProps, CONTROL } from './forms/controls';\n",
+            ),
+            ("src/components/tag/tag.tsx", "export const Tag = () => null;\n"),
+            ("src/components/forms/controls.tsx", controls),
+        ]);
+        // `Checkbox` and `Radio` by their module's `…Props` types, `Switch` by the clause's; `CONTROL` is no name.
+        assert_eq!(
+            listed(&api.components),
+            [
+                ("Checkbox", "src/components/forms/controls.tsx"),
+                ("Radio", "src/components/forms/controls.tsx"),
+                ("Switch", "src/components/forms/controls.tsx"),
+                ("Tag", "src/components/tag"),
+            ]
+        );
+        assert!(api.others.is_empty(), "{:?}", api.others);
+    }
+
+    #[test]
+    fn aliases_namespaces_and_folder_indexes_are_followed_to_the_defining_file() {
+        let api = api_of(&[
+            PKG,
+            ("src/index.ts", "export * from './components';\nexport * from './hooks';\n"),
+            (
+                "src/components/index.ts",
+                "export { Tag } from './tag/tag';\n\
+                 export { InnerPicker as Picker, type InnerPickerProps as PickerProps } from './picker/inner';\n\
+                 export * as Menu from './menu/parts';\n\
+                 export { Checkbox } from './forms';\n",
+            ),
+            ("src/components/tag/tag.tsx", "export const Tag = () => null;\n"),
+            ("src/components/picker/inner.tsx", "export const InnerPicker = () => null;\n"),
+            ("src/components/menu/parts.tsx", "export const Item = () => null;\n"),
+            ("src/components/forms/index.ts", "export * from './controls';\n"),
+            ("src/components/forms/controls.tsx", "export interface CheckboxProps {}\nexport const Checkbox = 1;\n"),
+            (
+                "src/hooks/index.ts",
+                "export { useHotkeys } from './hotkeys/useHotkeys';\nexport { usePrevious } from './usePrevious';\n\
+                 export { useOverlay } from './overlays/useOverlay';\n",
+            ),
+            ("src/hooks/hotkeys/useHotkeys.ts", "export function useHotkeys() {}\n"),
+            ("src/hooks/usePrevious.ts", "export function usePrevious() {}\n"),
+            ("src/hooks/overlays/useOverlay.ts", "export function useOverlay() {}\n"),
+        ]);
+        assert_eq!(
+            listed(&api.components),
+            [
+                // Through `forms/index.ts` to the file that declares it.
+                ("Checkbox", "src/components/forms/controls.tsx"),
+                // `export * as Menu from './menu/parts'`: the namespace, in the folder named like it.
+                ("Menu", "src/components/menu"),
+                // `export { InnerPicker as Picker }`: the exported name, by its `PickerProps`.
+                ("Picker", "src/components/picker"),
+                ("Tag", "src/components/tag"),
+            ]
+        );
+        // Hooks are documentable, not components of their own.
+        assert_eq!(
+            listed(&api.others),
+            [
+                ("useHotkeys", "src/hooks/hotkeys/useHotkeys.ts"),
+                ("useOverlay", "src/hooks/overlays/useOverlay.ts"),
+                ("usePrevious", "src/hooks/usePrevious.ts"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_component_folders_own_exports_are_its_parts() {
+        let api = api_of(&[
+            PKG,
+            ("src/index.ts", "export * from './tag';\nexport * from './hotkeys';\n"),
+            ("src/tag/index.ts", "export const Tag = () => null;\n"),
+            (
+                "src/hotkeys/index.ts",
+                "export { Hotkeys, type HotkeysProps } from './hotkeys';\n\
+                 export { HotkeysTarget, type HotkeysTargetProps } from './hotkeysTarget';\n\
+                 export { parseKeyCombo } from './parser';\n",
+            ),
+            ("src/hotkeys/hotkeys.tsx", "export const Hotkeys = () => null;\n"),
+            ("src/hotkeys/hotkeysTarget.tsx", "export const HotkeysTarget = () => null;\n"),
+            ("src/hotkeys/parser.ts", "export function parseKeyCombo() {}\n"),
+        ]);
+        assert_eq!(listed(&api.components), [("Hotkeys", "src/hotkeys"), ("Tag", "src/tag")]);
+        // `HotkeysTarget` is documentable (a document naming it makes it a component), not counted as missing.
+        assert_eq!(listed(&api.others), [("HotkeysTarget", "src/hotkeys/hotkeysTarget.tsx")]);
+        assert_eq!(api.documentable().keys().collect::<Vec<_>>(), ["hotkeys", "hotkeystarget", "tag"]);
     }
 }

@@ -272,7 +272,7 @@ impl Keys {
     fn component(&self, key: &str, plan: &ComponentPlan, owners: &BTreeMap<&str, (&WalkedFile, &str)>) -> u64 {
         let mut h = xxhash_rust::xxh3::Xxh3::new();
         h.update(&self.global.to_le_bytes());
-        for part in [key, &plan.name] {
+        for part in [key, &plan.name, if plan.guide { "guide" } else { "component" }] {
             h.update(part.as_bytes());
             h.update(&[0]);
         }
@@ -653,7 +653,8 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
 
     // Components plus the shared pseudo-component; each file compiled once, owned by the first (by key) that
     // lists it.
-    let shared = ComponentPlan { name: SHARED.into(), docs: BTreeMap::new(), files: layout.shared.clone() };
+    let shared =
+        ComponentPlan { name: SHARED.into(), docs: BTreeMap::new(), files: layout.shared.clone(), guide: false };
     let mut plans: Vec<(&str, &ComponentPlan)> = layout.components.iter().map(|(k, p)| (k.as_str(), p)).collect();
     if !shared.files.is_empty() {
         plans.push((SHARED, &shared));
@@ -1327,6 +1328,7 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
         files_json_tokens: 0,
         file_row_tokens: vec![],
         bundle: bundle_file_name(key),
+        guide: plan.guide,
     };
     let meta = ComponentMeta { key: key.to_string(), name: plan.name.clone(), docs, files: metas };
     let diagnostics = ctx.into_diagnostics().into_iter().collect();

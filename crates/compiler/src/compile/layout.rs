@@ -64,8 +64,9 @@ pub struct Layout {
     /// [`super::resolve_version`]).
     pub package: Option<String>,
     /// Documents a `[[docs]]` rule matched that name no exported component (a site's guide, blog or chart pages),
-    /// by language: never components. Empty when the design system's exports are not known.
-    pub guides: Vec<(String, WalkedFile)>,
+    /// as (language, captured name, file): never components; [`super::guides::plan`] makes them guide plans.
+    /// Empty when the design system's exports are not known.
+    pub guides: Vec<(String, String, WalkedFile)>,
 }
 
 /// Extensions of Markdown documents (`.md`, `.mdx`).
@@ -85,6 +86,8 @@ pub struct ComponentPlan {
     pub docs: BTreeMap<String, WalkedFile>,
     /// Files listed for the component, sorted by path.
     pub files: Vec<WalkedFile>,
+    /// A guide page (no exported component): built and read like a component, listed apart.
+    pub guide: bool,
 }
 
 /// Whether a name captured by a source pattern may be a component: not a file (`index.d.ts`), not `_shared` or
@@ -250,7 +253,7 @@ pub fn classify_exported(
                     (k, id)
                 }
                 None => {
-                    layout.guides.push((lang.to_string(), f.clone()));
+                    layout.guides.push((lang.to_string(), name.to_string(), f.clone()));
                     continue;
                 }
             },
@@ -349,7 +352,7 @@ pub fn classify_exported(
     diags.extend(unread_markdown(files, &layout, &is_doc, &reported));
     if !layout.guides.is_empty() {
         let mut by_folder: BTreeMap<&str, usize> = BTreeMap::new();
-        for (_, f) in &layout.guides {
+        for (_, _, f) in &layout.guides {
             *by_folder.entry(f.rel.rsplit_once('/').map_or(".", |(d, _)| d)).or_default() += 1;
         }
         for (dir, n) in by_folder {

@@ -12,7 +12,7 @@ use crate::model::component_key;
 /// What a set of document rules covers of the exported components.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Coverage {
-    /// Exported components (display names), sorted by id.
+    /// Exported components (display names), sorted by id, with the other exports a document names (hooks).
     pub exported: Vec<String>,
     /// Exported components with a document in any language (keys).
     pub documented: BTreeSet<String>,
@@ -72,7 +72,8 @@ pub fn coverage(files: &[WalkedFile], docs: &[DocRule], api: &Api) -> Option<Cov
     if api.components.is_empty() {
         return None;
     }
-    let keys: BTreeSet<String> = api.components.iter().map(|e| component_key(&e.id)).collect();
+    // Hooks and other exports count once a document names them (`use-hotkeys.mdx` documents `useHotkeys`).
+    let keys: BTreeSet<String> = api.documentable().into_keys().collect();
     let mut rules: Vec<(Pattern, &str)> = Vec::new();
     for d in docs {
         for p in std::iter::once(d.pattern.clone()).chain(sibling_patterns(&d.pattern)) {
@@ -98,8 +99,11 @@ pub fn coverage(files: &[WalkedFile], docs: &[DocRule], api: &Api) -> Option<Cov
     let documented: BTreeSet<String> = per_lang.values().flatten().cloned().collect();
     let missing =
         api.components.iter().filter(|e| !documented.contains(&component_key(&e.id))).map(|e| e.name.clone()).collect();
+    let mut exported: Vec<&super::api::Export> = api.components.iter().collect();
+    exported.extend(api.others.iter().filter(|e| documented.contains(&component_key(&e.id))));
+    exported.sort_by(|a, b| a.id.cmp(&b.id));
     Some(Coverage {
-        exported: api.components.iter().map(|e| e.name.clone()).collect(),
+        exported: exported.iter().map(|e| e.name.clone()).collect(),
         by_lang: per_lang.iter().map(|(l, k)| (l.clone(), k.len())).collect(),
         documented,
         missing,

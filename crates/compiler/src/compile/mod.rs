@@ -10,6 +10,7 @@ pub mod changelog;
 pub mod detect;
 mod emit;
 pub mod examples;
+pub mod guides;
 pub mod layout;
 pub mod markdown;
 pub mod matching;
@@ -103,15 +104,11 @@ impl std::fmt::Display for Diagnostic {
     }
 }
 
-/// `s` with control characters escaped (`\n`, `\t`, `\u{1b}`…), so a file name cannot rewrite the terminal or
-/// split a report line; other characters, including non-ASCII, are kept.
+/// `s` with control and bidi characters escaped (`\n`, `\t`, `\u{1b}`, `\u{202e}`), so a file name cannot
+/// rewrite the terminal or split a report line; other characters, including non-ASCII, are kept. The reader's
+/// rule for every echo (`crate::escape::shown`).
 pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    std::borrow::Cow::Owned(
-        s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect(),
-    )
+    crate::escape::shown(s)
 }
 
 /// `text` without a leading UTF-8 byte order mark (U+FEFF), which editors on Windows write and which no served
@@ -276,7 +273,7 @@ fn build_attempt(
         .filter(|_| opts.config.system.exports_decide)
         .and_then(|p| api::read(repo, &files, Some(p)))
         .filter(|a| !a.components.is_empty())
-        .map(|a| a.components.iter().map(|e| (crate::model::component_key(&e.id), e.id.clone())).collect());
+        .map(|a| a.documentable().into_iter().map(|(k, e)| (k, e.id.clone())).collect());
     let layout::Classified { mut layout, diagnostics: layout_diags } =
         layout::classify_exported(&files, &opts.config, exported.as_ref());
     published_package(repo, &files, &opts.config, &mut layout);
@@ -289,6 +286,8 @@ fn build_attempt(
             detect::inventory(&files)
         );
     }
+    // Pages naming no exported component are built as guides, listed apart (issue 24 item 2).
+    guides::plan(&mut layout);
     let (set, unit_cache, hashed) = match set {
         Some((dir, key, hashes)) => (Some((dir, key)), Some(cache::Cache::open(dir, hashes.clone())), hashes),
         None => (None, None, BTreeMap::new()),

@@ -123,6 +123,9 @@ pub struct SearchHit {
     pub kind: Kind,
     /// Component name (none for the changelog).
     pub component: Option<String>,
+    /// True when `component` is a guide (a page that documents no component; `components --guides`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub guide: bool,
     /// Repository-relative path of the document, source file or changelog.
     pub document: String,
     /// Language of the document or changelog (none for source files).
@@ -535,6 +538,9 @@ fn replace_word(text: &str, word: &str, by: &str) -> String {
     out
 }
 
+/// The end of the no-hit message: the MCP tool, which the CLI's text writes as its `components` command.
+const NO_HIT_LIST: &str = "list the components with list_components";
+
 /// The error for an answer whose bound, `view.tokens`, is over `max_tokens`: it names the budget that serves it.
 /// A larger budget `B` echoes more of the query, twice at most (the query, and the corrected query a note shows),
 /// each within `B / ECHO_SHARE`: `B` = 3/2 of this bound holds it.
@@ -561,9 +567,15 @@ fn texts_message(default_budget: bool) -> String {
 }
 
 /// The message of a part whose first hit is over the budget even shortened: passed over (the cursor goes on
-/// after it), with the budget `lists` that lists it.
-fn passed_message(hit: u32, lists: u32) -> String {
-    format!("hit {hit} is over the budget: max_tokens {lists} lists it")
+/// after it), with the budget `lists` that lists it, or, when that is above the operator's `cap` (which no call can
+/// ask past), that no budget lists it.
+fn passed_message(hit: u32, lists: u32, cap: u32) -> String {
+    if lists <= cap {
+        format!("hit {hit} is over the budget: max_tokens {lists} lists it")
+    } else {
+        // No longer than the other form (`cap` < `lists`): the reserve measured with that one holds it.
+        format!("hit {hit} is over the budget: none up to {cap} lists it")
+    }
 }
 
 /// What a search cursor holds: which sets and which search (query and filters) it continues, and how many hits
@@ -646,12 +658,11 @@ fn next_call(sets: &[&BundleSet], query: &str, opts: &SearchOptions, cursor: &st
         args.push(("--lang", l.into()));
     }
     let mcp: Vec<String> = args.iter().map(|(k, v)| Surface::Mcp.arg(k, v)).collect();
-    let cli: Vec<String> = args.iter().map(|(k, v)| Surface::Cli.arg(k, v)).collect();
     FollowUp {
         tool: "search_docs".into(),
         arguments: args.iter().map(|(k, v)| (Surface::Mcp.name(k), v.json())).collect(),
         call: format!("search_docs({})", mcp.join(", ")),
-        cli: format!("mydesign-docs search {}{}", cli.join(" "), crate::render::cli_bundles_arg()),
+        cli: crate::render::cli_command("search", &args, &crate::render::cli_bundles_arg()),
         cli_text: String::new(),
     }
 }
@@ -704,7 +715,7 @@ impl BundleSet {
                 if same.is_empty() { m.langs.clone() } else { same }
             }
         };
-        let echo = echo_within(query.trim(), max_tokens);
+        let echo = echo_within(&crate::escape::shown(query.trim()), max_tokens);
         let mut view = SearchView {
             served: self.served(),
             query: echo,
@@ -742,7 +753,7 @@ impl BundleSet {
                     corrected = replace_word(&corrected, word, &best[0]);
                 }
                 let all: Vec<&str> = suggestions.iter().flat_map(|(_, b)| b.iter().map(String::as_str)).collect();
-                let shown = echo_within(&corrected, max_tokens);
+                let shown = echo_within(&crate::escape::shown(&corrected), max_tokens);
                 // The suggestions are written lower-case: as the index keeps identifiers whole and unstemmed, each
                 // is a term itself too (`rowselection`).
                 let mut fixed = query_terms(&corrected);
@@ -777,7 +788,7 @@ impl BundleSet {
             } else if filtered {
                 "nothing matches with these filters: try without `component`, `kind` or `lang`".into()
             } else {
-                "nothing matches: try other words, or list the components with list_components".into()
+                format!("nothing matches: try other words, or {NO_HIT_LIST}")
             });
             return Ok(Ranked { ix, groups: vec![], note: None, view: bounded(view) });
         }
@@ -1003,8 +1014,10 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     let longest = SearchCursor { sets: u32::MAX, search: u32::MAX, skip: u32::MAX }.encode();
     // The longer of the two messages a part can carry before the continuation's: texts not shown, or a first hit
     // passed over (with the budget that lists it).
-    let first_message =
-        [texts_message(true), passed_message(99_999, 999_999)].into_iter().max_by_key(String::len).unwrap_or_default();
+    let first_message = [texts_message(true), passed_message(99_999, 999_999, u32::MAX)]
+        .into_iter()
+        .max_by_key(String::len)
+        .unwrap_or_default();
     let placeholder = SearchView {
         tokens: 999_999,
         total: 99_999,
@@ -1165,7 +1178,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         let without_text = view.hits.iter().any(|h| h.text.is_none());
         let mut message = without_text.then(|| texts_message(opts.max_tokens.is_none()));
         if passed > 0 {
-            message = Some(passed_message(skip + 1, lists_passed.unwrap_or(needed)));
+            message = Some(passed_message(skip + 1, lists_passed.unwrap_or(needed), cap));
         }
         if long_query && view.omitted > 0 {
             message = Some(message.map_or(String::new(), |m| m + ". ") + &too_long);
@@ -1300,6 +1313,7 @@ impl BundleSet {
         Ok(SearchHit {
             system: None,
             kind: g.kind,
+            guide: component.as_ref().is_some_and(|c| c.guide),
             component: component.map(|c| c.name.clone()),
             document: src.path.clone(),
             lang: lang.clone(),
@@ -1622,7 +1636,7 @@ pub fn header_text(h: &SearchHit, surface: Surface) -> String {
         what.push(s.clone());
     }
     if let Some(c) = &h.component {
-        what.push(c.clone());
+        what.push(if h.guide { format!("{c} (guide)") } else { c.clone() });
     }
     if let Some(l) = &h.lang {
         what.push(l.clone());
@@ -1699,6 +1713,14 @@ impl crate::render::Render for SearchView {
             (None, None) => {}
         }
         if let Some(m) = &self.message {
+            // The no-hit hint names the listing call as this surface spells it (the CLI's is `components`).
+            let m = match surface {
+                Surface::Cli if m.ends_with(NO_HIT_LIST) => {
+                    let list = surface.hint("list_components", "components", None, &[]);
+                    format!("{}`{list}`", &m[..m.len() - "list_components".len()])
+                }
+                _ => m.clone(),
+            };
             out.push_str(&format!("[{m}]\n"));
         }
         for s in &self.skipped {

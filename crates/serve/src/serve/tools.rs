@@ -18,7 +18,7 @@ use crate::budget::Budget;
 use crate::diff::ChangesView;
 use crate::read::{
     BundleSet, ChangelogView, CodeBlockView, ComponentsView, Detail, DetailsView, FileView, FilesView, FunctionView,
-    LookupError, Paging,
+    ListKind, LookupError, Paging,
 };
 use crate::render::{Render, Surface};
 use crate::search::Kind;
@@ -51,6 +51,8 @@ pub struct PageParams {
 pub struct ListComponentsParams {
     /// List this one's files instead.
     pub component: Option<String>,
+    /// component (default) | guide: pages documenting no component.
+    pub kind: Option<ListKind>,
     /// e.g. en-US.
     pub lang: Option<String>,
     #[serde(flatten)]
@@ -516,7 +518,7 @@ impl DocsServer {
     fn list_components(&self, Parameters(p): Parameters<ListComponentsParams>) -> CallToolResult {
         self.paged(&p.set, &p.paging, |set, paging| match &p.component {
             Some(c) => set.files_paged(c, paging).map(ListView::Files),
-            None => set.components_paged(p.lang.as_deref(), paging).map(ListView::Components),
+            None => set.list_paged(p.lang.as_deref(), p.kind.unwrap_or_default(), paging).map(ListView::Components),
         })
     }
 
