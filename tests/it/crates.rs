@@ -219,8 +219,7 @@ fn the_reader_only_release_binary_is_at_most_6_mb() {
 /// reader is shapes (`model`, `line_index`, `bundle`, `search`'s frame types).
 const RENDER_TO_COUNT: [(&str, &[&str]); 4] = [
     ("view", &["BlockSpan", "card", "placeholder_view_layout", "props_text", "slugify"]),
-    // `closest`: the configuration's unknown-field errors name the nearest field as the reader's errors do.
-    ("read", &["BundleSet", "ComponentsView", "FilesView", "Served", "closest"]),
+    ("read", &["BundleSet", "ComponentsView", "FilesView", "Served"]),
     ("render", &["Render", "column", "component_row_line", "file_row_line"]),
     ("budget", &["MAX_SEGMENT_TOKENS", "MIN_MAX_TOKENS", "cut_points", "split_segment"]),
 ];

@@ -162,20 +162,20 @@ fn a_slow_tool_call_does_not_stall_other_sessions() {
 
 #[test]
 fn search_queries_are_capped_far_below_the_body_cap() {
-    let query = "table ".repeat(700); // 4,200 bytes
+    let query = "table ".repeat(2800); // 16,800 bytes
     let mut c = StdioClient::start(&["--bundles", arg(&sample_dir())]);
     let r = c.call("search_docs", json!({"query": query}));
     assert_eq!(r["result"]["isError"], true, "{r}");
     assert_eq!(
         r["result"]["content"][0]["text"],
-        "the search query is 4200 bytes, over the 4096-byte limit: ask a question or name what to find in a few \
+        "the search query is 16800 bytes, over the 16384-byte limit: ask a question or name what to find in a few \
          words (long text is not a query)"
     );
     // At the limit it is searched.
-    let r = c.call("search_docs", json!({"query": "table ".repeat(682)}));
+    let r = c.call("search_docs", json!({"query": "table ".repeat(2730)}));
     assert_eq!(r["result"]["isError"], false, "{r}");
     let tmp = tempfile::tempdir().unwrap();
     let dir = sample_dir();
     let err = crate::common::fails(tmp.path(), &["search", &query, "--bundles", arg(&dir)]);
-    assert!(err.contains("the search query is 4200 bytes, over the 4096-byte limit"), "{err}");
+    assert!(err.contains("the search query is 16800 bytes, over the 16384-byte limit"), "{err}");
 }

@@ -25,8 +25,15 @@ fn with_nearest_field(message: &str) -> String {
             let Some((unknown, expected)) = rest.split_once('`') else { return line.to_string() };
             // The valid names are the back-quoted words after `expected`.
             let valid: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
-            match crate::read::closest(unknown, valid, 1).first() {
-                Some(near) => format!("{line}; did you mean `{near}`?"),
+            // The most similar name, when similar enough (normalized Damerau-Levenshtein ≥ 0.5, a swap counting
+            // as one edit: `versoin` → `version`); the reader's `closest` is lookup logic the compiler keeps out of.
+            let near = valid
+                .iter()
+                .map(|v| (strsim::normalized_damerau_levenshtein(unknown, v), *v))
+                .filter(|(sim, _)| *sim >= 0.5)
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            match near {
+                Some((_, near)) => format!("{line}; did you mean `{near}`?"),
                 None => line.to_string(),
             }
         })

@@ -31,9 +31,10 @@ pub const MAX_HITS: usize = 10;
 /// Most distinct query terms ranked (a longer question keeps its first ones).
 pub const MAX_QUERY_TERMS: usize = 256;
 
-/// The longest search query accepted, in bytes (4 KiB: a long question is a few hundred; far below the 16 MiB a
-/// request may carry). Longer ones are refused before any analysis ([`LookupError::QueryTooLong`]).
-pub const MAX_QUERY_BYTES: usize = 4096;
+/// The longest search query accepted, in bytes (16 KiB: a long question is a few hundred, a pasted paragraph a few
+/// thousand; a thousandth of the 16 MiB a request may carry). Longer ones are refused before any analysis
+/// ([`LookupError::QueryTooLong`]).
+pub const MAX_QUERY_BYTES: usize = 16 * 1024;
 /// Adjacent units of one document are merged into one hit up to this many tokens (the unit size limit).
 pub const MERGE_MAX_TOKENS: u32 = 1200;
 /// Most "did you mean" suggestions per misspelt word.
