@@ -112,7 +112,9 @@ fn lookup_args(command: &Command) -> Option<&LookupArgs> {
 /// [`lookup_args`], to change.
 fn lookup_args_mut(command: &mut Command) -> Option<&mut LookupArgs> {
     match command {
-        Command::Components { lookup: a, .. } | Command::Verify { lookup: a, .. } | Command::Diff { lookup: a, .. } => Some(a),
+        Command::Components { lookup: a, .. } | Command::Verify { lookup: a, .. } | Command::Diff { lookup: a, .. } => {
+            Some(a)
+        }
         Command::Doc { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }

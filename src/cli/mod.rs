@@ -40,9 +40,10 @@ enum Command {
     /// Example: `mydesign-docs build path/to/design-system --out out` (no configuration: the layout is detected
     /// and reported; `--print-config` writes it out to edit).
     Build(build::BuildArgs),
-    /// List the components with their sizes in tokens (`--guides`: the guides, pages that document no component).
+    /// List the components with their sizes in tokens; --guides lists the guides.
     ///
-    /// Example: `mydesign-docs components --bundles out`, `mydesign-docs components --guides`.
+    /// Example: `mydesign-docs components --bundles out`; `mydesign-docs components --guides` lists the pages that
+    /// document no component (read them with `doc` like any).
     Components {
         /// List the guides instead: pages that document no exported component (read with `doc` like any).
         #[arg(long)]
