@@ -9,7 +9,9 @@
 //! (`mydesign_docs::read`, `mydesign_docs::compile`, …). See `ARCHITECTURE.md`.
 #![deny(missing_docs)]
 
-pub use mydesign_docs_reader::{budget, bundle, diff, locate, model, publish, read, render, units, version, view};
+pub use mydesign_docs_reader::{
+    budget, bundle, diff, escape, locate, model, publish, read, render, units, version, view,
+};
 
 #[cfg(feature = "build")]
 pub use mydesign_docs_compiler::{compile, config, search};

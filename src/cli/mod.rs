@@ -40,10 +40,9 @@ enum Command {
     /// Example: `mydesign-docs build path/to/design-system --out out` (no configuration: the layout is detected
     /// and reported; `--print-config` writes it out to edit).
     Build(build::BuildArgs),
-    /// List the components with their sizes in tokens; --guides lists the guides.
+    /// List the components (or, with --guides, the guide pages) with their sizes in tokens.
     ///
-    /// Example: `mydesign-docs components --bundles out`; `mydesign-docs components --guides` lists the pages that
-    /// document no component (read them with `doc` like any).
+    /// Example: `mydesign-docs components --bundles out`, `mydesign-docs components --guides`.
     Components {
         /// List the guides instead: pages that document no exported component (read with `doc` like any).
         #[arg(long)]
@@ -61,10 +60,11 @@ enum Command {
         component: String,
         /// brief: the component card with sizes; normal (the default): placeholders over 888 lines; full: the whole
         /// document. With --cursor, leave it out (the cursor carries its view) or name the cursor's.
-        #[arg(long, value_parser = parse_detail)]
+        #[arg(long, value_parser = parse_detail())]
         detail: Option<mydesign_docs::read::Detail>,
-        /// The whole document, code blocks included (same as --detail full).
-        #[arg(long)]
+        /// The whole document, code blocks included (same as --detail full; not with --detail).
+        // Refused with --detail (issue 31: `--full --detail brief` was accepted, one of them silently ignored).
+        #[arg(long, conflicts_with = "detail")]
         full: bool,
         /// Only this section (heading title, slug or `Parent › Title`, either language); repeatable. `props` alone:
         /// the props tables the card lists, even when a heading is titled Props (that one is `Parent › Props`).
@@ -154,7 +154,7 @@ enum Command {
         #[arg(long)]
         component: Option<String>,
         /// Only this kind of unit: doc, code, function, changelog or props.
-        #[arg(long, value_parser = parse_kind)]
+        #[arg(long, value_parser = parse_kind())]
         kind: Option<mydesign_docs::search::Kind>,
         #[command(flatten)]
         lookup: LookupArgs,
@@ -277,13 +277,38 @@ where
     }
 }
 
-fn parse_detail(s: &str) -> Result<mydesign_docs::read::Detail, String> {
-    s.parse()
+fn parse_detail() -> Echoed<mydesign_docs::read::Detail> {
+    Echoed(|s| s.parse())
 }
 
-fn parse_kind(s: &str) -> Result<mydesign_docs::search::Kind, String> {
-    mydesign_docs::search::Kind::parse(s)
-        .ok_or_else(|| format!("`{s}` is not a kind: doc, code, function, changelog or props"))
+fn parse_kind() -> Echoed<mydesign_docs::search::Kind> {
+    Echoed(|s| {
+        mydesign_docs::search::Kind::parse(s).ok_or_else(|| {
+            format!("`{}` is not a kind: doc, code, function, changelog or props", mydesign_docs::escape::shown(s))
+        })
+    })
+}
+
+/// A value parser whose error is only its own message (which echoes the value through
+/// `mydesign_docs::escape`), not clap's `invalid value '…'` prefix, which would print the value raw: an ESC or
+/// bidi control in `--kind` must not reach the terminal.
+#[derive(Clone)]
+struct Echoed<T>(fn(&str) -> Result<T, String>);
+
+impl<T: Clone + Send + Sync + 'static> clap::builder::TypedValueParser for Echoed<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        (self.0)(&value.to_string_lossy()).map_err(|why| {
+            let name = arg.and_then(|a| a.get_long()).map_or(String::new(), |l| format!(" for --{l}"));
+            clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("invalid value{name}: {why}\n"))
+        })
+    }
 }
 
 // Options shared by every lookup. Not a doc comment, as on every `Args` struct of the CLI: clap takes a flattened

@@ -11,7 +11,8 @@ use mydesign_docs::budget::MIN_MAX_TOKENS;
 use mydesign_docs::project::{choose, default_project, project_version};
 use mydesign_docs::read::Library;
 use mydesign_docs::serve::{
-    DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE, DocsServer, HttpOptions, bind_http, open_library, serve_stdio,
+    DEFAULT_CONNECTION_IDLE, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE, DocsServer,
+    HttpOptions, bind_http, open_library, serve_stdio,
 };
 
 // Options of `serve` (not a doc comment: see `cli::LookupArgs`).
@@ -39,6 +40,14 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECS", requires = "http", default_value_t = DEFAULT_SESSION_IDLE.as_secs(),
           value_parser = super::at_least(1, u64::from(u32::MAX)))]
     session_idle_secs: u64,
+    /// With --http: most connections open at once; one more gets HTTP 503 with Retry-After and is closed.
+    #[arg(long, value_name = "N", requires = "http", default_value_t = DEFAULT_MAX_CONNECTIONS as u32,
+          value_parser = super::at_least(1, u32::MAX))]
+    max_connections: u32,
+    /// With --http: a connection that sends no request for this many seconds is closed (its client reconnects).
+    #[arg(long, value_name = "SECS", requires = "http", default_value_t = DEFAULT_CONNECTION_IDLE.as_secs(),
+          value_parser = super::at_least(1, u64::from(u32::MAX)))]
+    connection_idle_secs: u64,
     /// Cap on every answer, in tokens (default: each bundle set's `max_tokens`, 10,000 unless configured); calls
     /// may only lower it; at least 300 (the smallest budget a call may ask for). Answers over it are cut on whole lines, with a cursor to continue.
     #[arg(long, value_name = "N", value_parser = super::at_least(i64::from(MIN_MAX_TOKENS), u32::MAX))]
@@ -147,6 +156,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
                     allow_origins: args.allow_origin,
                     max_sessions: args.max_sessions as usize,
                     session_idle: std::time::Duration::from_secs(args.session_idle_secs),
+                    max_connections: args.max_connections as usize,
+                    connection_idle: std::time::Duration::from_secs(args.connection_idle_secs),
                     ..HttpOptions::new(addr)
                 };
                 let http = bind_http(options).await?;

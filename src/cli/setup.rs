@@ -109,6 +109,36 @@ fn home() -> anyhow::Result<PathBuf> {
     directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf()).context("no home directory is known (set HOME)")
 }
 
+/// What a server reading `bundles` will serve, in one line, or a warning when it would serve nothing (issue 31:
+/// `setup` pinned an empty or missing store without a word, and the configured server then exited at start).
+fn served_summary(bundles: &Path) -> String {
+    let hint = "build one with `mydesign-docs build REPO --out DIR` and pass `setup --bundles DIR`, or `install` a \
+                pack into the store";
+    if !bundles.is_dir() {
+        return format!(
+            "warning: {} does not exist: the configured server has nothing to serve and will exit at start; {hint}",
+            bundles.display()
+        );
+    }
+    let library = match mydesign_docs::read::Library::open(&[bundles.to_path_buf()]) {
+        Ok(library) => library,
+        Err(e) => {
+            return format!(
+                "warning: {} holds no bundle set ({e}): the configured server will exit at start; {hint}",
+                bundles.display()
+            );
+        }
+    };
+    let sets: Vec<String> = library.systems().iter().map(|(s, v)| format!("{s} {}", v.join(", "))).collect();
+    if sets.is_empty() {
+        return format!(
+            "warning: {} holds no bundle set: the configured server will exit at start; {hint}",
+            bundles.display()
+        );
+    }
+    format!("the server will serve {} from {}", sets.join("; "), bundles.display())
+}
+
 /// Shell-quotes one word for the printed `claude mcp add` command.
 fn quote(word: &str) -> String {
     if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:@+".contains(c)) {
@@ -125,6 +155,8 @@ pub fn run(args: SetupArgs) -> anyhow::Result<ExitCode> {
             .context("no store directory is known: pass --bundles DIR or set MYDESIGN_DOCS_HOME")?,
     };
     let (command, server_args) = server_command(&bundles)?;
+    // On stderr, so the printed snippet stays what a redirect captures.
+    eprintln!("{}", served_summary(&bundles));
     if args.write && !args.user && !args.project.is_dir() {
         anyhow::bail!(
             "--project {}: no such directory (--write merges into a project's config file)",

@@ -684,7 +684,11 @@ fn small_messages_from_a_new_users_trial() {
          that continues it"
     );
     let err = common::fails(tmp.path(), &["doc", "changelog-99999999999999999999", "--bundles", set]);
-    assert_eq!(err.trim(), "error: changelog page 4294967295 is out of range: the en-US changelog has pages 1..6");
+    // The page is named as asked, not as the u32 it was read into (issue 26).
+    assert_eq!(
+        err.trim(),
+        "error: changelog page 99999999999999999999 is out of range: the en-US changelog has pages 1..6"
+    );
     // A name that only starts like one is still a component name.
     let err = common::fails(tmp.path(), &["doc", "changelog-x", "--bundles", set]);
     assert!(err.contains("unknown component `changelog-x`"), "{err}");

@@ -31,7 +31,7 @@ fn mcp_error(c: &mut StdioClient, tool: &str, args: Value) -> (String, String) {
     (text, result.to_string())
 }
 
-/// `max_tokens N lists them all` / `shows the whole message` in a cut message: N.
+/// `max_tokens N lists them` / `shows the whole message` in a cut message: N.
 fn whole_budget(message: &str) -> u32 {
     // MCP's `max_tokens`, the CLI's `--max-tokens`.
     let at = message.rfind("max_tokens ").max(message.rfind("max-tokens ")).expect("a cut message names its budget");
@@ -64,7 +64,7 @@ fn semi_errors_of_the_trial_fit_300_tokens() {
     eprintln!("doc table --section nope at 300: text {} / JSON {} tokens", t.count(&text), t.count(&json));
     assert!(t.count(&text) <= 300 && t.count(&json) <= 300, "{} {}: {text}", t.count(&text), t.count(&json));
     assert!(
-        text.contains("its sections (tokens): 如何使用 (如何使用) 550; … 57 more (--max-tokens 2694 lists them all"),
+        text.contains("its sections (tokens): 如何使用 (如何使用) 550; 代码演示 (代码演示) 44,381; … 56 more (--max-tokens 2694 lists them"),
         "{text}"
     );
     // The call that lists them all runs as printed (the outline of the document that lacks the section).
@@ -102,8 +102,9 @@ fn sample_errors_fit_300_tokens() {
     let t = Tiktoken::new("o200k_base");
     let (text, json) = cli_error(&dir, &["doc", "table", "--section", "nope"], 300);
     assert!(t.count(&text) <= 300 && t.count(&json) <= 300, "{text}");
-    assert_eq!(kept_and_more(&text, "its sections (tokens): ", "; "), (2, 42), "{text}");
-    assert!(text.contains("When to use (when-to-use) 88; Usage (usage) 359; … 42 more"));
+    // The note "… N more (--max-tokens M lists them; …)" leaves room for a third name.
+    assert_eq!(kept_and_more(&text, "its sections (tokens): ", "; "), (3, 41), "{text}");
+    assert!(text.contains("When to use (when-to-use) 88; Usage (usage) 359; Demos (demos) 9,783; … 41 more"));
     let (all, _) = cli_error(&dir, &["doc", "table", "--section", "nope"], whole_budget(&text));
     assert_eq!(listed(&all, "its sections (tokens): ", "; "), 44, "44 sections: {all}");
 

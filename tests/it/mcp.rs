@@ -10,7 +10,7 @@
 use crate::common;
 use crate::common::Tiktoken;
 #[path = "common/mcp_http.rs"]
-mod mcp_http;
+pub(crate) mod mcp_http;
 #[path = "common/mcp_stdio.rs"]
 pub(crate) mod mcp_stdio;
 
@@ -83,7 +83,7 @@ impl Client {
 }
 
 /// The sample's bundle set, built once per test binary.
-fn sample_dir() -> PathBuf {
+pub(crate) fn sample_dir() -> PathBuf {
     common::sample().report.dir.clone()
 }
 
@@ -743,13 +743,13 @@ fn several_systems_and_versions_at_once() {
 }
 
 /// `mydesign-docs serve --http ADDR ARGS`, killed on drop; `url` is what it printed.
-struct HttpServer {
+pub(crate) struct HttpServer {
     child: Child,
     url: String,
 }
 
 impl HttpServer {
-    fn start(addr: &str, args: &[&str]) -> HttpServer {
+    pub(crate) fn start(addr: &str, args: &[&str]) -> HttpServer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
             .args(["serve", "--http", addr])
             .args(args)
@@ -772,7 +772,7 @@ impl HttpServer {
         HttpServer { child, url }
     }
 
-    fn authority(&self) -> &str {
+    pub(crate) fn authority(&self) -> &str {
         self.url.trim_start_matches("http://").trim_end_matches("/mcp")
     }
 
@@ -1140,7 +1140,7 @@ fn panicking_server() -> mydesign_docs::serve::DocsServer {
 }
 
 /// A runtime as `serve` builds (one thread).
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
 

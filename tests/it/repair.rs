@@ -99,6 +99,24 @@ fn a_rebuild_repairs_a_damaged_published_generation() {
         assert_eq!(code, Some(0), "{extra:?}: {text}");
     }
 
+    // Every bundle but the manifest cut: the `repaired:` line names each one (a trial's named 1 of 4).
+    let mut bundles: Vec<String> = std::fs::read_dir(&set)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".bundle") && n != "manifest.bundle")
+        .collect();
+    bundles.sort();
+    assert!(bundles.len() >= 3, "{bundles:?}");
+    for b in &bundles {
+        truncate(&set, b);
+    }
+    let msg = build(&[]);
+    let line = msg.lines().find(|l| l.contains("repaired:")).unwrap_or_else(|| panic!("{msg}"));
+    // The manifest lists every bundle but itself.
+    let listed = format!("{} of {} bundles: {}; the first: ", bundles.len(), bundles.len(), bundles.join(", "));
+    assert!(line.contains(&listed), "{line}");
+    assert_eq!(verify(t, &set).0, Some(0));
+
     // Intact: nothing written, no repair claimed.
     let msg = build(&[]);
     assert!(msg.contains("the published set is already this build, nothing written"), "{msg}");

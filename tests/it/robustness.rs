@@ -136,6 +136,8 @@ fn a_repository_with_nothing_usable_is_an_error() {
     let err = common::fails(dir.path(), &["build", "."]);
     assert!(err.contains("no component found: no layout recognised"), "{err}");
     assert!(err.contains("found: 1 files, 1 Markdown/MDX documents (most in . (1)), 0 source files"), "{err}");
+    // Every preset is offered (issue 26 trial: `dumi` was missing from this list).
+    assert!(err.contains("to configure: pass --preset (default, semi, blueprint, dumi) or write"), "{err}");
     let err = common::fails(dir.path(), &["build", "missing-dir"]);
     assert!(err.contains("missing-dir: not a directory"), "{err}");
     let err = common::fails(dir.path(), &["build", ".", "--preset", "nope"]);
@@ -270,11 +272,25 @@ fn swapped_or_foreign_bundles_are_errors_naming_both_sides() {
     std::fs::write(dir.join("good.bundle"), &good).unwrap();
     std::fs::write(dir.join("tag.bundle"), &tag).unwrap();
 
-    // Another system's manifest over this set's bundles.
+    // Another system's manifest over this set's bundles: the set `tiny@0.1.0` is damaged, found before any bundle
+    // is read (issue 26 §3: `components` served such a set under the manifest's name). The directory's name is
+    // what lookups list, so the manifest is checked against it first; named by the directory, the bundles are the
+    // right ones, and the manifest is the foreign file.
     let (_r2, _o2, other) = two_component_set("other", "o200k_base");
     std::fs::copy(other.join("manifest.bundle"), dir.join("manifest.bundle")).unwrap();
-    let err = common::fails(out.path(), &["doc", "good", "--bundles", o]);
+    for args in [&["doc", "good", "--bundles", o][..], &["components", "--bundles", o]] {
+        let err = common::fails(out.path(), args);
+        assert!(
+            err.contains("manifest.bundle: this manifest is set other@0.1.0, but its directory is named tiny@0.1.0"),
+            "{args:?}: {err}"
+        );
+    }
+    // Given directly under a name that is no set's, the bundles are checked against it and name both sides.
+    let plain = out.path().join("plain");
+    std::fs::rename(&dir, &plain).unwrap();
+    let err = common::fails(out.path(), &["doc", "good", "--bundles", plain.to_str().unwrap()]);
     assert!(err.contains("good.bundle: this bundle is system tiny, but the manifest expects system other"), "{err}");
+    std::fs::rename(&plain, &dir).unwrap();
     std::fs::write(dir.join("manifest.bundle"), &manifest).unwrap();
 
     // A bundle counted with cl100k under an o200k manifest.
@@ -373,7 +389,7 @@ fn deeply_nested_functions_build_in_linear_time() {
 }
 
 /// Rewrites the set's manifest with `edit` applied (same identity, so only the edited field differs).
-fn rewrite_manifest(dir: &Path, edit: impl FnOnce(&mut mydesign_docs::model::Manifest)) {
+pub(crate) fn rewrite_manifest(dir: &Path, edit: impl FnOnce(&mut mydesign_docs::model::Manifest)) {
     use mydesign_docs::bundle::Bundle;
     use mydesign_docs::bundle::writer::BundleWriter;
     let path = dir.join("manifest.bundle");

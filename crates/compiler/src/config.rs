@@ -14,6 +14,30 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::Thresholds;
 
+/// `message` (a parser error) with the valid field nearest to the unknown one it names, when one is near
+/// (`unknown field `max_token`, expected one of …, `max_tokens`` → `…; did you mean `max_tokens`?`), so a
+/// misspelt setting is corrected at once rather than looked up.
+fn with_nearest_field(message: &str) -> String {
+    let lines: Vec<String> = message
+        .lines()
+        .map(|line| {
+            let Some(rest) = line.split_once("unknown field `").map(|(_, r)| r) else { return line.to_string() };
+            let Some((unknown, expected)) = rest.split_once('`') else { return line.to_string() };
+            // The valid names are the back-quoted words after `expected`.
+            let valid: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+            match mydesign_docs_reader::read::closest(unknown, valid, 1).first() {
+                Some(near) => format!("{line}; did you mean `{near}`?"),
+                None => line.to_string(),
+            }
+        })
+        .collect();
+    let mut out = lines.join("\n");
+    if message.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
 /// The whole configuration. Every field has a default, so an empty file is valid.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -276,7 +300,7 @@ impl Config {
         }
         let overlay: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
         // Check the file alone first, so that its own unknown fields are named as such.
-        toml::from_str::<Config>(text).map_err(|e| e.to_string())?;
+        toml::from_str::<Config>(text).map_err(|e| with_nearest_field(&e.to_string()))?;
         let mut table = toml::Table::try_from(&base).map_err(|e| e.to_string())?;
         merge(&mut table, overlay);
         table.try_into().map_err(|e: toml::de::Error| e.to_string())
@@ -342,10 +366,11 @@ impl Config {
 pub fn check_name(what: &str, value: &str) -> Result<(), String> {
     let bad = value.trim().is_empty()
         || value.starts_with('.')
-        || value.chars().any(|c| matches!(c, '/' | '\\' | '@') || c.is_control() || c.is_whitespace());
+        || value.chars().any(|c| matches!(c, '/' | '\\' | '@') || crate::escape::is_unsafe(c) || c.is_whitespace());
     if bad {
         return Err(format!(
-            "{what} `{value}` cannot name a bundle set: it must be non-empty, without spaces, `/`, `\\`, `@`, and not start with `.`"
+            "{what} `{}` cannot name a bundle set: it must be non-empty, without spaces, `/`, `\\`, `@`, and not start with `.`",
+            crate::escape::shown(value)
         ));
     }
     Ok(())
@@ -680,5 +705,31 @@ mod tests {
         std::fs::write(dir.path().join(CONFIG_FILE), "colour = 1\n").unwrap();
         let err = Config::load(dir.path(), None).unwrap_err().to_string();
         assert!(err.contains("unknown field `colour`"), "{err}");
+        // Every table: [thresholds] too (issue 31), with the nearest valid name.
+        std::fs::write(dir.path().join(CONFIG_FILE), "[thresholds]\nmax_token = 500\n").unwrap();
+        let err = Config::load(dir.path(), None).unwrap_err().to_string();
+        assert!(
+            err.contains(
+                "unknown field `max_token`, expected one of `doc_hide_lines`, `changelog_page_lines`, \
+                 `skeleton_min_lines`, `max_tokens`; did you mean `max_tokens`?"
+            ),
+            "{err}"
+        );
+        for (table, bad, near) in [
+            ("[system]", "versoin = \"1\"", "version"),
+            ("[walk]", "max_file_byte = 1", "max_file_bytes"),
+            ("[sources]", "pattern = []", "patterns"),
+            ("[[docs]]", "patern = \"d/{component}.md\"\nlang = \"en\"", "pattern"),
+            ("[[changelog]]", "path = \"C.md\"\nlangs = \"en\"", "lang"),
+            ("[[examples]]", "reference = \"x\"\nfiles = \"y\"", "file"),
+        ] {
+            std::fs::write(dir.path().join(CONFIG_FILE), format!("{table}\n{bad}\n")).unwrap();
+            let err = Config::load(dir.path(), None).unwrap_err().to_string();
+            assert!(err.contains(&format!("did you mean `{near}`?")), "{table}: {err}");
+        }
+        // A name near none is reported without a guess.
+        std::fs::write(dir.path().join(CONFIG_FILE), "[thresholds]\nzzzzzz = 1\n").unwrap();
+        let err = Config::load(dir.path(), None).unwrap_err().to_string();
+        assert!(err.contains("unknown field `zzzzzz`") && !err.contains("did you mean"), "{err}");
     }
 }

@@ -296,7 +296,7 @@ pub struct Listing<'a> {
 
 /// `message` made to fit an error answer of `max_tokens` (the call's budget, or the cap; [`ERROR_ENVELOPE_TOKENS`]
 /// kept for the wrapper): unchanged when its [`error_bytes`] fit. Else, when it writes the names of `listing`, as
-/// many of them as fit are kept in order and the rest replaced by `… N more (max_tokens M lists them all; <all>)`;
+/// many of them as fit are kept in order and the rest replaced by `… N more (max_tokens M lists them; <all>)`: the N left out, not the whole list when the names are its first few;
 /// failing that, the message is cut in the middle (its end says what to do), where it names the `max_tokens`
 /// that shows it whole. The one rule
 /// of the CLI (stderr and `--json`) and the MCP server (`isError` results). Its notes name the budget as MCP's
@@ -321,8 +321,8 @@ pub fn fit_error_as(message: &str, listing: Option<&Listing>, max_tokens: u32, b
             // them all gives way when it would leave no name (the nearest is the one worth showing).
             for with_call in [true, false] {
                 let note = |n: usize| match with_call {
-                    true => format!("… {n} more ({budget_arg} {whole} lists them all; {})", l.all),
-                    false => format!("… {n} more ({budget_arg} {whole} lists them all)"),
+                    true => format!("… {n} more ({budget_arg} {whole} lists them; {})", l.all),
+                    false => format!("… {n} more ({budget_arg} {whole} lists them)"),
                 };
                 let fixed = error_bytes(before) + error_bytes(after) + error_bytes(&note(l.items.len()));
                 let sep = error_bytes(l.sep);
@@ -1006,7 +1006,7 @@ mod tests {
         // 268 bytes of message: the lead (22), the note for 100 (52), the `?`, and 21 names of 9 bytes with `, `.
         assert_eq!(error_bytes(&message) + ERROR_ENVELOPE_TOKENS, 953);
         assert!(cut.starts_with("no `x`; did you mean: name001, name002, "), "{cut}");
-        assert!(cut.ends_with("name021, … 79 more (max_tokens 953 lists them all; `list`)?"), "{cut}");
+        assert!(cut.ends_with("name021, … 79 more (max_tokens 953 lists them; `list`)?"), "{cut}");
         assert!(error_bytes(&cut) <= 300 - ERROR_ENVELOPE_TOKENS, "{}", error_bytes(&cut));
         // The budget named serves it whole.
         assert_eq!(fit_error(&message, Some(&listing), 953), message);

@@ -11,6 +11,7 @@
 pub mod budget;
 pub mod bundle;
 pub mod diff;
+pub mod escape;
 pub mod line_index;
 pub mod locate;
 pub mod model;

@@ -117,9 +117,11 @@ pub struct PropsTokens {
 pub const MAX_ANALYZED_SOURCE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// The rule numbers a bundle set was compiled with (defaults from the Semi Design MCP server). In a configuration
-/// file each field may be given alone.
+/// file each field may be given alone; an unknown one is an error (issue 31: `max_token = 500` left the cap at
+/// 10,000 without a word). Manifests store it as a MessagePack array, which names no field, so this does not
+/// bear on reading sets.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Thresholds {
     /// Documents with more lines than this are served as a placeholder view (888).
     pub doc_hide_lines: u32,

@@ -118,8 +118,8 @@ pub enum LookupError {
     /// Changelog page out of range.
     #[error("changelog page {page} is out of range: the {lang} changelog has pages 1..{pages}")]
     PageOutOfRange {
-        /// Page asked for.
-        page: u32,
+        /// Page asked for, as asked (a number too large for any page is named as written).
+        page: String,
         /// Language.
         lang: String,
         /// Pages there are.
@@ -320,6 +320,18 @@ pub enum LookupError {
         /// The detail asked for.
         asked: String,
     },
+    /// A search query longer than [`crate::search::query::MAX_QUERY_BYTES`]: refused before it is analysed (issue 26
+    /// §3: one 6 MB query held a server for ~13 s).
+    #[error(
+        "the search query is {bytes} bytes, over the {max}-byte limit: ask a question or name what to find in a few \
+         words (long text is not a query)"
+    )]
+    QueryTooLong {
+        /// Bytes of the query.
+        bytes: usize,
+        /// The limit.
+        max: usize,
+    },
     /// A refused `max_tokens` or cursor.
     #[error(transparent)]
     Budget(#[from] BudgetError),
@@ -447,9 +459,7 @@ pub fn echo(s: &str) -> String {
             out.push('…');
             break;
         }
-        // U+202A–U+202E and U+2066–U+2069 reorder the text around them; U+200E/U+200F, U+061C mark direction.
-        let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}');
-        if c.is_control() || bidi {
+        if crate::escape::is_unsafe(c) {
             out.extend(c.escape_debug());
         } else {
             out.push(c);
@@ -1138,7 +1148,8 @@ fn damaged_file(e: &BundleError) -> &str {
         | BundleError::UnknownCutRule { path, .. }
         | BundleError::NewerWriter { path, .. }
         | BundleError::WrongBundle { path, .. }
-        | BundleError::MissingFrame { path, .. } => path,
+        | BundleError::MissingFrame { path, .. }
+        | BundleError::ForeignSet { path, .. } => path,
     }
 }
 
@@ -1995,6 +2006,18 @@ impl BundleSet {
             return Err(
                 BundleError::UnknownCutRule { path: bundle.path().to_string(), found: manifest.cut_rule }.into()
             );
+        }
+        // A directory named `<system>@<version>` (as `build`, `install` and lookups name sets) holds that set: its
+        // name is what lookups list, so another set's manifest in it would be served under a name it is not.
+        if let Some((system, version)) = set_name(dir)
+            && (system != manifest.system || version != manifest.version)
+        {
+            return Err(BundleError::ForeignSet {
+                path: bundle.path().to_string(),
+                found: format!("{}@{}", manifest.system, manifest.version),
+                named: format!("{system}@{version}"),
+            }
+            .into());
         }
         Ok(BundleSet {
             dir: dir.to_path_buf(),
@@ -2954,7 +2977,15 @@ impl BundleSet {
             }
         }
         if let Some(page) = changelog_page_name(name).filter(|_| self.component(name).is_err()) {
-            return self.changelog(page, lang, paging).map(DetailsView::Changelog);
+            // A number past u32 is asked as the last u32 (out of range for any changelog): the error names the
+            // number as written, not that stand-in.
+            let asked = name.trim().rsplit('-').next().unwrap_or_default().trim_start_matches('0');
+            return self.changelog(page, lang, paging).map(DetailsView::Changelog).map_err(|e| match e {
+                LookupError::PageOutOfRange { lang, pages, .. } if page == Some(u32::MAX) => {
+                    LookupError::PageOutOfRange { page: echo(asked), lang, pages }
+                }
+                e => e,
+            });
         }
         let continues = |what: DocForm| {
             paging.cursor.and_then(|c| Cursor::decode(c).ok()).is_some_and(|c| match c.request {
@@ -3429,6 +3460,7 @@ impl BundleSet {
             .ok_or_else(|| no_changelog(entry.langs.iter().map(|l| l.lang.as_str()).collect::<Vec<_>>().join(", ")))?;
         let page = page.unwrap_or(1);
         if page == 0 || page > summary.pages {
+            let page = page.to_string();
             return Err(LookupError::PageOutOfRange { page, lang: summary.lang.clone(), pages: summary.pages });
         }
         let bundle = self.bundle(&entry.bundle)?;
@@ -3863,17 +3895,35 @@ impl BundleSet {
     /// check, which a whole-file checksum already settles for their bytes). What a rebuild or an install of the
     /// same build checks before keeping a published generation (trials 7 and 8: a truncated bundle, then one with
     /// a byte flipped in the middle, was kept and the build said nothing was written). The reason names the
-    /// damaged file.
+    /// damaged file, every one when several are (a rebuild's `repaired:` line named 1 of 4).
     pub fn damage(dir: &Path) -> Option<String> {
-        let check = || -> Result<(), LookupError> {
+        let check = || -> Result<Vec<String>, LookupError> {
             let set = BundleSet::open(dir)?;
             set.manifest_bundle.check_all()?;
-            for b in &set.manifest()?.bundles {
-                set.check_file(b)?;
-            }
-            Ok(())
+            let bundles = &set.manifest()?.bundles;
+            let damaged: Vec<(&str, String)> = bundles
+                .iter()
+                .filter_map(|b| set.check_file(b).err().map(|e| (b.name.as_str(), e.to_string())))
+                .collect();
+            Ok(match damaged.as_slice() {
+                [] => vec![],
+                [(_, one)] => vec![one.clone()],
+                // Every name, one reason: the paths and advice repeated per file made a line of kilobytes.
+                [(_, first), ..] => {
+                    let names: Vec<&str> = damaged.iter().map(|(n, _)| *n).collect();
+                    vec![format!(
+                        "{} of {} bundles: {}; the first: {first}",
+                        names.len(),
+                        bundles.len(),
+                        names.join(", ")
+                    )]
+                }
+            })
         };
-        check().err().map(|e| e.to_string())
+        match check() {
+            Ok(damaged) => damaged.into_iter().next(),
+            Err(e) => Some(e.to_string()),
+        }
     }
 
     /// Recomputes the checksum of every bundle file against the manifest and decompresses every frame. Returns
@@ -3898,7 +3948,15 @@ impl BundleSet {
         self.check_manifest_frames(m)?;
         let mut checked = Verified { bundles: m.bundles.len(), frames: 0, damaged: Vec::new() };
         for b in &m.bundles {
-            match self.verify_bundle(b) {
+            // The search index's dictionary too: an fst damaged inside passes every checksum (issue 26 §3).
+            let searched = m.search.as_ref().is_some_and(|s| s.bundle == b.name);
+            let checked_one = self.verify_bundle(b).and_then(|frames| {
+                if searched {
+                    self.search_index()?.check()?;
+                }
+                Ok(frames)
+            });
+            match checked_one {
                 Ok(frames) => checked.frames += frames,
                 Err(e) => checked.damaged.push(e),
             }

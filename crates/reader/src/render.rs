@@ -131,11 +131,9 @@ impl Surface {
             }
             Surface::Cli => {
                 // Every word quoted for a POSIX shell: the command runs as printed when pasted.
-                let mut words = vec![format!("mydesign-docs {cli}")];
-                words.extend(args.iter().map(|(k, v)| self.arg(k, v)).filter(|w| !w.is_empty()));
-                words.push(cli_set_args(s));
-                words.extend(lang.map(|l| self.arg("--lang", &Arg::from(l))));
-                words.join(" ")
+                let mut tail = format!(" {}", cli_set_args(s));
+                tail.extend(lang.map(|l| format!(" {}", self.arg("--lang", &Arg::from(l)))));
+                cli_command(cli, args, &tail)
             }
         }
     }
@@ -152,11 +150,11 @@ impl Surface {
                 match value {
                     Arg::Hole(h) => format!("{k}={h}"),
                     Arg::Holes(_, h) => format!("{k}=[{h}, …]"),
-                    v => format!("{k}={}", v.json()),
+                    v => format!("{k}={}", crate::escape::json(&v.json())),
                 }
             }
             Surface::Cli => {
-                let q = |v: &str| shell_words::quote(v).into_owned();
+                let q = |v: &str| crate::escape::shell_word(v).into_owned();
                 let value = match value {
                     Arg::Str(v) => q(v),
                     Arg::Num(n) => n.to_string(),
@@ -181,6 +179,27 @@ impl Surface {
     }
 }
 
+/// `mydesign-docs cli` with `args` as [`Surface::arg`] writes them, then `tail` (the set's options, each word
+/// with its leading space). A positional value that starts with `-` (a component named `-x`) would be read as an
+/// option: then the options come first and the positionals after `--`, so the command runs as printed.
+pub(crate) fn cli_command(cli: &str, args: &[(&str, Arg)], tail: &str) -> String {
+    let positional = |k: &str| !k.starts_with("--");
+    let dashed = args.iter().any(|(k, v)| positional(k) && matches!(v, Arg::Str(v) if v.starts_with('-')));
+    let word = |(k, v): &(&str, Arg)| Surface::Cli.arg(k, v);
+    let mut words = vec![format!("mydesign-docs {cli}")];
+    if dashed {
+        words.extend(args.iter().filter(|(k, _)| !positional(k)).map(word).filter(|w| !w.is_empty()));
+        let mut out = words.join(" ") + tail + " --";
+        for w in args.iter().filter(|(k, _)| positional(k)).map(word) {
+            out.push(' ');
+            out.push_str(&w);
+        }
+        return out;
+    }
+    words.extend(args.iter().map(word).filter(|w| !w.is_empty()));
+    words.join(" ") + tail
+}
+
 /// Records the CLI's `--bundles` directories, in the order given (see [`cli_set_args`]); the default `out` alone is
 /// not recorded. The commands a CLI process prints repeat them, so that pasting one reads the same bundles (and
 /// falls back to the same copies). Set once by the CLI (a process has one list); never by the server.
@@ -191,7 +210,7 @@ pub fn set_cli_bundles(dirs: &[String]) {
 /// `--system S --version V` (and `--bundles DIR` when the CLI was given one) for commands printed to the CLI, each
 /// value quoted for a POSIX shell (`--bundles 'my docs/out'`).
 pub fn cli_set_args(s: &Served) -> String {
-    let q = |v: &str| shell_words::quote(v).into_owned();
+    let q = |v: &str| crate::escape::shell_word(v).into_owned();
     format!("--system {} --version {}{}", q(&s.system), q(&s.version), cli_bundles_arg())
 }
 
@@ -199,7 +218,7 @@ pub fn cli_set_args(s: &Served) -> String {
 /// `--system` (a search of every system).
 pub fn cli_bundles_arg() -> String {
     let dirs = crate::read::cli_bundles().unwrap_or_default();
-    dirs.iter().map(|dir| format!(" --bundles {}", shell_words::quote(dir))).collect()
+    dirs.iter().map(|dir| format!(" --bundles {}", crate::escape::shell_word(dir))).collect()
 }
 
 /// The `--system` and `--version` a CLI process was given (see [`set_cli_selection`]).
@@ -214,7 +233,7 @@ pub fn set_cli_selection(system: Option<&str>, version: Option<&str>) {
 
 /// ` --system S --version V` as the command line gave them ([`set_cli_selection`]), then [`cli_bundles_arg`].
 fn cli_selection_args() -> String {
-    let q = |v: &String| shell_words::quote(v).into_owned();
+    let q = |v: &String| crate::escape::shell_word(v).into_owned();
     let (system, version) = CLI_SELECTION.get().map_or((None, None), |(s, v)| (s.as_ref(), v.as_ref()));
     let mut out = String::new();
     out.extend(system.map(|s| format!(" --system {}", q(s))));
@@ -236,9 +255,8 @@ impl Surface {
                 format!("{tool}({})", all.collect::<Vec<_>>().join(", "))
             }
             Surface::Cli => {
-                let mut words = vec![format!("mydesign-docs {cli}")];
-                words.extend(args.iter().chain(&lang).map(|(k, v)| self.arg(k, v)).filter(|w| !w.is_empty()));
-                words.join(" ") + &cli_selection_args()
+                let args: Vec<(&str, Arg)> = args.iter().chain(&lang).cloned().collect();
+                cli_command(cli, &args, &cli_selection_args())
             }
         }
     }

@@ -767,13 +767,15 @@ pub fn inventory(files: &[WalkedFile]) -> String {
     let top: Vec<String> = dirs.iter().take(5).map(|(d, n)| format!("{d} ({n})")).collect();
     format!(
         "found: {} files, {} Markdown/MDX documents{}, {} source files, {} changelog files.\n\
-         to configure: pass --preset (default, semi, blueprint) or write {} with [[docs]] rules such as \
+         to configure: pass --preset ({}) or write {} with [[docs]] rules such as \
          `pattern = \"docs/{{component}}.md\"` (see docs/config.md; `build --print-config` prints a starting point)",
         files.len(),
         docs.len(),
         if top.is_empty() { String::new() } else { format!(" (most in {})", top.join(", ")) },
         sources,
         logs,
+        // From the list itself, so a new preset is never left out of this message (`dumi` once was).
+        crate::config::PRESETS.join(", "),
         crate::config::CONFIG_FILE
     )
 }

@@ -1746,7 +1746,7 @@ fn compile_changelogs(ctx: Ctx, changelogs: &[(String, WalkedFile)]) -> anyhow::
 /// Removes `.<name>.tmp-<pid>` / `.<name>.old-<pid>` directories left by builds that were killed: those whose
 /// process no longer runs (checked in /proc; where there is no /proc nothing is removed, as another build may be
 /// writing).
-fn remove_stale_temporaries(out: &Path, name: &str) {
+pub(crate) fn remove_stale_temporaries(out: &Path, name: &str) {
     if !Path::new("/proc/self").exists() {
         return;
     }

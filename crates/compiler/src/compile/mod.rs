@@ -104,15 +104,11 @@ impl std::fmt::Display for Diagnostic {
     }
 }
 
-/// `s` with control characters escaped (`\n`, `\t`, `\u{1b}`…), so a file name cannot rewrite the terminal or
-/// split a report line; other characters, including non-ASCII, are kept.
+/// `s` with control and bidi characters escaped (`\n`, `\t`, `\u{1b}`, `\u{202e}`), so a file name cannot
+/// rewrite the terminal or split a report line; other characters, including non-ASCII, are kept. The reader's
+/// rule for every echo (`crate::escape::shown`).
 pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    std::borrow::Cow::Owned(
-        s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect(),
-    )
+    crate::escape::shown(s)
 }
 
 /// `text` without a leading UTF-8 byte order mark (U+FEFF), which editors on Windows write and which no served
@@ -243,6 +239,17 @@ fn build_attempt(
         anyhow::bail!("{}: not a directory", repo.display());
     }
     opts.config.validate().map_err(anyhow::Error::msg)?;
+    // Said before anything is walked or created under it (a trial got the bare "File exists (os error 17)").
+    if opts.out.exists() && !opts.out.is_dir() {
+        anyhow::bail!(
+            "--out {}: exists and is not a directory; the output is a directory (created when missing) holding \
+             one <system>@<version> set per build: name another path or remove this file",
+            opts.out.display()
+        );
+    }
+    // Spools of killed builds (Ctrl-C: `.build.tmp-PID`) go at the start of every build, not only of one that
+    // writes (issue 31: an unchanged rebuild left them); only those of processes that are gone.
+    emit::remove_stale_temporaries(&opts.out, "build");
     let walk::Walked { files, mut diagnostics } = walk::walk(repo, &opts.config.walk).map_err(anyhow::Error::msg)?;
     timing("walk");
     // An unchanged tree: the set record says which set these inputs made, and it is still the one published.

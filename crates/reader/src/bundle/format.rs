@@ -244,4 +244,17 @@ pub enum BundleError {
         /// The key looked up.
         key: String,
     },
+    /// A `manifest.bundle` of another set than its directory names (issue 26 §3: a foreign manifest copied into a
+    /// set was served under its own name): the set is damaged, whichever side is right.
+    #[error(
+        "{path}: this manifest is set {found}, but its directory is named {named}; a set copied or renamed over another, copy the whole set again or rebuild"
+    )]
+    ForeignSet {
+        /// The manifest file.
+        path: String,
+        /// `system@version` of the manifest.
+        found: String,
+        /// `system@version` of the directory's name.
+        named: String,
+    },
 }

@@ -14,6 +14,8 @@
 
 pub mod analyze;
 
+mod dictionary;
+
 pub mod query;
 
 use schemars::JsonSchema;

@@ -30,6 +30,10 @@ pub const MIN_SCORE_RATIO: f32 = 0.5;
 pub const MAX_HITS: usize = 10;
 /// Most distinct query terms ranked (a longer question keeps its first ones).
 pub const MAX_QUERY_TERMS: usize = 256;
+
+/// The longest search query accepted, in bytes (4 KiB: a long question is a few hundred; far below the 16 MiB a
+/// request may carry). Longer ones are refused before any analysis ([`LookupError::QueryTooLong`]).
+pub const MAX_QUERY_BYTES: usize = 4096;
 /// Adjacent units of one document are merged into one hit up to this many tokens (the unit size limit).
 pub const MERGE_MAX_TOKENS: u32 = 1200;
 /// Most "did you mean" suggestions per misspelt word.
@@ -345,11 +349,21 @@ impl SearchIndex {
             return Ok(d.clone());
         }
         let loaded = match self.bundle.get::<super::Bytes>(keys::DICTIONARY) {
-            Ok(raw) => Some(Arc::new(fst::Set::new(raw.0).map_err(|_| corrupt(&self.bundle, "term dictionary"))?)),
+            // Checked whole before use ([`super::dictionary::load`]): a damaged one is an error, never a panic.
+            Ok(raw) => Some(Arc::new(super::dictionary::load(raw.0).map_err(|why| corrupt(&self.bundle, &why))?)),
             Err(BundleError::MissingFrame { .. }) => None,
             Err(e) => return Err(e.into()),
         };
         Ok(self.dictionary.get_or_init(|| loaded).clone())
+    }
+
+    /// Checks what the bundle's checksums cannot: the term dictionary is a sound fst ([`super::dictionary`]).
+    /// `verify` (so `install`) runs it.
+    ///
+    /// # Errors
+    /// A damaged dictionary, naming the search index and what is wrong.
+    pub fn check(&self) -> Result<(), LookupError> {
+        self.dictionary().map(|_| ())
     }
 
     /// "Did you mean": for each word of `query` (as [`super::analyze::dictionary_words`] cuts them) none of whose
@@ -523,6 +537,9 @@ fn replace_word(text: &str, word: &str, by: &str) -> String {
     out
 }
 
+/// The end of the no-hit message: the MCP tool, which the CLI's text writes as its `components` command.
+const NO_HIT_LIST: &str = "list the components with list_components";
+
 /// The error for an answer whose bound, `view.tokens`, is over `max_tokens`: it names the budget that serves it.
 /// A larger budget `B` echoes more of the query, twice at most (the query, and the corrected query a note shows),
 /// each within `B / ECHO_SHARE`: `B` = 3/2 of this bound holds it.
@@ -549,9 +566,15 @@ fn texts_message(default_budget: bool) -> String {
 }
 
 /// The message of a part whose first hit is over the budget even shortened: passed over (the cursor goes on
-/// after it), with the budget `lists` that lists it.
-fn passed_message(hit: u32, lists: u32) -> String {
-    format!("hit {hit} is over the budget: max_tokens {lists} lists it")
+/// after it), with the budget `lists` that lists it, or, when that is above the operator's `cap` (which no call can
+/// ask past), that no budget lists it.
+fn passed_message(hit: u32, lists: u32, cap: u32) -> String {
+    if lists <= cap {
+        format!("hit {hit} is over the budget: max_tokens {lists} lists it")
+    } else {
+        // No longer than the other form (`cap` < `lists`): the reserve measured with that one holds it.
+        format!("hit {hit} is over the budget: none up to {cap} lists it")
+    }
 }
 
 /// What a search cursor holds: which sets and which search (query and filters) it continues, and how many hits
@@ -634,12 +657,11 @@ fn next_call(sets: &[&BundleSet], query: &str, opts: &SearchOptions, cursor: &st
         args.push(("--lang", l.into()));
     }
     let mcp: Vec<String> = args.iter().map(|(k, v)| Surface::Mcp.arg(k, v)).collect();
-    let cli: Vec<String> = args.iter().map(|(k, v)| Surface::Cli.arg(k, v)).collect();
     FollowUp {
         tool: "search_docs".into(),
         arguments: args.iter().map(|(k, v)| (Surface::Mcp.name(k), v.json())).collect(),
         call: format!("search_docs({})", mcp.join(", ")),
-        cli: format!("mydesign-docs search {}{}", cli.join(" "), crate::render::cli_bundles_arg()),
+        cli: crate::render::cli_command("search", &args, &crate::render::cli_bundles_arg()),
         cli_text: String::new(),
     }
 }
@@ -665,7 +687,7 @@ impl BundleSet {
     ///
     /// # Errors
     /// An unknown component or language in the filters, a set without search index, a damaged bundle, a
-    /// `max_tokens` under [`crate::budget::MIN_MAX_TOKENS`]. Never the query itself.
+    /// `max_tokens` under [`crate::budget::MIN_MAX_TOKENS`]. The query only when over [`MAX_QUERY_BYTES`].
     pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<SearchView, LookupError> {
         search_sets(&[self], query, opts)
     }
@@ -692,7 +714,7 @@ impl BundleSet {
                 if same.is_empty() { m.langs.clone() } else { same }
             }
         };
-        let echo = echo_within(query.trim(), max_tokens);
+        let echo = echo_within(&crate::escape::shown(query.trim()), max_tokens);
         let mut view = SearchView {
             served: self.served(),
             query: echo,
@@ -730,7 +752,7 @@ impl BundleSet {
                     corrected = replace_word(&corrected, word, &best[0]);
                 }
                 let all: Vec<&str> = suggestions.iter().flat_map(|(_, b)| b.iter().map(String::as_str)).collect();
-                let shown = echo_within(&corrected, max_tokens);
+                let shown = echo_within(&crate::escape::shown(&corrected), max_tokens);
                 // The suggestions are written lower-case: as the index keeps identifiers whole and unstemmed, each
                 // is a term itself too (`rowselection`).
                 let mut fixed = query_terms(&corrected);
@@ -765,7 +787,7 @@ impl BundleSet {
             } else if filtered {
                 "nothing matches with these filters: try without `component`, `kind` or `lang`".into()
             } else {
-                "nothing matches: try other words, or list the components with list_components".into()
+                format!("nothing matches: try other words, or {NO_HIT_LIST}")
             });
             return Ok(Ranked { ix, groups: vec![], note: None, view: bounded(view) });
         }
@@ -855,6 +877,9 @@ struct Ranked {
 /// # Errors
 /// As [`BundleSet::search`]; an unknown component is an error only when no set has it.
 pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Result<SearchView, LookupError> {
+    if query.len() > MAX_QUERY_BYTES {
+        return Err(LookupError::QueryTooLong { bytes: query.len(), max: MAX_QUERY_BYTES });
+    }
     // The budget is checked as every lookup's is (at least `MIN_MAX_TOKENS`); search's default is lower.
     let cap = opts.token_cap.unwrap_or(u32::MAX).max(crate::budget::MIN_MAX_TOKENS);
     let max_tokens = match opts.max_tokens {
@@ -988,8 +1013,10 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
     let longest = SearchCursor { sets: u32::MAX, search: u32::MAX, skip: u32::MAX }.encode();
     // The longer of the two messages a part can carry before the continuation's: texts not shown, or a first hit
     // passed over (with the budget that lists it).
-    let first_message =
-        [texts_message(true), passed_message(99_999, 999_999)].into_iter().max_by_key(String::len).unwrap_or_default();
+    let first_message = [texts_message(true), passed_message(99_999, 999_999, u32::MAX)]
+        .into_iter()
+        .max_by_key(String::len)
+        .unwrap_or_default();
     let placeholder = SearchView {
         tokens: 999_999,
         total: 99_999,
@@ -1150,7 +1177,7 @@ pub fn search_sets(sets: &[&BundleSet], query: &str, opts: &SearchOptions) -> Re
         let without_text = view.hits.iter().any(|h| h.text.is_none());
         let mut message = without_text.then(|| texts_message(opts.max_tokens.is_none()));
         if passed > 0 {
-            message = Some(passed_message(skip + 1, lists_passed.unwrap_or(needed)));
+            message = Some(passed_message(skip + 1, lists_passed.unwrap_or(needed), cap));
         }
         if long_query && view.omitted > 0 {
             message = Some(message.map_or(String::new(), |m| m + ". ") + &too_long);
@@ -1685,6 +1712,14 @@ impl crate::render::Render for SearchView {
             (None, None) => {}
         }
         if let Some(m) = &self.message {
+            // The no-hit hint names the listing call as this surface spells it (the CLI's is `components`).
+            let m = match surface {
+                Surface::Cli if m.ends_with(NO_HIT_LIST) => {
+                    let list = surface.hint("list_components", "components", None, &[]);
+                    format!("{}`{list}`", &m[..m.len() - "list_components".len()])
+                }
+                _ => m.clone(),
+            };
             out.push_str(&format!("[{m}]\n"));
         }
         for s in &self.skipped {

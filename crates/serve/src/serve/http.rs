@@ -6,7 +6,10 @@
 //! [`HttpOptions::max_sessions`] (503 with `Retry-After` and a JSON-RPC error naming the cap, with the request's id), a POST body that is not JSON
 //! (400 with the JSON-RPC parse error -32700, where rmcp says 415; id null, or the body's id when only bytes that
 //! are not UTF-8 spoil it), and, in a live session, a misshapen message ([`super::precheck`], as over stdio: 400 with a JSON-RPC
-//! error, or 200 with an `isError` tool result for `arguments` that are not an object). Accepted sockets set `TCP_NODELAY`: without it the last segment of each answer waits for the client's
+//! error, or 200 with an `isError` tool result for `arguments` that are not an object), and hands a request whose
+//! id rmcp cannot hold to it under a stand-in ([`super::ids`]). At most [`HttpOptions::max_connections`]
+//! connections are served (one more gets 503 and is closed); a connection idle for
+//! [`HttpOptions::connection_idle`] is closed; tool calls run on the blocking pool ([`DocsServer::offloaded`]). Accepted sockets set `TCP_NODELAY`: without it the last segment of each answer waits for the client's
 //! delayed ACK (~40 ms a call). Sessions idle for [`HttpOptions::session_idle`] are closed by rmcp.
 
 use std::convert::Infallible;
@@ -39,6 +42,14 @@ pub struct HttpOptions {
     /// A session without a request for this long is closed (rmcp's keep-alive; [`DEFAULT_SESSION_IDLE`] by
     /// default); its client gets 404 and starts a new one.
     pub session_idle: Duration,
+    /// Most connections open at once ([`DEFAULT_MAX_CONNECTIONS`] by default): one more is answered 503 with
+    /// `Retry-After` and closed, so idle sockets can never take every file descriptor and leave the server
+    /// unreachable (issue 26 §3: 1,030 idle sockets did).
+    pub max_connections: usize,
+    /// A connection that sends no request for this long is closed, before its first request and between two
+    /// ([`DEFAULT_CONNECTION_IDLE`] by default; hyper's header-read timeout, which starts when the connection is
+    /// idle). A streaming answer in progress is not idle.
+    pub connection_idle: Duration,
 }
 
 impl HttpOptions {
@@ -49,9 +60,19 @@ impl HttpOptions {
             allow_origins: Vec::new(),
             max_sessions: DEFAULT_MAX_SESSIONS,
             session_idle: DEFAULT_SESSION_IDLE,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            connection_idle: DEFAULT_CONNECTION_IDLE,
         }
     }
 }
+
+/// Default cap on open connections: 512, half the usual descriptor limit (1,024), and two per session at the
+/// session cap (a client's POSTs and its event stream).
+pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
+
+/// Default idle timeout of a connection: 60 s. Clients reconnect at once when they have something to send, so
+/// closing an idle connection costs them one handshake.
+pub const DEFAULT_CONNECTION_IDLE: Duration = Duration::from_secs(60);
 
 /// Default cap on live sessions: 256 (an idle session holds ~80 KB, so ~20 MB at most).
 pub const DEFAULT_MAX_SESSIONS: usize = 256;
@@ -126,13 +147,22 @@ impl HttpListener {
         let mut manager = LocalSessionManager::default();
         manager.session_config.keep_alive = Some(self.options.session_idle);
         let sessions = Arc::new(manager);
+        // Tool calls off the runtime's thread: sessions share it.
+        let server = server.offloaded();
         let service = StreamableHttpService::new(
             move || Ok(server.clone()),
             sessions.clone(),
             config(&self.options).with_max_request_body_bytes(MAX_BODY_BYTES),
         );
         let precheck = server_precheck;
-        let endpoint = Arc::new(Endpoint { service, sessions, max_sessions: self.options.max_sessions, precheck });
+        let endpoint = Arc::new(Endpoint {
+            service,
+            sessions,
+            max_sessions: self.options.max_sessions,
+            precheck,
+            ids: super::ids::Ids::default(),
+        });
+        let open = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         loop {
             let (stream, peer) = match self.listener.accept().await {
                 Ok(accepted) => accepted,
@@ -145,20 +175,72 @@ impl HttpListener {
             if let Err(e) = stream.set_nodelay(true) {
                 tracing::debug!("TCP_NODELAY on the connection from {peer}: {e}");
             }
+            let Some(slot) = Slot::take(&open, self.options.max_connections) else {
+                tracing::warn!("refused a connection from {peer}: {} open, the cap", self.options.max_connections);
+                tokio::spawn(refuse(stream, self.options.max_connections));
+                continue;
+            };
             let endpoint = endpoint.clone();
+            let idle = self.options.connection_idle;
             tokio::spawn(async move {
+                let _slot = slot;
                 let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
                     let endpoint = endpoint.clone();
                     async move { Ok::<_, Infallible>(route(&endpoint, request).await) }
                 });
-                let connection =
-                    hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), handler);
+                let connection = hyper::server::conn::http1::Builder::new()
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(idle)
+                    .serve_connection(TokioIo::new(stream), handler);
                 if let Err(e) = connection.await {
                     tracing::debug!("connection from {peer}: {e}");
                 }
             });
         }
     }
+}
+
+/// One of the [`HttpOptions::max_connections`] places, given back when the connection ends.
+struct Slot(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Slot {
+    /// A place when fewer than `max` are taken.
+    fn take(open: &Arc<std::sync::atomic::AtomicUsize>, max: usize) -> Option<Slot> {
+        use std::sync::atomic::Ordering;
+        open.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < max).then_some(n + 1)).ok()?;
+        Some(Slot(open.clone()))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
+}
+
+/// How long a refused connection is given to take its 503 before it is closed.
+const REFUSE_WRITE: Duration = Duration::from_secs(2);
+
+/// Answers a connection over the cap with 503, `Retry-After` and a JSON-RPC error naming the cap (id null: its
+/// request is not read), then closes it.
+async fn refuse(mut stream: tokio::net::TcpStream, max: usize) {
+    use tokio::io::AsyncWriteExt;
+    let message = format!(
+        "too many connections: the server's cap of {max} is reached (serve --max-connections); idle ones close \
+         after serve --connection-idle-secs, retry then"
+    );
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32000, "message": message}});
+    let body = body.to_string();
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: {RETRY_AFTER_SECS}\r\n\
+         connection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(REFUSE_WRITE, async {
+        let _ = stream.write_all(response.as_bytes()).await;
+        let _ = stream.shutdown().await;
+    })
+    .await;
 }
 
 type Body = http_body_util::combinators::BoxBody<Bytes, Infallible>;
@@ -170,6 +252,8 @@ struct Endpoint {
     max_sessions: usize,
     /// The shape check the stdio transport runs too.
     precheck: Precheck,
+    /// Stand-ins for the ids rmcp cannot hold ([`super::ids`]).
+    ids: super::ids::Ids,
 }
 
 /// A plain-text answer.
@@ -194,7 +278,7 @@ fn json_response(status: StatusCode, body: serde_json::Value) -> Response<Body> 
     response
 }
 
-async fn route(endpoint: &Endpoint, request: Request<Incoming>) -> Response<Body> {
+async fn route(endpoint: &Arc<Endpoint>, request: Request<Incoming>) -> Response<Body> {
     let path = request.uri().path();
     if path != MCP_PATH && path != "/mcp/" {
         return text_response(StatusCode::NOT_FOUND, format!("not found: MCP is served at {MCP_PATH}\n"));
@@ -250,6 +334,22 @@ async fn route(endpoint: &Endpoint, request: Request<Incoming>) -> Response<Body
         {
             let status = if answer.is_protocol_error() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
             return json_response(status, answer.to_json());
+        }
+        // An id rmcp cannot hold (it answered 415): under a stand-in, restored in the answer's body.
+        if let Some(sent) = endpoint.ids.stand_in(&message)
+            && let Ok(body) = serde_json::to_vec(&sent)
+        {
+            let mut request = Request::from_parts(parts, Full::new(Bytes::from(body)));
+            request.headers_mut().remove(hyper::header::CONTENT_LENGTH);
+            let response = endpoint.service.handle(request).await;
+            let endpoint = endpoint.clone();
+            return response.map(move |body| {
+                body.map_frame(move |frame| match frame.into_data() {
+                    Ok(data) => hyper::body::Frame::data(endpoint.ids.restore(&data).map_or(data, Bytes::from)),
+                    Err(frame) => frame,
+                })
+                .boxed()
+            });
         }
         Request::from_parts(parts, Full::new(bytes))
     } else {

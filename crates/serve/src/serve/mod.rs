@@ -21,6 +21,7 @@
 
 pub mod answers;
 mod http;
+pub mod ids;
 pub mod precheck;
 mod replay;
 pub mod stdio;
@@ -39,7 +40,10 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
 
-pub use http::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE, HttpListener, HttpOptions, MCP_PATH, bind_http};
+pub use http::{
+    DEFAULT_CONNECTION_IDLE, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE, HttpListener,
+    HttpOptions, MCP_PATH, bind_http,
+};
 pub use stdio::{MAX_LINE_BYTES, serve_io, serve_stdio};
 
 use crate::read::{Library, LookupError};
@@ -105,6 +109,8 @@ pub struct DocsServer {
     /// Called first inside the panic boundary of every tool call (with the tool name) and resource read (with the
     /// URI); see [`DocsServer::with_fault_hook`].
     fault_hook: Option<FaultHook>,
+    /// Tool calls run on the blocking pool ([`DocsServer::offloaded`]).
+    offload: bool,
 }
 
 /// A function run inside the panic boundary of every call: the tool name, or the URI of a resource read.
@@ -121,6 +127,7 @@ impl DocsServer {
             tool_router: Self::tool_router(),
             answers: Arc::default(),
             fault_hook: None,
+            offload: false,
         }
     }
 
@@ -186,6 +193,44 @@ impl DocsServer {
     ) -> Option<Arc<crate::read::BundleSet>> {
         let arg = |k: &str| arguments.and_then(|a| a.get(k)).and_then(serde_json::Value::as_str);
         self.library.select(arg("system"), arg("version")).ok()
+    }
+
+    /// The same server running each tool call on tokio's blocking pool instead of the runtime's thread (what the
+    /// HTTP transport serves: sessions share that thread). Over stdio the one session waits for its answers anyway,
+    /// and the hop would add to every call's latency.
+    pub fn offloaded(mut self) -> Self {
+        self.offload = true;
+        self
+    }
+
+    /// A tool call answered (inside the panic boundary, from the kept answers when it repeats one): what
+    /// `call_tool` returns before fitting error results to the budget.
+    async fn answer_call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.to_string();
+        let answered = guarded(&format!("tool {name}"), async {
+            self.fault_point(&name);
+            if let Some(tool) = self.tool_router.get(&name)
+                && let Err(message) = tools::check_arguments(&tool.input_schema, request.arguments.as_ref())
+            {
+                return Ok(CallToolResult::error(vec![ContentBlock::text(format!("{name}: {message}"))]).into());
+            }
+            let set = self.answered_from(request.arguments.as_ref());
+            let key = answers::answer_key(&name, request.arguments.as_ref());
+            if let Some(hit) = set.as_ref().and_then(|set| self.answers.get(set, &key)) {
+                return Ok(hit.into());
+            }
+            let response = self.tool_router.call(ToolCallContext::new(self, request, context)).await;
+            if let (Some(set), Ok(CallToolResponse::Complete(result))) = (&set, &response) {
+                self.answers.put(set, key, result);
+            }
+            response
+        })
+        .await;
+        answered.unwrap_or_else(|message| Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into()))
     }
 
     /// The shape check both transports run on each message before rmcp sees it ([`precheck`]).
@@ -275,27 +320,22 @@ impl ServerHandler for DocsServer {
         }
         let name = request.name.to_string();
         let max_tokens = request.arguments.as_ref().and_then(|a| a.get("max_tokens")).and_then(|m| m.as_u64());
-        let answered = guarded(&format!("tool {name}"), async {
-            self.fault_point(&name);
-            if let Some(tool) = self.tool_router.get(&name)
-                && let Err(message) = tools::check_arguments(&tool.input_schema, request.arguments.as_ref())
-            {
-                return Ok(CallToolResult::error(vec![ContentBlock::text(format!("{name}: {message}"))]).into());
+        let mut answered = if self.offload {
+            // Off the runtime's one I/O thread (HTTP): a long lookup holds a blocking-pool thread, not every other
+            // session's reads and writes (issue 26 §3: one 6 MB search stalled every session for ~13 s).
+            let server = self.clone();
+            let runtime = tokio::runtime::Handle::current();
+            let call = tokio::task::spawn_blocking(move || runtime.block_on(server.answer_call(request, context)));
+            match call.await {
+                Ok(answered) => answered,
+                Err(e) => Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "internal error in tool {name}: the call did not finish ({e}); the server is still running"
+                ))])
+                .into()),
             }
-            let set = self.answered_from(request.arguments.as_ref());
-            let key = answers::answer_key(&name, request.arguments.as_ref());
-            if let Some(hit) = set.as_ref().and_then(|set| self.answers.get(set, &key)) {
-                return Ok(hit.into());
-            }
-            let response = self.tool_router.call(ToolCallContext::new(self, request, context)).await;
-            if let (Some(set), Ok(CallToolResponse::Complete(result))) = (&set, &response) {
-                self.answers.put(set, key, result);
-            }
-            response
-        })
-        .await;
-        let mut answered =
-            answered.unwrap_or_else(|message| Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into()));
+        } else {
+            self.answer_call(request, context).await
+        };
         // Every isError result within the call's budget, whatever made it (arguments, a panic, a lookup: those
         // are fitted already, with their lists cut by name).
         if let Ok(CallToolResponse::Complete(result)) = &mut answered

@@ -6,7 +6,8 @@
 //! that are not UTF-8 spoil it: [`super::precheck::parse_error`]) and
 //! an over-long one with an invalid-request error (-32600) carrying its `id` when one is found in its first
 //! [`ID_SCAN_BYTES`] bytes (else null), answers a misshapen message as the HTTP transport does
-//! ([`super::precheck`]), answers a repeated tool call with the bytes rmcp wrote the first time ([`super::replay`]),
+//! ([`super::precheck`]), hands a request whose id rmcp cannot hold (≥ 2^63, fractional) to it under a stand-in
+//! restored in the answer ([`super::ids`]), answers a repeated tool call with the bytes rmcp wrote the first time ([`super::replay`]),
 //! and passes every other JSON line on to rmcp through an in-memory pipe. A writer task copies rmcp's output lines
 //! and the lines answered here to the output, whole lines only, so they never interleave.
 
@@ -15,6 +16,7 @@ use tokio::sync::mpsc;
 
 use std::sync::Arc;
 
+use super::ids::Ids;
 use super::precheck::{INVALID_REQUEST, Precheck};
 use super::replay::Replay;
 use super::{DocsServer, ServeError};
@@ -69,8 +71,9 @@ where
     let (rmcp_out, from_rmcp) = tokio::io::duplex(64 * 1024);
     let (errors, error_lines) = mpsc::unbounded_channel::<Vec<u8>>();
     let replay = Arc::new(Replay::new(server.clone()));
-    let reader = tokio::spawn(read_lines(input, to_rmcp, errors, server.precheck(), replay.clone()));
-    let writer = tokio::spawn(write_lines(from_rmcp, error_lines, output, replay));
+    let ids = Arc::new(Ids::default());
+    let reader = tokio::spawn(read_lines(input, to_rmcp, errors, server.precheck(), replay.clone(), ids.clone()));
+    let writer = tokio::spawn(write_lines(from_rmcp, error_lines, output, replay, ids));
     let session = async {
         // Lines reach rmcp already checked against the cap; its own cap counts the `\n` (here 2 bytes of room).
         let transport = rmcp::transport::async_rw::AsyncRwTransport::<rmcp::RoleServer, _, _>::new(rmcp_in, rmcp_out)
@@ -141,6 +144,7 @@ async fn read_lines<R, P>(
     errors: mpsc::UnboundedSender<Vec<u8>>,
     precheck: Precheck,
     replay: Arc<Replay>,
+    ids: Arc<Ids>,
 ) where
     R: AsyncRead + Unpin,
     P: AsyncWrite + Unpin,
@@ -180,6 +184,14 @@ async fn read_lines<R, P>(
                     let _ = errors.send(answer.line().into_bytes());
                     continue;
                 }
+                // An id rmcp cannot hold goes under a stand-in, restored by the writer ([`Ids`]).
+                let (message, mut line) = match ids.stand_in(&message) {
+                    Some(sent) => match serde_json::to_vec(&sent) {
+                        Ok(bytes) => (sent, bytes),
+                        Err(_) => (message, line),
+                    },
+                    None => (message, line),
+                };
                 if let Some(answer) = replay.answer(&message) {
                     let _ = errors.send(answer);
                     continue;
@@ -223,6 +235,7 @@ async fn write_lines<P, W>(
     mut error_lines: mpsc::UnboundedReceiver<Vec<u8>>,
     mut output: W,
     replay: Arc<Replay>,
+    ids: Arc<Ids>,
 ) -> std::io::Result<()>
 where
     P: AsyncRead + Unpin,
@@ -242,11 +255,18 @@ where
                     return output.flush().await;
                 }
                 replay.capture(&line);
-                output.write_all(&line).await?;
+                match ids.any().then(|| ids.restore(&line)).flatten() {
+                    Some(restored) => output.write_all(&restored).await?,
+                    None => output.write_all(&line).await?,
+                }
                 line.clear();
             }
             error = error_lines.recv(), if errors_open => match error {
-                Some(e) => output.write_all(&e).await?,
+                // A replayed answer carries the stand-in of the request it answers.
+                Some(e) => match ids.any().then(|| ids.restore(&e)).flatten() {
+                    Some(restored) => output.write_all(&restored).await?,
+                    None => output.write_all(&e).await?,
+                },
                 None => errors_open = false,
             },
         }
