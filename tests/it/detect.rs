@@ -213,8 +213,9 @@ fn warnings(report: &BuildReport) -> Vec<String> {
     report.diagnostics.iter().filter(|d| !d.is_note()).map(|d| d.to_string()).collect()
 }
 
+/// The keys of the components built (guides, built apart, left out).
 fn keys(report: &BuildReport) -> Vec<String> {
-    report.manifest.components.iter().map(|c| c.key.clone()).collect()
+    report.manifest.components.iter().filter(|c| !c.guide).map(|c| c.key.clone()).collect()
 }
 
 #[test]
@@ -241,8 +242,11 @@ fn real_inputs_detect_what_their_presets_say() {
     let with_preset = build_with(&repo, Config::preset("blueprint").unwrap());
     assert_eq!(auto.manifest.version, with_preset.manifest.version, "blueprint");
     let (auto_keys, preset_keys) = (keys(&auto), keys(&with_preset));
+    let guides: Vec<&str> = auto.manifest.components.iter().filter(|c| c.guide).map(|c| c.key.as_str()).collect();
     for guide in ["accessibility", "classes", "colors", "components", "hooks", "index", "variables"] {
         assert!(preset_keys.iter().any(|k| k == guide) && !auto_keys.iter().any(|k| k == guide), "{guide}");
+        // Built as a guide (issue 24 item 2).
+        assert!(guides.contains(&guide), "{guide}: {guides:?}");
     }
     assert!(auto_keys.iter().any(|k| k == "button") && !auto_keys.iter().any(|k| k == "buttons"));
     // Every ES re-export shape reaches the export list: `export { Checkbox, Radio, Switch } from

@@ -421,7 +421,7 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
         (
             "list_components",
             json!({"language": "en-US"}),
-            "list_components: unknown argument `language`: the arguments are component, cursor, lang, max_tokens, system, version"
+            "list_components: unknown argument `language`: the arguments are component, cursor, kind, lang, max_tokens, system, version"
                 .into(),
         ),
         (

@@ -856,7 +856,7 @@ fn verify_takes_the_store_as_the_other_store_commands_do() {
     let out = ok_in(tmp.path(), &elsewhere, &["verify", "--store", arg(&store)]);
     assert_eq!(
         out.trim_end(),
-        format!("ok: my-design 3.4.0 in {}/my-design@3.4.0: 20 bundles, 328 frames, checksums match", store.display())
+        format!("ok: my-design 3.4.0 in {}/my-design@3.4.0: 20 bundles, 329 frames, checksums match", store.display())
     );
     let json = ok_in(tmp.path(), &elsewhere, &["verify", "--store", arg(&store), "--json"]);
     assert_eq!(serde_json::from_str::<serde_json::Value>(&json).unwrap()["ok"], true, "{json}");

@@ -1129,10 +1129,11 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                         format!(
                             "tree-sitter found {} ({at}the grammar may reject valid code it does not know); skeleton \
                              and function index are partial",
-                            if a.parse_errors == 1 {
-                                "1 syntax error".into()
-                            } else {
-                                format!("{} syntax errors", a.parse_errors)
+                            // Not `render::plural`: the compiler uses the reader only to render and count
+                            // (tests/it/crates.rs).
+                            match a.parse_errors {
+                                1 => "1 syntax error".to_string(),
+                                n => format!("{n} syntax errors"),
                             }
                         ),
                     ));
