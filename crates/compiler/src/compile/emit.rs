@@ -717,7 +717,8 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
         ProgressStyle::with_template("{spinner} compiling {pos}/{len} {wide_bar} {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let example_repo = examples::Repo::new(repo, walked, &config.examples, config.walk.max_file_bytes);
+    let example_repo =
+        examples::Repo::new(repo, walked, &config.examples, &config.walk, layout.components.keys().cloned().collect());
     let ctx = Ctx {
         config,
         examples: &example_repo,
@@ -1441,6 +1442,11 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     let mut doc = markdown::parse_as(&text, syntax);
     examples::mark(&mut doc, &examples);
     load_demos(ctx, f, &mut doc, &mut deps);
+    let stories = examples::beside::attach(ctx.examples, key, &f.rel, &text, &mut doc);
+    deps.extend(stories.deps);
+    for note in stories.notes {
+        ctx.report(Diagnostic::note(f.rel.clone(), Stage::Markdown, note));
+    }
     if doc.unclosed_front_matter {
         ctx.report(Diagnostic::new(
             format!("{}:1", f.rel),
@@ -1614,6 +1620,7 @@ fn load_demos(ctx: &Ctx, f: &WalkedFile, doc: &mut markdown::Document, deps: &mu
             description: demo.description,
             description_path,
             debug: demo.debug,
+            story: None,
         });
         kept.push(b);
     }

@@ -8,17 +8,20 @@
 //!
 //! dumi's `<code src>` stays an element of the document (`markdown::Demo`, read in `emit::load_demos`).
 
+pub mod beside;
 pub mod demo_md;
 pub mod rules;
+pub mod stories;
 mod syntax;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
+use std::sync::OnceLock;
 
 use super::cache::{self, Dependency};
 use super::markdown;
 use super::walk::WalkedFile;
-use crate::config::ExampleRule;
+use crate::config::{ExampleRule, WalkConfig};
 use crate::model::DemoMeta;
 
 /// The repository as example references see it: the walked files (a reference never leads outside them) and the
@@ -28,6 +31,11 @@ pub struct Repo<'a> {
     files: HashMap<&'a str, &'a WalkedFile>,
     rules: Vec<rules::Compiled>,
     max_bytes: u64,
+    walk: WalkConfig,
+    /// The components example files may belong to (keys).
+    components: BTreeSet<String>,
+    /// The story files by component, read on first use (a walk of their own, see [`beside::StoryIndex`]).
+    stories: OnceLock<beside::StoryIndex>,
 }
 
 /// One example expanded into a document.
@@ -65,14 +73,29 @@ pub struct Expanded {
 }
 
 impl<'a> Repo<'a> {
-    /// The walked files of the repository at `root`, with the configured rules before the built-in ones.
-    pub fn new(root: &'a Path, walked: &'a [WalkedFile], configured: &[ExampleRule], max_bytes: u64) -> Repo<'a> {
+    /// The walked files of the repository at `root`, with the configured rules before the built-in ones; example
+    /// files with no reference (stories) attach to one of `components` (keys).
+    pub fn new(
+        root: &'a Path,
+        walked: &'a [WalkedFile],
+        configured: &[ExampleRule],
+        walk: &WalkConfig,
+        components: BTreeSet<String>,
+    ) -> Repo<'a> {
         Repo {
             root,
             files: walked.iter().map(|f| (f.rel.as_str(), f)).collect(),
             rules: rules::compile(configured),
-            max_bytes,
+            max_bytes: walk.max_file_bytes,
+            walk: walk.clone(),
+            components,
+            stories: OnceLock::new(),
         }
+    }
+
+    /// The story files of the repository, walked and read on first use.
+    fn stories(&self) -> &beside::StoryIndex {
+        self.stories.get_or_init(|| beside::StoryIndex::build(self, &self.components))
     }
 
     /// The walked file `rel`, or `rel` with one of the usual extensions when it names none that exists.
@@ -179,6 +202,7 @@ pub fn expand(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdo
                     description: None,
                     description_path: None,
                     debug: false,
+                    story: None,
                 },
             });
             out.text.push_str(&super::emit::fence_demo(&code, ext));
@@ -301,6 +325,7 @@ fn expand_lines(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: mark
                             description: None,
                             description_path: None,
                             debug: false,
+                            story: None,
                         },
                     });
                     out.text.push_str(&super::emit::fence_demo(&code, ext));
@@ -334,6 +359,7 @@ fn push_demo(out: &mut Expanded, demo: demo_md::Demo, rel: &str, level: u8) {
             description: demo.description,
             description_path: None,
             debug: false,
+            story: None,
         },
     });
     out.text.push_str(&demo.fence);
