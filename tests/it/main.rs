@@ -31,6 +31,7 @@ mod robustness;
 mod sample;
 mod search;
 mod small_budgets;
+mod stories;
 mod sweep;
 mod tokens;
 mod trial;
