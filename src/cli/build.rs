@@ -9,7 +9,7 @@ use mydesign_docs::compile::{BuildOptions, build_denying_warnings, build_with_ca
 use mydesign_docs::config::{CONFIG_FILE, Config, WalkConfig};
 use mydesign_docs::render::{plural, thousands};
 
-/// Arguments of `build`.
+// Arguments of `build` (not a doc comment: see `cli::LookupArgs`).
 #[derive(Args, Debug)]
 pub struct BuildArgs {
     /// Repository to compile. Default: the current directory when it has a mydesign-docs.toml or package.json,
@@ -43,7 +43,7 @@ pub struct BuildArgs {
     #[arg(long = "ref", value_name = "REF")]
     reference: Option<String>,
     /// Incremental build cache: components whose inputs did not change are reused from it, not recompiled (the
-    /// set is byte-identical to a full build). Default: OUT/.cache.
+    /// set is byte-identical to a full build). Default: OUT/.cache/<system>, one per design system.
     #[arg(long, value_name = "DIR")]
     cache: Option<PathBuf>,
     /// Compile everything, reading and writing no cache.
@@ -137,7 +137,8 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         super::emit(config.to_toml().trim_end())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let cache = (!args.no_cache).then(|| args.cache.clone().unwrap_or_else(|| args.out.join(".cache")));
+    let cache =
+        (!args.no_cache).then(|| args.cache.clone().unwrap_or_else(|| default_cache(&args.out, &config, &repo)));
     let opts = BuildOptions { repo, out: args.out.clone(), config, progress: std::io::stderr().is_terminal() };
     let report = build_denying_warnings(&opts, cache.as_deref(), args.deny_warnings && !args.watch)?;
     let (notes, warnings): (Vec<_>, Vec<_>) = report.diagnostics.iter().partition(|d| d.is_note());
@@ -276,6 +277,31 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The default cache directory: `OUT/.cache/<system>`, one per design system, so that building several systems into
+/// one `out/` (README's real inputs) keeps each one's cache instead of only the last one's (a build removes the
+/// entries it did not use). The system is the configured or detected name, else the design-system package, else
+/// the name in the repository's `package.json`, else the repository folder's name; characters other than ASCII
+/// letters, digits, `.`, `_` and `-` become `-` (`@scope/name` → `scope-name`).
+fn default_cache(out: &Path, config: &Config, repo: &Path) -> PathBuf {
+    let from_package_json = || {
+        let text = std::fs::read(repo.join("package.json")).ok()?;
+        let json: serde_json::Value = serde_json::from_slice(&text).ok()?;
+        json.get("name")?.as_str().map(str::to_string)
+    };
+    let name = config
+        .system
+        .name
+        .clone()
+        .or_else(|| config.system.package.clone())
+        .or_else(from_package_json)
+        .or_else(|| repo.canonicalize().ok()?.file_name()?.to_str().map(str::to_string))
+        .unwrap_or_default();
+    let safe: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '-' }).collect();
+    let safe = safe.trim_start_matches(['-', '.']);
+    out.join(".cache").join(if safe.is_empty() { "default" } else { safe })
 }
 
 /// `build --watch`: rebuilds `opts.repo` (incrementally, through `cache`) whenever files under it change, changes

@@ -107,6 +107,43 @@ fn lookup_args(command: &Command) -> Option<&LookupArgs> {
     }
 }
 
+/// [`lookup_args`], to change.
+fn lookup_args_mut(command: &mut Command) -> Option<&mut LookupArgs> {
+    match command {
+        Command::Components(a) | Command::Verify { lookup: a, .. } | Command::Diff { lookup: a, .. } => Some(a),
+        Command::Doc { lookup: a, .. }
+        | Command::CodeBlock { lookup: a, .. }
+        | Command::Changelog { lookup: a, .. }
+        | Command::Files { lookup: a, .. }
+        | Command::File { lookup: a, .. }
+        | Command::Function { lookup: a, .. }
+        | Command::Search { lookup: a, .. } => Some(a),
+        _ => None,
+    }
+}
+
+/// The one system among `names` whose package (`package` of its manifest, the design system's npm name) the
+/// `package.json` of the current directory depends on (`dependencies`, `devDependencies`, `peerDependencies`),
+/// with that package; `None` when there is no such file, or none or several of the systems match.
+fn project_system(args: &LookupArgs, names: &[String]) -> Option<(String, String)> {
+    let text = std::fs::read(std::env::current_dir().ok()?.join("package.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_slice(&text).ok()?;
+    let depends = |package: &str| {
+        ["dependencies", "devDependencies", "peerDependencies"]
+            .iter()
+            .any(|field| json.get(field).and_then(|d| d.get(package)).is_some())
+    };
+    let library = library(args).ok()?;
+    let mut found = names.iter().filter_map(|name| {
+        let package = library.select(Some(name), None).ok()?.head().package.clone()?;
+        depends(&package).then(|| (name.clone(), package))
+    });
+    match (found.next(), found.next()) {
+        (Some(one), None) => Some(one),
+        _ => None,
+    }
+}
+
 /// Whether the command asked for JSON: its errors are then JSON on stdout too (`{"error": "..."}`), exit code 2.
 fn wants_json(command: &Command) -> bool {
     lookup_args(command).is_some_and(|a| a.json)
@@ -149,7 +186,27 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         mydesign_docs::budget::fit_error_as(&message, listing.as_ref(), budget, "--max-tokens")
     };
     let rerun = reads_a_set(&command);
+    let unnamed = lookup_args(&command).filter(|a| a.system.is_none()).cloned();
     let mut result = dispatch(command);
+    // Several systems and no --system: the one the project in the current directory depends on answers, said on
+    // stderr (issue 31: after README's real-input builds every lookup needed --system). Only on that error, so a
+    // lookup in a directory of one system reads no package.json.
+    if let Some(args) = &unnamed
+        && let Err(e) = &result
+        && let Some(LookupError::SeveralSystems { names, .. }) = e.downcast_ref::<LookupError>()
+        && let Some((system, package)) = project_system(args, names)
+    {
+        let others: Vec<&str> = names.iter().map(String::as_str).filter(|n| *n != system).collect();
+        eprintln!(
+            "note: serving {system}: ./package.json depends on {package} (--system chooses another: {})",
+            others.join(", ")
+        );
+        let mut command = <super::Cli as clap::Parser>::parse().command;
+        if let Some(a) = lookup_args_mut(&mut command) {
+            a.system = Some(system);
+        }
+        result = dispatch(command);
+    }
     // A lookup pins the generation the set's link names when it opens the set; a build keeps that generation and
     // the one before it, so a lookup that outlives two rebuilds finds a bundle file removed under it. It then
     // runs once more (the command line parsed again) on the generation published now.
@@ -227,7 +284,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             print(&view, a.json)
         }
         Command::Completions { shell } => super::setup::completions(shell),
-        Command::Man => super::setup::man(),
+        Command::Man { command, dir } => super::setup::man(command.as_deref(), dir.as_deref()),
         Command::Components(a) => answer(&a, |set, paging| set.components_paged(a.lang.as_deref(), paging)),
         Command::Doc { component, detail, full, sections, lookup: a } => {
             let detail = if full { Some(Detail::Full) } else { detail };

@@ -35,12 +35,20 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 #[command(defer = true)]
 enum Command {
-    /// Compile a design-system repository into out/<system>@<version>/.
+    /// Compile a design-system repository into bundles (out/<system>@<version>/).
+    ///
+    /// Example: `mydesign-docs build path/to/design-system --out out` (no configuration: the layout is detected
+    /// and reported; `--print-config` writes it out to edit).
     Build(build::BuildArgs),
     /// List the components with their sizes in tokens.
+    ///
+    /// Example: `mydesign-docs components --bundles out`.
     Components(LookupArgs),
-    /// Print a component's document (code blocks replaced by placeholders over 888 lines). `changelog` and
-    /// `changelog-N` print changelog pages.
+    /// Print a component's document, its card (--detail brief) or some of its sections.
+    ///
+    /// Example: `mydesign-docs doc table --detail brief`, then `mydesign-docs doc table --section props`. Over 888
+    /// lines, code blocks become placeholders with their sizes in tokens; `changelog` and `changelog-N` name
+    /// changelog pages.
     Doc {
         /// Component name (any spelling: Table, table, date-picker, DatePicker), or changelog / changelog-N.
         component: String,
@@ -58,8 +66,10 @@ enum Command {
         #[command(flatten)]
         lookup: LookupArgs,
     },
-    /// Print one code block of a component's document, as a Markdown renderer sees it (container indentation and
-    /// `>` markers removed, LF line endings).
+    /// Print one code block (or example) of a component's document, by the number its placeholder shows.
+    ///
+    /// Example: `mydesign-docs code-block table 3`. The block is served as a Markdown renderer sees it (container
+    /// indentation and `>` markers removed, LF line endings).
     CodeBlock {
         /// Component name.
         component: String,
@@ -69,7 +79,10 @@ enum Command {
         #[command(flatten)]
         lookup: LookupArgs,
     },
-    /// Print a page of the changelog (300 lines each; page 1 holds the newest entries).
+    /// Print a page of the changelog, or the entries naming one component since a version.
+    ///
+    /// Example: `mydesign-docs changelog --page 2`, `mydesign-docs changelog --component table --since 2.0.0`.
+    /// Pages are 300 lines; page 1 holds the newest entries.
     Changelog {
         /// Page number, 1-based (default 1, or the cursor's page).
         #[arg(long, value_parser = at_least(1, u32::MAX))]
@@ -84,13 +97,17 @@ enum Command {
         lookup: LookupArgs,
     },
     /// List a component's files with sizes, skeletons and function counts.
+    ///
+    /// Example: `mydesign-docs files table`.
     Files {
         /// Component name.
         component: String,
         #[command(flatten)]
         lookup: LookupArgs,
     },
-    /// Print a file: the skeleton of a source of 500+ lines, else the whole file.
+    /// Print a file: the skeleton of a source of 500+ lines, else the whole file, or a range of its lines.
+    ///
+    /// Example: `mydesign-docs file Table.tsx`, `mydesign-docs file Table.tsx --start-line 40 --end-line 80`.
     File {
         /// Repository-relative path, as listed by `files`.
         path: String,
@@ -107,6 +124,8 @@ enum Command {
         lookup: LookupArgs,
     },
     /// Print one function of a source file, exactly as written.
+    ///
+    /// Example: `mydesign-docs function Table.tsx Table.render`.
     Function {
         /// Repository-relative path, as listed by `files`.
         path: String,
@@ -115,8 +134,10 @@ enum Command {
         #[command(flatten)]
         lookup: LookupArgs,
     },
-    /// Search the documents, code blocks, functions and changelog: any question or names, in any language the
-    /// set has. Prints the best sections within a token budget, each with the call that gets more.
+    /// Search the documents, examples, functions and changelog for a question, within a token budget.
+    ///
+    /// Example: `mydesign-docs search how do I make a table row selectable`. Any words in any language the set
+    /// has; prints the best sections, each with the call that gets more.
     Search {
         /// What to look for, e.g. "how do I make a table row selectable", "表格 固定列", "onChange of Select".
         /// Several words without quotes are one query (`search table fixed column`).
@@ -132,8 +153,13 @@ enum Command {
         lookup: LookupArgs,
     },
     /// Serve the lookups to AI agents over MCP: stdio by default, streamable HTTP at /mcp with --http.
+    ///
+    /// Example: `claude mcp add mydesign-docs -- mydesign-docs serve --bundles out` (`setup` prints this for
+    /// other clients).
     Serve(serve::ServeArgs),
     /// Check every bundle of a set against the manifest's checksums and decode every frame.
+    ///
+    /// Example: `mydesign-docs verify --bundles out`.
     Verify {
         /// Verify the sets installed in this store directory (the `--store` of install, list and remove); the same
         /// as `--bundles DIR`.
@@ -142,15 +168,25 @@ enum Command {
         #[command(flatten)]
         lookup: LookupArgs,
     },
-    /// Pack one bundle set into one portable file (<system>@<version>.tar.zst, with a checksum) for `install`.
+    /// Pack one bundle set into one portable, checksummed file for `install` on another machine.
+    ///
+    /// Example: `mydesign-docs pack --bundles out -o dist/` (writes dist/<system>@<version>.tar.zst).
     Pack(store::PackArgs),
     /// Verify a pack file (or a bundle set directory) and install it into the store, atomically.
+    ///
+    /// Example: `mydesign-docs install dist/my-design@1.2.0.tar.zst`.
     Install(store::InstallArgs),
     /// List the bundle sets installed in the store: systems, versions, sizes, build ids.
+    ///
+    /// Example: `mydesign-docs list`.
     List(store::ListArgs),
     /// Remove one installed set (SYSTEM@VERSION) from the store.
+    ///
+    /// Example: `mydesign-docs remove my-design@1.2.0`.
     Remove(store::RemoveArgs),
-    /// What changed in a component between two versions: props, functions, and the changelog entries naming it.
+    /// What changed in a component between two installed versions: props, functions, changelog entries.
+    ///
+    /// Example: `mydesign-docs diff table 2.60.0 2.61.0`.
     Diff {
         /// Component name.
         component: String,
@@ -162,15 +198,28 @@ enum Command {
         lookup: LookupArgs,
     },
     /// Print (or with --write, merge) an MCP client's configuration for this binary and store.
+    ///
+    /// Example: `mydesign-docs setup --client cursor --bundles out --write`.
     Setup(setup::SetupArgs),
-    /// Print a shell completion script: `mydesign-docs completions bash > /etc/bash_completion.d/mydesign-docs`.
+    /// Print a shell completion script.
+    ///
+    /// Example: `mydesign-docs completions bash > /etc/bash_completion.d/mydesign-docs`.
     Completions {
         /// bash, zsh or fish.
         #[arg(value_enum)]
         shell: setup::Shell,
     },
-    /// Print the man page (roff): `mydesign-docs man > mydesign-docs.1`.
-    Man,
+    /// Print a man page (roff), or write every command's page into a directory.
+    ///
+    /// Example: `mydesign-docs man > mydesign-docs.1`, `mydesign-docs man doc`, `mydesign-docs man --dir
+    /// /usr/local/share/man/man1` (mydesign-docs.1 and one mydesign-docs-<command>.1 per command, with its options).
+    Man {
+        /// The command whose page to print (default: the page of mydesign-docs itself, which lists the commands).
+        command: Option<String>,
+        /// Write every page into this directory instead of printing one.
+        #[arg(long, value_name = "DIR", conflicts_with = "command")]
+        dir: Option<PathBuf>,
+    },
     /// Debugging: print the tree-sitter syntax tree of a source file (what skeletons and the function index see).
     #[command(hide = true)]
     DumpTs {
@@ -230,7 +279,9 @@ fn parse_kind(s: &str) -> Result<mydesign_docs::search::Kind, String> {
         .ok_or_else(|| format!("`{s}` is not a kind: doc, code, function, changelog or props"))
 }
 
-/// Options shared by every lookup.
+// Options shared by every lookup. Not a doc comment, as on every `Args` struct of the CLI: clap takes a flattened
+// struct's doc comment as the help text of each command it is part of, and every lookup's `--help` then opened with
+// "Options shared by every lookup" instead of what the command does.
 #[derive(Args, Debug, Clone)]
 struct LookupArgs {
     /// Directory holding bundle sets (<system>@<version>/), or one bundle set; repeatable: a version held by several

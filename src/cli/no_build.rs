@@ -18,7 +18,7 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let _ = args.args;
     anyhow::bail!(
         "`build` is not compiled into this binary (it was built without the `build` feature: the reader only). Build \
-         bundle sets with the full mydesign-docs (`cargo install mydesign-docs`, default features), or `install` a \
-         pack built elsewhere; every lookup and `serve` work here."
+         bundle sets with the full mydesign-docs (from a checkout: `cargo install --path . --locked`, or `cargo \
+         xtask install`; docs/release.md), or `install` a pack built elsewhere; every lookup and `serve` work here."
     )
 }

@@ -14,7 +14,7 @@ use mydesign_docs::serve::{
     DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE, DocsServer, HttpOptions, bind_http, open_library, serve_stdio,
 };
 
-/// Options of `serve`.
+// Options of `serve` (not a doc comment: see `cli::LookupArgs`).
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// Directory holding bundle sets (<system>@<version>/), or one set; repeatable. Default: ./out when it holds a

@@ -31,7 +31,7 @@ pub enum Client {
     Zed,
 }
 
-/// Options of `setup`.
+// Options of `setup` (not a doc comment: see `cli::LookupArgs`).
 #[derive(Args, Debug)]
 pub struct SetupArgs {
     /// The client to configure.
@@ -262,12 +262,46 @@ pub fn completions(shell: Shell) -> anyhow::Result<ExitCode> {
 }
 
 #[cfg(feature = "shell")]
-/// `man`: the man page (roff) on stdout.
-pub fn man() -> anyhow::Result<ExitCode> {
+/// `man [COMMAND] [--dir DIR]`: the page of `mydesign-docs` (or of one command) on stdout, or every page written
+/// into `DIR` as `mydesign-docs.1` and `mydesign-docs-<command>.1` (the names the top page's SEE ALSO gives), each
+/// written atomically. Pages are rendered by clap_mangen from the same definitions as `--help`.
+///
+/// # Errors
+/// An unknown command (naming the commands), or a page that cannot be written.
+pub fn man(command: Option<&str>, dir: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
     use clap::CommandFactory;
-    let mut out = Vec::new();
-    clap_mangen::Man::new(super::Cli::command()).render(&mut out)?;
-    emit(String::from_utf8_lossy(&out).trim_end())?;
+    // Subcommands are built lazily (`defer`); building the tree gives each its arguments and its `mydesign-docs-x`
+    // display name, which is also the page's file name.
+    let mut cli = super::Cli::command().disable_help_subcommand(true);
+    cli.build();
+    let pages: Vec<clap::Command> =
+        std::iter::once(cli.clone()).chain(cli.get_subcommands().filter(|c| !c.is_hide_set()).cloned()).collect();
+    let render = |cmd: &clap::Command| -> anyhow::Result<(String, Vec<u8>)> {
+        let man = clap_mangen::Man::new(cmd.clone());
+        let mut out = Vec::new();
+        man.render(&mut out)?;
+        Ok((man.get_filename(), out))
+    };
+    if let Some(dir) = dir {
+        std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+        for page in &pages {
+            let (name, roff) = render(page)?;
+            let path = dir.join(&name);
+            mydesign_docs::bundle::writer::write_atomically(&path, &roff)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            emit(&path.display().to_string())?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let page = match command {
+        None => &pages[0],
+        Some(name) => pages[1..].iter().find(|c| c.get_name() == name).ok_or_else(|| {
+            let names: Vec<&str> = pages[1..].iter().map(clap::Command::get_name).collect();
+            anyhow::anyhow!("`{}` is not a command: {}", name.escape_debug(), names.join(", "))
+        })?,
+    };
+    let (_, roff) = render(page)?;
+    emit(String::from_utf8_lossy(&roff).trim_end())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -280,7 +314,8 @@ pub fn completions(shell: Shell) -> anyhow::Result<ExitCode> {
 
 /// `man` in a binary built without the `shell` feature: says so.
 #[cfg(not(feature = "shell"))]
-pub fn man() -> anyhow::Result<ExitCode> {
+pub fn man(command: Option<&str>, dir: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
+    let _ = (command, dir);
     not_compiled_in("man")
 }
 

@@ -10,7 +10,7 @@ use mydesign_docs::store::{self, Installed};
 
 use super::emit;
 
-/// Options of `pack`.
+// Options of `pack` (not a doc comment: see `cli::LookupArgs`).
 #[derive(Args, Debug)]
 pub struct PackArgs {
     /// Directory holding bundle sets (<system>@<version>/), or one set.
@@ -27,7 +27,7 @@ pub struct PackArgs {
     output: PathBuf,
 }
 
-/// The store option shared by install, list and remove.
+// The store option shared by install, list and remove (not a doc comment: see `cli::LookupArgs`).
 #[derive(Args, Debug)]
 pub struct StoreArg {
     /// Store directory (default: $MYDESIGN_DOCS_HOME, else $XDG_DATA_HOME/mydesign-docs, ~/.local/share/mydesign-docs).
@@ -42,7 +42,7 @@ impl StoreArg {
     }
 }
 
-/// Options of `install`.
+// Options of `install` (not a doc comment: see `cli::LookupArgs`).
 #[derive(Args, Debug)]
 pub struct InstallArgs {
     /// A pack file (from `pack`), a bundle set directory, or a directory of sets (out/).
@@ -54,7 +54,7 @@ pub struct InstallArgs {
     store: StoreArg,
 }
 
-/// Options of `list`.
+// Options of `list` (not a doc comment: see `cli::LookupArgs`).
 #[derive(Args, Debug)]
 pub struct ListArgs {
     /// Print JSON.
@@ -64,7 +64,7 @@ pub struct ListArgs {
     store: StoreArg,
 }
 
-/// Options of `remove`.
+// Options of `remove` (not a doc comment: see `cli::LookupArgs`).
 #[derive(Args, Debug)]
 pub struct RemoveArgs {
     /// SYSTEM@VERSION, as `list` shows it.

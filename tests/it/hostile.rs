@@ -276,23 +276,11 @@ fn peak_rss_kib(cwd: &Path, args: &[&str]) -> Option<(u64, bool)> {
     Some((rss, words.next() == Some("0")))
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 #[test]
 fn a_sparse_gigabyte_file_in_the_repository_costs_no_memory_and_a_rebuild_reads_none_of_it() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("repo");
-    copy_tree(&common::root().join("corpus"), &repo);
+    common::copy_tree(&common::root().join("corpus"), &repo);
     // A 1 GiB sparse asset beside the sources, and one of 5 MB (under the 10 MB limit: hashed, streamed).
     std::fs::File::create(repo.join("src/huge.bin")).unwrap().set_len(1 << 30).unwrap();
     std::fs::File::create(repo.join("src/mid.bin")).unwrap().set_len(5 << 20).unwrap();
@@ -428,7 +416,7 @@ fn install_force_racing_remove_never_leaves_a_dangling_link() {
     // Two builds of one version: the sample, and the sample with one document changed.
     let a = common::sample().report.dir.clone();
     let repo = t.join("repo");
-    copy_tree(&common::root().join("corpus"), &repo);
+    common::copy_tree(&common::root().join("corpus"), &repo);
     let doc = repo.join("docs/button/index.md");
     let text = std::fs::read_to_string(&doc).unwrap();
     std::fs::write(&doc, format!("{text}\nAnother build.\n")).unwrap();
@@ -477,7 +465,7 @@ fn bytes_appended_to_a_manifest_fail_verify_and_every_lookup() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
     let set = t.join("out/my-design@3.4.0");
-    copy_tree(&common::sample().report.dir, &set);
+    common::copy_tree(&common::sample().report.dir, &set);
     common::ok(t, &["verify", "--bundles", arg(&t.join("out"))]);
     let manifest = set.join("manifest.bundle");
     let mut f = std::fs::OpenOptions::new().append(true).open(&manifest).unwrap();

@@ -45,20 +45,8 @@ fn assert_same_sets(incremental: &BuildReport, cold: &BuildReport) {
 fn sample_copy() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("corpus");
-    copy_tree(&common::root().join("corpus"), &repo);
+    common::copy_tree(&common::root().join("corpus"), &repo);
     (tmp, repo)
-}
-
-pub(crate) fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().filter_map(Result::ok) {
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
 }
 
 fn entries(cache: &Path) -> usize {
@@ -152,7 +140,7 @@ fn blueprint_copy() -> Option<(tempfile::TempDir, std::path::PathBuf, Config)> {
     };
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("blueprint");
-    copy_tree(&real.join("blueprint"), &repo);
+    common::copy_tree(&real.join("blueprint"), &repo);
     Some((tmp, repo, Config::preset("blueprint").unwrap()))
 }
 
@@ -420,4 +408,28 @@ fn a_search_cursor_does_not_continue_over_a_rebuild_of_the_same_version() {
     let err: serde_json::Value = serde_json::from_slice(&after.stdout).unwrap();
     let err = err["error"].as_str().unwrap();
     assert!(err.contains("this search on another build") && err.contains("search \"button\""), "{err}");
+}
+
+/// Two design systems built into one `out/` keep a cache each (issue 31: README's real-input block built three
+/// systems into `out/`, and the cache kept only the last one's, so none of them ever hit it).
+#[test]
+fn two_systems_built_into_one_out_keep_a_cache_each() {
+    let tmp = tempfile::tempdir().unwrap();
+    let first = tmp.path().join("first");
+    common::copy_tree(&common::root().join("corpus"), &first);
+    let second = tmp.path().join("second");
+    common::copy_tree(&common::root().join("corpus"), &second);
+    let package = std::fs::read_to_string(second.join("package.json")).unwrap();
+    std::fs::write(second.join("package.json"), package.replace("\"my-design\"", "\"@acme/other-design\"")).unwrap();
+    let build = |repo: &Path| common::ok(tmp.path(), &["build", repo.to_str().unwrap(), "--out", "out"]);
+    build(&first);
+    build(&second);
+    let again = build(&first);
+    assert!(again.contains("the published set is already this build, nothing written"), "{again}");
+    let mut caches: Vec<String> = std::fs::read_dir(tmp.path().join("out/.cache"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    caches.sort();
+    assert_eq!(caches, ["acme-other-design", "my-design"]);
 }

@@ -354,7 +354,7 @@ fn the_cli_says_when_the_sets_cap_lowers_max_tokens() {
 fn errors_fit_the_sets_cap_when_no_max_tokens_is_given() {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
-    crate::incremental::copy_tree(&common::root().join("corpus"), &repo);
+    common::copy_tree(&common::root().join("corpus"), &repo);
     std::fs::write(repo.join("mydesign-docs.toml"), "[thresholds]\nmax_tokens = 300\n").unwrap();
     let out = dir.path().join("out");
     common::ok(dir.path(), &["build", repo.to_str().unwrap(), "--out", out.to_str().unwrap()]);

@@ -383,3 +383,36 @@ fn install_of_a_directory_with_one_damaged_set_installs_none() {
         .unwrap_or_default();
     assert!(installed.is_empty(), "installed: {installed:?}");
 }
+
+/// Several systems in `out/` and no `--system`: the one the current directory's `package.json` depends on answers,
+/// and stderr says so and names the others; without such a dependency the error lists the systems (issue 31).
+#[test]
+fn the_project_names_the_default_system_among_several() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::copy_tree(&common::root().join("corpus"), &tmp.path().join("mine"));
+    common::copy_tree(&common::root().join("corpus"), &tmp.path().join("other"));
+    let package = tmp.path().join("other/package.json");
+    let text = std::fs::read_to_string(&package).unwrap();
+    std::fs::write(&package, text.replace("\"my-design\"", "\"@acme/other-design\"")).unwrap();
+    for repo in ["mine", "other"] {
+        common::ok(tmp.path(), &["build", repo, "--out", "out"]);
+    }
+    let app = tmp.path().join("app");
+    std::fs::create_dir_all(&app).unwrap();
+    let bundles = tmp.path().join("out");
+    let args = ["doc", "button", "--detail", "brief", "--bundles", bundles.to_str().unwrap()];
+    let unnamed = common::run(&app, &args);
+    assert_eq!(unnamed.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&unnamed.stderr);
+    assert!(stderr.contains("holds several systems (acme-other-design, my-design)"), "{stderr}");
+    write(&app, "package.json", r#"{"name": "app", "dependencies": {"@acme/other-design": "^3.4.0", "react": "18"}}"#);
+    let named = common::run(&app, &args);
+    let (stdout, stderr) = (String::from_utf8_lossy(&named.stdout), String::from_utf8_lossy(&named.stderr));
+    assert!(named.status.success(), "{stderr}");
+    assert!(stdout.starts_with("[acme-other-design 3.4.0 · button card"), "{stdout}");
+    assert_eq!(
+        stderr.trim_end(),
+        "note: serving acme-other-design: ./package.json depends on @acme/other-design (--system chooses another: \
+         my-design)"
+    );
+}

@@ -50,19 +50,6 @@ fn sample_pack(tmp: &Path) -> PathBuf {
     file
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-}
-
 #[test]
 fn pack_is_deterministic_smaller_than_the_set_and_installs_once() {
     let tmp = tempfile::tempdir().unwrap();
@@ -138,7 +125,7 @@ fn a_directory_installs_and_another_build_of_the_version_needs_force() {
 
     // Same version, one document changed: another build.
     let repo = tmp.path().join("repo");
-    copy_dir(&common::root().join("corpus"), &repo);
+    common::copy_tree(&common::root().join("corpus"), &repo);
     let doc = repo.join("docs/tag/index.md");
     let text = std::fs::read_to_string(&doc).unwrap();
     std::fs::write(&doc, format!("{text}\n\nOne more paragraph for a second build.\n")).unwrap();
@@ -282,8 +269,7 @@ fn python_with_mcp() -> Option<PathBuf> {
 #[test]
 fn semi_pack_and_install_figures() {
     let Some(semi) = common::semi() else {
-        eprintln!("skipping: the real Semi corpus is absent (MYDESIGN_REAL_CORPUS)");
-        return;
+        return; // `common::semi` printed why (or failed the test in CI)
     };
     let tmp = tempfile::tempdir().unwrap();
     let set = mydesign_docs::read::BundleSet::open(&semi.report.dir).unwrap();
@@ -562,12 +548,12 @@ fn git(dir: &Path, args: &[&str]) -> String {
 #[test]
 fn build_from_a_git_ref_records_the_source() {
     if Command::new("git").arg("--version").output().is_err() {
-        eprintln!("skipping: no git on PATH");
+        common::skip(format_args!("no git on PATH"));
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("repo");
-    copy_dir(&common::root().join("corpus"), &repo);
+    common::copy_tree(&common::root().join("corpus"), &repo);
     git(&repo, &["init", "--quiet"]);
     git(&repo, &["add", "."]);
     git(&repo, &["commit", "--quiet", "-m", "3.4.0"]);
@@ -626,7 +612,7 @@ pub(crate) fn two_versions() -> &'static (PathBuf, PathBuf) {
         let store = tmp.join("store");
         ok_in(&tmp, &store, &["install", arg(&common::sample().report.dir)]);
         let repo = tmp.join("repo");
-        copy_dir(&common::root().join("corpus"), &repo);
+        common::copy_tree(&common::root().join("corpus"), &repo);
         let tag = repo.join("src/components/Tag/Tag.tsx");
         // And a prop added in TypeScript only (`outlined`; the documents' tables do not list it).
         let src = std::fs::read_to_string(&tag).unwrap().replacen(

@@ -89,7 +89,7 @@ fn bad_files_are_reported_and_skipped_and_the_build_completes() {
         "warning: read: docs/latin1/index.md: not UTF-8 (invalid byte at offset 5); skipped",
         "warning: read: docs/binary/index.md: binary file where a document was expected; skipped",
         "warning: read: docs/huge/index.md: 7000 bytes is over the 4000-byte limit; skipped",
-        "warning: source: src/components/Broken/Broken.tsx: ",
+        "warning: source: src/components/Broken/Broken.tsx: tree-sitter found ",
     ] {
         assert!(err.contains(expected), "missing `{expected}` in:\n{err}");
     }

@@ -277,6 +277,11 @@ fn sample_search_finds_sections_code_functions_and_releases() {
             .call
             .contains("get_changelog(system=\"my-design\", version=\"3.4.0\", lang=\"en-US\", page=")
     );
+    // A pull-request number (issue 31: "only stop words") finds the release whose entry links it.
+    let v = set.search("3912", &SearchOptions::default()).unwrap();
+    assert_eq!(v.hits.len(), 1, "{}", v.text());
+    assert_eq!(v.hits[0].kind, Kind::Changelog);
+    assert!(v.hits[0].section[0].starts_with("3.4.0"), "{}", v.text());
     let opts = SearchOptions { kind: Some(Kind::Code), component: Some("Table".into()), ..Default::default() };
     let v = set.search("rowSelection", &opts).unwrap();
     assert!(v.hits.iter().all(|h| h.kind == Kind::Code && h.component.as_deref() == Some("table")));

@@ -411,7 +411,7 @@ fn a_larger_budget_never_serves_less_on_a_fine_grid() {
         let f = "packages/semi-foundation/table/foundation.ts";
         checked += fine_grid(&format!("semi {f}"), &b.set, &counter, &|p| b.set.file(f, false, None, p));
     } else {
-        eprintln!("skipping Semi: MYDESIGN_REAL_CORPUS has no semi");
+        common::skip(format_args!("MYDESIGN_REAL_CORPUS has no semi"));
     }
     assert!(checked >= 8 * 92, "{checked}");
 }

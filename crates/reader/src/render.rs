@@ -853,7 +853,7 @@ impl Render for FileView {
             _ => String::new(),
         };
         let lines = match self.range {
-            // An end past the file is served to the last line, and said (README: line ranges).
+            // An end past the file is served to the last line, and said (docs/lookups.md: line ranges).
             Some((_, end)) if end != u32::MAX && end > f.lines => format!(
                 "lines {}–{} of {} (end line {} is past the end: the range ends at line {})",
                 thousands(self.part.lines.0),

@@ -96,6 +96,20 @@ pub fn sample() -> &'static Built {
     build_once(&CELL, Some(root().join("corpus")), "default").expect("sample corpus builds")
 }
 
+/// Copies the directory `from` into `to` (created), recursively; panics on any error.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
 /// Runs the `mydesign-docs` binary with `args` in `cwd`.
 pub fn run(cwd: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mydesign-docs")).current_dir(cwd).args(args).output().expect("run binary")

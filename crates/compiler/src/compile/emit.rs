@@ -1120,11 +1120,17 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
         match analyze_file(&f.rel, lang, &text, ctx.config.thresholds.skeleton_min_lines as usize) {
             Ok(a) => {
                 if a.parse_errors > 0 {
-                    let at = a.first_error_line.map_or(String::new(), |l| format!(" (first at line {l})"));
+                    // The grammar's word, not a verdict on the file: tree-sitter-typescript rejects some valid
+                    // code (a parameter named `any` in `(any) => T`).
+                    let at = a.first_error_line.map_or(String::new(), |l| format!("first at line {l}; "));
                     ctx.report(Diagnostic::new(
                         f.rel.clone(),
                         Stage::Source,
-                        format!("{} syntax errors{at}; skeleton and function index are partial", a.parse_errors),
+                        format!(
+                            "tree-sitter found {} ({at}the grammar may reject valid code it does not know); skeleton \
+                             and function index are partial",
+                            crate::render::plural(a.parse_errors as u64, "syntax error")
+                        ),
                     ));
                 }
                 report_vue_and_depth(ctx, &f.rel, &a);

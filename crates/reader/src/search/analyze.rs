@@ -11,8 +11,9 @@
 //!    word and has at least 2 characters is stemmed (Snowball English, `rust-stemmers`); a word of several parts
 //!    is also kept whole, unstemmed (`onchange`, `form.input`, `datepicker`), so an exact identifier scores above
 //!    its parts alone.
-//! 5. Plain integers are dropped (sizes, issue numbers, demo data); a dotted number is kept whole, and a version
-//!    `2.89.0` also gives `2.89`, so "what changed in 2.89" meets every 2.89.x.
+//! 5. Integers of 1 or 2 digits are dropped (list items, small sizes, demo data); longer ones are kept (issue and
+//!    pull-request numbers); a dotted number is kept whole, and a version `2.89.0` also gives `2.89`, so "what
+//!    changed in 2.89" meets every 2.89.x.
 //!
 //! No model, no dictionary file, no allocation per term beyond the emitted string: this runs on every query in
 //! the reader, and on every unit text in the compiler.
@@ -239,9 +240,17 @@ fn word(w: &str, emit: &mut impl FnMut(&str)) {
         return;
     }
     if w.starts_with(|c: char| c.is_ascii_digit()) && w.chars().all(|c| c.is_ascii_digit() || c == '.') {
-        // Plain integers (sizes, issue numbers, demo data) are noise; dotted numbers are versions.
+        // Dotted numbers are versions. A plain integer of 3 to 12 digits is kept (issue 31: `search 3912`, a
+        // pull-request number of the changelog, answered "only stop words"); shorter ones (list items, small sizes,
+        // demo data) are noise in nearly every unit.
         let w = w.trim_end_matches('.');
-        if !w.contains('.') || w.len() > 16 {
+        if !w.contains('.') {
+            if (3..=12).contains(&w.len()) {
+                emit(w);
+            }
+            return;
+        }
+        if w.len() > 16 {
             return;
         }
         emit(w);
@@ -357,9 +366,14 @@ mod tests {
     }
 
     #[test]
-    fn urls_are_skipped_and_versions_kept() {
-        assert_eq!(terms("see [#3323](https://github.com/DouyinFE/semi-design/issues/3323) now"), ["see", "now"]);
-        assert_eq!(terms("🎉 2.89.0 (2025-09-03) width 120"), ["2.89.0", "2.89", "width"]);
+    fn urls_are_skipped_and_versions_and_numbers_kept() {
+        // The link text's number is a term, its URL is not.
+        assert_eq!(
+            terms("see [#3323](https://github.com/DouyinFE/semi-design/issues/3323) now"),
+            ["see", "3323", "now"]
+        );
+        assert_eq!(terms("🎉 2.89.0 (2025-09-03) width 120"), ["2.89.0", "2.89", "width", "120"]);
+        assert_eq!(terms("step 1 of 12, page 100, id 1234567890123"), ["step", "page", "100", "id"]);
         assert_eq!(terms("v2.89"), ["v2.89", "v2"]);
     }
 
