@@ -32,6 +32,7 @@ mod repair;
 mod robustness;
 mod sample;
 mod search;
+mod site_syntax;
 mod small_budgets;
 mod stories;
 mod sweep;

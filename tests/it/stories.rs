@@ -35,7 +35,7 @@ fn small_repo(root: &Path) {
     );
 }
 
-fn small_config() -> mydesign_docs::config::Config {
+pub(crate) fn small_config() -> mydesign_docs::config::Config {
     use mydesign_docs::config::{Config, DocRule, SourceRule};
     Config {
         docs: vec![DocRule { pattern: "docs/{component}.mdx".into(), lang: "en-US".into() }],

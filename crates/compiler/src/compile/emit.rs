@@ -776,6 +776,9 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
         diagnostics.append(&mut c.component.diagnostics);
     }
     diagnostics.append(&mut changelog.changelog.diagnostics);
+    if let Some(total) = unrecognised_total(diagnostics) {
+        diagnostics.push(total);
+    }
     // A component whose only document could not be read, and that has no files, has nothing to serve.
     components.retain(|c| {
         let meta = &c.component.meta;
@@ -1243,11 +1246,14 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
     let mut maps = TokenMaps::new();
     // A component's documents (one per language) compile in parallel too: the largest component would otherwise
     // be the last task of the build.
+    // The sources' props tables, which `@interface Name` lines of the documents point to.
+    let typescript = source_props(key, plan, files);
+    let typescript_names: Vec<String> = typescript.iter().map(|t| t.name.clone()).collect();
     let compiled: Vec<Option<CompiledDoc>> = plan
         .docs
         .par_iter()
         .map(|(lang, f)| {
-            let c = compile_doc(&ctx, key, &plan.name, lang, f);
+            let c = compile_doc(&ctx, key, &plan.name, lang, f, &typescript_names);
             ctx.progress.inc(1);
             c
         })
@@ -1266,7 +1272,6 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
     let metas: Vec<FileMeta> =
         plan.files.iter().filter_map(|f| files.get(f.rel.as_str())).map(|c| c.meta.clone()).collect();
     // The documents' tables win; the sources' types are kept beside them for `diff` (format 7).
-    let typescript = source_props(key, plan, files);
     if props.is_empty() {
         props = typescript;
     } else if !typescript.is_empty() {
@@ -1406,7 +1411,14 @@ fn source_props(key: &str, plan: &ComponentPlan, files: &BTreeMap<&str, Compiled
     if named.is_empty() { all } else { named }.into_iter().cloned().collect()
 }
 
-fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> Option<CompiledDoc> {
+fn compile_doc(
+    ctx: &Ctx,
+    key: &str,
+    name: &str,
+    lang: &str,
+    f: &WalkedFile,
+    typescript: &[String],
+) -> Option<CompiledDoc> {
     let text = match read_text(f, ctx.config.walk.max_file_bytes) {
         Ok(t) => t,
         Err(ReadProblem::Binary) => {
@@ -1424,7 +1436,14 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     };
     let syntax = markdown::Syntax::of_path(&f.rel);
     let mut deps = Vec::new();
-    let (text, examples) = match examples::expand(ctx.examples, &f.rel, &text, lang, syntax) {
+    // The props tables served (the document's own, else the sources'), for `@interface Name` lines.
+    let props_names: Vec<String> = if text.contains("@interface ") {
+        let own: Vec<String> = super::props::from_markdown(&f.rel, lang, &text).into_iter().map(|t| t.name).collect();
+        if own.is_empty() { typescript.to_vec() } else { own }
+    } else {
+        Vec::new()
+    };
+    let (text, examples) = match examples::expand(ctx.examples, &f.rel, &text, lang, syntax, &props_names) {
         Some(e) => {
             for p in e.problems {
                 ctx.report(Diagnostic::new(format!("{}:{}", f.rel, p.line), Stage::Markdown, p.message));
@@ -1435,10 +1454,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
                 ctx.report(Diagnostic::note(
                     f.rel.clone(),
                     Stage::Markdown,
-                    format!(
-                        "site markup no rule knows, kept as text: {} (add an [[examples]] rule if it names an example)",
-                        list.join(", ")
-                    ),
+                    format!("{UNRECOGNISED}{} {UNRECOGNISED_HINT}", list.join(", ")),
                 ));
             }
             (e.text, e.examples)
@@ -1544,6 +1560,42 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     };
     let props = super::props::from_markdown(&f.rel, lang, &text);
     Some(CompiledDoc { meta, text, lead, frames, maps, props, units, deps })
+}
+
+/// How a document's note on site markup no rule knows begins; the list of `<Name> ×count` follows.
+const UNRECOGNISED: &str = "site markup no rule knows, kept as text: ";
+const UNRECOGNISED_HINT: &str = "(add an [[examples]] rule if it names an example)";
+
+/// One note summing the documents' notes on unrecognised site markup by element name (`<Sandpack> ×12 in 5
+/// documents`), so a new site's markup shows as numbers in `build --verbose`; `None` when there is none. Read
+/// back from the notes (cached components bring theirs from the cache, not from a new parse).
+fn unrecognised_total(diagnostics: &[Diagnostic]) -> Option<Diagnostic> {
+    let mut by: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for d in diagnostics.iter().filter(|d| d.note) {
+        let Some(list) = d.message.strip_prefix(UNRECOGNISED).and_then(|m| m.strip_suffix(UNRECOGNISED_HINT)) else {
+            continue;
+        };
+        for item in list.trim().split(", ") {
+            let Some((name, n)) = item.rsplit_once(" ×") else { continue };
+            let entry = by.entry(name.to_string()).or_default();
+            entry.0 += n.parse::<usize>().unwrap_or(0);
+            entry.1 += 1;
+        }
+    }
+    if by.is_empty() {
+        return None;
+    }
+    let mut items: Vec<(String, (usize, usize))> = by.into_iter().collect();
+    items.sort_by(|a, b| b.1.0.cmp(&a.1.0).then_with(|| a.0.cmp(&b.0)));
+    let list: Vec<String> = items
+        .iter()
+        .map(|(name, (n, docs))| format!("{name} ×{n} in {docs} document{}", if *docs == 1 { "" } else { "s" }))
+        .collect();
+    Some(Diagnostic::note(
+        "(all documents)",
+        Stage::Markdown,
+        format!("site markup no rule knows, by element: {}", list.join(", ")),
+    ))
 }
 
 /// Reads the demo file of every `<code src="…">` block of `doc` (the document `f`) into the block's code, and

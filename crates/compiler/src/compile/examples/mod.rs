@@ -112,7 +112,11 @@ impl<'a> Repo<'a> {
     fn resolve(&self, doc_rel: &str, template: &str, tried: &mut Vec<String>) -> Option<&'a WalkedFile> {
         if let Some(tail) = template.strip_prefix("**/") {
             tried.push(template.to_string());
-            let ends = |rel: &str| rel == tail || rel.ends_with(&format!("/{tail}"));
+            // A bare name (no folder) also matches a file whose stem is the name in another case convention.
+            let loose = |stem: &str| !tail.contains('/') && same_name(stem, tail);
+            let ends = |rel: &str| {
+                rel == tail || rel.ends_with(&format!("/{tail}")) || loose(rel.rsplit('/').next().unwrap_or(rel))
+            };
             let mut found: Vec<&WalkedFile> = self
                 .files
                 .values()
@@ -177,12 +181,22 @@ impl<'a> Repo<'a> {
 
 /// Expands the examples and site syntax of the document `doc_rel` (`text`, read in `lang`); `None` when it holds
 /// none, so the document is stored as written.
-pub fn expand(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdown::Syntax) -> Option<Expanded> {
+///
+/// `props` names the props tables the component serves: an `@interface Name` line among them becomes a line
+/// pointing to it, any other is dropped with a warning.
+pub fn expand(
+    repo: &Repo,
+    doc_rel: &str,
+    text: &str,
+    lang: &str,
+    syntax: markdown::Syntax,
+    props: &[String],
+) -> Option<Expanded> {
     let unreferenced = repo.unreferenced(doc_rel);
     if !syntax::may_hold(text, &repo.rules) && unreferenced.is_empty() {
         return None;
     }
-    let mut out = expand_lines(repo, doc_rel, text, lang, syntax);
+    let mut out = expand_lines(repo, doc_rel, text, lang, syntax, props);
     if !unreferenced.is_empty() {
         // Example files no line refers to: appended after the document's own blocks, under "Examples".
         let text = &mut out.text;
@@ -213,7 +227,14 @@ pub fn expand(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdo
     out.changed.then_some(out)
 }
 
-fn expand_lines(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdown::Syntax) -> Expanded {
+fn expand_lines(
+    repo: &Repo,
+    doc_rel: &str,
+    text: &str,
+    lang: &str,
+    syntax: markdown::Syntax,
+    props: &[String],
+) -> Expanded {
     if !syntax::may_hold(text, &repo.rules) {
         return Expanded { text: text.to_string(), ..Expanded::default() };
     }
@@ -240,6 +261,23 @@ fn expand_lines(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: mark
                 out.text.push_str(line);
             }
             syntax::Line::Drop => changed = true,
+            syntax::Line::Interface(name) => {
+                changed = true;
+                if props.iter().any(|p| *p == name) {
+                    // Worded as a hidden table's placeholder: `--section props` / `sections=["props"]` serve it.
+                    out.text.push_str(&format!("[props table \"{name}\": get it as section \"props\"]"));
+                    out.text.push_str(newline);
+                } else {
+                    let known = if props.is_empty() { "none".to_string() } else { props.join(", ") };
+                    out.problems.push(Problem {
+                        line: n + 1,
+                        message: format!(
+                            "`@interface {name}` names no props table of this component (its tables: {known}); the \
+                             line is dropped"
+                        ),
+                    });
+                }
+            }
             syntax::Line::Heading(h) => {
                 changed = true;
                 out.text.push_str(&h);
@@ -364,6 +402,13 @@ fn push_demo(out: &mut Expanded, demo: demo_md::Demo, rel: &str, level: u8) {
     });
     out.text.push_str(&demo.fence);
     out.text.push_str("\n\n");
+}
+
+/// Whether two names are one in different case conventions (`panelStackExample`, `PanelStackExample`,
+/// `panel-stack-example`).
+fn same_name(a: &str, b: &str) -> bool {
+    let norm = |s: &str| s.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect::<String>();
+    !a.is_empty() && norm(a) == norm(b)
 }
 
 fn file_stem(rel: &str) -> &str {

@@ -19,6 +19,10 @@ pub fn builtin() -> Vec<ExampleRule> {
         rule("{{ {name} }}", "./_example/{name}"),
         // A demo Markdown file imported by path.
         rule("@import {name}", "./{name}"),
+        // Documentation-generator tags naming an example component: the file named after it, in any case
+        // convention (`PanelStackExample` → `panelStackExample.tsx`), wherever the docs package keeps it.
+        rule("@reactExample {name}", "**/{name}"),
+        rule("@reactCodeExample {name}", "**/{name}"),
     ]
 }
 
