@@ -81,3 +81,42 @@ fn no_markup_only_line_is_left_in_the_normal_views_of_the_six_real_inputs() {
     }
     assert_eq!(views, 813);
 }
+
+/// `build --print-config` writes the example rules in force: the configured one first, then the built-in ones it
+/// does not replace; read back, the file gives the same rules.
+#[test]
+fn print_config_writes_the_example_rules_in_force() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("package.json", r#"{"name": "small", "version": "0.1.0"}"#),
+            (
+                "mydesign-docs.toml",
+                "[[docs]]\npattern = \"docs/{component}.md\"\nlang = \"en-US\"\n\n[sources]\npatterns = [\"src/{component}/**\"]\n\n\
+                 [[examples]]\nreference = '<Demo id=\"{name}\"'\nfile = \"demos/{name}.tsx\"\n",
+            ),
+            ("docs/button.md", "# Button\n\n<Demo id=\"basic\" />\n"),
+            ("demos/basic.tsx", "export default () => null;\n"),
+            ("src/button/button.tsx", "export const Button = () => null;\n"),
+        ],
+    );
+    let repo = dir.path().to_str().unwrap();
+    let toml = common::ok(dir.path(), &["build", repo, "--print-config"]);
+    let references: Vec<&str> = toml.lines().filter_map(|l| l.strip_prefix("reference = ")).collect();
+    assert_eq!(
+        references,
+        [
+            r#"'<Demo id="{name}"'"#,
+            r#"'<ExampleTabs name="{name}"'"#,
+            r#"'<ExampleCode name="{name}"'"#,
+            r#""{{ {name} }}""#,
+            r#""@import {name}""#,
+            r#""@reactExample {name}""#,
+            r#""@reactCodeExample {name}""#,
+        ],
+        "{toml}"
+    );
+    std::fs::write(dir.path().join("mydesign-docs.toml"), &toml).unwrap();
+    assert_eq!(common::ok(dir.path(), &["build", repo, "--print-config"]), toml);
+}

@@ -66,6 +66,12 @@ impl Compiled {
     }
 }
 
+/// The rules in force, as `[[examples]]` entries: the configuration's, then the built-in ones it does not replace
+/// (what `build --print-config` writes; read back, they give the same table).
+pub fn effective(configured: &[ExampleRule]) -> Vec<ExampleRule> {
+    compile(configured).into_iter().map(|c| c.rule).collect()
+}
+
 /// Every rule: the configuration's, then the built-in ones (a configured rule with the same reference replaces
 /// the built-in one).
 pub fn compile(configured: &[ExampleRule]) -> Vec<Compiled> {
