@@ -138,7 +138,7 @@ fn real_chakra_stories_are_examples_of_their_components_and_search_names_example
     assert_eq!(stories_from(&set, "button", file), 17);
     let card = set.card("button", None, Paging::unlimited()).unwrap();
     // 17 there, 3 more in the Storybook sandbox (`component: Button`).
-    assert!(card.text.contains("34 code blocks, 20 stories)"), "{}", card.text.lines().nth(0).unwrap_or_default());
+    assert!(card.text.contains("34 code blocks, 20 stories)"), "{}", card.text.lines().next().unwrap_or_default());
     // A story that re-exports an example no page shows is that example's file, byte for byte.
     let sizes = set.code_block("button", 28, None, Paging::unlimited()).unwrap();
     let d = sizes.block.demo.as_ref().unwrap();
@@ -191,7 +191,7 @@ fn real_arco_stories_are_examples_of_their_components_and_search_names_examples(
     }
     assert_eq!(checked, 61);
     let card = set.card("table", None, Paging::unlimited()).unwrap();
-    assert!(card.text.contains("47 code blocks, 14 stories)"), "{}", card.text.lines().nth(0).unwrap_or_default());
+    assert!(card.text.contains("47 code blocks, 14 stories)"), "{}", card.text.lines().next().unwrap_or_default());
     for (q, component) in [
         ("select remote search", "select"),
         ("table virtual list with a large amount of data", "table"),

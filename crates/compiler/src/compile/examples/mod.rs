@@ -263,7 +263,7 @@ fn expand_lines(
             syntax::Line::Drop => changed = true,
             syntax::Line::Interface(name) => {
                 changed = true;
-                if props.iter().any(|p| *p == name) {
+                if props.contains(&name) {
                     // Worded as a hidden table's placeholder: `--section props` / `sections=["props"]` serve it.
                     out.text.push_str(&format!("[props table \"{name}\": get it as section \"props\"]"));
                     out.text.push_str(newline);
