@@ -230,6 +230,16 @@ fn analyze_plain(text: &str, base: usize, run: &mut CjkRun, emit: &mut impl FnMu
 
 /// Analyzes one word (possibly a compound of hyphen-joined words).
 fn word(w: &str, emit: &mut impl FnMut(&str)) {
+    // Full-width forms of ASCII (`Ｔａｂｌｅ`, typed with a Chinese or Japanese input method) are their ASCII
+    // letters and digits: the compatibility mapping of NFKC for this block, without NFKC's tables.
+    const FULL_WIDTH: std::ops::RangeInclusive<char> = '\u{FF01}'..='\u{FF5E}';
+    if w.chars().any(|c| FULL_WIDTH.contains(&c)) {
+        let narrow: String = w
+            .chars()
+            .map(|c| if FULL_WIDTH.contains(&c) { char::from_u32(c as u32 - 0xFEE0).unwrap_or(c) } else { c })
+            .collect();
+        return word(&narrow, emit);
+    }
     // `Table's`, `don't`: the part before the apostrophe.
     let w = match w.find(['\'', '’']) {
         Some(0) => return,
@@ -363,6 +373,14 @@ mod tests {
         assert_eq!(terms("怎么设置"), ["设置"]);
         // Mixed scripts: the Latin word between two runs ends the first.
         assert_eq!(terms("Table表格组件"), ["tabl", "表格", "格组", "组件"]);
+    }
+
+    #[test]
+    fn full_width_letters_and_digits_are_their_ascii_forms() {
+        assert_eq!(terms("Ｔａｂｌｅ"), terms("Table"));
+        assert_eq!(terms("ｏｎＣｈａｎｇｅ ３９１２"), ["onchange", "chang", "3912"]);
+        // Full-width punctuation stays punctuation between Chinese runs.
+        assert_eq!(terms("表格，固定列"), ["表格", "固定", "定列"]);
     }
 
     #[test]

@@ -383,7 +383,8 @@ impl SearchIndex {
         let components = self.component_keys();
         let mut out = Vec::new();
         for word in words.into_iter().take(8) {
-            if dict.contains(&word) || out.iter().any(|(w, _)| *w == word) {
+            // A stop word is no misspelling (`would` was "corrected" to `round`).
+            if dict.contains(&word) || super::analyze::is_stop_word(&word) || out.iter().any(|(w, _)| *w == word) {
                 continue;
             }
             let mut known = false;
@@ -395,7 +396,17 @@ impl SearchIndex {
             }
             let distance = if word.len() <= 4 { 1 } else { 2 };
             let Ok(lev) = fst::automaton::Levenshtein::new(&word, distance) else { continue };
-            let found: Vec<String> = fst::IntoStreamer::into_stream(dict.search(lev)).into_strs().unwrap_or_default();
+            let mut found: Vec<(usize, String)> = fst::IntoStreamer::into_stream(dict.search(lev))
+                .into_strs()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|cand| (strsim::osa_distance(&word, &cand), cand))
+                .collect();
+            // The nearest first (a transposition is one edit here), before the cap: two edits of a common word
+            // match hundreds of words, streamed in byte order, and a one-edit word late in the alphabet (`viewr` →
+            // `viewer`) was cut off by the cap and never suggested.
+            found.sort();
+            let found: Vec<String> = found.into_iter().map(|(_, cand)| cand).collect();
             let mut scored = Vec::with_capacity(found.len().min(256));
             for cand in found.into_iter().take(256) {
                 let mut first = None;
@@ -1844,6 +1855,23 @@ mod tests {
         assert!(ix.suggestions("table rows").unwrap().is_empty());
         assert!(ix.suggestions("zzzzqqq").unwrap().is_empty());
         assert_eq!(replace_word("tabel fixed-tabel tabel.", "tabel", "table"), "table fixed-tabel table.");
+        // A stop word is never corrected (`would` → `could`, `round`).
+        let (_dir, ix) = fixture(&[("Round", "Table", "could be round")]);
+        assert!(ix.suggestions("would").unwrap().is_empty());
+    }
+
+    /// Issue 26 §2: `viewr` got no suggestion while `viewer` had 28 hits: the 300 words two edits away that sort
+    /// before it filled the cap of candidates before the one-edit word was reached.
+    #[test]
+    fn a_one_edit_word_is_suggested_behind_hundreds_of_two_edit_words() {
+        let words: Vec<String> = (b'a'..=b'z')
+            .flat_map(|a| (b'a'..=b'z').map(move |b| format!("{}{}ewr", a as char, b as char)))
+            .filter(|w| w != "viewr")
+            .take(300)
+            .collect();
+        let body = format!("{} viewer", words.join(" "));
+        let (_dir, ix) = fixture(&[("Viewer", "Table", &body)]);
+        assert_eq!(ix.suggestions("viewr").unwrap()[0].1[0], "viewer");
     }
 
     #[test]
