@@ -1132,7 +1132,8 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                         format!(
                             "tree-sitter found {} ({at}the grammar may reject valid code it does not know); skeleton \
                              and function index are partial",
-                            crate::render::plural(a.parse_errors as u64, "syntax error")
+                            // Spelt here: the compiler uses the reader's logic only to render and count.
+                            format!("{} syntax error{}", a.parse_errors, if a.parse_errors == 1 { "" } else { "s" })
                         ),
                     ));
                 }
