@@ -120,6 +120,7 @@ fn cli_text_outputs() {
     insta::assert_snapshot!("components", lookup(&["components"]));
     insta::assert_snapshot!("components_zh", lookup(&["components", "--lang", "zh-CN"]));
     insta::assert_snapshot!("doc_table_view", lookup(&["doc", "table"]));
+    // (Named "whole" before Button had stories: its 5 stories, kept beside the text, make it served as its view.)
     insta::assert_snapshot!("doc_button_whole", lookup(&["doc", "button", "--lang", "zh-CN"]));
     insta::assert_snapshot!("code_block_table_33", lookup(&["code-block", "table", "33"]));
     insta::assert_snapshot!("changelog_page_2", lookup(&["changelog", "--page", "2"]));
