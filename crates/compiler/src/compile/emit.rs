@@ -1126,14 +1126,16 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                     // The grammar's word, not a verdict on the file: tree-sitter-typescript rejects some valid
                     // code (a parameter named `any` in `(any) => T`).
                     let at = a.first_error_line.map_or(String::new(), |l| format!("first at line {l}; "));
+                    // Spelt here: the compiler uses the reader's logic only to render and count.
+                    let errors =
+                        format!("{} syntax error{}", a.parse_errors, if a.parse_errors == 1 { "" } else { "s" });
                     ctx.report(Diagnostic::new(
                         f.rel.clone(),
                         Stage::Source,
                         format!(
                             "tree-sitter found {} ({at}the grammar may reject valid code it does not know); skeleton \
                              and function index are partial",
-                            // Spelt here: the compiler uses the reader's logic only to render and count.
-                            format!("{} syntax error{}", a.parse_errors, if a.parse_errors == 1 { "" } else { "s" })
+                            errors
                         ),
                     ));
                 }
