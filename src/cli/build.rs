@@ -134,6 +134,8 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         config.system.version = Some(v);
     }
     if args.print_config {
+        // The example rules in force are written out too, the built-in ones included, so that they can be edited.
+        config.examples = mydesign_docs::compile::examples::rules::effective(&config.examples);
         super::emit(config.to_toml().trim_end())?;
         return Ok(ExitCode::SUCCESS);
     }

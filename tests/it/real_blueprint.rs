@@ -30,7 +30,14 @@ fn every_mdx_document_compiles() {
     for c in &m.components {
         if let Ok(doc) = b.set.doc(&c.name, None, Detail::Full, &[], Paging::unlimited()) {
             let raw = std::fs::read_to_string(b.repo.join(&doc.path)).unwrap();
-            assert_eq!(doc.text, raw);
+            // Stored as written but for the documentation generator's tags (issue 25 item 3): `@reactExample` /
+            // `@reactCodeExample` lines name example components of a docs package this input does not hold
+            // (dropped, warned), `@interface Name` becomes a pointer to that props table or is dropped.
+            let tag =
+                |l: &&str| ["@reactExample ", "@reactCodeExample ", "@interface "].iter().any(|t| l.starts_with(t));
+            let raw_kept: Vec<&str> = raw.split('\n').filter(|l| !tag(l)).collect();
+            let kept: Vec<&str> = doc.text.split('\n').filter(|l| !l.starts_with("[props table \"")).collect();
+            assert_eq!(kept, raw_kept, "{}", doc.path);
             docs.push(doc.path);
         }
     }

@@ -551,6 +551,10 @@ pub struct DemoMeta {
     pub description_path: Option<String>,
     /// The demo is marked `debug` (shown by the site only in development).
     pub debug: bool,
+    /// The Storybook story this example is, as `<story file>#<export>` (format 11): a story of the story file, or
+    /// an example file a story re-exports. The card counts them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub story: Option<String>,
 }
 
 /// One heading of a document and the lines it spans.

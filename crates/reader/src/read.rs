@@ -1688,11 +1688,18 @@ fn lead_fences(lead: &crate::bundle::format::Lead, blocks: &[CodeBlockMeta]) -> 
     spans.sort_unstable();
     // Bytes the document has more than the view before the current span.
     let mut delta = 0i64;
+    let mut run: (Option<(i64, i64)>, usize) = (None, 0);
     for (start, end, n) in lead.spans() {
         let doc_start = i64::from(start) + delta;
         let doc_end = doc_start + i64::from(n);
-        if let Ok(i) = spans.binary_search_by(|&(a, b, _)| (a, b).cmp(&(doc_start, doc_end))) {
-            fences.push(Fence { index: spans[i].2, start: start as usize, end: end as usize });
+        // Blocks kept beside the text (stories) share one empty span at its end: the k-th lead span of a run of
+        // equal ones is the k-th block of that span (in number order).
+        let key = (doc_start, doc_end);
+        let k = if run.0 == Some(key) { run.1 + 1 } else { 0 };
+        run = (Some(key), k);
+        let first = spans.partition_point(|&(a, b, _)| (a, b) < key);
+        if let Some(&(_, _, index)) = spans.get(first + k).filter(|&&(a, b, _)| (a, b) == key) {
+            fences.push(Fence { index, start: start as usize, end: end as usize });
         }
         delta += i64::from(n) - (i64::from(end) - i64::from(start));
     }

@@ -779,15 +779,19 @@ impl Render for CodeBlockView {
         } else {
             String::new()
         };
+        // An example kept beside the text (a story) has no lines in the document.
+        let lines = if b.start_byte == b.end_byte && b.demo.is_some() {
+            "beside the document".to_string()
+        } else {
+            format!("lines {}–{}", b.start_line, b.end_line)
+        };
         format!(
-            "[{} · {} · {} · code block {}/{}{info}{heading} · lines {}–{} · {of}{}]\n{}",
+            "[{} · {} · {} · code block {}/{}{info}{heading} · {lines} · {of}{}]\n{}",
             served(&self.served),
             self.component,
             self.lang,
             b.index,
             self.count,
-            b.start_line,
-            b.end_line,
             plural(b.tokens, "token"),
             framed(&self.part, &self.text, more)
         )

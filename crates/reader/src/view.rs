@@ -83,6 +83,11 @@ impl BlockSpan for CodeBlockMeta {
 ///
 /// Everything outside the blocks is copied unchanged; no header is added (the caller adds one
 /// with totals). Blocks whose ranges do not fit `text` are left as they are; never panics.
+///
+/// A block with an empty range at the end of the text is an example kept beside the document (a Storybook story:
+/// its code is its own frame, the document stays as written): its placeholder goes on a line of its own after the
+/// text, under a `## <its heading>` line written once for a run of such blocks with the same heading. The heading
+/// and line breaks belong to the placeholder's replaced range, so splicing the document back removes them.
 pub fn placeholder_view<B: BlockSpan>(text: &str, blocks: &[B]) -> String {
     placeholder_view_spans(text, blocks, &[]).0
 }
@@ -135,6 +140,7 @@ pub fn placeholder_view_layout<B: BlockSpan>(
     let mut spans = Vec::with_capacity(blocks.len());
     let mut replaced = Vec::with_capacity(hidden.len());
     let mut copied = 0usize;
+    let mut beside_heading: Option<&str> = None;
     for (start, end, what) in hidden {
         if start < copied || end < start || text.get(start..end).is_none() {
             continue;
@@ -142,6 +148,28 @@ pub fn placeholder_view_layout<B: BlockSpan>(
         out.push_str(&text[copied..start]);
         let at = out.len();
         match what {
+            Hidden::Block(block) if start == end => {
+                // An example kept beside the text (a story): its placeholder on a line of its own after the
+                // document, under its heading, said once for a run of blocks with the same one.
+                let heading = block.heading().unwrap_or("Examples");
+                if beside_heading != Some(heading) {
+                    if !out.is_empty() {
+                        out.push_str(if out.ends_with("\n\n") {
+                            ""
+                        } else if out.ends_with('\n') {
+                            "\n"
+                        } else {
+                            "\n\n"
+                        });
+                    }
+                    let _ = write!(out, "## {heading}\n\n");
+                    beside_heading = Some(heading);
+                }
+                let from = out.len();
+                out.push_str(&placeholder(text, block));
+                spans.push((block.index(), from, out.len()));
+                out.push('\n');
+            }
             Hidden::Block(block) => {
                 out.push_str(&placeholder(text, block));
                 spans.push((block.index(), at, out.len()));
@@ -304,6 +332,13 @@ pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTa
         doc.code_blocks.len(),
         s(doc.code_blocks.len()),
     );
+    // Storybook stories among the examples (their own blocks, or example files they re-export).
+    let stories = doc.code_blocks.iter().filter(|b| b.demo.as_ref().is_some_and(|d| d.story.is_some())).count();
+    if stories > 0 {
+        out.pop();
+        out.pop();
+        let _ = writeln!(out, ", {stories} stor{})", if stories == 1 { "y" } else { "ies" });
+    }
     for line in [doc.brief.as_deref(), doc.import.as_deref()].into_iter().flatten() {
         let _ = writeln!(out, "{line}");
     }
@@ -311,7 +346,17 @@ pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTa
     let listed: Vec<&SectionMeta> = doc.sections.iter().filter(|s| (2..=3).contains(&s.level)).collect();
     let mut blocks_of: Vec<Vec<&CodeBlockMeta>> = vec![Vec::new(); listed.len()];
     let mut loose = Vec::new();
+    // Examples kept beside the text (stories: an empty span), listed under their heading after the sections.
+    let mut beside: Vec<(&str, Vec<&CodeBlockMeta>)> = Vec::new();
     for b in &doc.code_blocks {
+        if b.start_byte == b.end_byte {
+            let heading = b.heading.as_deref().unwrap_or("Examples");
+            match beside.iter_mut().find(|(h, _)| *h == heading) {
+                Some((_, blocks)) => blocks.push(b),
+                None => beside.push((heading, vec![b])),
+            }
+            continue;
+        }
         let holder = listed.iter().rposition(|s| s.start_line <= b.start_line && b.start_line <= s.end_line);
         match holder {
             Some(i) => blocks_of[i].push(b),
@@ -341,7 +386,7 @@ pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTa
             .collect::<Vec<_>>()
             .join(", ")
     };
-    if !listed.is_empty() || !loose.is_empty() {
+    if !listed.is_empty() || !loose.is_empty() || !beside.is_empty() {
         let legend = if common.is_empty() { String::new() } else { format!(", {common} unless named") };
         let _ = writeln!(out, "\n## Sections (tokens; code blocks: #number tokens{legend})");
     }
@@ -352,6 +397,9 @@ pub fn card(component: &str, doc: &DocMeta, files: &[FileMeta], props: &[PropsTa
         let indent = "  ".repeat(usize::from(s.level.saturating_sub(2)));
         let blocks = if blocks.is_empty() { String::new() } else { format!(": {}", block_list(blocks)) };
         let _ = writeln!(out, "{indent}- {} {}{blocks}", s.title, s.tokens);
+    }
+    for (heading, blocks) in &beside {
+        let _ = writeln!(out, "- {heading} (beside the text): {}", block_list(blocks));
     }
     let own: Vec<&PropsTable> = props
         .iter()

@@ -718,7 +718,8 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
         ProgressStyle::with_template("{spinner} compiling {pos}/{len} {wide_bar} {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let example_repo = examples::Repo::new(repo, walked, &config.examples, config.walk.max_file_bytes);
+    let example_repo =
+        examples::Repo::new(repo, walked, &config.examples, &config.walk, layout.components.keys().cloned().collect());
     let ctx = Ctx {
         config,
         examples: &example_repo,
@@ -776,6 +777,9 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
         diagnostics.append(&mut c.component.diagnostics);
     }
     diagnostics.append(&mut changelog.changelog.diagnostics);
+    if let Some(total) = unrecognised_total(diagnostics) {
+        diagnostics.push(total);
+    }
     // A component whose only document could not be read, and that has no files, has nothing to serve.
     components.retain(|c| {
         let meta = &c.component.meta;
@@ -1123,18 +1127,16 @@ fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<CompiledFile> 
                     // The grammar's word, not a verdict on the file: tree-sitter-typescript rejects some valid
                     // code (a parameter named `any` in `(any) => T`).
                     let at = a.first_error_line.map_or(String::new(), |l| format!("first at line {l}; "));
+                    // Spelt here: the compiler uses the reader's logic only to render and count.
+                    let errors =
+                        format!("{} syntax error{}", a.parse_errors, if a.parse_errors == 1 { "" } else { "s" });
                     ctx.report(Diagnostic::new(
                         f.rel.clone(),
                         Stage::Source,
                         format!(
                             "tree-sitter found {} ({at}the grammar may reject valid code it does not know); skeleton \
                              and function index are partial",
-                            // Not `render::plural`: the compiler uses the reader only to render and count
-                            // (tests/it/crates.rs).
-                            match a.parse_errors {
-                                1 => "1 syntax error".to_string(),
-                                n => format!("{n} syntax errors"),
-                            }
+                            errors
                         ),
                     ));
                 }
@@ -1248,11 +1250,14 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
     let mut maps = TokenMaps::new();
     // A component's documents (one per language) compile in parallel too: the largest component would otherwise
     // be the last task of the build.
+    // The sources' props tables, which `@interface Name` lines of the documents point to.
+    let typescript = source_props(key, plan, files);
+    let typescript_names: Vec<String> = typescript.iter().map(|t| t.name.clone()).collect();
     let compiled: Vec<Option<CompiledDoc>> = plan
         .docs
         .par_iter()
         .map(|(lang, f)| {
-            let c = compile_doc(&ctx, key, &plan.name, lang, f);
+            let c = compile_doc(&ctx, key, &plan.name, lang, f, &typescript_names);
             ctx.progress.inc(1);
             c
         })
@@ -1271,7 +1276,6 @@ fn compile_component(ctx: Ctx, key: &str, plan: &ComponentPlan, files: &BTreeMap
     let metas: Vec<FileMeta> =
         plan.files.iter().filter_map(|f| files.get(f.rel.as_str())).map(|c| c.meta.clone()).collect();
     // The documents' tables win; the sources' types are kept beside them for `diff` (format 7).
-    let typescript = source_props(key, plan, files);
     if props.is_empty() {
         props = typescript;
     } else if !typescript.is_empty() {
@@ -1412,7 +1416,14 @@ fn source_props(key: &str, plan: &ComponentPlan, files: &BTreeMap<&str, Compiled
     if named.is_empty() { all } else { named }.into_iter().cloned().collect()
 }
 
-fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> Option<CompiledDoc> {
+fn compile_doc(
+    ctx: &Ctx,
+    key: &str,
+    name: &str,
+    lang: &str,
+    f: &WalkedFile,
+    typescript: &[String],
+) -> Option<CompiledDoc> {
     let text = match read_text(f, ctx.config.walk.max_file_bytes) {
         Ok(t) => t,
         Err(ReadProblem::Binary) => {
@@ -1430,7 +1441,14 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     };
     let syntax = markdown::Syntax::of_path(&f.rel);
     let mut deps = Vec::new();
-    let (text, examples) = match examples::expand(ctx.examples, &f.rel, &text, lang, syntax) {
+    // The props tables served (the document's own, else the sources'), for `@interface Name` lines.
+    let props_names: Vec<String> = if text.contains("@interface ") {
+        let own: Vec<String> = super::props::from_markdown(&f.rel, lang, &text).into_iter().map(|t| t.name).collect();
+        if own.is_empty() { typescript.to_vec() } else { own }
+    } else {
+        Vec::new()
+    };
+    let (text, examples) = match examples::expand(ctx.examples, &f.rel, &text, lang, syntax, &props_names) {
         Some(e) => {
             for p in e.problems {
                 ctx.report(Diagnostic::new(format!("{}:{}", f.rel, p.line), Stage::Markdown, p.message));
@@ -1441,10 +1459,7 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
                 ctx.report(Diagnostic::note(
                     f.rel.clone(),
                     Stage::Markdown,
-                    format!(
-                        "site markup no rule knows, kept as text: {} (add an [[examples]] rule if it names an example)",
-                        list.join(", ")
-                    ),
+                    format!("{UNRECOGNISED}{} {UNRECOGNISED_HINT}", list.join(", ")),
                 ));
             }
             (e.text, e.examples)
@@ -1454,6 +1469,11 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     let mut doc = markdown::parse_as(&text, syntax);
     examples::mark(&mut doc, &examples);
     load_demos(ctx, f, &mut doc, &mut deps);
+    let stories = examples::beside::attach(ctx.examples, key, &f.rel, &text, &mut doc);
+    deps.extend(stories.deps);
+    for note in stories.notes {
+        ctx.report(Diagnostic::note(f.rel.clone(), Stage::Markdown, note));
+    }
     if doc.unclosed_front_matter {
         ctx.report(Diagnostic::new(
             format!("{}:1", f.rel),
@@ -1547,6 +1567,42 @@ fn compile_doc(ctx: &Ctx, key: &str, name: &str, lang: &str, f: &WalkedFile) -> 
     Some(CompiledDoc { meta, text, lead, frames, maps, props, units, deps })
 }
 
+/// How a document's note on site markup no rule knows begins; the list of `<Name> ×count` follows.
+const UNRECOGNISED: &str = "site markup no rule knows, kept as text: ";
+const UNRECOGNISED_HINT: &str = "(add an [[examples]] rule if it names an example)";
+
+/// One note summing the documents' notes on unrecognised site markup by element name (`<Sandpack> ×12 in 5
+/// documents`), so a new site's markup shows as numbers in `build --verbose`; `None` when there is none. Read
+/// back from the notes (cached components bring theirs from the cache, not from a new parse).
+fn unrecognised_total(diagnostics: &[Diagnostic]) -> Option<Diagnostic> {
+    let mut by: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for d in diagnostics.iter().filter(|d| d.note) {
+        let Some(list) = d.message.strip_prefix(UNRECOGNISED).and_then(|m| m.strip_suffix(UNRECOGNISED_HINT)) else {
+            continue;
+        };
+        for item in list.trim().split(", ") {
+            let Some((name, n)) = item.rsplit_once(" ×") else { continue };
+            let entry = by.entry(name.to_string()).or_default();
+            entry.0 += n.parse::<usize>().unwrap_or(0);
+            entry.1 += 1;
+        }
+    }
+    if by.is_empty() {
+        return None;
+    }
+    let mut items: Vec<(String, (usize, usize))> = by.into_iter().collect();
+    items.sort_by(|a, b| b.1.0.cmp(&a.1.0).then_with(|| a.0.cmp(&b.0)));
+    let list: Vec<String> = items
+        .iter()
+        .map(|(name, (n, docs))| format!("{name} ×{n} in {docs} document{}", if *docs == 1 { "" } else { "s" }))
+        .collect();
+    Some(Diagnostic::note(
+        "(all documents)",
+        Stage::Markdown,
+        format!("site markup no rule knows, by element: {}", list.join(", ")),
+    ))
+}
+
 /// Reads the demo file of every `<code src="…">` block of `doc` (the document `f`) into the block's code, and
 /// sets its metadata (`meta.demo`, `meta.cleaned`). `src` is resolved relative to the document's folder and
 /// must stay inside the repository (lexically and after symlinks); a demo that cannot be read (missing, outside,
@@ -1627,6 +1683,7 @@ fn load_demos(ctx: &Ctx, f: &WalkedFile, doc: &mut markdown::Document, deps: &mu
             description: demo.description,
             description_path,
             debug: demo.debug,
+            story: None,
         });
         kept.push(b);
     }

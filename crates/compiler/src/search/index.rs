@@ -378,8 +378,16 @@ pub fn doc_units(
         let at = heads.partition_point(|h| h.start_line <= b.start_line);
         let path = at.checked_sub(1).map(|h| paths[h].clone()).unwrap_or_default();
         let mut f = Fields::default();
-        f.title(b.heading.as_deref().unwrap_or(&title));
-        f.context(&format!("{doc_context} {}", path.join(" ")));
+        // An example's own title and description are what a question about it names (a story's heading is only
+        // "Stories"); its heading and file name give context.
+        let demo_title = b.demo.as_ref().and_then(|d| d.title.as_deref());
+        f.title(demo_title.or(b.heading.as_deref()).unwrap_or(&title));
+        let file = b.demo.as_ref().map_or("", |d| d.path.rsplit('/').next().unwrap_or(""));
+        let heading = if demo_title.is_some() { b.heading.as_deref().unwrap_or("") } else { "" };
+        f.context(&format!("{doc_context} {} {heading} {file}", path.join(" ")));
+        if let Some(d) = b.demo.as_ref().and_then(|d| d.description.as_deref()) {
+            f.body(d);
+        }
         if let (Some(_), Some(code)) = (&b.demo, &b.code) {
             // A demo file's block: its code is the file's, read by the compiler.
             f.body(&without_prose_literals(code));

@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::analyze::{analyze, is_cjk};
 use super::{Kind, LoadedShard, SearchMeta, TermShard, UnitChunk, UnitInfo, Weights, keys, shard_of};
 use crate::bundle::{Bundle, BundleError};
-use crate::model::{ChangelogMeta, ComponentMeta, DocMeta, SectionMeta};
+use crate::model::{ChangelogMeta, CodeBlockMeta, ComponentMeta, DocMeta, SectionMeta};
 use crate::read::{BundleSet, Library, LookupError, Served};
 use crate::render::{Arg, Render, Surface, call_arguments};
 
@@ -113,6 +113,24 @@ pub struct FollowUp {
     pub cli_text: String,
 }
 
+/// An example named by a hit.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct HitExample {
+    /// Its code block number (`get_code_block` / `code-block` serves it).
+    pub block: u32,
+    /// Repository-relative path of its file.
+    pub path: String,
+    /// Its title, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Kept beside the document's text (a story): it has no lines in the document.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub beside: bool,
+}
+
+/// Examples a document hit names at most (the first ones of its sections).
+pub const HIT_EXAMPLES: usize = 3;
+
 /// One hit: a unit, or adjacent units of one document merged.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct SearchHit {
@@ -141,6 +159,11 @@ pub struct SearchHit {
     /// Language of a code block (the info string's first word).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub code_lang: Option<String>,
+    /// The examples the hit is or holds (a code block that is an example file, a story, a demo; the example
+    /// blocks of a document hit's sections, at most [`HIT_EXAMPLES`]): a hit on an example's code, title or
+    /// description names it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<HitExample>,
     /// BM25F score (higher is better; comparable within one answer only).
     pub score: f32,
     /// Tokens of the hit's text (stored counts).
@@ -1231,6 +1254,15 @@ impl BundleSet {
         let key = src.component.as_str();
         let mut section = Vec::new();
         let mut code_lang = None;
+        let mut examples = Vec::new();
+        let example = |b: &CodeBlockMeta| {
+            b.demo.as_ref().map(|d| HitExample {
+                block: b.index,
+                path: d.path.clone(),
+                title: d.title.clone(),
+                beside: b.start_byte == b.end_byte,
+            })
+        };
         let (mut spans, mut span_tokens): (Vec<(u32, u32)>, u32) = (Vec::new(), 0);
         // (tool, CLI subcommand, tool-specific arguments)
         let (tool, cli, args): (&str, &str, Vec<(&str, Arg)>) = match g.kind {
@@ -1243,6 +1275,7 @@ impl BundleSet {
                 if g.kind == Kind::Code {
                     let block = doc.and_then(|d| d.code_blocks.get(first.block.saturating_sub(1) as usize));
                     code_lang = block.map(|b| b.lang.clone()).filter(|l| !l.is_empty());
+                    examples.extend(block.and_then(example));
                     let args = vec![("component", key.into()), ("index", first.block.into())];
                     ("get_code_block", "code-block", args)
                 } else {
@@ -1269,6 +1302,14 @@ impl BundleSet {
                     // The hit states (and shows) what its call serves: the group's sections, or the best one alone
                     // when shortened.
                     spans = called(units).iter().map(|s| (s.start_line, s.end_line)).collect();
+                    let inside = |b: &&CodeBlockMeta| spans.iter().any(|&(a, z)| a <= b.start_line && b.end_line <= z);
+                    examples.extend(
+                        doc.map_or(&[][..], |d| d.code_blocks.as_slice())
+                            .iter()
+                            .filter(inside)
+                            .filter_map(example)
+                            .take(HIT_EXAMPLES),
+                    );
                     // Counted as the call counts what it serves (`BundleSet::doc`: the stored segments of each
                     // section's lines).
                     if !spans.is_empty() {
@@ -1306,6 +1347,7 @@ impl BundleSet {
         };
         if short > 0 {
             section.clear();
+            examples.clear();
         }
         // A shortened hit keeps its structured arguments (the same call as `call`: trial item 4, where a shortened
         // hit's structuredContent lost its `sections`); only the shortest leaves them out (`search_sets`).
@@ -1321,6 +1363,7 @@ impl BundleSet {
             start_line: spans.iter().map(|s| s.0).min().unwrap_or(g.start_line()),
             end_line: spans.iter().map(|s| s.1).max().unwrap_or(g.end_line()),
             code_lang,
+            examples,
             score: (g.score * 100.0).round() / 100.0,
             tokens: if spans.is_empty() { g.tokens() } else { span_tokens },
             spans,
@@ -1644,14 +1687,21 @@ pub fn header_text(h: &SearchHit, surface: Surface) -> String {
     if !h.section.is_empty() {
         what.push(h.section.join(" › "));
     }
+    for e in &h.examples {
+        let title = e.title.as_ref().map_or(String::new(), |t| format!(" \"{t}\""));
+        what.push(format!("example #{} {}{title}", e.block, e.path));
+    }
     let code = h.code_lang.as_ref().map_or(String::new(), |l| format!(" {l}"));
+    let lines = if h.kind == Kind::Code && h.examples.iter().any(|e| e.beside) {
+        "beside the text".to_string()
+    } else {
+        format!("lines {}–{}", h.start_line, h.end_line)
+    };
     format!(
-        "── {}{code} · {} · {} lines {}–{} · score {:.2} · {} tokens\n→ {}\n",
+        "── {}{code} · {} · {} {lines} · score {:.2} · {} tokens\n→ {}\n",
         h.kind.name(),
         what.join(" · "),
         h.document,
-        h.start_line,
-        h.end_line,
         h.score,
         h.tokens,
         match surface {

@@ -8,17 +8,20 @@
 //!
 //! dumi's `<code src>` stays an element of the document (`markdown::Demo`, read in `emit::load_demos`).
 
+pub mod beside;
 pub mod demo_md;
 pub mod rules;
+pub mod stories;
 mod syntax;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
+use std::sync::OnceLock;
 
 use super::cache::{self, Dependency};
 use super::markdown;
 use super::walk::WalkedFile;
-use crate::config::ExampleRule;
+use crate::config::{ExampleRule, WalkConfig};
 use crate::model::DemoMeta;
 
 /// The repository as example references see it: the walked files (a reference never leads outside them) and the
@@ -28,6 +31,11 @@ pub struct Repo<'a> {
     files: HashMap<&'a str, &'a WalkedFile>,
     rules: Vec<rules::Compiled>,
     max_bytes: u64,
+    walk: WalkConfig,
+    /// The components example files may belong to (keys).
+    components: BTreeSet<String>,
+    /// The story files by component, read on first use (a walk of their own, see [`beside::StoryIndex`]).
+    stories: OnceLock<beside::StoryIndex>,
 }
 
 /// One example expanded into a document.
@@ -65,14 +73,29 @@ pub struct Expanded {
 }
 
 impl<'a> Repo<'a> {
-    /// The walked files of the repository at `root`, with the configured rules before the built-in ones.
-    pub fn new(root: &'a Path, walked: &'a [WalkedFile], configured: &[ExampleRule], max_bytes: u64) -> Repo<'a> {
+    /// The walked files of the repository at `root`, with the configured rules before the built-in ones; example
+    /// files with no reference (stories) attach to one of `components` (keys).
+    pub fn new(
+        root: &'a Path,
+        walked: &'a [WalkedFile],
+        configured: &[ExampleRule],
+        walk: &WalkConfig,
+        components: BTreeSet<String>,
+    ) -> Repo<'a> {
         Repo {
             root,
             files: walked.iter().map(|f| (f.rel.as_str(), f)).collect(),
             rules: rules::compile(configured),
-            max_bytes,
+            max_bytes: walk.max_file_bytes,
+            walk: walk.clone(),
+            components,
+            stories: OnceLock::new(),
         }
+    }
+
+    /// The story files of the repository, walked and read on first use.
+    fn stories(&self) -> &beside::StoryIndex {
+        self.stories.get_or_init(|| beside::StoryIndex::build(self, &self.components))
     }
 
     /// The walked file `rel`, or `rel` with one of the usual extensions when it names none that exists.
@@ -89,7 +112,11 @@ impl<'a> Repo<'a> {
     fn resolve(&self, doc_rel: &str, template: &str, tried: &mut Vec<String>) -> Option<&'a WalkedFile> {
         if let Some(tail) = template.strip_prefix("**/") {
             tried.push(template.to_string());
-            let ends = |rel: &str| rel == tail || rel.ends_with(&format!("/{tail}"));
+            // A bare name (no folder) also matches a file whose stem is the name in another case convention.
+            let loose = |stem: &str| !tail.contains('/') && same_name(stem, tail);
+            let ends = |rel: &str| {
+                rel == tail || rel.ends_with(&format!("/{tail}")) || loose(rel.rsplit('/').next().unwrap_or(rel))
+            };
             let mut found: Vec<&WalkedFile> = self
                 .files
                 .values()
@@ -154,12 +181,22 @@ impl<'a> Repo<'a> {
 
 /// Expands the examples and site syntax of the document `doc_rel` (`text`, read in `lang`); `None` when it holds
 /// none, so the document is stored as written.
-pub fn expand(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdown::Syntax) -> Option<Expanded> {
+///
+/// `props` names the props tables the component serves: an `@interface Name` line among them becomes a line
+/// pointing to it, any other is dropped with a warning.
+pub fn expand(
+    repo: &Repo,
+    doc_rel: &str,
+    text: &str,
+    lang: &str,
+    syntax: markdown::Syntax,
+    props: &[String],
+) -> Option<Expanded> {
     let unreferenced = repo.unreferenced(doc_rel);
     if !syntax::may_hold(text, &repo.rules) && unreferenced.is_empty() {
         return None;
     }
-    let mut out = expand_lines(repo, doc_rel, text, lang, syntax);
+    let mut out = expand_lines(repo, doc_rel, text, lang, syntax, props);
     if !unreferenced.is_empty() {
         // Example files no line refers to: appended after the document's own blocks, under "Examples".
         let text = &mut out.text;
@@ -179,6 +216,7 @@ pub fn expand(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdo
                     description: None,
                     description_path: None,
                     debug: false,
+                    story: None,
                 },
             });
             out.text.push_str(&super::emit::fence_demo(&code, ext));
@@ -189,7 +227,14 @@ pub fn expand(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdo
     out.changed.then_some(out)
 }
 
-fn expand_lines(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: markdown::Syntax) -> Expanded {
+fn expand_lines(
+    repo: &Repo,
+    doc_rel: &str,
+    text: &str,
+    lang: &str,
+    syntax: markdown::Syntax,
+    props: &[String],
+) -> Expanded {
     if !syntax::may_hold(text, &repo.rules) {
         return Expanded { text: text.to_string(), ..Expanded::default() };
     }
@@ -216,6 +261,23 @@ fn expand_lines(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: mark
                 out.text.push_str(line);
             }
             syntax::Line::Drop => changed = true,
+            syntax::Line::Interface(name) => {
+                changed = true;
+                if props.contains(&name) {
+                    // Worded as a hidden table's placeholder: `--section props` / `sections=["props"]` serve it.
+                    out.text.push_str(&format!("[props table \"{name}\": get it as section \"props\"]"));
+                    out.text.push_str(newline);
+                } else {
+                    let known = if props.is_empty() { "none".to_string() } else { props.join(", ") };
+                    out.problems.push(Problem {
+                        line: n + 1,
+                        message: format!(
+                            "`@interface {name}` names no props table of this component (its tables: {known}); the \
+                             line is dropped"
+                        ),
+                    });
+                }
+            }
             syntax::Line::Heading(h) => {
                 changed = true;
                 out.text.push_str(&h);
@@ -301,6 +363,7 @@ fn expand_lines(repo: &Repo, doc_rel: &str, text: &str, lang: &str, syntax: mark
                             description: None,
                             description_path: None,
                             debug: false,
+                            story: None,
                         },
                     });
                     out.text.push_str(&super::emit::fence_demo(&code, ext));
@@ -334,10 +397,18 @@ fn push_demo(out: &mut Expanded, demo: demo_md::Demo, rel: &str, level: u8) {
             description: demo.description,
             description_path: None,
             debug: false,
+            story: None,
         },
     });
     out.text.push_str(&demo.fence);
     out.text.push_str("\n\n");
+}
+
+/// Whether two names are one in different case conventions (`panelStackExample`, `PanelStackExample`,
+/// `panel-stack-example`).
+fn same_name(a: &str, b: &str) -> bool {
+    let norm = |s: &str| s.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect::<String>();
+    !a.is_empty() && norm(a) == norm(b)
 }
 
 fn file_stem(rel: &str) -> &str {

@@ -19,6 +19,10 @@ pub fn builtin() -> Vec<ExampleRule> {
         rule("{{ {name} }}", "./_example/{name}"),
         // A demo Markdown file imported by path.
         rule("@import {name}", "./{name}"),
+        // Documentation-generator tags naming an example component: the file named after it, in any case
+        // convention (`PanelStackExample` → `panelStackExample.tsx`), wherever the docs package keeps it.
+        rule("@reactExample {name}", "**/{name}"),
+        rule("@reactCodeExample {name}", "**/{name}"),
     ]
 }
 
@@ -60,6 +64,12 @@ impl Compiled {
     pub fn file(&self, name: &str) -> String {
         self.rule.file.replace("{name}", name)
     }
+}
+
+/// The rules in force, as `[[examples]]` entries: the configuration's, then the built-in ones it does not replace
+/// (what `build --print-config` writes; read back, they give the same table).
+pub fn effective(configured: &[ExampleRule]) -> Vec<ExampleRule> {
+    compile(configured).into_iter().map(|c| c.rule).collect()
 }
 
 /// Every rule: the configuration's, then the built-in ones (a configured rule with the same reference replaces

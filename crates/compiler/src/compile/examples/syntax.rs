@@ -21,6 +21,8 @@ pub enum Line {
     Drop,
     /// A documentation generator's heading (`@## Props`), as Markdown.
     Heading(String),
+    /// A documentation generator's `@interface Name`: the props table of that interface.
+    Interface(String),
     /// A text-less element alone on its line that no rule knows (kept, counted by name).
     Unrecognised(String),
 }
@@ -31,6 +33,7 @@ pub fn may_hold(text: &str, rules: &[Compiled]) -> bool {
         || text.contains("::")
         || text.contains("@#")
         || text.contains("/>")
+        || text.contains("@interface ")
         || rules.iter().any(|r| text.contains(r.rule.reference.split("{name}").next().unwrap_or("").trim()))
 }
 
@@ -56,6 +59,12 @@ pub fn classify(line: &str, rules: &[Compiled]) -> Line {
         if !inner.is_empty() && inner.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
             return Line::Drop;
         }
+    }
+    if let Some(name) = t.strip_prefix("@interface ").map(str::trim)
+        && !name.is_empty()
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+    {
+        return Line::Interface(name.to_string());
     }
     if let Some(rest) = t.strip_prefix('@') {
         let hashes = rest.chars().take_while(|&c| c == '#').count();
@@ -99,6 +108,11 @@ mod tests {
         assert_eq!(classify(":: BASE_DOC ::", &rules), Line::Drop);
         assert_eq!(classify("@## Props", &rules), Line::Heading("## Props".into()));
         assert_eq!(classify("@#Props", &rules), Line::Text);
+        assert_eq!(classify("@interface PanelStackProps", &rules), Line::Interface("PanelStackProps".into()));
+        assert_eq!(
+            classify("@reactExample PanelStackExample", &rules),
+            Line::Reference { rule: 4, name: "PanelStackExample".into() }
+        );
         assert_eq!(classify(r#"<PropTable component="Button" part="Button" />"#, &rules), Line::Drop);
         assert_eq!(classify("<Explorer />", &rules), Line::Drop);
         assert_eq!(classify(r#"<Sandpack files={x} />"#, &rules), Line::Unrecognised("Sandpack".into()));

@@ -1,0 +1,205 @@
+//! Issue 25 items 1 and 2: Storybook stories are examples of their components, kept beside the document's text
+//! (the stored document stays the file; each story is a code block numbered after the document's own, served
+//! from its own frame and listed under "Stories" in the view and the card), and a search hit on an example's
+//! code, title or description names the component and the example. Small inputs written here, and the real
+//! Chakra UI and Arco Design inputs with no configuration.
+
+use std::path::Path;
+
+use mydesign_docs::compile::BuildReport;
+use mydesign_docs::read::{BundleSet, Detail, Paging};
+use mydesign_docs::search::query::SearchOptions;
+
+use crate::common;
+use crate::detect::{build_with, detected, write};
+
+const DOC: &str = "# Button\n\nA button.\n\n<ExampleTabs name=\"button-basic\" />\n";
+const EXAMPLE: &str = "import { Button } from \"@acme/ui\"\n\nexport const ButtonBasic = () => <Button>Save</Button>\n";
+const STORIES: &str = "import type { Meta } from \"@storybook/react\"\nimport { Button } from \"../src\"\n\n\
+                       const meta = { title: \"Components / Button\", args: { size: \"md\" } } satisfies Meta\n\
+                       export default meta\n\nconst label = \"Go\"\n\n\
+                       export const Basic = () => <Button>{label}</Button>\n\n\
+                       export const Loud = { name: \"Very loud\", render: () => <Button size=\"xl\">!</Button> }\n\n\
+                       export { ButtonBasic as Shown } from \"compositions/examples/button-basic\"\n";
+
+fn small_repo(root: &Path) {
+    write(
+        root,
+        &[
+            ("package.json", r#"{"name": "acme-ui", "version": "1.0.0"}"#),
+            ("docs/button.mdx", DOC),
+            ("apps/comp/src/examples/button-basic.tsx", EXAMPLE),
+            ("packages/ui/__stories__/buttons.stories.tsx", STORIES),
+            ("src/button/button.tsx", "export const Button = () => null;\n"),
+        ],
+    );
+}
+
+pub(crate) fn small_config() -> mydesign_docs::config::Config {
+    use mydesign_docs::config::{Config, DocRule, SourceRule};
+    Config {
+        docs: vec![DocRule { pattern: "docs/{component}.mdx".into(), lang: "en-US".into() }],
+        changelog: vec![],
+        sources: SourceRule { patterns: vec!["src/{component}/**".into()], beside_docs: false, not_components: vec![] },
+        ..Config::preset("default").unwrap()
+    }
+}
+
+#[test]
+fn stories_are_code_blocks_beside_the_text_of_the_component_their_meta_names() {
+    let dir = tempfile::tempdir().unwrap();
+    small_repo(dir.path());
+    let report = build_with(dir.path(), small_config());
+    let set = BundleSet::open(&report.dir).unwrap();
+    // The document: the example of its reference, then nothing else (stories stay beside the text).
+    let full = set.doc("button", None, Detail::Full, &[], Paging::unlimited()).unwrap();
+    assert_eq!(full.code_blocks, 3);
+    assert!(full.text.ends_with("export const ButtonBasic = () => <Button>Save</Button>\n```\n"), "{}", full.text);
+    // The view lists them after the text, under Stories.
+    let view = set.doc("button", None, Detail::Normal, &[], Paging::unlimited()).unwrap();
+    assert!(
+        view.text.ends_with(
+            "\n## Stories\n\n[code block #2 hidden: tsx, 31 tokens, demo \"Basic\"]\n\
+             [code block #3 hidden: tsx, 37 tokens, demo \"Very loud\"]\n"
+        ),
+        "{}",
+        view.text
+    );
+    // A story's code: what it uses from the file (never the meta object), then the export.
+    let basic = set.code_block("button", 2, None, Paging::unlimited()).unwrap();
+    assert_eq!(
+        basic.text,
+        "```tsx\nimport { Button } from \"../src\"\n\nconst label = \"Go\"\n\n\
+         export const Basic = () => <Button>{label}</Button>\n```"
+    );
+    let demo = basic.block.demo.as_ref().unwrap();
+    assert_eq!(
+        (demo.path.as_str(), demo.title.as_deref(), demo.story.as_deref()),
+        (
+            "packages/ui/__stories__/buttons.stories.tsx",
+            Some("Basic"),
+            Some("packages/ui/__stories__/buttons.stories.tsx#Basic")
+        )
+    );
+    // The re-exported story is the example already shown: marked, not stored twice.
+    let shown = set.code_block("button", 1, None, Paging::unlimited()).unwrap();
+    assert_eq!(
+        shown.block.demo.as_ref().unwrap().story.as_deref(),
+        Some("packages/ui/__stories__/buttons.stories.tsx#Shown")
+    );
+    // The card counts the three and lists the two beside the text.
+    let card = set.card("button", None, Paging::unlimited()).unwrap();
+    assert!(card.text.contains("3 code blocks, 3 stories)"), "{}", card.text);
+    assert!(card.text.contains("- Stories (beside the text): #2 31 \"Basic\", #3 37 \"Very loud\""), "{}", card.text);
+    // A question answered by a story's title finds it, naming the example.
+    let hits = set.search("very loud button", &SearchOptions::default()).unwrap().hits;
+    let e = &hits[0].examples[0];
+    assert_eq!((e.block, e.path.as_str(), e.beside), (3, "packages/ui/__stories__/buttons.stories.tsx", true));
+}
+
+/// Rank (1-based, among the first five) of the first hit of `component` that names an example.
+fn example_rank(set: &BundleSet, q: &str, component: &str) -> Option<usize> {
+    let opts = SearchOptions { max_tokens: Some(100_000), ..Default::default() };
+    let view = set.search(q, &opts).unwrap_or_else(|e| panic!("{q}: {e}"));
+    view.hits
+        .iter()
+        .take(5)
+        .position(|h| h.component.as_deref() == Some(component) && !h.examples.is_empty())
+        .map(|i| i + 1)
+}
+
+/// The stories of `component` in `lang` whose story file is `file`.
+fn stories_from(set: &BundleSet, component: &str, file: &str) -> usize {
+    let doc = set.doc(component, None, Detail::Normal, &[], Paging::unlimited()).unwrap();
+    (1..=doc.code_blocks)
+        .filter(|&i| {
+            let b = set.code_block(component, i, None, Paging::unlimited()).unwrap();
+            b.block.demo.and_then(|d| d.story).is_some_and(|s| s.starts_with(&format!("{file}#")))
+        })
+        .count()
+}
+
+fn built(name: &str) -> Option<(std::path::PathBuf, BuildReport, BundleSet)> {
+    let real = common::real_corpus()?;
+    let repo = real.join(name);
+    let report = build_with(&repo, detected(&repo).config);
+    let set = BundleSet::open(&report.dir).unwrap();
+    Some((repo, report, set))
+}
+
+#[test]
+fn real_chakra_stories_are_examples_of_their_components_and_search_names_examples() {
+    let Some((repo, _report, set)) = built("chakra-ui") else { return eprintln!("skipped: the real corpus is absent") };
+    // Every export of packages/react/__stories__/button.stories.tsx is one of Button's examples.
+    let file = "packages/react/__stories__/button.stories.tsx";
+    let exports =
+        std::fs::read_to_string(repo.join(file)).unwrap().lines().filter(|l| l.starts_with("export {")).count();
+    assert_eq!(exports, 17);
+    assert_eq!(stories_from(&set, "button", file), 17);
+    let card = set.card("button", None, Paging::unlimited()).unwrap();
+    // 17 there, 3 more in the Storybook sandbox (`component: Button`).
+    assert!(card.text.contains("34 code blocks, 20 stories)"), "{}", card.text.lines().next().unwrap_or_default());
+    // A story that re-exports an example no page shows is that example's file, byte for byte.
+    let sizes = set.code_block("button", 28, None, Paging::unlimited()).unwrap();
+    let d = sizes.block.demo.as_ref().unwrap();
+    assert_eq!(
+        (d.path.as_str(), d.title.as_deref()),
+        ("apps/compositions/src/examples/button-size-table.tsx", Some("Sizes"))
+    );
+    let code = std::fs::read_to_string(repo.join(&d.path)).unwrap();
+    assert_eq!(sizes.text, format!("```tsx\n{code}```"));
+    // Stories of the __stories__ folder, over all components.
+    let mut total = 0;
+    for c in &set.manifest().unwrap().components {
+        let Ok(doc) = set.doc(&c.name, None, Detail::Normal, &[], Paging::unlimited()) else { continue };
+        for i in 1..=doc.code_blocks {
+            let b = set.code_block(&c.name, i, None, Paging::unlimited()).unwrap();
+            total += usize::from(
+                b.block.demo.and_then(|d| d.story).is_some_and(|s| s.starts_with("packages/react/__stories__/")),
+            );
+        }
+    }
+    assert_eq!(total, 966, "stories from packages/react/__stories__");
+    for (q, component) in [
+        ("button with a spinner placed at the end while loading", "button"),
+        ("avatar group with overflow count", "avatar"),
+        ("toast promise pending success error", "toast"),
+        ("checkbox indeterminate state for a group", "checkbox"),
+        ("static toaster created outside of components", "toast"),
+    ] {
+        let rank = example_rank(&set, q, component);
+        assert!(rank.is_some_and(|r| r <= 5), "{q:?}: {component} naming an example at rank {rank:?}");
+    }
+}
+
+#[test]
+fn real_arco_stories_are_examples_of_their_components_and_search_names_examples() {
+    let Some((repo, _report, set)) = built("arco-design") else {
+        return eprintln!("skipped: the real corpus is absent");
+    };
+    // One story file per component, `stories/<Component>.story.tsx`, each export a story of that component.
+    let mut checked = 0;
+    for entry in std::fs::read_dir(repo.join("stories")).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let Some(component) = name.strip_suffix(".story.tsx") else { continue };
+        let Ok((_, meta)) = set.component_meta(component) else { continue };
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        let exports =
+            text.lines().filter(|l| l.starts_with("export const ") || l.starts_with("export function ")).count();
+        assert_eq!(stories_from(&set, &meta.key, &format!("stories/{name}")), exports, "{name}");
+        checked += 1;
+    }
+    assert_eq!(checked, 61);
+    let card = set.card("table", None, Paging::unlimited()).unwrap();
+    assert!(card.text.contains("47 code blocks, 14 stories)"), "{}", card.text.lines().next().unwrap_or_default());
+    for (q, component) in [
+        ("select remote search", "select"),
+        ("table virtual list with a large amount of data", "table"),
+        ("upload by dragging files", "upload"),
+        ("tree load child nodes asynchronously", "tree"),
+        ("message with a loading state then success", "message"),
+    ] {
+        let rank = example_rank(&set, q, component);
+        assert!(rank.is_some_and(|r| r <= 5), "{q:?}: {component} naming an example at rank {rank:?}");
+    }
+}
