@@ -44,7 +44,7 @@ PROFILES = {
     "sample": dict(
         system="my-design", version="3.4.0", lang="en-US", component="table", lines=1444, blocks=33, pages=6,
         file="src/components/Table/Table.tsx", file_lines=1738, function="Table.render",
-        other_lang="zh-CN", other_component="button", other_blocks=6,
+        other_lang="zh-CN", other_component="button", other_blocks=11,
     ),
     "semi": dict(
         system="semi", version="2.90.10", lang="zh-CN", component="table", lines=6374, blocks=53, pages=17,

@@ -159,7 +159,7 @@ fn real_chakra_stories_are_examples_of_their_components_and_search_names_example
             );
         }
     }
-    assert_eq!(total, 966, "stories from packages/react/__stories__");
+    assert_eq!(total, 1014, "stories from packages/react/__stories__");
     for (q, component) in [
         ("button with a spinner placed at the end while loading", "button"),
         ("avatar group with overflow count", "avatar"),
