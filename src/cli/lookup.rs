@@ -382,12 +382,13 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
                     // Every damaged bundle of every system, not only the first: one run lists what to copy again.
                     let list: Vec<String> = checked.damaged.iter().map(|e| format!("  {e}")).collect();
                     failed.push(format!(
-                        "{} of the {} bundles of {} {} in {} are damaged:\n{}",
+                        "{} of the {} bundles of {} {} in {} {} damaged:\n{}",
                         checked.damaged.len(),
                         checked.bundles,
                         set.head().system,
                         set.head().version,
                         set.dir().display(),
+                        if checked.damaged.len() == 1 { "is" } else { "are" },
                         list.join("\n")
                     ));
                     continue;
