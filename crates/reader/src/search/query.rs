@@ -805,9 +805,11 @@ impl BundleSet {
             }
             let filtered = opts.component.is_some() || opts.kind.is_some() || opts.lang.is_some();
             view.message = Some(if terms.is_empty() {
-                "no searchable word in the query (only stop words, punctuation or symbols): name the component, \
-                 prop or behaviour you look for"
-                    .to_string()
+                format!(
+                    "no searchable word in the query (only stop words, punctuation, symbols or words over {} bytes): \
+                     name the component, prop or behaviour you look for",
+                    super::analyze::MAX_TERM_BYTES
+                )
             } else if filtered {
                 "nothing matches with these filters: try without `component`, `kind` or `lang`".into()
             } else {
