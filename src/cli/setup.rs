@@ -50,6 +50,10 @@ pub struct SetupArgs {
     /// ~/.local/share/mydesign-docs).
     #[arg(long, value_name = "DIR")]
     bundles: Option<PathBuf>,
+    /// Start the server configured in the client's config file (else the one `setup` would configure) as the client
+    /// would, list its tools and what it serves, and stop it; exit 1 when it does not answer.
+    #[arg(long, conflicts_with = "write")]
+    check: bool,
 }
 
 /// How a client's config file holds servers.
@@ -155,8 +159,6 @@ pub fn run(args: SetupArgs) -> anyhow::Result<ExitCode> {
             .context("no store directory is known: pass --bundles DIR or set MYDESIGN_DOCS_HOME")?,
     };
     let (command, server_args) = server_command(&bundles)?;
-    // On stderr, so the printed snippet stays what a redirect captures.
-    eprintln!("{}", served_summary(&bundles));
     if args.write && !args.user && !args.project.is_dir() {
         anyhow::bail!(
             "--project {}: no such directory (--write merges into a project's config file)",
@@ -164,6 +166,11 @@ pub fn run(args: SetupArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let file = args.client.file(&args.project, &home()?, args.user);
+    if args.check {
+        return check(args.client, &file, command, server_args);
+    }
+    // On stderr, so the printed snippet stays what a redirect captures.
+    eprintln!("{}", served_summary(&bundles));
     if !args.write {
         let snippet = match args.client.shape() {
             Shape::Toml => {
@@ -248,6 +255,101 @@ pub fn run(args: SetupArgs) -> anyhow::Result<ExitCode> {
     let saved = backup.map(|(p, _)| format!(" (previous version in {})", p.display())).unwrap_or_default();
     emit(&format!("{SERVER_NAME} added to {}{saved}: {command} {}", file.display(), server_args.join(" ")))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `mydesign-docs` entry's command and arguments in a client's config file, if it has one.
+fn configured_entry(client: Client, file: &Path) -> anyhow::Result<Option<(String, Vec<String>)>> {
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| file.display().to_string()),
+    };
+    // Both dialects are read into JSON values, so one lookup serves both.
+    let root: serde_json::Value = match client.shape() {
+        Shape::Json { .. } => serde_json::from_str(&text)
+            .with_context(|| format!("{} is not plain JSON (comments or trailing commas?)", file.display()))?,
+        Shape::Toml => {
+            let table: toml::Table =
+                toml::from_str(&text).with_context(|| format!("{} is not valid TOML", file.display()))?;
+            serde_json::to_value(table)?
+        }
+    };
+    let key = match client.shape() {
+        Shape::Json { key } => key,
+        Shape::Toml => "mcp_servers",
+    };
+    let Some(entry) = root.get(key).and_then(|servers| servers.get(SERVER_NAME)) else {
+        return Ok(None);
+    };
+    let command = entry
+        .get("command")
+        .and_then(serde_json::Value::as_str)
+        .with_context(|| format!("{}: the `{SERVER_NAME}` entry has no `command` string", file.display()))?;
+    let args = match entry.get("args") {
+        None => Vec::new(),
+        Some(args) => serde_json::from_value::<Vec<String>>(args.clone()).with_context(|| {
+            format!("{}: the `{SERVER_NAME}` entry's `args` is not a list of strings", file.display())
+        })?,
+    };
+    Ok(Some((command.to_string(), args)))
+}
+
+/// `setup --check`: probes the configured server (issue 31), printing what it serves.
+#[cfg(feature = "serve")]
+fn check(client: Client, file: &Path, command: String, args: Vec<String>) -> anyhow::Result<ExitCode> {
+    use mydesign_docs::serve::probe::{ProbeError, probe};
+    let (command, args) = match configured_entry(client, file)? {
+        Some(entry) => {
+            eprintln!("checking the `{SERVER_NAME}` entry of {}", file.display());
+            entry
+        }
+        None => {
+            eprintln!(
+                "{} has no `{SERVER_NAME}` entry: checking the one `setup` would write (`--write` adds it)",
+                file.display()
+            );
+            (command, args)
+        }
+    };
+    let shown: Vec<String> = std::iter::once(&command).chain(&args).map(|w| quote(w)).collect();
+    eprintln!("starting: {}", shown.join(" "));
+    match probe(&command, &args, std::time::Duration::from_secs(20)) {
+        Ok(found) => {
+            let mut out = format!(
+                "ok: {} answered (MCP {}) with {} tools: {}\n",
+                found.server,
+                found.protocol,
+                found.tools.len(),
+                found.tools.join(", ")
+            );
+            match found.components {
+                Ok(text) => out.push_str(&format!("list_components:\n{text}")),
+                Err(text) => {
+                    out.push_str(&format!("list_components failed:\n{text}"));
+                    emit(&out)?;
+                    return Ok(ExitCode::FAILURE);
+                }
+            }
+            emit(&out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            let hint = match &e {
+                ProbeError::Spawn { .. } => {
+                    "\nthe command is not there: run `setup --write` again after moving or \
+                                            reinstalling the binary"
+                }
+                _ => "",
+            };
+            eprintln!("error: the configured server does not work: {e}{hint}");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+#[cfg(not(feature = "serve"))]
+fn check(_: Client, _: &Path, _: String, _: Vec<String>) -> anyhow::Result<ExitCode> {
+    bail!("`setup --check` starts the MCP server, which this binary was built without (the `serve` feature)")
 }
 
 /// Sets `[mcp_servers.mydesign-docs]` in a Codex config, keeping everything else (comments included).

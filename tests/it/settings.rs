@@ -55,6 +55,56 @@ fn setup_says_what_it_will_serve_and_warns_when_nothing_is_there() {
     assert_eq!(stderr.trim_end(), format!("the server will serve my-design 3.4.0 from {}", bundles.display()));
 }
 
+/// `setup --check` (issue 31) starts what the client's config file names, as the client would: the written entry
+/// answers with its tools and the components it serves; an entry whose store is gone fails with the server's own
+/// reason; a command that is not there fails saying so.
+#[test]
+fn setup_check_starts_the_configured_server_and_says_what_it_serves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+            .current_dir(tmp.path())
+            .args(args)
+            .env("HOME", tmp.path())
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    let bundles = common::sample().report.dir.parent().unwrap().to_path_buf();
+    let (code, _, err) = run(&["setup", "--client", "cursor", "--write", "--bundles", arg(&bundles)]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, err) = run(&["setup", "--client", "cursor", "--check"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(err.contains("checking the `mydesign-docs` entry of ./.cursor/mcp.json"), "{err}");
+    assert!(out.starts_with(&format!("ok: mydesign-docs {} answered (MCP ", env!("CARGO_PKG_VERSION"))), "{out}");
+    assert!(out.contains(" with 8 tools: "), "{out}");
+    for tool in ["list_components", "component_details", "search_docs", "component_changes"] {
+        assert!(out.lines().next().unwrap().contains(tool), "{tool} listed: {out}");
+    }
+    let listing = out.split_once("list_components:\n").map(|(_, l)| l).unwrap_or_default();
+    assert!(listing.contains("my-design 3.4.0") && listing.contains("button"), "what it serves: {out}");
+
+    // The store the entry names is gone: the server exits at start, and the check says why, in its words.
+    let moved = tmp.path().join("moved");
+    let (code, _, err) = run(&["setup", "--client", "cursor", "--write", "--bundles", arg(&moved)]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, err) = run(&["setup", "--client", "cursor", "--check"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(err.contains("error: the configured server does not work: the server exited"), "{err}");
+    assert!(err.contains("the server's stderr:") && err.contains(arg(&moved)), "the server's reason: {err}");
+
+    // The command itself is gone.
+    std::fs::write(
+        tmp.path().join(".cursor/mcp.json"),
+        r#"{"mcpServers":{"mydesign-docs":{"command":"/nonexistent/mydesign-docs","args":["serve"]}}}"#,
+    )
+    .unwrap();
+    let (code, _, err) = run(&["setup", "--client", "cursor", "--check"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("could not start `/nonexistent/mydesign-docs`: No such file or directory"), "{err}");
+    assert!(err.contains("run `setup --write` again"), "{err}");
+}
+
 #[test]
 fn spools_of_killed_builds_go_at_the_next_builds_start_even_when_nothing_is_written() {
     let tmp = tempfile::tempdir().unwrap();

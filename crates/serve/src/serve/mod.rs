@@ -23,6 +23,7 @@ pub mod answers;
 mod http;
 pub mod ids;
 pub mod precheck;
+pub mod probe;
 mod replay;
 pub mod stdio;
 pub mod tools;
