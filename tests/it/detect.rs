@@ -227,21 +227,22 @@ fn real_inputs_detect_what_their_presets_say() {
     {
         let repo = real.join("semi");
         let d = detected(&repo);
-        let auto = build_with(&repo, d.config.clone());
-        let with_preset = build_with(&repo, Config::preset("semi").unwrap());
-        assert_eq!(keys(&auto), keys(&with_preset), "semi");
+        assert!(d.ambiguous.is_none(), "semi");
+        // The builds other tests share: detected (no preset), and with the preset.
+        let auto = &common::detected_build("semi").unwrap().report;
+        let with_preset = &common::semi().unwrap().report;
+        assert_eq!(keys(auto), keys(with_preset), "semi");
         assert_eq!(auto.manifest.version, with_preset.manifest.version, "semi");
         let docs = |r: &BuildReport| r.manifest.components.iter().map(|c| c.docs.len()).sum::<usize>();
-        assert_eq!(docs(&auto), docs(&with_preset), "semi");
+        assert_eq!(docs(auto), docs(with_preset), "semi");
     }
     // Blueprint: detection reads the package's exports (issue 24), so pages that document no exported component are
     // guides, not components as the preset keeps them, and a page is named after the export it documents
     // (`buttons.mdx` documents `Button`).
-    let repo = real.join("blueprint");
-    let auto = build_with(&repo, detected(&repo).config.clone());
-    let with_preset = build_with(&repo, Config::preset("blueprint").unwrap());
+    let auto = &common::detected_build("blueprint").unwrap().report;
+    let with_preset = &common::blueprint().unwrap().report;
     assert_eq!(auto.manifest.version, with_preset.manifest.version, "blueprint");
-    let (auto_keys, preset_keys) = (keys(&auto), keys(&with_preset));
+    let (auto_keys, preset_keys) = (keys(auto), keys(with_preset));
     let guides: Vec<&str> = auto.manifest.components.iter().filter(|c| c.guide).map(|c| c.key.as_str()).collect();
     for guide in ["accessibility", "classes", "colors", "components", "hooks", "index", "variables"] {
         assert!(preset_keys.iter().any(|k| k == guide) && !auto_keys.iter().any(|k| k == guide), "{guide}");
@@ -267,10 +268,10 @@ fn real_inputs_detect_what_their_presets_say() {
     assert!(d.layout.starts_with("dumi-like"), "{}", d.layout);
     // 2 × (72 `index.<lang>.md` + 4 `<name>.<lang>.md`) under the rules `index.en.md` and `index.zh.md`.
     assert_eq!((d.documents, d.components), (152, 76));
-    let report = build_with(&repo, d.config.clone());
+    let report = &common::detected_build("antd-mobile").unwrap().report;
     // The same as the `dumi` preset written for it.
-    let with_preset = build_with(&repo, Config::preset("dumi").unwrap());
-    assert_eq!(keys(&report), keys(&with_preset));
+    let with_preset = &common::antd_mobile().unwrap().report;
+    assert_eq!(keys(report), keys(with_preset));
     assert_eq!(report.manifest.version, with_preset.manifest.version);
     assert_eq!(report.manifest.stats.code_blocks, with_preset.manifest.stats.code_blocks);
     assert_eq!(report.manifest.stats.documents, with_preset.manifest.stats.documents);

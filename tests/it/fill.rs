@@ -11,7 +11,6 @@
 //! left.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 use crate::common::{self, Built, Tiktoken};
 
@@ -166,20 +165,7 @@ fn measure_set(name: &str, set: &BundleSet, components: &[&str], report: &mut Re
 
 /// The three real inputs no preset describes, built with the layout detection finds (once per test binary).
 fn detected(name: &str) -> Option<&'static BundleSet> {
-    static CELLS: OnceLock<std::sync::Mutex<BTreeMap<String, &'static BundleSet>>> = OnceLock::new();
-    let repo = common::real_corpus()?.join(name);
-    if !repo.is_dir() {
-        return None;
-    }
-    let cells = CELLS.get_or_init(Default::default);
-    let mut cells = cells.lock().unwrap();
-    if let Some(set) = cells.get(name) {
-        return Some(set);
-    }
-    let report = crate::detect::build_with(&repo, crate::detect::detected(&repo).config);
-    let set: &'static BundleSet = Box::leak(Box::new(BundleSet::open(&report.dir).unwrap()));
-    cells.insert(name.to_string(), set);
-    Some(set)
+    common::detected_build(name).map(|b| &b.set)
 }
 
 /// The formatted report: one line per lookup kind and budget.

@@ -11,7 +11,7 @@ use mydesign_docs::read::{BundleSet, Detail, Paging};
 use mydesign_docs::search::query::SearchOptions;
 
 use crate::common;
-use crate::detect::{build_with, detected, write};
+use crate::detect::{build_with, write};
 
 const DOC: &str = "# Button\n\nA button.\n\n<ExampleTabs name=\"button-basic\" />\n";
 const EXAMPLE: &str = "import { Button } from \"@acme/ui\"\n\nexport const ButtonBasic = () => <Button>Save</Button>\n";
@@ -119,12 +119,8 @@ fn stories_from(set: &BundleSet, component: &str, file: &str) -> usize {
         .count()
 }
 
-fn built(name: &str) -> Option<(std::path::PathBuf, BuildReport, BundleSet)> {
-    let real = common::real_corpus()?;
-    let repo = real.join(name);
-    let report = build_with(&repo, detected(&repo).config);
-    let set = BundleSet::open(&report.dir).unwrap();
-    Some((repo, report, set))
+fn built(name: &str) -> Option<(&'static std::path::Path, &'static BuildReport, &'static BundleSet)> {
+    common::detected_build(name).map(|b| (b.repo.as_path(), &b.report, &b.set))
 }
 
 #[test]
@@ -135,7 +131,7 @@ fn real_chakra_stories_are_examples_of_their_components_and_search_names_example
     let exports =
         std::fs::read_to_string(repo.join(file)).unwrap().lines().filter(|l| l.starts_with("export {")).count();
     assert_eq!(exports, 17);
-    assert_eq!(stories_from(&set, "button", file), 17);
+    assert_eq!(stories_from(set, "button", file), 17);
     let card = set.card("button", None, Paging::unlimited()).unwrap();
     // 17 there, 3 more in the Storybook sandbox (`component: Button`).
     assert!(card.text.contains("34 code blocks, 20 stories)"), "{}", card.text.lines().next().unwrap_or_default());
@@ -167,7 +163,7 @@ fn real_chakra_stories_are_examples_of_their_components_and_search_names_example
         ("checkbox indeterminate state for a group", "checkbox"),
         ("static toaster created outside of components", "toast"),
     ] {
-        let rank = example_rank(&set, q, component);
+        let rank = example_rank(set, q, component);
         assert!(rank.is_some_and(|r| r <= 5), "{q:?}: {component} naming an example at rank {rank:?}");
     }
 }
@@ -186,7 +182,7 @@ fn real_arco_stories_are_examples_of_their_components_and_search_names_examples(
         let text = std::fs::read_to_string(entry.path()).unwrap();
         let exports =
             text.lines().filter(|l| l.starts_with("export const ") || l.starts_with("export function ")).count();
-        assert_eq!(stories_from(&set, &meta.key, &format!("stories/{name}")), exports, "{name}");
+        assert_eq!(stories_from(set, &meta.key, &format!("stories/{name}")), exports, "{name}");
         checked += 1;
     }
     assert_eq!(checked, 61);
@@ -199,7 +195,7 @@ fn real_arco_stories_are_examples_of_their_components_and_search_names_examples(
         ("tree load child nodes asynchronously", "tree"),
         ("message with a loading state then success", "message"),
     ] {
-        let rank = example_rank(&set, q, component);
+        let rank = example_rank(set, q, component);
         assert!(rank.is_some_and(|r| r <= 5), "{q:?}: {component} naming an example at rank {rank:?}");
     }
 }

@@ -90,6 +90,39 @@ pub fn antd_mobile() -> Option<&'static Built> {
     build_once(&CELL, repo, "dumi")
 }
 
+/// The real input `name` (a folder of the assembled corpus) built with the layout detection finds, no preset and
+/// no configuration, once per test binary and shared by every test that only reads it: the real inputs' builds are
+/// most of the suite's time, and before this one build of Arco or Chakra was made four times. `None` (the reason
+/// printed) when the corpus or that input is absent.
+pub fn detected_build(name: &str) -> Option<&'static Built> {
+    type Cells = std::sync::Mutex<std::collections::HashMap<String, &'static OnceLock<Option<Built>>>>;
+    static CELLS: OnceLock<Cells> = OnceLock::new();
+    let repo = real_corpus()?.join(name);
+    if !repo.is_dir() {
+        skip(format_args!("real-corpus test: {} is absent", repo.display()));
+        return None;
+    }
+    // The map's lock is held only to find the cell; the cell's own lock makes a second caller wait for the build.
+    let cell: &'static OnceLock<Option<Built>> = CELLS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap()
+        .entry(name.to_string())
+        .or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
+    cell.get_or_init(|| {
+        let files = mydesign_docs::compile::walk::walk(&repo, &mydesign_docs::config::WalkConfig::default())
+            .expect("walk")
+            .files;
+        let config = mydesign_docs::compile::detect::detect(&repo, &files).expect("a layout is detected").config;
+        let out = tempfile::tempdir().expect("tempdir").keep();
+        let report = build(&BuildOptions { repo: repo.clone(), out, config, progress: false })
+            .unwrap_or_else(|e| panic!("build of {} failed: {e:#}", repo.display()));
+        let set = BundleSet::open(&report.dir).expect("open built set");
+        Some(Built { report, set, repo })
+    })
+    .as_ref()
+}
+
 /// The project's own sample `corpus/`, built with the default preset.
 pub fn sample() -> &'static Built {
     static CELL: OnceLock<Option<Built>> = OnceLock::new();
