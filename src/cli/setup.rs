@@ -264,34 +264,45 @@ fn configured_entry(client: Client, file: &Path) -> anyhow::Result<Option<(Strin
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| file.display().to_string()),
     };
-    // Both dialects are read into JSON values, so one lookup serves both.
-    let root: serde_json::Value = match client.shape() {
-        Shape::Json { .. } => serde_json::from_str(&text)
-            .with_context(|| format!("{} is not plain JSON (comments or trailing commas?)", file.display()))?,
+    let entry = match client.shape() {
+        Shape::Json { key } => {
+            let root: serde_json::Value = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not plain JSON (comments or trailing commas?)", file.display()))?;
+            let Some(entry) = root.get(key).and_then(|servers| servers.get(SERVER_NAME)) else {
+                return Ok(None);
+            };
+            let command = entry.get("command").and_then(serde_json::Value::as_str).map(str::to_string);
+            let args = entry.get("args").map(|args| match args.as_array() {
+                Some(items) => items.iter().map(|a| a.as_str().map(str::to_string)).collect::<Option<Vec<_>>>(),
+                None => None,
+            });
+            (command, args)
+        }
+        // toml_edit, which writes the file, reads it too: the `toml` crate's deserializer would add ~0.1 MB to the
+        // reader-only binary (issue 14's 6 MB bound) for one lookup.
         Shape::Toml => {
-            let table: toml::Table =
-                toml::from_str(&text).with_context(|| format!("{} is not valid TOML", file.display()))?;
-            serde_json::to_value(table)?
+            let doc: toml_edit::DocumentMut =
+                text.parse().with_context(|| format!("{} is not valid TOML", file.display()))?;
+            let Some(entry) = doc.get("mcp_servers").and_then(|servers| servers.get(SERVER_NAME)) else {
+                return Ok(None);
+            };
+            let command = entry.get("command").and_then(toml_edit::Item::as_str).map(str::to_string);
+            let args = entry.get("args").map(|args| match args.as_array() {
+                Some(items) => items.iter().map(|a| a.as_str().map(str::to_string)).collect::<Option<Vec<_>>>(),
+                None => None,
+            });
+            (command, args)
         }
     };
-    let key = match client.shape() {
-        Shape::Json { key } => key,
-        Shape::Toml => "mcp_servers",
+    let (Some(command), args) = entry else {
+        bail!("{}: the `{SERVER_NAME}` entry has no `command` string", file.display());
     };
-    let Some(entry) = root.get(key).and_then(|servers| servers.get(SERVER_NAME)) else {
-        return Ok(None);
-    };
-    let command = entry
-        .get("command")
-        .and_then(serde_json::Value::as_str)
-        .with_context(|| format!("{}: the `{SERVER_NAME}` entry has no `command` string", file.display()))?;
-    let args = match entry.get("args") {
+    let args = match args {
         None => Vec::new(),
-        Some(args) => serde_json::from_value::<Vec<String>>(args.clone()).with_context(|| {
-            format!("{}: the `{SERVER_NAME}` entry's `args` is not a list of strings", file.display())
-        })?,
+        Some(Some(args)) => args,
+        Some(None) => bail!("{}: the `{SERVER_NAME}` entry's `args` is not a list of strings", file.display()),
     };
-    Ok(Some((command.to_string(), args)))
+    Ok(Some((command, args)))
 }
 
 /// `setup --check`: probes the configured server (issue 31), printing what it serves.

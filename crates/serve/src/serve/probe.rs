@@ -2,20 +2,79 @@
 //! shake hands, list its tools, call `list_components`, and stop it (issue 31: a configured server that exits at
 //! start was found only when the agent had no tools).
 //!
-//! Messages are rmcp's own model types, serialized and read with serde; the framing is MCP's stdio framing, one
-//! JSON-RPC message a line. Not rmcp's client: its `client` feature would grow the reader-only binary (issue 14's
-//! 6 MB bound) for a command that sends three requests.
+//! Request parameters are rmcp's own model types in a JSON-RPC envelope ([`Request`]), serialized with serde;
+//! answers are read with serde into the few fields the probe reports ([`InitializeAnswer`], [`ToolsAnswer`],
+//! [`CallAnswer`]). Not rmcp's message enums nor its full result types: their serializers and deserializers cost the
+//! reader-only binary ~0.2 MB (issue 14's 6 MB bound) for three requests. The framing is MCP's stdio framing, one
+//! JSON-RPC message a line. Not rmcp's client, for the same reason.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientJsonRpcMessage, ClientRequest,
-    ContentBlock, Implementation, InitializeRequest, InitializeRequestParams, InitializeResult,
-    InitializedNotification, ListToolsRequest, ListToolsResult, NumberOrString,
-};
+use rmcp::model::{CallToolRequestParams, ClientCapabilities, Implementation, InitializeRequestParams};
+use serde::{Deserialize, Serialize};
+
+/// A JSON-RPC 2.0 request (with `id`) or notification (without), as MCP's stdio framing carries it.
+#[derive(Serialize)]
+struct Request<'a, P: Serialize> {
+    jsonrpc: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<i64>,
+    method: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    params: Option<P>,
+}
+
+impl<'a, P: Serialize> Request<'a, P> {
+    fn new(id: Option<i64>, method: &'a str, params: Option<P>) -> Self {
+        Request { jsonrpc: "2.0", id, method, params }
+    }
+}
+
+/// The fields of MCP's `InitializeResult` the probe reports.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct InitializeAnswer {
+    protocol_version: String,
+    server_info: NameVersion,
+}
+
+#[derive(Deserialize)]
+struct NameVersion {
+    name: String,
+    version: String,
+}
+
+/// The fields of MCP's `ListToolsResult` the probe reports.
+#[derive(Deserialize)]
+struct ToolsAnswer {
+    tools: Vec<ToolName>,
+}
+
+#[derive(Deserialize)]
+struct ToolName {
+    name: String,
+}
+
+/// The fields of MCP's `CallToolResult` the probe reports: its content blocks (text ones carry `text`) and
+/// `isError`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CallAnswer {
+    content: Vec<ContentAnswer>,
+    #[serde(default)]
+    is_error: Option<bool>,
+}
+
+#[derive(Deserialize)]
+struct ContentAnswer {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    text: Option<String>,
+}
 
 /// What a started server said: its name and version, the protocol version agreed, its tools, and the text of its
 /// `list_components` answer.
@@ -102,7 +161,7 @@ impl Session {
         ProbeError::Failed { what: what.into(), stderr: self.stderr() }
     }
 
-    fn send(&mut self, message: &ClientJsonRpcMessage) -> Result<(), ProbeError> {
+    fn send<P: Serialize>(&mut self, message: &Request<'_, P>) -> Result<(), ProbeError> {
         let mut line = serde_json::to_string(message).map_err(|e| self.failed(format!("encoding a request: {e}")))?;
         line.push('\n');
         let written = match self.stdin.as_mut() {
@@ -214,36 +273,27 @@ pub fn probe(command: &str, args: &[String], deadline: Duration) -> Result<Probe
     let mut session = Session { child, stdin, lines, stderr, stderr_text: String::new(), deadline };
 
     let client = Implementation::new("mydesign-docs setup --check", env!("CARGO_PKG_VERSION"));
-    let init = InitializeRequest::new(InitializeRequestParams::new(ClientCapabilities::default(), client));
-    session.send(&ClientJsonRpcMessage::request(ClientRequest::from(init), NumberOrString::Number(1)))?;
+    let init = InitializeRequestParams::new(ClientCapabilities::default(), client);
+    session.send(&Request::new(Some(1), "initialize", Some(init)))?;
     let result = session.result(1, "initialize")?;
-    let init: InitializeResult = typed(&mut session, result, "initialize")?;
-    session.send(&ClientJsonRpcMessage::notification(InitializedNotification::default().into()))?;
+    let init: InitializeAnswer = typed(&mut session, result, "initialize")?;
+    session.send(&Request::<()>::new(None, "notifications/initialized", None))?;
 
-    session.send(&ClientJsonRpcMessage::request(
-        ClientRequest::from(ListToolsRequest::default()),
-        NumberOrString::Number(2),
-    ))?;
+    session.send(&Request::<()>::new(Some(2), "tools/list", None))?;
     let result = session.result(2, "tools/list")?;
-    let tools: ListToolsResult = typed(&mut session, result, "tools/list")?;
+    let tools: ToolsAnswer = typed(&mut session, result, "tools/list")?;
 
-    let call = CallToolRequest::new(CallToolRequestParams::new("list_components"));
-    session.send(&ClientJsonRpcMessage::request(ClientRequest::from(call), NumberOrString::Number(3)))?;
+    let call = CallToolRequestParams::new("list_components");
+    session.send(&Request::new(Some(3), "tools/call", Some(call)))?;
     let result = session.result(3, "tools/call list_components")?;
-    let called: CallToolResult = typed(&mut session, result, "tools/call list_components")?;
-    let text: Vec<String> = called
-        .content
-        .iter()
-        .filter_map(|block| match block {
-            ContentBlock::Text(text) => Some(text.text.clone()),
-            _ => None,
-        })
-        .collect();
+    let called: CallAnswer = typed(&mut session, result, "tools/call list_components")?;
+    let text: Vec<String> =
+        called.content.into_iter().filter(|block| block.kind == "text").filter_map(|block| block.text).collect();
     let text = text.join("\n");
     Ok(Probe {
         server: format!("{} {}", init.server_info.name, init.server_info.version),
-        protocol: init.protocol_version.to_string(),
-        tools: tools.tools.iter().map(|t| t.name.to_string()).collect(),
+        protocol: init.protocol_version,
+        tools: tools.tools.into_iter().map(|t| t.name).collect(),
         components: if called.is_error == Some(true) { Err(text) } else { Ok(text) },
     })
 }
