@@ -9,6 +9,8 @@
 //! - `cargo xtask install [--reader-only] [ARGS]`: `cargo install --path .` of one of them (profile `dist`, or `dist-reader` for the reader-only one).
 //! - `cargo xtask corpus`: assemble the real Semi Design and Blueprint inputs.
 //! - `cargo xtask synth --scale N [--out DIR]`: an N× Semi-like input under `target/` (`synth.rs`).
+//! - `cargo xtask eval [--input NAME]…`: the task benchmark (`eval/tasks/`, issue 27): what each agent policy spends
+//!   to reach the facts of each task, written to `target/eval.json` and compared with the previous run.
 //! - `cargo xtask fuzz [CASES]`: the reader's decoders over mutated real sample bundles, 10⁶ cases by default
 //!   (`src/bundle/fuzz.rs`).
 //!
@@ -28,12 +30,13 @@ fn main() -> anyhow::Result<()> {
         Some("bench") => bench(&args[1..]),
         Some("corpus") => corpus().map(|d| println!("assembled: {}", d.display())),
         Some("synth") => synth::run(&args[1..], &root(), semi_input()?),
+        Some("eval") => eval_command(&args[1..]),
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("1000000")),
         Some("dist") => dist(&args[1..]),
         Some("install") => install(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--runs N] [--lookups N] [--calls N] [--scale N] [--quick] | cargo xtask dist [--full | --reader-only] | cargo xtask install [--reader-only] [ARGS] | cargo xtask corpus | cargo xtask synth --scale N [--out DIR] | cargo xtask fuzz [CASES]"
+                "usage: cargo xtask bench [--runs N] [--lookups N] [--calls N] [--scale N] [--quick] | cargo xtask dist [--full | --reader-only] | cargo xtask install [--reader-only] [ARGS] | cargo xtask corpus | cargo xtask synth --scale N [--out DIR] | cargo xtask fuzz [CASES] | cargo xtask eval [--input NAME]…"
             );
             std::process::exit(2)
         }
@@ -719,4 +722,89 @@ fn sizes(summary: &str) -> anyhow::Result<(u64, u64)> {
         [source, bundle, ..] => Ok((*source, *bundle)),
         _ => bail!("cannot read `{line}`"),
     }
+}
+
+/// `cargo xtask eval [--input NAME]…`: builds the inputs the task files name (the dev binary, each input's detected
+/// configuration, as a user builds it), answers every task with every policy, prints the report and compares it
+/// with the previous `target/eval.json`.
+fn eval_command(args: &[String]) -> anyhow::Result<()> {
+    use xtask::eval;
+    let mut only: Vec<&str> = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--input" => only.push(it.next().context("--input NAME")?),
+            other => bail!("eval: unknown argument `{other}`; usage: cargo xtask eval [--input NAME]…"),
+        }
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    if !Command::new(cargo).args(["build", "--package", "mydesign-docs"]).status()?.success() {
+        bail!("cargo build failed");
+    }
+    let bin = root().join("target/debug/mydesign-docs");
+    let sets = eval::tasks::load(&root().join("eval/tasks"))?;
+    let mut results = Vec::new();
+    for set in sets {
+        if !only.is_empty() && !only.contains(&set.input.as_str()) {
+            continue;
+        }
+        let repo = if set.input == "sample" {
+            root().join("corpus")
+        } else {
+            match semi_input() {
+                Ok(semi) => semi.with_file_name(&set.input),
+                Err(e) => {
+                    eprintln!("note: {}: skipped ({e})", set.input);
+                    continue;
+                }
+            }
+        };
+        if !repo.is_dir() {
+            eprintln!("note: {}: skipped ({} is not there)", set.input, repo.display());
+            continue;
+        }
+        let out = root().join("target/eval-out").join(&set.input);
+        let _ = std::fs::remove_dir_all(&out);
+        let cache = root().join("target/eval-cache").join(&set.input);
+        let mut build = Command::new(&bin);
+        build.arg("build").arg(&repo).arg("--out").arg(&out).arg("--cache").arg(&cache);
+        if !build.stdout(Stdio::null()).stderr(Stdio::null()).status()?.success() {
+            bail!("building {} failed: {build:?}", repo.display());
+        }
+        eprintln!("{}: {} tasks", set.input, set.tasks.len());
+        results.push((set.input.clone(), eval::evaluate(&bin, &out, &repo, &set.tasks)?));
+    }
+    let path = root().join("target/eval.json");
+    let previous: std::collections::BTreeMap<String, serde_json::Value> = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v.get("rows").and_then(|r| serde_json::from_value(r.clone()).ok()))
+        .unwrap_or_default();
+    println!(
+        "{:<16} {:<11} {:>7} {:>9} {:>9} {:>6}   previous (solved, median tokens)",
+        "input", "policy", "solved", "median", "p90", "calls"
+    );
+    for (name, policy, s) in eval::rows(&results) {
+        let before = previous
+            .get(&format!("{name} / {policy}"))
+            .map_or(String::new(), |p| format!("{}/{}, {}", p["solved"], p["tasks"], p["median_tokens"]));
+        println!(
+            "{name:<16} {policy:<11} {:>7} {:>9} {:>9} {:>6}   {before}",
+            format!("{}/{}", s.solved, s.tasks),
+            s.median_tokens,
+            s.p90_tokens,
+            s.median_calls
+        );
+    }
+    println!("\ntasks `ours` did not solve:");
+    for (input, scored) in &results {
+        for s in scored {
+            if let Some((_, o)) = s.outcomes.iter().find(|(p, o)| *p == "ours" && !o.solved) {
+                println!("  {input} {}: {}", s.task.id, o.reason.as_deref().unwrap_or(""));
+            }
+        }
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&eval::to_json(&results, &machine()))?)?;
+    println!("written: {}", path.display());
+    Ok(())
 }
