@@ -14,6 +14,7 @@ mod dumi_layout;
 mod echoes;
 mod edges;
 mod errors;
+mod eval;
 mod examples;
 mod fill;
 mod help;

@@ -9,7 +9,7 @@
 //! - `cargo xtask install [--reader-only] [ARGS]`: `cargo install --path .` of one of them (profile `dist`, or `dist-reader` for the reader-only one).
 //! - `cargo xtask corpus`: assemble the real Semi Design and Blueprint inputs.
 //! - `cargo xtask synth --scale N [--out DIR]`: an N× Semi-like input under `target/` (`synth.rs`).
-//! - `cargo xtask eval [--input NAME]…`: the task benchmark (`eval/tasks/`, issue 27): what each agent policy spends
+//! - `cargo xtask eval [--input NAME]… [--show TASK-ID]`: the task benchmark (`eval/tasks/`, issue 27): what each agent policy spends
 //!   to reach the facts of each task, written to `target/eval.json` and compared with the previous run.
 //! - `cargo xtask fuzz [CASES]`: the reader's decoders over mutated real sample bundles, 10⁶ cases by default
 //!   (`src/bundle/fuzz.rs`).
@@ -36,7 +36,7 @@ fn main() -> anyhow::Result<()> {
         Some("install") => install(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--runs N] [--lookups N] [--calls N] [--scale N] [--quick] | cargo xtask dist [--full | --reader-only] | cargo xtask install [--reader-only] [ARGS] | cargo xtask corpus | cargo xtask synth --scale N [--out DIR] | cargo xtask fuzz [CASES] | cargo xtask eval [--input NAME]…"
+                "usage: cargo xtask bench [--runs N] [--lookups N] [--calls N] [--scale N] [--quick] | cargo xtask dist [--full | --reader-only] | cargo xtask install [--reader-only] [ARGS] | cargo xtask corpus | cargo xtask synth --scale N [--out DIR] | cargo xtask fuzz [CASES] | cargo xtask eval [--input NAME]… [--show TASK-ID]"
             );
             std::process::exit(2)
         }
@@ -730,11 +730,15 @@ fn sizes(summary: &str) -> anyhow::Result<(u64, u64)> {
 fn eval_command(args: &[String]) -> anyhow::Result<()> {
     use xtask::eval;
     let mut only: Vec<&str> = Vec::new();
+    let mut show: Option<&str> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--input" => only.push(it.next().context("--input NAME")?),
-            other => bail!("eval: unknown argument `{other}`; usage: cargo xtask eval [--input NAME]…"),
+            "--show" => show = Some(it.next().context("--show TASK-ID")?),
+            other => {
+                bail!("eval: unknown argument `{other}`; usage: cargo xtask eval [--input NAME]… [--show TASK-ID]")
+            }
         }
     }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -772,7 +776,7 @@ fn eval_command(args: &[String]) -> anyhow::Result<()> {
             bail!("building {} failed: {build:?}", repo.display());
         }
         eprintln!("{}: {} tasks", set.input, set.tasks.len());
-        results.push((set.input.clone(), eval::evaluate(&bin, &out, &repo, &set.tasks)?));
+        results.push((set.input.clone(), eval::evaluate(&bin, &out, &repo, &set.tasks, show)?));
     }
     let path = root().join("target/eval.json");
     let previous: std::collections::BTreeMap<String, serde_json::Value> = std::fs::read_to_string(&path)

@@ -25,18 +25,32 @@ pub struct Scored {
 }
 
 /// Answers every task of one input with every policy: `bin serve --bundles bundles` is started once; `repo` is
-/// the input's repository (for `files` and `semi-rules`).
-pub fn evaluate(bin: &Path, bundles: &Path, repo: &Path, tasks: &[Task]) -> anyhow::Result<Vec<Scored>> {
+/// the input's repository (for `files` and `semi-rules`). The task whose id is `show` prints its calls and what
+/// they gave on stderr.
+pub fn evaluate(
+    bin: &Path,
+    bundles: &Path,
+    repo: &Path,
+    tasks: &[Task],
+    show: Option<&str>,
+) -> anyhow::Result<Vec<Scored>> {
     let bpe = tiktoken_rs::o200k_base()?;
     let mut server = mcp::Server::start(bin, bundles)?;
     let files = policy::Repo::read(repo);
+    for task in tasks {
+        let missing = files.missing_facts(task);
+        if !missing.is_empty() {
+            anyhow::bail!("task `{}`: {missing:?} occur in no file of {}: the task is wrong", task.id, repo.display());
+        }
+    }
     let mut out = Vec::new();
     for task in tasks {
+        let show = show == Some(task.id.as_str());
         let outcomes = vec![
-            ("ours", policy::ours(&mut server, &bpe, task, false)?),
-            ("ours+card", policy::ours(&mut server, &bpe, task, true)?),
-            ("files", policy::files(&files, &bpe, task)),
-            ("semi-rules", policy::semi_rules(&mut server, repo, &bpe, task)?),
+            ("ours", policy::ours(&mut server, &bpe, task, false, show)?),
+            ("ours+card", policy::ours(&mut server, &bpe, task, true, show)?),
+            ("files", policy::files(&files, &bpe, task, show)),
+            ("semi-rules", policy::semi_rules(&mut server, repo, &bpe, task, show)?),
         ];
         out.push(Scored { task: task.clone(), outcomes });
     }

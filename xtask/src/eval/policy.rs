@@ -46,24 +46,32 @@ pub struct Outcome {
 /// What an agent has read so far for one task.
 struct Context<'a> {
     task: &'a Task,
+    /// Print every call and what it gave (`cargo xtask eval --show ID`).
+    show: bool,
     bpe: &'a tiktoken_rs::CoreBPE,
     read: String,
     tokens: usize,
     calls: usize,
 }
 
-/// `text` with every run of whitespace made one space: a fact matches across line breaks and indentation.
+/// `text` as content: every run of whitespace made one space, code spans' backticks and Markdown's backslash
+/// escapes dropped, so that a fact matches across line breaks, indentation and the way a table was written (a
+/// props table the compiler rebuilt from the sources has no backticks where the document's had them).
 fn squash(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let plain: String = text.chars().filter(|&c| c != '`' && c != '\\').collect();
+    plain.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 impl<'a> Context<'a> {
-    fn new(task: &'a Task, bpe: &'a tiktoken_rs::CoreBPE) -> Self {
-        Context { task, bpe, read: String::new(), tokens: 0, calls: 0 }
+    fn new(task: &'a Task, bpe: &'a tiktoken_rs::CoreBPE, show: bool) -> Self {
+        Context { task, show, bpe, read: String::new(), tokens: 0, calls: 0 }
     }
 
-    /// Counts one call that gave `text`.
-    fn give(&mut self, text: &str) {
+    /// Counts one call, `what`, that gave `text`.
+    fn give(&mut self, what: &str, text: &str) {
+        if self.show {
+            eprintln!("──── {} call {}: {what}\n{text}", self.task.id, self.calls + 1);
+        }
         self.calls += 1;
         self.tokens += self.bpe.encode_ordinary(text).len();
         self.read.push('\n');
@@ -80,9 +88,10 @@ impl<'a> Context<'a> {
     }
 }
 
-/// The `lang` argument for a task's language: none for English (the default document), `zh-CN` for Chinese.
+/// The `lang` argument for a task's language (`en-US`, `zh-CN`: the tags the real inputs use; a set whose tags
+/// differ answers without it, see [`call_in_lang`]).
 fn lang_arg(task: &Task) -> Option<&'static str> {
-    (task.lang == "zh").then_some("zh-CN")
+    Some(if task.lang == "zh" { "zh-CN" } else { "en-US" })
 }
 
 /// Calls `tool` with `args` plus the task's language; when the component has no document in that language, calls
@@ -100,15 +109,21 @@ fn call_in_lang(server: &mut Server, task: &Task, tool: &str, mut args: Value) -
 }
 
 /// `ours` and `ours+card`.
-pub fn ours(server: &mut Server, bpe: &tiktoken_rs::CoreBPE, task: &Task, card: bool) -> anyhow::Result<Outcome> {
-    let mut cx = Context::new(task, bpe);
+pub fn ours(
+    server: &mut Server,
+    bpe: &tiktoken_rs::CoreBPE,
+    task: &Task,
+    card: bool,
+    show: bool,
+) -> anyhow::Result<Outcome> {
+    let mut cx = Context::new(task, bpe, show);
     if card && let Some(component) = &task.component {
         let answer =
             call_in_lang(server, task, "component_details", json!({ "component": component, "detail": "brief" }))?;
-        cx.give(&answer.text);
+        cx.give("component_details(detail=\"brief\")", &answer.text);
     }
     let search = server.call("search_docs", json!({ "query": task.question }))?;
-    cx.give(&search.text);
+    cx.give("search_docs", &search.text);
     let hits: Vec<Value> = search.structured.get("hits").and_then(Value::as_array).cloned().unwrap_or_default();
     let hit_components: Vec<String> =
         hits.iter().filter_map(|h| h.get("component").and_then(Value::as_str).map(str::to_lowercase)).collect();
@@ -127,7 +142,7 @@ pub fn ours(server: &mut Server, bpe: &tiktoken_rs::CoreBPE, task: &Task, card: 
         }
         let answer = server.call(tool, args.clone())?;
         cut |= answer.structured.get("next_cursor").is_some_and(|c| !c.is_null());
-        cx.give(&answer.text);
+        cx.give(&format!("{tool} {args}"), &answer.text);
     }
     let wanted = task.component.as_deref().map(str::to_lowercase);
     Ok(cx.outcome(|| match wanted {
@@ -138,7 +153,7 @@ pub fn ours(server: &mut Server, bpe: &tiktoken_rs::CoreBPE, task: &Task, card: 
     }))
 }
 
-/// A repository's text files, read once per input for the `files` policy.
+/// A repository's text files, read once per input for the `files` policy: path, text, lowercased text.
 pub struct Repo {
     files: Vec<(PathBuf, String, String)>,
 }
@@ -169,6 +184,19 @@ impl Repo {
         }
         files.sort_by(|a, b| a.0.cmp(&b.0));
         Repo { files }
+    }
+
+    /// The facts of `task` that occur in no file of the repository (as content, see [`squash`]): a task that
+    /// names one is wrong, not the product.
+    pub fn missing_facts<'t>(&self, task: &'t Task) -> Vec<&'t str> {
+        task.facts
+            .iter()
+            .filter(|f| {
+                let fact = squash(f);
+                !self.files.iter().any(|(_, text, _)| squash(text).contains(&fact))
+            })
+            .map(String::as_str)
+            .collect()
     }
 }
 
@@ -240,8 +268,8 @@ fn keywords(question: &str) -> Vec<String> {
 }
 
 /// `files`.
-pub fn files(repo: &Repo, bpe: &tiktoken_rs::CoreBPE, task: &Task) -> Outcome {
-    let mut cx = Context::new(task, bpe);
+pub fn files(repo: &Repo, bpe: &tiktoken_rs::CoreBPE, task: &Task, show: bool) -> Outcome {
+    let mut cx = Context::new(task, bpe, show);
     let words = keywords(&task.question);
     // Score: distinct words matched first (the file that mentions everything), then log-weighted occurrences.
     let mut scored: Vec<(f64, usize)> = repo
@@ -261,12 +289,12 @@ pub fn files(repo: &Repo, bpe: &tiktoken_rs::CoreBPE, task: &Task) -> Outcome {
     // The grep's own output: the best matching files with their counts, as `grep -c` lists them.
     let listing: Vec<String> =
         scored.iter().take(20).map(|&(s, i)| format!("{}: {:.0}", repo.files[i].0.display(), s)).collect();
-    cx.give(&listing.join("\n"));
+    cx.give(&format!("grep {words:?}"), &listing.join("\n"));
     for &(_, i) in scored.iter().take(FILES_READ) {
         if cx.solved() {
             break;
         }
-        cx.give(&repo.files[i].1);
+        cx.give(&format!("read {}", repo.files[i].0.display()), &repo.files[i].1);
     }
     let found = !scored.is_empty();
     cx.outcome(|| if found { "fact not in the files it read".into() } else { "grep found nothing".into() })
@@ -319,8 +347,9 @@ pub fn semi_rules(
     repo_root: &Path,
     bpe: &tiktoken_rs::CoreBPE,
     task: &Task,
+    show: bool,
 ) -> anyhow::Result<Outcome> {
-    let mut cx = Context::new(task, bpe);
+    let mut cx = Context::new(task, bpe, show);
     if task.kind == Kind::Changelog {
         for page in 1..=SEMI_PAGES {
             if cx.solved() {
@@ -344,7 +373,7 @@ pub fn semi_rules(
                     None => break,
                 }
             }
-            cx.give(&text);
+            cx.give(&format!("changelog page {page}"), &text);
         }
         return Ok(cx.outcome(|| format!("not in the first {SEMI_PAGES} changelog pages")));
     }
@@ -352,18 +381,23 @@ pub fn semi_rules(
         return Ok(cx.outcome(|| "no search: the task names no component".into()));
     };
     // Which file is the component's document (a Semi agent names the component; the path is not counted).
-    let card = call_in_lang(server, task, "component_details", json!({ "component": component, "max_tokens": 300 }))?;
+    let card = call_in_lang(
+        server,
+        task,
+        "component_details",
+        json!({ "component": component, "detail": "brief", "max_tokens": 2_000 }),
+    )?;
     let Some(path) = card.structured.get("path").and_then(Value::as_str) else {
         return Ok(cx.outcome(|| format!("`{component}` has no document")));
     };
     let text = std::fs::read_to_string(repo_root.join(path)).unwrap_or_default();
     let (shown, blocks) = semi_document(&text);
-    cx.give(&shown);
-    for block in blocks.iter().take(SEMI_BLOCKS) {
+    cx.give(&format!("document {path}"), &shown);
+    for (n, block) in blocks.iter().take(SEMI_BLOCKS).enumerate() {
         if cx.solved() {
             break;
         }
-        cx.give(block);
+        cx.give(&format!("code block {}", n + 1), block);
     }
     Ok(cx.outcome(|| match task.kind {
         Kind::Source => "semi-rules read no sources (no search to find the file)".into(),
@@ -375,6 +409,11 @@ pub fn semi_rules(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn facts_match_content_not_markup() {
+        assert_eq!(squash("| size | `'mini' \\| 'middle'` |\n  next"), "| size | 'mini' | 'middle' | next");
+    }
 
     #[test]
     fn keywords_drop_stop_words_and_split_chinese_into_pairs() {
