@@ -1,5 +1,6 @@
 //! The lookup subcommands: open the bundle set, call the reader, print text or JSON.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use mydesign_docs::budget::Budget;
@@ -92,12 +93,57 @@ fn print(view: &impl Render, json: bool) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `agents-md`: the section of the set `args` choose, printed, merged into `write` or compared with `check`.
+#[cfg(feature = "build")]
+fn agents_md(write: Option<PathBuf>, check: Option<PathBuf>, args: &LookupArgs) -> anyhow::Result<ExitCode> {
+    use super::agents_md;
+    if args.cursor.is_some() || args.json {
+        anyhow::bail!("agents-md writes one Markdown section: --cursor and --json do not apply");
+    }
+    let (_, set) = open_library(args)?;
+    let max_tokens = args.max_tokens.unwrap_or(agents_md::DEFAULT_MAX_TOKENS);
+    let section = agents_md::section(&set, args.lang.as_deref(), max_tokens)?;
+    let system = &set.head().system;
+    match (write, check) {
+        (Some(file), _) => {
+            let changed = agents_md::write(&file, system, &section)?;
+            let what = if changed { "written into" } else { "unchanged in" };
+            eprintln!("{system} {} section {what} {}", set.head().version, file.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        (None, Some(file)) => match agents_md::check(&file, system, &section) {
+            Ok(()) => {
+                eprintln!("{}: the {system} section is current", file.display());
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(why) => {
+                eprintln!("{why}");
+                Ok(ExitCode::from(1))
+            }
+        },
+        (None, None) => {
+            emit(section.strip_suffix('\n').unwrap_or(&section))?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// `agents-md` in a binary without the compiler: it counts tokens, which only the compiler does.
+#[cfg(not(feature = "build"))]
+fn agents_md(_: Option<PathBuf>, _: Option<PathBuf>, _: &LookupArgs) -> anyhow::Result<ExitCode> {
+    anyhow::bail!(
+        "`agents-md` is not compiled into this binary (it counts tokens, which needs the `build` feature): run it \
+         with the full mydesign-docs (docs/release.md)"
+    )
+}
+
 /// The lookup options of a command that reads bundle sets (`verify` too); `None` for the others.
 fn lookup_args(command: &Command) -> Option<&LookupArgs> {
     match command {
-        Command::Components { lookup: a, .. } | Command::Verify { lookup: a, .. } | Command::Diff { lookup: a, .. } => {
-            Some(a)
-        }
+        Command::Components { lookup: a, .. }
+        | Command::Verify { lookup: a, .. }
+        | Command::Diff { lookup: a, .. }
+        | Command::AgentsMd { lookup: a, .. } => Some(a),
         Command::Doc { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
@@ -112,9 +158,10 @@ fn lookup_args(command: &Command) -> Option<&LookupArgs> {
 /// [`lookup_args`], to change.
 fn lookup_args_mut(command: &mut Command) -> Option<&mut LookupArgs> {
     match command {
-        Command::Components { lookup: a, .. } | Command::Verify { lookup: a, .. } | Command::Diff { lookup: a, .. } => {
-            Some(a)
-        }
+        Command::Components { lookup: a, .. }
+        | Command::Verify { lookup: a, .. }
+        | Command::Diff { lookup: a, .. }
+        | Command::AgentsMd { lookup: a, .. } => Some(a),
         Command::Doc { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
@@ -257,6 +304,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::List(args) => super::store::list(args),
         Command::Remove(args) => super::store::remove(args),
         Command::Setup(args) => super::setup::run(args),
+        Command::AgentsMd { write, check, lookup: a } => agents_md(write, check, &a),
         Command::Diff { component, v1, v2, lookup: a } => {
             // The commands its errors print give both versions as arguments, never `--version` as well.
             mydesign_docs::render::set_cli_selection(a.system.as_deref(), None);

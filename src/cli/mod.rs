@@ -2,6 +2,8 @@
 //! plain values.
 
 #[cfg(feature = "build")]
+mod agents_md;
+#[cfg(feature = "build")]
 mod build;
 #[cfg(not(feature = "build"))]
 #[path = "no_build.rs"]
@@ -201,6 +203,22 @@ enum Command {
         v1: String,
         /// Newer version (default: --version, else the highest installed).
         v2: Option<String>,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
+    /// Print an index of a design system for an agent's standing instructions, or write it into a file.
+    ///
+    /// Example: `mydesign-docs agents-md --write AGENTS.md` (a section between markers: a rewrite replaces only it),
+    /// then `mydesign-docs agents-md --check AGENTS.md` in CI or a postinstall script (exit 1 when it is stale).
+    /// Within --max-tokens (default 2,000): how to ask, the import line, one line per component, most used first,
+    /// and every component named.
+    AgentsMd {
+        /// Merge the section into this file (created if absent; CLAUDE.md, .cursor/rules/design-system.mdc, …).
+        #[arg(long, value_name = "FILE", conflicts_with = "check")]
+        write: Option<PathBuf>,
+        /// Exit 1 when this file's section is not what would be written (absent, another version or build).
+        #[arg(long, value_name = "FILE")]
+        check: Option<PathBuf>,
         #[command(flatten)]
         lookup: LookupArgs,
     },

@@ -5,6 +5,7 @@
 
 mod common;
 
+mod agents_md;
 mod budget;
 mod copies;
 mod crates;
