@@ -14,7 +14,7 @@ pub use mydesign_docs_reader::{
 };
 
 #[cfg(feature = "build")]
-pub use mydesign_docs_compiler::{compile, config, search};
+pub use mydesign_docs_compiler::{compile, config, search, usage};
 #[cfg(not(feature = "build"))]
 pub use mydesign_docs_reader::search;
 

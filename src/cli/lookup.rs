@@ -128,6 +128,82 @@ fn agents_md(write: Option<PathBuf>, check: Option<PathBuf>, args: &LookupArgs) 
     }
 }
 
+/// `check`: every file (or standard input for `-`) read as TSX and checked against the set `args` choose.
+#[cfg(feature = "build")]
+fn check(files: &[PathBuf], args: &LookupArgs) -> anyhow::Result<ExitCode> {
+    use super::check::{Finding, Known, check};
+    use anyhow::Context;
+    if args.cursor.is_some() || args.max_tokens.is_some() {
+        anyhow::bail!("check prints every finding: --cursor and --max-tokens do not apply");
+    }
+    let (_, set) = open_library(args)?;
+    let known = Known::read(set)?;
+    let mut all: Vec<(String, Finding)> = Vec::new();
+    let mut unreadable = false;
+    for file in files {
+        let (name, code) = if file.as_os_str() == "-" {
+            let mut code = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut code).context("reading standard input")?;
+            ("-".to_string(), code)
+        } else {
+            let bytes = std::fs::read(file).with_context(|| file.display().to_string())?;
+            let Ok(code) = String::from_utf8(bytes) else {
+                eprintln!("{}: not UTF-8 text", file.display());
+                unreadable = true;
+                continue;
+            };
+            (file.display().to_string(), code)
+        };
+        match mydesign_docs::usage::read(&code) {
+            Ok(usage) => all.extend(check(&known, &usage).into_iter().map(|f| (name.clone(), f))),
+            Err(e) => {
+                eprintln!("{name}: {e}");
+                unreadable = true;
+            }
+        }
+    }
+    if args.json {
+        let list: Vec<serde_json::Value> = all
+            .iter()
+            .map(|(file, f)| {
+                let mut v = serde_json::to_value(f).unwrap_or_default();
+                v["file"] = serde_json::Value::String(file.clone());
+                v
+            })
+            .collect();
+        emit(&serde_json::to_string_pretty(&list)?)?;
+    } else {
+        let text: Vec<String> = all
+            .iter()
+            .map(|(file, f)| {
+                format!(
+                    "{file}:{}:{}: {}: {}\n  fix: {}\n  docs: {}",
+                    f.line, f.column, f.rule, f.message, f.fix, f.docs
+                )
+            })
+            .collect();
+        if !text.is_empty() {
+            emit(&text.join("\n"))?;
+        }
+    }
+    Ok(ExitCode::from(if unreadable {
+        2
+    } else if all.is_empty() {
+        0
+    } else {
+        1
+    }))
+}
+
+/// `check` in a binary without the compiler: it parses code, which only the compiler's grammars do.
+#[cfg(not(feature = "build"))]
+fn check(_: &[PathBuf], _: &LookupArgs) -> anyhow::Result<ExitCode> {
+    anyhow::bail!(
+        "`check` is not compiled into this binary (it parses code with the compiler's grammars, the `build` \
+         feature): run it with the full mydesign-docs (docs/release.md)"
+    )
+}
+
 /// `agents-md` in a binary without the compiler: it counts tokens, which only the compiler does.
 #[cfg(not(feature = "build"))]
 fn agents_md(_: Option<PathBuf>, _: Option<PathBuf>, _: &LookupArgs) -> anyhow::Result<ExitCode> {
@@ -143,7 +219,8 @@ fn lookup_args(command: &Command) -> Option<&LookupArgs> {
         Command::Components { lookup: a, .. }
         | Command::Verify { lookup: a, .. }
         | Command::Diff { lookup: a, .. }
-        | Command::AgentsMd { lookup: a, .. } => Some(a),
+        | Command::AgentsMd { lookup: a, .. }
+        | Command::Check { lookup: a, .. } => Some(a),
         Command::Doc { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
@@ -161,7 +238,8 @@ fn lookup_args_mut(command: &mut Command) -> Option<&mut LookupArgs> {
         Command::Components { lookup: a, .. }
         | Command::Verify { lookup: a, .. }
         | Command::Diff { lookup: a, .. }
-        | Command::AgentsMd { lookup: a, .. } => Some(a),
+        | Command::AgentsMd { lookup: a, .. }
+        | Command::Check { lookup: a, .. } => Some(a),
         Command::Doc { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
@@ -305,6 +383,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Remove(args) => super::store::remove(args),
         Command::Setup(args) => super::setup::run(args),
         Command::AgentsMd { write, check, lookup: a } => agents_md(write, check, &a),
+        Command::Check { files, lookup: a } => check(&files, &a),
         Command::Diff { component, v1, v2, lookup: a } => {
             // The commands its errors print give both versions as arguments, never `--version` as well.
             mydesign_docs::render::set_cli_selection(a.system.as_deref(), None);

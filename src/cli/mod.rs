@@ -8,6 +8,8 @@ mod build;
 #[cfg(not(feature = "build"))]
 #[path = "no_build.rs"]
 mod build;
+#[cfg(feature = "build")]
+mod check;
 mod lookup;
 #[cfg(feature = "serve")]
 mod serve;
@@ -203,6 +205,19 @@ enum Command {
         v1: String,
         /// Newer version (default: --version, else the highest installed).
         v2: Option<String>,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
+    /// Check TSX/JSX code against the design system's components and props, like a linter.
+    ///
+    /// Example: `mydesign-docs check src/pages/Settings.tsx`, `pbpaste | mydesign-docs check -`. Reports unknown
+    /// components and props (with the nearest names), string values outside a prop's union of literals,
+    /// deprecated and missing required props, each with the fix and the command that shows the docs. Exit 0
+    /// clean, 1 with findings, 2 when a file does not parse.
+    Check {
+        /// Files to check (`.tsx`, `.jsx`, `.ts`, `.js`), or `-` for standard input.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
         #[command(flatten)]
         lookup: LookupArgs,
     },

@@ -37,6 +37,7 @@ fn every_command_lists_what_the_binary_has() {
         "list",
         "remove",
         "diff",
+        "check",
         "agents-md",
         "setup",
         "completions",

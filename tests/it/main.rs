@@ -7,6 +7,7 @@ mod common;
 
 mod agents_md;
 mod budget;
+mod check;
 mod copies;
 mod crates;
 mod cursor_fuzz;

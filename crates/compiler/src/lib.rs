@@ -25,6 +25,7 @@ pub mod search {
 
 pub mod compile;
 pub mod config;
+pub mod usage;
 
 #[cfg(test)]
 #[path = "../../../src/test_support.rs"]

@@ -1,0 +1,258 @@
+//! What a piece of TSX/JSX code uses (issue 29's `check`): its imports and its JSX elements with their attributes,
+//! read with tree-sitter's TSX grammar (TSX parses JSX and TypeScript alike). The checker in the CLI compares them
+//! with what a build stored (exports, props tables); this module only reads the code.
+
+use tree_sitter::{Node, Parser};
+
+/// One imported binding: `import { Button as B } from 'pkg'` is `{ imported: "Button", local: "B", source: "pkg" }`;
+/// a default import's `imported` is `default`, a namespace import's (`* as ui`) is `*`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Import {
+    /// The exported name.
+    pub imported: String,
+    /// The name it has in the file.
+    pub local: String,
+    /// The module specifier, without quotes.
+    pub source: String,
+    /// 1-based line and column of the binding.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+/// The value of a JSX attribute.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AttrValue {
+    /// No value (`<Button disabled>`): `true`.
+    Bare,
+    /// A string literal, without quotes: `size="small"` or `size={'small'}`.
+    Str(String),
+    /// Any other expression, as written.
+    Expr(String),
+}
+
+/// One attribute of a JSX element (spread attributes are not listed: their props are unknown).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attr {
+    /// The attribute's name, e.g. `size`, `aria-label`, `xlink:href`.
+    pub name: String,
+    /// Its value.
+    pub value: AttrValue,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+/// One JSX element (opening or self-closing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Element {
+    /// The element's name as written: `Button`, `Form.Input`, `div`.
+    pub name: String,
+    /// Its attributes in order.
+    pub attrs: Vec<Attr>,
+    /// Whether it has a spread attribute (`{...props}`): props it does not name may be set.
+    pub spread: bool,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+/// What a file uses.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Its import bindings, in order.
+    pub imports: Vec<Import>,
+    /// Its JSX elements, in order.
+    pub elements: Vec<Element>,
+}
+
+/// Why code could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum UsageError {
+    /// The grammar did not load (a build defect, not the input's).
+    #[error("the TSX grammar did not load: {0}")]
+    Grammar(String),
+    /// The code does not parse as TSX: the first error's position.
+    #[error("not valid TSX/JSX at line {line}, column {column}")]
+    Syntax {
+        /// 1-based line.
+        line: u32,
+        /// 1-based column.
+        column: u32,
+    },
+}
+
+fn position(node: Node) -> (u32, u32) {
+    let p = node.start_position();
+    (p.row as u32 + 1, p.column as u32 + 1)
+}
+
+fn text<'a>(node: Node, source: &'a str) -> &'a str {
+    source.get(node.byte_range()).unwrap_or("")
+}
+
+/// The string a string-literal node holds (its fragments and escapes as written, quotes dropped).
+fn string_value(node: Node, source: &str) -> String {
+    let raw = text(node, source);
+    raw.get(1..raw.len().saturating_sub(1)).unwrap_or("").to_string()
+}
+
+/// Reads `code` as TSX. Errors: [`UsageError::Syntax`] at the first node tree-sitter could not parse.
+pub fn read(code: &str) -> Result<Usage, UsageError> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_typescript::LANGUAGE_TSX.into())
+        .map_err(|e| UsageError::Grammar(e.to_string()))?;
+    let tree = parser.parse(code, None).ok_or(UsageError::Syntax { line: 1, column: 1 })?;
+    let root = tree.root_node();
+    if root.has_error() {
+        // The first error that is not the grammar's own: the TSX grammar refuses a `&` that starts no character
+        // reference, valid in JSX text (`Drag & drop`) and attribute strings (`src='…?a=1&b=2'`); the rest is read.
+        let mut first = None;
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            if node.kind() == "jsx_attribute" {
+                continue;
+            }
+            if node.is_error() && text(node, code).trim_start().starts_with('&') {
+                continue;
+            }
+            if node.is_error() || node.is_missing() {
+                let at = position(node);
+                if first.is_none_or(|f| at < f) {
+                    first = Some(at);
+                }
+                continue;
+            }
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor).filter(Node::has_error));
+        }
+        if let Some((line, column)) = first {
+            return Err(UsageError::Syntax { line, column });
+        }
+    }
+    let mut usage = Usage::default();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "import_statement" => imports(node, code, &mut usage.imports),
+            "jsx_opening_element" | "jsx_self_closing_element" => usage.elements.push(element(node, code)),
+            _ => {}
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    Ok(usage)
+}
+
+fn imports(node: Node, code: &str, out: &mut Vec<Import>) {
+    let Some(source) = node.child_by_field_name("source") else { return };
+    let source = string_value(source, code);
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        let (line, column) = position(n);
+        match n.kind() {
+            "import_specifier" => {
+                let Some(name) = n.child_by_field_name("name") else { continue };
+                let imported = text(name, code).trim_matches(['\'', '"']).to_string();
+                let local = n.child_by_field_name("alias").map_or(imported.clone(), |a| text(a, code).to_string());
+                out.push(Import { imported, local, source: source.clone(), line, column });
+                continue;
+            }
+            "namespace_import" => {
+                let mut cursor = n.walk();
+                if let Some(id) = n.children(&mut cursor).find(|c| c.kind() == "identifier") {
+                    let local = text(id, code).to_string();
+                    out.push(Import { imported: "*".into(), local, source: source.clone(), line, column });
+                }
+                continue;
+            }
+            "import_clause" => {
+                let mut cursor = n.walk();
+                for c in n.children(&mut cursor) {
+                    if c.kind() == "identifier" {
+                        let (line, column) = position(c);
+                        let local = text(c, code).to_string();
+                        out.push(Import { imported: "default".into(), local, source: source.clone(), line, column });
+                    }
+                }
+            }
+            _ => {}
+        }
+        let mut cursor = n.walk();
+        let children: Vec<Node> = n.children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+}
+
+fn element(node: Node, code: &str) -> Element {
+    let (line, column) = position(node);
+    let name = node.child_by_field_name("name").map_or(String::new(), |n| text(n, code).to_string());
+    let mut attrs = Vec::new();
+    let mut spread = false;
+    let mut cursor = node.walk();
+    for child in node.children_by_field_name("attribute", &mut cursor) {
+        match child.kind() {
+            "jsx_attribute" => {
+                let (line, column) = position(child);
+                let mut parts = child.walk();
+                let mut kids = child.named_children(&mut parts);
+                let Some(name) = kids.next() else { continue };
+                let value = match kids.next() {
+                    None => AttrValue::Bare,
+                    Some(v) if v.kind() == "string" => AttrValue::Str(string_value(v, code)),
+                    Some(v) if v.kind() == "jsx_expression" => {
+                        let mut inner = v.walk();
+                        let expr = v.named_children(&mut inner).next();
+                        match expr {
+                            Some(e) if e.kind() == "string" => AttrValue::Str(string_value(e, code)),
+                            Some(e) => AttrValue::Expr(text(e, code).to_string()),
+                            None => AttrValue::Expr(String::new()),
+                        }
+                    }
+                    Some(v) => AttrValue::Expr(text(v, code).to_string()),
+                };
+                attrs.push(Attr { name: text(name, code).to_string(), value, line, column });
+            }
+            "jsx_expression" => spread = true,
+            _ => {}
+        }
+    }
+    Element { name, attrs, spread, line, column }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn imports_and_elements_with_their_attributes() {
+        let code = "import React from 'react';\nimport { Button as B, Form } from '@s/ui';\nimport * as ui from '@s/ui';\n\
+                    export const A = () => (\n  <Form layout=\"vertical\">\n    <Form.Input field=\"name\" {...rest} />\n    \
+                    <B size={'small'} disabled onClick={() => go()} />\n  </Form>\n);\n";
+        let usage = read(code).unwrap();
+        let imports: Vec<(&str, &str, &str)> =
+            usage.imports.iter().map(|i| (i.imported.as_str(), i.local.as_str(), i.source.as_str())).collect();
+        assert_eq!(
+            imports,
+            [("default", "React", "react"), ("Button", "B", "@s/ui"), ("Form", "Form", "@s/ui"), ("*", "ui", "@s/ui")]
+        );
+        let names: Vec<&str> = usage.elements.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["Form", "Form.Input", "B"]);
+        assert_eq!(usage.elements[1].spread, true);
+        let b = &usage.elements[2];
+        assert_eq!((b.line, b.column), (7, 5));
+        assert_eq!(b.attrs[0].value, AttrValue::Str("small".into()));
+        assert_eq!(b.attrs[1].value, AttrValue::Bare);
+        assert_eq!(b.attrs[2].value, AttrValue::Expr("() => go()".into()));
+    }
+
+    #[test]
+    fn code_that_does_not_parse_says_where() {
+        let err = read("const a = <Button size=\"small\" ;\n").unwrap_err();
+        assert!(matches!(err, UsageError::Syntax { line: 1, .. }), "{err}");
+    }
+}
