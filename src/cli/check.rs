@@ -66,15 +66,18 @@ pub struct Finding {
     pub docs: String,
 }
 
-/// What a build stored that the checks read, gathered once per run.
+/// What a build stored that the checks read: the components from the manifest, the rest read when a file uses
+/// it (a component's props tables decode its bundle: reading all of Semi's 101 took 0.2 s).
 pub struct Known {
     system: String,
     /// Module specifiers of the design system: its package and the sources of its documents' import lines.
     modules: BTreeSet<String>,
-    /// Names the design system exports (its documents' import lines, its components' names), by component key.
+    /// Names the design system exports (its components' names as an import writes them), by component key.
     exports: BTreeMap<String, String>,
-    /// Each component's props tables, by component key.
-    tables: BTreeMap<String, Vec<PropsTable>>,
+    /// Props tables of the components used so far, by component key.
+    tables: std::cell::RefCell<BTreeMap<String, Arc<Vec<PropsTable>>>>,
+    /// [`Known::every_export`], once read.
+    every: std::cell::RefCell<Option<BTreeMap<String, String>>>,
     set: Arc<BundleSet>,
 }
 
@@ -91,18 +94,34 @@ fn import_line(line: &str) -> Option<(Vec<String>, String)> {
     Some((names, from))
 }
 
+/// A component name as an import writes it: `action-sheet` → `ActionSheet`.
+fn pascal(name: &str) -> String {
+    name.split(['-', '_', ' '])
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Cards read at most to learn the module the documents import from (the package may be another one:
+/// Semi's documents import `@douyinfe/semi-ui`, its sources are `semi-foundation`).
+const IMPORT_CARDS: usize = 8;
+
 impl Known {
-    /// Reads the set's components, their cards' import lines and their props tables.
+    /// Reads the set's components and the import lines of a few of its cards.
     ///
     /// # Errors
-    /// A lookup error of the set (a damaged bundle).
+    /// A lookup error of the set (a damaged manifest).
     pub fn read(set: Arc<BundleSet>) -> Result<Known, LookupError> {
         let head = set.head();
         let mut modules: BTreeSet<String> = head.package.iter().cloned().collect();
         let mut exports = BTreeMap::new();
-        let mut tables = BTreeMap::new();
-        for row in set.components(None)?.components {
-            let key = component_key(&row.name);
+        let rows = set.components(None)?.components;
+        for row in &rows {
+            exports.insert(component_key(&row.name), pascal(&row.name));
+        }
+        for row in rows.iter().filter(|r| r.tokens > 0).take(IMPORT_CARDS) {
             if let Ok(card) = set.card(&row.name, None, Paging::unlimited())
                 && let Some((names, from)) = card.import.as_deref().and_then(import_line)
             {
@@ -111,21 +130,46 @@ impl Known {
                     exports.insert(component_key(&name), name);
                 }
             }
-            let (bundle, meta) = set.component_meta(&row.name)?;
-            // Without an import line, the component's name as an export would be written: `action-sheet` →
-            // `ActionSheet`.
-            let pascal: String = meta
-                .name
-                .split(['-', '_', ' '])
-                .map(|w| {
-                    let mut c = w.chars();
-                    c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
-                })
-                .collect();
-            exports.entry(key.clone()).or_insert(pascal);
-            tables.insert(key, set.props_of(&bundle)?);
         }
-        Ok(Known { system: head.system.clone(), modules, exports, tables, set })
+        Ok(Known {
+            system: head.system.clone(),
+            modules,
+            exports,
+            tables: Default::default(),
+            every: Default::default(),
+            set,
+        })
+    }
+
+    /// Every name the documents' import lines import (`HStack`, `VStack` beside `Stack`), with the components'
+    /// names: read from every card the first time a file imports a name that is no component (rare: most files
+    /// import components only).
+    fn every_export(&self) -> std::cell::Ref<'_, BTreeMap<String, String>> {
+        if self.every.borrow().is_none() {
+            let mut all = self.exports.clone();
+            for name in self.set.components(None).map(|l| l.components).unwrap_or_default().iter().map(|r| &r.name) {
+                if let Ok(card) = self.set.card(name, None, Paging::unlimited())
+                    && let Some((names, _)) = card.import.as_deref().and_then(import_line)
+                {
+                    for name in names {
+                        all.insert(component_key(&name), name);
+                    }
+                }
+            }
+            *self.every.borrow_mut() = Some(all);
+        }
+        std::cell::Ref::map(self.every.borrow(), |e| e.as_ref().expect("filled above"))
+    }
+
+    /// The props tables of component `key`, decoded once; `None` when the set has no such component.
+    fn tables(&self, key: &str) -> Option<Arc<Vec<PropsTable>>> {
+        if let Some(t) = self.tables.borrow().get(key) {
+            return Some(t.clone());
+        }
+        let (bundle, _) = self.set.component_meta(key).ok()?;
+        let tables = Arc::new(self.set.props_of(&bundle).ok()?);
+        self.tables.borrow_mut().insert(key.to_string(), tables.clone());
+        Some(tables)
     }
 
     fn is_design_system(&self, source: &str) -> bool {
@@ -187,9 +231,13 @@ pub fn check(known: &Known, usage: &Usage) -> Vec<Finding> {
             "default" => {}
             name => {
                 let key = component_key(name);
-                if !known.exports.contains_key(&key) && !name.starts_with("use") && name.starts_with(char::is_uppercase)
+                if !known.exports.contains_key(&key)
+                    && !name.starts_with("use")
+                    && name.starts_with(char::is_uppercase)
+                    && !known.every_export().contains_key(&key)
                 {
-                    let near = typos(name, known.exports.values().map(String::as_str), true);
+                    let exports = known.every_export();
+                    let near = typos(name, exports.values().map(String::as_str), true);
                     if let Some(best) = near.first() {
                         findings.push(Finding {
                             line: import.line,
@@ -216,8 +264,8 @@ pub fn check(known: &Known, usage: &Usage) -> Vec<Finding> {
             continue;
         };
         let component = component_key(full.split('.').next().unwrap_or(&full));
-        let Some(tables) = known.tables.get(&component) else { continue };
-        check_element(known, element, &full, &component, tables, &mut findings);
+        let Some(tables) = known.tables(&component) else { continue };
+        check_element(known, element, &full, &component, &tables, &mut findings);
     }
     findings.sort_by_key(|f| (f.line, f.column));
     findings
