@@ -182,8 +182,8 @@ pub fn merge(text: &str, system: &str, section: &str) -> anyhow::Result<String> 
     }
 }
 
-/// Writes `section` into `file` (created if absent), replacing only `system`'s section; through a temporary file
-/// beside it and a rename, so a reader never sees a half-written file. Returns whether the file changed.
+/// Writes `section` into `file` (created if absent), replacing only `system`'s section; atomically (the store's
+/// `write_atomically`), so a reader never sees a half-written file. Returns whether the file changed.
 pub fn write(file: &Path, system: &str, section: &str) -> anyhow::Result<bool> {
     let old = match std::fs::read_to_string(file) {
         Ok(text) => text,
@@ -194,13 +194,8 @@ pub fn write(file: &Path, system: &str, section: &str) -> anyhow::Result<bool> {
     if new == old {
         return Ok(false);
     }
-    let name = file.file_name().context("the file has no name")?.to_string_lossy();
-    let tmp = file.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, &new).with_context(|| format!("writing {}", tmp.display()))?;
-    if let Err(e) = std::fs::rename(&tmp, file) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("replacing {}", file.display()));
-    }
+    mydesign_docs::bundle::writer::write_atomically(file, new.as_bytes())
+        .with_context(|| format!("writing {}", file.display()))?;
     Ok(true)
 }
 

@@ -54,6 +54,10 @@ pub struct SetupArgs {
     /// would, list its tools and what it serves, and stop it; exit 1 when it does not answer.
     #[arg(long, conflicts_with = "write")]
     check: bool,
+    /// With --write, also merge an index of each served design system into this file of the project (default
+    /// AGENTS.md; `agents-md` writes the same section): the agent reads it on every task.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "AGENTS.md", requires = "write")]
+    agents_md: Option<PathBuf>,
 }
 
 /// How a client's config file holds servers.
@@ -254,7 +258,33 @@ pub fn run(args: SetupArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| file.display().to_string())?;
     let saved = backup.map(|(p, _)| format!(" (previous version in {})", p.display())).unwrap_or_default();
     emit(&format!("{SERVER_NAME} added to {}{saved}: {command} {}", file.display(), server_args.join(" ")))?;
+    if let Some(index) = &args.agents_md {
+        let index = if index.is_absolute() { index.clone() } else { args.project.join(index) };
+        write_agents_md(&bundles, &index)?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `setup --agents-md FILE`: the `agents-md` section of the newest version of each system in `bundles`, merged into
+/// `file`, each said on stdout.
+#[cfg(feature = "build")]
+fn write_agents_md(bundles: &Path, file: &Path) -> anyhow::Result<()> {
+    use super::agents_md;
+    let library = mydesign_docs::read::Library::open(&[bundles.to_path_buf()])?;
+    for (system, _) in library.systems() {
+        let set = library.select(Some(&system), None)?;
+        let section = agents_md::section(&set, None, agents_md::DEFAULT_MAX_TOKENS)?;
+        let changed = agents_md::write(file, &system, &section)?;
+        let what = if changed { "added to" } else { "already current in" };
+        emit(&format!("{system} {} index {what} {}", set.head().version, file.display()))?;
+    }
+    Ok(())
+}
+
+/// `setup --agents-md` in a binary without the compiler: the index counts tokens.
+#[cfg(not(feature = "build"))]
+fn write_agents_md(_: &Path, _: &Path) -> anyhow::Result<()> {
+    anyhow::bail!("--agents-md is not compiled into this binary (it counts tokens, the `build` feature): run `setup` of the full mydesign-docs")
 }
 
 /// The `mydesign-docs` entry's command and arguments in a client's config file, if it has one.

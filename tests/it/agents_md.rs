@@ -113,3 +113,30 @@ fn real_indexes_fit_2000_tokens_and_name_every_documented_component() {
         assert_eq!(section, again, "{input}: the same set gives the same bytes");
     }
 }
+
+#[test]
+fn setup_writes_the_index_next_to_the_client_configuration() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bundles = common::sample().report.dir.parent().unwrap().to_path_buf();
+    let setup = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
+            .current_dir(tmp.path())
+            .args(["setup", "--client", "cursor", "--write", "--agents-md", "--bundles", arg(&bundles)])
+            .env("HOME", tmp.path())
+            .output()
+            .unwrap()
+    };
+    let out = setup();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("my-design 3.4.0 index added to ./AGENTS.md"), "{said}");
+    assert!(tmp.path().join(".cursor/mcp.json").is_file());
+    let index = std::fs::read_to_string(tmp.path().join("AGENTS.md")).unwrap();
+    let printed = common::ok(tmp.path(), &["agents-md", "--bundles", arg(&bundles)]);
+    assert_eq!(index, printed, "setup writes what agents-md prints");
+    let again = setup();
+    assert!(String::from_utf8_lossy(&again.stdout).contains("my-design 3.4.0 index already current in"));
+    // Without --write it is refused, not ignored.
+    let alone = common::run(tmp.path(), &["setup", "--client", "cursor", "--agents-md", "--bundles", arg(&bundles)]);
+    assert_eq!(alone.status.code(), Some(2));
+}
