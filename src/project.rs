@@ -144,10 +144,6 @@ fn yarn_version(text: &str, package: &str) -> Option<String> {
     None
 }
 
-fn parse_version(v: &str) -> Option<semver::Version> {
-    semver::Version::parse(v.trim().trim_start_matches(['v', '='])).ok()
-}
-
 /// Which installed version serves a project, and what to say about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Choice {
@@ -161,15 +157,16 @@ pub struct Choice {
 /// Chooses among `installed` (any order) for the project's `wanted` version: the same version; else the nearest
 /// lower installed (SemVer order: `2.61.0-beta.1` < `2.61.0`); else, when every installed version is higher, the
 /// lowest. A range (`^2.60.0`) takes the highest installed version that satisfies it, else the nearest below its
-/// lowest bound. `None` when nothing installed parses as a version.
+/// lowest bound. Versions are read by [`crate::version::parse_whole`] (`v2.62.0` and npm's `=2.62.0` are 2.62.0;
+/// `2.62` stays a requirement for `semver::VersionReq`, not the version 2.62.0). `None` when nothing installed parses as a version.
 pub fn choose(wanted: &ProjectVersion, installed: &[String]) -> Option<Choice> {
     let mut parsed: Vec<(semver::Version, &String)> =
-        installed.iter().filter_map(|v| parse_version(v).map(|p| (p, v))).collect();
+        installed.iter().filter_map(|v| crate::version::parse_whole(v).map(|p| (p, v))).collect();
     parsed.sort();
     let (first, last) = (parsed.first()?, parsed.last()?);
     let from = wanted.source.file();
     let uses = format!("project uses {} ({from})", wanted.version);
-    let (target, range) = match parse_version(&wanted.version) {
+    let (target, range) = match crate::version::parse_whole(&wanted.version) {
         Some(v) => (v, None),
         None => {
             let req = semver::VersionReq::parse(&wanted.version).ok()?;
@@ -250,6 +247,19 @@ mod tests {
             c.note.as_deref(),
             Some("project requires ^4.1.0 (package.json); serving 3.0.0, the nearest installed")
         );
+    }
+
+    #[test]
+    fn prefixed_versions_are_exact_and_a_release_line_is_a_range() {
+        for wanted in ["v2.62.0", "=2.62.0", " 2.62.0 "] {
+            let c = choose(&pv(wanted, VersionSource::PackageJsonRange), &installed()).unwrap();
+            assert_eq!(c, Choice { version: "2.62.0".into(), note: None }, "{wanted}");
+        }
+        // `2.60` in a package.json is a range: the highest installed that matches, not 2.60.0 padded.
+        let versions = ["2.60.0", "2.60.4"].map(String::from);
+        let c = choose(&pv("2.60", VersionSource::PackageJsonRange), &versions).unwrap();
+        assert_eq!(c.version, "2.60.4");
+        assert!(c.note.unwrap().ends_with("the highest installed that matches"));
     }
 
     #[test]

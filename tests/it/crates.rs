@@ -1,6 +1,8 @@
 //! The split holds (issue 14): the reader crate's normal dependency tree has none of the compiler's heavy crates
 //! nor the server's, the server crate has none of the compiler's, and the reader-only binary
 //! (`--no-default-features --features serve`) links no compiler. Runs `cargo tree` offline on this workspace.
+//! Inside the crates (issue 23): the reader's modules keep one direction, the compiler uses the reader's logic only
+//! to render and count, and every package names each dependency it declares.
 
 use std::process::Command;
 
@@ -94,20 +96,81 @@ const READER_LAYERS: [&str; 15] = [
     "search",
 ];
 
-/// The code of a source file without its test module: everything before the first `#[cfg(test)]` that opens a
-/// `mod` (test modules close the file by convention; a `#[cfg(test)]` on one item elsewhere does not stop the scan,
-/// which once hid a module edge behind a test-only field).
-fn without_test_module(text: &str) -> &str {
-    let mut from = 0;
-    while let Some(i) = text[from..].find("#[cfg(test)]") {
-        let at = from + i;
-        let after = text[at + "#[cfg(test)]".len()..].trim_start();
-        if after.starts_with("mod ") || after.starts_with("pub mod ") || after.starts_with("pub(crate) mod ") {
-            return &text[..at];
+/// The code of a source file without its test modules: each `#[cfg(test)] mod name { … }` block is cut out to its
+/// closing brace (found by [`block_end`]) and each `#[cfg(test)] mod name;` declaration dropped; the code before
+/// and after them is kept. A `#[cfg(test)]` on any other item (a test-only field or method) cuts nothing: stopping
+/// the scan at the first `#[cfg(test)]` once hid `bundle/writer.rs` calling `read::BundleSet::damage`.
+fn without_test_module(text: &str) -> String {
+    let mut code = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("#[cfg(test)]") {
+        let after = &rest[i + "#[cfg(test)]".len()..];
+        let item = after.trim_start();
+        let is_mod = ["mod ", "pub mod ", "pub(crate) mod "].iter().any(|m| item.starts_with(m));
+        let end = match (is_mod, item.find([';', '{'])) {
+            (true, Some(j)) if item.as_bytes()[j] == b';' => Some(j + 1),
+            (true, Some(j)) => block_end(&item[j..]).map(|k| j + k),
+            _ => None,
+        };
+        match end {
+            Some(end) => {
+                code.push_str(&rest[..i]);
+                rest = &item[end..];
+            }
+            None => {
+                code.push_str(&rest[..i + 1]);
+                rest = &rest[i + 1..];
+            }
         }
-        from = at + 1;
     }
-    text
+    code.push_str(rest);
+    code
+}
+
+/// The length of the block that opens `code` (which starts with `{`), up to and with its closing brace; `None`
+/// when it does not close. Braces inside comments, strings, raw strings and character literals are not counted;
+/// a lifetime (`'a`) is told from a character literal (`'{'`) by the quote two characters on.
+fn block_end(code: &str) -> Option<usize> {
+    let b = code.as_bytes();
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < b.len() {
+        let ident_before = i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
+        match b[i] {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => i += code[i..].find('\n').unwrap_or(b.len() - i),
+            b'/' if b.get(i + 1) == Some(&b'*') => i += code[i..].find("*/")? + 1,
+            b'"' => {
+                i += 1;
+                while *b.get(i)? != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'r' if !ident_before && matches!(b.get(i + 1), Some(b'#' | b'"')) => {
+                let hashes = code[i + 1..].bytes().take_while(|&c| c == b'#').count();
+                if b.get(i + 1 + hashes) == Some(&b'"') {
+                    let close = format!("\"{}", "#".repeat(hashes));
+                    i += 2 + hashes + code[i + 2 + hashes..].find(&close)? + close.len() - 1;
+                }
+            }
+            b'\'' if b.get(i + 1) == Some(&b'\\') => i += 2 + code[i + 2..].find('\'')?,
+            b'\'' => {
+                // `'{'` (one character, maybe several bytes) or a lifetime `'a`.
+                let c = code[i + 1..].chars().next()?;
+                if code[i + 1 + c.len_utf8()..].starts_with('\'') {
+                    i += 1 + c.len_utf8();
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The `crate::<module>` paths a file of the reader crate names in code (comment lines and the test module are left
@@ -127,26 +190,59 @@ fn crate_paths(text: &str) -> Vec<String> {
     found
 }
 
+/// Every `.rs` file below `dir`, at any depth, sorted; none when `dir` is not a folder.
+fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for p in std::fs::read_dir(&dir).into_iter().flatten().filter_map(Result::ok).map(|e| e.path()) {
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The files and folders of the test-only submodules that `files` declare: `#[cfg(test)] mod fuzz;` in
+/// `bundle/mod.rs` gives `bundle/fuzz.rs` and `bundle/fuzz/`; in `a.rs`, `a/fuzz.rs` and `a/fuzz/`.
+fn test_only_files(files: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let dir = match file.file_name().and_then(|n| n.to_str()) {
+            Some("mod.rs" | "lib.rs" | "main.rs") => file.parent().unwrap().to_path_buf(),
+            _ => file.with_extension(""),
+        };
+        for after in text.split("#[cfg(test)]").skip(1) {
+            let item = after.trim_start();
+            let Some(decl) = ["mod ", "pub mod ", "pub(crate) mod "].iter().find_map(|m| item.strip_prefix(m)) else {
+                continue;
+            };
+            let name = decl.split(';').next().unwrap_or_default().trim();
+            if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                out.push(dir.join(format!("{name}.rs")));
+                out.push(dir.join(name));
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn the_reader_modules_have_no_cycle() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/reader/src");
+    let test_only = test_only_files(&rust_files(&src));
     let mut checked = 0;
     let mut back_edges = Vec::new();
     for (layer, module) in READER_LAYERS.iter().enumerate() {
+        // The module's file and every file below its folder, at any depth; files of test-only submodules are tests.
         let mut files = vec![src.join(format!("{module}.rs"))];
-        if let Ok(dir) = std::fs::read_dir(src.join(module)) {
-            files.extend(
-                dir.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "rs")),
-            );
-        }
-        // Files of test-only submodules (`#[cfg(test)] mod fuzz;` in the module's mod.rs) are tests too.
-        let mod_rs = std::fs::read_to_string(src.join(module).join("mod.rs")).unwrap_or_default();
-        let test_only: Vec<String> = mod_rs
-            .split("#[cfg(test)]")
-            .skip(1)
-            .filter_map(|after| after.trim_start().strip_prefix("mod ")?.split(';').next().map(|n| format!("{n}.rs")))
-            .collect();
-        files.retain(|f| !test_only.iter().any(|t| f.file_name().is_some_and(|n| n.to_string_lossy() == *t)));
+        files.extend(rust_files(&src.join(module)));
+        files.retain(|f| !test_only.iter().any(|t| f.starts_with(t)));
         for file in files.iter().filter(|f| f.is_file()) {
             let text = std::fs::read_to_string(file).unwrap();
             checked += 1;
@@ -165,6 +261,10 @@ fn the_reader_modules_have_no_cycle() {
     assert_eq!(crate_paths("use crate::read::BundleSet;\n// crate::search\n"), ["read"]);
     let field = "#[cfg(test)]\nx: u8,\nuse crate::diff::x;\n#[cfg(test)]\nmod tests { use crate::search; }";
     assert_eq!(crate_paths(field), ["diff"], "a test-only item does not end the scan; the test module does");
+    let after = "#[cfg(test)]\nmod tests {\n    const C: char = '}';\n    // }\n    let s = \"}\";\n    use crate::search;\n}\nuse crate::read::X;\n#[cfg(test)]\nmod fuzz;\nuse crate::diff::y;";
+    assert_eq!(crate_paths(after), ["diff", "read"], "the code after a test module is read; braces in text are not");
+    let nested = rust_files(&src.join("bundle"));
+    assert!(test_only.iter().any(|t| t.ends_with("bundle/fuzz.rs")) && nested.iter().any(|f| f.ends_with("fuzz.rs")));
     assert!(back_edges.is_empty(), "edges against the layer order {READER_LAYERS:?}:\n{}", back_edges.join("\n"));
 }
 
@@ -260,19 +360,7 @@ fn reader_logic_items(text: &str) -> Vec<String> {
 
 #[test]
 fn the_compiler_uses_the_reader_logic_only_to_render_and_count() {
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/compiler/src");
-    let mut files = Vec::new();
-    let mut dirs = vec![src.clone()];
-    while let Some(dir) = dirs.pop() {
-        for e in std::fs::read_dir(&dir).unwrap().filter_map(Result::ok) {
-            let p = e.path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                files.push(p);
-            }
-        }
-    }
+    let files = rust_files(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/compiler/src"));
     let allowed: Vec<String> =
         RENDER_TO_COUNT.iter().flat_map(|(m, items)| items.iter().map(move |i| format!("{m}::{i}"))).collect();
     let mut used = Vec::new();
@@ -299,4 +387,91 @@ fn the_compiler_uses_the_reader_logic_only_to_render_and_count() {
     );
     assert!(used.contains(&"view::card".to_string()) && used.contains(&"budget::cut_points".to_string()), "{used:?}");
     assert!(outside.is_empty(), "outside the render-to-count interface {RENDER_TO_COUNT:?}:\n{}", outside.join("\n"));
+}
+
+/// Dependencies that no source names, on purpose: (package, dependency). The root package asks for these under its
+/// `build` feature only to unify features between `cargo run` and `cargo test` (its Cargo.toml, issue 31).
+const UNUSED_ON_PURPOSE: [(&str, &str); 4] = [
+    ("mydesign-docs", "regex"),
+    ("mydesign-docs", "regex-syntax"),
+    ("mydesign-docs", "bstr"),
+    ("mydesign-docs", "rustix"),
+];
+
+/// Whether `code` names the crate `name` (a dependency key, `-` read as `_`): a path `name::…` (not `x::name::…`),
+/// `use name`, `extern crate name`, or the string `"name"` (serde's `with = "serde_bytes"`). Comment lines are not
+/// code. A renamed dependency (`key = { package = "…" }`) is named by its key, which is what this is given.
+fn names_crate(code: &str, name: &str) -> bool {
+    let name = name.replace('-', "_");
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    code.lines().map(str::trim_start).filter(|l| !l.starts_with("//")).any(|line| {
+        line.match_indices(name.as_str()).any(|(i, _)| {
+            let (before, after) = (&line[..i], &line[i + name.len()..]);
+            let path_start = !before.ends_with(|c: char| ident(c) || c == '.')
+                && before.strip_suffix("::").is_none_or(|b| !b.ends_with(|c: char| ident(c) || c == '>'));
+            (path_start && after.starts_with("::"))
+                || ((before.ends_with("use ") || before.ends_with("extern crate ")) && !after.starts_with(ident))
+                || (before.ends_with('"') && after.starts_with('"'))
+        })
+    })
+}
+
+/// The source files of package `dir` where each kind of dependency must be named: normal ones in `src/`, dev ones
+/// also in `tests/`, `benches/` and `examples/`, build ones in `build.rs`.
+fn sources_for(dir: &std::path::Path, kind: &str) -> Vec<std::path::PathBuf> {
+    match kind {
+        "dependencies" => rust_files(&dir.join("src")),
+        "dev-dependencies" => {
+            ["src", "tests", "benches", "examples"].iter().flat_map(|d| rust_files(&dir.join(d))).collect()
+        }
+        _ => vec![dir.join("build.rs")],
+    }
+}
+
+#[test]
+fn every_dependency_is_used() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read_toml = |p: &std::path::Path| -> toml::Table { std::fs::read_to_string(p).unwrap().parse().unwrap() };
+    let workspace = read_toml(&root.join("Cargo.toml"));
+    let members = workspace["workspace"]["members"].as_array().unwrap().iter().map(|m| m.as_str().unwrap());
+    let mut unused = Vec::new();
+    let mut checked = 0;
+    for dir in std::iter::once(".").chain(members).map(|m| root.join(m)) {
+        let manifest = read_toml(&dir.join("Cargo.toml"));
+        let package = manifest["package"]["name"].as_str().unwrap().to_string();
+        // `[dependencies]` and the like, and the same under `[target.'cfg(…)'.…]`.
+        let targets = manifest.get("target").and_then(|t| t.as_table()).into_iter().flat_map(|t| t.values());
+        let tables = std::iter::once(&manifest).chain(targets.filter_map(|t| t.as_table()));
+        for table in tables {
+            for kind in ["dependencies", "dev-dependencies", "build-dependencies"] {
+                let Some(deps) = table.get(kind).and_then(|d| d.as_table()) else { continue };
+                let code: String = sources_for(&dir, kind)
+                    .iter()
+                    .filter_map(|f| std::fs::read_to_string(f).ok())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                for name in deps.keys() {
+                    checked += 1;
+                    if !names_crate(&code, name) && !UNUSED_ON_PURPOSE.contains(&(package.as_str(), name.as_str())) {
+                        unused.push(format!("{package}: {kind} {name}"));
+                    }
+                }
+            }
+        }
+    }
+    // Sanity: every manifest was read, and the scan tells a use from a mention.
+    assert!(checked > 80, "{checked} dependencies");
+    assert!(
+        names_crate("use serde::Deserialize;", "serde")
+            && names_crate("#[serde(with = \"serde_bytes\")]", "serde_bytes")
+    );
+    assert!(names_crate("let w = ignore::WalkBuilder::new(d);", "ignore") && names_crate("extern crate libc;", "libc"));
+    assert!(names_crate("tree_sitter_javascript::LANGUAGE", "tree-sitter-javascript"));
+    assert!(!names_crate("// toml::from_str\nlet toml = 1; x.toml::<u8>(); crate::toml::y; serde_json_x::z", "toml"));
+    assert!(!names_crate("serde_json_x::z; use serde_jsonl;", "serde_json"));
+    assert!(
+        unused.is_empty(),
+        "dependencies no source names (remove them, or list them in UNUSED_ON_PURPOSE with why):\n{}",
+        unused.join("\n")
+    );
 }

@@ -842,8 +842,10 @@ pub struct TokenMap {
 /// A `Vec<u32>` stored as one MessagePack bin of unsigned LEB128 numbers (format 10, [`TokenMap`]'s fields: a
 /// segment's count takes one byte): decoded in one pass over the bytes, where an array of integers was decoded
 /// number by number (the 6,000 counts of a Semi document were 1.5 M instructions of a `code-block` lookup).
-/// Errors: a number cut short or over `u32::MAX`.
+/// Errors: those of [`crate::varint::get`] (a number cut short, over `u32::MAX` or overlong).
 mod packed_u32 {
+    use std::borrow::Cow;
+
     use serde::{Deserializer, Serializer, de};
 
     pub fn serialize<S: Serializer>(values: &[u32], s: S) -> Result<S::Ok, S::Error> {
@@ -851,21 +853,13 @@ mod packed_u32 {
         for &v in values {
             crate::varint::put(&mut bytes, v);
         }
-        s.serialize_bytes(&bytes)
+        serde_bytes::serialize(&bytes, s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u32>, D::Error> {
-        struct Packed;
-        impl de::Visitor<'_> for Packed {
-            type Value = Vec<u32>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("bytes of LEB128 numbers")
-            }
-            fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Vec<u32>, E> {
-                crate::varint::get_all(bytes).ok_or_else(|| E::custom("a LEB128 number cut short or over u32::MAX"))
-            }
-        }
-        d.deserialize_bytes(Packed)
+        // Borrowed from the frame's bytes (`rmp_serde::from_slice`): no copy before the one decoding pass.
+        let bytes: Cow<'de, [u8]> = serde_bytes::deserialize(d)?;
+        crate::varint::get_all(&bytes).map_err(de::Error::custom)
     }
 }
 

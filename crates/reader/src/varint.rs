@@ -2,9 +2,27 @@
 //! (`model`, format 10) and the postings of the search index (`search`, document frequencies and unit-id gaps).
 //! Seven bits a byte, low bits first, the high bit set on every byte but the last; a `u32` takes 1–5 bytes.
 //!
+//! Reading is strict: the writer ([`put`]) always writes a number in its fewest bytes, so anything else (a number
+//! cut short, one over `u32::MAX`, or one padded with zero groups) is damage and an error, never a silently
+//! different value. No crate of the build does this (the `leb128` crates are not in Cargo.lock).
+//!
 //! [`TokenMap`]: crate::model::TokenMap
 
-/// Appends `v` as a LEB128 number.
+/// Why the bytes at a position are not a LEB128 `u32` as [`put`] writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Leb128Error {
+    /// The bytes end before a byte without the high bit (or there is no byte at all).
+    #[error("a LEB128 number cut short")]
+    CutShort,
+    /// More than 32 bits: a fifth byte over `0x0f`, or a sixth byte.
+    #[error("a LEB128 number over u32::MAX")]
+    OverU32,
+    /// Overlong: a last byte of zero after others (`80 00` for 0), which [`put`] never writes.
+    #[error("a LEB128 number in more bytes than it needs")]
+    Overlong,
+}
+
+/// Appends `v` as a LEB128 number, in its fewest bytes.
 pub fn put(out: &mut Vec<u8>, mut v: u32) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
@@ -13,32 +31,34 @@ pub fn put(out: &mut Vec<u8>, mut v: u32) {
     out.push(v as u8);
 }
 
-/// Reads the LEB128 number at `*at`, advancing `*at` past it; `None` at the end of `bytes`, on a number cut short
-/// or on one over `u32::MAX` (a fifth byte with more than four bits, or a sixth byte).
-pub fn get(bytes: &[u8], at: &mut usize) -> Option<u32> {
+/// Reads the LEB128 number at `*at`, advancing `*at` past it.
+///
+/// Errors: [`Leb128Error::CutShort`] at the end of `bytes` or on a number cut short, [`Leb128Error::OverU32`],
+/// [`Leb128Error::Overlong`]; `*at` is then somewhere inside the bad number.
+pub fn get(bytes: &[u8], at: &mut usize) -> Result<u32, Leb128Error> {
     let mut v: u32 = 0;
     for shift in (0..35).step_by(7) {
-        let b = *bytes.get(*at)?;
+        let b = *bytes.get(*at).ok_or(Leb128Error::CutShort)?;
         *at += 1;
         if shift == 28 && b > 0x0f {
-            return None;
+            return Err(Leb128Error::OverU32);
         }
         v |= u32::from(b & 0x7f) << shift;
         if b < 0x80 {
-            return Some(v);
+            return if b == 0 && shift > 0 { Err(Leb128Error::Overlong) } else { Ok(v) };
         }
     }
-    None
+    unreachable!("the fifth byte either ends the number or is over 0x0f")
 }
 
-/// Every number of `bytes`, which holds only whole LEB128 numbers; `None` when one is cut short or over `u32::MAX`.
-pub fn get_all(bytes: &[u8]) -> Option<Vec<u32>> {
+/// Every number of `bytes`, which holds only whole LEB128 numbers; the first error of [`get`] otherwise.
+pub fn get_all(bytes: &[u8]) -> Result<Vec<u32>, Leb128Error> {
     let mut out = Vec::with_capacity(bytes.len());
     let mut at = 0;
     while at < bytes.len() {
         out.push(get(bytes, &mut at)?);
     }
-    Some(out)
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -61,16 +81,26 @@ mod tests {
             };
             assert_eq!(bytes.len() - before, width, "{v}");
         }
-        assert_eq!(get_all(&bytes).as_deref(), Some(&values[..]));
+        assert_eq!(get_all(&bytes).as_deref(), Ok(&values[..]));
     }
 
     #[test]
     fn cut_short_and_over_u32_are_refused() {
-        assert_eq!(get(&[], &mut 0), None);
-        assert_eq!(get(&[0x80], &mut 0), None, "cut short");
-        assert_eq!(get(&[0xff, 0xff, 0xff, 0xff, 0x10], &mut 0), None, "2^32");
-        assert_eq!(get(&[0xff, 0xff, 0xff, 0xff, 0x0f], &mut 0), Some(u32::MAX));
-        assert_eq!(get(&[0xff; 8], &mut 0), None, "over-long");
-        assert_eq!(get_all(&[1, 2, 0x80]), None);
+        use Leb128Error::*;
+        assert_eq!(get(&[], &mut 0), Err(CutShort));
+        assert_eq!(get(&[0x80], &mut 0), Err(CutShort), "cut short");
+        assert_eq!(get(&[0xff, 0xff, 0xff, 0xff, 0x10], &mut 0), Err(OverU32), "2^32");
+        assert_eq!(get(&[0xff, 0xff, 0xff, 0xff, 0x0f], &mut 0), Ok(u32::MAX));
+        assert_eq!(get(&[0xff; 8], &mut 0), Err(OverU32), "a sixth byte");
+        assert_eq!(get_all(&[1, 2, 0x80]), Err(CutShort));
+    }
+
+    #[test]
+    fn overlong_numbers_are_refused() {
+        // What `put` never writes: zero groups past the last significant one (0 as `80 00`, 1 as `81 80 00`).
+        assert_eq!(get(&[0x80, 0x00], &mut 0), Err(Leb128Error::Overlong));
+        assert_eq!(get(&[0x81, 0x80, 0x00], &mut 0), Err(Leb128Error::Overlong));
+        assert_eq!(get(&[0x80, 0x80, 0x80, 0x80, 0x00], &mut 0), Err(Leb128Error::Overlong));
+        assert_eq!(get_all(&[0x00, 0x80, 0x01]), Ok(vec![0, 128]), "a lone zero byte and an inner zero group are fine");
     }
 }

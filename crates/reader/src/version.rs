@@ -1,15 +1,30 @@
-//! Versions as people write them: the one lenient reading of SemVer that the changelog range, `diff`, the list of
-//! installed sets and the compiler's version checks share.
+//! Versions as people write them: the one lenient reading of SemVer (built on the `semver` crate) that the
+//! changelog range, `diff`, the list of installed sets, the compiler's version checks and the CLI's choice of the
+//! installed version for a project ([`parse_whole`]) share.
 
 use std::cmp::Ordering;
 
-/// A version as SemVer with a documented leniency: surrounding space and a leading `v`/`V` ignored, and a release
-/// line as people write it padded with zeros (`2.8` is 2.8.0, `v2` is 2.0.0, `2-beta` is 2.0.0-beta: `--since 2.8`
-/// must match). Anything else SemVer refuses (`2.x`, `2.`, `nightly`) is `None`.
+/// The one leniency every reading of a version shares: surrounding space, and the prefixes people and tools put
+/// before a version, a `v`/`V` (`v2.8.0`: git tags, changelog headings) and npm's `=` (`=2.8.0`: an exact version in
+/// a package.json). Nothing else is taken off.
+fn unprefixed(v: &str) -> &str {
+    v.trim().trim_start_matches(['v', 'V', '='])
+}
+
+/// A whole version as SemVer (three numbers, optional `-pre` and `+build`), with the prefix leniency of
+/// [`unprefixed`] and no padding: for versions a package manager wrote (a lockfile's, an installed set's, a
+/// package.json's), where `2.8` is a range, not the version 2.8.0. `None` for anything else.
+pub fn parse_whole(v: &str) -> Option<semver::Version> {
+    semver::Version::parse(unprefixed(v)).ok()
+}
+
+/// A version as people write it: [`parse_whole`], and a release line padded with zeros (`2.8` is 2.8.0, `v2` is
+/// 2.0.0, `2-beta` is 2.0.0-beta: `--since 2.8` must match). Anything else SemVer refuses (`2.x`, `2.`,
+/// `nightly`) is `None`.
 pub fn parse(v: &str) -> Option<semver::Version> {
-    let v = v.trim().trim_start_matches(['v', 'V']);
-    semver::Version::parse(v).ok().or_else(|| {
+    parse_whole(v).or_else(|| {
         // `2` / `2.1` (with an optional `-pre` / `+build`) padded to three numbers.
+        let v = unprefixed(v);
         let split = v.find(['-', '+']).unwrap_or(v.len());
         let (core, rest) = v.split_at(split);
         let dots = core.matches('.').count();
@@ -56,6 +71,18 @@ mod tests {
         assert_eq!(v(" V2.1-rc.1 "), Some("2.1.0-rc.1".into()));
         assert_eq!(v("2.8.1-beta.1"), Some("2.8.1-beta.1".into()));
         assert_eq!((v("2."), v("2.x"), v("abc"), v("")), (None, None, None, None));
+    }
+
+    #[test]
+    fn prefixes_and_space_are_the_whole_leniency_of_a_whole_version() {
+        let v = |s: &str| parse_whole(s).map(|v| v.to_string());
+        assert_eq!(v("2.8.0"), Some("2.8.0".into()));
+        assert_eq!(v(" v2.8.0\n"), Some("2.8.0".into()), "git tag");
+        assert_eq!(v("V2.8.0-rc.1+b5"), Some("2.8.0-rc.1+b5".into()));
+        assert_eq!(v("=2.8.0"), Some("2.8.0".into()), "npm's exact version");
+        assert_eq!(v("2.8"), None, "a range in a package.json, not padded");
+        assert_eq!((v("^2.8.0"), v("~2.8.0"), v("2.8.x"), v("latest")), (None, None, None, None));
+        assert_eq!(parse("=2.8").map(|v| v.to_string()), Some("2.8.0".into()), "parse pads after the same prefixes");
     }
 
     #[test]

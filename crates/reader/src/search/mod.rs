@@ -235,10 +235,10 @@ impl LoadedShard {
             suffix_at += len as usize;
             prev = start;
             let text = all.len();
-            let df = get_varint(&shard.df.0, &mut df_at)?;
+            let df = get_varint(&shard.df.0, &mut df_at).ok()?;
             let gaps_start = gap_at;
             for _ in 0..df {
-                get_varint(&shard.gaps.0, &mut gap_at)?;
+                get_varint(&shard.gaps.0, &mut gap_at).ok()?;
             }
             terms.push((u32::try_from(text).ok()?, df, gaps_start as u32, value_at as u32));
             value_at = value_at.checked_add(df as usize)?;
