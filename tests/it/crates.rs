@@ -153,6 +153,17 @@ fn paths_after(text: &str, prefix: &str) -> Vec<String> {
     found
 }
 
+/// Whether `file` is a test-only submodule's file (`#[cfg(test)] mod fuzz;` in its folder's mod.rs: `fuzz.rs`),
+/// which is a test, as a test module is.
+fn is_test_only(file: &std::path::Path) -> bool {
+    let (Some(dir), Some(name)) = (file.parent(), file.file_name()) else { return false };
+    let mod_rs = std::fs::read_to_string(dir.join("mod.rs")).unwrap_or_default();
+    mod_rs.split("#[cfg(test)]").skip(1).any(|after| {
+        after.trim_start().strip_prefix("mod ").and_then(|m| m.split(';').next()).map(|n| format!("{n}.rs"))
+            == Some(name.to_string_lossy().into_owned())
+    })
+}
+
 /// The `.rs` files of each module of `layers` under `src` (`m.rs`, `m/*.rs`; test-only submodules left out), and
 /// the edges against the layer order: a file of module `layers[i]` naming a module of a later layer, as
 /// `paths(file relative to src, text)` reads them. Panics on a name that is not one of `layers` (an item of the
@@ -171,14 +182,7 @@ fn layer_back_edges(
                 dir.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "rs")),
             );
         }
-        // Files of test-only submodules (`#[cfg(test)] mod fuzz;` in the module's mod.rs) are tests too.
-        let mod_rs = std::fs::read_to_string(src.join(module).join("mod.rs")).unwrap_or_default();
-        let test_only: Vec<String> = mod_rs
-            .split("#[cfg(test)]")
-            .skip(1)
-            .filter_map(|after| after.trim_start().strip_prefix("mod ")?.split(';').next().map(|n| format!("{n}.rs")))
-            .collect();
-        files.retain(|f| !test_only.iter().any(|t| f.file_name().is_some_and(|n| n.to_string_lossy() == *t)));
+        files.retain(|f| !is_test_only(f));
         for file in files.iter().filter(|f| f.is_file()) {
             let text = std::fs::read_to_string(file).unwrap();
             checked += 1;
@@ -360,7 +364,7 @@ fn the_compiler_uses_the_reader_logic_only_to_render_and_count() {
             let p = e.path();
             if p.is_dir() {
                 dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
+            } else if p.extension().is_some_and(|x| x == "rs") && !is_test_only(&p) {
                 files.push(p);
             }
         }
