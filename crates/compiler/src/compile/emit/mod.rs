@@ -62,7 +62,7 @@ pub struct CompiledSet {
 struct CompiledComponent {
     /// The component's key (`_shared` for the shared pseudo-component).
     key: String,
-    /// Its manifest entry (`files_tokens` is counted later, from the whole set: [`count_lists`]).
+    /// Its manifest entry (`files_tokens` is counted later, from the whole set: [`assemble::count_lists`]).
     entry: ComponentEntry,
     /// Its `component` frame's value (also stored in `frames`).
     meta: ComponentMeta,
@@ -108,7 +108,7 @@ struct CompiledFile {
 struct CompiledDoc {
     meta: DocMeta,
     /// The document's text: its `doc/<lang>` frame is made by the component, which knows the other languages'
-    /// (see [`doc_frames`]).
+    /// (see [`component::doc_frames`]).
     text: String,
     /// A document served as its placeholder view is stored with the view as lead (format 9): the string stored
     /// (the view, then the hidden blocks' and tables' text) and how the text is spliced from it.

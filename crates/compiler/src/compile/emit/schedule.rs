@@ -219,7 +219,7 @@ impl Stage3<'_> {
     }
 
     /// Spools the frames of `component` (compiled; or `reused` from the cache: then held in memory, see
-    /// [`Spool::bundle`]).
+    /// [`super::publish::Spool::bundle`]).
     fn spooled(&self, packed: CachedComponent, reused: bool) -> anyhow::Result<SpooledComponent> {
         let CachedComponent { mut component, units, owned_units } = packed;
         let frames = std::mem::take(&mut component.frames);

@@ -17,9 +17,9 @@ use crate::compile::walk::WalkedFile;
 use crate::config::Config;
 
 /// What a component's files entry in the incremental build cache (`files/<component>`) holds for each file the
-/// component compiled itself: [`compile_file`]'s result (props `extends` not yet followed) and report, under the
-/// file's key. When the component is recompiled (one of its documents changed), a file whose key is unchanged is
-/// taken from here instead of parsed and counted again; the result is the same bytes.
+/// component compiled itself: [`super::file::compile_file`]'s result (props `extends` not yet followed) and
+/// report, under the file's key. When the component is recompiled (one of its documents changed), a file whose key
+/// is unchanged is taken from here instead of parsed and counted again; the result is the same bytes.
 #[derive(Clone, Serialize, Deserialize)]
 pub(super) struct FileRecord {
     pub(super) key: u64,
@@ -73,8 +73,8 @@ impl Keys {
         }
     }
 
-    /// The key of file `f` compiled for `owner` (what [`compile_file`] reads: the configuration, the file's path,
-    /// size and content, its owner).
+    /// The key of file `f` compiled for `owner` (what [`super::file::compile_file`] reads: the configuration, the
+    /// file's path, size and content, its owner).
     pub(super) fn compiled_file(&self, f: &WalkedFile, owner: &str) -> u64 {
         let mut h = xxhash_rust::xxh3::Xxh3::new();
         h.update(&self.global.to_le_bytes());

@@ -106,7 +106,7 @@ fn heritage_props_type(text: &str, class: Node) -> Option<String> {
     first_props_type(text, extends.child_by_field_name("type_arguments")?)
 }
 
-/// A function component's props type and destructuring defaults (see [`from_typescript`]).
+/// A function component's props type and destructuring defaults (see [`super::from_typescript`]).
 pub(super) fn function_component<'t>(
     text: &str,
     node: Node<'t>,

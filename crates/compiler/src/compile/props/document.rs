@@ -45,13 +45,13 @@ const HTML_ELEMENTS: &[&str] = &[
 /// `Property`, `Properties`, `Prop`, `Props`, `Name`, `Parameter(s)`, `Attribute`; the other columns are found by
 /// header text: description (`说明`, `描述`, `Description`, `Instructions`), type (`类型`, `Type`), default
 /// (`默认值`, `Default`, `Default value`), version (`版本`, `Version`). Blueprint's `@interface AlertProps` lines
-/// are not tables and yield nothing (its props come from [`from_typescript`]). Tables whose nearest heading
+/// are not tables and yield nothing (its props come from [`super::from_typescript`]). Tables whose nearest heading
 /// mentions `Method` or `方法` list instance methods, not props, and are skipped too.
 ///
 /// **Each table** becomes one [`PropsTable`] with `origin` [`PropsOrigin::Document`], `name` the plain text of
 /// the nearest heading above it (`Table`, `Column`, `Select Props`), `lang` `Some(lang)` (`None` when `lang` is
 /// empty), `line` the 1-based line of its header row (lines are `text.split('\n')`, as in
-/// [`super::markdown`]), and no extends.
+/// [`crate::compile::markdown`]), and no extends.
 ///
 /// **Each body row** with a non-empty name cell becomes a [`Prop`]. Cells are reduced to plain text from the
 /// AST: inline code → its text, links, emphasis and strong → their text, HTML / JSX tags dropped with the text

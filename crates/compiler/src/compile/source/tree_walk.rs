@@ -63,7 +63,7 @@ pub(super) struct Walk<'a, 't> {
     vue: bool,
     /// Functions not indexed because [`MAX_SCOPE_DEPTH`] scopes enclose them.
     pub(super) too_deep: usize,
-    /// The component the file's name names (see [`analyze_file`]).
+    /// The component the file's name names (see [`super::analyze_file`]).
     pub(super) file_component: Option<String>,
 }
 
