@@ -176,15 +176,42 @@ fn block_end(code: &str) -> Option<usize> {
 /// The `crate::<module>` paths a file of the reader crate names in code (comment lines and the test module are left
 /// out: tests may use any module).
 fn crate_paths(text: &str) -> Vec<String> {
-    let code = without_test_module(text);
+    paths_after(text, "crate::")
+}
+
+/// The names that follow `prefix` in a file's code (`prefix` `name`, or each item of a `prefix{a, b::c}` group),
+/// sorted, once each; comment lines and the test module are left out.
+fn paths_after(text: &str, prefix: &str) -> Vec<String> {
+    let kept = without_test_module(text);
+    let code: Vec<&str> = kept.lines().filter(|l| !l.trim_start().starts_with("//")).collect();
+    let code = code.join("\n");
+    let ident = |s: &str| -> String { s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect() };
     let mut found = Vec::new();
-    for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
-        for (i, _) in line.match_indices("crate::") {
-            let name: String =
-                line[i + "crate::".len()..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-            found.push(name);
+    for (i, _) in code.match_indices(prefix) {
+        let rest = &code[i + prefix.len()..];
+        let Some(group) = rest.strip_prefix('{') else {
+            found.push(ident(rest));
+            continue;
+        };
+        // A group: its items up to the matching brace, each named by its first segment.
+        let (mut depth, mut item) = (0, 0);
+        for (j, c) in group.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    found.push(ident(group[item..j].trim()));
+                    break;
+                }
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    found.push(ident(group[item..j].trim()));
+                    item = j + 1;
+                }
+                _ => {}
+            }
         }
     }
+    found.retain(|n| !n.is_empty() && n != "super");
     found.sort();
     found.dedup();
     found
@@ -232,13 +259,20 @@ fn test_only_files(files: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
     out
 }
 
-#[test]
-fn the_reader_modules_have_no_cycle() {
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/reader/src");
-    let test_only = test_only_files(&rust_files(&src));
+/// The `.rs` files of each module of `layers` under `src` (`m.rs` and every file below `m/`; test-only submodules
+/// left out), and
+/// the edges against the layer order: a file of module `layers[i]` naming a module of a later layer, as
+/// `paths(file relative to src, text)` reads them. Panics on a name that is not one of `layers` (an item of the
+/// parent module, which every module may not use). Returns how many files were read, and the edges.
+fn layer_back_edges(
+    src: &std::path::Path,
+    layers: &[&str],
+    paths: impl Fn(&std::path::Path, &str) -> Vec<String>,
+) -> (usize, Vec<String>) {
+    let test_only = test_only_files(&rust_files(src));
     let mut checked = 0;
     let mut back_edges = Vec::new();
-    for (layer, module) in READER_LAYERS.iter().enumerate() {
+    for (layer, module) in layers.iter().enumerate() {
         // The module's file and every file below its folder, at any depth; files of test-only submodules are tests.
         let mut files = vec![src.join(format!("{module}.rs"))];
         files.extend(rust_files(&src.join(module)));
@@ -246,16 +280,24 @@ fn the_reader_modules_have_no_cycle() {
         for file in files.iter().filter(|f| f.is_file()) {
             let text = std::fs::read_to_string(file).unwrap();
             checked += 1;
-            for used in crate_paths(&text) {
-                let Some(at) = READER_LAYERS.iter().position(|m| *m == used) else {
-                    panic!("{}: crate::{used} is not one of the reader's modules {READER_LAYERS:?}", file.display());
+            for used in paths(file.strip_prefix(src).unwrap(), &text) {
+                let Some(at) = layers.iter().position(|m| *m == used) else {
+                    panic!("{}: {used} is not one of the modules {layers:?}", file.display());
                 };
                 if at > layer {
-                    back_edges.push(format!("{} uses crate::{used}", file.display()));
+                    back_edges.push(format!("{} uses {used}", file.display()));
                 }
             }
         }
     }
+    (checked, back_edges)
+}
+
+#[test]
+fn the_reader_modules_have_no_cycle() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/reader/src");
+    let (checked, back_edges) = layer_back_edges(&src, &READER_LAYERS, |_, text| crate_paths(text));
+    let test_only = test_only_files(&rust_files(&src));
     // Sanity: every module was read (model.rs … search/query.rs), and the scan sees a real edge.
     assert!(checked >= 14, "{checked} files");
     assert_eq!(crate_paths("use crate::read::BundleSet;\n// crate::search\n"), ["read"]);
@@ -266,6 +308,59 @@ fn the_reader_modules_have_no_cycle() {
     let nested = rust_files(&src.join("bundle"));
     assert!(test_only.iter().any(|t| t.ends_with("bundle/fuzz.rs")) && nested.iter().any(|f| f.ends_with("fuzz.rs")));
     assert!(back_edges.is_empty(), "edges against the layer order {READER_LAYERS:?}:\n{}", back_edges.join("\n"));
+}
+
+/// The compiler's `compile/` modules in layer order (issue 23): each may use only the modules before it (and
+/// itself). The driver (`compile/mod.rs`) uses them all and holds nothing they import: the shared types are in the
+/// leaves (`diagnostic`, `text`, `timing`, `names`), so `compile/` has no import circle.
+const COMPILE_LAYERS: [&str; 19] = [
+    "diagnostic",
+    "text",
+    "timing",
+    "names",
+    "walk",
+    "tokens",
+    "markdown",
+    "source",
+    "props",
+    "cache",
+    "changelog",
+    "api",
+    "matching",
+    "examples",
+    "layout",
+    "guides",
+    "detect",
+    "stamp",
+    "emit",
+];
+
+/// The `compile/` modules a file of `compile/` (`file`, relative to it) names: `crate::compile::<m>`, and
+/// `super::<m>` from `api.rs` or `emit/mod.rs`, `super::super::<m>` from `emit/load.rs` (a plain `super::` there
+/// is its own module).
+fn compile_paths(file: &std::path::Path, text: &str) -> Vec<String> {
+    let top = file.components().count() == 1 || file.file_name().is_some_and(|n| n == "mod.rs");
+    let mut names = paths_after(text, "crate::compile::");
+    names.extend(paths_after(text, if top { "super::" } else { "super::super::" }));
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[test]
+fn the_compile_modules_have_no_cycle() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/compiler/src/compile");
+    let (checked, back_edges) = layer_back_edges(&src, &COMPILE_LAYERS, compile_paths);
+    // Sanity: every module was read (diagnostic.rs … emit/publish.rs), and the scan sees real edges.
+    assert!(checked >= 30, "{checked} files");
+    let nested = std::path::Path::new("emit/load.rs");
+    let uses = "use super::super::cache;\nuse super::Ctx;\nuse crate::compile::{markdown, walk::WalkedFile};";
+    assert_eq!(compile_paths(nested, uses), ["cache", "markdown", "walk"]);
+    assert_eq!(
+        compile_paths(std::path::Path::new("walk.rs"), "use super::{Diagnostic, names};"),
+        ["Diagnostic", "names"]
+    );
+    assert!(back_edges.is_empty(), "edges against the layer order {COMPILE_LAYERS:?}:\n{}", back_edges.join("\n"));
 }
 
 /// The issue's bound on the reader-only binary, stripped: 6 MB.
@@ -360,7 +455,9 @@ fn reader_logic_items(text: &str) -> Vec<String> {
 
 #[test]
 fn the_compiler_uses_the_reader_logic_only_to_render_and_count() {
-    let files = rust_files(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/compiler/src"));
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/compiler/src");
+    let test_only = test_only_files(&rust_files(&src));
+    let files: Vec<_> = rust_files(&src).into_iter().filter(|f| !test_only.iter().any(|t| f.starts_with(t))).collect();
     let allowed: Vec<String> =
         RENDER_TO_COUNT.iter().flat_map(|(m, items)| items.iter().map(move |i| format!("{m}::{i}"))).collect();
     let mut used = Vec::new();

@@ -17,7 +17,7 @@ use std::path::Path;
 
 use tree_sitter::Node;
 
-use super::layout::kebab_case;
+use super::names::{kebab_case, singular};
 use super::source::{SourceLang, parse};
 use super::walk::WalkedFile;
 use crate::model::component_key;
@@ -107,7 +107,7 @@ pub fn packages(repo: &Path, files: &[WalkedFile]) -> Vec<Package> {
         if dir.split('/').any(|p| p == "node_modules" || p.starts_with('.')) {
             continue;
         }
-        let Ok(text) = super::read_to_string(repo.join(&f.rel)) else { continue };
+        let Ok(text) = super::text::read_to_string(repo.join(&f.rel)) else { continue };
         let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
         let Some(name) = json.get("name").and_then(|v| v.as_str()).map(str::to_string) else { continue };
         let mut deps = BTreeSet::new();
@@ -321,7 +321,7 @@ fn clause_names(clause: Node, src: &str) -> Clause {
 /// Parses the exports of one source file; `None` when unreadable or not a script.
 fn module(repo: &Path, rel: &str) -> Option<Module> {
     let lang = SourceLang::from_path(Path::new(rel))?;
-    let src = super::read_to_string(repo.join(rel)).ok()?;
+    let src = super::text::read_to_string(repo.join(rel)).ok()?;
     let tree = parse(lang, &src).ok()?;
     let root = tree.root_node();
     let mut out = Module::default();
@@ -654,7 +654,7 @@ impl Walker<'_> {
 /// A name matches a file or folder named like it, also in the plural (`buttons.tsx` for `Button`).
 fn like(name: &str, file: &str) -> bool {
     let (n, f) = (component_key(name), component_key(file));
-    n == f || super::matching::singular(&f) == Some(n.as_str())
+    n == f || singular(&f) == Some(n.as_str())
 }
 
 /// `useHotkeys`: a React or Vue hook.

@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
-use super::{Diagnostic, Stage};
+use super::diagnostic::{Diagnostic, Stage};
 
 /// First bytes of every cache entry (the last byte is the entry layout's version).
 const MAGIC: &[u8; 8] = b"MDDCACH3";

@@ -699,7 +699,7 @@ fn package_components(
     keys: &BTreeSet<String>,
 ) -> (Option<String>, Vec<String>) {
     let read = |dir: &str| -> Option<serde_json::Value> {
-        serde_json::from_str(&super::read_to_string(repo.join(dir).join("package.json")).ok()?).ok()
+        serde_json::from_str(&super::text::read_to_string(repo.join(dir).join("package.json")).ok()?).ok()
     };
     let Some(d) = source_dir else { return (None, vec![]) };
     let mut packages: Vec<(String, Option<String>, Option<String>)> = Vec::new(); // dir, name, version

@@ -4,7 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::layout::{ComponentPlan, Layout, kebab_case};
+use super::layout::{ComponentPlan, Layout};
+use super::names::kebab_case;
 use crate::model::component_key;
 
 /// Moves `layout.guides` into `layout.components` as guide plans (no source files). A guide is named by its

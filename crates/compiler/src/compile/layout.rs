@@ -3,8 +3,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::diagnostic::{Diagnostic, Stage};
+pub use super::names::kebab_case;
 use super::walk::WalkedFile;
-use super::{Diagnostic, Stage};
 use crate::config::{Config, Pattern, sibling_patterns};
 use crate::model::component_key;
 
@@ -134,29 +135,6 @@ fn package_of<'a>(rel: &str, packages: &'a BTreeSet<String>) -> Option<&'a str> 
         dir = parent;
     }
     packages.get("").map(String::as_str)
-}
-
-/// `DatePicker` → `date-picker`: the canonical kebab-case name of a captured document or source folder name.
-pub fn kebab_case(name: &str) -> String {
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = String::with_capacity(name.len() + 4);
-    for (i, &c) in chars.iter().enumerate() {
-        // A word starts at an upper-case letter after a lower-case one or a digit (`datePicker`), or at the last
-        // capital of a run followed by a lower-case letter (`HTMLTable` → `html-table`); `README` stays one word.
-        let prev = i.checked_sub(1).map(|j| chars[j]);
-        let next = chars.get(i + 1);
-        let boundary = c.is_uppercase()
-            && prev.is_some_and(|p| {
-                p.is_lowercase() || p.is_ascii_digit() || (p.is_uppercase() && next.is_some_and(|n| n.is_lowercase()))
-            });
-        if boundary && !out.ends_with('-') {
-            out.push('-');
-        }
-        out.extend(c.to_lowercase());
-    }
-    // A leading `_` stays (a documented `_portal`); others are word separators.
-    let lead = out.len() - out.trim_start_matches('_').len();
-    format!("{}{}", &out[..lead], out[lead..].replace('_', "-"))
 }
 
 /// Stage 2's output: the layout and what classifying reported (unused Markdown, documents without a language, …).

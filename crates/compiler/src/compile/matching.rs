@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::api::Api;
+pub use super::names::singular;
 use super::walk::WalkedFile;
 use crate::config::{DocRule, Pattern, sibling_patterns};
 use crate::model::component_key;
@@ -47,15 +48,6 @@ impl Coverage {
         out.push_str(&format!("; {} guide page{}", self.guides.len(), if self.guides.len() == 1 { "" } else { "s" }));
         out
     }
-}
-
-/// Singular of an English plural file name (`buttons` → `button`, `checkboxes` → `checkbox`, `menus` → `menu`),
-/// so that a document named in the plural matches its component.
-pub fn singular(key: &str) -> Option<&str> {
-    if let Some(s) = key.strip_suffix("es").filter(|s| s.ends_with(['x', 's']) || s.ends_with("ch")) {
-        return Some(s);
-    }
-    key.strip_suffix('s').filter(|s| !s.ends_with('s') && !s.is_empty())
 }
 
 /// The exported component a captured document name stands for: the same key, else its singular.

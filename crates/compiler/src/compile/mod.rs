@@ -8,127 +8,35 @@ pub mod api;
 mod cache;
 pub mod changelog;
 pub mod detect;
+pub mod diagnostic;
 mod emit;
 pub mod examples;
 pub mod guides;
 pub mod layout;
 pub mod markdown;
 pub mod matching;
+pub mod names;
 pub mod props;
 pub mod source;
+mod stamp;
+pub mod text;
+mod timing;
 pub mod tokens;
-pub mod vue;
-pub mod vue_props;
 pub mod walk;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+// The driver's shared types live in leaf modules (the modules of `compile/` import them from there, never from
+// here, so `compile/` has no import circle); they keep their `compile::` paths for the crate's users.
+pub use diagnostic::{Diagnostic, Stage, escape_controls};
 pub use emit::write_bundle_set;
+pub use stamp::{ResolvedVersion, resolve_version};
+pub use text::{read_to_string, strip_bom};
 
 use crate::config::Config;
 use crate::model::Manifest;
-use crate::version;
-
-/// The pipeline stage that reported a [`Diagnostic`] (printed, and stored in the build cache, in lower case).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Stage {
-    /// Walking the repository (unreadable directories, symlink loops, the depth cap).
-    Walk,
-    /// Classifying files into components, documents and changelogs.
-    Layout,
-    /// Reading a file (size cap, binary or non-UTF-8 content).
-    Read,
-    /// Parsing Markdown.
-    Markdown,
-    /// Analysing a TypeScript/JavaScript source.
-    Source,
-    /// Extracting props tables.
-    Props,
-    /// Resolving the set's version.
-    Version,
-    /// The incremental build cache.
-    Cache,
-}
-
-impl std::fmt::Display for Stage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Stage::Walk => "walk",
-            Stage::Layout => "layout",
-            Stage::Read => "read",
-            Stage::Markdown => "markdown",
-            Stage::Source => "source",
-            Stage::Props => "props",
-            Stage::Version => "version",
-            Stage::Cache => "cache",
-        })
-    }
-}
-
-/// A problem with one input, reported and skipped (stored as it is in the build cache).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
-pub struct Diagnostic {
-    /// Repository-relative path (or component key for layout problems).
-    pub path: String,
-    /// The pipeline stage that reported it.
-    pub stage: Stage,
-    /// What is wrong, for a person.
-    pub message: String,
-    /// Only informs (a component without sources, a language without a changelog); warnings report lost input.
-    pub note: bool,
-}
-
-impl Diagnostic {
-    /// A diagnostic for `path` at `stage`.
-    pub fn new(path: impl Into<String>, stage: Stage, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { path: path.into(), stage, message: message.into(), note: false }
-    }
-
-    /// A note: information about the layout, not lost input.
-    pub fn note(path: impl Into<String>, stage: Stage, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { note: true, ..Diagnostic::new(path, stage, message) }
-    }
-
-    /// Whether this only informs rather than reports lost input.
-    pub fn is_note(&self) -> bool {
-        self.note
-    }
-}
-
-impl std::fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}: {}", self.stage, escape_controls(&self.path), escape_controls(&self.message))
-    }
-}
-
-/// `s` with control and bidi characters escaped (`\n`, `\t`, `\u{1b}`, `\u{202e}`), so a file name cannot
-/// rewrite the terminal or split a report line; other characters, including non-ASCII, are kept. The reader's
-/// rule for every echo (`crate::escape::shown`).
-pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    crate::escape::shown(s)
-}
-
-/// `text` without a leading UTF-8 byte order mark (U+FEFF), which editors on Windows write and which no served
-/// text, parser or JSON reader should see. Removing it changes no line number (it is not a line break); byte
-/// offsets are those of the text without it. Every text the compiler reads goes through here.
-pub fn strip_bom(text: String) -> String {
-    match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    }
-}
-
-/// [`std::fs::read_to_string`] with [`strip_bom`]: for `package.json`, `mydesign-docs.toml` and the files a
-/// parser reads beyond the walk.
-///
-/// # Errors
-/// As [`std::fs::read_to_string`].
-pub fn read_to_string(path: impl AsRef<Path>) -> std::io::Result<String> {
-    std::fs::read_to_string(path).map(strip_bom)
-}
 
 /// What to build.
 pub struct BuildOptions {
@@ -181,19 +89,6 @@ pub fn build(opts: &BuildOptions) -> anyhow::Result<BuildReport> {
     build_with_cache(opts, None)
 }
 
-/// When the build started, for [`timing`].
-static STARTED: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-
-/// With `MYDESIGN_TIMINGS` set, prints to stderr the wall time since the build started when `stage` ended (to find
-/// the serial tails of a build; issue 12 item 2).
-pub(crate) fn timing(stage: &str) {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if *ON.get_or_init(|| std::env::var_os("MYDESIGN_TIMINGS").is_some()) {
-        let at = STARTED.get().map_or(0.0, |s| s.elapsed().as_secs_f64() * 1000.0);
-        eprintln!("timing: {at:8.1} ms  {stage}");
-    }
-}
-
 /// Builds the bundle set of `opts.repo` as [`build`] does, reusing from the incremental build cache in `cache`
 /// (created when missing) every component whose inputs did not change (issue 12 item 2). The set published is
 /// byte-identical to a build without the cache. When it is the set already published (same build id), nothing is
@@ -233,7 +128,7 @@ fn build_attempt(
     attempt: u32,
 ) -> anyhow::Result<BuildReport> {
     let start = Instant::now();
-    let _ = STARTED.set(start);
+    timing::start(start);
     let repo = &opts.repo;
     if !repo.is_dir() {
         anyhow::bail!("{}: not a directory", repo.display());
@@ -251,7 +146,7 @@ fn build_attempt(
     // writes (issue 31: an unchanged rebuild left them); only those of processes that are gone.
     emit::remove_stale_temporaries(&opts.out, "build");
     let walk::Walked { files, mut diagnostics } = walk::walk(repo, &opts.config.walk).map_err(anyhow::Error::msg)?;
-    timing("walk");
+    timing::timing("walk");
     // An unchanged tree: the set record says which set these inputs made, and it is still the one published.
     let set = cache.map(|dir| {
         let hashes = cache::hash_files(&files, opts.config.walk.max_file_bytes);
@@ -262,7 +157,7 @@ fn build_attempt(
     {
         return Ok(BuildReport { elapsed: start.elapsed(), ..report });
     }
-    timing("set key");
+    timing::timing("set key");
     let walk_diagnostics = diagnostics.len();
     // With `[system] package` (detection writes it), the package's exports name the components.
     let exported: Option<std::collections::BTreeMap<String, String>> = opts
@@ -301,7 +196,7 @@ fn build_attempt(
         cache: unit_cache.as_ref(),
     };
     let compiled = emit::compile_all(&inputs, emit::Spool::new(&opts.out)?, &mut diagnostics)?;
-    timing("compiled and assembled");
+    timing::timing("compiled and assembled");
     let version_source = compiled.version_source.clone();
     let finished = unit_cache.map(cache::Cache::finish);
     let (reused, recompiled, files_reused) =
@@ -316,7 +211,7 @@ fn build_attempt(
         }
     };
     let published = publish || unchanged;
-    timing("written");
+    timing::timing("written");
     // A file saved while this build ran may have been compiled from other bytes than those its keys hashed: the
     // set record and the units would then pin a set the files no longer make ("nothing changed" ever after). So
     // the walked files are hashed again; on a change the cache is emptied (its entries may pair a key with other
@@ -428,74 +323,5 @@ fn unchanged_set(opts: &BuildOptions, dir: &Path, key: u64, walk: &[Diagnostic])
     })
 }
 
-/// The version a set is stamped with, as [`resolve_version`] chose it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResolvedVersion {
-    /// The version (`2.90.10`).
-    pub version: String,
-    /// Where it came from, for the build report (`packages/ui/package.json`, `the changelog's newest release`).
-    pub source: String,
-    /// Notes and warnings about the choice (a private package's version ignored, a package and changelog that
-    /// disagree).
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-/// The version to stamp on a bundle set, where it came from, and the diagnostics of the choice (issue 9 item 4):
-/// the configured version; else the `version` of the `package.json` of the package that owns the components
-/// (`package`, from [`layout::Layout::package`]; the repository root when `None`) unless that package is
-/// `private` (a monorepo root's `0.0.1` never wins: a note says it was ignored); else the newest changelog release
-/// (SemVer order, a prerelease below its release); else `0.0.0`. When the package and the changelog disagree, a
-/// warning names both.
-pub fn resolve_version(
-    config: &Config,
-    repo: &Path,
-    package: Option<&str>,
-    newest_release: Option<&str>,
-) -> ResolvedVersion {
-    let mut diags = Vec::new();
-    let resolved = |version: String, source: String, diagnostics| ResolvedVersion { version, source, diagnostics };
-    if let Some(v) = &config.system.version {
-        return resolved(v.clone(), "the configuration".into(), diags);
-    }
-    let package = package.unwrap_or("");
-    let file = if package.is_empty() { "package.json".to_string() } else { format!("{package}/package.json") };
-    let pkg = crate::config::package_version(&repo.join(package));
-    let from_package = match pkg {
-        Some((v, true)) => {
-            diags.push(Diagnostic::note(
-                file.clone(),
-                Stage::Version,
-                format!("version {v} ignored: the package is private (a workspace root, not what is published)"),
-            ));
-            None
-        }
-        Some((v, false)) => Some(v),
-        None => None,
-    };
-    let same = |a: &str, b: &str| match (version::parse(a), version::parse(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => a == b,
-    };
-    match (from_package, newest_release) {
-        (Some(v), newest) => {
-            if let Some(n) = newest.filter(|n| !same(&v, n)) {
-                diags.push(Diagnostic::new(
-                    file.clone(),
-                    Stage::Version,
-                    format!(
-                        "says {v} but the changelog's newest release is {n}; using {v} (set [system] version or \
-                         --set-version to choose)"
-                    ),
-                ));
-            }
-            resolved(v, file, diags)
-        }
-        (None, Some(n)) => resolved(n.to_string(), "the changelog's newest release".into(), diags),
-        (None, None) => {
-            resolved("0.0.0".into(), "nowhere (no package.json version, no changelog release)".into(), diags)
-        }
-    }
-}
-
-/// Whether `version` is a SemVer prerelease (`5.42.4-alpha.0`), read leniently ([`version::parse`]).
+/// Whether `version` is a SemVer prerelease (`5.42.4-alpha.0`), read leniently ([`crate::version::parse`]).
 pub use crate::version::is_prerelease;

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use ignore::{WalkBuilder, WalkState, overrides::OverrideBuilder};
 
-use super::{Diagnostic, Stage};
+use super::diagnostic::{Diagnostic, Stage};
 use crate::config::WalkConfig;
 
 /// A file found by the walk.

@@ -135,7 +135,7 @@ impl<'a> Repo<'a> {
         }
         if template.starts_with("./") || template.starts_with("../") {
             let dir: Vec<&str> = doc_rel.split('/').collect();
-            let rel = super::emit::resolve_relative(&dir[..dir.len() - 1], template)?;
+            let rel = resolve_relative(&dir[..dir.len() - 1], template)?;
             return self.find(&rel, tried);
         }
         self.find(template.trim_start_matches('/'), tried)
@@ -150,7 +150,7 @@ impl<'a> Repo<'a> {
         if bytes[..bytes.len().min(8192)].contains(&0) {
             return Err(format!("{} is a binary file", f.rel));
         }
-        String::from_utf8(bytes).map(super::strip_bom).map_err(|_| format!("{} is not UTF-8", f.rel))
+        String::from_utf8(bytes).map(super::text::strip_bom).map_err(|_| format!("{} is not UTF-8", f.rel))
     }
 
     /// The example files that belong to the document `doc_rel` with no reference: a single-file component holding
@@ -219,7 +219,7 @@ pub fn expand(
                     story: None,
                 },
             });
-            out.text.push_str(&super::emit::fence_demo(&code, ext));
+            out.text.push_str(&fence_demo(&code, ext));
             out.text.push_str("\n\n");
         }
         out.changed = true;
@@ -366,7 +366,7 @@ fn expand_lines(
                             story: None,
                         },
                     });
-                    out.text.push_str(&super::emit::fence_demo(&code, ext));
+                    out.text.push_str(&fence_demo(&code, ext));
                     out.text.push('\n');
                 }
             }
@@ -429,4 +429,33 @@ pub fn mark(doc: &mut markdown::Document, examples: &[Example]) {
 /// Whether a folder of this name holds examples (their Markdown is read with them, never reported unused).
 pub fn is_example_folder(name: &str) -> bool {
     matches!(name, "demo" | "demos" | "__demo__" | "_example" | "examples")
+}
+
+/// A demo file's code as a fenced block of `lang`: a backtick fence longer than any run of backticks in the code
+/// (so nothing inside closes it), the code ending with a newline before the closing fence, no newline after it
+/// (as a fenced block of a document is served).
+pub(crate) fn fence_demo(code: &str, lang: &str) -> String {
+    let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat((longest + 1).max(3));
+    let newline = if code.is_empty() || code.ends_with('\n') { "" } else { "\n" };
+    format!("{fence}{lang}\n{code}{newline}{fence}")
+}
+
+/// `src` (a `/`-separated path relative to the folder `dir`, given as its segments) as a repository-relative
+/// path, `.` and `..` folded; `None` when it is absolute or climbs above the repository root.
+pub(crate) fn resolve_relative(dir: &[&str], src: &str) -> Option<String> {
+    if src.starts_with('/') || src.contains('\\') || src.contains(':') {
+        return None;
+    }
+    let mut parts: Vec<&str> = dir.to_vec();
+    for seg in src.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
 }

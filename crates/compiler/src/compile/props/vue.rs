@@ -24,9 +24,9 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::props::{
-    collapse, end_line_of, jsdoc, line_of, members, node_text, object_entries, pattern_defaults, unquote,
-};
+use super::defaults::{object_entries, pattern_defaults};
+use super::{collapse, end_line_of, jsdoc, line_of, members, node_text, unquote};
+use crate::compile::names::{name_from_path, pascal_case};
 use crate::model::{Prop, PropsOrigin, PropsTable};
 
 /// Nodes of interest met in one walk of the tree.
@@ -227,7 +227,7 @@ fn type_members(text: &str, decl: Node) -> Vec<Prop> {
 }
 
 /// The doc comment right before `node`.
-fn doc_before(text: &str, node: Node) -> super::props::JsDoc {
+fn doc_before(text: &str, node: Node) -> super::JsDoc {
     node.prev_named_sibling()
         .filter(|c| c.kind() == "comment")
         .map(|c| node_text(text, c))
@@ -422,34 +422,13 @@ fn merge(tables: &mut Vec<PropsTable>, table: PropsTable, defaults: &[(String, S
     }
 }
 
-/// `button-group` / `button_group` / `buttonGroup` → `ButtonGroup`.
-fn pascal_case(name: &str) -> String {
-    name.split(['-', '_', ' '])
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut c = w.chars();
-            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
-        })
-        .collect()
-}
-
-/// The component a file is guessed to define, from its name: `src/button-group.vue` → `ButtonGroup`,
-/// `src/button/index.vue` → `Button` (its folder).
-pub(super) fn name_from_path(path: &str) -> String {
-    let mut parts = path.rsplit('/');
-    let file = parts.next().unwrap_or(path);
-    let stem = file.split('.').next().unwrap_or(file);
-    let stem = if stem == "index" { parts.next().unwrap_or(stem) } else { stem };
-    pascal_case(stem)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::compile::source::SourceLang;
 
     fn tables(lang: SourceLang, path: &str, text: &str) -> Vec<PropsTable> {
-        crate::compile::props::from_typescript(lang, path, text)
+        super::super::from_typescript(lang, path, text)
     }
 
     fn rows(t: &PropsTable) -> Vec<(&str, &str, bool, Option<&str>)> {

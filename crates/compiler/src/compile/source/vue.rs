@@ -12,7 +12,7 @@ use std::cell::RefCell;
 
 use tree_sitter::{Node, Parser, Point, Range};
 
-use super::source::{SourceError, SourceLang};
+use super::{SourceError, SourceLang};
 
 /// The script blocks of one `.vue` file.
 #[derive(Clone, Debug, PartialEq, Eq)]
