@@ -284,7 +284,9 @@ fn write_agents_md(bundles: &Path, file: &Path) -> anyhow::Result<()> {
 /// `setup --agents-md` in a binary without the compiler: the index counts tokens.
 #[cfg(not(feature = "build"))]
 fn write_agents_md(_: &Path, _: &Path) -> anyhow::Result<()> {
-    anyhow::bail!("--agents-md is not compiled into this binary (it counts tokens, the `build` feature): run `setup` of the full mydesign-docs")
+    anyhow::bail!(
+        "--agents-md is not compiled into this binary (it counts tokens, the `build` feature): run `setup` of the full mydesign-docs"
+    )
 }
 
 /// The `mydesign-docs` entry's command and arguments in a client's config file, if it has one.

@@ -242,7 +242,7 @@ mod tests {
         );
         let names: Vec<&str> = usage.elements.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["Form", "Form.Input", "B"]);
-        assert_eq!(usage.elements[1].spread, true);
+        assert!(usage.elements[1].spread);
         let b = &usage.elements[2];
         assert_eq!((b.line, b.column), (7, 5));
         assert_eq!(b.attrs[0].value, AttrValue::Str("small".into()));
