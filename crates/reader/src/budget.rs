@@ -1,8 +1,8 @@
 //! Token budgets and cursors (the reader's half of context control, after wcgw: budgets in tokens, not lines, and
 //! truncation that says so). A text is served in *parts* that each fit a budget: a part ends at a cut point of the
-//! text's stored [`TokenMap`](crate::model::TokenMap) (a whole line, so its token count is the exact sum of stored counts: nothing is
-//! tokenized here), and an opaque [`Cursor`] names the request and where the next part starts. Following cursors
-//! to the end yields every byte of the text exactly once.
+//! text's stored [`TokenMap`](crate::model::TokenMap) (a whole line, so its token count is the exact sum of stored
+//! counts: nothing is tokenized here), and an opaque [`Cursor`] names the request and where the next part starts.
+//! Following cursors to the end yields every byte of the text exactly once.
 //!
 //! This module holds the budget of a call ([`Budget`], the envelope and echo reserves); `cut` the cut rule and
 //! [`Cuts`], `parts` serving a text in parts, `cursor` the cursors, `bounds` token bounds and error answers.

@@ -13,7 +13,7 @@ thread_local! {
 /// Decompresses one zstd frame that must hold exactly `raw_len` bytes. The size written in the zstd frame header
 /// is compared with `raw_len` before anything is allocated, and decompression stops at `raw_len`: a small file
 /// can never make the reader allocate more than its index claims (itself capped). `dict`: the raw-content
-/// dictionary the frame was compressed with ([`FrameEntry::dict`]).
+/// dictionary the frame was compressed with ([`FrameEntry::dict`](super::format::FrameEntry::dict)).
 pub(super) fn decompress_capped(
     path: &str,
     raw: &[u8],

@@ -5,7 +5,8 @@ use serde::de::DeserializeOwned;
 
 use super::format::BundleError;
 
-/// A decompressed frame holding a MessagePack map from string keys to values ([`Bundle::get_keyed`]): the bytes
+/// A decompressed frame holding a MessagePack map from string keys to values
+/// ([`Bundle::get_keyed`](super::Bundle::get_keyed)): the bytes
 /// and, per key, where its value's bytes are. Values are decoded on demand.
 pub struct KeyedFrame {
     pub(super) path: String,

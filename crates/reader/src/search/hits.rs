@@ -207,7 +207,8 @@ impl BundleSet {
         Ok((meta, i))
     }
 
-    /// What a hit is read from, for [`SearchView::skipped`]: its component (the changelog, or a function's file).
+    /// What a hit is read from, for [`SearchView::skipped`](super::query::SearchView::skipped): its component (the
+    /// changelog, or a function's file).
     pub(super) fn hit_source(&self, ix: &SearchIndex, g: &Group) -> String {
         let src = &ix.meta.sources[g.source as usize];
         match g.kind {

@@ -6,10 +6,11 @@ use std::sync::Arc;
 use super::query::SKIPPED_CHARS;
 use crate::read::{BundleSet, Library, LookupError};
 
-/// Entries of [`SearchView::skipped`] written out, at most; more are counted in one last entry.
+/// Entries of [`SearchView::skipped`](super::query::SearchView::skipped) written out, at most; more are counted in
+/// one last entry.
 pub(super) const MAX_SKIPPED: usize = 3;
 
-/// A [`SearchView::skipped`] entry for `e`, cut to [`SKIPPED_CHARS`].
+/// A [`SearchView::skipped`](super::query::SearchView::skipped) entry for `e`, cut to [`SKIPPED_CHARS`].
 pub(super) fn skipped_entry(what: &str, e: &LookupError) -> String {
     let full = format!("{what}: {e}");
     if full.chars().count() <= SKIPPED_CHARS {
@@ -48,7 +49,8 @@ pub struct SetsToSearch {
     pub sets: Vec<Arc<BundleSet>>,
     /// Sets left out because none of their system's versions opens (a damaged or old-format manifest), each
     /// `system@version: why`, and copies of a searched version that do not open (another copy is searched),
-    /// `system@version copy left out: why`: pass them on in [`SearchOptions::skipped`], so the answer names them.
+    /// `system@version copy left out: why`: pass them on in
+    /// [`SearchOptions::skipped`](super::query::SearchOptions::skipped), so the answer names them.
     pub skipped: Vec<String>,
 }
 
