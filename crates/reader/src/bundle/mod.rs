@@ -1,7 +1,9 @@
 //! The on-disk bundle format ([`format`]), its writer (compiler side) and its reader (reader side; positioned reads, no memory map).
 //! The format is the project's only stability boundary.
 
+mod decompress;
 pub mod format;
+mod keyed;
 pub mod reader;
 pub mod writer;
 

@@ -25,10 +25,12 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use xxhash_rust::xxh3::xxh3_64;
 
+use super::decompress::{decompress_capped, decompress_prefix};
 use super::format::{
     BundleError, FORMAT_VERSION, FrameEntry, HEADER_LEN, Identity, Index, Lead, MAGIC, MAX_FRAME_BYTES,
     MAX_INDEX_BYTES, OLDEST_SUPPORTED, ZSTD_DICT_MAGIC, offset,
 };
+use super::keyed::{index_map, str_header, str_prefix};
 use crate::model::{FileOwner, Manifest, keys};
 
 /// An open bundle: the open file, its size and header checksum when opened, and its decoded index.
@@ -416,159 +418,7 @@ fn parse_index(path: &str, head: &[u8], raw: &[u8], index_at: u64, raw_len: u64)
     Ok(index)
 }
 
-/// A decompressed frame holding a MessagePack map from string keys to values ([`Bundle::get_keyed`]): the bytes
-/// and, per key, where its value's bytes are. Values are decoded on demand.
-pub struct KeyedFrame {
-    path: String,
-    frame: String,
-    bytes: Vec<u8>,
-    /// (key, value's byte range), sorted by key; of a key written twice, the last value (as a map decodes).
-    keys: Vec<(String, std::ops::Range<usize>)>,
-}
-
-impl KeyedFrame {
-    /// Decodes the value of `key`; `None` when the map has no such key.
-    ///
-    /// # Errors
-    /// `Corrupt` when the value does not decode as `T`.
-    pub fn get<T: DeserializeOwned>(&self, key: &str) -> Option<Result<T, BundleError>> {
-        let i = self.keys.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok()?;
-        let bytes = &self.bytes[self.keys[i].1.clone()];
-        Some(rmp_serde::from_slice(bytes).map_err(|err| BundleError::Corrupt {
-            path: self.path.clone(),
-            what: format!("frame `{}` at `{key}` ({err})", self.frame),
-        }))
-    }
-
-    /// How many keys the map has.
-    pub fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    /// Whether the map is empty.
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
-}
-
-/// Deepest nesting [`skip_value`] follows: far more than any frame's shapes, and a bound on the recursion.
-const MAX_DEPTH: u32 = 64;
-
-/// Big-endian unsigned integer of `n` bytes at `at`.
-fn be_at(bytes: &[u8], at: usize, n: usize) -> Option<usize> {
-    let b = bytes.get(at..at.checked_add(n)?)?;
-    Some(b.iter().fold(0usize, |acc, &x| (acc << 8) | usize::from(x)))
-}
-
-/// Where the MessagePack value starting at `at` ends (exclusive), without decoding it; `None` when the bytes do not
-/// hold one whole value (or nest deeper than [`MAX_DEPTH`]). Never reads out of bounds.
-fn skip_value(bytes: &[u8], at: usize, depth: u32) -> Option<usize> {
-    let m = *bytes.get(at)?;
-    let after = |n: usize| at.checked_add(n).filter(|&end| end <= bytes.len());
-    // (header bytes, payload bytes) for scalars, strings, binaries and extensions; arrays and maps loop below.
-    let (items, header) = match m {
-        0x00..=0x7f | 0xc0 | 0xc2 | 0xc3 | 0xe0..=0xff => return after(1),
-        0x80..=0x8f => (2 * usize::from(m & 0x0f), 1),
-        0x90..=0x9f => (usize::from(m & 0x0f), 1),
-        0xa0..=0xbf => return after(1 + usize::from(m & 0x1f)),
-        0xc4 | 0xd9 => return after(2 + be_at(bytes, at + 1, 1)?),
-        0xc5 | 0xda => return after(3 + be_at(bytes, at + 1, 2)?),
-        0xc6 | 0xdb => return after(5usize.checked_add(be_at(bytes, at + 1, 4)?)?),
-        0xc7 => return after(3 + be_at(bytes, at + 1, 1)?),
-        0xc8 => return after(4 + be_at(bytes, at + 1, 2)?),
-        0xc9 => return after(6usize.checked_add(be_at(bytes, at + 1, 4)?)?),
-        0xca | 0xce | 0xd2 => return after(5),
-        0xcb | 0xcf | 0xd3 => return after(9),
-        0xcc | 0xd0 => return after(2),
-        0xcd | 0xd1 => return after(3),
-        0xd4 => return after(3),
-        0xd5 => return after(4),
-        0xd6 => return after(6),
-        0xd7 => return after(10),
-        0xd8 => return after(18),
-        0xdc => (be_at(bytes, at + 1, 2)?, 3),
-        0xdd => (be_at(bytes, at + 1, 4)?, 5),
-        0xde => (2 * be_at(bytes, at + 1, 2)?, 3),
-        0xdf => (2usize.checked_mul(be_at(bytes, at + 1, 4)?)?, 5),
-        0xc1 => return None,
-    };
-    if depth >= MAX_DEPTH {
-        return None;
-    }
-    let mut pos = after(header)?;
-    // Every item takes at least one byte: a count larger than the bytes left fails at the end of the bytes. Integers
-    // (the token maps are lists of them) are stepped over here, without a call each.
-    for _ in 0..items {
-        pos = match *bytes.get(pos)? {
-            0x00..=0x7f | 0xc0 | 0xc2 | 0xc3 | 0xe0..=0xff => pos + 1,
-            0xcc | 0xd0 => pos + 2,
-            0xcd | 0xd1 => pos + 3,
-            0xce | 0xd2 => pos + 5,
-            _ => skip_value(bytes, pos, depth + 1)?,
-        };
-    }
-    (pos <= bytes.len()).then_some(pos)
-}
-
-/// The keys of the MessagePack map of string keys that fills `bytes`, with their values' byte ranges, sorted by
-/// key (the last of a repeated key kept); `None` when `bytes` are not exactly one such map.
-fn index_map(bytes: &[u8]) -> Option<Vec<(String, std::ops::Range<usize>)>> {
-    let m = *bytes.first()?;
-    let (n, mut pos) = match m {
-        0x80..=0x8f => (usize::from(m & 0x0f), 1),
-        0xde => (be_at(bytes, 1, 2)?, 3),
-        0xdf => (be_at(bytes, 1, 4)?, 5),
-        _ => return None,
-    };
-    let mut keys = Vec::with_capacity(n.min(bytes.len() / 2));
-    for _ in 0..n {
-        let header = str_prefix(bytes.get(pos..)?)?;
-        let key_end = skip_value(bytes, pos, 0)?;
-        let key = std::str::from_utf8(&bytes[pos + header..key_end]).ok()?.to_string();
-        let end = skip_value(bytes, key_end, 0)?;
-        keys.push((key, key_end..end));
-        pos = end;
-    }
-    if pos != bytes.len() {
-        return None;
-    }
-    // Stable sort, then keep the last of each run of equal keys.
-    keys.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut out: Vec<(String, std::ops::Range<usize>)> = Vec::with_capacity(keys.len());
-    for k in keys {
-        match out.last_mut() {
-            Some(last) if last.0 == k.0 => *last = k,
-            _ => out.push(k),
-        }
-    }
-    Some(out)
-}
-
-/// The length of the MessagePack string header at the start of `bytes` (any string, whatever follows it: its
-/// content may go on past them).
-fn str_prefix(bytes: &[u8]) -> Option<usize> {
-    match *bytes.first()? {
-        0xa0..=0xbf => Some(1),
-        0xd9 => Some(2),
-        0xda => Some(3),
-        0xdb => Some(5),
-        _ => None,
-    }
-}
-
-/// The length of the MessagePack string header (fixstr, str8, str16 or str32) at the start of `bytes` when the
-/// string it announces ends exactly at the end of `bytes`; `None` for anything else.
-pub(super) fn str_header(bytes: &[u8]) -> Option<usize> {
-    let be = |n: usize| bytes.get(1..1 + n).map(|b| b.iter().fold(0usize, |acc, &x| (acc << 8) | usize::from(x)));
-    let (header, len): (usize, usize) = match *bytes.first()? {
-        m @ 0xa0..=0xbf => (1, usize::from(m & 0x1f)),
-        0xd9 => (2, be(1)?),
-        0xda => (3, be(2)?),
-        0xdb => (5, be(4)?),
-        _ => return None,
-    };
-    (header.checked_add(len)? == bytes.len()).then_some(header)
-}
+pub use super::keyed::KeyedFrame;
 
 /// The whole [`Manifest`] of `manifest.bundle` `b`: its `manifest` frame with [`Manifest::files`] joined from the
 /// `files/` frames ([`keys::FILES`], format 10) in key order.
@@ -597,118 +447,6 @@ fn check_xxh3(path: &str, bytes: &[u8], want: u64, what: &str) -> Result<(), Bun
         return Err(BundleError::ChecksumMismatch { path: path.to_string(), what: what.to_string() });
     }
     Ok(())
-}
-
-thread_local! {
-    /// One zstd decompression context per thread, reused for every frame (with a dictionary or none, whole or a
-    /// lead): creating one costs more than decoding a small frame, and its tables are fresh pages in a CLI process.
-    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::zstd_safe::DCtx<'static>>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Decompresses one zstd frame that must hold exactly `raw_len` bytes. The size written in the zstd frame header
-/// is compared with `raw_len` before anything is allocated, and decompression stops at `raw_len`: a small file
-/// can never make the reader allocate more than its index claims (itself capped). `dict`: the raw-content
-/// dictionary the frame was compressed with ([`FrameEntry::dict`]).
-fn decompress_capped(
-    path: &str,
-    raw: &[u8],
-    raw_len: u64,
-    what: &str,
-    dict: Option<&[u8]>,
-) -> Result<Vec<u8>, BundleError> {
-    let corrupt = |why: String| BundleError::Corrupt { path: path.to_string(), what: format!("{what} ({why})") };
-    match zstd::zstd_safe::get_frame_content_size(raw) {
-        Ok(Some(n)) if n == raw_len => {}
-        Ok(Some(n)) => return Err(corrupt(format!("{n} bytes, the index says {raw_len}"))),
-        _ => return Err(corrupt("no zstd frame size".into())),
-    }
-    let capacity = usize::try_from(raw_len).map_err(|_| corrupt(format!("{raw_len} bytes")))?;
-    // Raw-content dictionary (the caller refused one with the trained-dictionary magic); a frame compressed with
-    // another dictionary, or none, fails zstd's checks or decodes to bytes whose MessagePack or size check fails,
-    // never a panic.
-    let mut bytes = Vec::with_capacity(capacity);
-    DECOMPRESSOR
-        .with(|cell| {
-            let mut slot = cell.borrow_mut();
-            let d = slot.get_or_insert_with(zstd::zstd_safe::DCtx::create);
-            match dict {
-                Some(dict) => d.decompress_using_dict(&mut bytes, raw, dict),
-                None => d.decompress(&mut bytes, raw),
-            }
-        })
-        .map_err(|code| corrupt(zstd::zstd_safe::get_error_name(code).to_string()))?;
-    if bytes.len() != capacity {
-        return Err(corrupt(format!("{} bytes, the index says {raw_len}", bytes.len())));
-    }
-    Ok(bytes)
-}
-
-/// Compressed bytes fed to the streaming decoder per call by [`decompress_prefix`]: zstd decodes a block once it
-/// holds all of it, so once the prefix is out, at most the blocks that end within one such slice are decoded past it.
-const PREFIX_FEED: usize = 4096;
-
-/// The first `want` bytes (fewer when the frame is shorter) of zstd frame `raw`, whose content is `raw_len` bytes,
-/// decoding only the blocks that hold them (a frame written by `Frame::with_lead` ends a block where its lead
-/// ends). Errors as [`decompress_capped`].
-fn decompress_prefix(
-    path: &str,
-    raw: &[u8],
-    raw_len: u64,
-    what: &str,
-    dict: Option<&[u8]>,
-    want: usize,
-) -> Result<Vec<u8>, BundleError> {
-    use zstd::zstd_safe::{InBuffer, OutBuffer, ResetDirective};
-    let corrupt = |why: String| BundleError::Corrupt { path: path.to_string(), what: format!("{what} ({why})") };
-    let err = |code| corrupt(zstd::zstd_safe::get_error_name(code).to_string());
-    match zstd::zstd_safe::get_frame_content_size(raw) {
-        Ok(Some(n)) if n == raw_len => {}
-        Ok(Some(n)) => return Err(corrupt(format!("{n} bytes, the index says {raw_len}"))),
-        _ => return Err(corrupt("no zstd frame size".into())),
-    }
-    let whole = usize::try_from(raw_len).map_err(|_| corrupt(format!("{raw_len} bytes")))?;
-    let want = whole.min(want);
-    // zstd decodes straight into `out` (a stable output buffer must be able to hold the whole frame; only the
-    // pages written are touched): without it the decoder allocated a window as large as the frame plus two
-    // blocks (366 KB for Semi's Table document) and copied the lead out of it.
-    let mut out: Vec<u8> = Vec::with_capacity(whole);
-    DECOMPRESSOR.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let d = slot.get_or_insert_with(zstd::zstd_safe::DCtx::create);
-        d.reset(ResetDirective::SessionAndParameters).map_err(err)?;
-        d.set_parameter(zstd::zstd_safe::DParameter::StableOutBuffer(true)).map_err(err)?;
-        if let Some(dict) = dict {
-            d.load_dictionary(dict).map_err(err)?;
-        }
-        let mut output = OutBuffer::around(&mut out);
-        let mut fed = 0;
-        let result = loop {
-            let end = raw.len().min(fed + PREFIX_FEED);
-            let mut input = InBuffer::around(&raw[fed..end]);
-            let before = output.pos();
-            let left = match d.decompress_stream(&mut output, &mut input) {
-                Ok(left) => left,
-                Err(code) => break Err(err(code)),
-            };
-            if input.pos() == 0 && output.pos() == before {
-                break Err(corrupt("the zstd frame stops decoding".into()));
-            }
-            fed += input.pos();
-            // Done: the prefix is out, the frame ended, or the input ended (a short frame is caught below).
-            if output.pos() >= want || left == 0 || fed == raw.len() {
-                break Ok(());
-            }
-        };
-        // The dictionary is not kept: the next frame may have none.
-        let _ = d.reset(ResetDirective::SessionAndParameters);
-        result
-    })?;
-    if out.len() < want {
-        return Err(corrupt(format!("{} bytes where {want} were expected", out.len())));
-    }
-    out.truncate(want);
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -799,37 +537,6 @@ mod tests {
     }
 
     type TokenMapsLike = std::collections::BTreeMap<String, u32>;
-
-    #[test]
-    fn the_map_index_never_reads_past_its_bytes() {
-        let mut maps = TokenMapsLike::new();
-        for i in 0..20 {
-            maps.insert(format!("k{i}"), i * 1000);
-        }
-        let good = rmp_serde::to_vec(&maps).unwrap();
-        assert_eq!(index_map(&good).map(|k| k.len()), Some(20));
-        // Every truncation is refused; every flipped byte is refused or indexes whole values.
-        for n in 0..good.len() {
-            assert_eq!(index_map(&good[..n]), None, "{n} bytes");
-        }
-        for i in 0..good.len() {
-            for x in [0x01, 0x5a, 0xff] {
-                let mut bad = good.clone();
-                bad[i] ^= x;
-                if let Some(keys) = index_map(&bad) {
-                    assert!(
-                        keys.iter().all(|(_, r)| r.end <= bad.len() && skip_value(&bad, r.start, 0) == Some(r.end))
-                    );
-                }
-            }
-        }
-        // Huge counts with few bytes, and nesting past the depth bound.
-        assert_eq!(skip_value(&[0xdd, 0xff, 0xff, 0xff, 0xff, 0x01], 0, 0), None);
-        assert_eq!(skip_value(&[0xdf, 0xff, 0xff, 0xff, 0xff], 0, 0), None);
-        assert_eq!(skip_value(&[0x91; 100], 0, 0), None);
-        assert_eq!(skip_value(&[0x91, 0x91, 0x01], 0, 0), Some(3));
-        assert_eq!(skip_value(&[0xc1], 0, 0), None);
-    }
 
     /// A text like a document and its translation: the same code, other prose.
     fn document(prose: &str) -> String {

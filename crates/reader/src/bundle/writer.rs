@@ -95,7 +95,7 @@ impl Frame {
         dict: Option<(&str, &[u8])>,
     ) -> std::io::Result<Frame> {
         let header =
-            super::reader::str_header(raw).ok_or_else(|| std::io::Error::other("a lead frame is not a string"))?;
+            super::keyed::str_header(raw).ok_or_else(|| std::io::Error::other("a lead frame is not a string"))?;
         let cut = header + lead.bytes as usize;
         if cut > raw.len() {
             return Err(std::io::Error::other(format!("a lead of {} bytes in a text of {}", lead.bytes, raw.len())));

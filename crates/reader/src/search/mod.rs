@@ -16,7 +16,14 @@ pub mod analyze;
 
 mod dictionary;
 
+mod cursor;
+mod fit;
+mod hits;
+mod loaded;
 pub mod query;
+mod rank;
+mod render;
+mod sets;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
