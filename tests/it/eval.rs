@@ -29,7 +29,7 @@ fn the_sample_tasks_are_solved_by_ours_at_a_fraction_of_reading_files() {
     let results = vec![("sample".to_string(), run(&built.report.dir, &built.repo, "sample"))];
     let (ours, files) = (summary(&results, "ours"), summary(&results, "files"));
     assert_eq!(ours.tasks, 10);
-    assert!(ours.solved >= 8, "ours solved {} of 10 sample tasks (8 on 2026-12-03)", ours.solved);
+    assert!(ours.solved >= 9, "ours solved {} of 10 sample tasks (9 on 2026-12-03)", ours.solved);
     assert!(ours.median_tokens <= 1_500, "ours: median {} tokens", ours.median_tokens);
     assert!(ours.median_calls <= 3, "ours: median {} calls", ours.median_calls);
     assert!(ours.median_tokens * 5 <= files.median_tokens, "ours {ours:?} against files {files:?}");
@@ -54,8 +54,8 @@ fn the_real_tasks_are_solved_by_ours_at_least_as_often_as_by_reading_files_for_a
         .collect();
     assert!(ours.tasks >= 52, "{} real tasks", ours.tasks);
     assert!(
-        ours.solved >= 41,
-        "ours solved {} of {} real tasks (41 of 52 on 2026-12-03); failed:\n{}",
+        ours.solved >= 44,
+        "ours solved {} of {} real tasks (44 of 52 on 2026-12-03); failed:\n{}",
         ours.solved,
         ours.tasks,
         failed.join("\n")
