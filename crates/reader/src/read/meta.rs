@@ -70,7 +70,7 @@ impl BundleSet {
             .map(|d| Ok(d.with_lists((*self.doc_lists(&bundle, &head.key, &d.lang)?).clone())))
             .collect::<Result<_, LookupError>>()?;
         let meta = Arc::new(ComponentMeta { docs, ..(*head).clone() });
-        self.metas.lock().unwrap_or_else(|e| e.into_inner()).insert(head.key.clone(), meta.clone());
+        self.cache.metas.insert(head.key.clone(), meta.clone());
         Ok((bundle, meta))
     }
 
@@ -80,26 +80,17 @@ impl BundleSet {
     pub(super) fn component_head(&self, name: &str) -> Result<(Arc<Bundle>, Arc<ComponentMeta>, bool), LookupError> {
         let entry = self.component(name)?;
         let bundle = self.bundle(&entry.bundle)?;
-        if let Some(meta) = self.metas.lock().unwrap_or_else(|e| e.into_inner()).get(&entry.key) {
-            return Ok((bundle, meta.clone(), true));
+        if let Some(meta) = self.cache.metas.get(&entry.key) {
+            return Ok((bundle, meta, true));
         }
-        if let Some(head) = self.heads.lock().unwrap_or_else(|e| e.into_inner()).get(&entry.key) {
-            return Ok((bundle, head.clone(), false));
-        }
-        let head: Arc<ComponentMeta> = Arc::new(bundle.get(keys::COMPONENT)?);
-        self.heads.lock().unwrap_or_else(|e| e.into_inner()).insert(entry.key.clone(), head.clone());
+        let head = self.cache.heads.get_or_load(entry.key.clone(), || bundle.get(keys::COMPONENT).map(Arc::new))?;
         Ok((bundle, head, false))
     }
 
     /// The lists of component `key`'s document in `lang`, from its `doc-lists/<lang>` frame, decoded once and kept.
     pub(super) fn doc_lists(&self, bundle: &Bundle, key: &str, lang: &str) -> Result<Arc<DocLists>, LookupError> {
         let id = (key.to_string(), lang.to_string());
-        if let Some(lists) = self.doc_lists.lock().unwrap_or_else(|e| e.into_inner()).get(&id) {
-            return Ok(lists.clone());
-        }
-        let lists: Arc<DocLists> = Arc::new(bundle.get(&keys::doc_lists(lang))?);
-        self.doc_lists.lock().unwrap_or_else(|e| e.into_inner()).insert(id, lists.clone());
-        Ok(lists)
+        Ok(self.cache.doc_lists.get_or_load(id, || bundle.get(&keys::doc_lists(lang)).map(Arc::new))?)
     }
 
     /// A requested language as the set spells it: `zh-cn` → `zh-CN`, and `en` → `en-US` when one language of the

@@ -5,13 +5,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::budget::Cuts;
 use crate::bundle::format::{CHANGELOG_KEY, CUT_RULE, MANIFEST_KEY, SEARCH_KEY};
-use crate::bundle::reader::KeyedFrame;
 use crate::bundle::{Bundle, BundleError};
 use crate::model::*;
 
-use super::cache::TextCache;
+use super::cache::SetCache;
 use super::error::{LookupError, no_bundles};
 use super::library::{Library, set_name};
 use super::names::echo;
@@ -41,30 +39,10 @@ pub struct BundleSet {
     /// The whole manifest (`keys::MANIFEST`), decoded by the first lookup that needs a list (`components`, a
     /// path's owner, an unknown name's suggestions, `verify`).
     full: std::sync::OnceLock<Manifest>,
-    /// Component entries and their bundles' records by component key, decoded from `entry/<key>` frames (one per
-    /// component looked up): a lookup by name never decodes the whole manifest.
-    lookups: Mutex<HashMap<String, (Arc<ComponentEntry>, BundleFile)>>,
+    /// The set's bundle files, opened on first use and kept open.
     open: Mutex<HashMap<String, Arc<Bundle>>>,
-    /// Decoded `component` frames joined with their documents' lists: small, and read by nearly every lookup of a
-    /// long-running server.
-    pub(super) metas: Mutex<HashMap<String, Arc<ComponentMeta>>>,
-    /// `component` frames as stored (their documents' lists empty, format 10), read by a lookup of one document.
-    pub(super) heads: Mutex<HashMap<String, Arc<ComponentMeta>>>,
-    /// `doc-lists/<lang>` frames by component key and language.
-    pub(super) doc_lists: Mutex<HashMap<(String, String), Arc<DocLists>>>,
-    /// Recently decoded documents and files (code blocks and functions are slices of them), so that a server asked
-    /// for several blocks of one document decodes it once.
-    pub(super) texts: Mutex<TextCache>,
-    /// The decoded `changelog` frame (pages and releases of every language), read by every changelog lookup.
-    pub(super) changelog: Mutex<Option<Arc<ChangelogMeta>>>,
-    /// Cut points of recently served texts, oldest first (at most [`CUTS_CACHE_ENTRIES`]).
-    pub(super) cuts: Mutex<std::collections::VecDeque<(String, Arc<Cuts>)>>,
-    /// `tokens` frames by bundle path, decompressed and indexed by text key (each text's map is decoded when its
-    /// cut points are computed): every lookup that serves a text without a map of its own reads one.
-    pub(super) maps: Mutex<HashMap<String, Arc<KeyedFrame>>>,
-    /// The token map decoded last (bundle path and text key): a lookup reads one text's map up to three times
-    /// (its total, [`BundleSet::whole_part`], its cut points).
-    pub(super) last_map: Mutex<Option<(String, Arc<TokenMap>)>>,
+    /// What lookups decode from the bundles and keep: entries, metadata, texts, cut points, token maps.
+    pub(super) cache: SetCache,
     /// State that modules above this one decode once per set and keep ([`BundleSet::kept`]; the search index of
     /// `search::query`), one value per type: `read` need not know their types.
     kept: Mutex<Vec<Arc<dyn std::any::Any + Send + Sync>>>,
@@ -154,16 +132,8 @@ impl BundleSet {
             manifest,
             manifest_bundle: bundle,
             full: std::sync::OnceLock::new(),
-            lookups: Mutex::new(HashMap::new()),
             open: Mutex::new(HashMap::new()),
-            metas: Mutex::new(HashMap::new()),
-            heads: Mutex::new(HashMap::new()),
-            doc_lists: Mutex::new(HashMap::new()),
-            texts: Mutex::new(TextCache::default()),
-            changelog: Mutex::new(None),
-            maps: Mutex::new(HashMap::new()),
-            last_map: Mutex::new(None),
-            cuts: Mutex::new(std::collections::VecDeque::new()),
+            cache: SetCache::new(),
             kept: Mutex::new(Vec::new()),
             note: std::sync::OnceLock::new(),
         })
@@ -234,8 +204,8 @@ impl BundleSet {
     /// The entry of the component with key `key` and its bundle's record: from the cache, else its `entry/<key>`
     /// frame (found by binary search in the manifest bundle's index); `None` when no component has that key.
     pub(super) fn lookup_entry(&self, key: &str) -> Result<Option<(Arc<ComponentEntry>, BundleFile)>, LookupError> {
-        if let Some(found) = self.lookups.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
-            return Ok(Some(found.clone()));
+        if let Some(found) = self.cache.entries.get(key) {
+            return Ok(Some(found));
         }
         let frame = keys::entry(key);
         if !self.manifest_bundle.has(&frame) {
@@ -249,7 +219,7 @@ impl BundleSet {
             );
         }
         let found = (Arc::new(entry), bundle);
-        self.lookups.lock().unwrap_or_else(|e| e.into_inner()).insert(key.to_string(), found.clone());
+        self.cache.entries.insert(key.to_string(), found.clone());
         Ok(Some(found))
     }
 
@@ -288,10 +258,7 @@ impl BundleSet {
             |expected: String, found: String| BundleError::WrongBundle { path: b.path().to_string(), expected, found };
         // A component's bundle was just named by its entry (cached); the set's own bundles are in the head; only
         // a file named otherwise needs the whole manifest.
-        let cached = {
-            let lookups = self.lookups.lock().unwrap_or_else(|e| e.into_inner());
-            lookups.values().find(|(c, _)| c.bundle == file).map(|(c, f)| (c.key.clone(), f.clone()))
-        };
+        let cached = (self.cache.entries).find(|(c, f)| (c.bundle == file).then(|| (c.key.clone(), f.clone())));
         let whole =
             || self.manifest().map_err(|e| BundleError::Corrupt { path: b.path().to_string(), what: e.to_string() });
         let key = if m.search.as_ref().is_some_and(|s| s.bundle == file) {

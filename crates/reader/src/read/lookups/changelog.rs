@@ -66,15 +66,7 @@ impl BundleSet {
             return Err(LookupError::PageOutOfRange { page, lang: summary.lang.clone(), pages: summary.pages });
         }
         let bundle = self.bundle(&entry.bundle)?;
-        let cached = self.changelog.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        let meta = match cached {
-            Some(meta) => meta,
-            None => {
-                let meta: Arc<ChangelogMeta> = Arc::new(bundle.get(keys::CHANGELOG)?);
-                *self.changelog.lock().unwrap_or_else(|e| e.into_inner()) = Some(meta.clone());
-                meta
-            }
-        };
+        let meta = self.cache.changelog.get_or_load((), || bundle.get(keys::CHANGELOG).map(Arc::new))?;
         let lang_meta = meta
             .langs
             .iter()
