@@ -25,6 +25,35 @@ impl Paging<'_> {
     }
 }
 
+/// The text a part is served from ([`BundleSet::part`]): its bytes, where it is stored (the bundle and text key
+/// whose token map and cut points it has), the byte ranges of it that the answer serves (the whole text, a code
+/// block's span, a document's sections), and the code blocks (fences) a part keeps whole when it can.
+#[derive(Clone, Copy)]
+pub(super) struct TextRef<'a> {
+    /// The whole stored text (a document, its placeholder view, a file, a page).
+    pub(super) text: &'a str,
+    /// The bundle holding it.
+    pub(super) bundle: &'a Bundle,
+    /// Its frame key (the token map's and cut points' key).
+    pub(super) key: &'a str,
+    /// The byte ranges served, in order.
+    pub(super) ranges: &'a [(usize, usize)],
+    /// The code blocks of the text, by byte span.
+    pub(super) fences: &'a [Fence],
+}
+
+impl<'a> TextRef<'a> {
+    /// `ranges` of `text`, stored in `bundle` under `key`, without fences.
+    pub(super) fn new(text: &'a str, (bundle, key): (&'a Bundle, &'a str), ranges: &'a [(usize, usize)]) -> Self {
+        TextRef { text, bundle, key, ranges, fences: &[] }
+    }
+
+    /// This text with its code blocks.
+    pub(super) fn with_fences(self, fences: &'a [Fence]) -> Self {
+        TextRef { fences, ..self }
+    }
+}
+
 /// The `--bundles` directories of this CLI process (in the order given) when they are not the default `out` alone
 /// (kept here, below `render`, whose printed commands repeat them, so that the budget can reserve their bytes).
 static CLI_BUNDLES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
@@ -162,13 +191,8 @@ impl BundleSet {
     /// whole text: 3 M instructions of Semi's Table document, served whole by `doc --detail full` at a large
     /// budget). The same part [`serve`] gives then. `None` when it does not apply, or the text's cut points are
     /// kept already.
-    fn whole_part(
-        &self,
-        (bundle, key): (&Bundle, &str),
-        text: &str,
-        ranges: &[(usize, usize)],
-        room: u32,
-    ) -> Result<Option<Part>, LookupError> {
+    fn whole_part(&self, at: TextRef, room: u32) -> Result<Option<Part>, LookupError> {
+        let TextRef { text, bundle, key, ranges, .. } = at;
         let id = text_id(bundle, key);
         let kept = || self.cache.cuts.contains(&id);
         if text.is_empty() || ranges != [(0, text.len())] || kept() {
@@ -189,18 +213,15 @@ impl BundleSet {
         }))
     }
 
-    /// Serves `ranges` of `text` as one part within the budget of `paging`, continuing its cursor when given (which
+    /// Serves the ranges of `at` as one part within the budget of `paging`, continuing its cursor when given (which
     /// must continue `request` on this set). Returns the part and the cursor of the next one.
     pub(super) fn part(
         &self,
         request: &Request,
-        text: &str,
-        at: (&Bundle, &str),
-        ranges: &[(usize, usize)],
-        fences: &[Fence],
+        at: TextRef,
         paging: Paging,
     ) -> Result<(Part, Option<String>), LookupError> {
-        self.part_with(request, text, at, ranges, fences, paging, &|_| 0)
+        self.part_with(request, at, paging, &|_| 0)
     }
 
     /// [`BundleSet::part`] for a view whose structured form carries more than the part's text: `lists` bounds, in
@@ -208,14 +229,10 @@ impl BundleSet {
     /// tokens JSON escaping can add to it (two per escaped byte, [`crate::budget::json_escapes`]: `\n` before an
     /// indentation splits one token into three) and the lists fit
     /// the content budget, so that the text item and the structuredContent both stay within `max_tokens`.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn part_with(
         &self,
         request: &Request,
-        text: &str,
-        at: (&Bundle, &str),
-        ranges: &[(usize, usize)],
-        fences: &[Fence],
+        at: TextRef,
         paging: Paging,
         lists: &dyn Fn(&Part) -> u32,
     ) -> Result<(Part, Option<String>), LookupError> {
@@ -224,12 +241,12 @@ impl BundleSet {
         // The structured form's bound: the part's text, what escaping adds, and the lists beside it.
         let fits = |part: &Part| structured_tokens(part, lists) <= room;
         let whole = match paging.cursor {
-            None => self.whole_part(at, text, ranges, room)?.filter(|p| fits(p)),
+            None => self.whole_part(at, room)?.filter(|p| fits(p)),
             Some(_) => None,
         };
         let mut part = match whole {
             Some(part) => part,
-            None => self.cut_part(request, text, at, ranges, fences, paging, lists)?,
+            None => self.cut_part(request, at, paging, lists)?,
         };
         // Without names beyond the envelope's, the smallest budget leaves this room, where every segment fits: a
         // chain always goes on. Beside longer names that leave less, a text is served only when it is served
@@ -248,7 +265,7 @@ impl BundleSet {
         part.max_tokens = paging.budget.lowered.then_some(paging.budget.max_tokens);
         // The text's hash only when a cursor carries it (hashing Semi's Table document was 0.25 M instructions).
         let next = part.next_offset.map(|offset| {
-            let (set, text) = (Cursor::set_id(&label), Cursor::text_id(text));
+            let (set, text) = (Cursor::set_id(&label), Cursor::text_id(at.text));
             Cursor { set, text, request: request.clone(), offset }.encode()
         });
         Ok((part, next))
@@ -256,17 +273,14 @@ impl BundleSet {
 
     /// [`BundleSet::part_with`]'s part when the text is cut: from the cursor's offset (checked against `request`
     /// and the text), the longest run of segments whose structured form (text, escapes, `lists`) fits the budget.
-    #[allow(clippy::too_many_arguments)]
     fn cut_part(
         &self,
         request: &Request,
-        text: &str,
-        (bundle, key): (&Bundle, &str),
-        ranges: &[(usize, usize)],
-        fences: &[Fence],
+        at: TextRef,
         paging: Paging,
         lists: &dyn Fn(&Part) -> u32,
     ) -> Result<Part, LookupError> {
+        let TextRef { text, bundle, key, ranges, fences } = at;
         let cuts = self.cuts(bundle, key, text)?;
         let offset = match paging.cursor {
             Some(c) => {

@@ -4,7 +4,7 @@ use crate::budget::{DocForm, Part, Request};
 use crate::model::*;
 
 use crate::read::error::LookupError;
-use crate::read::paging::Paging;
+use crate::read::paging::{Paging, TextRef};
 use crate::read::set::BundleSet;
 use crate::read::views::{CardView, Detail};
 
@@ -43,7 +43,7 @@ impl BundleSet {
         }
         let lists = |_: &Part| fields as u32;
         let (part, next_cursor) =
-            self.part_with(&request, &text, (&bundle, &key), &[(0, text.len())], &[], paging, &lists)?;
+            self.part_with(&request, TextRef::new(&text, (&bundle, &key), &[(0, text.len())]), paging, &lists)?;
         Ok(CardView {
             served: self.served(),
             component: meta.name.clone(),

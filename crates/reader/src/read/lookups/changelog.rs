@@ -8,7 +8,7 @@ use crate::model::*;
 
 use crate::read::error::LookupError;
 use crate::read::names::echo;
-use crate::read::paging::Paging;
+use crate::read::paging::{Paging, TextRef};
 use crate::read::set::BundleSet;
 use crate::read::views::ChangelogView;
 
@@ -90,7 +90,7 @@ impl BundleSet {
         };
         let paging = self.echoing(paging, &[]);
         let (mut part, mut next_cursor) =
-            self.part_with(&request, &text, (&bundle, &key), &[(0, text.len())], &[], paging, &lists)?;
+            self.part_with(&request, TextRef::new(&text, (&bundle, &key), &[(0, text.len())]), paging, &lists)?;
         let releases: Vec<String> =
             lang_meta.releases.iter().filter(|r| in_part(&part, r.start_line)).map(|r| r.version.clone()).collect();
         // Lines of the file, not of the page.

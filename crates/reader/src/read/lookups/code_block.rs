@@ -5,7 +5,7 @@ use crate::bundle::BundleError;
 use crate::model::*;
 
 use crate::read::error::LookupError;
-use crate::read::paging::Paging;
+use crate::read::paging::{Paging, TextRef};
 use crate::read::set::BundleSet;
 use crate::read::views::CodeBlockView;
 
@@ -51,8 +51,11 @@ impl BundleSet {
                 .flat_map(|d| [(d.path.as_str(), 2)].into_iter().chain(d.description_path.as_deref().map(|p| (p, 2)))),
         );
         let paging = self.echoing(paging, &names);
-        let (part, next_cursor) =
-            self.part(&request, &whole, (&bundle, &text_key), &[(start, end)], &fences, paging)?;
+        let (part, next_cursor) = self.part(
+            &request,
+            TextRef::new(&whole, (&bundle, &text_key), &[(start, end)]).with_fences(&fences),
+            paging,
+        )?;
         Ok(CodeBlockView {
             served: self.served(),
             component: meta.name.clone(),

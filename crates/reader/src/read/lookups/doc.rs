@@ -5,7 +5,7 @@ use crate::model::*;
 
 use crate::read::error::LookupError;
 use crate::read::names::echo;
-use crate::read::paging::Paging;
+use crate::read::paging::{Paging, TextRef};
 use crate::read::set::BundleSet;
 use crate::read::views::{Detail, DocView};
 
@@ -168,7 +168,12 @@ impl BundleSet {
         let mut names = vec![(meta.name.as_str(), 6), (doc.path.as_str(), 2)];
         names.extend(found.iter().flat_map(|s| [(s.title.as_str(), 1), (s.slug.as_str(), 2)]));
         let paging = self.echoing(paging, &names);
-        let (part, next_cursor) = self.part_with(&request, &text, (&bundle, &key), &ranges, &fences, paging, &lists)?;
+        let (part, next_cursor) = self.part_with(
+            &request,
+            TextRef::new(&text, (&bundle, &key), &ranges).with_fences(&fences),
+            paging,
+            &lists,
+        )?;
         Ok(DocView {
             served: self.served(),
             component: meta.name.clone(),

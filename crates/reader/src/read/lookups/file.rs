@@ -10,7 +10,7 @@ use crate::model::*;
 use crate::read::error::LookupError;
 use crate::read::lookups::function::function_sizes;
 use crate::read::names::{by_similarity, closest, echo, resolve_dots};
-use crate::read::paging::Paging;
+use crate::read::paging::{Paging, TextRef};
 use crate::read::set::BundleSet;
 use crate::read::views::{FileView, FunctionSize};
 
@@ -189,7 +189,7 @@ impl BundleSet {
             e => e,
         };
         let (mut part, mut next_cursor) = self
-            .part(&request, &text, (&bundle, &key), &[range], &[], lowered(envelope))
+            .part(&request, TextRef::new(&text, (&bundle, &key), &[range]), lowered(envelope))
             .map_err(|e| raised(e, envelope))?;
         let bounds = view.functions.iter().map(FunctionSize::bound);
         let kept = if !first_part {
@@ -203,7 +203,8 @@ impl BundleSet {
         } else {
             let quarter = paging.budget.content().saturating_sub(envelope) / 4;
             // When the names' quarter leaves no room for the first lines, the part keeps the whole share.
-            if let Ok(smaller) = self.part(&request, &text, (&bundle, &key), &[range], &[], lowered(envelope + quarter))
+            if let Ok(smaller) =
+                self.part(&request, TextRef::new(&text, (&bundle, &key), &[range]), lowered(envelope + quarter))
             {
                 (part, next_cursor) = smaller;
             }

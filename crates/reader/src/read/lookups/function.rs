@@ -9,7 +9,7 @@ use crate::model::*;
 
 use crate::read::error::LookupError;
 use crate::read::names::{by_similarity, closest, echo};
-use crate::read::paging::Paging;
+use crate::read::paging::{Paging, TextRef};
 use crate::read::set::BundleSet;
 use crate::read::views::{FunctionSize, FunctionView};
 
@@ -136,7 +136,8 @@ impl BundleSet {
         let request = Request::Function { path: norm.clone(), qualified: merged.qualified.clone() };
         // Echoed: in the header, the continuation and its cursor, the JSON.
         let paging = self.echoing(paging, &[(norm.as_str(), 5), (merged.qualified.as_str(), 5)]);
-        let (part, next_cursor) = self.part(&request, &text, (&bundle, &file_key), &[(start, end)], &[], paging)?;
+        let (part, next_cursor) =
+            self.part(&request, TextRef::new(&text, (&bundle, &file_key), &[(start, end)]), paging)?;
         Ok(FunctionView {
             served: self.served(),
             path: norm,

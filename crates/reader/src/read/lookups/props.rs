@@ -5,7 +5,7 @@ use crate::bundle::{Bundle, BundleError};
 use crate::model::*;
 
 use crate::read::error::LookupError;
-use crate::read::paging::{Paging, structured_tokens};
+use crate::read::paging::{Paging, TextRef, structured_tokens};
 use crate::read::set::BundleSet;
 use crate::read::views::PropsView;
 
@@ -174,7 +174,7 @@ impl BundleSet {
             full_lists(part).saturating_sub(slack)
         };
         let (part, next_cursor) =
-            self.part_with(&request, &text, (&bundle, &key), &[(0, text.len())], &[], paging, &lists)?;
+            self.part_with(&request, TextRef::new(&text, (&bundle, &key), &[(0, text.len())]), paging, &lists)?;
         // A part of one segment is served even when its rows do not fit beside it structured (a row of hundreds of
         // tokens at the smallest budget): it then lists none, as its text says all, and says how many it leaves
         // out and the budget that lists them: the text form's (the part's tokens beside the envelope and the
