@@ -1,0 +1,15 @@
+//! One file per lookup, each an `impl BundleSet` block answering one kind of call with its view; the helpers a
+//! lookup shares with another (a document's sections, the props tables, a file's function sizes) stay with the
+//! lookup that owns them.
+
+mod card;
+pub(super) mod changelog;
+mod code_block;
+mod components;
+mod details;
+mod doc;
+mod file;
+mod files;
+pub(super) mod function;
+mod props;
+pub(super) mod section;
