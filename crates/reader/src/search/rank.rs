@@ -412,8 +412,16 @@ pub(super) fn rank(
 /// answered by the sections that mention the name (issue 27). 1 for every kind otherwise.
 pub(super) fn asked_kinds(query: &str) -> [f32; 5] {
     const CHANGELOG: [&str; 10] = [
-        "which version", "what version", "which release", "what release", "since version", "changelog",
-        "release note", "哪个版本", "更新日志", "什么版本",
+        "which version",
+        "what version",
+        "which release",
+        "what release",
+        "since version",
+        "changelog",
+        "release note",
+        "哪个版本",
+        "更新日志",
+        "什么版本",
     ];
     const FUNCTION: [&str; 8] =
         ["signature", "implementation", "source code", "function", "签名", "源码", "实现", "函数"];
