@@ -14,6 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use mydesign_docs::compile::names::pascal_case;
 use mydesign_docs::model::{PropsOrigin, PropsTable, component_key};
 use mydesign_docs::read::{BundleSet, LookupError, Paging};
 use mydesign_docs::usage::{AttrValue, Element, Usage};
@@ -81,27 +82,17 @@ pub struct Known {
     set: Arc<BundleSet>,
 }
 
-/// The names a line `import { A, B as C } from 'x'` or `import A from 'x'` imports, and `x`.
+/// The names a line `import { A, B as C } from 'x'` or `import A from 'x'` imports, and `x`: read with the same
+/// TSX reading as the checked code ([`mydesign_docs::usage::read`]), a default import by its local name.
 fn import_line(line: &str) -> Option<(Vec<String>, String)> {
-    let (names, from) = line.trim().trim_start_matches("import ").rsplit_once(" from ")?;
-    let from = from.trim().trim_end_matches(';').trim_matches(['\'', '"']).to_string();
-    let names = names
-        .trim_matches(['{', '}', ' '])
-        .split(',')
-        .map(|n| n.split(" as ").next().unwrap_or(n).trim().to_string())
-        .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    let imports = mydesign_docs::usage::read(line).ok()?.imports;
+    let from = imports.first()?.source.clone();
+    let names = imports
+        .into_iter()
+        .filter(|i| i.imported != "*")
+        .map(|i| if i.imported == "default" { i.local } else { i.imported })
         .collect();
     Some((names, from))
-}
-
-/// A component name as an import writes it: `action-sheet` → `ActionSheet`.
-fn pascal(name: &str) -> String {
-    name.split(['-', '_', ' '])
-        .map(|w| {
-            let mut c = w.chars();
-            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
-        })
-        .collect()
 }
 
 /// Cards read at most to learn the module the documents import from (the package may be another one:
@@ -119,7 +110,7 @@ impl Known {
         let mut exports = BTreeMap::new();
         let rows = set.components(None)?.components;
         for row in &rows {
-            exports.insert(component_key(&row.name), pascal(&row.name));
+            exports.insert(component_key(&row.name), pascal_case(&row.name));
         }
         for row in rows.iter().filter(|r| r.tokens > 0).take(IMPORT_CARDS) {
             if let Ok(card) = set.card(&row.name, None, Paging::unlimited())
