@@ -28,6 +28,7 @@ mod clean;
 mod demo_tags;
 mod front_matter;
 mod lines;
+mod metadata;
 
 use clean::{clean_code, mask_jsx_lines};
 use demo_tags::add_demo_blocks;
@@ -129,14 +130,16 @@ pub struct Document {
     /// ` # comment`. Nested YAML (indented lines, list items, keys with an empty value, block
     /// scalars `|`/`>`) is ignored. Empty when the document has no front matter.
     pub front_matter: Vec<(String, String)>,
-    /// Front matter `title`, else the plain text of the first H1; `None` when neither exists or
-    /// both are empty.
+    /// Front matter `title`, else a leading metadata fence's title, else the plain text of the first H1; `None`
+    /// when none exists or all are empty.
     pub title: Option<String>,
-    /// Front matter `brief`, else `description`, else the plain text of the first paragraph that
+    /// Front matter `brief`, else `description`, else a leading metadata fence's description, else the plain text
+    /// of the first paragraph that
     /// is not an MDX `import`/`export` line or a Blueprint `@directive`, cut to 200 chars at a word boundary with `…`
     /// (on a char boundary, no ellipsis). `None` when nothing qualifies.
     pub brief: Option<String>,
-    /// Every fenced code block, in document order (`index` 1..=len).
+    /// Every fenced code block, in document order (`index` 1..=len), but a leading metadata fence (see
+    /// `metadata.rs`).
     pub code_blocks: Vec<CodeBlock>,
     /// Every heading H1–H6, in document order, including headings nested in list items or block
     /// quotes (but never text inside code blocks or HTML blocks).
@@ -202,10 +205,20 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
     let mut tables = Vec::new();
     let mut first_h1: Option<String> = None;
     let mut first_paragraph: Option<String> = None;
+    // The first block after the front matter, when it is a fence: its language and text (metadata, maybe).
+    let mut first_block: Option<Option<(String, String)>> = None;
 
     for node in blocks(root) {
         let data = node.data();
         let pos = data.sourcepos;
+        if first_block.is_none() && !matches!(data.value, NodeValue::FrontMatter(_) | NodeValue::Document) {
+            first_block = Some(match &data.value {
+                NodeValue::CodeBlock(b) if b.fenced => {
+                    Some((b.info.split_whitespace().next().unwrap_or("").to_string(), b.literal.clone()))
+                }
+                _ => None,
+            });
+        }
         match &data.value {
             NodeValue::FrontMatter(raw) => {
                 saw_front_matter = true;
@@ -263,9 +276,18 @@ pub fn parse_as(text: &str, syntax: Syntax) -> Document {
         }
     }
 
+    // A leading fence of metadata (issue 24 item 5) is the title and description, never a code block.
+    let fence = first_block.flatten().and_then(|(lang, code)| metadata::from_fence(&lang, &code));
+    if fence.is_some() && !code_blocks.is_empty() {
+        code_blocks.remove(0);
+        for (i, b) in code_blocks.iter_mut().enumerate() {
+            b.meta.index = to_u32(i + 1);
+        }
+    }
+    let fence = fence.unwrap_or_default();
     let field = |key: &str| front_matter.iter().find(|(k, v)| k == key && !v.is_empty()).map(|(_, v)| v.clone());
-    let title = field("title").or(first_h1);
-    let brief = field("brief").or_else(|| field("description")).or(first_paragraph);
+    let title = field("title").or(fence.title).or(first_h1);
+    let brief = field("brief").or_else(|| field("description")).or(fence.brief).or(first_paragraph);
 
     add_demo_blocks(text, &lines, &headings, &mut code_blocks);
     let sections = sections(&headings, &lines);
