@@ -144,8 +144,8 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let opts = BuildOptions { repo, out: args.out.clone(), config, progress: std::io::stderr().is_terminal() };
     let report = build_denying_warnings(&opts, cache.as_deref(), args.deny_warnings && !args.watch)?;
     let (notes, warnings): (Vec<_>, Vec<_>) = report.diagnostics.iter().partition(|d| d.is_note());
-    for d in &warnings {
-        eprintln!("warning: {d}");
+    for line in warning_lines(&warnings, args.verbose) {
+        eprintln!("{line}");
     }
     if args.verbose {
         for d in &notes {
@@ -199,6 +199,13 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
             .map(|l| format!("{} {} lines → {}", l.lang, thousands(l.lines), plural(l.pages, "page")))
             .collect();
         out.push(format!("  changelog: {}", pages.join("; ")));
+    }
+    if s.component_changelogs > 0 {
+        out.push(format!(
+            "  component changelogs: {}, {} (`changelog --component NAME`)",
+            plural(s.component_changelogs, "file"),
+            plural(s.component_releases, "release")
+        ));
     }
     // Documents, sources and changelog against their bundles; the search index is reported on its own, as it is
     // not a copy of the inputs but an addition to them.
@@ -389,4 +396,79 @@ fn watch(opts: &BuildOptions, cache: Option<&Path>) -> anyhow::Result<ExitCode> 
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Warnings of one kind shown before the rest of that kind is counted on one line.
+const SHOWN_PER_KIND: usize = 3;
+
+/// The `warning:` lines of `warnings`: every one with `verbose`, else at most [`SHOWN_PER_KIND`] of each kind (its
+/// stage and its message with the quoted names, paths and numbers left out) and a line counting the rest, so that
+/// 151 unresolved references or 138 unread template pages read as a count and three examples, not as noise that
+/// hides the one different warning. Nothing is dropped from the report: `--verbose` lists them all.
+fn warning_lines(warnings: &[&mydesign_docs::compile::Diagnostic], verbose: bool) -> Vec<String> {
+    let kind = |d: &mydesign_docs::compile::Diagnostic| {
+        let mut out = format!("{} ", d.stage);
+        let mut quoted = false;
+        for c in d.message.chars() {
+            if c == '`' {
+                quoted = !quoted;
+                out.push('`');
+            } else if !quoted && !c.is_ascii_digit() {
+                out.push(c);
+            }
+        }
+        // The tried paths of an unresolved reference differ per reference.
+        out.split(" (tried").next().unwrap_or("").to_string()
+    };
+    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for d in warnings {
+        *counts.entry(kind(d)).or_default() += 1;
+    }
+    let mut shown: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for d in warnings {
+        let k = kind(d);
+        let n = shown.entry(k.clone()).or_default();
+        *n += 1;
+        let total = counts[&k];
+        if verbose || total <= SHOWN_PER_KIND + 1 || *n <= SHOWN_PER_KIND {
+            out.push(format!("warning: {d}"));
+        } else if *n == SHOWN_PER_KIND + 1 {
+            out.push(format!(
+                "warning: … and {} more {} warnings like the {SHOWN_PER_KIND} above (--verbose lists them)",
+                total - SHOWN_PER_KIND,
+                d.stage
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mydesign_docs::compile::{Diagnostic, Stage};
+
+    #[test]
+    fn warnings_of_one_kind_are_counted_after_three_and_listed_with_verbose() {
+        let mut all: Vec<Diagnostic> = (0..6)
+            .map(|i| {
+                Diagnostic::new(
+                    format!("d{i}.md"),
+                    Stage::Markdown,
+                    format!("example reference `@x E{i}` resolves to no file (tried a{i}.tsx)"),
+                )
+            })
+            .collect();
+        all.push(Diagnostic::new("z.md", Stage::Layout, "a second en-US document"));
+        let refs: Vec<&Diagnostic> = all.iter().collect();
+        let lines = warning_lines(&refs, false);
+        assert_eq!(lines.len(), 5, "{lines:#?}");
+        assert!(lines[2].contains("d2.md"));
+        assert_eq!(lines[3], "warning: … and 3 more markdown warnings like the 3 above (--verbose lists them)");
+        assert!(lines[4].contains("a second en-US document"));
+        assert_eq!(warning_lines(&refs, true).len(), 7);
+        // Four of a kind are all shown: a count line would save nothing.
+        assert_eq!(warning_lines(&refs[2..], false).len(), 5);
+    }
 }
