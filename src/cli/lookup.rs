@@ -428,7 +428,9 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::CodeBlock { component, index, lookup: a } => {
             answer(&a, |set, paging| set.code_block(&component, index, a.lang.as_deref(), paging))
         }
-        Command::Changelog { component: Some(component), since: Some(since), lookup: a, .. } => {
+        Command::Changelog { component: Some(component), since, lookup: a, .. } => {
+            // Without --since, every release: after 0.0.0.
+            let since = since.unwrap_or_else(|| "0.0.0".into());
             let digits = since.trim_start_matches('v').split(['.', '-']).next().unwrap_or("");
             if digits.parse::<u64>().is_err() {
                 anyhow::bail!("--since {}: not a version (e.g. 3.4.0)", mydesign_docs::read::echo(&since));

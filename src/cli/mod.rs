@@ -90,7 +90,7 @@ enum Command {
         #[command(flatten)]
         lookup: LookupArgs,
     },
-    /// Print a page of the changelog, or the entries naming one component since a version.
+    /// Print a page of the changelog, or one component's entries (since a version).
     ///
     /// Example: `mydesign-docs changelog --page 2`, `mydesign-docs changelog --component table --since 2.0.0`.
     /// Pages are 300 lines; page 1 holds the newest entries.
@@ -98,8 +98,9 @@ enum Command {
         /// Page number, 1-based (default 1, or the cursor's page).
         #[arg(long, value_parser = at_least(1, u32::MAX))]
         page: Option<u32>,
-        /// Only the lines that name this component, in the releases after --since (instead of a page).
-        #[arg(long, requires = "since", conflicts_with = "page")]
+        /// Only this component's entries (its own changelog's, else the lines that name it), in the releases after
+        /// --since, or in every release without it (instead of a page).
+        #[arg(long, conflicts_with = "page")]
         component: Option<String>,
         /// With --component: releases after this version, up to the version read.
         #[arg(long, requires = "component", value_name = "VERSION")]

@@ -377,7 +377,7 @@ fn a_readme_is_the_document_of_its_folder_unless_a_written_rule_gives_one() {
 }
 
 #[test]
-fn a_monorepo_of_component_packages_is_named_by_their_scope_and_says_what_it_cannot_read() {
+fn a_monorepo_of_component_packages_is_named_by_their_scope_and_reads_each_package_changelog() {
     // Trial item 13: packages/{button 2.1.0, tooltip 2.1.3, utils} under a private root `mono-root`.
     let dir = tempfile::tempdir().unwrap();
     write(
@@ -404,22 +404,22 @@ fn a_monorepo_of_component_packages_is_named_by_their_scope_and_says_what_it_can
             "name: mono (the npm scope of the 2 component packages; the root package is private)",
             "version: the component packages differ (packages/button 2.1.0, packages/tooltip 2.1.3); the build takes \
              one package's: set [system] version to choose",
-            "per-package changelogs are not read (one changelog per language): packages/button/CHANGELOG.md, \
-             packages/tooltip/CHANGELOG.md; name one with [[changelog]] path",
         ]
     );
     assert!(d.report().contains("\n  name: mono (the npm scope"), "{}", d.report());
     let report = build_with(dir.path(), d.config.clone());
     assert_eq!(report.manifest.system, "mono");
     assert_eq!(keys(&report), ["button", "tooltip"]);
-    let warnings = warnings(&report);
-    assert_eq!(
-        warnings,
-        ["packages/button", "packages/tooltip"].map(|p| format!(
-            "layout: {p}/CHANGELOG.md: a component's own changelog is not read (one changelog per language: name it \
-             with [[changelog]] path); it is served only as a file"
-        ))
-    );
+    // Each package's CHANGELOG.md is its component's own changelog (issue 24 item 4), not a warning.
+    let rules: Vec<(&str, &str)> = d.config.changelog.iter().map(|r| (r.path.as_str(), r.lang.as_str())).collect();
+    assert_eq!(rules, [("packages/{component}/CHANGELOG.md", "en-US")]);
+    assert!(d.report().contains("\n  component changelogs: 2 components: packages/{component}/CHANGELOG.md (en-US)"));
+    assert!(warnings(&report).is_empty(), "{:?}", warnings(&report));
+    let set = BundleSet::open(&report.dir).unwrap();
+    let changes = mydesign_docs::diff::changelog_since(&set, "tooltip", "0.0.0", None).unwrap();
+    let got: Vec<(&str, Vec<&str>)> =
+        changes.changelog.iter().map(|r| (r.version.as_str(), r.lines.iter().map(String::as_str).collect())).collect();
+    assert_eq!(got, [("2.1.3", vec!["- Delay"])]);
     // A public root keeps its own name.
     write(dir.path(), &[("package.json", r#"{"name":"acme","version":"1.0.0"}"#)]);
     assert_eq!(detected(dir.path()).config.system.name, None);

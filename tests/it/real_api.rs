@@ -199,3 +199,42 @@ fn an_ambiguous_repository_lists_its_candidates() {
     assert!(why.contains("[[docs]] pattern = \"docs/a/{component}/index.md\""), "{why}");
     assert!(why.contains("[[docs]] pattern = \"guides/b/{component}/README.md\""), "{why}");
 }
+
+#[test]
+fn arco_component_changelogs_feed_changelog_component_and_search() {
+    // Issue 24 item 4: `components/<Name>/__changelog__/index.<lang>.md`, with no configuration.
+    let Some(built) = common::detected_build("arco-design") else { return };
+    let set = &built.set;
+    let meta = set.component_meta("button").unwrap().1;
+    let logs: Vec<(&str, &str)> = meta.changelogs.iter().map(|c| (c.lang.as_str(), c.path.as_str())).collect();
+    assert_eq!(
+        logs,
+        [
+            ("en-US", "components/Button/__changelog__/index.en-US.md"),
+            ("zh-CN", "components/Button/__changelog__/index.zh-CN.md")
+        ]
+    );
+    // Every release heading of the file (`## 2.54.2` …), newest first as written.
+    let text = std::fs::read_to_string(built.repo.join("components/Button/__changelog__/index.en-US.md")).unwrap();
+    let headings: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("## ")).collect();
+    let versions: Vec<&str> = meta.changelogs[0].releases.iter().map(|r| r.version.as_str()).collect();
+    assert_eq!(versions, headings);
+    // `changelog --component button --since 2.50`: the whole entries of 2.54.2 and 2.52.0.
+    let changes = mydesign_docs::diff::changelog_since(set, "button", "2.50", None).unwrap();
+    let got: Vec<&str> = changes.changelog.iter().map(|r| r.version.as_str()).collect();
+    assert_eq!(got, ["2.54.2", "2.52.0"]);
+    assert!(changes.changelog[1].lines.iter().any(|l| l.contains("`onClick` event will still be triggered")));
+    // In Chinese, from the zh-CN file.
+    let zh = mydesign_docs::diff::changelog_since(set, "table", "2.66.13", Some("zh-CN")).unwrap();
+    assert_eq!(zh.changelog.first().map(|r| r.version.as_str()), Some("2.66.14"));
+    assert!(zh.changelog[0].lines.iter().any(|l| l.contains('修')), "{:?}", zh.changelog[0].lines);
+    assert_eq!(built.report.manifest.stats.component_changelogs, 130);
+    // Search finds a release by what it fixed, and its call reads those lines of the file.
+    let opts = SearchOptions { max_tokens: Some(4_000), ..Default::default() };
+    let v = set.search("which Button version fixed onClick firing on a disabled link button", &opts).unwrap();
+    let hit = v.hits.iter().find(|h| h.section.first().is_some_and(|s| s.starts_with("2.52.0"))).expect("the release");
+    assert_eq!(hit.follow_up.tool, "get_file_code");
+    assert_eq!(hit.document, "components/Button/__changelog__/index.en-US.md");
+    let v = set.search("Table 横向 smooth scroll 抖动问题在哪个版本修复", &opts).unwrap();
+    assert!(v.hits[0].section[0].starts_with("2.66.14"), "{:?}", v.hits[0]);
+}

@@ -114,14 +114,23 @@ pub struct DocRule {
     pub lang: String,
 }
 
-/// The changelog file of one language.
+/// The changelog file of one language, or (a `path` with `{component}`) each component's own changelog in one
+/// language, as Arco keeps `components/{component}/__changelog__/index.en-US.md` (issue 24 item 4).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChangelogRule {
-    /// Repository-relative path.
+    /// Repository-relative path; a pattern with a `{component}` capture for per-component changelogs.
     pub path: String,
     /// Language tag.
     pub lang: String,
+}
+
+impl ChangelogRule {
+    /// The pattern of a per-component changelog rule (its `path` captures `{component}`), else `None`: the rule
+    /// names the set's one changelog file.
+    pub fn per_component(&self) -> Option<Pattern> {
+        if self.path.contains("{component}") { Pattern::parse(&self.path).ok() } else { None }
+    }
 }
 
 /// Which files belong to which component.
@@ -319,14 +328,17 @@ impl Config {
         format!("# mydesign-docs.toml: every field is described in docs/config.md\n\n{body}")
     }
 
-    /// Checks what serde cannot: every doc and source pattern captures `{component}`, the encoding is known, the
-    /// thresholds are positive.
+    /// Checks what serde cannot: every doc and source pattern captures `{component}` (and a per-component
+    /// changelog path is a valid pattern), the encoding is known, the thresholds are positive.
     ///
     /// # Errors
     /// A message naming the offending field.
     pub fn validate(&self) -> Result<(), String> {
         for p in self.docs.iter().map(|d| &d.pattern).chain(&self.sources.patterns) {
             Pattern::parse(p)?;
+        }
+        for c in self.changelog.iter().filter(|c| c.path.contains("{component}")) {
+            Pattern::parse(&c.path).map_err(|e| format!("[[changelog]] {e}"))?;
         }
         let rule_langs: Vec<&str> =
             self.docs.iter().map(|d| d.lang.as_str()).chain(self.changelog.iter().map(|c| c.lang.as_str())).collect();

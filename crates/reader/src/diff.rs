@@ -49,7 +49,8 @@ pub struct PropChange {
 pub struct Release {
     /// Version as its heading writes it.
     pub version: String,
-    /// The lines of the release that name the component, trimmed.
+    /// The lines of the release that name the component (every non-blank line of a component's own changelog),
+    /// trimmed.
     pub lines: Vec<String>,
     /// True when this part starts inside the release (its first lines were in the previous part).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -356,8 +357,11 @@ fn changelog(
     to: &str,
     component: &str,
 ) -> Result<Vec<Release>, LookupError> {
-    let Some(entry) = set.head().changelog.as_ref() else { return Ok(vec![]) };
     let (Some(from), Some(to)) = (crate::version::parse(from), crate::version::parse(to)) else { return Ok(vec![]) };
+    if let Some(own) = own_changelog(set, lang, &from, component)? {
+        return Ok(own);
+    }
+    let Some(entry) = set.head().changelog.as_ref() else { return Ok(vec![]) };
     let bundle = set.bundle(&entry.bundle)?;
     let meta: crate::model::ChangelogMeta = bundle.get(keys::CHANGELOG)?;
     // Without a language, the set's default one, as every other lookup (trial 7: Semi's zh-CN set answered
@@ -392,6 +396,45 @@ fn changelog(
         }
     }
     Ok(out)
+}
+
+/// The releases after `from` of `component`'s own changelog (issue 24 item 4) in `lang` (else the set's default
+/// language, else its first), every non-blank line of each under its heading: the whole entry is about the
+/// component. No upper bound: the file is as the set's build read it, and a component package of a monorepo may
+/// be versioned past the set (the set takes one package's version). `None` when the component keeps no changelog of its own (its entries are then looked for in
+/// the set's changelog by name).
+fn own_changelog(
+    set: &BundleSet,
+    lang: Option<&str>,
+    from: &semver::Version,
+    component: &str,
+) -> Result<Option<Vec<Release>>, LookupError> {
+    // A component absent from this version has no entries of its own here (the set's changelog may name it).
+    let meta = match set.component_meta(component) {
+        Ok((_, meta)) => meta,
+        Err(LookupError::UnknownComponent { .. }) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let want = lang.unwrap_or(&set.head().default_lang);
+    let Some(log) = meta.changelogs.iter().find(|c| c.lang.eq_ignore_ascii_case(want)).or(meta.changelogs.first())
+    else {
+        return Ok(None);
+    };
+    let owner = set.file_owner(&log.path)?.unwrap_or_else(|| meta.key.clone());
+    let bundle = set.bundle(&set.component(&owner)?.bundle)?;
+    let text: String = bundle.get_text(&keys::file(&log.path))?;
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for r in &log.releases {
+        let Some(v) = crate::version::parse(&r.version) else { continue };
+        if v <= *from {
+            continue;
+        }
+        let body = lines.get(r.start_line as usize..(r.end_line as usize).min(lines.len())).unwrap_or(&[]);
+        let kept: Vec<String> = body.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).map(str::to_string).collect();
+        out.push(Release { version: r.version.clone(), lines: kept, continued: false });
+    }
+    Ok(Some(out))
 }
 
 /// `r`, or the empty value when the component is not in that version (added or removed between the two).

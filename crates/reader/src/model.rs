@@ -395,6 +395,12 @@ pub struct BuildStats {
     pub raw_tokens: u64,
     /// Tokens of every document's default view plus one changelog page per language.
     pub view_tokens: u64,
+    /// Components' own changelog files (format 12; all languages).
+    #[serde(default)]
+    pub component_changelogs: u32,
+    /// Release entries in those files.
+    #[serde(default)]
+    pub component_releases: u32,
 }
 
 /// The `component` frame of a component bundle: everything about it except the texts.
@@ -408,6 +414,22 @@ pub struct ComponentMeta {
     pub docs: Vec<DocMeta>,
     /// Files of the component, sorted by path.
     pub files: Vec<FileMeta>,
+    /// The component's own changelogs (format 12), one per language, sorted by `lang`; empty when it keeps none
+    /// (its entries are then found in the set's changelog by name).
+    #[serde(default)]
+    pub changelogs: Vec<ComponentChangelog>,
+}
+
+/// A component's own changelog in one language (Arco's `components/Button/__changelog__/index.en-US.md`): the
+/// file (one of the component's files, whose text is its `file/<path>` frame) and its release entries.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ComponentChangelog {
+    /// Language tag.
+    pub lang: String,
+    /// Repository-relative path of the file.
+    pub path: String,
+    /// Release entries in file order (newest first as written), lines of the file.
+    pub releases: Vec<ReleaseMeta>,
 }
 
 /// The lists of one document, stored apart from the [`ComponentMeta`] (format 10, frame [`keys::doc_lists`]): a

@@ -19,6 +19,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use super::names::lang_tag;
 use super::walk::WalkedFile;
 use crate::config::{ChangelogRule, Config, DocRule, SourceRule};
 use crate::model::component_key;
@@ -36,8 +37,10 @@ pub struct Detection {
     pub components: usize,
     /// Source files under the source pattern.
     pub sources: usize,
-    /// Changelog files found.
+    /// Changelog files found (the set's, one per language).
     pub changelogs: usize,
+    /// Components with a changelog of their own (per-component `[[changelog]]` rules).
+    pub component_changelogs: usize,
     /// The design-system package and its exported components, when a public package was found.
     pub api: Option<super::api::Api>,
     /// What the rules document of the exported components, when the API lists them.
@@ -67,8 +70,14 @@ impl Detection {
             self.sources,
             if c.sources.patterns.is_empty() { "none".into() } else { c.sources.patterns.join(", ") }
         ));
-        let logs: Vec<String> = c.changelog.iter().map(|r| format!("{} ({})", r.path, r.lang)).collect();
+        let (own, set): (Vec<&ChangelogRule>, Vec<&ChangelogRule>) =
+            c.changelog.iter().partition(|r| r.path.contains("{component}"));
+        let logs: Vec<String> = set.iter().map(|r| format!("{} ({})", r.path, r.lang)).collect();
         out.push(format!("  changelog: {}", if logs.is_empty() { "none found".into() } else { logs.join(", ") }));
+        if !own.is_empty() {
+            let rules: Vec<String> = own.iter().map(|r| format!("{} ({})", r.path, r.lang)).collect();
+            out.push(format!("  component changelogs: {} components: {}", self.component_changelogs, rules.join(", ")));
+        }
         let mut langs: Vec<&str> = c.docs.iter().map(|d| d.lang.as_str()).collect();
         langs.extend(c.changelog.iter().map(|r| r.lang.as_str()));
         let mut seen = BTreeSet::new();
@@ -103,22 +112,6 @@ const SOURCE_EXT: [&str; 9] = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "vue", "s
 /// Stems that are never a component's named document.
 const NOT_DOC_STEMS: [&str; 8] =
     ["index", "readme", "changelog", "license", "contributing", "code_of_conduct", "security", "history"];
-
-/// A language tag as used in file names (`en`, `zh-CN`, `pt-BR`), normalised (`en` → `en-US`, `zh` → `zh-CN`).
-fn lang_tag(tag: &str) -> Option<String> {
-    let (a, b) = tag.split_once('-').map_or((tag, None), |(a, b)| (a, Some(b)));
-    if !(2..=3).contains(&a.len()) || !a.chars().all(|c| c.is_ascii_lowercase()) {
-        return None;
-    }
-    if b.is_some_and(|b| !(2..=4).contains(&b.len()) || !b.chars().all(|c| c.is_ascii_alphanumeric())) {
-        return None;
-    }
-    Some(match tag {
-        "en" => "en-US".into(),
-        "zh" => "zh-CN".into(),
-        _ => tag.into(),
-    })
-}
 
 fn ext_of(file: &str) -> Option<(&str, &str)> {
     file.rsplit_once('.')
@@ -564,6 +557,17 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
         changelog.sort_by_key(|r| r.path.len());
     }
     let changelogs = changelog.len();
+    // Each component's own changelog beside its sources, whether or not the set has one.
+    let mut with_logs: BTreeSet<String> = best.keys.clone();
+    with_logs.extend(exported.iter().cloned());
+    let own_logs = super::own_changelogs::detect(files, &patterns, &with_logs, base);
+    let own_patterns: Vec<crate::config::Pattern> = own_logs.iter().filter_map(|r| r.per_component()).collect();
+    let component_changelogs = files
+        .iter()
+        .filter_map(|f| own_patterns.iter().find_map(|p| p.capture(&f.rel)))
+        .map(component_key)
+        .collect::<BTreeSet<_>>()
+        .len();
     let (name, mut notes) = package_components(repo, files, source_dir.as_deref(), &best.keys);
     let per_package: Vec<&str> = match &source_dir {
         Some(d) if changelog.is_empty() => files
@@ -577,6 +581,7 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
                         best.keys.contains(&component_key(folder)) && file.to_ascii_lowercase().starts_with("changelog")
                     })
             })
+            .filter(|rel| !own_patterns.iter().any(|p| p.capture(rel).is_some()))
             .collect(),
         _ => vec![],
     };
@@ -591,6 +596,7 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
         let name = pkg.split('/').take(2).collect::<Vec<_>>().join("/");
         layout.push_str(&format!("; monorepo: components in {name}"));
     }
+    changelog.extend(own_logs);
     let mut config = Config {
         docs,
         changelog,
@@ -614,7 +620,19 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
         Some(c) => c.documented.len(),
         None => best.keys.len(),
     };
-    Some(Detection { layout, config, documents, components, sources, changelogs, notes, api, coverage, ambiguous })
+    Some(Detection {
+        layout,
+        config,
+        documents,
+        components,
+        sources,
+        changelogs,
+        component_changelogs,
+        notes,
+        api,
+        coverage,
+        ambiguous,
+    })
 }
 
 /// How many exported components a candidate documents (all its components when the API lists none).

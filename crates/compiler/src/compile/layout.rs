@@ -89,6 +89,9 @@ pub struct ComponentPlan {
     pub files: Vec<WalkedFile>,
     /// A guide page (no exported component): built and read like a component, listed apart.
     pub guide: bool,
+    /// The component's own changelog by language (a per-component `[[changelog]]` rule matched it); each is also
+    /// one of `files`, so `file` serves it.
+    pub changelogs: BTreeMap<String, WalkedFile>,
 }
 
 /// Whether a name captured by a source pattern may be a component: not a file (`index.d.ts`), not `_shared` or
@@ -179,6 +182,10 @@ pub fn classify_exported(
         }
     }
     let source_patterns: Vec<Pattern> = config.sources.patterns.iter().filter_map(|p| Pattern::parse(p).ok()).collect();
+    let log_patterns: Vec<(Pattern, &str)> =
+        config.changelog.iter().filter_map(|c| Some((c.per_component()?, c.lang.as_str()))).collect();
+    // Per-component changelogs met in pass 1 (captured name, language, file), attached once the plans are known.
+    let mut own_logs: Vec<(&str, &str, &WalkedFile)> = Vec::new();
 
     // Pass 1: changelogs and documents.
     let mut is_doc = BTreeSet::new();
@@ -186,11 +193,17 @@ pub fn classify_exported(
     // Components and languages whose document came from a sibling pattern: a written rule's document replaces it.
     let mut by_sibling: BTreeSet<(String, String)> = BTreeSet::new();
     for f in files {
-        if let Some(rule) = config.changelog.iter().find(|c| c.path == f.rel) {
+        if let Some(rule) = config.changelog.iter().find(|c| c.path == f.rel && c.per_component().is_none()) {
             if wanted(&rule.lang) {
                 layout.changelogs.push((rule.lang.clone(), f.clone()));
             }
             is_doc.insert(f.rel.clone());
+            continue;
+        }
+        if let Some((name, lang)) = log_patterns.iter().find_map(|(p, lang)| Some((p.capture(&f.rel)?, *lang))) {
+            if wanted(lang) {
+                own_logs.push((name, lang, f));
+            }
             continue;
         }
         // The first rule whose capture can name a component: `docs/**/{component}.md` captures `button.zh-CN`
@@ -268,7 +281,11 @@ pub fn classify_exported(
     // Pass 2: every other file matched by a source pattern.
     // Markdown in a component's folder that no rule takes is reported, never dropped silently (trial item 4);
     // demo folders hold demo descriptions, read with their demos.
+    let own_log_paths: BTreeSet<&str> = own_logs.iter().map(|l| l.2.rel.as_str()).collect();
     let unused_markdown = |f: &WalkedFile| {
+        if own_log_paths.contains(f.rel.as_str()) {
+            return None;
+        }
         let is_md = f.rel.rsplit_once('.').is_some_and(|(_, e)| DOC_EXTENSIONS.contains(&e));
         let in_demos = f.rel.split('/').any(super::examples::is_example_folder);
         let file = f.rel.rsplit('/').next().unwrap_or(&f.rel).to_ascii_lowercase();
@@ -327,6 +344,7 @@ pub fn classify_exported(
             None => {}
         }
     }
+    attach_own_changelogs(&mut layout, own_logs, &exported_keys, &mut diags);
     diags.extend(unread_markdown(files, &layout, &is_doc, &reported));
     if !layout.guides.is_empty() {
         let mut by_folder: BTreeMap<&str, usize> = BTreeMap::new();
@@ -363,7 +381,7 @@ pub fn classify_exported(
     let missing: Vec<&str> = config
         .changelog
         .iter()
-        .filter(|r| wanted(&r.lang) && !files.iter().any(|f| f.rel == r.path))
+        .filter(|r| wanted(&r.lang) && r.per_component().is_none() && !files.iter().any(|f| f.rel == r.path))
         .map(|r| r.path.as_str())
         .collect();
     if !missing.is_empty() && layout.changelogs.is_empty() {
@@ -403,6 +421,43 @@ pub fn classify_exported(
         }
     }
     Classified { layout, diagnostics: diags }
+}
+
+/// Gives each component its own changelogs (`logs`: captured name, language, file), each also listed among its
+/// files. A changelog whose component has no plan, or a second one in a language, is reported, never dropped
+/// silently.
+fn attach_own_changelogs(
+    layout: &mut Layout,
+    logs: Vec<(&str, &str, &WalkedFile)>,
+    exported: &BTreeSet<String>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for (name, lang, f) in logs {
+        let key = component_key(name);
+        let key = if layout.components.contains_key(&key) {
+            key
+        } else {
+            match super::matching::exported_key(name, exported) {
+                Some(k) if layout.components.contains_key(&k) => k,
+                _ => {
+                    let message = format!("a changelog of `{name}`, which is not a component here: not read");
+                    diags.push(Diagnostic::note(f.rel.clone(), Stage::Layout, message));
+                    continue;
+                }
+            }
+        };
+        let Some(plan) = layout.components.get_mut(&key) else { continue };
+        if let Some(first) = plan.changelogs.get(lang) {
+            let message = format!("a second {lang} changelog for component `{key}`; keeping {}", first.rel);
+            diags.push(Diagnostic::new(f.rel.clone(), Stage::Layout, message));
+            continue;
+        }
+        plan.changelogs.insert(lang.to_string(), f.clone());
+        if !plan.files.iter().any(|x| x.rel == f.rel) {
+            let at = plan.files.partition_point(|x| x.rel < f.rel);
+            plan.files.insert(at, f.clone());
+        }
+    }
 }
 
 /// What the note of [`unread_markdown`] says after its count.

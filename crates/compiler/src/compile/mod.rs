@@ -16,6 +16,7 @@ pub mod layout;
 pub mod markdown;
 pub mod matching;
 pub mod names;
+pub mod own_changelogs;
 pub mod props;
 pub mod source;
 mod stamp;

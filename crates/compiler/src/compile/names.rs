@@ -54,3 +54,19 @@ pub fn name_from_path(path: &str) -> String {
     let stem = if stem == "index" { parts.next().unwrap_or(stem) } else { stem };
     pascal_case(stem)
 }
+
+/// A language tag as used in file names (`en`, `zh-CN`, `pt-BR`), normalised (`en` → `en-US`, `zh` → `zh-CN`).
+pub fn lang_tag(tag: &str) -> Option<String> {
+    let (a, b) = tag.split_once('-').map_or((tag, None), |(a, b)| (a, Some(b)));
+    if !(2..=3).contains(&a.len()) || !a.chars().all(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    if b.is_some_and(|b| !(2..=4).contains(&b.len()) || !b.chars().all(|c| c.is_ascii_alphanumeric())) {
+        return None;
+    }
+    Some(match tag {
+        "en" => "en-US".into(),
+        "zh" => "zh-CN".into(),
+        _ => tag.into(),
+    })
+}

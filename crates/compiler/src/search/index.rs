@@ -297,6 +297,31 @@ pub fn doc_units(
     let first_line = front_matter_end(&lines) + 1;
     let mut out = Vec::new();
 
+    // The front matter's words a person reads (issue 24 item 5: a component's own description, searched word for
+    // word, found nothing): one unit over its lines, in the document's context.
+    let said: Vec<&str> = doc
+        .front_matter
+        .iter()
+        .filter(|(k, _)| matches!(k.as_str(), "title" | "subtitle" | "description" | "brief" | "summary"))
+        .map(|(_, v)| v.as_str())
+        .collect();
+    if first_line > 1 && !said.is_empty() {
+        let mut f = Fields::default();
+        f.title(&title);
+        f.context(&doc_context);
+        f.body(&said.join("\n"));
+        let end = first_line - 1;
+        let info = UnitInfo {
+            start_line: 1,
+            end_line: end,
+            start_byte: 0,
+            end_byte: lines.end(end) as u32,
+            tokens: tokens.count(lines.slice(1, end)),
+            ..UnitInfo::default()
+        };
+        out.push(f.finish(Kind::Doc, source.clone(), info));
+    }
+
     // The segments: (first line, last line, index into `heads` of the heading that starts it).
     let mut segments: Vec<(u32, u32, Option<usize>)> = Vec::new();
     let intro_end = heads.first().map_or(lines.count(), |h| h.start_line.saturating_sub(1));
@@ -667,9 +692,11 @@ fn line_start(text: &str, at: usize) -> usize {
     if text[begin..at].trim().is_empty() { begin } else { at }
 }
 
-/// The release units of one changelog. A release inside one page is counted from that page's segment counts
+/// The release units of one changelog: the set's (`component` empty) or a component's own (`component` its key;
+/// the unit is read from the file `path`). A release inside one page is counted from that page's segment counts
 /// (`pages`: the [`TextCounts`] of the page bodies, slices of `text`), others are tokenized.
 pub fn release_units(
+    component: &str,
     lang: &str,
     path: &str,
     text: &str,
@@ -678,7 +705,7 @@ pub fn release_units(
     tokens: &TokenCounter,
 ) -> Vec<UnitDraft> {
     let lines = Lines::new(text);
-    let source = Source { component: String::new(), lang: lang.into(), path: path.into() };
+    let source = Source { component: component.into(), lang: lang.into(), path: path.into() };
     releases
         .par_iter()
         .map(|r| {

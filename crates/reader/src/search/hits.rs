@@ -157,6 +157,21 @@ impl BundleSet {
                 let args = vec![("path", src.path.clone().into()), ("function", first.name.clone().into())];
                 ("get_function_code", "function", args)
             }
+            Kind::Changelog if !key.is_empty() => {
+                // A component's own changelog: the release's lines of its file.
+                let (_, meta) = self.component_meta(key)?;
+                let own = meta.changelogs.iter().find(|c| c.path == src.path);
+                if let Some(r) = own.and_then(|c| c.releases.iter().find(|r| r.start_line == first.start_line)) {
+                    let date = r.date.as_ref().map_or(String::new(), |d| format!(" ({d})"));
+                    section = vec![format!("{}{date}", r.version)];
+                }
+                let args = vec![
+                    ("path", src.path.clone().into()),
+                    ("--start-line", first.start_line.into()),
+                    ("--end-line", g.end_line().into()),
+                ];
+                ("get_file_code", "file", args)
+            }
             Kind::Changelog => {
                 let meta = ix.changelog_meta(self)?;
                 let cl = meta.langs.iter().find(|l| l.summary.lang == src.lang);
@@ -174,7 +189,9 @@ impl BundleSet {
         }
         // A shortened hit keeps its structured arguments (the same call as `call`: trial item 4, where a shortened
         // hit's structuredContent lost its `sections`); only the shortest leaves them out (`search_sets`).
-        let follow_up = follow_up(&self.served(), lang.as_deref(), tool, cli, &args);
+        // A file is read in no language (`get_file_code` takes none).
+        let call_lang = if tool == "get_file_code" { None } else { lang.as_deref() };
+        let follow_up = follow_up(&self.served(), call_lang, tool, cli, &args);
         Ok(SearchHit {
             system: None,
             kind: g.kind,
@@ -212,8 +229,8 @@ impl BundleSet {
     pub(super) fn hit_source(&self, ix: &SearchIndex, g: &Group) -> String {
         let src = &ix.meta.sources[g.source as usize];
         match g.kind {
-            Kind::Changelog => "changelog".to_string(),
-            Kind::Function => format!("file {}", src.path),
+            Kind::Changelog if src.component.is_empty() => "changelog".to_string(),
+            Kind::Function | Kind::Changelog => format!("file {}", src.path),
             _ => format!("component {}", src.component),
         }
     }
@@ -233,9 +250,41 @@ impl BundleSet {
                 return Ok(ix.text(self, &bundle, &crate::model::keys::block(&src.lang, first.block))?.to_string());
             }
         }
+        // A component's own changelog is read from its file, as a function is.
+        let from_file = g.kind == Kind::Function || (g.kind == Kind::Changelog && !src.component.is_empty());
         match g.kind {
-            Kind::Doc | Kind::Code | Kind::Function => {
-                let (file, key) = if g.kind == Kind::Function {
+            Kind::Props => {
+                // The one table, as `sections=["props"]` renders it (the unit's tokens were counted on this text).
+                let (bundle, meta) = self.component_meta(&src.component)?;
+                let tables = self.props_of(&bundle)?;
+                let table = tables
+                    .iter()
+                    .find(|t| t.name == first.name && t.path == src.path && t.line == first.start_line)
+                    .ok_or_else(|| corrupt(&ix.bundle, "props unit"))?;
+                Ok(crate::view::props_text(&meta.name, std::slice::from_ref(table)))
+            }
+            Kind::Changelog if !from_file => {
+                let entry = self.head().changelog.as_ref().ok_or_else(|| corrupt(&ix.bundle, "changelog"))?;
+                let per = self.head().thresholds.changelog_page_lines.max(1);
+                let (a, b) = (first.start_line, g.end_line());
+                let mut out: Vec<&str> = Vec::new();
+                let mut pages = Vec::new();
+                for p in (a - 1) / per + 1..=(b - 1) / per + 1 {
+                    pages.push((p, ix.text(self, &entry.bundle, &crate::model::keys::page(&src.lang, p))?));
+                }
+                for (p, text) in &pages {
+                    let first_line = (p - 1) * per + 1;
+                    for (i, line) in text.split('\n').enumerate() {
+                        let n = first_line + i as u32;
+                        if n >= a && n <= b {
+                            out.push(line);
+                        }
+                    }
+                }
+                Ok(out.join("\n"))
+            }
+            Kind::Doc | Kind::Code | Kind::Function | Kind::Changelog => {
+                let (file, key) = if from_file {
                     let owner = self.file_owner(&src.path)?.ok_or_else(|| corrupt(&ix.bundle, "function source"))?;
                     (self.component(&owner)?.bundle.clone(), crate::model::keys::file(&src.path))
                 } else {
@@ -255,36 +304,6 @@ impl BundleSet {
                 text.get(first.start_byte as usize..end as usize)
                     .map(str::to_string)
                     .ok_or_else(|| corrupt(&ix.bundle, "unit span"))
-            }
-            Kind::Props => {
-                // The one table, as `sections=["props"]` renders it (the unit's tokens were counted on this text).
-                let (bundle, meta) = self.component_meta(&src.component)?;
-                let tables = self.props_of(&bundle)?;
-                let table = tables
-                    .iter()
-                    .find(|t| t.name == first.name && t.path == src.path && t.line == first.start_line)
-                    .ok_or_else(|| corrupt(&ix.bundle, "props unit"))?;
-                Ok(crate::view::props_text(&meta.name, std::slice::from_ref(table)))
-            }
-            Kind::Changelog => {
-                let entry = self.head().changelog.as_ref().ok_or_else(|| corrupt(&ix.bundle, "changelog"))?;
-                let per = self.head().thresholds.changelog_page_lines.max(1);
-                let (a, b) = (first.start_line, g.end_line());
-                let mut out: Vec<&str> = Vec::new();
-                let mut pages = Vec::new();
-                for p in (a - 1) / per + 1..=(b - 1) / per + 1 {
-                    pages.push((p, ix.text(self, &entry.bundle, &crate::model::keys::page(&src.lang, p))?));
-                }
-                for (p, text) in &pages {
-                    let first_line = (p - 1) * per + 1;
-                    for (i, line) in text.split('\n').enumerate() {
-                        let n = first_line + i as u32;
-                        if n >= a && n <= b {
-                            out.push(line);
-                        }
-                    }
-                }
-                Ok(out.join("\n"))
             }
         }
     }

@@ -344,7 +344,10 @@ pub(super) fn rank(
             return false;
         }
         match (&mentions, kind) {
-            (Some(m), Kind::Changelog) => m.contains(&(u as u32)),
+            // A component's own changelog is about it (its source passed the component filter above).
+            (Some(m), Kind::Changelog) => {
+                !meta.sources[meta.unit_source[u] as usize].component.is_empty() || m.contains(&(u as u32))
+            }
             _ => true,
         }
     };
@@ -429,7 +432,15 @@ pub(super) fn asked_kinds(query: &str) -> [f32; 5] {
     const ASKED: f32 = 3.0;
     let q = query.to_lowercase();
     let mut out = [1.0; 5];
-    if CHANGELOG.iter().any(|c| q.contains(c)) {
+    // "which Button version", "what Table Select release": the question word, at most two names, the kind ("what
+    // is the version prop" asks for a prop).
+    let words: Vec<&str> = q.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let asks_version = words.iter().enumerate().any(|(i, w)| {
+        let kind = |v: &&str| matches!(*v, "version" | "versions" | "release" | "releases");
+        let name = |v: &&str| !matches!(*v, "is" | "are" | "was" | "the" | "a" | "an" | "of");
+        matches!(*w, "which" | "what") && words[i + 1..].iter().take(3).find(|v| kind(v) || !name(v)).is_some_and(kind)
+    });
+    if asks_version || CHANGELOG.iter().any(|c| q.contains(c)) {
         out[Kind::Changelog as usize] = ASKED;
     }
     if FUNCTION.iter().any(|c| q.contains(c)) {
@@ -524,6 +535,16 @@ pub(super) fn merge(ix: &SearchIndex, ranked: Vec<(f32, u32)>) -> Result<Vec<Gro
 mod tests {
     use super::*;
     use crate::bundle::Bundle;
+
+    #[test]
+    fn a_question_for_a_version_asks_for_changelog_entries_with_a_name_between() {
+        let changelog = |q: &str| asked_kinds(q)[Kind::Changelog as usize] > 1.0;
+        assert!(changelog("which Button version fixed onClick on a disabled link"));
+        assert!(changelog("in what Table Select release was it added"));
+        assert!(changelog("Table 横向滚动在哪个版本修复"));
+        assert!(!changelog("which props does Button take"));
+        assert!(!changelog("what is the version prop of Upload for"));
+    }
     use crate::search::Weights;
     // The index builder is the compiler's (a dev-dependency): its types are that crate's copy of this one's, so
     // fixtures are built with `built::` types and only the written file crosses over.

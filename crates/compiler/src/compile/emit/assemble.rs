@@ -75,6 +75,8 @@ pub(super) fn assemble(
             stats.raw_tokens += u64::from(d.tokens);
             stats.view_tokens += u64::from(d.view_tokens);
         }
+        stats.component_changelogs += meta.changelogs.len() as u32;
+        stats.component_releases += meta.changelogs.iter().map(|c| c.releases.len() as u32).sum::<u32>();
         file_lists.insert(key.clone(), meta.files);
         if key == SHARED {
             shared_entry = Some(entry);

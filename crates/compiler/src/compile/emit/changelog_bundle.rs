@@ -3,11 +3,10 @@
 use rayon::prelude::*;
 
 use super::component::token_frames;
-use super::load::{ReadProblem, read_text};
+use super::load::read_changelog;
 use super::{CompiledChangelog, Ctx};
 use crate::bundle::writer::Frame;
 use crate::compile::changelog;
-use crate::compile::diagnostic::{Diagnostic, Stage};
 use crate::compile::walk::WalkedFile;
 use crate::line_index::line_count;
 use crate::model::*;
@@ -29,17 +28,7 @@ pub(super) fn compile_changelogs(ctx: Ctx, changelogs: &[(String, WalkedFile)]) 
     let mut langs = Vec::new();
     let mut maps = TokenMaps::new();
     for (lang, f) in changelogs {
-        let text = match read_text(f, ctx.config.walk.max_file_bytes) {
-            Ok(t) => t,
-            Err(ReadProblem::Binary) => {
-                ctx.report(Diagnostic::new(f.rel.clone(), Stage::Read, "binary file where a changelog was expected"));
-                continue;
-            }
-            Err(ReadProblem::Skip(d)) => {
-                ctx.report(d);
-                continue;
-            }
-        };
+        let Some(text) = read_changelog(&ctx, f) else { continue };
         let pages = changelog::pages(&text, ctx.config.thresholds.changelog_page_lines);
         let mapped = pages
             .par_iter()
@@ -66,7 +55,7 @@ pub(super) fn compile_changelogs(ctx: Ctx, changelogs: &[(String, WalkedFile)]) 
             })
             .collect::<std::io::Result<_>>()?;
         let found = changelog::releases(&text);
-        units.extend(search_index::release_units(lang, &f.rel, &text, &found, &page_counts, &ctx.tokens));
+        units.extend(search_index::release_units("", lang, &f.rel, &text, &found, &page_counts, &ctx.tokens));
         let releases: Vec<ReleaseMeta> = found.into_iter().map(|r| r.meta).collect();
         let summary = ChangelogSummary {
             lang: lang.clone(),

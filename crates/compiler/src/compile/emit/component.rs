@@ -8,12 +8,14 @@ use rayon::prelude::*;
 
 use super::assemble::bundle_file_name;
 use super::doc::compile_doc;
+use super::load::read_changelog;
 use super::{CompiledComponent, CompiledDoc, CompiledFile, Ctx, Pending};
 use crate::bundle::writer::Frame;
+use crate::compile::changelog;
 use crate::compile::diagnostic::{Diagnostic, Stage};
 use crate::compile::layout::ComponentPlan;
 use crate::model::*;
-use crate::search::index as search_index;
+use crate::search::index::{self as search_index, UnitDraft};
 use crate::view::{card, props_text};
 
 /// The statement that imports component `name` in the document's code blocks: the first `import { … } from '…'`
@@ -139,10 +141,29 @@ pub(super) fn compile_component(
         bundle: bundle_file_name(key),
         guide: plan.guide,
     };
-    let meta = ComponentMeta { key: key.to_string(), name: plan.name.clone(), docs, files: metas };
+    let changelogs = own_changelogs(&ctx, key, plan, &mut units);
+    let meta = ComponentMeta { key: key.to_string(), name: plan.name.clone(), docs, files: metas, changelogs };
     let diagnostics = ctx.into_diagnostics().into_iter().collect();
     let component = CompiledComponent { key: key.to_string(), entry, meta, frames, units, owned: vec![], diagnostics };
     Pending { component, maps, deps }
+}
+
+/// The component's own changelogs (issue 24 item 4): each file's release entries, and their search units added to
+/// `units` (read from the file, whose text the component's files already store). An unreadable one is reported.
+fn own_changelogs(ctx: &Ctx, key: &str, plan: &ComponentPlan, units: &mut Vec<UnitDraft>) -> Vec<ComponentChangelog> {
+    let mut out = Vec::new();
+    for (lang, f) in &plan.changelogs {
+        let Some(text) = read_changelog(ctx, f) else { continue };
+        let found = changelog::releases(&text);
+        if found.is_empty() {
+            let message = "a component changelog with no release heading (`## 1.2.3`): served as a file only";
+            ctx.report(Diagnostic::note(f.rel.clone(), Stage::Layout, message));
+        }
+        units.extend(search_index::release_units(key, lang, &f.rel, &text, &found, &[], &ctx.tokens));
+        let releases = found.into_iter().map(|r| r.meta).collect();
+        out.push(ComponentChangelog { lang: lang.clone(), path: f.rel.clone(), releases });
+    }
+    out
 }
 
 /// The `doc/<lang>` frames of a component's documents (format 8): the default language's document (else the

@@ -9,6 +9,21 @@ use crate::compile::markdown;
 use crate::compile::walk::WalkedFile;
 use crate::model::DemoMeta;
 
+/// The text of changelog `f` (the set's or a component's), or `None` with the problem reported into `ctx`.
+pub(super) fn read_changelog(ctx: &Ctx, f: &WalkedFile) -> Option<String> {
+    match read_text(f, ctx.config.walk.max_file_bytes) {
+        Ok(t) => Some(t),
+        Err(ReadProblem::Binary) => {
+            ctx.report(Diagnostic::new(f.rel.clone(), Stage::Read, "binary file where a changelog was expected"));
+            None
+        }
+        Err(ReadProblem::Skip(d)) => {
+            ctx.report(d);
+            None
+        }
+    }
+}
+
 /// Why a file's text could not be used.
 pub(super) enum ReadProblem {
     Binary,

@@ -249,8 +249,7 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
 
     // Components plus the shared pseudo-component; each file compiled once, owned by the first (by key) that
     // lists it.
-    let shared =
-        ComponentPlan { name: SHARED.into(), docs: BTreeMap::new(), files: layout.shared.clone(), guide: false };
+    let shared = ComponentPlan { name: SHARED.into(), files: layout.shared.clone(), ..ComponentPlan::default() };
     let mut plans: Vec<(&str, &ComponentPlan)> = layout.components.iter().map(|(k, p)| (k.as_str(), p)).collect();
     if !shared.files.is_empty() {
         plans.push((SHARED, &shared));

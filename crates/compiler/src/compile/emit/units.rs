@@ -84,8 +84,8 @@ impl Keys {
         h.digest()
     }
 
-    /// The key of component `key`: its plan (name, documents, files and each file's owner) and every one of
-    /// those files' contents.
+    /// The key of component `key`: its plan (name, documents, own changelogs, files and each file's owner) and
+    /// every one of those files' contents.
     pub(super) fn component(
         &self,
         key: &str,
@@ -102,6 +102,14 @@ impl Keys {
             h.update(lang.as_bytes());
             h.update(&[0]);
             self.file(&mut h, f);
+        }
+        // Which of its files are its own changelogs (their contents are hashed with the files).
+        h.update(b"changelogs");
+        for (lang, f) in &plan.changelogs {
+            for part in [lang, &f.rel] {
+                h.update(part.as_bytes());
+                h.update(&[0]);
+            }
         }
         h.update(b"files");
         for f in &plan.files {
