@@ -299,7 +299,7 @@ impl BundleSet {
     }
 
     /// `system@version`, as cursors name the set.
-    pub(super) fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         format!("{}@{}", self.manifest.system, self.manifest.version)
     }
 

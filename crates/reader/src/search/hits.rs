@@ -11,6 +11,7 @@ use super::loaded::{SearchIndex, corrupt};
 use super::query::{FollowUp, HIT_EXAMPLES, HitExample, SearchHit};
 use super::rank::{Group, Ranked};
 use super::sets::{left_out, skipped_entry};
+use crate::budget::{Cursor, Request};
 use crate::model::{CodeBlockMeta, ComponentMeta, DocMeta, SectionMeta};
 use crate::read::{BundleSet, LookupError, Served};
 use crate::render::{Arg, Surface, call_arguments};
@@ -179,8 +180,24 @@ impl BundleSet {
                     let date = r.date.as_ref().map_or(String::new(), |d| format!(" ({d})"));
                     section = vec![format!("{}{date}", r.version)];
                 }
-                let page = (first.start_line.saturating_sub(1) / m.thresholds.changelog_page_lines.max(1)) + 1;
-                ("get_changelog", "changelog", vec![("--page", page.into())])
+                let per = m.thresholds.changelog_page_lines.max(1);
+                let page = (first.start_line.saturating_sub(1) / per) + 1;
+                let mut args = vec![("--page", page.into())];
+                // A release inside its page is read from its heading on (a cursor at that line), not from the page's
+                // top: a 300-line page cut to the budget left the release in a later part (issue 27's changelog
+                // follow-ups).
+                let line_in_page = first.start_line - (page - 1) * per;
+                if line_in_page > 1
+                    && let Some(entry) = self.head().changelog.as_ref()
+                {
+                    let text = ix.text(self, &entry.bundle, &crate::model::keys::page(&src.lang, page))?;
+                    let offset = crate::line_index::LineIndex::new(&text).start(line_in_page) as u32;
+                    let request = Request::Changelog { lang: src.lang.clone(), page };
+                    let cursor =
+                        Cursor { set: Cursor::set_id(&self.label()), text: Cursor::text_id(&text), request, offset };
+                    args.push(("--cursor", cursor.encode().into()));
+                }
+                ("get_changelog", "changelog", args)
             }
         };
         if short > 0 {
