@@ -120,8 +120,18 @@ pub(super) fn query_terms(query: &str) -> Vec<String> {
     if query.split_whitespace().count() <= 3 {
         super::analyze::stop_identifiers(query, &mut add);
     }
+    // "the example with fixed columns": `example` asks for a kind (code, [`asked_kinds`]); as a term it ranked a
+    // section that mentions examples above the one with fixed columns. Kept when it is the query's only word.
+    let mut cues: Vec<String> = Vec::new();
+    analyze(EXAMPLE_WORDS, |t| cues.push(t.to_string()));
+    if terms.iter().any(|t| !cues.contains(t)) {
+        terms.retain(|t| !cues.contains(t));
+    }
     terms
 }
+
+/// The words that ask for an example rather than name what it shows.
+const EXAMPLE_WORDS: &str = "example examples demo demos";
 
 /// `text` with each whole occurrence of the lower-case `word` (as [`super::analyze::dictionary_words`] cuts words)
 /// replaced by `by`.
@@ -426,6 +436,7 @@ pub(super) fn asked_kinds(query: &str) -> [f32; 5] {
         "更新日志",
         "什么版本",
     ];
+    const CODE: [&str; 6] = ["example", "demo", "sample code", "示例", "演示", "例子"];
     const FUNCTION: [&str; 8] =
         ["signature", "implementation", "source code", "function", "签名", "源码", "实现", "函数"];
     /// How much more an asked kind scores: enough to pass a document section that matches as well.
@@ -442,6 +453,9 @@ pub(super) fn asked_kinds(query: &str) -> [f32; 5] {
     });
     if asks_version || CHANGELOG.iter().any(|c| q.contains(c)) {
         out[Kind::Changelog as usize] = ASKED;
+    }
+    if CODE.iter().any(|c| q.contains(c)) {
+        out[Kind::Code as usize] = ASKED;
     }
     if FUNCTION.iter().any(|c| q.contains(c)) {
         out[Kind::Function as usize] = ASKED;
