@@ -167,10 +167,11 @@ impl BundleSet {
             // tokens a byte in o200k and cl100k, measured on 3,000 props cursors), which `bound` counts at 1/3.
             own + cursor.map_or(0, |c| c.len() as u32)
         };
-        let reserved = crate::budget::ENVELOPE_TOKENS + paging.budget.echo;
+        let reserved = paging.budget.envelope + paging.budget.echo;
         let full_lists = &lists;
         let lists = |part: &Part| -> u32 {
-            let slack = reserved.saturating_sub(json_envelope(part));
+            // A measured reserve is the envelope as printed, rows included: no slack to lend them.
+            let slack = if paging.budget.measured { 0 } else { reserved.saturating_sub(json_envelope(part)) };
             full_lists(part).saturating_sub(slack)
         };
         let (part, next_cursor) =
@@ -184,7 +185,7 @@ impl BundleSet {
         let unlisted_props: u32 =
             if structured { 0 } else { (0..tables.len()).map(|i| shown(&part, i).len() as u32).sum() };
         let structured_at = (unlisted_props > 0).then(|| {
-            let text_form = part.tokens + crate::budget::ENVELOPE_TOKENS + paging.budget.echo;
+            let text_form = part.tokens + paging.budget.envelope + paging.budget.echo;
             let json_form = json_envelope(&part) + structured_tokens(&part, &full_lists);
             text_form.max(json_form)
         });
