@@ -285,12 +285,6 @@ impl Render for CardView {
 }
 
 impl Render for PropsView {
-    const MEASURED: bool = true;
-
-    fn content(&self) -> Option<&str> {
-        Some(&self.text)
-    }
-
     fn render(&self, surface: Surface) -> String {
         let lang = Some(self.lang.as_str());
         let more = self.next_cursor.as_ref().map(|cur| {
