@@ -7,7 +7,7 @@ use mydesign_docs::budget::Budget;
 #[cfg(feature = "build")]
 use mydesign_docs::compile::source::{SourceLang, dump_tree};
 use mydesign_docs::read::{BundleSet, Detail, Library, ListKind, LookupError, Paging};
-use mydesign_docs::render::{Render, Surface, thousands};
+use mydesign_docs::render::{Forms, Render, Surface, thousands};
 use mydesign_docs::search::query::{SearchOptions, search_sets, sets_to_search};
 
 use super::{Command, LookupArgs, emit};
@@ -83,7 +83,9 @@ fn answer<V: Render>(
     let (library, _) = open_library(args)?;
     let view = library.fallback(|| {
         let set = library.select(args.system.as_deref(), args.version.as_deref())?;
-        lookup(&set, paging(&set, args)?)
+        let Paging { budget, cursor } = paging(&set, args)?;
+        let forms = if args.json { Forms::Json } else { Forms::Cli };
+        mydesign_docs::render::fitted(budget, cursor, forms, |paging| lookup(&set, paging))
     })?;
     print(&view, args.json)
 }

@@ -237,7 +237,7 @@ fn every_tool_answers_on_the_sample() {
     // Budgets: a small one cuts on a whole line and gives the call that continues.
     let (text, s) = c.ok("component_details", json!({"component": "table", "detail": "full", "max_tokens": 500}));
     let cursor = s["next_cursor"].as_str().expect("a 14,843-token document is cut at 500");
-    assert!(text.contains(&format!("cursor=\"{cursor}\", max_tokens=500)")), "{text}");
+    assert!(text.contains(&format!("continue with the same call and cursor=\"{cursor}\"]")), "{text}");
     let (_, next) = c.ok("component_details", json!({"component": "table", "cursor": cursor, "max_tokens": 500}));
     assert_eq!(next["served_lines"][0].as_u64(), s["served_lines"][1].as_u64().map(|l| l + 1));
     let e = c.lookup_error("component_details", json!({"component": "button", "cursor": cursor}));
@@ -315,10 +315,8 @@ fn component_changes_between_installed_versions() {
             rows += u64::from(end == piece["bytes"].as_u64().unwrap());
         }
         let Some(cursor) = s["next_cursor"].as_str() else { break };
-        let call = format!(
-            "component_changes(system=\"my-design\", version=\"3.5.0\", component=\"tag\", from=\"3.4.0\", \
-             cursor=\"{cursor}\", max_tokens=300)]"
-        );
+        // One short line: the client repeats its own call with the cursor (issue 26).
+        let call = format!("continue with the same call and cursor=\"{cursor}\"]");
         assert!(text.trim_end().ends_with(&call), "{text}");
         args = json!({"system": "my-design", "version": "3.5.0", "component": "tag", "from": "3.4.0", "cursor": cursor, "max_tokens": 300});
     }

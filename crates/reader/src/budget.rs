@@ -13,7 +13,8 @@ mod cut;
 mod parts;
 
 pub use bounds::{
-    ERROR_ENVELOPE_TOKENS, Listing, bound, error_bytes, escape_bytes, fit_error, fit_error_as, json_escapes,
+    ERROR_ENVELOPE_TOKENS, Listing, bound, envelope_bound, error_bytes, escape_bytes, fit_error, fit_error_as,
+    json_escapes,
 };
 pub use cursor::{Cursor, DocForm, Request};
 pub use cut::{Cuts, cut_points, split_segment};
@@ -164,8 +165,15 @@ pub struct Budget {
     /// Whether the call lowered the cap (continuation calls then repeat `max_tokens`).
     pub lowered: bool,
     /// Tokens reserved for the long names the answer echoes ([`echo_tokens`]), beside [`ENVELOPE_TOKENS`]; 0 until
-    /// the view that serves the call knows its names.
+    /// the view that serves the call knows its names, and always 0 for a measured budget.
     pub echo: u32,
+    /// Tokens reserved for what the answer prints beside its content (header, footer, JSON fields): the fixed
+    /// [`ENVELOPE_TOKENS`], or, for a [`Budget::measured`] one, the [`envelope_bound`] of the envelope the answer
+    /// printed when served under a smaller reserve (`render::fitted`).
+    pub envelope: u32,
+    /// Whether `envelope` was measured on the answer's own envelope, names included: then no name is reserved by
+    /// its bytes ([`Budget::echoing`] keeps `echo` at 0) and the JSON lists beside a text are in it.
+    pub measured: bool,
 }
 
 impl Budget {
@@ -178,27 +186,34 @@ impl Budget {
             Some(asked) if asked < MIN_MAX_TOKENS => Err(BudgetError::TooSmall { asked }),
             Some(asked) => {
                 let cap = cap.max(MIN_MAX_TOKENS);
-                Ok(Budget { max_tokens: asked.min(cap), lowered: asked < cap, echo: 0 })
+                Ok(Budget { max_tokens: asked.min(cap), lowered: asked < cap, ..Budget::default() })
             }
-            None => Ok(Budget { max_tokens: cap.max(MIN_MAX_TOKENS), lowered: false, echo: 0 }),
+            None => Ok(Budget { max_tokens: cap.max(MIN_MAX_TOKENS), ..Budget::default() }),
         }
     }
 
     /// Tokens left for stored text once the envelope and the echoed names are reserved.
     pub fn content(self) -> u32 {
-        self.max_tokens.saturating_sub(ENVELOPE_TOKENS).saturating_sub(self.echo)
+        self.max_tokens.saturating_sub(self.envelope).saturating_sub(self.echo)
     }
 
     /// This budget with `echo` tokens reserved for the echoed names ([`echo_tokens`]). What is left may not hold
-    /// the first stored segment: the view then answers [`BudgetError::TooSmallForNames`] rather than go over.
+    /// the first stored segment: the view then answers [`BudgetError::TooSmallForNames`] rather than go over. A
+    /// measured budget reserves none: its envelope holds the names as printed.
     pub fn echoing(self, echo: u32) -> Budget {
-        Budget { echo, ..self }
+        Budget { echo: if self.measured { 0 } else { echo }, ..self }
+    }
+
+    /// This budget keeping `envelope` tokens (an [`envelope_bound`] of what the answer prints beside its content)
+    /// instead of [`ENVELOPE_TOKENS`] and the names' reserve.
+    pub fn measured(self, envelope: u32) -> Budget {
+        Budget { envelope, measured: true, echo: 0, ..self }
     }
 }
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { max_tokens: DEFAULT_MAX_TOKENS, lowered: false, echo: 0 }
+        Budget { max_tokens: DEFAULT_MAX_TOKENS, lowered: false, echo: 0, envelope: ENVELOPE_TOKENS, measured: false }
     }
 }
 

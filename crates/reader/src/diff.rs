@@ -13,7 +13,7 @@
 //! the whole budget is served in pieces ([`RowPiece`], said in the header), the cursor resuming inside the row, so
 //! the parts serve every row whole.
 //! The size an answer states (`tokens`, "≤ N tokens" in its header) bounds the whole answer in its largest form:
-//! the rows' bounds plus [`bound`] of everything else (the cursor counted a token per byte).
+//! the rows' bounds plus [`bound`] of everything else (the cursor counted a token per three digits).
 //!
 //! **Which props.** A component's props are its documents' API tables when it has them (in the language asked
 //! for, else the set's default), else its `XxxProps` TypeScript types. Beside API tables the compiler keeps the
@@ -828,7 +828,7 @@ impl ChangesView {
 
     /// An upper bound of the whole answer's tokens in its largest form (the text for either surface, or the JSON):
     /// `rows` (the bounds of the rows served, which cover both forms of each) plus [`bound`] of the rest, the
-    /// cursor counted a token per byte (it is no text).
+    /// cursor counted a token per three digits (exact: it is digits).
     fn whole_bound(&mut self, rows: usize) -> u32 {
         // As many digits as any figure the header may state.
         self.tokens = 999_999;
@@ -837,7 +837,9 @@ impl ChangesView {
             if cursor.is_empty() {
                 return bound(text);
             }
-            bound(&text.replace(&cursor, "")) + (text.matches(&cursor).count() * cursor.len()) as u32
+            // A cursor is digits: a token per three, exactly (`budget::envelope_bound`).
+            let each = crate::budget::envelope_bound(&cursor);
+            bound(&text.replace(&cursor, "")) + text.matches(&cursor).count() as u32 * each
         };
         let mut left: BTreeMap<String, usize> = BTreeMap::new();
         for line in self.row_lines() {

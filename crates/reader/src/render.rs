@@ -8,7 +8,10 @@
 //! renders each view.
 
 mod errors;
+mod fit;
 mod views;
+
+pub use fit::{Forms, fitted};
 
 use crate::budget::Part;
 use crate::read::*;
@@ -108,8 +111,11 @@ pub fn call_arguments(
 }
 
 impl Surface {
-    /// The call that continues a cut answer: [`Surface::call`] with `args`, the cursor, and the call's own
-    /// `max_tokens` when it set one (so every part keeps the budget the first was asked for).
+    /// The call that continues a cut answer. MCP: `the same call and cursor="…"` (a client repeats its own
+    /// arguments, `max_tokens` included, and the cursor carries the view it continues; restating every argument
+    /// cost each part ~40 tokens of its budget: issue 26). CLI: [`Surface::call`] with `args`, the cursor, and the
+    /// call's own `max_tokens` when it set one (so every part keeps the budget the first was asked for), a command
+    /// that runs as printed.
     pub(crate) fn resume(
         self,
         s: &Served,
@@ -119,6 +125,9 @@ impl Surface {
         max_tokens: Option<u32>,
         cursor: &str,
     ) -> String {
+        if self == Surface::Mcp {
+            return format!("the same call and {}", self.arg("--cursor", &Arg::from(cursor)));
+        }
         let mut args = args.to_vec();
         args.push(("--cursor", cursor.into()));
         args.extend(max_tokens.map(|n| ("--max-tokens", n.into())));
@@ -141,6 +150,30 @@ impl Surface {
                 tail.extend(lang.map(|l| format!(" {}", self.arg("--lang", &Arg::from(l)))));
                 cli_command(cli, args, &tail)
             }
+        }
+    }
+
+    /// A follow-up of a text answer that differs from the call answered only in the arguments named `changed`
+    /// (and in the tool when `other_tool`). MCP: the tool (when another) and those arguments alone
+    /// (`get_code_block with index=N`, `detail="full"`): its client repeats its own set and names, as it does with
+    /// a cursor ([`Surface::resume`]). CLI: the whole command of [`Surface::call`], which runs as printed.
+    pub(crate) fn follow(
+        self,
+        s: &Served,
+        lang: Option<&str>,
+        (tool, cli): (&str, &str),
+        other_tool: bool,
+        args: &[(&str, Arg)],
+        changed: &[&str],
+    ) -> String {
+        if self == Surface::Cli {
+            return self.call(s, lang, tool, cli, args);
+        }
+        let named: Vec<String> =
+            args.iter().filter(|(k, _)| changed.contains(k)).map(|(k, v)| self.arg(k, v)).collect();
+        match other_tool {
+            true => format!("{tool} with {}", named.join(", ")),
+            false => named.join(", "),
         }
     }
 
@@ -281,6 +314,15 @@ pub trait Render: serde::Serialize {
     /// The text form for `surface`: header line, then content.
     fn render(&self, surface: Surface) -> String;
 
+    /// Whether [`fitted`] measures this view's envelope (it says what its [`Render::content`] is).
+    const MEASURED: bool = false;
+
+    /// The stored text the view serves (exactly as its text form and its JSON `text` write it), whose tokens the
+    /// budget counted: the rest of each form is its envelope ([`fitted`]). `None` for views that do not say.
+    fn content(&self) -> Option<&str> {
+        None
+    }
+
     /// The text form for MCP clients (what `text` content carries).
     fn text(&self) -> String {
         self.render(Surface::Mcp)
@@ -300,6 +342,19 @@ impl Render for DetailsView {
             DetailsView::Changelog(v) => v.render(surface),
             DetailsView::Card(v) => v.render(surface),
             DetailsView::Props(v) => v.render(surface),
+        }
+    }
+
+    const MEASURED: bool = true;
+
+    fn content(&self) -> Option<&str> {
+        match self {
+            DetailsView::Doc(v) => v.content(),
+            DetailsView::Changelog(v) => v.content(),
+            DetailsView::Card(v) => v.content(),
+            // Props bound their structured form themselves (the rows by the exact tokens of their JSON, which
+            // the envelope's bound counts at about twice that, so a measured chain could stop): the fixed reserve.
+            DetailsView::Props(_) => None,
         }
     }
 }

@@ -1,16 +1,16 @@
 //! Cursors: what a cut answer hands its continuation ([`Cursor`]: the set, the [`Request`] and a byte offset),
 //! sent as an opaque string and checked when it comes back.
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 
 use super::BudgetError;
 
-/// What a cursor continues: the request, as the tool call that made it.
+/// What a cursor continues: the request, as the tool call that made it. Its variants (and [`DocForm`]'s) are
+/// written under one-letter names: every byte of a cursor is printed twice a part (text and JSON).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Request {
     /// `component_details`: component key, language, detail level (`normal`/`full`), section slugs.
+    #[serde(rename = "d")]
     Doc {
         /// Component key.
         component: String,
@@ -22,6 +22,7 @@ pub enum Request {
         sections: Vec<String>,
     },
     /// `get_changelog`: language and page.
+    #[serde(rename = "l")]
     Changelog {
         /// Language served.
         lang: String,
@@ -29,6 +30,7 @@ pub enum Request {
         page: u32,
     },
     /// `get_file_code`: path, whole file or skeleton, line range.
+    #[serde(rename = "f")]
     File {
         /// Repository-relative path.
         path: String,
@@ -38,6 +40,7 @@ pub enum Request {
         lines: Option<(u32, u32)>,
     },
     /// `get_code_block`.
+    #[serde(rename = "b")]
     Block {
         /// Component key.
         component: String,
@@ -47,16 +50,19 @@ pub enum Request {
         index: u32,
     },
     /// `list_components`: rows of the list in a language.
+    #[serde(rename = "c")]
     Components {
         /// Language of the sizes.
         lang: String,
     },
     /// `list_components` with a component: rows of its file list.
+    #[serde(rename = "s")]
     Files {
         /// Component name.
         component: String,
     },
     /// `get_function_code`.
+    #[serde(rename = "u")]
     Function {
         /// Repository-relative path.
         path: String,
@@ -64,6 +70,7 @@ pub enum Request {
         qualified: String,
     },
     /// `component_changes` / `diff` / `changelog --component --since`: rows of a comparison.
+    #[serde(rename = "g")]
     Changes {
         /// Component key.
         component: String,
@@ -104,12 +111,16 @@ impl std::fmt::Display for Request {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DocForm {
     /// The placeholder view.
+    #[serde(rename = "n")]
     Normal,
     /// The whole document (also the form sections are served in).
+    #[serde(rename = "f")]
     Full,
     /// The component card.
+    #[serde(rename = "c")]
     Card,
     /// The props tables.
+    #[serde(rename = "p")]
     Props,
 }
 
@@ -126,7 +137,9 @@ impl DocForm {
 }
 
 /// Where the next part of a cut response starts: the bundle set, the request, and a byte offset into the text it
-/// serves. Sent as an opaque string (MessagePack, a checksum, URL-safe base64).
+/// serves. Sent as an opaque string of decimal digits (MessagePack and a checksum, [`to_digits`]): digits tokenize
+/// at exactly a token per three in o200k and cl100k, so an answer's envelope bound counts its cursor exactly, where
+/// base64 went up to 0.82 tokens a byte and had to be reserved at one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cursor {
     /// Hash of `system@version` of the set that served the first part ([`Cursor::set_id`]): four bytes, where the
@@ -157,20 +170,20 @@ impl Cursor {
         let mut bytes = rmp_serde::to_vec(self).unwrap_or_default();
         let sum = xxhash_rust::xxh3::xxh3_64(&bytes) as u32;
         bytes.extend_from_slice(&sum.to_le_bytes());
-        URL_SAFE_NO_PAD.encode(bytes)
+        to_digits(&bytes)
     }
 
     /// Parses an opaque cursor.
     ///
     /// # Errors
     /// [`BudgetError::EmptyCursor`] for an empty one; [`BudgetError::Malformed`] for anything this reader did not
-    /// write (bad base64, checksum, layout).
+    /// write (not digits of [`to_digits`], checksum, layout).
     pub fn decode(s: &str) -> Result<Cursor, BudgetError> {
         let malformed = |why: &str| BudgetError::Malformed { why: why.into() };
         if s.trim().is_empty() {
             return Err(BudgetError::EmptyCursor);
         }
-        let bytes = URL_SAFE_NO_PAD.decode(s.trim()).map_err(|_| malformed("not base64url"))?;
+        let bytes = from_digits(s.trim()).ok_or_else(|| malformed("not the digits of a cursor"))?;
         let (body, sum) =
             bytes.split_at_checked(bytes.len().saturating_sub(4)).ok_or_else(|| malformed("too short"))?;
         if sum.len() != 4 || (xxhash_rust::xxh3::xxh3_64(body) as u32).to_le_bytes() != sum {
@@ -199,6 +212,41 @@ impl Cursor {
     }
 }
 
+/// Digits written for a chunk of `n` bytes (index `n`, 0–7): the fewest that hold every `n`-byte number.
+const CHUNK_DIGITS: [usize; 8] = [0, 3, 5, 8, 10, 13, 15, 17];
+
+/// `bytes` as decimal digits: each chunk of 7 bytes (big-endian) as 17 digits, a last shorter one of `n` bytes as
+/// [`CHUNK_DIGITS`]`[n]`, zero-padded (2.43 digits a byte, 0.81 tokens). The length says the last chunk's size.
+pub fn to_digits(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 5 / 2 + 3);
+    for chunk in bytes.chunks(7) {
+        let n = chunk.iter().fold(0u64, |n, &b| (n << 8) | u64::from(b));
+        out.push_str(&format!("{n:0width$}", width = CHUNK_DIGITS[chunk.len()]));
+    }
+    out
+}
+
+/// The bytes [`to_digits`] wrote as `digits`; `None` for anything it cannot have written (a character that is not
+/// a digit, a length no chunking gives, a chunk over its bytes' range).
+pub fn from_digits(digits: &str) -> Option<Vec<u8>> {
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let (whole, rest) = (digits.len() / 17, digits.len() % 17);
+    let last = CHUNK_DIGITS.iter().position(|&d| d == rest)?;
+    let mut out = Vec::with_capacity(whole * 7 + last);
+    let mut at = 0;
+    for n in std::iter::repeat_n(7, whole).chain((last > 0).then_some(last)) {
+        let value: u64 = digits.get(at..at + CHUNK_DIGITS[n])?.parse().ok()?;
+        if value >> (8 * n) != 0 {
+            return None;
+        }
+        out.extend_from_slice(&value.to_be_bytes()[8 - n..]);
+        at += CHUNK_DIGITS[n];
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,7 +261,7 @@ mod tests {
             offset: 1234,
         };
         let s = c.encode();
-        assert!(s.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'), "{s}");
+        assert!(s.bytes().all(|b| b.is_ascii_digit()), "{s}");
         assert_eq!(Cursor::decode(&s).unwrap(), c);
         assert!(c.check("semi@2.102.0", &request, "page text").is_ok());
         let other = c.check("semi@2.101.0", &request, "page text").unwrap_err().to_string();
@@ -229,12 +277,25 @@ mod tests {
             "this cursor is from another build of semi@2.102.0 (changelog page 3 (zh-CN); the text changed since): \
              repeat the call without cursor"
         );
-        for bad in ["!!!", "abc", &s[..s.len() - 2], &format!("{s}A")] {
+        for bad in ["!!!", "abc", &s[..s.len() - 2], &format!("{s}A"), &format!("{s}0"), "99999999999999999"] {
             assert!(matches!(Cursor::decode(bad), Err(BudgetError::Malformed { .. })), "{bad}");
         }
         // An empty cursor is said to be empty, not "malformed: checksum mismatch" (a new user's trial).
         for empty in ["", "  "] {
             assert_eq!(Cursor::decode(empty), Err(BudgetError::EmptyCursor), "{empty:?}");
         }
+    }
+
+    #[test]
+    fn digits_round_trip_every_length() {
+        for len in 0..30usize {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 97 + 255) as u8).collect();
+            let digits = to_digits(&bytes);
+            assert_eq!(digits.len(), len / 7 * 17 + CHUNK_DIGITS[len % 7], "{len}");
+            assert_eq!(from_digits(&digits), Some(bytes), "{len}");
+        }
+        assert_eq!(to_digits(&[0xff; 7]), "72057594037927935");
+        assert_eq!(from_digits("256"), None, "one byte holds up to 255");
+        assert_eq!(from_digits("1234"), None, "no chunking writes 4 digits");
     }
 }

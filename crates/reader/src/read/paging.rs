@@ -21,7 +21,7 @@ pub struct Paging<'a> {
 impl Paging<'_> {
     /// No budget at all: every text whole (for programs that want the exact texts, and tests).
     pub fn unlimited() -> Paging<'static> {
-        Paging { budget: Budget { max_tokens: u32::MAX, lowered: false, echo: 0 }, cursor: None }
+        Paging { budget: Budget { max_tokens: u32::MAX, ..Budget::default() }, cursor: None }
     }
 }
 
@@ -238,6 +238,8 @@ impl BundleSet {
     ) -> Result<(Part, Option<String>), LookupError> {
         let label = self.label();
         let room = paging.budget.content();
+        // A measured budget's reserve holds the lists as the answer printed them (`render::fitted`).
+        let lists: &dyn Fn(&Part) -> u32 = if paging.budget.measured { &|_| 0 } else { lists };
         // The structured form's bound: the part's text, what escaping adds, and the lists beside it.
         let fits = |part: &Part| structured_tokens(part, lists) <= room;
         let whole = match paging.cursor {

@@ -188,20 +188,21 @@ fn served_lines(part: &Part, what: &str, of: u32) -> String {
 }
 
 impl Render for DocView {
+    const MEASURED: bool = true;
+
+    fn content(&self) -> Option<&str> {
+        Some(&self.text)
+    }
+
     fn render(&self, surface: Surface) -> String {
         let lang = Some(self.lang.as_str());
         let c = ("component", Arg::Str(self.component.clone()));
         // How to fetch what is hidden: said by the first part only (continuations keep their envelope small).
         let hidden = if self.hidden && self.part.offset == 0 {
-            let block = surface.call(
-                &self.served,
-                lang,
-                "get_code_block",
-                "code-block",
-                &[c.clone(), ("index", Arg::Hole("N"))],
-            );
-            let full =
-                surface.call(&self.served, lang, DETAILS.0, DETAILS.1, &[c.clone(), ("--detail", "full".into())]);
+            let args = [c.clone(), ("index", Arg::Hole("N"))];
+            let block = surface.follow(&self.served, lang, ("get_code_block", "code-block"), true, &args, &["index"]);
+            let args = [c.clone(), ("--detail", "full".into())];
+            let full = surface.follow(&self.served, lang, DETAILS, false, &args, &["--detail"]);
             // A short document is hidden only for its demos (`<code src="…">`, kept in their own files).
             let why = if self.lines > self.threshold {
                 format!("document over {} lines", self.threshold)
@@ -253,10 +254,20 @@ impl Render for DocView {
 }
 
 impl Render for CardView {
+    const MEASURED: bool = true;
+
+    fn content(&self) -> Option<&str> {
+        Some(&self.text)
+    }
+
     fn render(&self, surface: Surface) -> String {
         let lang = Some(self.lang.as_str());
         let c = ("component", Arg::Str(self.component.clone()));
-        let normal = surface.call(&self.served, lang, "component_details", "doc", std::slice::from_ref(&c));
+        let args = [c.clone(), ("--detail", "normal".into())];
+        let normal = match surface {
+            Surface::Mcp => surface.follow(&self.served, lang, DETAILS, false, &args, &["--detail"]),
+            Surface::Cli => surface.call(&self.served, lang, DETAILS.0, DETAILS.1, std::slice::from_ref(&c)),
+        };
         let more = self.next_cursor.as_ref().map(|cur| {
             surface.resume(&self.served, lang, DETAILS, std::slice::from_ref(&c), self.part.max_tokens, cur)
         });
@@ -294,6 +305,12 @@ impl Render for PropsView {
 }
 
 impl Render for CodeBlockView {
+    const MEASURED: bool = true;
+
+    fn content(&self) -> Option<&str> {
+        Some(&self.text)
+    }
+
     fn render(&self, surface: Surface) -> String {
         let b = &self.block;
         let info = if b.info.is_empty() { String::new() } else { format!(" · {}", b.info) };
@@ -350,13 +367,26 @@ fn cut_chars(text: &str, max: usize) -> String {
 }
 
 impl Render for ChangelogView {
+    const MEASURED: bool = true;
+
+    fn content(&self) -> Option<&str> {
+        Some(&self.text)
+    }
+
     fn render(&self, surface: Surface) -> String {
         let nav = |label: &str, p: Option<u32>| {
             p.map_or(String::new(), |p| {
                 let args = [("--page", Arg::from(p))];
                 format!(
                     " · {label}: {}",
-                    surface.call(&self.served, Some(&self.lang), "get_changelog", "changelog", &args)
+                    surface.follow(
+                        &self.served,
+                        Some(&self.lang),
+                        ("get_changelog", "changelog"),
+                        false,
+                        &args,
+                        &["--page"]
+                    )
                 )
             })
         };
@@ -414,6 +444,12 @@ impl Render for FilesView {
 }
 
 impl Render for FileView {
+    const MEASURED: bool = true;
+
+    fn content(&self) -> Option<&str> {
+        Some(&self.text)
+    }
+
     fn render(&self, surface: Surface) -> String {
         let f = &self.file;
         let path = ("path", Arg::Str(f.path.clone()));
@@ -425,7 +461,14 @@ impl Render for FileView {
                 s.outer_bodies,
                 if s.outer_bodies == 1 { "body" } else { "bodies" },
                 plural(f.tokens, "token"),
-                surface.call(&self.served, None, "get_file_code", "file", &[path.clone(), ("--full", Arg::On)])
+                surface.follow(
+                    &self.served,
+                    None,
+                    ("get_file_code", "file"),
+                    false,
+                    &[path.clone(), ("--full", Arg::On)],
+                    &["--full"]
+                )
             ),
             _ if f.kind == crate::model::FileKind::Binary => " · binary file, not stored".to_string(),
             _ => String::new(),
@@ -472,13 +515,9 @@ impl Render for FileView {
             let n = plural(self.functions_total, "function");
             out.push_str(&format!("\n[{n}; a larger {} lists the largest]", surface.name("--max-tokens")));
         } else if self.skeleton && self.part.offset == 0 && self.functions_total > 0 {
-            let call = surface.call(
-                &self.served,
-                None,
-                "get_function_code",
-                "function",
-                &[path, ("function", Arg::Hole("NAME"))],
-            );
+            let args = [path, ("function", Arg::Hole("NAME"))];
+            let call =
+                surface.follow(&self.served, None, ("get_function_code", "function"), true, &args, &["function"]);
             // The largest functions first, as many as the budget left room for (see `FileView::functions`).
             let mut list: Vec<String> = self.functions.iter().map(|f| format!("{} {}", f.name, f.tokens)).collect();
             let left = self.functions_total as usize - self.functions.len();
@@ -496,6 +535,12 @@ impl Render for FileView {
 }
 
 impl Render for FunctionView {
+    const MEASURED: bool = true;
+
+    fn content(&self) -> Option<&str> {
+        Some(&self.text)
+    }
+
     fn render(&self, surface: Surface) -> String {
         let f = &self.function;
         let more = self.next_cursor.as_ref().map(|cur| {

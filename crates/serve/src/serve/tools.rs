@@ -481,7 +481,8 @@ impl DocsServer {
         let capped = Capped::default();
         let result = self.lookup(at, page.max_tokens, |set| {
             let budget = self.budget(self.cap(set), page.max_tokens, &capped)?;
-            lookup(set, Paging { budget, cursor: page.cursor.as_deref() })
+            let forms = crate::render::Forms::Mcp;
+            crate::render::fitted(budget, page.cursor.as_deref(), forms, |paging| lookup(set, paging))
         });
         noting_cap(result, capped.get())
     }

@@ -174,7 +174,8 @@ impl BundleSet {
         // and its JSON stay within max_tokens (measured by tests/it/sweep.rs). A skeleton served whole leaves its
         // names what it did not use; a cut one serves three quarters of the content as text (a share that only
         // grows with the budget: a larger budget never serves less) and leaves the names what its text did not use.
-        let envelope = if skeleton { crate::budget::SKELETON_ENVELOPE_TOKENS } else { 0 };
+        // A measured budget's reserve holds them as printed.
+        let envelope = if skeleton && !paging.budget.measured { crate::budget::SKELETON_ENVELOPE_TOKENS } else { 0 };
         let lowered = |by: u32| {
             let mut p = paging;
             p.budget.max_tokens = p.budget.max_tokens.saturating_sub(by);

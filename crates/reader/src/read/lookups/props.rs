@@ -163,14 +163,14 @@ impl BundleSet {
                 text: String::new(),
             };
             let own = serde_json::to_string(&view).map_or(u32::MAX / 4, |j| crate::budget::bound(&j));
-            // The cursor at a token per byte: base64 tokenizes far worse than the answer's own words (up to 0.82
-            // tokens a byte in o200k and cl100k, measured on 3,000 props cursors), which `bound` counts at 1/3.
-            own + cursor.map_or(0, |c| c.len() as u32)
+            // The cursor is digits: a token per three, exactly.
+            own + cursor.map_or(0, |c| crate::budget::envelope_bound(&c))
         };
-        let reserved = crate::budget::ENVELOPE_TOKENS + paging.budget.echo;
+        let reserved = paging.budget.envelope + paging.budget.echo;
         let full_lists = &lists;
         let lists = |part: &Part| -> u32 {
-            let slack = reserved.saturating_sub(json_envelope(part));
+            // A measured reserve is the envelope as printed, rows included: no slack to lend them.
+            let slack = if paging.budget.measured { 0 } else { reserved.saturating_sub(json_envelope(part)) };
             full_lists(part).saturating_sub(slack)
         };
         let (part, next_cursor) =
@@ -180,11 +180,17 @@ impl BundleSet {
         // out and the budget that lists them: the text form's (the part's tokens beside the envelope and the
         // echoed names) or the structured form's (its envelope, the part, its escapes and its rows' copies),
         // whichever is more.
-        let structured = structured_tokens(&part, &lists) <= paging.budget.content();
+        // Under a measured reserve (which holds the rows the last try listed), the rows are judged against the
+        // structured form's own envelope: listing them then raises the reserve, not the other way round.
+        let room = match paging.budget.measured {
+            true => paging.budget.max_tokens.saturating_sub(json_envelope(&part)),
+            false => paging.budget.content(),
+        };
+        let structured = structured_tokens(&part, &lists) <= room;
         let unlisted_props: u32 =
             if structured { 0 } else { (0..tables.len()).map(|i| shown(&part, i).len() as u32).sum() };
         let structured_at = (unlisted_props > 0).then(|| {
-            let text_form = part.tokens + crate::budget::ENVELOPE_TOKENS + paging.budget.echo;
+            let text_form = part.tokens + paging.budget.envelope + paging.budget.echo;
             let json_form = json_envelope(&part) + structured_tokens(&part, &full_lists);
             text_form.max(json_form)
         });
