@@ -21,7 +21,10 @@
 
 use std::io::Write;
 
+pub mod npm;
+mod npm_fetch;
 mod unpack;
+pub use npm_fetch::{NPM_PREFIX, install_npm};
 use std::path::{Path, PathBuf};
 pub use unpack::PACK_SET_CAP;
 
