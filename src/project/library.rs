@@ -56,7 +56,9 @@ pub fn project_library(bundles: &[PathBuf], project: &Path) -> Result<ProjectLib
         };
         let Some(choice) = choose(&wanted, &versions) else { continue };
         let served = library.select(Some(&system), Some(&choice.version))?;
-        let origin = shipped_roots.iter().find(|(root, _)| served.dir().starts_with(root)).map(|(_, s)| s);
+        // Both sides canonical: a set is given by the path it was found at (pnpm's link), a root by its target.
+        let served_at = served.dir().canonicalize().unwrap_or_else(|_| served.dir().to_path_buf());
+        let origin = shipped_roots.iter().find(|(root, _)| served_at.starts_with(root)).map(|(_, s)| s);
         let from = origin.map(|s| format!("from {}", s.package.shown()));
         let note = match (choice.note, &from) {
             (Some(n), Some(f)) => Some(format!("{n}; {f}")),

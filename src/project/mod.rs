@@ -4,7 +4,8 @@
 //!
 //! Where the version of a package comes from, first found wins ([`project_version`]):
 //! 1. the installed package, as Node resolves it from the project directory (`node_modules/<package>/package.json`
-//!    of the directory or of a parent: a workspace's nested copy, else the monorepo's hoisted one);
+//!    of the directory or of a parent: a workspace's nested copy, else the monorepo's hoisted one), else its
+//!    companion `<package>-docs` (same version);
 //! 2. the lockfile of the nearest directory that has one ([`lockfiles`]: `package-lock.json`, `pnpm-lock.yaml`,
 //!    `yarn.lock`, each read with its format's parser, at the workspace's own key);
 //! 3. the range in `package.json` (`dependencies`, `devDependencies`, `optionalDependencies`, `peerDependencies`).
@@ -66,7 +67,10 @@ pub fn default_project() -> Option<PathBuf> {
 /// does not depend on it.
 pub fn project_version(dir: &Path, package: &str) -> Option<ProjectVersion> {
     let found = |version: String, source| Some(ProjectVersion { package: package.to_string(), version, source });
-    if let Some(v) = installed::resolve(dir, package).and_then(|p| p.version) {
+    // The package, else its companion (`<package>-docs`, whose version is the design system's: `pack --npm`).
+    let companion = format!("{package}{}", installed::COMPANION_SUFFIX);
+    let installed = [package, companion.as_str()].into_iter().find_map(|p| installed::resolve(dir, p)?.version);
+    if let Some(v) = installed {
         return found(v, VersionSource::NodeModules);
     }
     let range = installed::direct_dependencies(dir).into_iter().find(|(n, _)| n == package).map(|(_, r)| r);

@@ -291,15 +291,20 @@ fn semi_pack_and_install_figures() {
 
 /// `serve --bundles STORE --project DIR` over stdio: (instructions, text of `list_components`).
 fn serve_project(store: &Path, project: &Path) -> (String, String) {
+    serve_list_components(&["serve", "--bundles", arg(store), "--project", arg(project)], None)
+}
+
+/// Runs `args` (a `serve` command) over stdio, with the store at `store` when given: (instructions, text of
+/// `list_components`).
+pub(crate) fn serve_list_components(args: &[&str], store: Option<&Path>) -> (String, String) {
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
-        .args(["serve", "--bundles", arg(store), "--project", arg(project)])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"));
+    if let Some(store) = store {
+        command.env("MYDESIGN_DOCS_HOME", store).env_remove("XDG_DATA_HOME");
+    }
+    let mut child =
+        command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut read = |id: u64| -> serde_json::Value {
