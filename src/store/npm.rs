@@ -15,6 +15,7 @@
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
+#[cfg(feature = "build")]
 use crate::project::installed::FIELD;
 use crate::read::BundleSet;
 
