@@ -520,6 +520,8 @@ fn ci_recipe_runs_end_to_end_on_the_sample() {
         .env("DIST", &dist)
         .env_remove("ATTACH")
         .env_remove("PRESET")
+        .env_remove("NPM_PACKAGE_DIR")
+        .env_remove("NPM_PUBLISH")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -532,6 +534,11 @@ fn ci_recipe_runs_end_to_end_on_the_sample() {
     // The file CI publishes is the one `pack` gives for the same sources.
     let local = sample_pack(tmp.path());
     assert_eq!(std::fs::read(&file).unwrap(), std::fs::read(&local).unwrap());
+    // And the companion npm package, the same bytes as `pack --npm` of the same sources.
+    let npm = std::fs::read(dist.join("npm/my-design-docs-3.4.0.tgz")).unwrap();
+    let set = arg(&common::sample().report.dir);
+    ok_in(tmp.path(), tmp.path(), &["pack", "--npm", "--bundles", set, "-o", arg(&tmp.path().join("local.tgz"))]);
+    assert_eq!(npm, std::fs::read(tmp.path().join("local.tgz")).unwrap());
 }
 
 fn git(dir: &Path, args: &[&str]) -> String {
