@@ -1,6 +1,6 @@
 //! The version of a package that a project's lockfile pins, read with each format's parser: `package-lock.json`
-//! with serde_json, `pnpm-lock.yaml` with serde_yaml_ng, `yarn.lock` (classic v1 and berry) with
-//! yarn-lock-parser. A workspace of a monorepo is read at its own key (npm: `packages/app/node_modules/<pkg>`,
+//! with serde_json, `pnpm-lock.yaml` with saphyr-parser (a YAML 1.2 event parser: its events are gathered into a
+//! `serde_json::Value`, [`yaml_value`]), `yarn.lock` (classic v1 and berry) with yarn-lock-parser. A workspace of a monorepo is read at its own key (npm: `packages/app/node_modules/<pkg>`,
 //! pnpm: `importers["packages/app"]`; yarn: the entry whose range is the one the workspace's `package.json` asks
 //! for), so two workspaces on two versions each get theirs.
 
@@ -50,7 +50,7 @@ fn pnpm_plain(v: &str) -> Option<semver::Version> {
 /// `{specifier, version}`, v6+, or the plain value, v5); else the highest `<pkg>@<version>` key of `packages:`
 /// (`'@s/p@2.61.3'`, `/@s/p@2.61.3(react@18.0.0)`, v5's `/@s/p/2.61.3`).
 fn pnpm_version(text: &str, rel: &str, package: &str) -> Option<String> {
-    let lock: serde_yaml_ng::Value = serde_yaml_ng::from_str(text).ok()?;
+    let lock = yaml_value(text)?;
     let importer = match lock.get("importers") {
         Some(importers) => importers.get(if rel.is_empty() { "." } else { rel }),
         None => Some(&lock),
@@ -65,7 +65,7 @@ fn pnpm_version(text: &str, rel: &str, package: &str) -> Option<String> {
     if let Some(v) = direct {
         return Some(v.to_string());
     }
-    let keys = lock.get("packages")?.as_mapping()?.keys().filter_map(|k| k.as_str());
+    let keys = lock.get("packages")?.as_object()?.keys();
     keys.filter_map(|key| {
         let key = key.strip_prefix('/').unwrap_or(key);
         let rest = key.strip_prefix(package)?;
@@ -73,6 +73,63 @@ fn pnpm_version(text: &str, rel: &str, package: &str) -> Option<String> {
     })
     .max()
     .map(|v| v.to_string())
+}
+
+/// The first document of a YAML text as a JSON value: mappings as objects (keys as their scalar text; a
+/// non-scalar key is skipped with its value), sequences as arrays, every scalar as a string (a lockfile's versions
+/// are compared as text, never as numbers), aliases as null. `None` when the text is not YAML.
+///
+/// Not serde_yaml_ng: with libyaml it added ~90 KB to the reader-only binary, over its 6 MB (issue 14); the event
+/// parser and `serde_json::Value`, already linked, cost a fraction of that.
+fn yaml_value(text: &str) -> Option<serde_json::Value> {
+    use saphyr_parser::{Event, Parser};
+    use serde_json::Value;
+    // Open containers: an object waiting for a key or holding a key whose value is next, or an array.
+    enum Open {
+        Map(serde_json::Map<String, Value>, Option<Option<String>>),
+        Seq(Vec<Value>),
+    }
+    fn put(stack: &mut [Open], value: Value) -> Option<Value> {
+        match stack.last_mut() {
+            None => return Some(value),
+            Some(Open::Seq(items)) => items.push(value),
+            Some(Open::Map(map, pending)) => match pending.take() {
+                // A key: a scalar's text; a mapping or sequence as a key is skipped (`Some(None)`).
+                None => *pending = Some(if let Value::String(k) = value { Some(k) } else { None }),
+                Some(Some(key)) => {
+                    map.insert(key, value);
+                }
+                Some(None) => {}
+            },
+        }
+        None
+    }
+    let mut stack: Vec<Open> = Vec::new();
+    for event in Parser::new_from_str(text) {
+        let (event, _) = event.ok()?;
+        let done = match event {
+            Event::Scalar(v, ..) => put(&mut stack, Value::String(v.into_owned())),
+            Event::Alias(_) => put(&mut stack, Value::Null),
+            Event::MappingStart(..) => {
+                stack.push(Open::Map(serde_json::Map::new(), None));
+                None
+            }
+            Event::SequenceStart(..) => {
+                stack.push(Open::Seq(Vec::new()));
+                None
+            }
+            Event::MappingEnd | Event::SequenceEnd => match stack.pop()? {
+                Open::Map(map, _) => put(&mut stack, Value::Object(map)),
+                Open::Seq(items) => put(&mut stack, Value::Array(items)),
+            },
+            Event::DocumentEnd | Event::StreamEnd => return None,
+            _ => None,
+        };
+        if done.is_some() {
+            return done;
+        }
+    }
+    None
 }
 
 /// The second line of yarn classic's header, and the whole header (with the blank lines yarn writes after it).
