@@ -105,11 +105,17 @@ pub fn install(args: InstallArgs) -> anyhow::Result<ExitCode> {
     let dir = args.store.dir()?;
     let npm_spec = args.from.to_str().and_then(|f| f.strip_prefix(store::NPM_PREFIX));
     let reports = match npm_spec {
+        #[cfg(feature = "build")]
         Some(spec) => {
             let (reports, fetched) = store::install_npm(spec, &dir, args.force)?;
             eprintln!("fetched {fetched} with npm pack");
             reports
         }
+        #[cfg(not(feature = "build"))]
+        Some(spec) => anyhow::bail!(
+            "this binary installs no npm package (built without the `build` feature, for its size): use the full \
+             binary, or add the package to the project (`npm install -D {spec}`) and `serve --project`"
+        ),
         None => store::install(&args.from, &dir, args.force)?,
     };
     for r in reports {

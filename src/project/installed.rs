@@ -5,8 +5,8 @@
 //! Packages are found as Node resolves them from the project directory: `node_modules/<name>` of the directory,
 //! then of each parent (a workspace's nested copy before the monorepo's hoisted one); pnpm's
 //! `node_modules/<name>` is a link into `node_modules/.pnpm/<name>@<version>/node_modules/<name>`, followed. Only
-//! the project's direct dependencies (and their `-docs` companions) are read: a few `package.json` files, whatever
-//! the size of `node_modules`.
+//! the project's direct dependencies are read (a companion is one: the project installs it), one `package.json`
+//! each, whatever the size of `node_modules`.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -51,16 +51,27 @@ pub(super) fn read_json(path: &Path) -> Option<serde_json::Value> {
 /// each parent directory, the first that exists. `None` when no directory has it (or the name is not a package
 /// name: a path with `..`).
 pub fn resolve(from: &Path, package: &str) -> Option<InstalledPackage> {
+    resolve_if(from, package, |_| true)
+}
+
+/// [`resolve`], parsing the `package.json` found only when `wanted` accepts its text (`None` otherwise: the
+/// package is there but not wanted).
+fn resolve_if(from: &Path, package: &str, wanted: impl Fn(&str) -> bool) -> Option<InstalledPackage> {
     let rel = Path::new(package);
     if rel.components().any(|c| !matches!(c, Component::Normal(_))) {
         return None;
     }
-    from.ancestors().enumerate().find_map(|(up, dir)| {
+    let (up, pkg, text) = from.ancestors().enumerate().find_map(|(up, dir)| {
         let pkg = dir.join("node_modules").join(rel);
-        let manifest = read_json(&pkg.join("package.json"))?;
-        let version = manifest.get("version").and_then(|v| v.as_str()).map(str::to_string);
-        Some(InstalledPackage { name: package.to_string(), version, dir: pkg, up, manifest })
-    })
+        let text = std::fs::read_to_string(pkg.join("package.json")).ok()?;
+        Some((up, pkg, text))
+    })?;
+    if !wanted(&text) {
+        return None;
+    }
+    let manifest: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let version = manifest.get("version").and_then(|v| v.as_str()).map(str::to_string);
+    Some(InstalledPackage { name: package.to_string(), version, dir: pkg, up, manifest })
 }
 
 impl InstalledPackage {
@@ -97,20 +108,16 @@ fn field_dir(package: &InstalledPackage) -> Option<PathBuf> {
     dir.is_dir().then_some(dir)
 }
 
-/// Every bundle set shipped by the project's direct dependencies and their companions (`<dep>-docs`, installed
-/// whether or not the project names it), each package once, as Node resolves them from `project`.
+/// Every bundle set shipped by the project's direct dependencies (the design system's package, a companion
+/// `<dep>-docs` the project installed), each package once, as Node resolves them from `project`. A `package.json`
+/// is parsed only when its text names the field: the others (nearly all) cost one read.
 pub fn shipped_sets(project: &Path) -> Vec<ShippedSets> {
+    let quoted = format!("\"{FIELD}\"");
     let mut out: Vec<ShippedSets> = Vec::new();
     for (name, _) in direct_dependencies(project) {
-        let companion = format!("{name}{COMPANION_SUFFIX}");
-        for candidate in [name, companion] {
-            if out.iter().any(|s| s.package.name == candidate) {
-                continue;
-            }
-            let Some(package) = resolve(project, &candidate) else { continue };
-            if let Some(dir) = field_dir(&package) {
-                out.push(ShippedSets { package, dir });
-            }
+        let Some(package) = resolve_if(project, &name, |text| text.contains(&quoted)) else { continue };
+        if let Some(dir) = field_dir(&package) {
+            out.push(ShippedSets { package, dir });
         }
     }
     out
@@ -131,7 +138,10 @@ mod tests {
         let root = tmp.path();
         write(&root.join("package.json"), r#"{"workspaces": ["packages/*"]}"#);
         let app = root.join("packages/app");
-        write(&app.join("package.json"), r#"{"dependencies": {"@s/ui": "2.50.0", "evil": "1.0.0"}}"#);
+        write(
+            &app.join("package.json"),
+            r#"{"dependencies": {"@s/ui": "2.50.0", "evil": "1.0.0", "@s/ui-docs": "*"}}"#,
+        );
         write(&root.join("node_modules/@s/ui/package.json"), r#"{"version": "2.61.3", "mydesign-docs": "d"}"#);
         std::fs::create_dir_all(root.join("node_modules/@s/ui/d")).unwrap();
         write(&app.join("node_modules/@s/ui/package.json"), r#"{"version": "2.50.0", "mydesign-docs": "./d"}"#);

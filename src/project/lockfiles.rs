@@ -1,6 +1,8 @@
 //! The version of a package that a project's lockfile pins, read with each format's parser: `package-lock.json`
 //! with serde_json, `pnpm-lock.yaml` with saphyr-parser (a YAML 1.2 event parser: its events are gathered into a
-//! `serde_json::Value`, [`yaml_value`]), `yarn.lock` (classic v1 and berry) with yarn-lock-parser. A workspace of a monorepo is read at its own key (npm: `packages/app/node_modules/<pkg>`,
+//! `serde_json::Value`; full binary only: the reader-only binary has no room for a YAML parser under its 6 MB, and
+//! a pnpm project's installed version is read through its `node_modules` links), `yarn.lock` (classic v1 and berry)
+//! with yarn-lock-parser. A workspace of a monorepo is read at its own key (npm: `packages/app/node_modules/<pkg>`,
 //! pnpm: `importers["packages/app"]`; yarn: the entry whose range is the one the workspace's `package.json` asks
 //! for), so two workspaces on two versions each get theirs.
 
@@ -22,7 +24,11 @@ pub(super) fn locked_version(root: &Path, file: &str, rel: &str, package: &str, 
     let text = std::fs::read_to_string(root.join(file)).ok()?;
     match file {
         "package-lock.json" => npm_version(&text, rel, package),
+        #[cfg(feature = "build")]
         "pnpm-lock.yaml" => pnpm_version(&text, rel, package),
+        // The reader-only binary links no YAML parser (its 6 MB): pnpm's node_modules links say the version.
+        #[cfg(not(feature = "build"))]
+        "pnpm-lock.yaml" => None,
         _ => yarn_version(&text, package, range),
     }
 }
@@ -41,6 +47,7 @@ fn npm_version(text: &str, rel: &str, package: &str) -> Option<String> {
 }
 
 /// The version part of a pnpm dependency value: `2.61.3(react@18.3.1)` (v6+), `2.58.1_react@18.3.1` (v5).
+#[cfg(feature = "build")]
 fn pnpm_plain(v: &str) -> Option<semver::Version> {
     crate::version::parse_whole(v.split(['(', '_']).next().unwrap_or(v))
 }
@@ -49,6 +56,7 @@ fn pnpm_plain(v: &str) -> Option<semver::Version> {
 /// is its own importer) `dependencies` / `devDependencies` / `optionalDependencies` entry (`version:` of
 /// `{specifier, version}`, v6+, or the plain value, v5); else the highest `<pkg>@<version>` key of `packages:`
 /// (`'@s/p@2.61.3'`, `/@s/p@2.61.3(react@18.0.0)`, v5's `/@s/p/2.61.3`).
+#[cfg(feature = "build")]
 fn pnpm_version(text: &str, rel: &str, package: &str) -> Option<String> {
     let lock = yaml_value(text)?;
     let importer = match lock.get("importers") {
@@ -79,8 +87,9 @@ fn pnpm_version(text: &str, rel: &str, package: &str) -> Option<String> {
 /// non-scalar key is skipped with its value), sequences as arrays, every scalar as a string (a lockfile's versions
 /// are compared as text, never as numbers), aliases as null. `None` when the text is not YAML.
 ///
-/// Not serde_yaml_ng: with libyaml it added ~90 KB to the reader-only binary, over its 6 MB (issue 14); the event
-/// parser and `serde_json::Value`, already linked, cost a fraction of that.
+/// Not serde_yaml_ng: libyaml, ryu and its `Value` cost ~37 KB more than this event parser and `serde_json::Value`
+/// (linked already).
+#[cfg(feature = "build")]
 fn yaml_value(text: &str) -> Option<serde_json::Value> {
     use saphyr_parser::{Event, Parser};
     use serde_json::Value;
@@ -177,6 +186,7 @@ mod tests {
         assert_eq!(npm_version("{not json", "", "@s/ui"), None);
     }
 
+    #[cfg(feature = "build")]
     #[test]
     fn pnpm_lock_importers_and_packages() {
         let v9 = "lockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    dependencies:\n      '@s/ui':\n        specifier: ^2.0.0\n        version: 2.61.3(react@18.3.1)\n\n  packages/app-b:\n    devDependencies:\n      '@s/ui':\n        specifier: 2.50.0\n        version: 2.50.0\n\npackages:\n\n  '@s/ui-extra@9.9.9':\n    resolution: {integrity: x}\n\n  '@s/ui@2.61.3':\n    resolution: {integrity: y}\n\n  '@s/ui@2.50.0':\n    resolution: {integrity: z}\n";

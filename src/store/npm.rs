@@ -13,13 +13,17 @@
 
 #[cfg(feature = "build")]
 use std::io::Write;
-use std::path::{Component, Path, PathBuf};
+#[cfg(feature = "build")]
+use std::path::Component;
+use std::path::{Path, PathBuf};
 
 #[cfg(feature = "build")]
 use crate::project::installed::FIELD;
 use crate::read::BundleSet;
 
-use super::{PACK_SET_CAP, StoreError, io, read_set};
+#[cfg(feature = "build")]
+use super::PACK_SET_CAP;
+use super::{StoreError, io, read_set};
 
 /// The directory of a package that holds its sets: `mydesign-docs/<system>@<version>/`.
 pub const SETS_DIR: &str = "mydesign-docs";
@@ -28,6 +32,7 @@ pub const SETS_DIR: &str = "mydesign-docs";
 #[cfg(feature = "build")]
 const NPM_MTIME: u64 = 499_162_500;
 
+#[cfg(feature = "build")]
 /// Most entries read from a fetched package (a set has a few dozen files; a design system's package thousands).
 const MAX_ENTRIES: usize = 100_000;
 
@@ -166,6 +171,7 @@ pub fn write_tarball(set: &BundleSet, out: &Path) -> Result<NpmPacked, StoreErro
     Ok(NpmPacked { path, package: format!("{package}-docs"), field, name, bytes: bytes.len() as u64 })
 }
 
+#[cfg(feature = "build")]
 /// Unpacks the npm tarball `tgz` into `dest` (an empty directory) as npm does: the first path component of each
 /// entry (`package/`) is dropped, only regular files are written, none outside `dest`, at most [`MAX_ENTRIES`]
 /// entries and [`PACK_SET_CAP`] bytes in all. Returns the package's `package.json`, parsed.

@@ -1,7 +1,8 @@
 //! `install npm:<package>@<version>`: the package is fetched by `npm pack` (so the user's `.npmrc`, a private
 //! registry or mirror and its authentication apply exactly as for `npm install`), unpacked into a hidden
 //! temporary directory of the store, and the set its `"mydesign-docs"` field names is installed like any set
-//! directory (verified, then renamed into place). This program opens no connection itself.
+//! directory (verified, then renamed into place). This program opens no connection itself. Full binary only (the
+//! gzip layer is ~45 KB the reader-only binary has no room for).
 
 use std::path::{Path, PathBuf};
 
@@ -9,9 +10,6 @@ use crate::project::installed::{COMPANION_SUFFIX, FIELD};
 
 use super::npm::unpack_tarball;
 use super::{InstallReport, StoreError, install, io};
-
-/// The prefix of an `install` argument naming an npm package spec.
-pub const NPM_PREFIX: &str = "npm:";
 
 /// The npm command: `$MYDESIGN_DOCS_NPM` when set (a wrapper, another path), else `npm` on `PATH` (`npm.cmd` on
 /// Windows).

@@ -180,7 +180,10 @@ fn workspaces_pinned_to_two_versions_each_answer_with_their_installed_set() {
     );
     npm(&mono, &["install"]);
 
-    // A lookup run inside app-a: 3.4.0 from the design system's own package, wherever npm put it.
+    // A lookup run inside app-a: 3.4.0 from the design system's own package, wherever npm put it, though the
+    // store holds 3.4.0 too (installed just now: the store is listed again at the lookup, the project's copy
+    // still first).
+    ok_in(root, &store, &["install", arg(&common::sample().report.dir)]);
     let a = mono.join("packages/app-a");
     let text = ok_in(&a, &store, &["components"]);
     let installed_at = ["node_modules/my-design", "../../node_modules/my-design"]
@@ -193,9 +196,8 @@ fn workspaces_pinned_to_two_versions_each_answer_with_their_installed_set() {
             "[my-design 3.4.0 · from {installed_at} · 17 components · sizes for en-US · tokens of the default view · changelog: 6 pages]"
         )
     );
-    // app-b through `serve --project`, with the store holding 3.4.0 too: the project's installed version wins,
-    // from its companion package.
-    ok_in(root, &store, &["install", arg(&common::sample().report.dir)]);
+    // app-b through `serve --project`, with the store holding 3.4.0: the project's installed version wins, from
+    // its companion package.
     let b = mono.join("packages/app-b");
     let (instructions, text) = serve_list_components(&["serve", "--project", arg(&b)], Some(&store));
     let companion_at = ["node_modules/my-design-docs", "../../node_modules/my-design-docs"]
