@@ -21,7 +21,15 @@
 
 use std::io::Write;
 
+pub mod npm;
+#[cfg(feature = "build")]
+mod npm_fetch;
 mod unpack;
+#[cfg(feature = "build")]
+pub use npm_fetch::install_npm;
+
+/// The prefix of an `install` argument naming an npm package spec (`npm:@s/ui-docs@2.61.3`).
+pub const NPM_PREFIX: &str = "npm:";
 use std::path::{Path, PathBuf};
 pub use unpack::PACK_SET_CAP;
 

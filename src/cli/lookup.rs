@@ -12,14 +12,19 @@ use mydesign_docs::search::query::{SearchOptions, search_sets, sets_to_search};
 
 use super::{Command, LookupArgs, emit};
 
-/// The sets of `--bundles`, else of `./out`, else of the store (the commands printed then need no `--bundles`).
+/// The sets of `--bundles`, else of `./out`, else of the store (the commands printed then need no `--bundles`);
+/// run inside a project (a `package.json` here), the sets its dependencies ship too, and its versions served.
 ///
 /// Leaked on purpose: a lookup process exits right after printing, and freeing the library's decoded frames one by
 /// one (hundreds of blocks; large ones are unmapped page by page) is work the exit does at once anyway.
 fn library(args: &LookupArgs) -> anyhow::Result<&'static Library> {
     mydesign_docs::render::set_cli_selection(args.system.as_deref(), args.version.as_deref());
     let library = if args.bundles.is_empty() {
-        Library::open(&[])?
+        // Inside a project, its shipped sets first and its versions pinned (said in each header).
+        match mydesign_docs::project::default_project() {
+            Some(project) => mydesign_docs::project::project_library(&[], &project)?.library,
+            None => Library::open(&[])?,
+        }
     } else {
         let library = Library::scan(&args.bundles)?;
         // Beside directories that hold sets, a missing one is read as empty: say so (one alone is an error), and

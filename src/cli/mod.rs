@@ -11,6 +11,7 @@ mod build;
 #[cfg(feature = "build")]
 mod check;
 mod lookup;
+mod npm;
 #[cfg(feature = "serve")]
 mod serve;
 #[cfg(not(feature = "serve"))]

@@ -8,8 +8,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::Args;
 use mydesign_docs::budget::MIN_MAX_TOKENS;
-use mydesign_docs::project::{choose, default_project, project_version};
-use mydesign_docs::read::Library;
+use mydesign_docs::project::{default_project, project_library};
 use mydesign_docs::serve::{
     DEFAULT_CONNECTION_IDLE, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE, DocsServer,
     HttpOptions, bind_http, open_library, serve_stdio,
@@ -54,36 +53,11 @@ pub struct ServeArgs {
     max_tokens: Option<u32>,
     /// The project whose dependencies pick the version served of each system (node_modules, else the lockfile:
     /// package-lock.json, pnpm-lock.yaml, yarn.lock; else the range in package.json); when that version is not
-    /// installed, the nearest lower one, said in every answer. Default: the current directory when it has a
-    /// package.json.
+    /// installed, the nearest lower one, said in every answer. Sets shipped in its installed packages (a
+    /// "mydesign-docs" field in their package.json) are served first, the header saying where they came from.
+    /// Default: the current directory when it has a package.json.
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
-}
-
-/// Pins each system's version to the one the project uses ([`mydesign_docs::project`]), logging what was chosen.
-fn pin_project(library: &mut Library, project: &std::path::Path) -> anyhow::Result<()> {
-    for (system, versions) in library.systems() {
-        let set = library.select(Some(&system), None)?;
-        let package = set.head().package.clone().unwrap_or_else(|| system.clone());
-        let Some(wanted) = project_version(project, &package) else {
-            tracing::info!(
-                "{}: no dependency on {package}; serving {system} {}",
-                project.display(),
-                set.head().version
-            );
-            continue;
-        };
-        let Some(choice) = choose(&wanted, &versions) else { continue };
-        tracing::info!(
-            "{}: {package} {} ({}); serving {system} {}",
-            project.display(),
-            wanted.version,
-            wanted.source.file(),
-            choice.version
-        );
-        library.pin(&system, &choice.version, choice.note)?;
-    }
-    Ok(())
 }
 
 fn parse_addr(s: &str) -> Result<SocketAddr, String> {
@@ -121,16 +95,28 @@ fn init_logging() {
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     init_logging();
-    let mut library = open_library(&args.bundles)?;
+    let mut library = match args.project.clone().or_else(default_project) {
+        None => open_library(&args.bundles)?,
+        Some(project) => {
+            if !project.is_dir() {
+                anyhow::bail!("--project {}: no such directory", project.display());
+            }
+            for dir in args.bundles.iter().filter(|d| !d.is_dir()) {
+                tracing::warn!("--bundles {}: no such directory", dir.display());
+            }
+            let found = project_library(&args.bundles, &project)?;
+            for shipped in &found.shipped {
+                tracing::info!("{}: bundles shipped in {}", project.display(), shipped.dir.display());
+            }
+            for line in &found.report {
+                tracing::info!("{}: {line}", project.display());
+            }
+            found.library
+        }
+    };
     library.on_fallback(|notice| tracing::warn!("{notice}"));
     for damaged in library.damaged_defaults(None) {
         tracing::warn!("{damaged}");
-    }
-    if let Some(project) = args.project.clone().or_else(default_project) {
-        if !project.is_dir() {
-            anyhow::bail!("--project {}: no such directory", project.display());
-        }
-        pin_project(&mut library, &project)?;
     }
     let library = Arc::new(library);
     let served: Vec<String> = library.systems().iter().map(|(s, v)| format!("{s} {}", v.join(", "))).collect();

@@ -22,9 +22,18 @@ pub struct PackArgs {
     /// Version to pack (default: the highest present).
     #[arg(long = "version")]
     version: Option<String>,
-    /// Output file, or a directory to write <system>@<version>.tar.zst in (default: the current directory).
+    /// Output file, or a directory to write <system>@<version>.tar.zst in (default: the current directory); with
+    /// --npm, the companion package tarball <package>-docs-<version>.tgz.
     #[arg(short = 'o', long = "output", default_value = ".")]
     output: PathBuf,
+    /// Write an npm package instead: the companion package tarball (<package>-docs, `npm publish`-able), or with
+    /// --into the set inside the design system's own package.
+    #[arg(long)]
+    npm: bool,
+    /// With --npm: the design system's package directory; the set goes to mydesign-docs/<system>@<version>/ in it
+    /// and its package.json gets the "mydesign-docs" field (through `npm pkg set`).
+    #[arg(long, value_name = "DIR", requires = "npm", conflicts_with = "output")]
+    into: Option<PathBuf>,
 }
 
 // The store option shared by install, list and remove (not a doc comment: see `cli::LookupArgs`).
@@ -45,7 +54,8 @@ impl StoreArg {
 // Options of `install` (not a doc comment: see `cli::LookupArgs`).
 #[derive(Args, Debug)]
 pub struct InstallArgs {
-    /// A pack file (from `pack`), a bundle set directory, or a directory of sets (out/).
+    /// A pack file (from `pack`), a bundle set directory, a directory of sets (out/), or npm:<package>@<version>
+    /// (fetched by `npm pack`, so .npmrc and its registry apply).
     from: PathBuf,
     /// Replace an installed set of the same version built differently.
     #[arg(long)]
@@ -75,6 +85,9 @@ pub struct RemoveArgs {
 
 pub fn pack(args: PackArgs) -> anyhow::Result<ExitCode> {
     let set = BundleSet::discover(&args.bundles, args.system.as_deref(), args.version.as_deref())?;
+    if args.npm {
+        return super::npm::pack(&set, &args.output, args.into.as_deref());
+    }
     let packed = store::pack(&set, &args.output)?;
     let set_bytes = packed.manifest.bytes();
     emit(&format!(
@@ -90,7 +103,22 @@ pub fn pack(args: PackArgs) -> anyhow::Result<ExitCode> {
 
 pub fn install(args: InstallArgs) -> anyhow::Result<ExitCode> {
     let dir = args.store.dir()?;
-    for r in store::install(&args.from, &dir, args.force)? {
+    let npm_spec = args.from.to_str().and_then(|f| f.strip_prefix(store::NPM_PREFIX));
+    let reports = match npm_spec {
+        #[cfg(feature = "build")]
+        Some(spec) => {
+            let (reports, fetched) = store::install_npm(spec, &dir, args.force)?;
+            eprintln!("fetched {fetched} with npm pack");
+            reports
+        }
+        #[cfg(not(feature = "build"))]
+        Some(spec) => anyhow::bail!(
+            "this binary installs no npm package (built without the `build` feature, for its size): use the full \
+             binary, or add the package to the project (`npm install -D {spec}`) and `serve --project`"
+        ),
+        None => store::install(&args.from, &dir, args.force)?,
+    };
+    for r in reports {
         let what = match &r.outcome {
             Installed::New => "installed".to_string(),
             Installed::Unchanged => "already installed (same build): unchanged".to_string(),

@@ -291,15 +291,20 @@ fn semi_pack_and_install_figures() {
 
 /// `serve --bundles STORE --project DIR` over stdio: (instructions, text of `list_components`).
 fn serve_project(store: &Path, project: &Path) -> (String, String) {
+    serve_list_components(&["serve", "--bundles", arg(store), "--project", arg(project)], None)
+}
+
+/// Runs `args` (a `serve` command) over stdio, with the store at `store` when given: (instructions, text of
+/// `list_components`).
+pub(crate) fn serve_list_components(args: &[&str], store: Option<&Path>) -> (String, String) {
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"))
-        .args(["serve", "--bundles", arg(store), "--project", arg(project)])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mydesign-docs"));
+    if let Some(store) = store {
+        command.env("MYDESIGN_DOCS_HOME", store).env_remove("XDG_DATA_HOME");
+    }
+    let mut child =
+        command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut read = |id: u64| -> serde_json::Value {
@@ -515,6 +520,8 @@ fn ci_recipe_runs_end_to_end_on_the_sample() {
         .env("DIST", &dist)
         .env_remove("ATTACH")
         .env_remove("PRESET")
+        .env_remove("NPM_PACKAGE_DIR")
+        .env_remove("NPM_PUBLISH")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -527,6 +534,11 @@ fn ci_recipe_runs_end_to_end_on_the_sample() {
     // The file CI publishes is the one `pack` gives for the same sources.
     let local = sample_pack(tmp.path());
     assert_eq!(std::fs::read(&file).unwrap(), std::fs::read(&local).unwrap());
+    // And the companion npm package, the same bytes as `pack --npm` of the same sources.
+    let npm = std::fs::read(dist.join("npm/my-design-docs-3.4.0.tgz")).unwrap();
+    let set = arg(&common::sample().report.dir);
+    ok_in(tmp.path(), tmp.path(), &["pack", "--npm", "--bundles", set, "-o", arg(&tmp.path().join("local.tgz"))]);
+    assert_eq!(npm, std::fs::read(tmp.path().join("local.tgz")).unwrap());
 }
 
 fn git(dir: &Path, args: &[&str]) -> String {

@@ -177,18 +177,21 @@ impl Library {
             return;
         }
         let now = std::time::SystemTime::now();
-        let mut fresh = Vec::new();
         for (dir, seen) in listed.stamps.iter_mut() {
             *seen = mtime(dir);
-            sets_in(dir, &mut fresh);
         }
         listed.at = now;
         let mut entries = self.entries.write().unwrap_or_else(|e| e.into_inner());
-        // Sets given directly (not under a scanned directory) stay.
-        let scanned: Vec<&PathBuf> = listed.stamps.iter().map(|(d, _)| d).collect();
-        fresh.extend(
-            entries.iter().filter(|(_, _, d)| !d.parent().is_some_and(|p| scanned.iter().any(|s| *s == p))).cloned(),
-        );
+        // In the order of the directories, as `scan` lists them (the first copy of a version is served): a
+        // scanned directory listed again, a set given directly kept as it is.
+        let mut fresh = Vec::new();
+        for dir in &self.dirs {
+            if listed.stamps.iter().any(|(d, _)| d == dir) {
+                sets_in(dir, &mut fresh);
+            } else {
+                fresh.extend(entries.iter().filter(|(_, _, d)| d == dir).cloned());
+            }
+        }
         sort_entries(&mut fresh);
         *entries = fresh;
     }

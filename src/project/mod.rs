@@ -1,17 +1,22 @@
-//! The version a project uses (`serve --project DIR`): read from the project's files, never from a network, then
-//! matched against the installed sets with SemVer ordering.
+//! The version a project uses (`serve --project DIR`, and the CLI's lookups run inside a project): read from the
+//! project's files, never from a network, then matched against the installed sets with SemVer ordering; and the
+//! sets the project's own dependencies ship ([`installed`]), served first.
 //!
 //! Where the version of a package comes from, first found wins ([`project_version`]):
-//! 1. `node_modules/<package>/package.json` (`version`): what is installed;
-//! 2. the lockfile: npm `package-lock.json` (`packages["node_modules/<package>"].version`, lockfile v2/v3, else
-//!    `dependencies[<package>].version`, v1), pnpm `pnpm-lock.yaml` (the `<package>@<version>` keys of `packages:`,
-//!    v6–v9, and `/<package>/<version>` of v5; the highest when several), yarn `yarn.lock` (the `version` of the
-//!    entry whose header names `<package>@…`, classic and berry);
-//! 3. the range in `package.json` (`dependencies`, `devDependencies`, `peerDependencies`).
-//!
-//! The lockfiles are read line by line for exactly these shapes (no YAML parser).
+//! 1. the installed package, as Node resolves it from the project directory (`node_modules/<package>/package.json`
+//!    of the directory or of a parent: a workspace's nested copy, else the monorepo's hoisted one), else its
+//!    companion `<package>-docs` (same version);
+//! 2. the lockfile of the nearest directory that has one ([`lockfiles`]: `package-lock.json`, `pnpm-lock.yaml`,
+//!    `yarn.lock`, each read with its format's parser, at the workspace's own key);
+//! 3. the range in `package.json` (`dependencies`, `devDependencies`, `optionalDependencies`, `peerDependencies`).
 
 use std::path::{Path, PathBuf};
+
+pub mod installed;
+mod library;
+mod lockfiles;
+
+pub use library::{ProjectLibrary, project_library};
 
 /// Where a project's version of a package was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,86 +67,28 @@ pub fn default_project() -> Option<PathBuf> {
 /// does not depend on it.
 pub fn project_version(dir: &Path, package: &str) -> Option<ProjectVersion> {
     let found = |version: String, source| Some(ProjectVersion { package: package.to_string(), version, source });
-    let json = |path: PathBuf| -> Option<serde_json::Value> {
-        serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
-    };
-    let installed = dir.join("node_modules").join(package).join("package.json");
-    if let Some(v) = json(installed).and_then(|j| j.get("version")?.as_str().map(str::to_string)) {
+    // The package, else its companion (`<package>-docs`, whose version is the design system's: `pack --npm`).
+    let companion = format!("{package}{}", installed::COMPANION_SUFFIX);
+    let installed = [package, companion.as_str()].into_iter().find_map(|p| installed::resolve(dir, p)?.version);
+    if let Some(v) = installed {
         return found(v, VersionSource::NodeModules);
     }
-    if let Some(lock) = json(dir.join("package-lock.json")) {
-        let v = lock
-            .get("packages")
-            .and_then(|p| p.get(format!("node_modules/{package}")))
-            .or_else(|| lock.get("dependencies").and_then(|d| d.get(package)))
-            .and_then(|e| e.get("version")?.as_str().map(str::to_string));
-        if let Some(v) = v {
-            return found(v, VersionSource::NpmLock);
+    let range = installed::direct_dependencies(dir).into_iter().find(|(n, _)| n == package).map(|(_, r)| r);
+    // The nearest directory with a lockfile: the project's own, else its monorepo's (the workspace at `rel`).
+    let locked = dir.ancestors().find_map(|root| {
+        let present: Vec<_> = lockfiles::LOCKFILES.iter().filter(|(f, _)| root.join(f).is_file()).collect();
+        if present.is_empty() {
+            return None;
         }
+        let rel = dir.strip_prefix(root).ok()?.to_string_lossy().replace('\\', "/");
+        Some(present.into_iter().find_map(|(file, source)| {
+            Some((lockfiles::locked_version(root, file, &rel, package, range.as_deref())?, *source))
+        }))
+    });
+    if let Some(Some((v, source))) = locked {
+        return found(v, source);
     }
-    if let Some(v) = std::fs::read_to_string(dir.join("pnpm-lock.yaml")).ok().and_then(|t| pnpm_version(&t, package)) {
-        return found(v, VersionSource::PnpmLock);
-    }
-    if let Some(v) = std::fs::read_to_string(dir.join("yarn.lock")).ok().and_then(|t| yarn_version(&t, package)) {
-        return found(v, VersionSource::YarnLock);
-    }
-    let manifest = json(dir.join("package.json"))?;
-    ["dependencies", "devDependencies", "peerDependencies"]
-        .iter()
-        .find_map(|k| manifest.get(k)?.get(package)?.as_str().map(str::to_string))
-        .and_then(|range| found(range, VersionSource::PackageJsonRange))
-}
-
-/// The highest version of `package` among the keys of a pnpm lockfile's `packages:` (`'@s/p@2.61.3':`,
-/// `/@s/p@2.61.3(react@18.0.0):`, v5's `/@s/p/2.61.3:`).
-fn pnpm_version(text: &str, package: &str) -> Option<String> {
-    let mut best: Option<semver::Version> = None;
-    let mut in_packages = false;
-    for line in text.lines() {
-        if !line.starts_with(' ') && !line.is_empty() {
-            in_packages = line.trim_end() == "packages:";
-            continue;
-        }
-        if !in_packages || line.starts_with("    ") || !line.trim_end().ends_with(':') {
-            continue;
-        }
-        let key = line.trim().trim_end_matches(':').trim_matches(|c| c == '\'' || c == '"');
-        let key = key.strip_prefix('/').unwrap_or(key);
-        let Some(rest) = key.strip_prefix(package) else { continue };
-        let Some(rest) = rest.strip_prefix('@').or_else(|| rest.strip_prefix('/')) else { continue };
-        let v = rest.split(['(', '_']).next().unwrap_or(rest);
-        if let Ok(v) = semver::Version::parse(v)
-            && best.as_ref().is_none_or(|b| v > *b)
-        {
-            best = Some(v);
-        }
-    }
-    best.map(|v| v.to_string())
-}
-
-/// The `version` of the yarn.lock entry whose header names `package@…` (classic: `"@s/p@^2.0.0", "@s/p@~2.1":`
-/// then `  version "2.61.3"`; berry: `"@s/p@npm:^2.0.0":` then `  version: 2.61.3`).
-fn yarn_version(text: &str, package: &str) -> Option<String> {
-    let mut in_entry = false;
-    for line in text.lines() {
-        if !line.starts_with(' ') {
-            in_entry = line.trim_end().ends_with(':')
-                && line
-                    .trim_end()
-                    .trim_end_matches(':')
-                    .split(',')
-                    .map(|s| s.trim().trim_matches('"'))
-                    .any(|spec| spec.strip_prefix(package).is_some_and(|r| r.starts_with('@')));
-            continue;
-        }
-        if in_entry && let Some(v) = line.trim().strip_prefix("version") {
-            let v = v.trim_start_matches(':').trim().trim_matches('"');
-            if !v.is_empty() {
-                return Some(v.to_string());
-            }
-        }
-    }
-    None
+    range.filter(|r| !r.is_empty()).and_then(|r| found(r, VersionSource::PackageJsonRange))
 }
 
 /// Which installed version serves a project, and what to say about it.
@@ -260,19 +207,5 @@ mod tests {
         let c = choose(&pv("2.60", VersionSource::PackageJsonRange), &versions).unwrap();
         assert_eq!(c.version, "2.60.4");
         assert!(c.note.unwrap().ends_with("the highest installed that matches"));
-    }
-
-    #[test]
-    fn lockfile_lines() {
-        let pnpm = "lockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    dependencies:\n      '@s/ui':\n        specifier: ^2.0.0\n        version: 2.61.3(react@18.3.1)\n\npackages:\n\n  '@s/ui-extra@9.9.9':\n    resolution: {integrity: x}\n\n  '@s/ui@2.61.3':\n    resolution: {integrity: y}\n\n  '@s/ui@2.5.0':\n    resolution: {integrity: z}\n";
-        assert_eq!(pnpm_version(pnpm, "@s/ui").as_deref(), Some("2.61.3"));
-        let pnpm5 =
-            "lockfileVersion: 5.4\n\npackages:\n\n  /@s/ui/2.58.1_react@18.3.1:\n    resolution: {integrity: y}\n";
-        assert_eq!(pnpm_version(pnpm5, "@s/ui").as_deref(), Some("2.58.1"));
-        let yarn = "# yarn lockfile v1\n\n\"@s/ui-extra@^1.0.0\":\n  version \"1.0.0\"\n\n\"@s/ui@^2.0.0\", \"@s/ui@~2.61.0\":\n  version \"2.61.3\"\n  resolved \"x\"\n";
-        assert_eq!(yarn_version(yarn, "@s/ui").as_deref(), Some("2.61.3"));
-        let berry = "__metadata:\n  version: 6\n\n\"@s/ui@npm:^2.0.0\":\n  version: 2.59.0\n  resolution: \"@s/ui@npm:2.59.0\"\n";
-        assert_eq!(yarn_version(berry, "@s/ui").as_deref(), Some("2.59.0"));
-        assert_eq!(yarn_version(berry, "@s/u"), None);
     }
 }
