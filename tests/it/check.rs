@@ -52,6 +52,17 @@ const CASES: &[Case] = &[
         "import { Buton } from 'my-design';\nconst a = <Buton />;",
         Some(("unknown-component", "import { Button } from 'my-design'")),
     ),
+    // A name the design system exports imported from another package (a new user's trial: exit 0, nothing said).
+    (
+        "sample",
+        "import { Button } from 'antd';\nconst a = <Button>Go</Button>;",
+        Some(("wrong-import", "import { Button } from 'my-design'")),
+    ),
+    (
+        "sample",
+        "import dayjs from 'dayjs';\nimport { Button } from 'my-design';\nconst a = <Button>{dayjs().year()}</Button>;",
+        None,
+    ),
     // Arco: document tables only.
     ("arco", "<Button size=\"mini\" shape=\"round\" type=\"primary\" loading>Go</Button>", None),
     (
@@ -73,6 +84,11 @@ const CASES: &[Case] = &[
         "arco",
         "import { Buttn } from '@arco-design/web-react';\nconst a = <Buttn />;",
         Some(("unknown-component", "import { Button }")),
+    ),
+    (
+        "arco",
+        "import { Table } from 'antd';\nconst a = <Table columns={columns} />;",
+        Some(("wrong-import", "import { Table } from '@arco-design/web-react'")),
     ),
     // Blueprint: TypeScript props types with JSDoc.
     ("blueprint", "<Button text=\"Save\" intent=\"primary\" variant=\"minimal\" />", None),
@@ -193,4 +209,24 @@ fn real_examples_are_checked_clean_and_bad_input_exits_2() {
     let out = common::run(tmp.path(), &["check", arg(&bad), "--bundles", arg(&sample)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.tsx: not valid TSX/JSX at line 1"));
+}
+
+#[test]
+fn imports_from_other_packages_are_named_as_not_checked() {
+    let sample = common::sample().report.dir.parent().unwrap().to_path_buf();
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("app.tsx");
+    let code = "import React from 'react';\nimport { Modal, ConfigProvider } from 'antd';\nimport dayjs from 'dayjs';\n\
+                import { Tag } from 'my-design';\nexport const A = () => <Tag>{dayjs().year()}</Tag>;\n";
+    std::fs::write(&file, code).unwrap();
+    let out = common::run(tmp.path(), &["check", arg(&file), "--bundles", arg(&sample)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    // `Modal` is the sample's own export: imported from antd it is a finding; the rest is named, React left out.
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("wrong-import: `Modal` is imported from `antd`"));
+    assert!(
+        err.contains("imports not checked (not from my-design's packages): antd (ConfigProvider); dayjs (dayjs)"),
+        "{err}"
+    );
+    assert!(!err.contains("react"), "{err}");
 }

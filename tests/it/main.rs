@@ -28,6 +28,7 @@ mod lookup;
 mod mcp;
 mod messages;
 mod new_user;
+mod prop;
 mod props_real;
 mod readme;
 mod real_api;

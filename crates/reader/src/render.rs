@@ -300,6 +300,7 @@ impl Render for DetailsView {
             DetailsView::Changelog(v) => v.render(surface),
             DetailsView::Card(v) => v.render(surface),
             DetailsView::Props(v) => v.render(surface),
+            DetailsView::Prop(v) => v.render(surface),
         }
     }
 }
