@@ -57,7 +57,7 @@ pub struct Finding {
     pub line: u32,
     /// 1-based column.
     pub column: u32,
-    /// `unknown-component`, `wrong-import`, `unknown-prop`, `invalid-value`, `deprecated-prop` or `missing-prop`.
+    /// `unknown-component`, `unknown-prop`, `invalid-value`, `deprecated-prop` or `missing-prop`.
     pub rule: &'static str,
     /// What is wrong.
     pub message: String,
@@ -77,8 +77,6 @@ pub struct Known {
     exports: BTreeMap<String, String>,
     /// Props tables of the components used so far, by component key.
     tables: std::cell::RefCell<BTreeMap<String, Arc<Vec<PropsTable>>>>,
-    /// The module the documents import the components from (the first card's import line), else the package.
-    import_from: String,
     /// [`Known::every_export`], once read.
     every: std::cell::RefCell<Option<BTreeMap<String, String>>>,
     set: Arc<BundleSet>,
@@ -110,7 +108,6 @@ impl Known {
         let head = set.head();
         let mut modules: BTreeSet<String> = head.package.iter().cloned().collect();
         let mut exports = BTreeMap::new();
-        let mut import_from = None;
         let rows = set.components(None)?.components;
         for row in &rows {
             exports.insert(component_key(&row.name), pascal_case(&row.name));
@@ -119,7 +116,6 @@ impl Known {
             if let Ok(card) = set.card(&row.name, None, Paging::unlimited())
                 && let Some((names, from)) = card.import.as_deref().and_then(import_line)
             {
-                import_from.get_or_insert_with(|| from.clone());
                 modules.insert(from);
                 for name in names {
                     exports.insert(component_key(&name), name);
@@ -130,7 +126,6 @@ impl Known {
             system: head.system.clone(),
             modules,
             exports,
-            import_from: import_from.or_else(|| head.package.clone()).unwrap_or_else(|| head.system.clone()),
             tables: Default::default(),
             every: Default::default(),
             set,
@@ -228,8 +223,9 @@ fn is_package(source: &str) -> bool {
 const RUNTIME: [&str; 2] = ["react", "react-dom"];
 
 /// The imports of `usage` that were not checked, by module: those from packages other than the design system's
-/// (their names are not the design system's to check), React's and those reported as `wrong-import` left out.
-/// Each as `module (A, B)`.
+/// (their names are not the design system's to check), React's left out. Each as `module (A, B)`. A name the
+/// design system exports imported from another package is not a finding: real examples import same-named
+/// components from other libraries (`List` of react-virtualized, `Tooltip` of recharts, a project's own `Tag`).
 pub fn unchecked(known: &Known, usage: &Usage) -> Vec<String> {
     let mut by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for i in usage.imports.iter().filter(|i| is_package(&i.source) && !known.is_design_system(&i.source)) {
@@ -237,31 +233,10 @@ pub fn unchecked(known: &Known, usage: &Usage) -> Vec<String> {
         if RUNTIME.contains(&i.source.as_str()) || RUNTIME.contains(&root) {
             continue;
         }
-        if known.exports.get(&component_key(&i.imported)).is_some_and(|e| *e == i.imported) {
-            continue; // a `wrong-import` finding
-        }
         let name = if matches!(i.imported.as_str(), "default" | "*") { i.local.as_str() } else { i.imported.as_str() };
         by.entry(&i.source).or_default().push(name);
     }
     by.into_iter().map(|(m, names)| format!("{m} ({})", names.join(", "))).collect()
-}
-
-/// A name the design system exports imported from another package (`import { Button } from "antd"` checked
-/// against Arco): the agent mixed up libraries, or meant the design system's.
-fn foreign_imports(known: &Known, usage: &Usage, findings: &mut Vec<Finding>) {
-    for i in usage.imports.iter().filter(|i| is_package(&i.source) && !known.is_design_system(&i.source)) {
-        let exported = known.exports.get(&component_key(&i.imported));
-        if exported.is_some_and(|e| *e == i.imported) {
-            findings.push(Finding {
-                line: i.line,
-                column: i.column,
-                rule: "wrong-import",
-                message: format!("`{}` is imported from `{}`, not from {}", i.imported, i.source, known.system),
-                fix: format!("import {{ {} }} from '{}'", i.imported, known.import_from),
-                docs: known.docs(&component_key(&i.imported)),
-            });
-        }
-    }
 }
 
 /// Checks one file's `usage` against `known`.
@@ -301,7 +276,6 @@ pub fn check(known: &Known, usage: &Usage) -> Vec<Finding> {
             }
         }
     }
-    foreign_imports(known, usage, &mut findings);
     for element in &usage.elements {
         let (root, rest) = element.name.split_once('.').map_or((element.name.as_str(), ""), |(r, t)| (r, t));
         let full = if namespaces.contains(root) {

@@ -90,11 +90,12 @@ enum Command {
         #[command(flatten)]
         lookup: LookupArgs,
     },
-    /// Print one prop of a component: its row in each props table (the document's API table, the TypeScript type
-    /// with its JSDoc tags and the line declaring it) and the smallest example that sets it.
+    /// Print one prop of a component: its rows, where it is declared and the smallest example setting it.
     ///
     /// Example: `mydesign-docs prop Button.loading`, `mydesign-docs prop table columns.sorter` (a path follows the
-    /// prop's type to that type's props table). Within 300 tokens unless --max-tokens says otherwise.
+    /// prop's type to that type's props table). Its row in each props table (the document's API table, the
+    /// TypeScript type with its JSDoc tags and the line declaring it); within 300 tokens unless --max-tokens says
+    /// otherwise.
     Prop {
         /// Component name, or `Component.prop` (then leave PROP out).
         component: String,
