@@ -189,7 +189,9 @@ pub struct SearchParams {
     pub kind: Option<String>,
     /// e.g. en-US.
     pub lang: Option<String>,
-    /// Default 2000.
+    // Default 2000 (no description: tools/list stays within its 1,500 tokens with `uses`; the answer states its
+    // budget).
+    #[allow(missing_docs)]
     #[schemars(range(min = crate::budget::MIN_MAX_TOKENS))]
     pub max_tokens: Option<u32>,
     // A next_cursor (no description: tools/list stays within its 1,500 tokens; the answer shows the call).
