@@ -199,6 +199,23 @@ pub fn write(file: &Path, system: &str, section: &str) -> anyhow::Result<bool> {
     Ok(true)
 }
 
+/// The 1-based lines of `text` holding a marker that names no system (`<!-- mydesign-docs:begin -->`, the same for
+/// `end`): no section is that, so `write` leaves it in place, and the writer is told (a new user's hand-made
+/// placeholder, or a marker whose name was deleted).
+pub fn bare_markers(text: &str) -> Vec<usize> {
+    let bare = |l: &str| {
+        let l = l.trim();
+        ["begin", "end"].iter().any(|w| {
+            l.strip_prefix("<!--")
+                .and_then(|r| r.trim_start().strip_prefix("mydesign-docs:"))
+                .and_then(|r| r.strip_prefix(w))
+                .and_then(|r| r.trim_start().strip_suffix("-->"))
+                .is_some_and(|r| r.trim().is_empty())
+        })
+    };
+    text.lines().enumerate().filter(|(_, l)| bare(l)).map(|(i, _)| i + 1).collect()
+}
+
 /// Whether `file` holds exactly `section` as `system`'s section: `Err` with the reason when it does not (absent
 /// file, no section, another version or build).
 pub fn check(file: &Path, system: &str, section: &str) -> Result<(), String> {
@@ -234,6 +251,8 @@ mod tests {
         assert_eq!(merge("# Notes", "s", section).unwrap(), format!("# Notes\n\n{section}"));
         assert_eq!(merge("", "s", section).unwrap(), section);
         assert!(merge("<!-- mydesign-docs:begin s -->\n", "s", section).is_err());
+        let bare = "x\n<!-- mydesign-docs:begin -->\n  <!--mydesign-docs:end  -->\n<!-- mydesign-docs:begin s -->\n";
+        assert_eq!(bare_markers(bare), [2, 3]);
         // Another system's section is left alone.
         let other = "<!-- mydesign-docs:begin t -->\nt\n<!-- mydesign-docs:end t -->\n";
         assert_eq!(merge(other, "s", section).unwrap(), format!("{other}\n{section}"));

@@ -163,6 +163,11 @@ impl Known {
         Some(tables)
     }
 
+    /// The design system's name.
+    pub fn system(&self) -> &str {
+        &self.system
+    }
+
     fn is_design_system(&self, source: &str) -> bool {
         self.modules.iter().any(|m| source == m || source.starts_with(&format!("{m}/")))
     }
@@ -206,6 +211,32 @@ fn literals(type_text: &str) -> Option<Vec<String>> {
             (quoted && m.len() >= 2).then(|| m[1..m.len() - 1].to_string())
         })
         .collect()
+}
+
+/// Whether an import specifier names an installed package (`antd`, `@mui/material/Button`), not a file of the
+/// project (`./x`, `../x`, `/x`) or a path alias (`@/x`, `~/x`, `#x`).
+fn is_package(source: &str) -> bool {
+    !(source.starts_with(['.', '/', '~', '#']) || source.starts_with("@/") || source.is_empty())
+}
+
+/// Packages whose imports `check` never reads nor reports: React itself and its DOM renderer.
+const RUNTIME: [&str; 2] = ["react", "react-dom"];
+
+/// The imports of `usage` that were not checked, by module: those from packages other than the design system's
+/// (their names are not the design system's to check), React's left out. Each as `module (A, B)`. A name the
+/// design system exports imported from another package is not a finding: real examples import same-named
+/// components from other libraries (`List` of react-virtualized, `Tooltip` of recharts, a project's own `Tag`).
+pub fn unchecked(known: &Known, usage: &Usage) -> Vec<String> {
+    let mut by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for i in usage.imports.iter().filter(|i| is_package(&i.source) && !known.is_design_system(&i.source)) {
+        let root = i.source.split('/').next().unwrap_or("");
+        if RUNTIME.contains(&i.source.as_str()) || RUNTIME.contains(&root) {
+            continue;
+        }
+        let name = if matches!(i.imported.as_str(), "default" | "*") { i.local.as_str() } else { i.imported.as_str() };
+        by.entry(&i.source).or_default().push(name);
+    }
+    by.into_iter().map(|(m, names)| format!("{m} ({})", names.join(", "))).collect()
 }
 
 /// Checks one file's `usage` against `known`.

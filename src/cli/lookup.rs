@@ -116,6 +116,16 @@ fn agents_md(write: Option<PathBuf>, check: Option<PathBuf>, args: &LookupArgs) 
             let changed = agents_md::write(&file, system, &section)?;
             let what = if changed { "written into" } else { "unchanged in" };
             eprintln!("{system} {} section {what} {}", set.head().version, file.display());
+            let bare = agents_md::bare_markers(&std::fs::read_to_string(&file).unwrap_or_default());
+            if !bare.is_empty() {
+                let lines: Vec<String> = bare.iter().map(usize::to_string).collect();
+                eprintln!(
+                    "warning: {} line {} holds a mydesign-docs marker naming no system, which no section is (the \
+                     section is between `<!-- mydesign-docs:begin {system} -->` and its end): remove it",
+                    file.display(),
+                    lines.join(", ")
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
         (None, Some(file)) => match agents_md::check(&file, system, &section) {
@@ -138,7 +148,7 @@ fn agents_md(write: Option<PathBuf>, check: Option<PathBuf>, args: &LookupArgs) 
 /// `check`: every file (or standard input for `-`) read as TSX and checked against the set `args` choose.
 #[cfg(feature = "build")]
 fn check(files: &[PathBuf], args: &LookupArgs) -> anyhow::Result<ExitCode> {
-    use super::check::{Finding, Known, check};
+    use super::check::{Finding, Known, check, unchecked};
     use anyhow::Context;
     if args.cursor.is_some() || args.max_tokens.is_some() {
         anyhow::bail!("check prints every finding: --cursor and --max-tokens do not apply");
@@ -162,7 +172,18 @@ fn check(files: &[PathBuf], args: &LookupArgs) -> anyhow::Result<ExitCode> {
             (file.display().to_string(), code)
         };
         match mydesign_docs::usage::read(&code) {
-            Ok(usage) => all.extend(check(&known, &usage).into_iter().map(|f| (name.clone(), f))),
+            Ok(usage) => {
+                all.extend(check(&known, &usage).into_iter().map(|f| (name.clone(), f)));
+                // Said, not silent: a file importing another library's components is not checked against it.
+                let skipped = unchecked(&known, &usage);
+                if !skipped.is_empty() {
+                    eprintln!(
+                        "note: {name}: imports not checked (not from {}'s packages): {}",
+                        known.system(),
+                        skipped.join("; ")
+                    );
+                }
+            }
             Err(e) => {
                 eprintln!("{name}: {e}");
                 unreadable = true;
@@ -229,6 +250,7 @@ fn lookup_args(command: &Command) -> Option<&LookupArgs> {
         | Command::AgentsMd { lookup: a, .. }
         | Command::Check { lookup: a, .. } => Some(a),
         Command::Doc { lookup: a, .. }
+        | Command::Prop { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
         | Command::Files { lookup: a, .. }
@@ -248,6 +270,7 @@ fn lookup_args_mut(command: &mut Command) -> Option<&mut LookupArgs> {
         | Command::AgentsMd { lookup: a, .. }
         | Command::Check { lookup: a, .. } => Some(a),
         Command::Doc { lookup: a, .. }
+        | Command::Prop { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
         | Command::Files { lookup: a, .. }
@@ -432,6 +455,21 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             // Semi's addressing (`changelog` / `changelog-N`) and `--section props` as over MCP.
             answer(&a, |set, paging| set.details(&component, a.lang.as_deref(), detail, &sections, paging))
         }
+        Command::Prop { component, prop, mut lookup } => {
+            let (component, prop) = match prop {
+                Some(prop) => (component, prop),
+                None => match component.split_once('.') {
+                    Some((c, p)) => (c.to_string(), p.to_string()),
+                    None => anyhow::bail!(
+                        "name the prop: `mydesign-docs prop {0} PROP` or `mydesign-docs prop {0}.PROP`",
+                        mydesign_docs::read::echo(&component)
+                    ),
+                },
+            };
+            lookup.max_tokens = lookup.max_tokens.or(Some(mydesign_docs::read::PROP_MAX_TOKENS));
+            let a = lookup;
+            answer(&a, |set, paging| set.prop(&component, &prop, a.lang.as_deref(), paging))
+        }
         Command::CodeBlock { component, index, lookup: a } => {
             answer(&a, |set, paging| set.code_block(&component, index, a.lang.as_deref(), paging))
         }
@@ -458,7 +496,13 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             answer(&a, |set, paging| set.file(&path, full, lines, paging))
         }
         Command::Function { path, name, lookup: a } => answer(&a, |set, paging| set.function(&path, &name, paging)),
-        Command::Search { query, component, kind, lookup: a } => {
+        Command::Search { uses: Some(uses), mut lookup, .. } => {
+            // A list of block numbers: the search's default budget (2,000).
+            lookup.max_tokens = lookup.max_tokens.or(Some(mydesign_docs::search::query::DEFAULT_MAX_TOKENS));
+            let a = lookup;
+            answer(&a, |set, paging| set.uses(&uses, a.lang.as_deref(), paging))
+        }
+        Command::Search { query, component, kind, lookup: a, .. } => {
             // `--max-tokens` here is the search budget (default 2,000), still capped by the sets'. Without
             // `--system`, every system in `--bundles` is searched.
             let library = library(&a)?;

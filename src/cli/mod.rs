@@ -91,6 +91,20 @@ enum Command {
         #[command(flatten)]
         lookup: LookupArgs,
     },
+    /// Print one prop of a component: its rows, where it is declared and the smallest example setting it.
+    ///
+    /// Example: `mydesign-docs prop Button.loading`, `mydesign-docs prop table columns.sorter` (a path follows the
+    /// prop's type to that type's props table). Its row in each props table (the document's API table, the
+    /// TypeScript type with its JSDoc tags and the line declaring it); within 300 tokens unless --max-tokens says
+    /// otherwise.
+    Prop {
+        /// Component name, or `Component.prop` (then leave PROP out).
+        component: String,
+        /// The prop, or a path `prop.member` through its type.
+        prop: Option<String>,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
     /// Print a page of the changelog, or one component's entries (since a version).
     ///
     /// Example: `mydesign-docs changelog --page 2`, `mydesign-docs changelog --component table --since 2.0.0`.
@@ -154,8 +168,12 @@ enum Command {
     Search {
         /// What to look for, e.g. "how do I make a table row selectable", "表格 固定列", "onChange of Select".
         /// Several words without quotes are one query (`search table fixed column`).
-        #[arg(required = true, num_args = 1..)]
+        #[arg(required_unless_present = "uses", num_args = 1..)]
         query: Vec<String>,
+        /// List the examples that use a component's prop (`Table.rowSelection`) or the component (`Table`),
+        /// smallest first, instead of searching.
+        #[arg(long, value_name = "COMPONENT.PROP", conflicts_with_all = ["query", "kind"])]
+        uses: Option<String>,
         /// Only this component (changelog releases that mention it too).
         #[arg(long)]
         component: Option<String>,

@@ -84,6 +84,19 @@ fn the_sample_index_fits_its_budget_names_every_component_and_is_rewritten_ident
     let names_in_dir: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert!(!names_in_dir.iter().any(|n| n.to_string_lossy().contains(".tmp-")), "{names_in_dir:?}");
 
+    // A marker naming no system (a new user's placeholder) is no section: left in place, and said.
+    let bare = tmp.path().join("CLAUDE.md");
+    std::fs::write(&bare, "# Rules\n<!-- mydesign-docs:begin -->\n").unwrap();
+    let out = common::run(tmp.path(), &["agents-md", "--write", arg(&bare), "--bundles", arg(&bundles)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning: ") && err.contains("CLAUDE.md line 2 holds a mydesign-docs marker naming no system"),
+        "{err}"
+    );
+    assert!(std::fs::read_to_string(&bare).unwrap().contains("<!-- mydesign-docs:begin my-design -->"));
+    std::fs::remove_file(&bare).unwrap();
+
     // Another version served: --check fails (exit 1) and says why.
     let newer = tmp.path().join("newer");
     common::ok(&common::root(), &["build", "corpus", "--out", arg(&newer), "--set-version", "3.5.0"]);

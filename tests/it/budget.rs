@@ -41,6 +41,8 @@ fn follow(
             DetailsView::Changelog(v) => (&v.text, &v.next_cursor, v.tokens, v.part.tokens_exact),
             DetailsView::Card(v) => (&v.text, &v.next_cursor, v.tokens, v.part.tokens_exact),
             DetailsView::Props(v) => (&v.text, &v.next_cursor, v.tokens, v.part.tokens_exact),
+            // `details` never answers a prop (`prop` does): a prop answer has no cursor and states a bound.
+            DetailsView::Prop(v) => (&v.text, &None, v.tokens, false),
         };
         if exact {
             assert_eq!(tokens, counter.count(text), "stated tokens of a part are exact");

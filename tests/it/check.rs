@@ -52,6 +52,12 @@ const CASES: &[Case] = &[
         "import { Buton } from 'my-design';\nconst a = <Buton />;",
         Some(("unknown-component", "import { Button } from 'my-design'")),
     ),
+    // Imports from other packages are named as not checked (stderr), not findings.
+    (
+        "sample",
+        "import dayjs from 'dayjs';\nimport { Button } from 'my-design';\nconst a = <Button>{dayjs().year()}</Button>;",
+        None,
+    ),
     // Arco: document tables only.
     ("arco", "<Button size=\"mini\" shape=\"round\" type=\"primary\" loading>Go</Button>", None),
     (
@@ -193,4 +199,25 @@ fn real_examples_are_checked_clean_and_bad_input_exits_2() {
     let out = common::run(tmp.path(), &["check", arg(&bad), "--bundles", arg(&sample)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.tsx: not valid TSX/JSX at line 1"));
+}
+
+#[test]
+fn imports_from_other_packages_are_named_as_not_checked() {
+    let sample = common::sample().report.dir.parent().unwrap().to_path_buf();
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("app.tsx");
+    let code = "import React from 'react';\nimport { Modal, ConfigProvider } from 'antd';\nimport dayjs from 'dayjs';\n\
+                import { Tag } from 'my-design';\nexport const A = () => <Tag>{dayjs().year()}</Tag>;\n";
+    std::fs::write(&file, code).unwrap();
+    let out = common::run(tmp.path(), &["check", arg(&file), "--bundles", arg(&sample)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    // Named, React left out; a name the design system exports (`Modal`) from another library is not a finding.
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(
+            "imports not checked (not from my-design's packages): antd (Modal, ConfigProvider); dayjs (dayjs)"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("react"), "{err}");
 }

@@ -414,7 +414,7 @@ fn the_reader_only_release_binary_is_at_most_6_mb() {
 /// set already published (a build that would write the same set writes nothing). Everything else it takes from the
 /// reader is shapes (`model`, `line_index`, `bundle`, `search`'s frame types).
 const RENDER_TO_COUNT: [(&str, &[&str]); 4] = [
-    ("view", &["BlockSpan", "card", "placeholder_view_layout", "props_text", "slugify"]),
+    ("view", &["BlockSpan", "PropRow", "card", "placeholder_view_layout", "prop_line", "props_text", "slugify"]),
     ("read", &["BundleSet", "ComponentsView", "FilesView", "Served"]),
     ("render", &["Render", "column", "component_row_line", "file_row_line"]),
     ("budget", &["MAX_SEGMENT_TOKENS", "MIN_MAX_TOKENS", "cut_points", "split_segment"]),

@@ -25,6 +25,7 @@ fn every_command_lists_what_the_binary_has() {
         "components",
         "doc",
         "code-block",
+        "prop",
         "changelog",
         "files",
         "file",

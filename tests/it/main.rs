@@ -29,6 +29,7 @@ mod mcp;
 mod messages;
 mod new_user;
 mod npm;
+mod prop;
 mod props_real;
 mod readme;
 mod real_api;

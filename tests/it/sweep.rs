@@ -633,3 +633,66 @@ fn rows_of_changes_are_served_whole_by_their_cursors() {
     }
     eprintln!("{pieces} pieces");
 }
+
+/// `prop` and `search --uses` × budgets (issue 29): every prop of `components` and the examples using each, at each
+/// budget, within it as text (both surfaces) and compact JSON; a larger budget never shows less of a prop; the
+/// stated size bounds the text. A budget too small for the first row is a clear error, never an answer over it.
+fn sweep_props(name: &str, set: &BundleSet, components: &[&str], budgets: &[u32], seen: &mut Seen) {
+    use mydesign_docs::render::Surface;
+    let counter = Tiktoken::new(&set.head().encoding);
+    for &c in components {
+        let (bundle, _) = set.component_meta(c).unwrap();
+        let mut names: Vec<String> =
+            set.props_of(&bundle).unwrap().iter().flat_map(|t| t.props.iter().map(|p| p.name.clone())).collect();
+        names.sort();
+        names.dedup();
+        for prop in &names {
+            let mut shown = 0;
+            for &max in budgets {
+                let paging =
+                    Paging { budget: Budget::new(set.head().thresholds.max_tokens, Some(max)).unwrap(), cursor: None };
+                let what = format!("{name} prop {c}.{prop} at {max}");
+                let view = match set.prop(c, prop, None, paging) {
+                    Err(LookupError::Budget(BudgetError::TooSmallForNames { .. })) => {
+                        seen.refused += 1;
+                        continue;
+                    }
+                    r => r.unwrap_or_else(|e| panic!("{what}: {e}")),
+                };
+                for surface in [Surface::Cli, Surface::Mcp] {
+                    let text = view.render(surface);
+                    assert!(counter.count(&text) <= max, "{what}: text over:\n{text}");
+                }
+                let json = serde_json::to_string(&view).unwrap();
+                assert!(counter.count(&json) <= max, "{what}: JSON over:\n{json}");
+                assert!(counter.count(&view.text) <= view.tokens, "{what}: states {}", view.tokens);
+                assert!(view.text.len() >= shown, "{what}: serves less than a smaller budget");
+                shown = view.text.len();
+                seen.parts += 1;
+            }
+            let uses = format!("{c}.{prop}");
+            for &max in budgets {
+                let paging =
+                    Paging { budget: Budget::new(set.head().thresholds.max_tokens, Some(max)).unwrap(), cursor: None };
+                let view = set.uses(&uses, None, paging).unwrap_or_else(|e| panic!("{name} uses {uses} at {max}: {e}"));
+                let text = view.render(Surface::Cli);
+                assert!(counter.count(&text) <= max, "{name} uses {uses} at {max}:\n{text}");
+                let json = serde_json::to_string(&view).unwrap();
+                assert!(counter.count(&json) <= max, "{name} uses {uses} at {max}: JSON over:\n{json}");
+                seen.parts += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn sweep_prop_and_uses_answers() {
+    let mut seen = Seen::default();
+    let b = common::sample();
+    sweep_props("sample", &b.set, &["button", "table", "select"], &BUDGETS, &mut seen);
+    if let Some(b) = common::semi() {
+        sweep_props("semi", &b.set, &["button", "table"], &[300, 500, 2000], &mut seen);
+    }
+    eprintln!("prop sweep: {seen:?}");
+    assert!(seen.parts > 200, "{seen:?}");
+}

@@ -99,13 +99,17 @@ fn string_value(node: Node, source: &str) -> String {
     raw.get(1..raw.len().saturating_sub(1)).unwrap_or("").to_string()
 }
 
-/// Reads `code` as TSX. Errors: [`UsageError::Syntax`] at the first node tree-sitter could not parse.
-pub fn read(code: &str) -> Result<Usage, UsageError> {
+fn parse(code: &str) -> Result<tree_sitter::Tree, UsageError> {
     let mut parser = Parser::new();
     parser
         .set_language(&tree_sitter_typescript::LANGUAGE_TSX.into())
         .map_err(|e| UsageError::Grammar(e.to_string()))?;
-    let tree = parser.parse(code, None).ok_or(UsageError::Syntax { line: 1, column: 1 })?;
+    parser.parse(code, None).ok_or(UsageError::Syntax { line: 1, column: 1 })
+}
+
+/// Reads `code` as TSX. Errors: [`UsageError::Syntax`] at the first node tree-sitter could not parse.
+pub fn read(code: &str) -> Result<Usage, UsageError> {
+    let tree = parse(code)?;
     let root = tree.root_node();
     if root.has_error() {
         // The first error that is not the grammar's own: the TSX grammar refuses a `&` that starts no character
@@ -133,6 +137,43 @@ pub fn read(code: &str) -> Result<Usage, UsageError> {
             return Err(UsageError::Syntax { line, column });
         }
     }
+    Ok(collect(root, code))
+}
+
+/// Reads what `code` uses as far as tree-sitter recovers it: the examples of a document are read at build time,
+/// where a snippet with an error (an elided `...`, a Vue template) still names what it uses in the parts that
+/// parse. Nothing when the grammar does not load.
+pub fn read_recovering(code: &str) -> Usage {
+    parse(code).map(|tree| collect(tree.root_node(), code)).unwrap_or_default()
+}
+
+/// What an example uses, as stored ([`crate::model::BlockUses`]): each JSX element whose name
+/// starts with an upper-case letter (a component, not a DOM element), named as its import exports it (`B` of
+/// `import { Button as B }` is `Button`; `ui.Button` of a namespace import is `Button`; a default import keeps its
+/// local name), then `Name.prop` per attribute. Sorted, no repeats.
+pub fn uses(usage: &Usage) -> Vec<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for e in &usage.elements {
+        let (first, rest) = e.name.split_once('.').map_or((e.name.as_str(), None), |(a, b)| (a, Some(b)));
+        let import = usage.imports.iter().find(|i| i.local == first);
+        let name = match (import.map(|i| i.imported.as_str()), rest) {
+            (Some("*"), Some(rest)) => rest.to_string(),
+            (Some("default") | None, _) => e.name.clone(),
+            (Some(imported), Some(rest)) => format!("{imported}.{rest}"),
+            (Some(imported), None) => imported.to_string(),
+        };
+        if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
+            continue;
+        }
+        for a in &e.attrs {
+            out.insert(format!("{name}.{}", a.name));
+        }
+        out.insert(name);
+    }
+    out.into_iter().collect()
+}
+
+fn collect(root: Node, code: &str) -> Usage {
     let mut usage = Usage::default();
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
@@ -145,7 +186,7 @@ pub fn read(code: &str) -> Result<Usage, UsageError> {
         let children: Vec<Node> = node.children(&mut cursor).collect();
         stack.extend(children.into_iter().rev());
     }
-    Ok(usage)
+    usage
 }
 
 fn imports(node: Node, code: &str, out: &mut Vec<Import>) {
@@ -248,6 +289,30 @@ mod tests {
         assert_eq!(b.attrs[0].value, AttrValue::Str("small".into()));
         assert_eq!(b.attrs[1].value, AttrValue::Bare);
         assert_eq!(b.attrs[2].value, AttrValue::Expr("() => go()".into()));
+    }
+
+    #[test]
+    fn uses_name_elements_as_their_imports_export_them() {
+        let code = "import { Button as B, Form } from '@s/ui';\nimport * as ui from '@s/ui';\n\
+                    const A = () => <Form layout=\"vertical\"><Form.Input field=\"name\" /><B loading size={'small'} />\
+                    <ui.Tag color=\"red\" /><div id=\"x\" /></Form>;\n";
+        assert_eq!(
+            uses(&read(code).unwrap()),
+            [
+                "Button",
+                "Button.loading",
+                "Button.size",
+                "Form",
+                "Form.Input",
+                "Form.Input.field",
+                "Form.layout",
+                "Tag",
+                "Tag.color",
+            ]
+        );
+        // A snippet with an elided part still names what parses.
+        let partial = "<Table rowSelection={rowSelection} ... />\n<Button type=\"primary\">OK</Button>";
+        assert!(uses(&read_recovering(partial)).contains(&"Button.type=primary".to_string()));
     }
 
     #[test]

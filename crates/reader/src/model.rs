@@ -89,6 +89,14 @@ pub mod keys {
     /// [`super::PropsTokens`] per table, in the frame's order. Lets the reader list rows by their structured
     /// size instead of an upper bound of it.
     pub const PROPS_TOKENS: &str = "props-tokens";
+    /// What each code block of the document in `lang` uses (format 12): a [`super::BlockUses`] per block, in the
+    /// order of its [`super::DocLists::code_blocks`]. Absent in older sets and for documents without JSX blocks.
+    pub fn uses(lang: &str) -> String {
+        format!("uses/{lang}")
+    }
+    /// Where each prop of the component's tables is declared and the exact tokens of its `prop` answer row
+    /// (format 12): one [`super::TableSites`] per table of [`PROPS`], then one per table of [`PROPS_TYPESCRIPT`].
+    pub const PROP_SITES: &str = "prop-sites";
     /// The [`super::TokenMaps`] of the bundle's texts whose map has no frame of its own ([`tokens`]).
     pub const TOKENS: &str = "tokens";
     /// The [`super::TokenMap`] of text `text_key` of the bundle (`tokens/doc/zh-CN`, `tokens/file/<path>`, …) in a
@@ -98,6 +106,35 @@ pub mod keys {
     pub fn tokens(text_key: &str) -> String {
         format!("tokens/{text_key}")
     }
+}
+
+/// What one code block uses, read at build time with tree-sitter's TSX grammar (issue 29 item 3): `Name` for each
+/// element of an imported name (the name it is exported as, `Form.Input` as written after its first part),
+/// `Name.prop` for each attribute (values are not kept: no lookup reads them, and they took Semi's bundles past
+/// 0.35× its sources). Sorted, no repeats; empty for a block that is no JSX or TSX.
+pub type BlockUses = Vec<String>;
+
+/// The sites of one table's props ([`keys::PROP_SITES`]), in the table's row order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableSites {
+    /// One per prop.
+    pub rows: Vec<PropSite>,
+}
+
+/// Where a prop is declared and what its row of a `prop` answer costs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PropSite {
+    /// The file declaring it when that is not the table's `path` (a prop merged in from an extended type).
+    pub path: Option<String>,
+    /// 1-based line of its member (TypeScript; 0 when not found, and for a document's row, whose line is the
+    /// table's).
+    pub line: u32,
+    /// Exact tokens of its line as [`crate::view::prop_line`] renders it.
+    pub text_tokens: u32,
+    /// Exact tokens of that line without its description (the row a small budget cuts the description of).
+    pub short_tokens: u32,
+    /// Exact tokens of its compact JSON as a `prop` answer lists it ([`crate::view::PropRow`]).
+    pub json_tokens: u32,
 }
 
 /// Tokens of one [`PropsTable`] in a props answer's JSON (frame [`keys::PROPS_TOKENS`], format 9), counted by the

@@ -342,6 +342,7 @@ impl Render for DetailsView {
             DetailsView::Changelog(v) => v.render(surface),
             DetailsView::Card(v) => v.render(surface),
             DetailsView::Props(v) => v.render(surface),
+            DetailsView::Prop(v) => v.render(surface),
         }
     }
 
@@ -355,6 +356,8 @@ impl Render for DetailsView {
             // Props bound their structured form themselves (the rows by the exact tokens of their JSON, which
             // the envelope's bound counts at about twice that, so a measured chain could stop): the fixed reserve.
             DetailsView::Props(_) => None,
+            // One prop answer fits its parts itself (rows, example), under the fixed reserve.
+            DetailsView::Prop(_) => None,
         }
     }
 }

@@ -7,6 +7,9 @@
 
 use std::fmt::Write as _;
 
+mod prop;
+pub use prop::{ExampleRef, PropRow, example_line, prop_line};
+
 use crate::model::{CodeBlockMeta, DocMeta, FileMeta, PropsOrigin, PropsTable, SectionMeta, TableMeta};
 
 /// What the placeholder of a code block needs to know: implemented by the compiler's parsed block and by the

@@ -164,6 +164,31 @@ pub enum LookupError {
         /// Why, from what the manifest says of the file.
         why: String,
     },
+    /// No prop of that name in the component's tables.
+    #[error("`{component}` has no prop `{prop}`; nearest of its {known}: {}", nearest.join(", "))]
+    UnknownProp {
+        /// Component.
+        component: String,
+        /// Prop asked for, as written.
+        prop: String,
+        /// How many props the tables searched have.
+        known: usize,
+        /// The nearest prop names (the first ones when none is near).
+        nearest: Vec<String>,
+    },
+    /// A prop path goes on past a prop whose type names no stored props table.
+    #[error(
+        "`{component}.{prop}` is of type `{types}`, which names no props table stored for {component}: ask for \
+         `{prop}` alone"
+    )]
+    NotNested {
+        /// Component.
+        component: String,
+        /// The prop whose type was followed.
+        prop: String,
+        /// Its type(s), as written.
+        types: String,
+    },
     /// No function of that name in the file.
     #[error("no function `{name}` in `{path}`{}", suggest(suggestions))]
     UnknownFunction {

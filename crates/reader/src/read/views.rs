@@ -8,6 +8,7 @@ use crate::budget::Part;
 use crate::model::*;
 
 use super::names::echo;
+pub use crate::view::ExampleRef;
 
 /// How much of a document `component_details` serves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize, JsonSchema)]
@@ -326,6 +327,61 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
+/// `prop` (MCP `component_details` with `prop`): one prop, its rows in each table and its smallest example.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PropView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// Component name.
+    pub component: String,
+    /// The prop as asked, its segments joined by `.` (`loading`, `columns.sorter`).
+    pub prop: String,
+    /// Language of the document rows.
+    pub lang: String,
+    /// Tokens of `text`, at most: the exact stored counts of its rows and code, plus 2 a join.
+    pub tokens: u32,
+    /// The rows shown in `text`, structured: the document's API table first, then the TypeScript types (empty
+    /// when they did not fit beside the text: `unlisted_rows`).
+    pub rows: Vec<crate::view::PropRow>,
+    /// Rows of the prop in all its tables.
+    pub rows_total: u32,
+    /// Rows `text` shows that `rows` does not list.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unlisted_rows: u32,
+    /// The smallest example of the document that sets the prop on the component's element, if one does.
+    pub example: Option<ExampleRef>,
+    /// How many of the document's examples set it.
+    pub examples_using: u32,
+    /// What this budget left out (rows, the example's code).
+    pub left_out: Vec<String>,
+    /// The `max_tokens` at which nothing is left out, when this answer left something out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub whole_at: Option<u32>,
+    /// The rows, one line each, then the example's code when it fits.
+    pub text: String,
+}
+
+/// `search --uses` (MCP `search_docs` with `uses`): the examples that use a component or one of its props.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct UsesView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// Component name.
+    pub component: String,
+    /// What was asked: `Table.rowSelection`, or `Table` for any use of the element.
+    pub uses: String,
+    /// Language of the document.
+    pub lang: String,
+    /// Examples using it in all (listed or not).
+    pub total: u32,
+    /// The smallest ones, as many as the budget lists.
+    pub examples: Vec<ExampleRef>,
+    /// One line per example listed.
+    pub text: String,
+}
+
 /// `code-block`: one code block.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct CodeBlockView {
@@ -500,4 +556,6 @@ pub enum DetailsView {
     Card(CardView),
     /// Props tables (`sections=["props"]`).
     Props(PropsView),
+    /// One prop (`prop`).
+    Prop(PropView),
 }

@@ -304,6 +304,74 @@ impl Render for PropsView {
     }
 }
 
+impl Render for PropView {
+    fn render(&self, surface: Surface) -> String {
+        let lang = Some(self.lang.as_str());
+        let c = ("component", Arg::Str(self.component.clone()));
+        let mut head = format!(
+            "[{} · {}.{} · {} · {} of {}",
+            served(&self.served),
+            self.component,
+            self.prop,
+            self.lang,
+            plural(self.rows.len().max(self.unlisted_rows as usize) as u32, "row"),
+            self.rows_total
+        );
+        match &self.example {
+            Some(e) => {
+                let title = e.title.as_deref().map_or(String::new(), |t| format!(" \"{}\"", cut_chars(t, 60)));
+                head.push_str(&format!(
+                    " · example: code block {}{title}, {} · examples using it: {}]\n",
+                    e.index,
+                    plural(e.tokens, "token"),
+                    self.examples_using
+                ));
+            }
+            None => head.push_str(" · no example of the document sets it]\n"),
+        }
+        // An example left out is named in the header by its block number (`code-block`/`get_code_block` serves it);
+        // the call that shows all follows.
+        let mut out = head + &self.text;
+        if let Some(at) = self.whole_at {
+            let args = [c, ("prop", Arg::Str(self.prop.clone())), ("--max-tokens", at.into())];
+            let call = surface.call(&self.served, lang, DETAILS.0, "prop", &args);
+            out.push_str(&format!("[left out: {}; all of it: {call}]\n", self.left_out.join(", ")));
+        }
+        out
+    }
+}
+
+impl Render for UsesView {
+    fn render(&self, surface: Surface) -> String {
+        let lang = Some(self.lang.as_str());
+        let listed = self.examples.len() as u32;
+        let mut out = format!(
+            "[{} · examples using {} · {} · {} of {}, smallest first]\n{}",
+            served(&self.served),
+            self.uses,
+            self.lang,
+            listed,
+            plural(self.total, "example"),
+            self.text
+        );
+        if self.total == 0 {
+            out.push_str("No example of the document uses it.\n");
+        } else {
+            let args = [("component", Arg::Str(self.component.clone())), ("index", Arg::Hole("N"))];
+            let call = surface.call(&self.served, lang, "get_code_block", "code-block", &args);
+            out.push_str(&format!("[the code of one: {call}]\n"));
+        }
+        if listed < self.total {
+            out.push_str(&format!(
+                "[{} more: ask with a larger {}]\n",
+                self.total - listed,
+                surface.name("--max-tokens")
+            ));
+        }
+        out
+    }
+}
+
 impl Render for CodeBlockView {
     const MEASURED: bool = true;
 

@@ -74,6 +74,10 @@ pub struct ComponentDetailsParams {
     pub detail: Option<Detail>,
     /// Headings (title, slug or "Parent › Title"), or ["props"] alone: the props tables.
     pub sections: Option<Vec<String>>,
+    // One prop ("loading", "columns.sorter"): its rows, declaration and smallest example. No description:
+    // tools/list stays within its 1,500 tokens (the answer's header says what it is).
+    #[allow(missing_docs)]
+    pub prop: Option<String>,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub paging: PageParams,
@@ -174,14 +178,20 @@ pub struct FunctionCodeParams {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct SearchParams {
     /// Any question or names.
+    #[serde(default)]
     pub query: String,
+    // Instead of `query`: the examples using "Table.rowSelection" (or "Table"). No description, as `prop`.
+    #[allow(missing_docs)]
+    pub uses: Option<String>,
     /// Only this component.
     pub component: Option<String>,
     /// doc, code, function, changelog or props.
     pub kind: Option<String>,
     /// e.g. en-US.
     pub lang: Option<String>,
-    /// Default 2000.
+    // Default 2000 (no description: tools/list stays within its 1,500 tokens with `uses`; the answer states its
+    // budget).
+    #[allow(missing_docs)]
     #[schemars(range(min = crate::budget::MIN_MAX_TOKENS))]
     pub max_tokens: Option<u32>,
     // A next_cursor (no description: tools/list stays within its 1,500 tokens; the answer shows the call).
@@ -190,6 +200,17 @@ pub struct SearchParams {
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub set: SetParams,
+}
+
+/// `search_docs`' answer: the hits, or with `uses` the examples using a prop. Serialized as the inner view,
+/// untagged.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SearchAnswer {
+    /// The hits.
+    Hits(SearchView),
+    /// The examples using a prop.
+    Uses(crate::read::UsesView),
 }
 
 /// `list_components`' answer: the component list, or one component's files when `component` is given.
@@ -532,7 +553,14 @@ impl DocsServer {
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
         output_schema = output_schema::<DetailsView>()
     )]
-    fn component_details(&self, Parameters(p): Parameters<ComponentDetailsParams>) -> CallToolResult {
+    fn component_details(&self, Parameters(mut p): Parameters<ComponentDetailsParams>) -> CallToolResult {
+        if let Some(prop) = p.prop.take() {
+            // A prop's answer is small: 300 tokens unless the call asks for another budget.
+            p.paging.max_tokens = p.paging.max_tokens.or(Some(crate::read::PROP_MAX_TOKENS));
+            return self.paged(&p.set, &p.paging, |set, paging| {
+                set.prop(&p.component, &prop, p.lang.as_deref(), paging).map(DetailsView::Prop)
+            });
+        }
         let sections = p.sections.unwrap_or_default();
         self.paged(&p.set, &p.paging, |set, paging| {
             set.details(&p.component, p.lang.as_deref(), p.detail, &sections, paging)
@@ -617,9 +645,16 @@ impl DocsServer {
         title = "Search",
         description = "Search docs, code, functions, changelog; hits give their calls.",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
-        output_schema = output_schema::<SearchView>()
+        output_schema = output_schema::<SearchAnswer>()
     )]
     fn search_docs(&self, Parameters(p): Parameters<SearchParams>) -> Result<CallToolResult, ErrorData> {
+        if let Some(uses) = &p.uses {
+            let paging = PageParams {
+                max_tokens: p.max_tokens.or(Some(crate::search::query::DEFAULT_MAX_TOKENS)),
+                cursor: None,
+            };
+            return Ok(self.paged(&p.set, &paging, |set, paging| set.uses(uses, p.lang.as_deref(), paging)));
+        }
         let kind = match p.kind.as_deref().map(|k| (k, Kind::parse(k))) {
             Some((k, None)) => {
                 let message = format!("invalid argument `kind`: {k:?} is not doc, code, function, changelog or props");

@@ -16,7 +16,7 @@ use crate::compile::diagnostic::{Diagnostic, Stage};
 use crate::compile::layout::ComponentPlan;
 use crate::model::*;
 use crate::search::index::{self as search_index, UnitDraft};
-use crate::view::{card, props_text};
+use crate::view::{PropRow, card, prop_line, props_text};
 
 /// The statement that imports component `name` in the document's code blocks: the first `import { … } from '…'`
 /// line naming it (`DatePicker` for `date-picker`); `None` when no line names it.
@@ -53,7 +53,7 @@ pub(super) fn compile_component(
     // A component's documents (one per language) compile in parallel too: the largest component would otherwise
     // be the last task of the build.
     // The sources' props tables, which `@interface Name` lines of the documents point to.
-    let typescript = source_props(key, plan, files);
+    let mut typescript = source_props(key, plan, files);
     let typescript_names: Vec<String> = typescript.iter().map(|t| t.name.clone()).collect();
     let compiled: Vec<Option<CompiledDoc>> = plan
         .docs
@@ -79,9 +79,18 @@ pub(super) fn compile_component(
         plan.files.iter().filter_map(|f| files.get(f.rel.as_str())).map(|c| c.meta.clone()).collect();
     // The documents' tables win; the sources' types are kept beside them for `diff` (format 7).
     if props.is_empty() {
-        props = typescript;
+        props = std::mem::take(&mut typescript);
     } else if !typescript.is_empty() {
         match Frame::new(keys::PROPS_TYPESCRIPT, &typescript) {
+            Ok(fr) => frames.push(fr),
+            Err(e) => ctx.report(Diagnostic::new(plan.name.clone(), Stage::Props, e.to_string())),
+        }
+    }
+    // Each prop's declaration and its `prop` answer row counted (format 12): the documents' tables, then the
+    // sources' types kept beside them.
+    if !props.is_empty() {
+        let sites = prop_sites(&ctx, props.iter().chain(&typescript), files);
+        match Frame::new(keys::PROP_SITES, &sites) {
             Ok(fr) => frames.push(fr),
             Err(e) => ctx.report(Diagnostic::new(plan.name.clone(), Stage::Props, e.to_string())),
         }
@@ -222,4 +231,51 @@ fn source_props(key: &str, plan: &ComponentPlan, files: &BTreeMap<&str, Compiled
         plan.files.iter().filter_map(|f| files.get(f.rel.as_str())).flat_map(|c| &c.props).collect();
     let named: Vec<&PropsTable> = all.iter().copied().filter(|t| component_key(&t.name).starts_with(key)).collect();
     if named.is_empty() { all } else { named }.into_iter().cloned().collect()
+}
+
+/// The [`TableSites`] of `tables`: each TypeScript prop's line, in its table's file or else in the file of the
+/// extended type it was merged in from (found among the compiled files' member lines), and the exact tokens of its
+/// `prop` answer row as text and JSON (rendered with the reader's [`prop_line`] and [`PropRow`]).
+fn prop_sites<'a>(
+    ctx: &Ctx,
+    tables: impl Iterator<Item = &'a PropsTable>,
+    files: &BTreeMap<&str, CompiledFile>,
+) -> Vec<TableSites> {
+    let own = |path: &str, table: &str, prop: &str| {
+        files.get(path).and_then(|f| f.prop_lines.get(&format!("{table}.{prop}")).copied())
+    };
+    let inherited = |t: &PropsTable, prop: &str| {
+        t.extends.iter().find_map(|e| {
+            let key = format!("{e}.{prop}");
+            files.iter().find_map(|(path, f)| f.prop_lines.get(&key).map(|&l| (path.to_string(), l)))
+        })
+    };
+    tables
+        .map(|t| TableSites {
+            rows: t
+                .props
+                .iter()
+                .map(|p| {
+                    let (path, line) = match t.origin {
+                        PropsOrigin::Document => (None, 0),
+                        PropsOrigin::Typescript => match own(&t.path, &t.name, &p.name) {
+                            Some(l) => (None, l),
+                            None => inherited(t, &p.name).map_or((None, 0), |(path, l)| (Some(path), l)),
+                        },
+                    };
+                    let row = PropRow::new(t, p, path.as_deref(), line);
+                    let json = serde_json::to_string(&row).map_or(u32::MAX / 4, |j| ctx.tokens.count(&j));
+                    let mut short = row.clone();
+                    short.prop.description = None;
+                    PropSite {
+                        path,
+                        line,
+                        text_tokens: ctx.tokens.count(&prop_line(&row)),
+                        short_tokens: ctx.tokens.count(&prop_line(&short)),
+                        json_tokens: json,
+                    }
+                })
+                .collect(),
+        })
+        .collect()
 }

@@ -118,6 +118,15 @@ pub(super) fn compile_doc(
             maps.insert(keys::block(lang, b.index), ctx.tokens.map(code));
         }
     }
+    // What each block uses (format 12), for `prop`'s example and `search --uses`.
+    let uses: Vec<BlockUses> = doc
+        .code_blocks
+        .iter()
+        .map(|b| block_uses(b.code.as_deref().unwrap_or_else(|| slice(b.start_byte, b.end_byte)), &b.meta.lang))
+        .collect();
+    if uses.iter().any(|u| !u.is_empty()) {
+        push(Frame::new(keys::uses(lang), &uses));
+    }
     for t in &mut doc.tables {
         t.tokens = slices.count(slice(t.start_byte, t.end_byte));
     }
@@ -179,6 +188,27 @@ pub(super) fn compile_doc(
     };
     let props = crate::compile::props::from_markdown(&f.rel, lang, &text);
     Some(CompiledDoc { meta, text, lead, frames, maps, props, units, deps })
+}
+
+/// Code languages whose blocks are read as TSX for what they use (TSX parses JSX, JavaScript and TypeScript).
+const JSX_LANGS: [&str; 9] =
+    ["jsx", "tsx", "js", "javascript", "ts", "typescript", "react", "javascriptreact", "typescriptreact"];
+
+/// What a code block uses ([`BlockUses`]): its code (fence lines dropped) read as TSX when its language is one
+/// [`JSX_LANGS`] names; nothing for other languages (Vue templates, shell, CSS).
+fn block_uses(code: &str, lang: &str) -> BlockUses {
+    if !JSX_LANGS.contains(&lang.trim().to_ascii_lowercase().as_str()) {
+        return Vec::new();
+    }
+    let is_fence = |l: &str| l.trim_start().starts_with("```") || l.trim_start().starts_with("~~~");
+    let mut lines: Vec<&str> = code.lines().collect();
+    if lines.first().is_some_and(|l| is_fence(l)) {
+        lines.remove(0);
+        if lines.last().is_some_and(|l| is_fence(l)) {
+            lines.pop();
+        }
+    }
+    crate::usage::uses(&crate::usage::read_recovering(&lines.join("\n")))
 }
 
 /// How a document's note on site markup no rule knows begins; the list of `<Name> ×count` follows.

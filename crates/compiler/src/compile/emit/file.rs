@@ -1,6 +1,8 @@
 //! One walked file compiled: its text, and for a source its skeleton, function index (with search units) and
 //! props tables, each counted.
 
+use std::collections::BTreeMap;
+
 use std::path::Path;
 
 use super::load::{ReadProblem, read_text};
@@ -33,7 +35,14 @@ pub(super) fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<Com
                 let message = "binary content in a source file; listed, not stored";
                 ctx.report(Diagnostic::new(f.rel.clone(), Stage::Read, message));
             }
-            return Some(CompiledFile { meta, frames: vec![], maps: TokenMaps::new(), props: vec![], units: vec![] });
+            return Some(CompiledFile {
+                meta,
+                frames: vec![],
+                maps: TokenMaps::new(),
+                props: vec![],
+                prop_lines: Default::default(),
+                units: vec![],
+            });
         }
         Err(ReadProblem::Skip(d)) => {
             ctx.report(d);
@@ -123,7 +132,8 @@ pub(super) fn compile_file(ctx: &Ctx, f: &WalkedFile, owner: &str) -> Option<Com
         }
     }
     Frame::new(keys::file(&f.rel), text.as_str()).map(|fr| frames.push(fr)).unwrap_or_else(frame_err);
-    Some(CompiledFile { meta, frames, maps, props, units })
+    let prop_lines = member_lines(&text, &props);
+    Some(CompiledFile { meta, frames, maps, props, prop_lines, units })
 }
 
 /// Reports what the analysis of `rel` left out: functions nested past the depth cap (a warning), `.vue` script
@@ -150,4 +160,30 @@ fn with_indentation(text: &str, start: u32) -> u32 {
     let Some(before) = text.get(..start) else { return start as u32 };
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     if before[line_start..].chars().all(|c| c == ' ' || c == '\t') { line_start as u32 } else { start as u32 }
+}
+
+/// The line of each prop of `tables` in its table's own span (`line..=end_line` of the interface or type alias that
+/// tree-sitter delimited), by `Table.prop`: the first line of the span that declares the member (`name`, `'name'`
+/// or `readonly name`, then `?`, `:`, `(` or `<`). Props merged in from extended types are declared elsewhere and
+/// have none here (the file of the extended type has theirs).
+fn member_lines(text: &str, tables: &[PropsTable]) -> BTreeMap<String, u32> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut out = BTreeMap::new();
+    for t in tables {
+        let span = lines.get(t.line.saturating_sub(1) as usize..(t.end_line as usize).min(lines.len())).unwrap_or(&[]);
+        for p in &t.props {
+            let declares = |line: &str| {
+                let l = line.trim_start();
+                let l = l.strip_prefix("readonly ").unwrap_or(l);
+                let l = l.strip_prefix(['\'', '"']).unwrap_or(l);
+                l.strip_prefix(p.name.as_str())
+                    .map(|r| r.trim_start_matches(['\'', '"']).trim_start())
+                    .is_some_and(|r| r.starts_with(['?', ':', '(', '<']))
+            };
+            if let Some(i) = span.iter().position(|l| declares(l)) {
+                out.insert(format!("{}.{}", t.name, p.name), t.line + i as u32);
+            }
+        }
+    }
+    out
 }

@@ -101,6 +101,9 @@ struct CompiledFile {
     maps: TokenMaps,
     /// Props tables of its `XxxProps` types.
     props: Vec<PropsTable>,
+    /// The line of each prop declared in those tables' own bodies, by `Table.prop` (format 12's `prop-sites`).
+    #[serde(default)]
+    prop_lines: std::collections::BTreeMap<String, u32>,
     /// Search units of its functions.
     units: Vec<UnitDraft>,
 }
@@ -269,6 +272,7 @@ fn file_view(c: &CompiledFile) -> CompiledFile {
         frames: Vec::new(),
         maps: TokenMaps::new(),
         props: c.props.clone(),
+        prop_lines: c.prop_lines.clone(),
         units: Vec::new(),
     }
 }

@@ -11,5 +11,7 @@ mod doc;
 mod file;
 mod files;
 pub(super) mod function;
+pub(super) mod prop;
 mod props;
 pub(super) mod section;
+mod uses;
