@@ -227,6 +227,8 @@ fn lookup_args(command: &Command) -> Option<&LookupArgs> {
         | Command::Files { lookup: a, .. }
         | Command::File { lookup: a, .. }
         | Command::Function { lookup: a, .. }
+        | Command::Tokens { lookup: a, .. }
+        | Command::TokenFor { lookup: a, .. }
         | Command::Search { lookup: a, .. } => Some(a),
         _ => None,
     }
@@ -246,6 +248,8 @@ fn lookup_args_mut(command: &mut Command) -> Option<&mut LookupArgs> {
         | Command::Files { lookup: a, .. }
         | Command::File { lookup: a, .. }
         | Command::Function { lookup: a, .. }
+        | Command::Tokens { lookup: a, .. }
+        | Command::TokenFor { lookup: a, .. }
         | Command::Search { lookup: a, .. } => Some(a),
         _ => None,
     }
@@ -449,6 +453,10 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             answer(&a, |set, paging| set.file(&path, full, lines, paging))
         }
         Command::Function { path, name, lookup: a } => answer(&a, |set, paging| set.function(&path, &name, paging)),
+        Command::Tokens { query, kind, component, lookup: a } => {
+            answer(&a, |set, paging| set.design_tokens_paged(query.as_deref(), kind, component.as_deref(), paging))
+        }
+        Command::TokenFor { value, lookup: a } => answer(&a, |set, paging| set.token_for(&value, paging)),
         Command::Search { query, component, kind, lookup: a } => {
             // `--max-tokens` here is the search budget (default 2,000), still capped by the sets'. Without
             // `--system`, every system in `--bundles` is searched.

@@ -78,10 +78,11 @@ fn the_lookups_only_cli_links_neither_compiler_nor_server() {
 
 /// The reader crate's modules in layer order: each may use only the modules before it (and itself), so there is no
 /// cycle. `search` is the search shapes, analysis and queries (`search::query` reads sets and renders).
-const READER_LAYERS: [&str; 15] = [
+const READER_LAYERS: [&str; 16] = [
     "varint",
     "escape",
     "version",
+    "design_value",
     "model",
     "line_index",
     "units",

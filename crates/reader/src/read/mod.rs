@@ -31,5 +31,5 @@ pub(crate) use paging::{cli_bundles, record_cli_bundles};
 pub use set::{BundleSet, Verified};
 pub use views::{
     CardView, ChangelogView, CodeBlockView, ComponentRow, ComponentsView, Detail, DetailsView, DocView, FileView,
-    FilesView, FunctionSize, FunctionView, ListKind, ListPart, PropsView, Served,
+    FilesView, FunctionSize, FunctionView, ListKind, ListPart, PropsView, Served, TokenForView, TokenMatch, TokensView,
 };
