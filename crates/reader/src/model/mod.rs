@@ -12,7 +12,6 @@ mod design_tokens;
 pub use design_tokens::*;
 
 /// Frame keys of a component bundle and of the changelog bundle. One place, so writer and reader agree.
-
 pub mod keys {
     /// The [`super::ComponentMeta`] of a component bundle.
     pub const COMPONENT: &str = "component";

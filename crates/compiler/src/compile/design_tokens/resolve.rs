@@ -186,6 +186,15 @@ fn type_from_name(name: &str) -> Option<TokenType> {
     }
 }
 
+/// Whether `written` calls a preprocessor's colour function (Less's and Sass's `fade`, `tint`, `shade`, `darken`,
+/// `lighten`, `mix`, `rgba` of a variable, a palette plugin's `color-palette`): an unresolved colour.
+fn colour_function(written: &str) -> bool {
+    let w = written.to_ascii_lowercase();
+    ["color", "fade(", "tint(", "shade(", "darken(", "lighten(", "mix(", "rgba(", "rgb(", "hsl("]
+        .iter()
+        .any(|f| w.contains(f) && w.contains('('))
+}
+
 /// The type of a token: declared, else of its first normalised value, else from its name, else a number for a bare
 /// number, else other.
 fn type_of(t: &RawToken, values: &[ModeValue]) -> TokenType {
@@ -197,6 +206,9 @@ fn type_of(t: &RawToken, values: &[ModeValue]) -> TokenType {
         Some(Value::Color(_)) => TokenType::Color,
         Some(Value::Length(_)) => TokenType::Dimension,
         Some(Value::Duration(_)) => TokenType::Duration,
+        // A shadow holds a colour function: its name says it is a shadow first.
+        None if type_from_name(&t.name) == Some(TokenType::Shadow) => TokenType::Shadow,
+        None if t.values.iter().any(|(_, w)| colour_function(w)) => TokenType::Color,
         None => type_from_name(&t.name).unwrap_or_else(|| {
             let number = values.iter().filter_map(|v| v.resolved.as_deref()).any(|r| r.trim().parse::<f64>().is_ok());
             if number { TokenType::Number } else { TokenType::Other }

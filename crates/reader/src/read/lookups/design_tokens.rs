@@ -143,7 +143,7 @@ impl BundleSet {
             )),
             (Some(_), None) => Some("no token for this value".into()),
         };
-        let extra = |m: &(f64, usize, String)| {
+        let extra = |m: &Match| {
             crate::budget::bound(&format!(
                 "ΔE {:.1} · {} {{\"distance\":{:.1},\"mode\":\"{}\",\"token\":}}",
                 m.0, m.2, m.0, m.2
@@ -173,10 +173,13 @@ impl BundleSet {
     }
 }
 
+/// A match: (distance, index of the token, mode).
+type Match = (f64, usize, String);
+
 /// The (distance rounded to 0.1, token index, mode) of every mode value of `all` that is `asked` or a colour within
 /// [`MAX_DELTA_E`] of it, ordered by distance, semantic first, then the set's order; and the nearest colour
 /// overall (its distance and index), for the note when none is near enough.
-fn matches_of(all: &DesignTokens, asked: Value) -> (Vec<(f64, usize, String)>, Option<(f64, usize)>) {
+fn matches_of(all: &DesignTokens, asked: Value) -> (Vec<Match>, Option<(f64, usize)>) {
     let want = asked.text();
     let mut found = Vec::new();
     let mut nearest: Option<(f64, usize)> = None;
