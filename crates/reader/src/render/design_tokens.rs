@@ -77,7 +77,10 @@ impl Render for TokenForView {
         let mut out = format!(
             "[{} · design tokens of {value}{normalized} · {} (exact first, then colours by ΔE CIEDE2000)]\n",
             served(&self.served),
-            plural(u64::from(self.part.rows_total), "match")
+            match self.part.rows_total {
+                1 => "1 match".to_string(),
+                n => format!("{} matches", thousands(u64::from(n))),
+            }
         );
         if let Some(note) = &self.note {
             out.push_str(note);

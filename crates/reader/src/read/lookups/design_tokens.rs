@@ -204,9 +204,10 @@ fn matches_of(all: &DesignTokens, asked: Value) -> (Vec<Match>, Option<(f64, usi
             }
         }
     }
+    // At one distance: semantic before palette, then global before a component's, then the set's order.
     found.sort_by(|a, b| {
-        let semantic = |i: usize| !all.tokens[i].semantic;
-        a.0.total_cmp(&b.0).then(semantic(a.1).cmp(&semantic(b.1))).then(a.1.cmp(&b.1))
+        let rank = |i: usize| (!all.tokens[i].semantic, all.tokens[i].component.is_some());
+        a.0.total_cmp(&b.0).then(rank(a.1).cmp(&rank(b.1))).then(a.1.cmp(&b.1))
     });
     (found, nearest)
 }
