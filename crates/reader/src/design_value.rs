@@ -1,8 +1,9 @@
 //! Design-token values compared as values: a CSS colour as sRGB with alpha, a length in px, a duration in ms. The
 //! compiler normalises every token's value with [`normalize`] when it builds a set; the reader parses the value a
 //! `token-for` lookup asks for with the same function and compares colours by [`delta_e`]. Parsing one value is
-//! not tokenizing: nothing here counts tokens. Colours are read by the `csscolorparser` crate (CSS Color 4
-//! syntax: hex, `rgb()`/`rgba()`, `hsl()`, `hwb()`, `lab()`, named colours).
+//! not tokenizing: nothing here counts tokens. Colours are read here (hex, `rgb()`/`rgba()` and `hsl()`/`hsla()` in
+//! the comma and space syntaxes, `transparent` and CSS's sixteen basic colour names): the `csscolorparser` crate
+//! read all of CSS Color 4 but put the reader-only binary 54 KB over its 6 MB bound (issue 14).
 
 /// The root font size a `rem` length is taken at (px): the browsers' default, which the design systems read here
 /// keep (a `rem` token is normalised with it, and `token-for` says so).
@@ -53,11 +54,93 @@ pub fn parse(text: &str) -> Option<Value> {
     if !t.starts_with('#') && !t.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return None;
     }
-    if t.eq_ignore_ascii_case("currentcolor") || t.eq_ignore_ascii_case("inherit") {
+    color(t).map(Value::Color)
+}
+
+/// CSS's sixteen basic colour keywords (CSS Color 4 §6.1) and `transparent`.
+const NAMED: [(&str, [u8; 4]); 17] = [
+    ("black", [0, 0, 0, 255]),
+    ("silver", [192, 192, 192, 255]),
+    ("gray", [128, 128, 128, 255]),
+    ("white", [255, 255, 255, 255]),
+    ("maroon", [128, 0, 0, 255]),
+    ("red", [255, 0, 0, 255]),
+    ("purple", [128, 0, 128, 255]),
+    ("fuchsia", [255, 0, 255, 255]),
+    ("green", [0, 128, 0, 255]),
+    ("lime", [0, 255, 0, 255]),
+    ("olive", [128, 128, 0, 255]),
+    ("yellow", [255, 255, 0, 255]),
+    ("navy", [0, 0, 128, 255]),
+    ("blue", [0, 0, 255, 255]),
+    ("teal", [0, 128, 128, 255]),
+    ("aqua", [0, 255, 255, 255]),
+    ("transparent", [0, 0, 0, 0]),
+];
+
+/// A CSS colour: `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb()`/`rgba()`, `hsl()`/`hsla()`, a basic name.
+fn color(t: &str) -> Option<[u8; 4]> {
+    if let Some(hex) = t.strip_prefix('#') {
+        return hex_digits(hex);
+    }
+    let lower = t.to_ascii_lowercase();
+    if let Some((_, c)) = NAMED.iter().find(|(n, _)| *n == lower) {
+        return Some(*c);
+    }
+    let (name, args) = lower.strip_suffix(')')?.split_once('(')?;
+    // `rgb(0, 0, 0, .45)`, `rgb(0 0 0 / 45%)`: numbers split at commas, spaces and the slash.
+    let parts: Vec<&str> = args.split([',', ' ', '/']).filter(|p| !p.is_empty()).collect();
+    if !(3..=4).contains(&parts.len()) {
         return None;
     }
-    let c = csscolorparser::parse(t).ok()?;
-    Some(Value::Color(c.to_rgba8()))
+    let alpha = match parts.get(3) {
+        Some(a) => channel(a, 1.0)?,
+        None => 1.0,
+    };
+    let [r, g, b] = match name {
+        "rgb" | "rgba" => [channel(parts[0], 255.0)?, channel(parts[1], 255.0)?, channel(parts[2], 255.0)?],
+        "hsl" | "hsla" => {
+            let h = parts[0].trim_end_matches("deg").parse::<f64>().ok()?;
+            hsl(h, channel(parts[1], 100.0)?, channel(parts[2], 100.0)?)
+        }
+        _ => return None,
+    };
+    let byte = |v: f64| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+    Some([byte(r), byte(g), byte(b), byte(alpha)])
+}
+
+/// A channel as a fraction of 1: a number out of `scale`, or a percentage.
+fn channel(text: &str, scale: f64) -> Option<f64> {
+    match text.strip_suffix('%') {
+        Some(p) => Some(p.parse::<f64>().ok()? / 100.0),
+        None => Some(text.parse::<f64>().ok()? / scale),
+    }
+}
+
+/// HSL (hue in degrees, saturation and lightness as fractions) to sRGB fractions (CSS Color 4 §7.1).
+fn hsl(h: f64, s: f64, l: f64) -> [f64; 3] {
+    let f = |n: f64| {
+        let k = (n + h / 30.0).rem_euclid(12.0);
+        let a = s * l.min(1.0 - l);
+        l - a * (k - 3.0).min(9.0 - k).clamp(-1.0, 1.0)
+    };
+    [f(0.0), f(8.0), f(4.0)]
+}
+
+/// The colour of 3, 4, 6 or 8 hex digits.
+fn hex_digits(h: &str) -> Option<[u8; 4]> {
+    if !h.is_ascii() || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let one = |i: usize| u8::from_str_radix(&h[i..=i], 16).ok().map(|v| v * 17);
+    let two = |i: usize| u8::from_str_radix(&h[i..i + 2], 16).ok();
+    match h.len() {
+        3 => Some([one(0)?, one(1)?, one(2)?, 255]),
+        4 => Some([one(0)?, one(1)?, one(2)?, one(3)?]),
+        6 => Some([two(0)?, two(2)?, two(4)?, 255]),
+        8 => Some([two(0)?, two(2)?, two(4)?, two(6)?]),
+        _ => None,
+    }
 }
 
 /// A number with a length or time unit: `12px`, `0.75rem`, `200ms`, `.3s`.
@@ -95,12 +178,24 @@ pub fn hex_color(text: &str) -> Option<[u8; 4]> {
 /// How far apart two colours look: CIEDE2000 ΔE of their CIE Lab values (about 1 is the smallest difference seen,
 /// under 2 hardly seen), plus 100 × the difference of their alphas (a translucent colour is not its opaque one).
 pub fn delta_e(a: [u8; 4], b: [u8; 4]) -> f64 {
-    let lab = |c: [u8; 4]| {
-        let [l, a, b, _] = csscolorparser::Color::from_rgba8(c[0], c[1], c[2], 255).to_laba();
-        [f64::from(l), f64::from(a), f64::from(b)]
-    };
+    let lab = |c: [u8; 4]| lab([c[0], c[1], c[2]]);
     let alpha = (f64::from(a[3]) - f64::from(b[3])).abs() / 255.0;
     ciede2000(lab(a), lab(b)) + 100.0 * alpha
+}
+
+/// CIE Lab (D65 white) of an sRGB colour: linearised, to XYZ by the sRGB matrix, then Lab.
+fn lab(rgb: [u8; 3]) -> [f64; 3] {
+    let lin = |c: u8| {
+        let c = f64::from(c) / 255.0;
+        if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+    };
+    let [r, g, b] = rgb.map(lin);
+    let x = (0.412_456_4 * r + 0.357_576_1 * g + 0.180_437_5 * b) / 0.950_47;
+    let y = 0.212_672_9 * r + 0.715_152_2 * g + 0.072_175 * b;
+    let z = (0.019_333_9 * r + 0.119_192 * g + 0.950_304_1 * b) / 1.088_83;
+    let f = |t: f64| if t > 216.0 / 24389.0 { t.cbrt() } else { (24389.0 / 27.0 * t + 16.0) / 116.0 };
+    let (fx, fy, fz) = (f(x), f(y), f(z));
+    [116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)]
 }
 
 /// CIEDE2000 colour difference of two CIE Lab colours (Sharma, Wu and Dalal's formulation, kL = kC = kH = 1).
@@ -162,7 +257,13 @@ mod tests {
         assert_eq!(normalize("0.75rem").as_deref(), Some("12px"));
         assert_eq!(normalize("12px").as_deref(), Some("12px"));
         assert_eq!(normalize(".3s").as_deref(), Some("300ms"));
-        for none in ["var(--x)", "currentColor", "1em", "50%", "0 3px", "123", "solid", "$a", "@b"] {
+        assert_eq!(normalize("rgb(0 0 0 / 45%)").as_deref(), Some("#00000073"));
+        assert_eq!(normalize("hsl(120, 100%, 25%)").as_deref(), Some("#008000ff"));
+        assert_eq!(normalize("White").as_deref(), Some("#ffffffff"));
+        // Pure white is L* 100, a* b* 0.
+        let [l, a, b] = lab([255, 255, 255]);
+        assert!((l - 100.0).abs() < 0.01 && a.abs() < 0.01 && b.abs() < 0.01, "{l} {a} {b}");
+        for none in ["var(--x)", "currentColor", "1em", "50%", "0 3px", "123", "solid", "$a", "@b", "#12345"] {
             assert_eq!(normalize(none), None, "{none}");
         }
     }
