@@ -10,7 +10,7 @@
 #![deny(missing_docs)]
 
 pub use mydesign_docs_reader::{
-    budget, bundle, diff, escape, locate, model, publish, read, render, units, version, view,
+    budget, bundle, design_value, diff, escape, locate, model, publish, read, render, units, version, view,
 };
 
 #[cfg(feature = "build")]

@@ -256,6 +256,8 @@ fn lookup_args(command: &Command) -> Option<&LookupArgs> {
         | Command::Files { lookup: a, .. }
         | Command::File { lookup: a, .. }
         | Command::Function { lookup: a, .. }
+        | Command::Tokens { lookup: a, .. }
+        | Command::TokenFor { lookup: a, .. }
         | Command::Search { lookup: a, .. } => Some(a),
         _ => None,
     }
@@ -276,6 +278,8 @@ fn lookup_args_mut(command: &mut Command) -> Option<&mut LookupArgs> {
         | Command::Files { lookup: a, .. }
         | Command::File { lookup: a, .. }
         | Command::Function { lookup: a, .. }
+        | Command::Tokens { lookup: a, .. }
+        | Command::TokenFor { lookup: a, .. }
         | Command::Search { lookup: a, .. } => Some(a),
         _ => None,
     }
@@ -502,6 +506,10 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             let a = lookup;
             answer(&a, |set, paging| set.uses(&uses, a.lang.as_deref(), paging))
         }
+        Command::Tokens { query, kind, component, lookup: a } => {
+            answer(&a, |set, paging| set.design_tokens_paged(query.as_deref(), kind, component.as_deref(), paging))
+        }
+        Command::TokenFor { value, lookup: a } => answer(&a, |set, paging| set.token_for(&value, paging)),
         Command::Search { query, component, kind, lookup: a, .. } => {
             // `--max-tokens` here is the search budget (default 2,000), still capped by the sets'. Without
             // `--system`, every system in `--bundles` is searched.

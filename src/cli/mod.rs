@@ -183,6 +183,32 @@ enum Command {
         #[command(flatten)]
         lookup: LookupArgs,
     },
+    /// List the design tokens (colours, spacing, radii, fonts, shadows, motion) by name, prefix, category or type.
+    ///
+    /// Example: `mydesign-docs tokens primary --type color`, `mydesign-docs tokens --component button`. Each token
+    /// with its value per mode, its component and where it is written.
+    Tokens {
+        /// A name, a prefix (`--semi-color-`, `colors.gray`), words of the description, or a type (`color`).
+        query: Option<String>,
+        /// Only this type: color, dimension, font, shadow, duration, easing, number, other.
+        #[arg(long = "type", value_parser = parse_token_type())]
+        kind: Option<mydesign_docs::model::TokenType>,
+        /// Only this component's tokens (`global`: the tokens of no component).
+        #[arg(long)]
+        component: Option<String>,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
+    /// The design tokens whose value is a value: exact matches first, then the nearest colours (ΔE stated).
+    ///
+    /// Example: `mydesign-docs token-for '#1677ff'`, `mydesign-docs token-for 12px`,
+    /// `mydesign-docs token-for 'rgba(0,0,0,.45)'`.
+    TokenFor {
+        /// A colour (hex, rgb(), hsl(), a CSS colour name), a length (px, rem) or a duration (ms, s).
+        value: String,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
     /// Serve the lookups to AI agents over MCP: stdio by default, streamable HTTP at /mcp with --http.
     ///
     /// Example: `claude mcp add mydesign-docs -- mydesign-docs serve --bundles out` (`setup` prints this for
@@ -338,6 +364,17 @@ fn parse_kind() -> Echoed<mydesign_docs::search::Kind> {
     Echoed(|s| {
         mydesign_docs::search::Kind::parse(s).ok_or_else(|| {
             format!("`{}` is not a kind: doc, code, function, changelog or props", mydesign_docs::escape::shown(s))
+        })
+    })
+}
+
+fn parse_token_type() -> Echoed<mydesign_docs::model::TokenType> {
+    Echoed(|s| {
+        mydesign_docs::model::TokenType::from_name(s).ok_or_else(|| {
+            format!(
+                "`{}` is not a token type: color, dimension, font, shadow, duration, easing, number or other",
+                mydesign_docs::escape::shown(s)
+            )
         })
     })
 }

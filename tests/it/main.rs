@@ -11,6 +11,7 @@ mod check;
 mod copies;
 mod crates;
 mod cursor_fuzz;
+mod design_tokens;
 mod detect;
 mod dumi_layout;
 mod echoes;

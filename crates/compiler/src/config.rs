@@ -66,6 +66,85 @@ pub struct Config {
     /// Example reference rules, tried before the built-in ones (`compile::examples::rules`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<ExampleRule>,
+    /// Design-token sources (`[[tokens]]`): when any is given, only the files they match are read for design
+    /// tokens; else every file that reads as a token source is (`compile::design_tokens`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tokens: Vec<TokenRule>,
+}
+
+/// A `[[tokens]]` rule: the files (a path pattern, `*` and `**` as in `[[docs]]`, `{component}` optional) whose
+/// design tokens are read, in which form, and for which component.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenRule {
+    /// E.g. `packages/theme/src/**/*.scss` or `src/{component}/style/var.less`.
+    pub path: String,
+    /// The source form; default: from the file's extension (`.css`, `.scss`, `.less`, `.json` DTCG, `.ts`/`.js`
+    /// theme objects, `.md`/`.mdx` documented tables).
+    pub form: Option<TokenForm>,
+    /// The component the tokens belong to; default: the `{component}` the path captures, else the component
+    /// that lists the file, else none (global).
+    pub component: Option<String>,
+}
+
+/// The source form of a [`TokenRule`]'s files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TokenForm {
+    /// CSS custom properties.
+    Css,
+    /// SCSS variables (and custom properties).
+    Scss,
+    /// Less variables (and custom properties).
+    Less,
+    /// TypeScript/JavaScript `defineTokens` / `defineSemanticTokens` objects.
+    Js,
+    /// DTCG JSON.
+    Dtcg,
+    /// "CSS Variables" / "Design Token" tables of documents.
+    Documented,
+}
+
+impl TokenForm {
+    /// The form of a file named `path`, from its extension.
+    pub fn of_path(path: &str) -> Option<TokenForm> {
+        Some(match path.rsplit_once('.')?.1 {
+            "css" => TokenForm::Css,
+            "scss" => TokenForm::Scss,
+            "less" => TokenForm::Less,
+            "ts" | "tsx" | "js" | "jsx" | "mjs" | "cjs" => TokenForm::Js,
+            "json" => TokenForm::Dtcg,
+            "md" | "mdx" => TokenForm::Documented,
+            _ => return None,
+        })
+    }
+}
+
+impl TokenRule {
+    /// The form and component of `path` when this rule matches it; `None` when it does not (or its form is not
+    /// given and the extension names none).
+    pub fn matches(&self, path: &str) -> Option<(TokenForm, Option<String>)> {
+        let component = if self.path.contains("{component}") {
+            Some(Pattern::parse(&self.path).ok()?.capture(path)?.to_string())
+        } else {
+            let glob = globset::GlobBuilder::new(&self.path).literal_separator(true).build().ok()?;
+            glob.compile_matcher().is_match(path).then_some(None)?
+        };
+        let form = self.form.or_else(|| TokenForm::of_path(path))?;
+        Some((form, self.component.clone().or(component)))
+    }
+
+    /// Checks the rule: its pattern parses.
+    ///
+    /// # Errors
+    /// The pattern's error, naming it.
+    pub fn check(&self) -> Result<(), String> {
+        if self.path.contains("{component}") {
+            Pattern::parse(&self.path).map(drop)
+        } else {
+            globset::Glob::new(&self.path).map(drop).map_err(|e| format!("[[tokens]] path `{}`: {e}", self.path))
+        }
+    }
 }
 
 /// An example reference: what a document line begins with (holding `{name}`) and the file it points to
@@ -217,6 +296,7 @@ impl Config {
             thresholds: Thresholds::default(),
             encoding: "o200k_base".into(),
             examples: vec![],
+            tokens: vec![],
         };
         Some(match name {
             "default" => Config {
@@ -339,6 +419,9 @@ impl Config {
         }
         for c in self.changelog.iter().filter(|c| c.path.contains("{component}")) {
             Pattern::parse(&c.path).map_err(|e| format!("[[changelog]] {e}"))?;
+        }
+        for rule in &self.tokens {
+            rule.check()?;
         }
         let rule_langs: Vec<&str> =
             self.docs.iter().map(|d| d.lang.as_str()).chain(self.changelog.iter().map(|c| c.lang.as_str())).collect();

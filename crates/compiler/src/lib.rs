@@ -9,7 +9,7 @@
 //! the reader will serve. See `ARCHITECTURE.md`.
 #![deny(missing_docs)]
 
-pub use mydesign_docs_reader::{budget, escape, line_index, model, publish, read, render, version, view};
+pub use mydesign_docs_reader::{budget, design_value, escape, line_index, model, publish, read, render, version, view};
 
 /// The on-disk bundle format, its writer and reader: [`mydesign_docs_reader::bundle`].
 pub mod bundle {

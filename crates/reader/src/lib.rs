@@ -10,6 +10,7 @@
 
 pub mod budget;
 pub mod bundle;
+pub mod design_value;
 pub mod diff;
 pub mod escape;
 pub mod line_index;

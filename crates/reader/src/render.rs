@@ -7,6 +7,7 @@
 //! This module holds the surfaces and the call builder; `errors` spells a [`LookupError`] for a surface and `views`
 //! renders each view.
 
+mod design_tokens;
 mod errors;
 mod fit;
 mod views;
@@ -364,6 +365,7 @@ impl Render for DetailsView {
 
 pub use crate::units::{plural, thousands};
 
+pub use design_tokens::token_row_line;
 pub use views::{column, component_row_line, file_row_line};
 pub(crate) use views::{list_cut, served, tokens_word};
 

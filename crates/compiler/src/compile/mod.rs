@@ -7,6 +7,7 @@
 pub mod api;
 mod cache;
 pub mod changelog;
+pub mod design_tokens;
 pub mod detect;
 pub mod diagnostic;
 mod emit;

@@ -83,6 +83,20 @@ pub enum Request {
         /// Only the changelog compared.
         changelog_only: bool,
     },
+    /// `tokens` / `search_docs(kind="token")`: rows of the matching design tokens.
+    Tokens {
+        /// The query (empty: all).
+        query: String,
+        /// The type asked for, by name.
+        kind: Option<String>,
+        /// The component asked for.
+        component: Option<String>,
+    },
+    /// `token-for` / `search_docs(kind="token-for")`: rows of the tokens of a value.
+    TokenFor {
+        /// The value as asked.
+        value: String,
+    },
 }
 
 impl std::fmt::Display for Request {
@@ -103,6 +117,9 @@ impl std::fmt::Display for Request {
             Request::Changes { component, from, to, .. } => {
                 write!(f, "the changes of `{component}` from {from} to {to}")
             }
+            Request::Tokens { query, .. } if query.is_empty() => write!(f, "the design tokens"),
+            Request::Tokens { query, .. } => write!(f, "the design tokens matching `{query}`"),
+            Request::TokenFor { value } => write!(f, "the design tokens of `{value}`"),
         }
     }
 }

@@ -32,5 +32,6 @@ pub(crate) use paging::{cli_bundles, record_cli_bundles};
 pub use set::{BundleSet, Verified};
 pub use views::{
     CardView, ChangelogView, CodeBlockView, ComponentRow, ComponentsView, Detail, DetailsView, DocView, ExampleRef,
-    FileView, FilesView, FunctionSize, FunctionView, ListKind, ListPart, PropView, PropsView, Served, UsesView,
+    FileView, FilesView, FunctionSize, FunctionView, ListKind, ListPart, PropView, PropsView, Served, TokenForView,
+    TokenMatch, TokensView, UsesView,
 };

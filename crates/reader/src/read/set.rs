@@ -39,6 +39,8 @@ pub struct BundleSet {
     /// The whole manifest (`keys::MANIFEST`), decoded by the first lookup that needs a list (`components`, a
     /// path's owner, an unknown name's suggestions, `verify`).
     full: std::sync::OnceLock<Manifest>,
+    /// The set's design tokens (`keys::DESIGN_TOKENS`), decoded by the first token lookup.
+    design_tokens: std::sync::OnceLock<crate::model::DesignTokens>,
     /// The set's bundle files, opened on first use and kept open.
     open: Mutex<HashMap<String, Arc<Bundle>>>,
     /// What lookups decode from the bundles and keep: entries, metadata, texts, cut points, token maps.
@@ -132,6 +134,7 @@ impl BundleSet {
             manifest,
             manifest_bundle: bundle,
             full: std::sync::OnceLock::new(),
+            design_tokens: std::sync::OnceLock::new(),
             open: Mutex::new(HashMap::new()),
             cache: SetCache::new(),
             kept: Mutex::new(Vec::new()),
@@ -181,6 +184,21 @@ impl BundleSet {
             return Err(BundleError::Corrupt { path, what: "manifest (its head names another build)".into() }.into());
         }
         Ok(self.full.get_or_init(|| m))
+    }
+
+    /// The set's design tokens, decoded on first use and kept; none for a set of format 11, which stored none.
+    ///
+    /// # Errors
+    /// A damaged `design-tokens` frame.
+    pub fn design_tokens(&self) -> Result<&crate::model::DesignTokens, LookupError> {
+        if let Some(t) = self.design_tokens.get() {
+            return Ok(t);
+        }
+        let tokens = match self.manifest_bundle.has(keys::DESIGN_TOKENS) {
+            true => self.manifest_bundle.get(keys::DESIGN_TOKENS)?,
+            false => crate::model::DesignTokens::default(),
+        };
+        Ok(self.design_tokens.get_or_init(|| tokens))
     }
 
     /// The key of the component whose bundle stores file `path` (exact, normalised), `None` when no component lists

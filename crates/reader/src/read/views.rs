@@ -559,3 +559,67 @@ pub enum DetailsView {
     /// One prop (`prop`).
     Prop(PropView),
 }
+
+/// `tokens` (MCP `search_docs` with `kind="token"`): the design tokens matching a query and filters, cut by rows.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TokensView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// The query as asked (a name, a prefix, a category or a type), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    /// Only tokens of this type.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<TokenType>,
+    /// Only this component's tokens.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub component: Option<String>,
+    /// Tokens of the rows served: the sum of their stored counts (exact per row; the list's joins bounded).
+    pub tokens: u32,
+    /// The design tokens of the set in all (before the query).
+    pub set_total: u32,
+    /// The matching tokens of this part: exact name first, then names starting with the query, then the others.
+    pub rows: Vec<DesignToken>,
+    /// Rows served (`rows_total`: the tokens that match).
+    #[serde(flatten)]
+    pub part: ListPart,
+}
+
+/// `token-for` (MCP `search_docs` with `kind="token-for"`): the tokens whose value is a value, exact first, then the
+/// nearest colours.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TokenForView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// The value as asked.
+    pub value: String,
+    /// The value normalised (`#rrggbbaa`, `12px`, `200ms`), `None` when it is none of those kinds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub normalized: Option<String>,
+    /// Why nothing is listed, when nothing is: "no token for this value" (with how far the nearest is), or that
+    /// the value is not a colour, length or duration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Tokens of the rows served (upper bound: each row's stored count plus its match's bytes).
+    pub tokens: u32,
+    /// The matches of this part.
+    pub rows: Vec<TokenMatch>,
+    /// Rows served.
+    #[serde(flatten)]
+    pub part: ListPart,
+}
+
+/// One token whose value is (or is near) the value asked for.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct TokenMatch {
+    /// CIEDE2000 ΔE from the value asked for (`crate::design_value::delta_e`), 0 for an exact match; rounded to
+    /// one decimal.
+    pub distance: f64,
+    /// The mode whose value matched (`""`: the token's only value).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub mode: String,
+    /// The token.
+    pub token: DesignToken,
+}

@@ -185,7 +185,8 @@ pub struct SearchParams {
     pub uses: Option<String>,
     /// Only this component.
     pub component: Option<String>,
-    /// doc, code, function, changelog or props.
+    /// doc, code, function, changelog, props; token: design tokens by name, prefix, type; token-for: tokens whose
+    /// value is query (#1677ff, 12px).
     pub kind: Option<String>,
     /// e.g. en-US.
     pub lang: Option<String>,
@@ -655,9 +656,22 @@ impl DocsServer {
             };
             return Ok(self.paged(&p.set, &paging, |set, paging| set.uses(uses, p.lang.as_deref(), paging)));
         }
+        // Design tokens are looked up, not searched: a list of the set's tokens, cut by rows like the other lists.
+        let paging = PageParams { max_tokens: p.max_tokens, cursor: p.cursor.clone() };
+        match p.kind.as_deref() {
+            Some("token") => {
+                return Ok(self.paged(&p.set, &paging, |set, paging| {
+                    set.design_tokens_paged(Some(&p.query), None, p.component.as_deref(), paging)
+                }));
+            }
+            Some("token-for") => return Ok(self.paged(&p.set, &paging, |set, paging| set.token_for(&p.query, paging))),
+            _ => {}
+        }
         let kind = match p.kind.as_deref().map(|k| (k, Kind::parse(k))) {
             Some((k, None)) => {
-                let message = format!("invalid argument `kind`: {k:?} is not doc, code, function, changelog or props");
+                let message = format!(
+                    "invalid argument `kind`: {k:?} is not doc, code, function, changelog, props, token or token-for"
+                );
                 return Ok(CallToolResult::error(vec![ContentBlock::text(message)]));
             }
             other => other.and_then(|(_, kind)| kind),

@@ -23,6 +23,7 @@ use crate::version;
 /// What stage 4 (the manifest) reads besides the compiled units.
 pub(super) struct Assembly<'a> {
     pub(super) repo: &'a Path,
+    pub(super) walked: &'a [crate::compile::walk::WalkedFile],
     pub(super) layout: &'a Layout,
     pub(super) config: &'a Config,
     pub(super) default_lang: String,
@@ -39,7 +40,7 @@ pub(super) fn assemble(
     spool: Spool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> anyhow::Result<CompiledSet> {
-    let Assembly { repo, layout, config, default_lang, cache, tokens } = a;
+    let Assembly { repo, walked, layout, config, default_lang, cache, tokens } = a;
     let mut stats = BuildStats::default();
     // Search units in a fixed order: documents by component and language, functions by path, then the changelog.
     let mut units: Vec<PackedUnits> = Vec::new();
@@ -152,7 +153,18 @@ pub(super) fn assemble(
     crate::compile::timing::timing("stage 4: manifest");
     let manifest = count_lists(manifest, &file_lists, tokens, cache);
     crate::compile::timing::timing("stage 4: list counts");
-    Ok(CompiledSet { manifest, components: bundles, changelog: bundle, search: units, spool, version_source })
+    let design_tokens =
+        super::design_tokens::compile(walked, layout, config, (&manifest.default_lang, tokens), diagnostics);
+    crate::compile::timing::timing("stage 4: design tokens");
+    Ok(CompiledSet {
+        manifest,
+        components: bundles,
+        changelog: bundle,
+        search: units,
+        spool,
+        version_source,
+        design_tokens,
+    })
 }
 
 /// `name` of the repository's `package.json`, scope kept (`@douyinfe/semi-ui`): what projects depend on.

@@ -29,6 +29,7 @@ use crate::search::index::{PackedUnits, UnitDraft};
 mod assemble;
 mod changelog_bundle;
 mod component;
+mod design_tokens;
 mod doc;
 mod file;
 mod load;
@@ -53,6 +54,8 @@ pub struct CompiledSet {
     search: Vec<PackedUnits>,
     /// Where the version came from, for the build report (`packages/ui/package.json`, `the changelog`).
     pub version_source: String,
+    /// The set's design tokens (the `design-tokens` frame of `manifest.bundle`).
+    design_tokens: DesignTokens,
 }
 
 /// Stage 3's output for one component: its documents and the files it owns compiled into the frames of its

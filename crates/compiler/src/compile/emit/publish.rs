@@ -90,6 +90,8 @@ fn build_id(set: &CompiledSet) -> anyhow::Result<u64> {
         id.update(b"(changelog)");
         id.update(&w.fingerprint().to_le_bytes());
     }
+    id.update(b"(design tokens)");
+    id.update(&rmp_serde::to_vec(&set.design_tokens)?);
     Ok(id.digest())
 }
 
@@ -170,7 +172,7 @@ pub(crate) fn write_bundle_set_publishing(
     publish: bool,
 ) -> anyhow::Result<(Manifest, PathBuf)> {
     let build_id = build_id(&set)?;
-    let CompiledSet { mut manifest, components, changelog, search, spool, .. } = set;
+    let CompiledSet { mut manifest, components, changelog, search, spool, design_tokens, .. } = set;
     let name = format!("{}@{}", manifest.system, manifest.version);
     manifest.build_id = build_id;
     let base = Identity {
@@ -230,6 +232,10 @@ pub(crate) fn write_bundle_set_publishing(
         let mut w = BundleWriter::new();
         w.identify(Identity { build_id: manifest.build_id, ..identity(MANIFEST_KEY) });
         w.add_manifest(&manifest)?;
+        // Format 12: the set's design tokens, one frame (none when the repository has none).
+        if !design_tokens.tokens.is_empty() {
+            w.add(crate::model::keys::DESIGN_TOKENS, &design_tokens)?;
+        }
         write_atomically(&tmp.join("manifest.bundle"), &w.into_bytes()?)?;
         Ok(())
     })();

@@ -388,6 +388,6 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
         !empty
     });
     crate::compile::timing::timing("stage 3: components and changelog compiled and spooled");
-    let assembly = Assembly { repo, layout, config, default_lang, cache, tokens: &tokens };
+    let assembly = Assembly { repo, walked, layout, config, default_lang, cache, tokens: &tokens };
     assemble(assembly, components, changelog, spool, diagnostics)
 }

@@ -182,7 +182,7 @@ fn says_required(description: &str) -> bool {
 }
 
 /// Plain text of a table cell (see [`from_markdown`]).
-fn cell_text<'a>(cell: &'a AstNode<'a>) -> String {
+pub(crate) fn cell_text<'a>(cell: &'a AstNode<'a>) -> String {
     let mut raw = String::new();
     for node in cell.descendants().skip(1) {
         match &node.data().value {

@@ -21,7 +21,7 @@ use crate::model::{Prop, PropsOrigin, PropsTable};
 use defaults::{CodeDefaults, assigned_default_props, class_component, function_component, static_default_props};
 
 mod defaults;
-mod document;
+pub(crate) mod document;
 mod types;
 mod vue;
 

@@ -6,6 +6,7 @@ mod card;
 pub(super) mod changelog;
 mod code_block;
 mod components;
+mod design_tokens;
 mod details;
 mod doc;
 mod file;

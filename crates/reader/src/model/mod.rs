@@ -8,6 +8,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+mod design_tokens;
+pub use design_tokens::*;
+
 /// Frame keys of a component bundle and of the changelog bundle. One place, so writer and reader agree.
 pub mod keys {
     /// The [`super::ComponentMeta`] of a component bundle.
@@ -33,6 +36,8 @@ pub mod keys {
     }
     /// The [`super::ChangelogMeta`] of `changelog.bundle`.
     pub const CHANGELOG: &str = "changelog";
+    /// The set's [`super::DesignTokens`] in `manifest.bundle` (format 12; absent from older sets: no tokens).
+    pub const DESIGN_TOKENS: &str = "design-tokens";
 
     /// Whole text of the document in `lang`.
     pub fn doc(lang: &str) -> String {
