@@ -183,7 +183,7 @@ enum Command {
         #[command(flatten)]
         lookup: LookupArgs,
     },
-    /// List the design tokens (colours, spacing, radii, fonts, shadows, motion) by name, prefix, category or type.
+    /// List the design tokens (colours, spacing, radii, fonts, motion…) by name, prefix or type.
     ///
     /// Example: `mydesign-docs tokens primary --type color`, `mydesign-docs tokens --component button`. Each token
     /// with its value per mode, its component and where it is written.

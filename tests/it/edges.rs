@@ -727,7 +727,7 @@ fn small_messages_from_a_new_users_trial() {
     let r = c.call("search_docs", serde_json::json!({"query": "table", "max_tokens": 299}));
     assert_eq!(
         r["result"]["content"][0]["text"],
-        "search_docs: invalid argument `max_tokens`: expected an integer from 300 to 4294967295 (Default 2000); got 299"
+        "search_docs: invalid argument `max_tokens`: expected an integer from 300 to 4294967295; got 299"
     );
     let r = c.call("component_details", serde_json::json!({"component": "table", "cursor": ""}));
     assert_eq!(

@@ -31,6 +31,8 @@ fn every_command_lists_what_the_binary_has() {
         "file",
         "function",
         "search",
+        "tokens",
+        "token-for",
         "serve",
         "verify",
         "pack",

@@ -232,7 +232,10 @@ fn every_tool_answers_on_the_sample() {
     let served = section["sections"].as_array().unwrap();
     assert!(served.iter().any(|t| t.as_str().is_some_and(|t| t.contains("election"))), "{text:.300}");
     let e = c.lookup_error("search_docs", json!({"query": "x", "kind": "poem"}));
-    assert_eq!(e, "invalid argument `kind`: \"poem\" is not doc, code, function, changelog or props", "a tool error");
+    assert_eq!(
+        e, "invalid argument `kind`: \"poem\" is not doc, code, function, changelog, props, token or token-for",
+        "a tool error"
+    );
 
     // Budgets: a small one cuts on a whole line and gives the call that continues.
     let (text, s) = c.ok("component_details", json!({"component": "table", "detail": "full", "max_tokens": 500}));
@@ -425,7 +428,7 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
         (
             "search_docs",
             json!({"query": "table", "kind": "widget"}),
-            "invalid argument `kind`: \"widget\" is not doc, code, function, changelog or props".into(),
+            "invalid argument `kind`: \"widget\" is not doc, code, function, changelog, props, token or token-for".into(),
         ),
     ] {
         let message = c.lookup_error(tool, args.clone());

@@ -72,7 +72,7 @@ pub struct ComponentDetailsParams {
     pub lang: Option<String>,
     /// brief: card with sizes; normal (default).
     pub detail: Option<Detail>,
-    /// Headings (title, slug or "Parent › Title"), or ["props"] alone: the props tables.
+    /// Headings (title or slug), or ["props"]: the props tables.
     pub sections: Option<Vec<String>>,
     // One prop ("loading", "columns.sorter"): its rows, declaration and smallest example. No description:
     // tools/list stays within its 1,500 tokens (the answer's header says what it is).
@@ -185,8 +185,7 @@ pub struct SearchParams {
     pub uses: Option<String>,
     /// Only this component.
     pub component: Option<String>,
-    /// doc, code, function, changelog, props; token: design tokens by name, prefix, type; token-for: tokens whose
-    /// value is query (#1677ff, 12px).
+    /// doc, code, function, changelog, props, token, token-for.
     pub kind: Option<String>,
     /// e.g. en-US.
     pub lang: Option<String>,
