@@ -11,17 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::common;
-use crate::release::{run_in, serve_list_components};
-
-fn arg(p: &Path) -> &str {
-    p.to_str().expect("utf-8 path")
-}
-
-fn ok_in(cwd: &Path, store: &Path, args: &[&str]) -> String {
-    let out = run_in(cwd, store, args);
-    assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("utf-8 stdout")
-}
+use crate::release::{arg, ok_in, run_in, serve_list_components};
 
 /// Whether npm runs here; without it a skip, or a failure under `MYDESIGN_REQUIRE_REAL=1`.
 fn npm_present(test: &str) -> bool {

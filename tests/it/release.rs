@@ -20,7 +20,8 @@ pub(crate) fn run_in(cwd: &Path, store: &Path, args: &[&str]) -> Output {
         .expect("run binary")
 }
 
-fn ok_in(cwd: &Path, store: &Path, args: &[&str]) -> String {
+/// `args` run in `cwd` with `store`; its standard output, after asserting success.
+pub(crate) fn ok_in(cwd: &Path, store: &Path, args: &[&str]) -> String {
     let out = run_in(cwd, store, args);
     assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("utf-8 stdout")
@@ -32,7 +33,8 @@ fn fails_in(cwd: &Path, store: &Path, args: &[&str]) -> String {
     String::from_utf8(out.stderr).expect("utf-8 stderr")
 }
 
-fn arg(p: &Path) -> &str {
+/// `p` as a command-line argument.
+pub(crate) fn arg(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
 
