@@ -334,6 +334,18 @@ pub enum LookupError {
         /// The detail asked for.
         asked: String,
     },
+    /// A design token query or value longer than `MAX_TOKEN_QUERY_BYTES` (128; `read/lookups/design_tokens.rs`):
+    /// refused, as its echo in the answer's header would not fit a small budget (a trial's 40 KB answer at 300).
+    #[error(
+        "the design token query is {bytes} bytes, over the {max}-byte limit: name a token, a prefix or a value (a \
+         colour, a length) in a few characters"
+    )]
+    TokenQueryTooLong {
+        /// Bytes of the query.
+        bytes: usize,
+        /// The limit.
+        max: usize,
+    },
     /// A search query longer than [`crate::search::query::MAX_QUERY_BYTES`]: refused before it is analysed (issue 26
     /// §3: one 6 MB query held a server for ~13 s).
     #[error(

@@ -87,6 +87,7 @@ impl BundleSet {
         component: Option<&str>,
         paging: Paging,
     ) -> Result<TokensView, LookupError> {
+        check_length(query.unwrap_or(""))?;
         let request = match paging.cursor.map(Cursor::decode).transpose()?.map(|c| c.request) {
             Some(r @ Request::Tokens { .. }) => r,
             _ => Request::Tokens {
@@ -125,6 +126,7 @@ impl BundleSet {
     /// # Errors
     /// A damaged `design-tokens` frame; a refused cursor.
     pub fn token_for(&self, value: &str, paging: Paging) -> Result<TokenForView, LookupError> {
+        check_length(value)?;
         let value = match paging.cursor.map(Cursor::decode).transpose()?.map(|c| c.request) {
             Some(Request::TokenFor { value }) => value,
             _ => value.to_string(),
@@ -210,4 +212,16 @@ fn matches_of(all: &DesignTokens, asked: Value) -> (Vec<Match>, Option<(f64, usi
         a.0.total_cmp(&b.0).then(rank(a.1).cmp(&rank(b.1))).then(a.1.cmp(&b.1))
     });
     (found, nearest)
+}
+
+/// Longest design token query or value, in bytes: the longest real token names are about 50 bytes, and the query is
+/// echoed in every answer's header.
+pub const MAX_TOKEN_QUERY_BYTES: usize = 128;
+
+/// [`LookupError::TokenQueryTooLong`] for a query over [`MAX_TOKEN_QUERY_BYTES`].
+fn check_length(query: &str) -> Result<(), LookupError> {
+    if query.len() > MAX_TOKEN_QUERY_BYTES {
+        return Err(LookupError::TokenQueryTooLong { bytes: query.len(), max: MAX_TOKEN_QUERY_BYTES });
+    }
+    Ok(())
 }
