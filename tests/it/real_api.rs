@@ -33,8 +33,8 @@ fn arco_components_are_its_exports_documented_by_their_readmes() {
     let report = &common::detected_build("arco-design").unwrap().report;
     assert_eq!(report.manifest.version, "2.66.15");
     assert_eq!((documented(report, "en-US"), documented(report, "zh-CN")), (69, 69));
-    // No `__demo__` or `site/` page is a component: every component is an export.
-    assert_eq!(report.manifest.components.len(), 71);
+    // No `__demo__` or `site/` page is a component: every component is an export (the site's pages are guides).
+    assert_eq!(report.manifest.components.iter().filter(|c| !c.guide).count(), 71);
     let set = BundleSet::open(&report.dir).unwrap();
     let meta = set.component_meta("date-picker").unwrap().1;
     assert_eq!(meta.docs[0].path, "components/DatePicker/README.en-US.md");
@@ -66,8 +66,9 @@ fn chakra_components_are_the_component_pages_of_its_exports_and_tooltip_is_the_c
     let set = BundleSet::open(&report.dir).unwrap();
     let meta = set.component_meta("tooltip").unwrap().1;
     assert_eq!(meta.docs[0].path, "apps/www/content/docs/components/tooltip.mdx");
-    // The component pages that name no export are guides, not components.
-    assert!(set.component_meta("bar-chart").is_err());
+    // The pages that name no export are guides, not components.
+    let kind = |n: &str| report.manifest.components.iter().find(|c| c.name == n).map(|c| c.guide);
+    assert_eq!(kind("bar-chart"), Some(true));
     assert!(report.diagnostics.iter().any(|x| x.is_note() && x.message.contains("guide page(s)")));
 }
 
@@ -237,4 +238,62 @@ fn arco_component_changelogs_feed_changelog_component_and_search() {
     assert_eq!(hit.document, "components/Button/__changelog__/index.en-US.md");
     let v = set.search("Table 横向 smooth scroll 抖动问题在哪个版本修复", &opts).unwrap();
     assert!(v.hits[0].section[0].starts_with("2.66.14"), "{:?}", v.hits[0]);
+}
+
+/// Every Markdown page of `root` (recursively) under `repo`, repository-relative, whose file name passes `keep`.
+fn pages_under(repo: &std::path::Path, root: &str, keep: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![repo.join(root)];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().to_string();
+            if path.is_dir() {
+                stack.push(path);
+            } else if (name.ends_with(".md") || name.ends_with(".mdx")) && keep(&name) {
+                out.push(path.strip_prefix(repo).unwrap().to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Issue 24 item 2 on four real inputs with no configuration: the pages of the design system's documentation
+/// folders (a site app's blog and guides, a `docs/guide` folder, a package's `docs/markdown`, a site's `docs`) are
+/// guides, each a document of one guide; the documentation of the tools beside it (a CLI's docs, a codemod's, an
+/// app generator's templates) is not.
+#[test]
+fn the_documentation_folders_pages_are_guides_and_the_tools_docs_are_not() {
+    let Some(real) = common::real_corpus() else { return eprintln!("skipped: the real corpus is absent") };
+    let not_papers = |n: &str| !n.to_ascii_lowercase().starts_with("changelog");
+    let cases: [(&str, Vec<&str>, Vec<&str>); 4] = [
+        ("chakra-ui", vec!["apps/www/content/blog", "apps/www/content/guides"], vec!["packages/codemod/docs"]),
+        ("antd-mobile", vec!["docs/guide"], vec![]),
+        ("vant", vec!["packages/vant/docs/markdown"], vec!["packages/vant-cli/docs", "packages/create-vant-cli-app"]),
+        ("arco-design", vec!["site/docs/pro", "site/docs/designlab"], vec!["site/src/pages"]),
+    ];
+    for (name, guides, tools) in cases {
+        let repo = real.join(name);
+        let report = &common::detected_build(name).unwrap().report;
+        let set = BundleSet::open(&report.dir).unwrap();
+        let paths = |guide: bool| -> Vec<String> {
+            let names = report.manifest.components.iter().filter(|c| c.guide == guide).map(|c| c.name.as_str());
+            names
+                .flat_map(|n| set.component_meta(n).unwrap().1.docs.iter().map(|d| d.path.clone()).collect::<Vec<_>>())
+                .collect()
+        };
+        let guide_docs: std::collections::BTreeSet<String> = paths(true).into_iter().collect();
+        for root in guides {
+            let pages = pages_under(&repo, root, not_papers);
+            assert!(pages.len() >= 4, "{name}: {root} has {} pages", pages.len());
+            let missing: Vec<&String> = pages.iter().filter(|p| !guide_docs.contains(*p)).collect();
+            assert!(missing.is_empty(), "{name}: pages of {root} that are not guides: {missing:?}");
+        }
+        for root in tools {
+            assert!(!guide_docs.iter().any(|p| p.starts_with(root)), "{name}: a page of {root} is a guide");
+        }
+        // A page is a component's document or a guide's, never both.
+        assert!(paths(false).iter().all(|p| !guide_docs.contains(p)), "{name}");
+    }
 }

@@ -97,6 +97,36 @@ fn stories_are_code_blocks_beside_the_text_of_the_component_their_meta_names() {
     assert_eq!((e.block, e.path.as_str(), e.beside), (3, "packages/ui/__stories__/buttons.stories.tsx", true));
 }
 
+/// A story file added after a cached build reaches its component, which had no story, and a cold build agrees:
+/// the build walk leaves story files out, so the cache keys on their list (issue 25: the cache missed them).
+#[test]
+fn a_story_file_added_after_a_cached_build_joins_its_component() {
+    use mydesign_docs::compile::{BuildOptions, build_with_cache};
+    let dir = tempfile::tempdir().unwrap();
+    let (repo, out, cache) = (dir.path().join("repo"), dir.path().join("out"), dir.path().join("cache"));
+    write(
+        &repo,
+        &[
+            ("package.json", r#"{"name": "acme-ui", "version": "1.0.0"}"#),
+            ("docs/button.mdx", "# Button\n\nA button.\n"),
+            ("src/button/button.tsx", "export const Button = () => null;\n"),
+        ],
+    );
+    let opts = BuildOptions { repo: repo.clone(), out: out.clone(), config: small_config(), progress: false };
+    let first = build_with_cache(&opts, Some(&cache)).unwrap();
+    let doc = |report: &BuildReport| {
+        let set = BundleSet::open(&report.dir).unwrap();
+        set.doc("button", None, Detail::Full, &[], Paging::unlimited()).unwrap().code_blocks
+    };
+    assert_eq!(doc(&first), 0);
+    write(&repo, &[("packages/ui/__stories__/buttons.stories.tsx", STORIES)]);
+    let second = build_with_cache(&opts, Some(&cache)).unwrap();
+    // Two stories beside the text; the re-export names a file this repository does not have.
+    assert_eq!(doc(&second), 2);
+    let cold = build_with(&repo, small_config());
+    assert_eq!(doc(&cold), 2);
+}
+
 /// Rank (1-based, among the first five) of the first hit of `component` that names an example.
 fn example_rank(set: &BundleSet, q: &str, component: &str) -> Option<usize> {
     let opts = SearchOptions { max_tokens: Some(100_000), ..Default::default() };
@@ -144,18 +174,20 @@ fn real_chakra_stories_are_examples_of_their_components_and_search_names_example
     );
     let code = std::fs::read_to_string(repo.join(&d.path)).unwrap();
     assert_eq!(sizes.text, format!("```tsx\n{code}```"));
-    // Stories of the __stories__ folder, over all components.
-    let mut total = 0;
+    // Stories of the __stories__ folder, over all components, and over the guides (the pages naming no export and
+    // the chart pages: `bar-chart` has its stories too).
+    let mut total = [0, 0];
     for c in &set.manifest().unwrap().components {
         let Ok(doc) = set.doc(&c.name, None, Detail::Normal, &[], Paging::unlimited()) else { continue };
         for i in 1..=doc.code_blocks {
             let b = set.code_block(&c.name, i, None, Paging::unlimited()).unwrap();
-            total += usize::from(
+            total[usize::from(c.guide)] += usize::from(
                 b.block.demo.and_then(|d| d.story).is_some_and(|s| s.starts_with("packages/react/__stories__/")),
             );
         }
     }
-    assert_eq!(total, 1014, "stories from packages/react/__stories__");
+    assert_eq!(total, [977, 146], "stories from packages/react/__stories__ (components, guides)");
+    assert!(stories_from(set, "bar-chart", "packages/react/__stories__/bar-chart.stories.tsx") > 0);
     for (q, component) in [
         ("button with a spinner placed at the end while loading", "button"),
         ("avatar group with overflow count", "avatar"),

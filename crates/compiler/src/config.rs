@@ -70,6 +70,37 @@ pub struct Config {
     /// tokens; else every file that reads as a token source is (`compile::design_tokens`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tokens: Vec<TokenRule>,
+    /// Guide pages (`[[guides]]`): Markdown that documents no component (a site's guides, blog posts, migration
+    /// and theming pages), built and searchable, listed apart (`compile::guides`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub guides: Vec<GuideRule>,
+}
+
+/// A `[[guides]]` rule: the Markdown pages a glob matches (`*` within a segment, `**` across segments), in one
+/// language, taken as guides when no document, changelog or component file rule takes them first. The page's name
+/// is its file name without the extension and language tag (`theming.en-US.md` → `theming`; `index.md` and
+/// `README.md` are named by their folder). Detection writes one per documentation folder it finds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GuideRule {
+    /// E.g. `apps/www/content/**/*.mdx` or `docs/**/*.zh-CN.md`.
+    pub pattern: String,
+    /// Language tag of the pages, e.g. `en-US`.
+    pub lang: String,
+}
+
+impl GuideRule {
+    /// The rule's glob, matched against `/`-separated repository-relative paths.
+    ///
+    /// # Errors
+    /// The glob does not parse (named in the message).
+    pub fn matcher(&self) -> Result<globset::GlobMatcher, String> {
+        globset::GlobBuilder::new(&self.pattern)
+            .literal_separator(true)
+            .build()
+            .map(|g| g.compile_matcher())
+            .map_err(|e| format!("[[guides]] pattern `{}`: {e}", self.pattern))
+    }
 }
 
 /// A `[[tokens]]` rule: the files (a path pattern, `*` and `**` as in `[[docs]]`, `{component}` optional) whose
@@ -297,6 +328,7 @@ impl Config {
             encoding: "o200k_base".into(),
             examples: vec![],
             tokens: vec![],
+            guides: vec![],
         };
         Some(match name {
             "default" => Config {
@@ -422,6 +454,12 @@ impl Config {
         }
         for rule in &self.tokens {
             rule.check()?;
+        }
+        for rule in &self.guides {
+            rule.matcher()?;
+            if rule.lang.trim().is_empty() {
+                return Err(format!("[[guides]] pattern `{}` needs a non-empty `lang`", rule.pattern));
+            }
         }
         let rule_langs: Vec<&str> =
             self.docs.iter().map(|d| d.lang.as_str()).chain(self.changelog.iter().map(|c| c.lang.as_str())).collect();

@@ -50,6 +50,14 @@ pub struct Package {
     json: serde_json::Value,
 }
 
+impl Package {
+    /// Whether it has an entry point (`main`, `module`, `exports`, `types` or `bin`): a library or a tool. A
+    /// package with none is an app (a docs site, a sandbox).
+    pub fn is_library(&self) -> bool {
+        ["main", "module", "exports", "types", "bin"].iter().any(|k| self.json.get(k).is_some())
+    }
+}
+
 /// The design-system package and its exported components.
 #[derive(Clone, Debug)]
 pub struct Api {

@@ -41,6 +41,8 @@ pub struct Detection {
     pub changelogs: usize,
     /// Components with a changelog of their own (per-component `[[changelog]]` rules).
     pub component_changelogs: usize,
+    /// Pages the `[[guides]]` rules take (documentation folders' Markdown that documents no component).
+    pub guides: usize,
     /// The design-system package and its exported components, when a public package was found.
     pub api: Option<super::api::Api>,
     /// What the rules document of the exported components, when the API lists them.
@@ -77,6 +79,10 @@ impl Detection {
         if !own.is_empty() {
             let rules: Vec<String> = own.iter().map(|r| format!("{} ({})", r.path, r.lang)).collect();
             out.push(format!("  component changelogs: {} components: {}", self.component_changelogs, rules.join(", ")));
+        }
+        if !c.guides.is_empty() {
+            let rules: Vec<String> = c.guides.iter().map(|r| format!("{} ({})", r.pattern, r.lang)).collect();
+            out.push(format!("  guides: {} pages: {}", self.guides, rules.join(", ")));
         }
         let mut langs: Vec<&str> = c.docs.iter().map(|d| d.lang.as_str()).collect();
         langs.extend(c.changelog.iter().map(|r| r.lang.as_str()));
@@ -615,6 +621,10 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
         config.system.exports_decide = true;
     }
     config.system.name = name;
+    let packages = super::api::packages(repo, files);
+    let design_system = api.as_ref().map(|a| a.package.dir.as_str());
+    let (guide_rules, guides) = super::guide_rules::detect_rules(files, &config, &packages, design_system, base);
+    config.guides = guide_rules;
     let coverage = api.as_ref().and_then(|a| super::matching::coverage(files, &config.docs, a));
     let components = match &coverage {
         Some(c) => c.documented.len(),
@@ -628,6 +638,7 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
         sources,
         changelogs,
         component_changelogs,
+        guides,
         notes,
         api,
         coverage,

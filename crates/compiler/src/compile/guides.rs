@@ -1,6 +1,8 @@
-//! Guides (issue 24 item 2): the pages a `[[docs]]` rule matches that document no exported component (a site's
-//! guide, blog, overview or chart pages) are built as components flagged `guide`: `doc` and `search` read them
-//! like any document, `components --guides` lists them apart, and the component list never shows them.
+//! Guides (issue 24 item 2): pages that document no component (a site's guide, blog, migration, theming or
+//! chart pages) are built as components flagged `guide`: `doc` and `search` read them like any document,
+//! `components --guides` lists them apart, and the component list never shows them. A page is a guide when a
+//! `[[docs]]` rule matches it but it names no exported component, or when a `[[guides]]` rule takes it
+//! ([`super::guide_rules`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -345,7 +345,11 @@ pub fn classify_exported(
         }
     }
     attach_own_changelogs(&mut layout, own_logs, &exported_keys, &mut diags);
-    diags.extend(unread_markdown(files, &layout, &is_doc, &reported));
+    let unused = unused_markdown_files(files, &layout, &is_doc, &reported);
+    // `[[guides]]` rules take what no other rule took; their pages need no note (the rule says what they are).
+    let ruled = super::guide_rules::ruled_pages(unused.iter().copied(), &config.guides, wanted);
+    let ruled_paths: BTreeSet<&str> = ruled.iter().map(|(_, _, f)| f.rel.as_str()).collect();
+    diags.extend(unread_markdown(unused.iter().copied().filter(|f| !ruled_paths.contains(f.rel.as_str()))));
     if !layout.guides.is_empty() {
         let mut by_folder: BTreeMap<&str, usize> = BTreeMap::new();
         for (_, _, f) in &layout.guides {
@@ -359,6 +363,7 @@ pub fn classify_exported(
             ));
         }
     }
+    layout.guides.extend(ruled);
     // The owning package: the one most components' files sit in.
     let packages: BTreeSet<String> = files
         .iter()
@@ -472,27 +477,36 @@ pub fn unread_markdown_count(d: &Diagnostic) -> Option<usize> {
     d.message.split(' ').next()?.parse().ok()
 }
 
-/// Markdown files the build does not use at all (trial: antd-mobile's `docs/guide/*.md`): not a document or
-/// changelog, not a file of a component or of `_shared`, not a demo's description, not reported already as a
-/// component folder's unused Markdown. One note per folder, with the count and the first few names, so that a
-/// guide folder nobody configured is visible in `build --verbose` without a line per file.
-fn unread_markdown(
-    files: &[WalkedFile],
+/// Markdown files no rule takes (trial: antd-mobile's `docs/guide/*.md`): not a document or changelog, not a file
+/// of a component or of `_shared`, not a demo's description, not reported already as a component folder's unused
+/// Markdown. `[[guides]]` rules choose among these.
+fn unused_markdown_files<'a>(
+    files: &'a [WalkedFile],
     layout: &Layout,
     is_doc: &BTreeSet<String>,
     reported: &BTreeSet<&str>,
-) -> Vec<Diagnostic> {
+) -> Vec<&'a WalkedFile> {
     let used: BTreeSet<&str> =
         layout.components.values().flat_map(|p| &p.files).chain(&layout.shared).map(|f| f.rel.as_str()).collect();
+    files
+        .iter()
+        .filter(|f| {
+            let is_md = f.rel.rsplit_once('.').is_some_and(|(_, e)| DOC_EXTENSIONS.contains(&e));
+            let in_demos = f.rel.split('/').any(super::examples::is_example_folder);
+            let rel = f.rel.as_str();
+            is_md && !in_demos && !is_doc.contains(rel) && !used.contains(rel) && !reported.contains(rel)
+        })
+        .collect()
+}
+
+/// The note on Markdown files the build does not use at all (`unused`, after the guide rules took theirs): one
+/// note per folder, with the count and the first few names, so that a guide folder nobody configured is visible
+/// in `build --verbose` without a line per file.
+fn unread_markdown<'a>(unused: impl Iterator<Item = &'a WalkedFile>) -> Vec<Diagnostic> {
     let mut by_folder: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for f in files {
-        let is_md = f.rel.rsplit_once('.').is_some_and(|(_, e)| DOC_EXTENSIONS.contains(&e));
-        let in_demos = f.rel.split('/').any(super::examples::is_example_folder);
-        let rel = f.rel.as_str();
-        if is_md && !in_demos && !is_doc.contains(rel) && !used.contains(rel) && !reported.contains(rel) {
-            let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
-            by_folder.entry(dir).or_default().push(name);
-        }
+    for f in unused {
+        let (dir, name) = f.rel.rsplit_once('/').unwrap_or(("", f.rel.as_str()));
+        by_folder.entry(dir).or_default().push(name);
     }
     const NAMED: usize = 4;
     by_folder

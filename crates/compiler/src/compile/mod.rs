@@ -12,6 +12,7 @@ pub mod detect;
 pub mod diagnostic;
 mod emit;
 pub mod examples;
+pub mod guide_rules;
 pub mod guides;
 pub mod layout;
 pub mod markdown;
@@ -148,11 +149,14 @@ fn build_attempt(
     // writes (issue 31: an unchanged rebuild left them); only those of processes that are gone.
     emit::remove_stale_temporaries(&opts.out, "build");
     let walk::Walked { files, mut diagnostics } = walk::walk(repo, &opts.config.walk).map_err(anyhow::Error::msg)?;
+    let stories = examples::beside::story_files(repo, &opts.config.walk);
     timing::timing("walk");
-    // An unchanged tree: the set record says which set these inputs made, and it is still the one published.
+    // An unchanged tree: the set record says which set these inputs made, and it is still the one published. The
+    // story files count as inputs (a new one adds examples to its component).
     let set = cache.map(|dir| {
-        let hashes = cache::hash_files(&files, opts.config.walk.max_file_bytes);
-        (dir, cache::set_key(&opts.config.to_toml(), &files, &hashes), hashes)
+        let keyed: Vec<walk::WalkedFile> = files.iter().chain(&stories).cloned().collect();
+        let hashes = cache::hash_files(&keyed, opts.config.walk.max_file_bytes);
+        (dir, cache::set_key(&opts.config.to_toml(), &keyed, &hashes), hashes)
     });
     if let Some((dir, key, _)) = &set
         && let Some(report) = unchanged_set(opts, dir, *key, &diagnostics)
@@ -192,6 +196,7 @@ fn build_attempt(
     let inputs = emit::Inputs {
         repo,
         walked: &files,
+        stories: &stories,
         layout: &layout,
         config: &opts.config,
         progress: opts.progress,

@@ -211,6 +211,8 @@ pub struct Inputs<'a> {
     pub repo: &'a Path,
     /// Every walked file, sorted by path.
     pub walked: &'a [WalkedFile],
+    /// The repository's story files (`examples::story_files`: the walk leaves them out).
+    pub stories: &'a [WalkedFile],
     /// The classified layout.
     pub layout: &'a Layout,
     /// The build's configuration.

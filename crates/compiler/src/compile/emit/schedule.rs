@@ -237,7 +237,7 @@ impl Stage3<'_> {
 /// each bundle spooled as soon as its unit is finished), reusing from the cache every unit whose inputs did not
 /// change, then the manifest (stage 4, [`assemble`]).
 pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnostic>) -> anyhow::Result<CompiledSet> {
-    let Inputs { repo, walked, layout, config, progress, cache } = *inputs;
+    let Inputs { repo, walked, stories, layout, config, progress, cache } = *inputs;
     let tokens = LazyCounter { encoding: config.encoding.clone(), counter: OnceLock::new() };
     let doc_langs: Vec<&str> = config.docs.iter().map(|d| d.lang.as_str()).collect();
     let default_lang = config
@@ -266,7 +266,7 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
             .flat_map(|(_, p)| p.docs.values().chain(&p.files))
             .chain(layout.changelogs.iter().map(|(_, f)| f))
             .collect();
-        Keys::new(config, walked, inputs, cache)
+        Keys::new(config, walked, stories, inputs, cache)
     });
     let component_keys: Vec<Option<u64>> =
         plans.iter().map(|(key, plan)| keys.as_ref().map(|k| k.component(key, plan, &owners))).collect();
@@ -313,8 +313,14 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
         ProgressStyle::with_template("{spinner} compiling {pos}/{len} {wide_bar} {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let example_repo =
-        examples::Repo::new(repo, walked, &config.examples, &config.walk, layout.components.keys().cloned().collect());
+    let example_repo = examples::Repo::new(
+        repo,
+        walked,
+        stories,
+        &config.examples,
+        &config.walk,
+        layout.components.keys().cloned().collect(),
+    );
     let ctx = Ctx {
         config,
         examples: &example_repo,

@@ -44,10 +44,18 @@ pub(super) struct Keys {
     hashes: BTreeMap<String, Option<u64>>,
     /// Hash of the walked source paths (see [`SOURCES_DEP`]).
     pub(super) sources: u64,
+    /// Hash of the story files' paths and sizes: any component with a document may take a new one.
+    stories: u64,
 }
 
 impl Keys {
-    pub(super) fn new(config: &Config, walked: &[WalkedFile], inputs: Vec<&WalkedFile>, cache: &Cache) -> Keys {
+    pub(super) fn new(
+        config: &Config,
+        walked: &[WalkedFile],
+        stories: &[WalkedFile],
+        inputs: Vec<&WalkedFile>,
+        cache: &Cache,
+    ) -> Keys {
         let hashes = inputs
             .par_iter()
             .map(|f| {
@@ -60,7 +68,14 @@ impl Keys {
             h.update(f.rel.as_bytes());
             h.update(&[0]);
         }
-        Keys { global: cache::global_key(&config.to_toml()), hashes, sources: h.digest() }
+        let sources = h.digest();
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        for f in stories {
+            h.update(f.rel.as_bytes());
+            h.update(&[0]);
+            h.update(&f.bytes.to_le_bytes());
+        }
+        Keys { global: cache::global_key(&config.to_toml()), hashes, sources, stories: h.digest() }
     }
 
     fn file(&self, h: &mut xxhash_rust::xxh3::Xxh3, f: &WalkedFile) {
@@ -84,8 +99,9 @@ impl Keys {
         h.digest()
     }
 
-    /// The key of component `key`: its plan (name, documents, own changelogs, files and each file's owner) and
-    /// every one of those files' contents.
+    /// The key of component `key`: its plan (name, documents, own changelogs, files and each file's owner),
+    /// every one of those files' contents, and (when it has a document, which its stories join) the list of story
+    /// files: a story file read is a dependency of the unit, a story file added is a new key.
     pub(super) fn component(
         &self,
         key: &str,
@@ -102,6 +118,9 @@ impl Keys {
             h.update(lang.as_bytes());
             h.update(&[0]);
             self.file(&mut h, f);
+        }
+        if !plan.docs.is_empty() {
+            h.update(&self.stories.to_le_bytes());
         }
         // Which of its files are its own changelogs (their contents are hashed with the files).
         h.update(b"changelogs");

@@ -24,15 +24,11 @@ pub struct StoryIndex {
 }
 
 impl StoryIndex {
-    /// Walks the repository for story files (the build's walk leaves `*.stories.*` out: they are no sources) and
-    /// reads each; a file whose component is not one of `components` (by the matching documents use: case, kebab,
-    /// plural) is left out.
-    pub fn build(repo: &Repo, components: &BTreeSet<String>) -> StoryIndex {
-        let mut walk = repo.walk.clone();
-        walk.exclude_files.retain(|g| !g.contains("stories") && !g.contains("story"));
-        let Ok(walked) = super::super::walk::walk(repo.root, &walk) else { return StoryIndex::default() };
+    /// Reads each of the repository's story files (`files`, from [`story_files`]); a file whose component is not
+    /// one of `components` (by the matching documents use: case, kebab, plural) is left out.
+    pub fn build(repo: &Repo, files: &[WalkedFile], components: &BTreeSet<String>) -> StoryIndex {
         let mut by_component: BTreeMap<String, Vec<(WalkedFile, StoryFile)>> = BTreeMap::new();
-        for f in walked.files.into_iter().filter(|f| stories::is_story_file(&f.rel)) {
+        for f in files.iter().cloned() {
             let Ok(text) = repo.read(&f) else { continue };
             let Some(file) = stories::read(&f.rel, &text) else { continue };
             if file.stories.is_empty() {
@@ -49,6 +45,16 @@ impl StoryIndex {
     pub fn of(&self, key: &str) -> &[(WalkedFile, StoryFile)] {
         self.by_component.get(&component_key(key)).map_or(&[], Vec::as_slice)
     }
+}
+
+/// The story files of the repository at `root`: a walk of its own, since the build's walk leaves `*.stories.*` out
+/// (they are no sources). Listed once per build: the build cache keys on the list, so that a story file added for
+/// a component (one that had none too) rebuilds it.
+pub fn story_files(root: &std::path::Path, walk: &crate::config::WalkConfig) -> Vec<WalkedFile> {
+    let mut walk = walk.clone();
+    walk.exclude_files.retain(|g| !g.contains("stories") && !g.contains("story"));
+    let Ok(walked) = super::super::walk::walk(root, &walk) else { return Vec::new() };
+    walked.files.into_iter().filter(|f| stories::is_story_file(&f.rel)).collect()
 }
 
 /// What attaching stories to a document did.

@@ -31,10 +31,11 @@ pub struct Repo<'a> {
     files: HashMap<&'a str, &'a WalkedFile>,
     rules: Vec<rules::Compiled>,
     max_bytes: u64,
-    walk: WalkConfig,
     /// The components example files may belong to (keys).
     components: BTreeSet<String>,
-    /// The story files by component, read on first use (a walk of their own, see [`beside::StoryIndex`]).
+    /// The repository's story files ([`beside::story_files`]).
+    story_files: &'a [WalkedFile],
+    /// The story files by component, read on first use (see [`beside::StoryIndex`]).
     stories: OnceLock<beside::StoryIndex>,
 }
 
@@ -74,10 +75,11 @@ pub struct Expanded {
 
 impl<'a> Repo<'a> {
     /// The walked files of the repository at `root`, with the configured rules before the built-in ones; example
-    /// files with no reference (stories) attach to one of `components` (keys).
+    /// files with no reference (`story_files`) attach to one of `components` (keys).
     pub fn new(
         root: &'a Path,
         walked: &'a [WalkedFile],
+        story_files: &'a [WalkedFile],
         configured: &[ExampleRule],
         walk: &WalkConfig,
         components: BTreeSet<String>,
@@ -87,15 +89,15 @@ impl<'a> Repo<'a> {
             files: walked.iter().map(|f| (f.rel.as_str(), f)).collect(),
             rules: rules::compile(configured),
             max_bytes: walk.max_file_bytes,
-            walk: walk.clone(),
             components,
+            story_files,
             stories: OnceLock::new(),
         }
     }
 
-    /// The story files of the repository, walked and read on first use.
+    /// The story files of the repository, read on first use.
     fn stories(&self) -> &beside::StoryIndex {
-        self.stories.get_or_init(|| beside::StoryIndex::build(self, &self.components))
+        self.stories.get_or_init(|| beside::StoryIndex::build(self, self.story_files, &self.components))
     }
 
     /// The walked file `rel`, or `rel` with one of the usual extensions when it names none that exists.
