@@ -297,3 +297,61 @@ fn the_documentation_folders_pages_are_guides_and_the_tools_docs_are_not() {
         assert!(paths(false).iter().all(|p| !guide_docs.contains(p)), "{name}");
     }
 }
+
+/// Issue 24 items 1 and 5 on a small repository written here: a component whose sources span two packages (the
+/// published one and a logic package it depends on, as Semi's `semi-ui` + `semi-foundation`) gets the folders of
+/// both; a leading ```` ```yaml ```` fence and a leading fence holding the page's heading are the title and
+/// description, never a code block.
+#[test]
+fn a_component_spans_two_packages_and_metadata_fences_give_titles() {
+    let dir = tempfile::tempdir().unwrap();
+    let ui = r#"{"name":"@acme/ui","version":"2.1.0","main":"index.ts","dependencies":{"@acme/foundation":"2.1.0"}}"#;
+    let tsx = |n: &str| {
+        format!(
+            "import Foundation from '@acme/foundation/{n}/foundation';\nexport interface {n}Props {{ size?: string }}\n\
+             const {n} = (p: {n}Props) => null;\nexport default {n};\n"
+        )
+    };
+    let (button, card) = (tsx("Button"), tsx("Card"));
+    let import = "```tsx\nimport { Button, Card } from '@acme/ui';\n\n<Card><Button /></Card>\n```\n";
+    let button_doc = format!(
+        "```yaml\ntitle: Button\ndescription: Starts an action.\norder: 1\n```\n\n## Usage\n\nPress it.\n\n{import}"
+    );
+    let card_doc = format!("```\nData display\n\n# Card\n\nGroups related content.\n```\n\n## Usage\n\n{import}");
+    write(
+        dir.path(),
+        &[
+            ("package.json", r#"{"name":"acme-mono","private":true}"#),
+            ("packages/ui/package.json", ui),
+            (
+                "packages/ui/index.ts",
+                "export { default as Button } from './button';\nexport { default as Card } from './card';\n",
+            ),
+            ("packages/ui/button/index.tsx", &button),
+            ("packages/ui/card/index.tsx", &card),
+            ("packages/foundation/package.json", r#"{"name":"@acme/foundation","version":"2.1.0","main":"index.ts"}"#),
+            ("packages/foundation/button/foundation.ts", "export default class ButtonFoundation { press() {} }\n"),
+            ("packages/foundation/card/foundation.ts", "export default class CardFoundation { open() {} }\n"),
+            ("docs/button.md", &button_doc),
+            ("docs/card.md", &card_doc),
+        ],
+    );
+    let d = detected(dir.path());
+    assert!(d.ambiguous.is_none(), "{:?}", d.ambiguous);
+    assert_eq!(d.config.sources.patterns, ["packages/foundation/{component}/**", "packages/ui/{component}/**"]);
+    let report = build_with(dir.path(), d.config.clone());
+    assert_eq!((report.manifest.system.as_str(), report.manifest.version.as_str()), ("acme-ui", "2.1.0"));
+    let set = BundleSet::open(&report.dir).unwrap();
+    for (name, title, brief, own) in [
+        ("button", "Button", "Starts an action.", "packages/foundation/button/foundation.ts"),
+        ("card", "Card", "Groups related content.", "packages/foundation/card/foundation.ts"),
+    ] {
+        let (_, meta) = set.component_meta(name).unwrap();
+        let files: Vec<&str> = meta.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(files, [own, &format!("packages/ui/{name}/index.tsx")], "{name}");
+        let doc = &meta.docs[0];
+        assert_eq!((doc.title.as_deref(), doc.brief.as_deref()), (Some(title), Some(brief)), "{name}");
+        // The metadata fence is no code block: the import example is the only one.
+        assert_eq!(doc.code_blocks.len(), 1, "{name}");
+    }
+}
