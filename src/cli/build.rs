@@ -107,7 +107,11 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         Config::load(&repo, args.preset.as_deref())?
     } else {
         let files = walk::walk(&repo, &WalkConfig::default()).map_err(anyhow::Error::msg)?.files;
-        match detect::detect(&repo, &files).filter(|d| d.components > 0) {
+        // A repository with no document but a package exporting components is built from the exports.
+        let exports_only = |d: &detect::Detection| {
+            d.config.docs.is_empty() && d.api.as_ref().is_some_and(|a| !a.components.is_empty())
+        };
+        match detect::detect(&repo, &files).filter(|d| d.components > 0 || exports_only(d)) {
             // Nothing is picked silently (issue 24 item 3): the candidates and the lines that choose each.
             Some(d) if d.ambiguous.is_some() && !args.print_config => anyhow::bail!(
                 "{}: no document layout can be chosen without a configuration: {}",

@@ -127,6 +127,58 @@ fn a_story_file_added_after_a_cached_build_joins_its_component() {
     assert_eq!(doc(&cold), 2);
 }
 
+/// A design system with stories and no document at all (Storybook only): detection builds the package's exports,
+/// and each component's document is a page saying it has none, which its stories join (issue 25: stories were
+/// dropped without a document).
+#[test]
+fn a_storybook_only_design_system_is_built_from_its_exports_and_stories() {
+    let dir = tempfile::tempdir().unwrap();
+    let button = "import React from 'react';\nexport interface ButtonProps {\n  /** Visual weight */\n  variant?: 'primary' | 'secondary';\n  disabled?: boolean;\n}\nexport const Button = (p: ButtonProps) => <button disabled={p.disabled} />;\n";
+    let stories = "import type { Meta } from '@storybook/react';\nimport { Button } from './Button';\n\
+                   const meta: Meta<typeof Button> = { title: 'Components/Button', component: Button };\n\
+                   export default meta;\nexport const Primary = { args: { variant: 'primary' } };\n\
+                   export const Disabled = () => <Button disabled />;\n";
+    write(
+        dir.path(),
+        &[
+            ("package.json", r#"{"name": "@acme/ui", "version": "1.2.0", "main": "dist/index.js"}"#),
+            ("src/index.ts", "export * from './components/Button';\nexport * from './components/Card';\n"),
+            ("src/components/Button/index.ts", "export { Button } from './Button';\n"),
+            ("src/components/Button/Button.tsx", button),
+            ("src/components/Button/Button.stories.tsx", stories),
+            ("src/components/Card/index.ts", "export { Card } from './Card';\n"),
+            (
+                "src/components/Card/Card.tsx",
+                "export interface CardProps { title?: string }\nexport const Card = (p: CardProps) => null;\n",
+            ),
+        ],
+    );
+    let d = crate::detect::detected(dir.path());
+    assert!(d.layout.starts_with("no documents: components from the package's exports"), "{}", d.layout);
+    assert!(d.config.docs.is_empty());
+    let report = build_with(dir.path(), d.config.clone());
+    let names: Vec<&str> = report.manifest.components.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["button", "card"]);
+    let set = BundleSet::open(&report.dir).unwrap();
+    let doc = set.doc("button", None, Detail::Normal, &[], Paging::unlimited()).unwrap();
+    assert_eq!(doc.path, "src/components/Button/Button.stories.tsx");
+    assert!(
+        doc.text.starts_with(
+            "# Button\n\nButton has no document in this repository. Its examples below are its Storybook stories, \
+             from `src/components/Button/Button.stories.tsx`.\n"
+        ),
+        "{}",
+        doc.text
+    );
+    assert_eq!(stories_from(&set, "button", "src/components/Button/Button.stories.tsx"), 2);
+    let disabled = set.code_block("button", 2, None, Paging::unlimited()).unwrap();
+    assert!(disabled.text.ends_with("export const Disabled = () => <Button disabled />;\n```"), "{}", disabled.text);
+    // Props come from the sources; a component with neither document nor story has no document.
+    let card = set.card("button", None, Paging::unlimited()).unwrap();
+    assert!(card.text.contains("ButtonProps (2)"), "{}", card.text);
+    assert!(set.doc("card", None, Detail::Normal, &[], Paging::unlimited()).is_err());
+}
+
 /// Rank (1-based, among the first five) of the first hit of `component` that names an example.
 fn example_rank(set: &BundleSet, q: &str, component: &str) -> Option<usize> {
     let opts = SearchOptions { max_tokens: Some(100_000), ..Default::default() };
@@ -186,7 +238,7 @@ fn real_chakra_stories_are_examples_of_their_components_and_search_names_example
             );
         }
     }
-    assert_eq!(total, [977, 146], "stories from packages/react/__stories__ (components, guides)");
+    assert_eq!(total, [997, 146], "stories from packages/react/__stories__ (components, guides)");
     assert!(stories_from(set, "bar-chart", "packages/react/__stories__/bar-chart.stories.tsx") > 0);
     for (q, component) in [
         ("button with a spinner placed at the end while loading", "button"),

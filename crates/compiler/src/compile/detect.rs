@@ -88,7 +88,11 @@ impl Detection {
         langs.extend(c.changelog.iter().map(|r| r.lang.as_str()));
         let mut seen = BTreeSet::new();
         langs.retain(|l| seen.insert(*l));
-        out.push(format!("  languages: {} (default {})", langs.join(", "), langs.first().copied().unwrap_or("-")));
+        if langs.is_empty() {
+            out.push("  languages: none documented (a component's stories are served in en-US)".into());
+        } else {
+            out.push(format!("  languages: {} (default {})", langs.join(", "), langs[0]));
+        }
         if let Some(a) = &self.api {
             let p = &a.package;
             let at = if p.dir.is_empty() { "package.json".to_string() } else { format!("{}/package.json", p.dir) };
@@ -405,6 +409,17 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
         }
     }
     candidates.extend(named_candidate(files, &source_dirs));
+    // No document at all, but a package that exports components (a Storybook-only design system): the exports
+    // are the components, their sources and stories what there is to serve.
+    if candidates.is_empty() && api.as_ref().is_some_and(|a| !a.components.is_empty()) {
+        candidates.push(Candidate {
+            layout: "no documents: components from the package's exports (examples from their stories)".into(),
+            rules: vec![],
+            keys: exported.clone(),
+            beside_docs: false,
+            changelog: vec![],
+        });
+    }
     let scores: Vec<usize> = candidates.iter().map(|c| score(c, &exported)).collect();
     // The most exported components documented; then the fewest other pages; then the first (folders first).
     let best_index = (0..candidates.len()).max_by(|&a, &b| {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use super::assemble::bundle_file_name;
-use super::doc::compile_doc;
+use super::doc::{compile_doc, compile_story_doc};
 use super::load::read_changelog;
 use super::{CompiledComponent, CompiledDoc, CompiledFile, Ctx, Pending};
 use crate::bundle::writer::Frame;
@@ -55,7 +55,7 @@ pub(super) fn compile_component(
     // The sources' props tables, which `@interface Name` lines of the documents point to.
     let mut typescript = source_props(key, plan, files);
     let typescript_names: Vec<String> = typescript.iter().map(|t| t.name.clone()).collect();
-    let compiled: Vec<Option<CompiledDoc>> = plan
+    let mut compiled: Vec<Option<CompiledDoc>> = plan
         .docs
         .par_iter()
         .map(|(lang, f)| {
@@ -64,6 +64,10 @@ pub(super) fn compile_component(
             c
         })
         .collect();
+    // No document, but stories: a page saying so, which the stories join (issue 25: they were dropped).
+    if plan.docs.is_empty() && !plan.guide {
+        compiled.push(compile_story_doc(&ctx, key, &plan.name));
+    }
     let compiled: Vec<CompiledDoc> = compiled.into_iter().flatten().collect();
     frames.extend(doc_frames(&ctx, &compiled));
     let mut props: Vec<PropsTable> = Vec::new();

@@ -37,21 +37,55 @@ pub(super) fn compile_doc(
     f: &WalkedFile,
     typescript: &[String],
 ) -> Option<CompiledDoc> {
-    let text = match read_text(f, ctx.config.walk.max_file_bytes) {
-        Ok(t) => t,
+    let text = read_doc(ctx, f)?;
+    compile_doc_text(ctx, key, name, lang, f, text, typescript)
+}
+
+/// The text of a document file, or `None` with the problem reported.
+fn read_doc(ctx: &Ctx, f: &WalkedFile) -> Option<String> {
+    match read_text(f, ctx.config.walk.max_file_bytes) {
+        Ok(t) => Some(t),
         Err(ReadProblem::Binary) => {
             ctx.report(Diagnostic::new(
                 f.rel.clone(),
                 Stage::Read,
                 "binary file where a document was expected; skipped",
             ));
-            return None;
+            None
         }
         Err(ReadProblem::Skip(d)) => {
             ctx.report(d);
-            return None;
+            None
         }
-    };
+    }
+}
+
+/// The document of a component that has none but has stories (a Storybook-only design system, a component no page
+/// documents): a page that says so, in the set's default language, under the first story file's path; the
+/// stories join it as they join any document. `None` when the component has no story.
+pub(super) fn compile_story_doc(ctx: &Ctx, key: &str, name: &str) -> Option<CompiledDoc> {
+    let files = ctx.examples.story_files_of(key);
+    let first = files.first()?;
+    let title = ctx.examples.story_component_of(key).unwrap_or_else(|| name.to_string());
+    let listed: Vec<String> = files.iter().map(|f| format!("`{}`", f.rel)).collect();
+    let text = format!(
+        "# {title}\n\n{title} has no document in this repository. Its examples below are its Storybook stories, \
+         from {}.\n",
+        listed.join(", ")
+    );
+    let f = (*first).clone();
+    compile_doc_text(ctx, key, name, ctx.default_lang, &f, text, &[])
+}
+
+fn compile_doc_text(
+    ctx: &Ctx,
+    key: &str,
+    name: &str,
+    lang: &str,
+    f: &WalkedFile,
+    text: String,
+    typescript: &[String],
+) -> Option<CompiledDoc> {
     let syntax = markdown::Syntax::of_path(&f.rel);
     let mut deps = Vec::new();
     // The props tables served (the document's own, else the sources'), for `@interface Name` lines.

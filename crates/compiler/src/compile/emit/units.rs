@@ -100,8 +100,8 @@ impl Keys {
     }
 
     /// The key of component `key`: its plan (name, documents, own changelogs, files and each file's owner),
-    /// every one of those files' contents, and (when it has a document, which its stories join) the list of story
-    /// files: a story file read is a dependency of the unit, a story file added is a new key.
+    /// every one of those files' contents, and the list of story files (its stories join its document, or make
+    /// one when it has none): a story file read is a dependency of the unit, a story file added is a new key.
     pub(super) fn component(
         &self,
         key: &str,
@@ -119,9 +119,7 @@ impl Keys {
             h.update(&[0]);
             self.file(&mut h, f);
         }
-        if !plan.docs.is_empty() {
-            h.update(&self.stories.to_le_bytes());
-        }
+        h.update(&self.stories.to_le_bytes());
         // Which of its files are its own changelogs (their contents are hashed with the files).
         h.update(b"changelogs");
         for (lang, f) in &plan.changelogs {

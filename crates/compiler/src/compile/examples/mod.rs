@@ -100,6 +100,16 @@ impl<'a> Repo<'a> {
         self.stories.get_or_init(|| beside::StoryIndex::build(self, self.story_files, &self.components))
     }
 
+    /// The story files of component `key`, by path.
+    pub fn story_files_of(&self, key: &str) -> Vec<&WalkedFile> {
+        self.stories().of(key).iter().map(|(f, _)| f).collect()
+    }
+
+    /// The component name the first story file of `key` gives (its meta's `component` or `title`).
+    pub fn story_component_of(&self, key: &str) -> Option<String> {
+        self.stories().of(key).first().map(|(_, s)| s.component.clone())
+    }
+
     /// The walked file `rel`, or `rel` with one of the usual extensions when it names none that exists.
     fn find(&self, rel: &str, tried: &mut Vec<String>) -> Option<&'a WalkedFile> {
         tried.push(rel.to_string());
