@@ -365,3 +365,23 @@ fn a_component_spans_two_packages_and_metadata_fences_give_titles() {
         assert_eq!(doc.code_blocks.len(), 1, "{name}");
     }
 }
+
+/// Issue 24 item 1: what the package exports beside its components is in the set. Chakra's `index.ts` exports
+/// `./hooks`; `useDisclosure` is served by path and found by search, its text the file's lines.
+#[test]
+fn chakra_exported_hooks_are_served_and_found() {
+    let Some(built) = common::detected_build("chakra-ui") else {
+        return eprintln!("skipped: the real corpus is absent");
+    };
+    let path = "packages/react/src/hooks/use-disclosure.ts";
+    let source = std::fs::read_to_string(built.repo.join(path)).unwrap();
+    let f = built.set.function(path, "useDisclosure", Paging::unlimited()).unwrap();
+    let lines: Vec<&str> = source.lines().collect();
+    let (a, b) = (f.function.start_line as usize, f.function.end_line as usize);
+    assert!(lines[a - 1].contains("export function useDisclosure("), "{}", lines[a - 1]);
+    assert!(f.text.contains(&lines[a - 1..b].join("\n")), "{}", f.text);
+    let opts = SearchOptions { max_tokens: Some(2_000), ..Default::default() };
+    let view = built.set.search("useDisclosure", &opts).unwrap();
+    let documents: Vec<&str> = view.hits.iter().take(3).map(|h| h.document.as_str()).collect();
+    assert!(documents.contains(&path), "{documents:?}");
+}

@@ -428,6 +428,28 @@ pub fn classify_exported(
     Classified { layout, diagnostics: diags }
 }
 
+/// Adds to [`Layout::shared`] the source files of what the package exports beside its components (hooks such as
+/// Chakra's `useDisclosure` in `src/hooks/`, utilities) that no component lists: the API is what an agent calls,
+/// so its code is served by path and its functions are indexed, like a shared folder's.
+pub fn share_exported_modules(layout: &mut Layout, files: &[WalkedFile], api: &super::api::Api) {
+    let listed: BTreeSet<&str> =
+        layout.components.values().flat_map(|p| &p.files).chain(&layout.shared).map(|f| f.rel.as_str()).collect();
+    let places: Vec<&str> = api.others.iter().flat_map(|e| e.dirs.iter().map(String::as_str)).collect();
+    let inside =
+        |rel: &str| places.iter().any(|p| rel == *p || rel.strip_prefix(p).is_some_and(|r| r.starts_with('/')));
+    let source = |rel: &str| {
+        super::source::SourceLang::from_path(std::path::Path::new(rel)).is_some()
+            && !rel.split('/').any(|s| s.starts_with('.') || NEVER_COMPONENTS.contains(&s))
+    };
+    let added: Vec<WalkedFile> = files
+        .iter()
+        .filter(|f| !listed.contains(f.rel.as_str()) && source(&f.rel) && inside(&f.rel))
+        .cloned()
+        .collect();
+    layout.shared.extend(added);
+    layout.shared.sort_by(|a, b| a.rel.cmp(&b.rel));
+}
+
 /// Gives each component its own changelogs (`logs`: captured name, language, file), each also listed among its
 /// files. A changelog whose component has no plan, or a second one in a language, is reported, never dropped
 /// silently.

@@ -166,17 +166,21 @@ fn build_attempt(
     timing::timing("set key");
     let walk_diagnostics = diagnostics.len();
     // With `[system] package` (detection writes it), the package's exports name the components.
-    let exported: Option<std::collections::BTreeMap<String, String>> = opts
+    let api = opts
         .config
         .system
         .package
         .as_deref()
         .filter(|_| opts.config.system.exports_decide)
         .and_then(|p| api::read(repo, &files, Some(p)))
-        .filter(|a| !a.components.is_empty())
-        .map(|a| a.documentable().into_iter().map(|(k, e)| (k, e.id.clone())).collect());
+        .filter(|a| !a.components.is_empty());
+    let exported: Option<std::collections::BTreeMap<String, String>> =
+        api.as_ref().map(|a| a.documentable().into_iter().map(|(k, e)| (k, e.id.clone())).collect());
     let layout::Classified { mut layout, diagnostics: layout_diags } =
         layout::classify_exported(&files, &opts.config, exported.as_ref());
+    if let Some(a) = &api {
+        layout::share_exported_modules(&mut layout, &files, a);
+    }
     published_package(repo, &files, &opts.config, &mut layout);
     diagnostics.extend(layout_diags);
     if layout.components.is_empty() {
