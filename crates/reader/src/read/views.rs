@@ -335,8 +335,12 @@ pub struct PropView {
     pub served: Served,
     /// Component name.
     pub component: String,
-    /// The prop as asked, its segments joined by `.` (`loading`, `columns.sorter`).
+    /// The prop as its tables spell it, its segments joined by `.` (`loading`, `columns.sorter`).
     pub prop: String,
+    /// The prop as asked, when that differs from `prop` but for case (`Loading`): a name matches case-insensitively
+    /// when one prop of the component does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asked: Option<String>,
     /// Language of the document rows.
     pub lang: String,
     /// Tokens of `text`, at most: the exact stored counts of its rows and code, plus 2 a join.

@@ -317,6 +317,9 @@ impl Render for PropView {
             plural(self.rows.len().max(self.unlisted_rows as usize) as u32, "row"),
             self.rows_total
         );
+        if let Some(asked) = &self.asked {
+            head.push_str(&format!(" · asked `{asked}`, matched without case"));
+        }
         match &self.example {
             Some(e) => {
                 let title = e.title.as_deref().map_or(String::new(), |t| format!(" \"{}\"", cut_chars(t, 60)));
@@ -327,7 +330,12 @@ impl Render for PropView {
                     self.examples_using
                 ));
             }
-            None => head.push_str(" · no example of the document sets it]\n"),
+            None => match self.prop.rsplit_once('.') {
+                Some((outer, inner)) => {
+                    head.push_str(&format!(" · no example of the document sets `{inner}` inside `{outer}`]\n"));
+                }
+                None => head.push_str(" · no example of the document sets it]\n"),
+            },
         }
         // An example left out is named in the header by its block number (`code-block`/`get_code_block` serves it);
         // the call that shows all follows.
@@ -411,7 +419,7 @@ impl Render for CodeBlockView {
         let lines = if b.start_byte == b.end_byte && b.demo.is_some() {
             "beside the document".to_string()
         } else {
-            format!("lines {}–{}", b.start_line, b.end_line)
+            crate::view::line_span(b.start_line, b.end_line)
         };
         format!(
             "[{} · {} · {} · code block {}/{}{info}{heading} · {lines} · {of}{}]\n{}",

@@ -216,6 +216,15 @@ fn type_of(t: &RawToken, values: &[ModeValue]) -> TokenType {
     }
 }
 
+/// A dimension's bare `0` normalised as the length it is (`0px`: CSS writes a zero length without its unit); a
+/// number's `0` (a z-index, an opacity) stays no length.
+fn zero_length(mut v: ModeValue, kind: TokenType) -> ModeValue {
+    if kind == TokenType::Dimension && v.normalized.is_none() && v.resolved.as_deref().is_some_and(|r| r.parse::<f64>() == Ok(0.0)) {
+        v.normalized = Some(Value::Length(0.0).text());
+    }
+    v
+}
+
 /// The model's tokens of `raw`, in order: every value resolved against the others, normalised, typed.
 pub fn resolve(raw: Vec<RawToken>) -> Vec<DesignToken> {
     let index = Index::new(&raw);
@@ -230,17 +239,20 @@ pub fn resolve(raw: Vec<RawToken>) -> Vec<DesignToken> {
                     ModeValue { mode: mode.clone(), written: written.clone(), resolved, normalized }
                 })
                 .collect();
+            let kind = type_of(t, &values);
+            let values = values.into_iter().map(|v| zero_length(v, kind)).collect();
             DesignToken {
                 name: t.name.clone(),
                 aliases: t.aliases.clone(),
                 source: t.source,
-                kind: type_of(t, &values),
+                kind,
                 semantic: t.semantic || t.values.iter().all(|(_, w)| is_reference(w)),
                 component: t.component.clone(),
                 values,
                 description: t.description.clone(),
                 file: t.file.clone(),
                 line: t.line,
+                also_in: Vec::new(),
             }
         })
         .collect()

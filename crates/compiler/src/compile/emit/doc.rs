@@ -62,7 +62,7 @@ pub(super) fn compile_doc(
     } else {
         Vec::new()
     };
-    let (text, examples) = match examples::expand(ctx.examples, &f.rel, &text, lang, syntax, &props_names) {
+    let (text, examples, source_lines) = match examples::expand(ctx.examples, &f.rel, &text, lang, syntax, &props_names) {
         Some(e) => {
             for p in e.problems {
                 ctx.report(Diagnostic::new(format!("{}:{}", f.rel, p.line), Stage::Markdown, p.message));
@@ -76,9 +76,9 @@ pub(super) fn compile_doc(
                     format!("{UNRECOGNISED}{} {UNRECOGNISED_HINT}", list.join(", ")),
                 ));
             }
-            (e.text, e.examples)
+            (e.text, e.examples, Some(e.source_lines))
         }
-        None => (text, Vec::new()),
+        None => (text, Vec::new(), None),
     };
     let mut doc = markdown::parse_as(&text, syntax);
     examples::mark(&mut doc, &examples);
@@ -187,7 +187,48 @@ pub(super) fn compile_doc(
         tables,
     };
     let props = crate::compile::props::from_markdown(&f.rel, lang, &text);
-    Some(CompiledDoc { meta, text, lead, frames, maps, props, units, deps })
+    let row_lines = props
+        .iter()
+        .map(|t| {
+            let lines = row_lines(&text, t);
+            match &source_lines {
+                Some(map) => lines.into_iter().map(|l| examples::source_line(&text, map, l).unwrap_or(0)).collect(),
+                None => lines,
+            }
+        })
+        .collect();
+    Some(CompiledDoc { meta, text, lead, frames, maps, props, row_lines, units, deps })
+}
+
+/// The 1-based line of each row of API table `table` in `text` (the text it was read from): from the line after
+/// its delimiter row, the next table line whose first cell holds the row's name (rows with an empty name cell
+/// are not props); 0 where none does.
+fn row_lines(text: &str, table: &PropsTable) -> Vec<u32> {
+    let body: Vec<(u32, &str)> = text
+        .split('\n')
+        .zip(1u32..)
+        .skip(table.line as usize + 1)
+        .map(|(l, n)| (n, l))
+        .take_while(|(_, l)| l.contains('|'))
+        .collect();
+    let mut next = 0;
+    table
+        .props
+        .iter()
+        .map(|p| {
+            let first_cell = |l: &str| -> String {
+                let cell = l.trim().trim_start_matches('|').split('|').next().unwrap_or("");
+                cell.replace(['`', '*', '\\'], "")
+            };
+            match body[next..].iter().position(|(_, l)| first_cell(l).contains(p.name.as_str())) {
+                Some(at) => {
+                    next += at + 1;
+                    body[next - 1].0
+                }
+                None => 0,
+            }
+        })
+        .collect()
 }
 
 /// Code languages whose blocks are read as TSX for what they use (TSX parses JSX, JavaScript and TypeScript).
