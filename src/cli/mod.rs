@@ -10,6 +10,8 @@ mod build;
 mod build;
 #[cfg(feature = "build")]
 mod check;
+#[cfg(feature = "build")]
+mod check_values;
 mod lookup;
 mod npm;
 #[cfg(feature = "serve")]

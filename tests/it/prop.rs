@@ -211,12 +211,17 @@ fn arco_nested_members_demos_before_stories_and_rows_at_their_files_lines() {
     assert_eq!(uses.total, sorter.examples_using);
     for ex in &uses.examples {
         let code = set.code_block("table", ex.index, None, Paging::unlimited()).unwrap().text;
-        assert!(code.contains("sorter:") || code.contains("sorter,"), "block {} has no `sorter` key:\n{code}", ex.index);
+        assert!(
+            code.contains("sorter:") || code.contains("sorter,"),
+            "block {} has no `sorter` key:\n{code}",
+            ex.index
+        );
         assert!(code.contains("columns"), "block {}", ex.index);
     }
     // A member of `columns` no example sets: said so, not an example that sets `columns`.
     let (bundle, _) = set.component_meta("table").unwrap();
-    let column = set.props_of(&bundle).unwrap().into_iter().find(|t| t.name == "Column" && t.lang.as_deref() == Some("en-US"));
+    let column =
+        set.props_of(&bundle).unwrap().into_iter().find(|t| t.name == "Column" && t.lang.as_deref() == Some("en-US"));
     let unused = column
         .iter()
         .flat_map(|t| &t.props)
@@ -251,7 +256,10 @@ fn arco_nested_members_demos_before_stories_and_rows_at_their_files_lines() {
     // Another case: the one prop so spelt, said so, with the same example.
     let cased = set.prop("button", "Loading", None, paging(set, 2000)).unwrap();
     assert_eq!((cased.prop.as_str(), cased.asked.as_deref()), ("loading", Some("Loading")));
-    assert_eq!((cased.examples_using, cased.example.as_ref().map(|e| e.index)), (loading.examples_using, Some(e.index)));
+    assert_eq!(
+        (cased.examples_using, cased.example.as_ref().map(|e| e.index)),
+        (loading.examples_using, Some(e.index))
+    );
     assert!(cased.render(Surface::Cli).contains("asked `Loading`, matched without case"));
     // Nearest by spelling, not the first names: `sz` is two edits from `size`.
     match set.prop("button", "sz", None, paging(set, 300)) {

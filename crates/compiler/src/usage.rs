@@ -70,6 +70,22 @@ pub struct Element {
     pub column: u32,
 }
 
+/// A string literal inside a JSX attribute's value (`style={{ color: '#165dff' }}`, `color="#fff"`): where raw
+/// colours and lengths are written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Literal {
+    /// The string, without quotes.
+    pub text: String,
+    /// The attribute it is in, with the object keys leading to it: `style.color`, `color`.
+    pub place: String,
+    /// The element's name as written.
+    pub element: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
 /// What a file uses.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
@@ -77,6 +93,8 @@ pub struct Usage {
     pub imports: Vec<Import>,
     /// Its JSX elements, in order.
     pub elements: Vec<Element>,
+    /// The string literals of its JSX attribute values, in order.
+    pub literals: Vec<Literal>,
 }
 
 /// Why code could not be read.
@@ -210,7 +228,15 @@ fn declared<'t>(root: Node<'t>, code: &str) -> Declared<'t> {
 /// values' keys as `key>inner`), an array's objects' keys, a variable followed to its declared value, an
 /// expression in parentheses or `as`/`satisfies` casts looked through.
 fn members(value: Node, code: &str, declared: &Declared, out: &mut Vec<String>) {
-    fn walk(node: Node, code: &str, declared: &Declared, prefix: &str, depth: usize, hops: usize, out: &mut Vec<String>) {
+    fn walk(
+        node: Node,
+        code: &str,
+        declared: &Declared,
+        prefix: &str,
+        depth: usize,
+        hops: usize,
+        out: &mut Vec<String>,
+    ) {
         if depth >= MAX_MEMBER_DEPTH {
             return;
         }
@@ -227,7 +253,9 @@ fn members(value: Node, code: &str, declared: &Declared, out: &mut Vec<String>) 
                     let Some(key) = key else { continue };
                     let key = match key.kind() {
                         "string" => string_value(key, code),
-                        "property_identifier" | "shorthand_property_identifier" | "number" => text(key, code).to_string(),
+                        "property_identifier" | "shorthand_property_identifier" | "number" => {
+                            text(key, code).to_string()
+                        }
                         _ => continue,
                     };
                     let path = if prefix.is_empty() { key } else { format!("{prefix}>{key}") };
@@ -268,7 +296,11 @@ fn collect(root: Node, code: &str) -> Usage {
     while let Some(node) = stack.pop() {
         match node.kind() {
             "import_statement" => imports(node, code, &mut usage.imports),
-            "jsx_opening_element" | "jsx_self_closing_element" => usage.elements.push(element(node, code, &declared)),
+            "jsx_opening_element" | "jsx_self_closing_element" => {
+                let e = element(node, code, &declared);
+                literals(node, code, &e.name, &mut usage.literals);
+                usage.elements.push(e);
+            }
             _ => {}
         }
         let mut cursor = node.walk();
@@ -315,6 +347,46 @@ fn imports(node: Node, code: &str, out: &mut Vec<Import>) {
         let mut cursor = n.walk();
         let children: Vec<Node> = n.children(&mut cursor).collect();
         stack.extend(children.into_iter().rev());
+    }
+}
+
+/// The string literals in the attribute values of the element `node` ([`Literal`]), each with the attribute and
+/// the object keys leading to it; a nested element's are its own.
+fn literals(node: Node, code: &str, element: &str, out: &mut Vec<Literal>) {
+    let mut cursor = node.walk();
+    for attr in node.children_by_field_name("attribute", &mut cursor).filter(|a| a.kind() == "jsx_attribute") {
+        let mut parts = attr.walk();
+        let mut kids = attr.named_children(&mut parts);
+        let Some(name) = kids.next() else { continue };
+        let Some(value) = kids.next() else { continue };
+        let mut stack = vec![(value, text(name, code).to_string())];
+        while let Some((n, place)) = stack.pop() {
+            match n.kind() {
+                "string" => {
+                    let (line, column) = position(n);
+                    out.push(Literal {
+                        text: string_value(n, code),
+                        place,
+                        element: element.to_string(),
+                        line,
+                        column,
+                    });
+                    continue;
+                }
+                // A nested element's attributes are read with it.
+                "jsx_element" | "jsx_self_closing_element" | "jsx_opening_element" => continue,
+                _ => {}
+            }
+            let place = match (n.kind(), n.child_by_field_name("key")) {
+                ("pair", Some(k)) => format!("{place}.{}", text(k, code).trim_matches(['\'', '"'])),
+                _ => place,
+            };
+            let mut c = n.walk();
+            let children: Vec<Node> = n.named_children(&mut c).collect();
+            // The key of a pair is no value.
+            let key = n.child_by_field_name("key").map(|k| k.id());
+            stack.extend(children.into_iter().rev().filter(|c| Some(c.id()) != key).map(|c| (c, place.clone())));
+        }
     }
 }
 

@@ -960,7 +960,8 @@ impl Render for ChangesView {
         heading(&mut out, start, self.part.rows_total, "Changelog", releases.clone(), "");
         if self.total_releases == 0 && self.part.first_row == 0 {
             // Why nothing: the range, and when it is empty, that it is.
-            let range = if every { format!("up to {}", self.to) } else { format!("after {} up to {}", self.from, self.to) };
+            let range =
+                if every { format!("up to {}", self.to) } else { format!("after {} up to {}", self.from, self.to) };
             let why = if crate::version::cmp(self.from.trim_start_matches(['v', 'V']), &self.to).is_ge() {
                 format!(" (no release is after {}: it is the version served; name an older one)", self.from)
             } else {

@@ -278,6 +278,9 @@ pub struct CardView {
     pub props: Vec<(String, u32)>,
     /// Files of the component.
     pub files: u32,
+    /// The component's design tokens: how many, and the first names (issue 30 item 4); `None` when it has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub design_tokens: Option<CardTokens>,
     /// Lines served and what is left (a card is cut only under a very small budget).
     #[serde(flatten)]
     pub part: Part,
@@ -286,6 +289,22 @@ pub struct CardView {
     /// The card as text.
     pub text: String,
 }
+
+/// A component's design tokens as its card names them: the count, and the first names in the set's order (as
+/// many as [`CARD_TOKEN_NAME_BYTES`] holds); `tokens --component KEY` lists them all.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CardTokens {
+    /// Tokens of the component.
+    pub total: u32,
+    /// The first names.
+    pub names: Vec<String>,
+    /// The component's key, as `tokens --component` takes it.
+    pub component: String,
+}
+
+/// Bytes of token names a card lists at most: a line of a few names beside the call that lists all, small at the
+/// 300-token minimum (the names are reserved by their bytes, twice: text and JSON).
+pub const CARD_TOKEN_NAME_BYTES: usize = 120;
 
 /// `component_details` with `sections=["props"]`: the component's props tables.
 #[derive(Debug, Serialize, JsonSchema)]

@@ -271,8 +271,27 @@ impl Render for CardView {
         let more = self.next_cursor.as_ref().map(|cur| {
             surface.resume(&self.served, lang, DETAILS, std::slice::from_ref(&c), self.part.max_tokens, cur)
         });
+        // The component's design tokens, after the card's text (its last part's).
+        let tokens = match (&self.design_tokens, &self.next_cursor) {
+            (Some(t), None) => {
+                let component = Arg::Str(t.component.clone());
+                let call = match surface {
+                    Surface::Mcp => {
+                        let args = [("kind", Arg::from("token")), ("component", component)];
+                        surface.call(&self.served, None, "search_docs", "tokens", &args)
+                    }
+                    Surface::Cli => {
+                        surface.call(&self.served, None, "search_docs", "tokens", &[("--component", component)])
+                    }
+                };
+                let rest = t.total.saturating_sub(t.names.len() as u32);
+                let more = if rest > 0 { format!(" and {rest} more") } else { String::new() };
+                format!("\n## Design tokens ({}): {}{more}; all: {call}\n", t.total, t.names.join(", "))
+            }
+            _ => String::new(),
+        };
         format!(
-            "[{} · {} card · {} · {} · the document: {normal} ({}), or {} by title or slug]\n{}",
+            "[{} · {} card · {} · {} · the document: {normal} ({}), or {} by title or slug]\n{}{tokens}",
             served(&self.served),
             self.component,
             self.lang,

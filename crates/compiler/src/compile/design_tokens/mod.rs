@@ -134,7 +134,7 @@ pub fn compile(
         raw.extend(tokens);
         diagnostics.extend(problem);
     }
-    (one_per_value(resolve(merge_modes(raw))), diagnostics)
+    (one_per_value(resolve(merge_modes(resolve::interpolate_names(raw)))), diagnostics)
 }
 
 /// `tokens` with each token that another file declares with the same name, form and values (a theme's compiled
@@ -144,7 +144,11 @@ fn one_per_value(tokens: Vec<DesignToken>) -> Vec<DesignToken> {
     let mut out: Vec<DesignToken> = Vec::with_capacity(tokens.len());
     let mut first: HashMap<(String, TokenSource, Vec<(String, String)>), usize> = HashMap::new();
     for t in tokens {
-        let values = t.values.iter().map(|v| (v.mode.clone(), v.resolved.clone().unwrap_or_else(|| v.written.clone()))).collect();
+        let values = t
+            .values
+            .iter()
+            .map(|v| (v.mode.clone(), v.resolved.clone().unwrap_or_else(|| v.written.clone())))
+            .collect();
         let key = (t.name.clone(), t.source, values);
         match first.get(&key) {
             Some(&i) if out[i].file != t.file || out[i].line != t.line => {

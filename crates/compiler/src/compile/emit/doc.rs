@@ -62,7 +62,8 @@ pub(super) fn compile_doc(
     } else {
         Vec::new()
     };
-    let (text, examples, source_lines) = match examples::expand(ctx.examples, &f.rel, &text, lang, syntax, &props_names) {
+    let (text, examples, source_lines) = match examples::expand(ctx.examples, &f.rel, &text, lang, syntax, &props_names)
+    {
         Some(e) => {
             for p in e.problems {
                 ctx.report(Diagnostic::new(format!("{}:{}", f.rel, p.line), Stage::Markdown, p.message));

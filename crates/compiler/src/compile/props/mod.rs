@@ -339,7 +339,9 @@ fn passed_through<'t>(text: &str, node: Node<'t>) -> Option<(Node<'t>, Filter)> 
 fn ext_of(text: &str, node: Node) -> Ext {
     let whole = collapse(node_text(text, node));
     match node.kind() {
-        "type_identifier" | "nested_type_identifier" => Ext { key: Some(whole.clone()), shown: whole, filter: Filter::default() },
+        "type_identifier" | "nested_type_identifier" => {
+            Ext { key: Some(whole.clone()), shown: whole, filter: Filter::default() }
+        }
         "generic_type" => {
             let name = node.child_by_field_name("name").map(|n| collapse(node_text(text, n))).unwrap_or_default();
             let last = name.rsplit('.').next().unwrap_or("");
@@ -733,7 +735,10 @@ type StrictProps = Required<Pick<BaseButtonProps, 'loading'>>;
         let no_size = find(&tables, "NoSizeProps");
         assert_eq!(no_size.props.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["loading"]);
         let strict = find(&tables, "StrictProps");
-        assert_eq!(strict.props.iter().map(|p| (p.name.as_str(), p.optional)).collect::<Vec<_>>(), [("loading", false)]);
+        assert_eq!(
+            strict.props.iter().map(|p| (p.name.as_str(), p.optional)).collect::<Vec<_>>(),
+            [("loading", false)]
+        );
     }
 
     #[test]

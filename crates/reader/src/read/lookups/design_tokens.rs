@@ -195,7 +195,11 @@ fn matches_of(all: &DesignTokens, asked: Value) -> (Vec<Match>, Option<(f64, usi
                 (Value::Color(a), Some(b)) => delta_e(a, b),
                 _ => continue,
             };
-            if nearest.is_none_or(|(d, _)| distance < d) {
+            // At one distance a global token before a component's (the palette's `red-6` before a tag's use of it).
+            let better = |(d, j): (f64, usize)| {
+                distance < d || (distance == d && t.component.is_none() && all.tokens[j].component.is_some())
+            };
+            if nearest.is_none_or(better) {
                 nearest = Some((distance, i));
             }
             if distance <= MAX_DELTA_E {

@@ -50,7 +50,9 @@ impl BundleSet {
                 let mut all: Vec<usize> = (0..uses.len().min(doc.code_blocks.len()))
                     .filter(|&i| uses[i].iter().any(|u| !u.contains(['.', '=']) && component_key(u) == key))
                     .collect();
-                all.sort_by_key(|&i| (crate::view::story_of(&doc.code_blocks[i]).is_some(), doc.code_blocks[i].tokens, i));
+                all.sort_by_key(|&i| {
+                    (crate::view::story_of(&doc.code_blocks[i]).is_some(), doc.code_blocks[i].tokens, i)
+                });
                 all
             }
         };
