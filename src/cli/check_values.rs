@@ -1,13 +1,13 @@
 //! `check`'s `raw-value` rule (issue 30 item 4): a raw colour or length written in a JSX attribute's value
 //! (`style={{ color: '#165dff' }}`, `color="#165dff"`) where the design system has a token of that value. Values
 //! are read as `token-for` reads them and matched by the same lookup (`BundleSet::token_for`): lengths exactly,
-//! colours within its ΔE (`MAX_DELTA_E`), exact ones first. Safe side: colour names (`red`, `blue`) are never
+//! colours within its ΔE (`MAX_DELTA_E`), exact ones first; global tokens only (a component's own token is its
+//! setting, not a value to write elsewhere). Safe side: colour names (`red`, `blue`) are never
 //! raw values (components take them as preset names: Arco's `<Tag color="red">`), nor is a zero length or a
 //! value inside `var(…)`; each part of a shorthand (`1px solid #e5e6eb`) is read alone.
 
 use std::collections::HashMap;
 
-use mydesign_docs::budget::Budget;
 use mydesign_docs::design_value::{Value, parse};
 use mydesign_docs::read::{BundleSet, Paging};
 use mydesign_docs::usage::Literal;
@@ -75,11 +75,13 @@ fn parts(text: &str) -> Vec<&str> {
 /// The fix for raw value `value`: the tokens `token-for` lists first (exact before near, with the distance of a
 /// near colour), `None` when the design system has none.
 fn tokens_for(set: &BundleSet, value: &str) -> Option<String> {
-    let budget = Budget::new(set.head().thresholds.max_tokens, Some(2_000)).ok()?;
-    let view = set.token_for(value, Paging { budget, cursor: None }).ok()?;
-    let first = view.rows.first()?;
+    let view = set.token_for(value, Paging::unlimited()).ok()?;
+    // Global tokens only: a component's token (`@btn-size-mini-height`, a documented `--gap`) is that
+    // component's setting, not a value to write elsewhere.
+    let global: Vec<_> = view.rows.iter().filter(|m| m.token.component.is_none()).collect();
+    let first = global.first()?;
     let mut names: Vec<String> = Vec::new();
-    for m in &view.rows {
+    for m in &global {
         let name = match m.distance {
             0.0 => format!("`{}`", m.token.name),
             d => format!("`{}` (ΔE {d:.1})", m.token.name),
@@ -91,7 +93,7 @@ fn tokens_for(set: &BundleSet, value: &str) -> Option<String> {
             break;
         }
     }
-    let more = view.part.rows_total.saturating_sub(names.len() as u32);
+    let more = (global.len() as u32).saturating_sub(names.len() as u32);
     let exact = if first.distance == 0.0 { "of this value" } else { "near this colour" };
     let rest = if more > 0 { format!(" and {more} more matches") } else { String::new() };
     Some(format!("use a token {exact}: {}{rest}", names.join(", ")))

@@ -302,22 +302,26 @@ fn alias_decl(text: &str, node: Node) -> Option<Decl> {
     let mut props = Vec::new();
     let mut extends = Vec::new();
     let mut cursor = value.walk();
-    // Each type with the filter of the utility generics around it (`Partial<A & B>`: both partial).
-    let mut stack = vec![(value, Filter::default())];
-    while let Some((t, filter)) = stack.pop() {
+    // Each type with the filter of the utility generics around it (`Partial<A & B>`: both partial) and the
+    // outermost of them as written: a type it leads to that the file does not declare is listed as that whole text,
+    // so that no later step follows it without its filter.
+    let mut stack: Vec<(Node, Filter, Option<String>)> = vec![(value, Filter::default(), None)];
+    while let Some((t, filter, outer)) = stack.pop() {
         match t.kind() {
             "object_type" => props.extend(members(text, t).iter().filter_map(|p| filter.apply(p))),
             "intersection_type" | "parenthesized_type" => {
                 let children: Vec<Node> = t.named_children(&mut cursor).collect();
-                stack.extend(children.into_iter().rev().map(|c| (c, filter.clone())));
+                stack.extend(children.into_iter().rev().map(|c| (c, filter.clone(), outer.clone())));
             }
             "comment" => {}
             "generic_type" if let Some((inner, own)) = passed_through(text, t) => {
-                stack.push((inner, own.within(&filter)));
+                let outer = outer.or_else(|| Some(collapse(node_text(text, t))));
+                stack.push((inner, own.within(&filter), outer));
             }
             _ => {
                 let ext = ext_of(text, t);
-                extends.push(Ext { filter: ext.filter.within(&filter), ..ext });
+                let shown = outer.unwrap_or(ext.shown);
+                extends.push(Ext { filter: ext.filter.within(&filter), shown, ..ext });
             }
         }
     }
@@ -731,7 +735,7 @@ type StrictProps = Required<Pick<BaseButtonProps, 'loading'>>;
         assert_eq!(names, [("htmlType", true), ("loading", true), ("size", true), ("href", true)]);
         assert_eq!(get(button, "loading").description.as_deref(), Some("Loading."));
         assert_eq!(button.extends, ["FinalButtonProps", "BaseButtonProps", "AnchorButtonProps"]);
-        assert_eq!(button.unresolved_extends, ["AnchorHTMLAttributes"]);
+        assert_eq!(button.unresolved_extends, ["Omit<AnchorHTMLAttributes<any>, 'type'>"]);
         let no_size = find(&tables, "NoSizeProps");
         assert_eq!(no_size.props.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["loading"]);
         let strict = find(&tables, "StrictProps");
