@@ -958,7 +958,7 @@ impl Render for ChangesView {
         }
         let start = if self.changelog_only { 0 } else { p + fa + fr };
         heading(&mut out, start, self.part.rows_total, "Changelog", releases.clone(), "");
-        if self.total_releases == 0 && self.part.first_row == 0 {
+        if self.changelog_only && self.total_releases == 0 && self.part.first_row == 0 {
             // Why nothing: the range, and when it is empty, that it is.
             let range =
                 if every { format!("up to {}", self.to) } else { format!("after {} up to {}", self.from, self.to) };

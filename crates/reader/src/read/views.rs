@@ -618,11 +618,12 @@ pub struct TokenForView {
     pub served: Served,
     /// The value as asked.
     pub value: String,
-    /// The value normalised (`#rrggbbaa`, `12px`, `200ms`), `None` when it is none of those kinds.
+    /// The value normalised (`#rrggbbaa`, `12px`, `200ms`): always present, as a value of none of those kinds is
+    /// refused ([`crate::read::LookupError::NotATokenValue`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub normalized: Option<String>,
-    /// Why nothing is listed, when nothing is: "no token for this value" (with how far the nearest is), or that
-    /// the value is not a colour, length or duration.
+    /// Why nothing is listed, when nothing is: "no token for this value" (with the nearest colour, its value and
+    /// distance). A value that is no colour, length or duration is an error, not a note.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// Tokens of the rows served (upper bound: each row's stored count plus its match's bytes).

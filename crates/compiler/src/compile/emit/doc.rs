@@ -188,23 +188,24 @@ pub(super) fn compile_doc(
         tables,
     };
     let props = crate::compile::props::from_markdown(&f.rel, lang, &text);
-    let row_lines = props
-        .iter()
-        .map(|t| {
-            let lines = row_lines(&text, t);
-            match &source_lines {
-                Some(map) => lines.into_iter().map(|l| examples::source_line(&text, map, l).unwrap_or(0)).collect(),
-                None => lines,
-            }
-        })
-        .collect();
+    let row_lines = props.iter().map(|t| row_lines(&text, t, source_lines.as_deref())).collect();
     Some(CompiledDoc { meta, text, lead, frames, maps, props, row_lines, units, deps })
 }
 
-/// The 1-based line of each row of API table `table` in `text` (the text it was read from): from the line after
-/// its delimiter row, the next table line whose first cell holds the row's name (rows with an empty name cell
-/// are not props); 0 where none does.
-fn row_lines(text: &str, table: &PropsTable) -> Vec<u32> {
+/// The 1-based line of each row of API table `table` in the document as written: in `text` (the text it was read
+/// from), from the line after its delimiter row, the next table line whose first cell holds the row's name (rows
+/// with an empty name cell are not props), then through the expansion's `source_lines` when the text was
+/// expanded; 0 where none is found.
+fn row_lines(text: &str, table: &PropsTable, source_lines: Option<&[(usize, u32)]>) -> Vec<u32> {
+    let lines = expanded_row_lines(text, table);
+    match source_lines {
+        Some(map) => lines.into_iter().map(|l| examples::source_line(text, map, l).unwrap_or(0)).collect(),
+        None => lines,
+    }
+}
+
+/// [`row_lines`] in `text` itself.
+fn expanded_row_lines(text: &str, table: &PropsTable) -> Vec<u32> {
     let body: Vec<(u32, &str)> = text
         .split('\n')
         .zip(1u32..)

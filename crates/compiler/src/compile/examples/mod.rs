@@ -392,12 +392,17 @@ fn expand_lines(
             }
         }
     }
-    // A dropped line left its offset to the next line written there: keep the last line of each offset.
-    out.source_lines.reverse();
-    out.source_lines.dedup_by_key(|&mut (offset, _)| offset);
-    out.source_lines.reverse();
+    keep_last_of_each_offset(&mut out.source_lines);
     out.changed = changed || !out.unrecognised.is_empty();
     out
+}
+
+/// A dropped line left its offset to the next line written there: the last line of each offset is the one
+/// written there.
+fn keep_last_of_each_offset(lines: &mut Vec<(usize, u32)>) {
+    lines.reverse();
+    lines.dedup_by_key(|&mut (offset, _)| offset);
+    lines.reverse();
 }
 
 /// Appends a demo Markdown file's example: a heading one level below the section it stands in, the description,
