@@ -253,7 +253,7 @@ fn expand_lines(
     props: &[String],
 ) -> Expanded {
     if !syntax::may_hold(text, &repo.rules) {
-        let source_lines = crate::line_index::line_starts(text).into_iter().zip(1..).collect();
+        let source_lines = std::iter::once(0).chain(crate::line_index::line_starts(text)).zip(1..).collect();
         return Expanded { text: text.to_string(), source_lines, ..Expanded::default() };
     }
     let parsed = markdown::parse_as(text, syntax);
