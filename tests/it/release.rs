@@ -868,7 +868,10 @@ fn changelog_since_lists_the_releases_that_name_the_component() {
         tmp.path(),
         &["changelog", "--component", "table", "--since", "3.4.0", "--bundles", arg(set)],
     );
-    assert!(text.starts_with("[my-design 3.4.0 · table: changelog 3.4.0 → 3.4.0 · 0 releases mention it"), "{text}");
+    assert!(
+        text.starts_with("[my-design 3.4.0 · table: changelog after 3.4.0 up to 3.4.0 · 0 releases mention it"),
+        "{text}"
+    );
 }
 
 /// Trial 6: `verify --store DIR` was refused ("unexpected argument") while install, list and remove take `--store`.
