@@ -1,6 +1,7 @@
 //! `mydesign-docs check FILE… | -` (issue 29 item 4): the agent's TSX/JSX checked against what a build stored, like
 //! a linter, offline: unknown components imported from the design system, unknown props, string values outside a
-//! prop's union of literals, deprecated props, missing required props. Each finding says the fix and the command
+//! prop's union of literals, deprecated props, missing required props, raw colours and lengths a design token has
+//! (`check_values`). Each finding says the fix and the command
 //! that shows the docs. Exit 0 clean, 1 with findings, 2 on input that does not parse.
 //!
 //! The rules stay on the safe side, as a linter's must (a false finding teaches an agent to ignore them): props
@@ -57,7 +58,7 @@ pub struct Finding {
     pub line: u32,
     /// 1-based column.
     pub column: u32,
-    /// `unknown-component`, `unknown-prop`, `invalid-value`, `deprecated-prop` or `missing-prop`.
+    /// `unknown-component`, `unknown-prop`, `invalid-value`, `deprecated-prop`, `missing-prop` or `raw-value`.
     pub rule: &'static str,
     /// What is wrong.
     pub message: String,
@@ -79,6 +80,8 @@ pub struct Known {
     tables: std::cell::RefCell<BTreeMap<String, Arc<Vec<PropsTable>>>>,
     /// [`Known::every_export`], once read.
     every: std::cell::RefCell<Option<BTreeMap<String, String>>>,
+    /// The `raw-value` rule's answer for each value met (its fix, `None`: no token has it).
+    values: std::cell::RefCell<std::collections::HashMap<String, Option<String>>>,
     set: Arc<BundleSet>,
 }
 
@@ -128,6 +131,7 @@ impl Known {
             exports,
             tables: Default::default(),
             every: Default::default(),
+            values: Default::default(),
             set,
         })
     }
@@ -289,6 +293,7 @@ pub fn check(known: &Known, usage: &Usage) -> Vec<Finding> {
         let Some(tables) = known.tables(&component) else { continue };
         check_element(known, element, &full, &component, &tables, &mut findings);
     }
+    findings.extend(super::check_values::raw_values(&known.set, &usage.literals, &mut known.values.borrow_mut()));
     findings.sort_by_key(|f| (f.line, f.column));
     findings
 }

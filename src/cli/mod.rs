@@ -10,6 +10,8 @@ mod build;
 mod build;
 #[cfg(feature = "build")]
 mod check;
+#[cfg(feature = "build")]
+mod check_values;
 mod lookup;
 mod npm;
 #[cfg(feature = "serve")]
@@ -204,7 +206,8 @@ enum Command {
     /// Example: `mydesign-docs token-for '#1677ff'`, `mydesign-docs token-for 12px`,
     /// `mydesign-docs token-for 'rgba(0,0,0,.45)'`.
     TokenFor {
-        /// A colour (hex, rgb(), hsl(), a CSS colour name), a length (px, rem) or a duration (ms, s).
+        /// A colour (hex, rgb(), hsl(), a CSS colour name), a length (px, rem, a unitless 0) or a duration (ms, s);
+        /// anything else is an error (exit 2).
         value: String,
         #[command(flatten)]
         lookup: LookupArgs,

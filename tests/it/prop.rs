@@ -132,10 +132,14 @@ fn every_api_row_of_chakra_button_and_table_fits_300_tokens() {
 fn a_path_follows_the_props_type_and_an_unknown_prop_names_the_nearest() {
     let Some(semi) = common::semi() else { return };
     let set = &semi.set;
-    let sorter = set.prop("table", "columns.sorter", None, paging(set, 1000)).unwrap();
+    let sorter = set.prop("table", "columns.sorter", None, paging(set, 3000)).unwrap();
     eprintln!("{}", sorter.render(Surface::Cli));
     assert!(sorter.rows.iter().all(|r| r.prop.name == "sorter"), "{:?}", sorter.rows);
     assert!(sorter.rows.iter().any(|r| r.table == "Column" || r.table == "ColumnProps"), "{:?}", sorter.rows);
+    // Its example sets `sorter` inside `columns`.
+    let e = sorter.example.as_ref().expect("an example sets sorter inside columns");
+    let code = set.code_block("table", e.index, None, Paging::unlimited()).unwrap().text;
+    assert!(code.contains("sorter"), "{code}");
     match set.prop("button", "loadin", None, paging(set, 300)) {
         Err(e @ LookupError::UnknownProp { .. }) => {
             let LookupError::UnknownProp { nearest, .. } = &e else { unreachable!() };
@@ -160,13 +164,16 @@ fn the_samples_button_loading_is_joined_from_the_table_the_type_and_the_example(
     assert_eq!(
         lines,
         [
-            "- Button API table (en-US), docs/button/index.md:170: `loading?: boolean`, default `false`. Show a spinner \
+            "- Button API table (en-US), docs/button/index.md:177: `loading?: boolean`, default `false`. Show a spinner \
              and ignore clicks",
             "- ButtonProps, src/components/Button/Button.tsx:31: `loading?: boolean`, default `false`. Show a spinner \
              and ignore clicks.",
             "Example (code block 5):",
         ]
     );
+    // Each row's line is the row's own, in its file.
+    let doc = std::fs::read_to_string(common::root().join("corpus/docs/button/index.md")).unwrap();
+    assert!(doc.split('\n').nth(176).unwrap().starts_with("| loading |"));
     let source = std::fs::read_to_string(common::root().join("corpus/src/components/Button/Button.tsx")).unwrap();
     assert_eq!(source.split('\n').nth(30).unwrap().trim(), "loading?: boolean;");
     let e = whole.example.as_ref().unwrap();
@@ -185,4 +192,85 @@ fn the_samples_button_loading_is_joined_from_the_table_the_type_and_the_example(
     let uses = set.uses("Button.loading", None, paging(set, 2000)).unwrap();
     assert_eq!((uses.total, uses.examples[0].index), (1, 5));
     assert_eq!(uses.text, "- code block 5 \"Loading\", lines 118–141, 125 tokens\n");
+}
+
+/// The new user's trial on Arco (issue 29's follow-up): a nested path's example sets the nested member inside the
+/// outer prop's value; the document's demo comes before a story; a document row cites the line of the file it is
+/// in; the TypeScript member is found through `Partial<A & B>`; a prop asked in another case is that prop.
+#[test]
+fn arco_nested_members_demos_before_stories_and_rows_at_their_files_lines() {
+    let Some(arco) = common::detected_build("arco-design") else { return };
+    let set = &arco.set;
+    let read = |rel: &str| std::fs::read_to_string(arco.repo.join(rel)).unwrap();
+    // `columns.sorter`: the example's code sets `sorter` as a key of an object literal, and so does every example
+    // `search --uses` lists for it.
+    let sorter = set.prop("table", "columns.sorter", None, paging(set, 2000)).unwrap();
+    let e = sorter.example.as_ref().expect("an example sets sorter inside columns");
+    assert!(e.story.is_none(), "{e:?}");
+    let uses = set.uses("Table.columns.sorter", None, paging(set, 2000)).unwrap();
+    assert_eq!(uses.total, sorter.examples_using);
+    for ex in &uses.examples {
+        let code = set.code_block("table", ex.index, None, Paging::unlimited()).unwrap().text;
+        assert!(
+            code.contains("sorter:") || code.contains("sorter,"),
+            "block {} has no `sorter` key:\n{code}",
+            ex.index
+        );
+        assert!(code.contains("columns"), "block {}", ex.index);
+    }
+    // A member of `columns` no example sets: said so, not an example that sets `columns`.
+    let (bundle, _) = set.component_meta("table").unwrap();
+    let column =
+        set.props_of(&bundle).unwrap().into_iter().find(|t| t.name == "Column" && t.lang.as_deref() == Some("en-US"));
+    let unused = column
+        .iter()
+        .flat_map(|t| &t.props)
+        .find(|p| set.uses(&format!("Table.columns.{}", p.name), None, paging(set, 2000)).unwrap().total == 0)
+        .expect("a member of Column no example sets");
+    let none = set.prop("table", &format!("columns.{}", unused.name), None, paging(set, 2000)).unwrap();
+    assert!(none.example.is_none(), "{none:?}");
+    let inside = format!("no example of the document sets `{}` inside `columns`", unused.name);
+    assert!(none.render(Surface::Cli).contains(&inside), "{}", none.render(Surface::Cli));
+
+    // `Button.loading`: the demo of the document (a `__demo__` file), not a story, and the stories after it.
+    let loading = set.prop("button", "loading", None, paging(set, 2000)).unwrap();
+    let e = loading.example.as_ref().unwrap();
+    assert!(e.story.is_none(), "{e:?}");
+    let uses = set.uses("Button.loading", None, paging(set, 2000)).unwrap();
+    let stories: Vec<bool> = uses.examples.iter().map(|e| e.story.is_some()).collect();
+    assert!(stories.windows(2).all(|w| w[0] <= w[1]) && stories.contains(&true), "{}", uses.text);
+    assert!(uses.text.contains("story in stories/"), "{}", uses.text);
+    // Each row cites its file's line: the document's row is that line of README.en-US.md, the type's member that
+    // line of the interface file.
+    assert_eq!(loading.rows.len(), 2, "{}", loading.text);
+    for row in &loading.rows {
+        let line = read(&row.path).split('\n').nth(row.line as usize - 1).unwrap_or("").to_string();
+        match row.origin {
+            PropsOrigin::Document => assert!(line.starts_with("|loading|"), "{}:{}: {line}", row.path, row.line),
+            PropsOrigin::Typescript => {
+                assert_eq!(row.table, "ButtonProps");
+                assert_eq!(line.trim(), "loading?: boolean;", "{}:{}", row.path, row.line);
+            }
+        }
+    }
+    // Another case: the one prop so spelt, said so, with the same example.
+    let cased = set.prop("button", "Loading", None, paging(set, 2000)).unwrap();
+    assert_eq!((cased.prop.as_str(), cased.asked.as_deref()), ("loading", Some("Loading")));
+    assert_eq!(
+        (cased.examples_using, cased.example.as_ref().map(|e| e.index)),
+        (loading.examples_using, Some(e.index))
+    );
+    assert!(cased.render(Surface::Cli).contains("asked `Loading`, matched without case"));
+    // Nearest by spelling, not the first names: `sz` is two edits from `size`.
+    match set.prop("button", "sz", None, paging(set, 300)) {
+        Err(LookupError::UnknownProp { nearest, .. }) => assert_eq!(nearest.first().map(String::as_str), Some("size")),
+        other => panic!("{other:?}"),
+    }
+    match set.uses("Table.nosuch", None, paging(set, 2000)) {
+        Err(LookupError::UnknownProp { component, nearest, .. }) => {
+            assert_eq!(component, "table");
+            assert_eq!(nearest.len(), 6);
+        }
+        other => panic!("{other:?}"),
+    }
 }

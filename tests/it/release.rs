@@ -825,7 +825,7 @@ fn changelog_since_lists_the_releases_that_name_the_component() {
     assert_eq!(
         heads,
         [
-            "[my-design 3.4.0 · table: changelog 3.3.4 → 3.4.0 · 3 releases mention it · ≤ 1,402 tokens]",
+            "[my-design 3.4.0 · table: changelog after 3.3.4 up to 3.4.0 · 3 releases mention it · ≤ 1,402 tokens]",
             "## Changelog (3 releases mention it)",
             "### 3.4.0",
             "### 3.3.6",
@@ -833,6 +833,18 @@ fn changelog_since_lists_the_releases_that_name_the_component() {
         ]
     );
     assert_eq!(text.lines().filter(|l| l.starts_with("- Table: ")).count(), 4 + 3 + 1);
+    // Without --since: every release up to the one served, said so; a range with none says why.
+    let all = ok_in(tmp.path(), tmp.path(), &["changelog", "--component", "table", "--bundles", arg(set)]);
+    assert!(all.starts_with("[my-design 3.4.0 · table: changelog, all releases up to 3.4.0 · "), "{all}");
+    let none = ok_in(
+        tmp.path(),
+        tmp.path(),
+        &["changelog", "--component", "table", "--since", "3.4.0", "--bundles", arg(set)],
+    );
+    assert!(
+        none.contains("No release after 3.4.0 up to 3.4.0 mentions table (no release is after 3.4.0: it is the version served; name an older one)."),
+        "{none}"
+    );
     let err = fails_in(
         tmp.path(),
         tmp.path(),
@@ -856,7 +868,10 @@ fn changelog_since_lists_the_releases_that_name_the_component() {
         tmp.path(),
         &["changelog", "--component", "table", "--since", "3.4.0", "--bundles", arg(set)],
     );
-    assert!(text.starts_with("[my-design 3.4.0 · table: changelog 3.4.0 → 3.4.0 · 0 releases mention it"), "{text}");
+    assert!(
+        text.starts_with("[my-design 3.4.0 · table: changelog after 3.4.0 up to 3.4.0 · 0 releases mention it"),
+        "{text}"
+    );
 }
 
 /// Trial 6: `verify --store DIR` was refused ("unexpected argument") while install, list and remove take `--store`.

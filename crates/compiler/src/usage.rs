@@ -38,11 +38,22 @@ pub struct Attr {
     pub name: String,
     /// Its value.
     pub value: AttrValue,
+    /// The keys of the object literals its value holds (`columns={[{ title: 'A', sorter: f }]}`: `title`,
+    /// `sorter`), also through a variable the code declares (`columns={columns}` with `const columns = [{ … }]`),
+    /// nested ones joined by `>` (`sorter>compare`), at most [`MAX_MEMBER_DEPTH`] deep, in order, no repeats.
+    pub members: Vec<String>,
     /// 1-based line.
     pub line: u32,
     /// 1-based column.
     pub column: u32,
 }
+
+/// How deep [`Attr::members`] follows nested object literals (`columns` → `sorter` → `compare` is 2).
+pub const MAX_MEMBER_DEPTH: usize = 3;
+
+/// How many variables are followed from one attribute's value: enough for `columns={cols}` with
+/// `const cols = base.concat(more)`-style indirection to stop without a loop.
+const MAX_HOPS: usize = 4;
 
 /// One JSX element (opening or self-closing).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,6 +70,22 @@ pub struct Element {
     pub column: u32,
 }
 
+/// A string literal inside a JSX attribute's value (`style={{ color: '#165dff' }}`, `color="#fff"`): where raw
+/// colours and lengths are written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Literal {
+    /// The string, without quotes.
+    pub text: String,
+    /// The attribute it is in, with the object keys leading to it: `style.color`, `color`.
+    pub place: String,
+    /// The element's name as written.
+    pub element: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
 /// What a file uses.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
@@ -66,6 +93,8 @@ pub struct Usage {
     pub imports: Vec<Import>,
     /// Its JSX elements, in order.
     pub elements: Vec<Element>,
+    /// The string literals of its JSX attribute values, in order.
+    pub literals: Vec<Literal>,
 }
 
 /// Why code could not be read.
@@ -150,7 +179,8 @@ pub fn read_recovering(code: &str) -> Usage {
 /// What an example uses, as stored ([`crate::model::BlockUses`]): each JSX element whose name
 /// starts with an upper-case letter (a component, not a DOM element), named as its import exports it (`B` of
 /// `import { Button as B }` is `Button`; `ui.Button` of a namespace import is `Button`; a default import keeps its
-/// local name), then `Name.prop` per attribute. Sorted, no repeats.
+/// local name), then `Name.prop` per attribute and `Name.prop>key` per key of the object literals its value holds
+/// ([`Attr::members`]: `Table.columns>sorter`). Sorted, no repeats.
 pub fn uses(usage: &Usage) -> Vec<String> {
     let mut out = std::collections::BTreeSet::new();
     for e in &usage.elements {
@@ -167,19 +197,110 @@ pub fn uses(usage: &Usage) -> Vec<String> {
         }
         for a in &e.attrs {
             out.insert(format!("{name}.{}", a.name));
+            out.extend(a.members.iter().map(|m| format!("{name}.{}>{m}", a.name)));
         }
         out.insert(name);
     }
     out.into_iter().collect()
 }
 
+/// The values of the code's variables by name (`const columns = [ … ]`): the first declaration of each name, for
+/// [`Attr::members`] (a snippet rarely shadows one; a second one of the name is not followed).
+type Declared<'t> = std::collections::HashMap<String, Node<'t>>;
+
+fn declared<'t>(root: Node<'t>, code: &str) -> Declared<'t> {
+    let mut out = Declared::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "variable_declarator"
+            && let (Some(name), Some(value)) = (node.child_by_field_name("name"), node.child_by_field_name("value"))
+            && name.kind() == "identifier"
+        {
+            out.entry(text(name, code).to_string()).or_insert(value);
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+    }
+    out
+}
+
+/// The keys of the object literals `value` holds ([`Attr::members`]): an object's keys (and, below them, their
+/// values' keys as `key>inner`), an array's objects' keys, a variable followed to its declared value, an
+/// expression in parentheses or `as`/`satisfies` casts looked through.
+fn members(value: Node, code: &str, declared: &Declared, out: &mut Vec<String>) {
+    fn walk(
+        node: Node,
+        code: &str,
+        declared: &Declared,
+        prefix: &str,
+        depth: usize,
+        hops: usize,
+        out: &mut Vec<String>,
+    ) {
+        if depth >= MAX_MEMBER_DEPTH {
+            return;
+        }
+        match node.kind() {
+            "object" => {
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    let (key, inner) = match child.kind() {
+                        "pair" => (child.child_by_field_name("key"), child.child_by_field_name("value")),
+                        "shorthand_property_identifier" => (Some(child), None),
+                        "method_definition" => (child.child_by_field_name("name"), None),
+                        _ => continue,
+                    };
+                    let Some(key) = key else { continue };
+                    let key = match key.kind() {
+                        "string" => string_value(key, code),
+                        "property_identifier" | "shorthand_property_identifier" | "number" => {
+                            text(key, code).to_string()
+                        }
+                        _ => continue,
+                    };
+                    let path = if prefix.is_empty() { key } else { format!("{prefix}>{key}") };
+                    if !out.contains(&path) {
+                        out.push(path.clone());
+                    }
+                    if let Some(inner) = inner {
+                        walk(inner, code, declared, &path, depth + 1, hops, out);
+                    }
+                }
+            }
+            "array" => {
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    walk(child, code, declared, prefix, depth, hops, out);
+                }
+            }
+            "parenthesized_expression" | "as_expression" | "satisfies_expression" | "non_null_expression" => {
+                if let Some(inner) = node.named_child(0) {
+                    walk(inner, code, declared, prefix, depth, hops, out);
+                }
+            }
+            "identifier" if hops < MAX_HOPS => {
+                if let Some(&value) = declared.get(text(node, code)) {
+                    walk(value, code, declared, prefix, depth, hops + 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    walk(value, code, declared, "", 0, 0, out);
+}
+
 fn collect(root: Node, code: &str) -> Usage {
     let mut usage = Usage::default();
+    let declared = declared(root, code);
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         match node.kind() {
             "import_statement" => imports(node, code, &mut usage.imports),
-            "jsx_opening_element" | "jsx_self_closing_element" => usage.elements.push(element(node, code)),
+            "jsx_opening_element" | "jsx_self_closing_element" => {
+                let e = element(node, code, &declared);
+                literals(node, code, &e.name, &mut usage.literals);
+                usage.elements.push(e);
+            }
             _ => {}
         }
         let mut cursor = node.walk();
@@ -229,7 +350,47 @@ fn imports(node: Node, code: &str, out: &mut Vec<Import>) {
     }
 }
 
-fn element(node: Node, code: &str) -> Element {
+/// The string literals in the attribute values of the element `node` ([`Literal`]), each with the attribute and
+/// the object keys leading to it; a nested element's are its own.
+fn literals(node: Node, code: &str, element: &str, out: &mut Vec<Literal>) {
+    let mut cursor = node.walk();
+    for attr in node.children_by_field_name("attribute", &mut cursor).filter(|a| a.kind() == "jsx_attribute") {
+        let mut parts = attr.walk();
+        let mut kids = attr.named_children(&mut parts);
+        let Some(name) = kids.next() else { continue };
+        let Some(value) = kids.next() else { continue };
+        let mut stack = vec![(value, text(name, code).to_string())];
+        while let Some((n, place)) = stack.pop() {
+            match n.kind() {
+                "string" => {
+                    let (line, column) = position(n);
+                    out.push(Literal {
+                        text: string_value(n, code),
+                        place,
+                        element: element.to_string(),
+                        line,
+                        column,
+                    });
+                    continue;
+                }
+                // A nested element's attributes are read with it.
+                "jsx_element" | "jsx_self_closing_element" | "jsx_opening_element" => continue,
+                _ => {}
+            }
+            let place = match (n.kind(), n.child_by_field_name("key")) {
+                ("pair", Some(k)) => format!("{place}.{}", text(k, code).trim_matches(['\'', '"'])),
+                _ => place,
+            };
+            let mut c = n.walk();
+            let children: Vec<Node> = n.named_children(&mut c).collect();
+            // The key of a pair is no value.
+            let key = n.child_by_field_name("key").map(|k| k.id());
+            stack.extend(children.into_iter().rev().filter(|c| Some(c.id()) != key).map(|c| (c, place.clone())));
+        }
+    }
+}
+
+fn element(node: Node, code: &str, declared: &Declared) -> Element {
     let (line, column) = position(node);
     let name = node.child_by_field_name("name").map_or(String::new(), |n| text(n, code).to_string());
     let mut attrs = Vec::new();
@@ -242,7 +403,14 @@ fn element(node: Node, code: &str) -> Element {
                 let mut parts = child.walk();
                 let mut kids = child.named_children(&mut parts);
                 let Some(name) = kids.next() else { continue };
-                let value = match kids.next() {
+                let value_node = kids.next();
+                let mut nested = Vec::new();
+                if let Some(v) = value_node.filter(|v| v.kind() == "jsx_expression")
+                    && let Some(e) = v.named_child(0)
+                {
+                    members(e, code, declared, &mut nested);
+                }
+                let value = match value_node {
                     None => AttrValue::Bare,
                     Some(v) if v.kind() == "string" => AttrValue::Str(string_value(v, code)),
                     Some(v) if v.kind() == "jsx_expression" => {
@@ -256,7 +424,7 @@ fn element(node: Node, code: &str) -> Element {
                     }
                     Some(v) => AttrValue::Expr(text(v, code).to_string()),
                 };
-                attrs.push(Attr { name: text(name, code).to_string(), value, line, column });
+                attrs.push(Attr { name: text(name, code).to_string(), value, members: nested, line, column });
             }
             "jsx_expression" => spread = true,
             _ => {}
@@ -313,6 +481,26 @@ mod tests {
         // A snippet with an elided part still names what parses.
         let partial = "<Table rowSelection={rowSelection} ... />\n<Button type=\"primary\">OK</Button>";
         assert!(uses(&read_recovering(partial)).contains(&"Button.type".to_string()));
+    }
+
+    #[test]
+    fn object_keys_inside_a_props_value_are_its_members_also_through_a_variable() {
+        let code = "import { Table } from '@s/ui';\nconst columns = [{ title: 'A', sorter: { compare: f } }, \
+                    { dataIndex: 'b', render() { return 1; } }];\nconst alias = columns;\n\
+                    export default () => <Table columns={alias} pagination={{ pageSize: 5 }} data={data} />;\n";
+        let uses = uses(&read(code).unwrap());
+        let nested: Vec<&str> = uses.iter().map(String::as_str).filter(|u| u.contains('>')).collect();
+        assert_eq!(
+            nested,
+            [
+                "Table.columns>dataIndex",
+                "Table.columns>render",
+                "Table.columns>sorter",
+                "Table.columns>sorter>compare",
+                "Table.columns>title",
+                "Table.pagination>pageSize",
+            ]
+        );
     }
 
     #[test]

@@ -160,6 +160,18 @@ fn parse_unit(t: &str) -> Option<Value> {
     }
 }
 
+/// A value a `token-for` lookup asks for: as [`parse`] reads it, and a unitless zero (`0`, `0.0`) as the length
+/// `0px`, since CSS writes a zero length without its unit (the compiler keeps a token's bare `0` a number: a
+/// z-index or opacity of 0 is no length).
+pub fn parse_asked(text: &str) -> Option<Value> {
+    let t = text.trim();
+    let zero = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b'-' || b == b'+');
+    match t.parse::<f64>() {
+        Ok(n) if zero && n == 0.0 => Some(Value::Length(0.0)),
+        _ => parse(t),
+    }
+}
+
 /// [`parse`]'s [`Value::text`]: the normalised form of a value as written, `None` when it is none of the kinds.
 pub fn normalize(text: &str) -> Option<String> {
     parse(text).map(Value::text)

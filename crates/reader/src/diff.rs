@@ -906,8 +906,12 @@ impl Render for ChangesView {
             plural(self.total_releases, "release"),
             if self.total_releases == 1 { "mentions it" } else { "mention it" }
         );
-        let what = if self.changelog_only {
-            format!("changelog {} → {} · {releases}", self.from, self.to)
+        // Without `--since` the range starts at 0.0.0: every release up to the one served.
+        let every = self.from.trim_start_matches(['v', 'V']) == "0.0.0";
+        let what = if self.changelog_only && every {
+            format!("changelog, all releases up to {} · {releases}", self.to)
+        } else if self.changelog_only {
+            format!("changelog after {} up to {} · {releases}", self.from, self.to)
         } else {
             format!("{} → {} · {}, functions +{fa} −{fr}, {releases}", self.from, self.to, self.props_counts(true))
         };
@@ -953,7 +957,18 @@ impl Render for ChangesView {
             }
         }
         let start = if self.changelog_only { 0 } else { p + fa + fr };
-        heading(&mut out, start, self.part.rows_total, "Changelog", releases, "");
+        heading(&mut out, start, self.part.rows_total, "Changelog", releases.clone(), "");
+        if self.changelog_only && self.total_releases == 0 && self.part.first_row == 0 {
+            // Why nothing: the range, and when it is empty, that it is.
+            let range =
+                if every { format!("up to {}", self.to) } else { format!("after {} up to {}", self.from, self.to) };
+            let why = if crate::version::cmp(self.from.trim_start_matches(['v', 'V']), &self.to).is_ge() {
+                format!(" (no release is after {}: it is the version served; name an older one)", self.from)
+            } else {
+                String::new()
+            };
+            out.push_str(&format!("No release {range} mentions {}{why}.\n", self.component));
+        }
         for r in &self.changelog {
             out.push_str(&format!("### {}{}\n", r.version, if r.continued { " (continued)" } else { "" }));
             out.extend(r.lines.iter().map(|l| format!("{l}\n")));

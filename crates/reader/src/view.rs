@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 mod prop;
-pub use prop::{ExampleRef, PropRow, example_line, prop_line};
+pub use prop::{ExampleRef, PropRow, example_line, line_span, prop_line, story_of};
 
 use crate::model::{CodeBlockMeta, DocMeta, FileMeta, PropsOrigin, PropsTable, SectionMeta, TableMeta};
 

@@ -126,6 +126,10 @@ pub struct DesignToken {
     pub file: String,
     /// 1-based line of its declaration.
     pub line: u32,
+    /// The other places that declare it with the same name and values (`file:line`: a compiled copy of a theme,
+    /// a second package's preset), in file order (format 13): one token, every source.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_in: Vec<String>,
 }
 
 /// A token's value in one mode (theme).

@@ -116,7 +116,8 @@ pub mod keys {
 /// What one code block uses, read at build time with tree-sitter's TSX grammar (issue 29 item 3): `Name` for each
 /// element of an imported name (the name it is exported as, `Form.Input` as written after its first part),
 /// `Name.prop` for each attribute (values are not kept: no lookup reads them, and they took Semi's bundles past
-/// 0.35× its sources). Sorted, no repeats; empty for a block that is no JSX or TSX.
+/// 0.35× its sources), and `Name.prop>key` for each key of the object literals its value holds (format 13:
+/// `Table.columns>sorter`, nested keys joined by `>`). Sorted, no repeats; empty for a block that is no JSX or TSX.
 pub type BlockUses = Vec<String>;
 
 /// The sites of one table's props ([`keys::PROP_SITES`]), in the table's row order.
@@ -131,8 +132,8 @@ pub struct TableSites {
 pub struct PropSite {
     /// The file declaring it when that is not the table's `path` (a prop merged in from an extended type).
     pub path: Option<String>,
-    /// 1-based line of its member (TypeScript; 0 when not found, and for a document's row, whose line is the
-    /// table's).
+    /// 1-based line of its member (TypeScript), or of its row in the document as written (format 13; a set of
+    /// format 12 has 0 there, read as the table's line); 0 when not found.
     pub line: u32,
     /// Exact tokens of its line as [`crate::view::prop_line`] renders it.
     pub text_tokens: u32,

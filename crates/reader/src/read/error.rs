@@ -346,6 +346,17 @@ pub enum LookupError {
         /// The limit.
         max: usize,
     },
+    /// A `token-for` value that is no colour, length or duration (or is empty): nothing can have it as its value.
+    #[error(
+        "{} is not a value `token-for` reads: give one colour (`#1677ff`, `rgb(22, 119, 255)`, `hsl()`, a CSS colour \
+         name), length (`12px`, `0.75rem`, `0`) or duration (`200ms`, `.3s`); tokens by name: `tokens NAME` (MCP \
+         `search_docs(query=\"NAME\", kind=\"token\")`)",
+        if value.is_empty() { "an empty value".to_string() } else { format!("`{value}`") }
+    )]
+    NotATokenValue {
+        /// The value asked, echoed.
+        value: String,
+    },
     /// A search query longer than [`crate::search::query::MAX_QUERY_BYTES`]: refused before it is analysed (issue 26
     /// §3: one 6 MB query held a server for ~13 s).
     #[error(

@@ -1,5 +1,5 @@
 //! Names the caller gave: echoed safely ([`echo`]), normalised ([`resolve_dots`]), and matched against what
-//! exists for did-you-mean messages ([`closest`], [`similarity`]).
+//! exists for did-you-mean messages ([`closest`], [`nearest`], [`similarity`]).
 
 /// Longest name, path or query part looked up by similarity, in chars; longer ones are echoed shortened.
 pub const MAX_NAME_CHARS: usize = 256;
@@ -97,6 +97,30 @@ pub fn closest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>, m
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
     scored.dedup_by(|a, b| a.1 == b.1);
     scored.into_iter().take(max).map(|(_, c)| c.to_string()).collect()
+}
+
+/// The `max` candidates nearest to `query` by spelling, for an unknown name's error: always `max` of them (when
+/// there are that many), never the first ones in list order. A candidate equal but for case comes first, then those
+/// holding the query or held by it, then by Damerau-Levenshtein distance (case ignored), then by name.
+pub fn nearest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>, max: usize) -> Vec<String> {
+    let q: String = query.to_lowercase().chars().take(MAX_NAME_CHARS).collect();
+    let mut scored: Vec<(u8, usize, &str)> = candidates
+        .into_iter()
+        .map(|c| {
+            let l = c.to_lowercase();
+            let class = if l == q {
+                0
+            } else if !q.is_empty() && (l.contains(&q) || q.contains(&l)) {
+                1
+            } else {
+                2
+            };
+            (class, strsim::damerau_levenshtein(&q, &l), c)
+        })
+        .collect();
+    scored.sort_unstable_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    scored.dedup_by(|a, b| a.2 == b.2);
+    scored.into_iter().take(max).map(|(_, _, c)| c.to_string()).collect()
 }
 
 /// How close `candidate` is to `query`, for ordering the names an unknown-name error lists (best first, so that a

@@ -278,6 +278,9 @@ pub struct CardView {
     pub props: Vec<(String, u32)>,
     /// Files of the component.
     pub files: u32,
+    /// The component's design tokens: how many, and the first names (issue 30 item 4); `None` when it has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub design_tokens: Option<CardTokens>,
     /// Lines served and what is left (a card is cut only under a very small budget).
     #[serde(flatten)]
     pub part: Part,
@@ -286,6 +289,22 @@ pub struct CardView {
     /// The card as text.
     pub text: String,
 }
+
+/// A component's design tokens as its card names them: the count, and the first names in the set's order (as
+/// many as [`CARD_TOKEN_NAME_BYTES`] holds); `tokens --component KEY` lists them all.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CardTokens {
+    /// Tokens of the component.
+    pub total: u32,
+    /// The first names.
+    pub names: Vec<String>,
+    /// The component's key, as `tokens --component` takes it.
+    pub component: String,
+}
+
+/// Bytes of token names a card lists at most: a line of a few names beside the call that lists all, small at the
+/// 300-token minimum (the names are reserved by their bytes, twice: text and JSON).
+pub const CARD_TOKEN_NAME_BYTES: usize = 120;
 
 /// `component_details` with `sections=["props"]`: the component's props tables.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -335,8 +354,12 @@ pub struct PropView {
     pub served: Served,
     /// Component name.
     pub component: String,
-    /// The prop as asked, its segments joined by `.` (`loading`, `columns.sorter`).
+    /// The prop as its tables spell it, its segments joined by `.` (`loading`, `columns.sorter`).
     pub prop: String,
+    /// The prop as asked, when that differs from `prop` but for case (`Loading`): a name matches case-insensitively
+    /// when one prop of the component does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asked: Option<String>,
     /// Language of the document rows.
     pub lang: String,
     /// Tokens of `text`, at most: the exact stored counts of its rows and code, plus 2 a join.
@@ -595,11 +618,12 @@ pub struct TokenForView {
     pub served: Served,
     /// The value as asked.
     pub value: String,
-    /// The value normalised (`#rrggbbaa`, `12px`, `200ms`), `None` when it is none of those kinds.
+    /// The value normalised (`#rrggbbaa`, `12px`, `200ms`): always present, as a value of none of those kinds is
+    /// refused ([`crate::read::LookupError::NotATokenValue`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub normalized: Option<String>,
-    /// Why nothing is listed, when nothing is: "no token for this value" (with how far the nearest is), or that
-    /// the value is not a colour, length or duration.
+    /// Why nothing is listed, when nothing is: "no token for this value" (with the nearest colour, its value and
+    /// distance). A value that is no colour, length or duration is an error, not a note.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// Tokens of the rows served (upper bound: each row's stored count plus its match's bytes).

@@ -30,6 +30,9 @@ pub fn token_row_line(t: &DesignToken) -> String {
         line.push_str(&format!("  also {}", t.aliases.join(", ")));
     }
     line.push_str(&format!("  {}:{}", t.file, t.line));
+    if !t.also_in.is_empty() {
+        line.push_str(&format!(" (also {})", t.also_in.join(", ")));
+    }
     if !t.description.is_empty() {
         line.push_str(&format!("  — {}", t.description));
     }

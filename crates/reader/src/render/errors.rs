@@ -105,6 +105,19 @@ impl LookupError {
                 others.join(", "),
                 q("--version", others[0].as_str().into())
             ),
+            LookupError::NotATokenValue { value } => {
+                let what = if value.is_empty() { "an empty value".to_string() } else { format!("`{value}`") };
+                let by_name = match surface {
+                    Surface::Mcp => "`search_docs(query=\"NAME\", kind=\"token\")`".to_string(),
+                    Surface::Cli => surface.quoted_hint("search_docs", "tokens", None, &[("query", Arg::Hole("NAME"))]),
+                };
+                format!(
+                    "{what} is not a value {} reads: give one colour (`#1677ff`, `rgb(22, 119, 255)`, `hsl()`, a CSS \
+                     colour name), length (`12px`, `0.75rem`, `0`) or duration (`200ms`, `.3s`); tokens by name: \
+                     {by_name}",
+                    if surface == Surface::Mcp { "`search_docs(kind=\"token-for\")`" } else { "`token-for`" }
+                )
+            }
             other => other.to_string(),
         }
     }

@@ -271,8 +271,27 @@ impl Render for CardView {
         let more = self.next_cursor.as_ref().map(|cur| {
             surface.resume(&self.served, lang, DETAILS, std::slice::from_ref(&c), self.part.max_tokens, cur)
         });
+        // The component's design tokens, after the card's text (its last part's).
+        let tokens = match (&self.design_tokens, &self.next_cursor) {
+            (Some(t), None) => {
+                let component = Arg::Str(t.component.clone());
+                let call = match surface {
+                    Surface::Mcp => {
+                        let args = [("kind", Arg::from("token")), ("component", component)];
+                        surface.call(&self.served, None, "search_docs", "tokens", &args)
+                    }
+                    Surface::Cli => {
+                        surface.call(&self.served, None, "search_docs", "tokens", &[("--component", component)])
+                    }
+                };
+                let rest = t.total.saturating_sub(t.names.len() as u32);
+                let more = if rest > 0 { format!(" and {rest} more") } else { String::new() };
+                format!("\n## Design tokens ({}): {}{more}; all: {call}\n", t.total, t.names.join(", "))
+            }
+            _ => String::new(),
+        };
         format!(
-            "[{} · {} card · {} · {} · the document: {normal} ({}), or {} by title or slug]\n{}",
+            "[{} · {} card · {} · {} · the document: {normal} ({}), or {} by title or slug]\n{}{tokens}",
             served(&self.served),
             self.component,
             self.lang,
@@ -317,6 +336,9 @@ impl Render for PropView {
             plural(self.rows.len().max(self.unlisted_rows as usize) as u32, "row"),
             self.rows_total
         );
+        if let Some(asked) = &self.asked {
+            head.push_str(&format!(" · asked `{asked}`, matched without case"));
+        }
         match &self.example {
             Some(e) => {
                 let title = e.title.as_deref().map_or(String::new(), |t| format!(" \"{}\"", cut_chars(t, 60)));
@@ -327,7 +349,12 @@ impl Render for PropView {
                     self.examples_using
                 ));
             }
-            None => head.push_str(" · no example of the document sets it]\n"),
+            None => match self.prop.rsplit_once('.') {
+                Some((outer, inner)) => {
+                    head.push_str(&format!(" · no example of the document sets `{inner}` inside `{outer}`]\n"));
+                }
+                None => head.push_str(" · no example of the document sets it]\n"),
+            },
         }
         // An example left out is named in the header by its block number (`code-block`/`get_code_block` serves it);
         // the call that shows all follows.
@@ -411,7 +438,7 @@ impl Render for CodeBlockView {
         let lines = if b.start_byte == b.end_byte && b.demo.is_some() {
             "beside the document".to_string()
         } else {
-            format!("lines {}–{}", b.start_line, b.end_line)
+            crate::view::line_span(b.start_line, b.end_line)
         };
         format!(
             "[{} · {} · {} · code block {}/{}{info}{heading} · {lines} · {of}{}]\n{}",

@@ -117,7 +117,7 @@ pub fn header_text(h: &SearchHit, surface: Surface) -> String {
     let lines = if h.kind == Kind::Code && h.examples.iter().any(|e| e.beside) {
         "beside the text".to_string()
     } else {
-        format!("lines {}–{}", h.start_line, h.end_line)
+        crate::view::line_span(h.start_line, h.end_line)
     };
     format!(
         "── {}{code} · {} · {} {lines} · score {:.2} · {} tokens\n→ {}\n",

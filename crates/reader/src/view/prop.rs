@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::model::{Prop, PropsOrigin, PropsTable};
+use crate::model::{CodeBlockMeta, Prop, PropsOrigin, PropsTable};
 
 /// One table's row of a prop, structured: the table it is in, where it is declared, and the row.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -87,12 +87,47 @@ pub struct ExampleRef {
     pub end_line: u32,
     /// Whether `text` shows its code.
     pub shown: bool,
+    /// The story file it comes from, for a Storybook story kept beside the document (it has no lines there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub story: Option<String>,
 }
 
-/// One example of a `search --uses` list: `- code block 12 "Title", lines 10–40, 120 tokens`.
+impl ExampleRef {
+    /// The reference to code block `b` titled `title`, its code `shown` or not.
+    pub fn new(b: &CodeBlockMeta, title: Option<String>, shown: bool) -> ExampleRef {
+        ExampleRef {
+            index: b.index,
+            title,
+            tokens: b.tokens,
+            start_line: b.start_line,
+            end_line: b.end_line,
+            shown,
+            story: story_of(b).map(str::to_string),
+        }
+    }
+}
+
+/// The story file of block `b` when it is a Storybook story kept beside the document (no bytes of the document:
+/// its lines are the place it was attached, not its own).
+pub fn story_of(b: &CodeBlockMeta) -> Option<&str> {
+    let demo = b.demo.as_ref()?;
+    (demo.story.is_some() && b.start_byte == b.end_byte).then_some(demo.path.as_str())
+}
+
+/// `line 12` for one line, `lines 10–40` for more.
+pub fn line_span(start: u32, end: u32) -> String {
+    if start == end { format!("line {start}") } else { format!("lines {start}–{end}") }
+}
+
+/// One example of a `search --uses` list: `- code block 12 "Title", lines 10–40, 120 tokens` (a story: `story in
+/// stories/Button.story.tsx` for its lines).
 pub fn example_line(e: &ExampleRef) -> String {
     let title = e.title.as_deref().map_or(String::new(), |t| format!(" \"{}\"", t.replace(['\n', '\r'], " ")));
-    format!("- code block {}{title}, lines {}–{}, {} tokens\n", e.index, e.start_line, e.end_line, e.tokens)
+    let at = match &e.story {
+        Some(path) => format!("story in {path}"),
+        None => line_span(e.start_line, e.end_line),
+    };
+    format!("- code block {}{title}, {at}, {} tokens\n", e.index, e.tokens)
 }
 
 #[cfg(test)]

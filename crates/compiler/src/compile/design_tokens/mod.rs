@@ -117,13 +117,17 @@ pub fn compile(
                 Err(_) => return None,
             };
             let (mut tokens, problem) = read_file(&f.rel, &text, form, documents.contains(f.rel.as_str()))?;
-            let component = component.or_else(|| owners.get(f.rel.as_str()).cloned()).or_else(|| {
-                // The nearest folder (up to three levels) named as a component: Semi's
-                // `semi-foundation/button/variables.scss`, Arco's `components/button/style/token.less`.
-                f.rel.split('/').rev().skip(1).take(3).find(|d| components.contains(d)).map(str::to_string)
-            });
+            let owner = component.or_else(|| owners.get(f.rel.as_str()).cloned());
+            // The nearest folder (up to three levels) named as a component: Semi's
+            // `semi-foundation/button/variables.scss`, Arco's `components/button/style/token.less`. Not for a theme
+            // object's or a DTCG file's tokens: those forms define the system's tokens (Chakra's
+            // `react/src/theme/tokens/colors.ts` is no token of its `Theme` component).
+            let by_folder =
+                || f.rel.split('/').rev().skip(1).take(3).find(|d| components.contains(d)).map(str::to_string);
             for t in &mut tokens {
-                t.component = t.component.take().or_else(|| component.clone());
+                let global_form = matches!(t.source, TokenSource::Js | TokenSource::Dtcg);
+                let fallback = if global_form { None } else { by_folder() };
+                t.component = t.component.take().or_else(|| owner.clone()).or(fallback);
             }
             Some((tokens, problem))
         })
@@ -134,7 +138,34 @@ pub fn compile(
         raw.extend(tokens);
         diagnostics.extend(problem);
     }
-    (resolve(merge_modes(raw)), diagnostics)
+    (one_per_value(resolve(merge_modes(resolve::interpolate_names(raw)))), diagnostics)
+}
+
+/// `tokens` with each token that another file declares with the same name, form, component and values (a theme's
+/// compiled copy, the same preset in two packages) listed once: the first in file order, the others' `file:line` in its
+/// `also_in`.
+fn one_per_value(tokens: Vec<DesignToken>) -> Vec<DesignToken> {
+    let mut out: Vec<DesignToken> = Vec::with_capacity(tokens.len());
+    type Key = (String, TokenSource, Option<String>, Vec<(String, String)>);
+    let mut first: HashMap<Key, usize> = HashMap::new();
+    for t in tokens {
+        let values = t
+            .values
+            .iter()
+            .map(|v| (v.mode.clone(), v.resolved.clone().unwrap_or_else(|| v.written.clone())))
+            .collect();
+        let key = (t.name.clone(), t.source, t.component.clone(), values);
+        match first.get(&key) {
+            Some(&i) if out[i].file != t.file || out[i].line != t.line => {
+                out[i].also_in.push(format!("{}:{}", t.file, t.line));
+            }
+            _ => {
+                first.insert(key, out.len());
+                out.push(t);
+            }
+        }
+    }
+    out
 }
 
 /// `raw` with the tokens of one name and form that other files give in other modes joined into the first

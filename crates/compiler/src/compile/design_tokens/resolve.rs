@@ -93,6 +93,9 @@ impl<'a> Index<'a> {
         if let Some(inner) = rest.strip_prefix('~') {
             rest = inner.trim_matches(|c| c == '\'' || c == '"');
         }
+        if let Some(value) = self.less_if(rest, mode, depth) {
+            return value;
+        }
         while !rest.is_empty() {
             if let Some(after) = rest.strip_prefix("var(") {
                 let end = closing_paren(after)?;
@@ -100,8 +103,15 @@ impl<'a> Index<'a> {
                     Some((n, f)) => (n.trim(), Some(f.trim())),
                     None => (after[..end].trim(), None),
                 };
-                let value = self.value_of(name, mode, depth).or_else(|| self.resolve(fallback?, mode, depth + 1))?;
+                // `var(~'@{prefix}-blue-6')`: the name interpolated first.
+                let name = self.interpolate(name, mode, depth)?;
+                let value = self.value_of(&name, mode, depth).or_else(|| self.resolve(fallback?, mode, depth + 1))?;
                 out.push_str(&value);
+                rest = &after[end + 1..];
+            } else if let Some(after) = rest.strip_prefix("@{") {
+                // Less's interpolation: the variable's value as text.
+                let end = after.find('}')?;
+                out.push_str(&self.interpolated(&after[..end], mode, depth)?);
                 rest = &after[end + 1..];
             } else if let Some(after) = rest.strip_prefix(['$', '@']).filter(|a| a.starts_with(ident_char)) {
                 let len = after.find(|c: char| !ident_char(c)).unwrap_or(after.len());
@@ -120,6 +130,106 @@ impl<'a> Index<'a> {
         }
         (!has_preprocessor_function(&out)).then_some(out)
     }
+
+    /// The text Less's `@{name}` stands for: variable `@name`'s value, its escape quotes (`~'…'`) removed.
+    fn interpolated(&self, name: &str, mode: &str, depth: u32) -> Option<String> {
+        let value = self.value_of(&format!("@{name}"), mode, depth)?;
+        Some(unescape(&value).to_string())
+    }
+
+    /// `text` with each `@{name}` replaced ([`Index::interpolated`]) and its escape quotes removed: a name
+    /// written with interpolation (`~'@{prefix}-blue-6'` → `--blue-6`); `None` when a variable does not resolve.
+    fn interpolate(&self, text: &str, mode: &str, depth: u32) -> Option<String> {
+        let text = unescape(text.trim());
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(i) = rest.find("@{") {
+            out.push_str(&rest[..i]);
+            let end = rest[i..].find('}')? + i;
+            out.push_str(&self.interpolated(&rest[i + 2..end], mode, depth + 1)?);
+            rest = &rest[end + 1..];
+        }
+        out.push_str(rest);
+        Some(out)
+    }
+
+    /// Less's `if(condition, then, else)` (a built-in since Less 3.0) with an `a = b` condition (`not (a = b)`
+    /// too), comparing the two sides' values without escape quotes: `Some(value)` for such a call (`Some(None)`
+    /// when a side does not resolve), `None` for any other text.
+    fn less_if(&self, text: &str, mode: &str, depth: u32) -> Option<Option<String>> {
+        let inner = text.strip_prefix("if(")?;
+        let end = closing_paren(inner)?;
+        if !inner[end + 1..].trim().is_empty() {
+            return None;
+        }
+        let args = split_top_level(&inner[..end]);
+        let [condition, then, otherwise] = args.as_slice() else { return None };
+        let (negated, condition) = match condition.trim().strip_prefix("not") {
+            Some(rest) => (true, rest.trim().trim_start_matches('(').trim_end_matches(')')),
+            None => (false, condition.trim()),
+        };
+        let (a, b) = condition.split_once('=')?;
+        let side = |s: &str| self.resolve(s, mode, depth + 1).map(|v| unescape(&v).to_string());
+        let holds = match (side(a), side(b)) {
+            (Some(a), Some(b)) => (a == b) != negated,
+            _ => return Some(None),
+        };
+        Some(self.resolve(if holds { then } else { otherwise }, mode, depth + 1))
+    }
+}
+
+/// `text` without Less's escape (`~'…'`, `~"…"`) or plain quotes around it.
+fn unescape(text: &str) -> &str {
+    let t = text.trim();
+    let t = t.strip_prefix('~').unwrap_or(t);
+    for q in ['\'', '"'] {
+        if let Some(inner) = t.strip_prefix(q).and_then(|r| r.strip_suffix(q)) {
+            return inner;
+        }
+    }
+    t
+}
+
+/// `text` split at the commas outside parentheses and quotes.
+fn split_top_level(text: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut quote, mut start) = (Vec::new(), 0u32, None, 0);
+    for (i, c) in text.char_indices() {
+        match (c, quote) {
+            ('\'' | '"', None) => quote = Some(c),
+            (q, Some(open)) if q == open => quote = None,
+            (_, Some(_)) => {}
+            ('(', None) => depth += 1,
+            (')', None) => depth = depth.saturating_sub(1),
+            (',', None) if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out
+}
+
+/// `raw` with the names written with Less interpolation (`@{prefix}-blue-6`, declared in a block) named by the
+/// set's variables (`--blue-6` when `@prefix` is `-`, however it is computed): a custom property when the name
+/// then starts with `--`. A name whose variable does not resolve stays as written.
+pub fn interpolate_names(mut raw: Vec<RawToken>) -> Vec<RawToken> {
+    let named: Vec<(usize, String)> = {
+        let index = Index::new(&raw);
+        raw.iter()
+            .enumerate()
+            .filter(|(_, t)| t.name.contains("@{"))
+            .filter_map(|(i, t)| Some((i, index.interpolate(&t.name, "", 0)?)))
+            .collect()
+    };
+    for (i, name) in named {
+        if name.starts_with("--") {
+            raw[i].source = TokenSource::CssVariable;
+        }
+        raw[i].name = name;
+    }
+    raw
 }
 
 /// A character of a SCSS/Less variable name.
@@ -216,6 +326,18 @@ fn type_of(t: &RawToken, values: &[ModeValue]) -> TokenType {
     }
 }
 
+/// A dimension's bare `0` normalised as the length it is (`0px`: CSS writes a zero length without its unit); a
+/// number's `0` (a z-index, an opacity) stays no length.
+fn zero_length(mut v: ModeValue, kind: TokenType) -> ModeValue {
+    if kind == TokenType::Dimension
+        && v.normalized.is_none()
+        && v.resolved.as_deref().is_some_and(|r| r.parse::<f64>() == Ok(0.0))
+    {
+        v.normalized = Some(Value::Length(0.0).text());
+    }
+    v
+}
+
 /// The model's tokens of `raw`, in order: every value resolved against the others, normalised, typed.
 pub fn resolve(raw: Vec<RawToken>) -> Vec<DesignToken> {
     let index = Index::new(&raw);
@@ -230,17 +352,20 @@ pub fn resolve(raw: Vec<RawToken>) -> Vec<DesignToken> {
                     ModeValue { mode: mode.clone(), written: written.clone(), resolved, normalized }
                 })
                 .collect();
+            let kind = type_of(t, &values);
+            let values = values.into_iter().map(|v| zero_length(v, kind)).collect();
             DesignToken {
                 name: t.name.clone(),
                 aliases: t.aliases.clone(),
                 source: t.source,
-                kind: type_of(t, &values),
+                kind,
                 semantic: t.semantic || t.values.iter().all(|(_, w)| is_reference(w)),
                 component: t.component.clone(),
                 values,
                 description: t.description.clone(),
                 file: t.file.clone(),
                 line: t.line,
+                also_in: Vec::new(),
             }
         })
         .collect()

@@ -261,14 +261,17 @@ fn token_of(
 ) -> Option<RawToken> {
     let text = interpolate(&s.text, strings);
     let (name, value, source) = declaration(dialect, &text)?;
-    if source != TokenSource::CssVariable && !blocks.is_empty() {
+    // `@{prefix}-color: …` whose prefix another file gives: a property of its block, named once the set's
+    // variables are known (`resolve::interpolate_names`).
+    let property = source == TokenSource::CssVariable || name.starts_with("@{");
+    if !property && !blocks.is_empty() {
         return None;
     }
-    if source != TokenSource::CssVariable {
+    if !property {
         let unquoted = value.trim_start_matches('~').trim_matches(|c| c == '\'' || c == '"');
         strings.insert(name.trim_start_matches(['@', '$']).to_string(), unquoted.to_string());
     }
-    let mode = if source == TokenSource::CssVariable { mode_of(blocks) } else { String::new() };
+    let mode = if property { mode_of(blocks) } else { String::new() };
     Some(RawToken {
         name,
         source,

@@ -71,12 +71,14 @@ pub(super) fn compile_component(
     let compiled: Vec<CompiledDoc> = compiled.into_iter().flatten().collect();
     frames.extend(doc_frames(&ctx, &compiled));
     let mut props: Vec<PropsTable> = Vec::new();
+    let mut row_lines: Vec<Vec<u32>> = Vec::new();
     for mut c in compiled {
         docs.push(c.meta);
         frames.extend(c.frames);
         units.extend(c.units);
         maps.extend(std::mem::take(&mut c.maps));
         props.append(&mut c.props);
+        row_lines.append(&mut c.row_lines);
         deps.append(&mut c.deps);
     }
     let metas: Vec<FileMeta> =
@@ -93,7 +95,7 @@ pub(super) fn compile_component(
     // Each prop's declaration and its `prop` answer row counted (format 12): the documents' tables, then the
     // sources' types kept beside them.
     if !props.is_empty() {
-        let sites = prop_sites(&ctx, props.iter().chain(&typescript), files);
+        let sites = prop_sites(&ctx, props.iter().chain(&typescript), &row_lines, files);
         match Frame::new(keys::PROP_SITES, &sites) {
             Ok(fr) => frames.push(fr),
             Err(e) => ctx.report(Diagnostic::new(plan.name.clone(), Stage::Props, e.to_string())),
@@ -238,11 +240,13 @@ fn source_props(key: &str, plan: &ComponentPlan, files: &BTreeMap<&str, Compiled
 }
 
 /// The [`TableSites`] of `tables`: each TypeScript prop's line, in its table's file or else in the file of the
-/// extended type it was merged in from (found among the compiled files' member lines), and the exact tokens of its
-/// `prop` answer row as text and JSON (rendered with the reader's [`prop_line`] and [`PropRow`]).
+/// extended type it was merged in from (found among the compiled files' member lines), each document row's line
+/// in the document as written (`row_lines`, by table, for the documents' tables that come first), and the exact
+/// tokens of its `prop` answer row as text and JSON (rendered with the reader's [`prop_line`] and [`PropRow`]).
 fn prop_sites<'a>(
     ctx: &Ctx,
     tables: impl Iterator<Item = &'a PropsTable>,
+    row_lines: &[Vec<u32>],
     files: &BTreeMap<&str, CompiledFile>,
 ) -> Vec<TableSites> {
     let own = |path: &str, table: &str, prop: &str| {
@@ -255,13 +259,15 @@ fn prop_sites<'a>(
         })
     };
     tables
-        .map(|t| TableSites {
+        .enumerate()
+        .map(|(i, t)| TableSites {
             rows: t
                 .props
                 .iter()
-                .map(|p| {
+                .enumerate()
+                .map(|(r, p)| {
                     let (path, line) = match t.origin {
-                        PropsOrigin::Document => (None, 0),
+                        PropsOrigin::Document => (None, row_lines.get(i).and_then(|l| l.get(r)).copied().unwrap_or(0)),
                         PropsOrigin::Typescript => match own(&t.path, &t.name, &p.name) {
                             Some(l) => (None, l),
                             None => inherited(t, &p.name).map_or((None, 0), |(path, l)| (Some(path), l)),

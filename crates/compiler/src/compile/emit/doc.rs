@@ -96,7 +96,8 @@ fn compile_doc_text(
     } else {
         Vec::new()
     };
-    let (text, examples) = match examples::expand(ctx.examples, &f.rel, &text, lang, syntax, &props_names) {
+    let (text, examples, source_lines) = match examples::expand(ctx.examples, &f.rel, &text, lang, syntax, &props_names)
+    {
         Some(e) => {
             for p in e.problems {
                 ctx.report(Diagnostic::new(format!("{}:{}", f.rel, p.line), Stage::Markdown, p.message));
@@ -110,9 +111,9 @@ fn compile_doc_text(
                     format!("{UNRECOGNISED}{} {UNRECOGNISED_HINT}", list.join(", ")),
                 ));
             }
-            (e.text, e.examples)
+            (e.text, e.examples, Some(e.source_lines))
         }
-        None => (text, Vec::new()),
+        None => (text, Vec::new(), None),
     };
     let mut doc = markdown::parse_as(&text, syntax);
     examples::mark(&mut doc, &examples);
@@ -221,7 +222,49 @@ fn compile_doc_text(
         tables,
     };
     let props = crate::compile::props::from_markdown(&f.rel, lang, &text);
-    Some(CompiledDoc { meta, text, lead, frames, maps, props, units, deps })
+    let row_lines = props.iter().map(|t| row_lines(&text, t, source_lines.as_deref())).collect();
+    Some(CompiledDoc { meta, text, lead, frames, maps, props, row_lines, units, deps })
+}
+
+/// The 1-based line of each row of API table `table` in the document as written: in `text` (the text it was read
+/// from), from the line after its delimiter row, the next table line whose first cell holds the row's name (rows
+/// with an empty name cell are not props), then through the expansion's `source_lines` when the text was
+/// expanded; 0 where none is found.
+fn row_lines(text: &str, table: &PropsTable, source_lines: Option<&[(usize, u32)]>) -> Vec<u32> {
+    let lines = expanded_row_lines(text, table);
+    match source_lines {
+        Some(map) => lines.into_iter().map(|l| examples::source_line(text, map, l).unwrap_or(0)).collect(),
+        None => lines,
+    }
+}
+
+/// [`row_lines`] in `text` itself.
+fn expanded_row_lines(text: &str, table: &PropsTable) -> Vec<u32> {
+    let body: Vec<(u32, &str)> = text
+        .split('\n')
+        .zip(1u32..)
+        .skip(table.line as usize + 1)
+        .map(|(l, n)| (n, l))
+        .take_while(|(_, l)| l.contains('|'))
+        .collect();
+    let mut next = 0;
+    table
+        .props
+        .iter()
+        .map(|p| {
+            let first_cell = |l: &str| -> String {
+                let cell = l.trim().trim_start_matches('|').split('|').next().unwrap_or("");
+                cell.replace(['`', '*', '\\'], "")
+            };
+            match body[next..].iter().position(|(_, l)| first_cell(l).contains(p.name.as_str())) {
+                Some(at) => {
+                    next += at + 1;
+                    body[next - 1].0
+                }
+                None => 0,
+            }
+        })
+        .collect()
 }
 
 /// Code languages whose blocks are read as TSX for what they use (TSX parses JSX, JavaScript and TypeScript).

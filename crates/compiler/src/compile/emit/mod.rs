@@ -124,6 +124,9 @@ struct CompiledDoc {
     maps: TokenMaps,
     /// Props tables of its API section.
     props: Vec<PropsTable>,
+    /// Each row's line in the document as written (0: not found), per table of `props`: the row a `prop` answer
+    /// cites, where the expanded text's line would name a line the file does not have.
+    row_lines: Vec<Vec<u32>>,
     /// Search units of its sections and code blocks.
     units: Vec<UnitDraft>,
     /// Demo files it read (or looked for).

@@ -70,7 +70,24 @@ pub struct Expanded {
     pub problems: Vec<Problem>,
     /// MDX/JSX elements alone on a line that no rule knows, by name, with their count (`build --verbose`).
     pub unrecognised: BTreeMap<String, usize>,
+    /// Where the document's own lines went: (byte offset of a line of `text`, its 1-based line in the document as
+    /// written), in order, for each line copied (or rewritten in place) from it; the examples' lines have none.
+    /// Rows of an API table cite the file's line through it, not the expanded text's.
+    pub source_lines: Vec<(usize, u32)>,
     changed: bool,
+}
+
+/// The 1-based line of the document as written that line `line` (1-based) of its expanded `text` was copied from,
+/// by the expansion's [`Expanded::source_lines`]; `None` for a line an example brought.
+pub fn source_line(text: &str, source_lines: &[(usize, u32)], line: u32) -> Option<u32> {
+    let start = match line {
+        0 => return None,
+        1 => 0,
+        // `line_starts` lists the starts of the lines after the first.
+        n => crate::line_index::line_starts(text).nth(n as usize - 2)?,
+    };
+    let at = source_lines.binary_search_by_key(&start, |&(offset, _)| offset).ok()?;
+    Some(source_lines[at].1)
 }
 
 impl<'a> Repo<'a> {
@@ -248,7 +265,8 @@ fn expand_lines(
     props: &[String],
 ) -> Expanded {
     if !syntax::may_hold(text, &repo.rules) {
-        return Expanded { text: text.to_string(), ..Expanded::default() };
+        let source_lines = std::iter::once(0).chain(crate::line_index::line_starts(text)).zip(1..).collect();
+        return Expanded { text: text.to_string(), source_lines, ..Expanded::default() };
     }
     let parsed = markdown::parse_as(text, syntax);
     let fences: Vec<(usize, usize)> =
@@ -261,6 +279,8 @@ fn expand_lines(
         at += line.len();
         let body = line.trim_end_matches(['\n', '\r']);
         let newline = &line[body.len()..];
+        // Every branch below that writes this line writes it here first (an example follows it, if any).
+        out.source_lines.push((out.text.len(), n as u32 + 1));
         if fences.iter().any(|&(s, e)| start >= s && start < e.max(s + 1)) {
             out.text.push_str(line);
             continue;
@@ -384,8 +404,17 @@ fn expand_lines(
             }
         }
     }
+    keep_last_of_each_offset(&mut out.source_lines);
     out.changed = changed || !out.unrecognised.is_empty();
     out
+}
+
+/// A dropped line left its offset to the next line written there: the last line of each offset is the one
+/// written there.
+fn keep_last_of_each_offset(lines: &mut Vec<(usize, u32)>) {
+    lines.reverse();
+    lines.dedup_by_key(|&mut (offset, _)| offset);
+    lines.reverse();
 }
 
 /// Appends a demo Markdown file's example: a heading one level below the section it stands in, the description,

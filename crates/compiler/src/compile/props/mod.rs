@@ -167,11 +167,78 @@ struct Decl {
     extends: Vec<Ext>,
 }
 
-/// One extended type: `key` is the name to look up in the file (`None` for utility generics and other
-/// non-references), `shown` what to list.
+/// One extended type: `key` is the name to look up in the file (`None` for utility generics over what the file
+/// does not declare, and other non-references), `shown` what to list, `filter` what a utility generic around it
+/// does to its props.
 struct Ext {
     key: Option<String>,
     shown: String,
+    filter: Filter,
+}
+
+/// What the utility generics around an extended type do to the props it brings (`Partial<A>`, `Omit<A, 'x'>`,
+/// `Pick<A, 'y'>`), combined outermost last.
+#[derive(Clone, Debug, Default)]
+struct Filter {
+    /// Names `Omit` removes.
+    omit: Vec<String>,
+    /// Names `Pick` keeps (all when `None`).
+    pick: Option<Vec<String>>,
+    /// `Partial` (`Some(true)`) or `Required` (`Some(false)`) sets every prop's `optional`.
+    optional: Option<bool>,
+}
+
+impl Filter {
+    /// `prop` as the filter lets it through, `None` when it is removed.
+    fn apply(&self, prop: &Prop) -> Option<Prop> {
+        if self.omit.contains(&prop.name) || self.pick.as_ref().is_some_and(|k| !k.contains(&prop.name)) {
+            return None;
+        }
+        let mut p = prop.clone();
+        if let Some(optional) = self.optional {
+            p.optional = optional;
+        }
+        Some(p)
+    }
+
+    /// This filter inside `outer` (`Partial<Omit<A, 'x'>>`: the omit applies, then the partial).
+    fn within(&self, outer: &Filter) -> Filter {
+        let mut omit = self.omit.clone();
+        omit.extend(outer.omit.iter().cloned());
+        let pick = match (&self.pick, &outer.pick) {
+            (Some(a), Some(b)) => Some(a.iter().filter(|n| b.contains(n)).cloned().collect()),
+            (a, b) => a.clone().or_else(|| b.clone()),
+        };
+        Filter { omit, pick, optional: outer.optional.or(self.optional) }
+    }
+}
+
+/// Utility generics whose first argument's props pass through (changed by a [`Filter`]): `Partial`, `Required`,
+/// `Readonly` and `Omit`/`Pick` with string literal keys.
+fn filter_of(name: &str, keys: Option<Node>, text: &str) -> Option<Filter> {
+    let literals = |n: Node| -> Option<Vec<String>> {
+        let mut out = Vec::new();
+        let mut stack = vec![n];
+        while let Some(t) = stack.pop() {
+            match t.kind() {
+                "union_type" | "parenthesized_type" => {
+                    let mut cursor = t.walk();
+                    stack.extend(t.named_children(&mut cursor));
+                }
+                "literal_type" => out.push(unquote(node_text(text, t))),
+                _ => return None,
+            }
+        }
+        Some(out)
+    };
+    match name {
+        "Partial" => Some(Filter { optional: Some(true), ..Filter::default() }),
+        "Required" => Some(Filter { optional: Some(false), ..Filter::default() }),
+        "Readonly" => Some(Filter::default()),
+        "Omit" => Some(Filter { omit: literals(keys?)?, ..Filter::default() }),
+        "Pick" => Some(Filter { pick: Some(literals(keys?)?), ..Filter::default() }),
+        _ => None,
+    }
 }
 
 /// Appends the props of the local types `decls[at]` extends (depth-first, cycles cut) and fills both extends
@@ -179,8 +246,8 @@ struct Ext {
 fn merge_extends(decls: &[Decl], by_name: &HashMap<&str, usize>, at: usize, table: &mut PropsTable) {
     let mut seen_props: HashSet<String> = table.props.iter().map(|p| p.name.clone()).collect();
     let mut visited: HashSet<usize> = HashSet::from([at]);
-    let mut stack: Vec<&Ext> = decls[at].extends.iter().rev().collect();
-    while let Some(ext) = stack.pop() {
+    let mut stack: Vec<(&Ext, Filter)> = decls[at].extends.iter().rev().map(|e| (e, e.filter.clone())).collect();
+    while let Some((ext, filter)) = stack.pop() {
         match ext.key.as_deref().and_then(|k| by_name.get(k)) {
             Some(&i) => {
                 if !visited.insert(i) {
@@ -190,12 +257,12 @@ fn merge_extends(decls: &[Decl], by_name: &HashMap<&str, usize>, at: usize, tabl
                 if !table.extends.contains(&decl.name) {
                     table.extends.push(decl.name.clone());
                 }
-                for p in &decl.props {
+                for p in decl.props.iter().filter_map(|p| filter.apply(p)) {
                     if seen_props.insert(p.name.clone()) {
-                        table.props.push(p.clone());
+                        table.props.push(p);
                     }
                 }
-                stack.extend(decl.extends.iter().rev());
+                stack.extend(decl.extends.iter().rev().map(|e| (e, e.filter.within(&filter))));
             }
             None => {
                 if !table.unresolved_extends.contains(&ext.shown) {
@@ -235,35 +302,67 @@ fn alias_decl(text: &str, node: Node) -> Option<Decl> {
     let mut props = Vec::new();
     let mut extends = Vec::new();
     let mut cursor = value.walk();
-    let mut stack = vec![value];
-    while let Some(t) = stack.pop() {
+    // Each type with the filter of the utility generics around it (`Partial<A & B>`: both partial) and the
+    // outermost of them as written: a type it leads to that the file does not declare is listed as that whole text,
+    // so that no later step follows it without its filter.
+    let mut stack: Vec<(Node, Filter, Option<String>)> = vec![(value, Filter::default(), None)];
+    while let Some((t, filter, outer)) = stack.pop() {
         match t.kind() {
-            "object_type" => props.extend(members(text, t)),
+            "object_type" => props.extend(members(text, t).iter().filter_map(|p| filter.apply(p))),
             "intersection_type" | "parenthesized_type" => {
                 let children: Vec<Node> = t.named_children(&mut cursor).collect();
-                stack.extend(children.into_iter().rev());
+                stack.extend(children.into_iter().rev().map(|c| (c, filter.clone(), outer.clone())));
             }
             "comment" => {}
-            _ => extends.push(ext_of(text, t)),
+            "generic_type" if let Some((inner, own)) = passed_through(text, t) => {
+                let outer = outer.or_else(|| Some(collapse(node_text(text, t))));
+                stack.push((inner, own.within(&filter), outer));
+            }
+            _ => {
+                let ext = ext_of(text, t);
+                let shown = outer.unwrap_or(ext.shown);
+                extends.push(Ext { filter: ext.filter.within(&filter), shown, ..ext });
+            }
         }
     }
     Some(Decl { name, line: line_of(node), end_line: end_line_of(node), props, extends })
 }
 
+/// The first type argument of a utility generic whose props pass through it (`Partial<A & B>` → `A & B`), with
+/// what it does to them; `None` for any other generic.
+fn passed_through<'t>(text: &str, node: Node<'t>) -> Option<(Node<'t>, Filter)> {
+    let name = node.child_by_field_name("name").map(|n| collapse(node_text(text, n)))?;
+    let args = node.child_by_field_name("type_arguments")?;
+    let mut cursor = args.walk();
+    let mut kids = args.named_children(&mut cursor).filter(|c| c.kind() != "comment");
+    let inner = kids.next()?;
+    let filter = filter_of(name.rsplit('.').next().unwrap_or(""), kids.next(), text)?;
+    Some((inner, filter))
+}
+
 fn ext_of(text: &str, node: Node) -> Ext {
     let whole = collapse(node_text(text, node));
     match node.kind() {
-        "type_identifier" | "nested_type_identifier" => Ext { key: Some(whole.clone()), shown: whole },
+        "type_identifier" | "nested_type_identifier" => {
+            Ext { key: Some(whole.clone()), shown: whole, filter: Filter::default() }
+        }
         "generic_type" => {
             let name = node.child_by_field_name("name").map(|n| collapse(node_text(text, n))).unwrap_or_default();
             let last = name.rsplit('.').next().unwrap_or("");
-            if name.is_empty() || UTILITY_TYPES.contains(&last) {
-                Ext { key: None, shown: whole }
+            // A utility generic over a type named in the file (`Omit<BaseProps, 'x'>`) brings that type's props
+            // through its filter; over anything else it stays unresolved, shown whole.
+            if let Some((inner, filter)) = passed_through(text, node)
+                && matches!(inner.kind(), "type_identifier" | "nested_type_identifier")
+            {
+                let key = collapse(node_text(text, inner));
+                Ext { key: Some(key), shown: whole, filter }
+            } else if name.is_empty() || UTILITY_TYPES.contains(&last) {
+                Ext { key: None, shown: whole, filter: Filter::default() }
             } else {
-                Ext { key: Some(name.clone()), shown: name }
+                Ext { key: Some(name.clone()), shown: name, filter: Filter::default() }
             }
         }
-        _ => Ext { key: None, shown: whole },
+        _ => Ext { key: None, shown: whole, filter: Filter::default() },
     }
 }
 
@@ -612,13 +711,38 @@ type WrappedProps = (Common & { x: number });
         let radio = &tables[1];
         assert_eq!(radio.extends, ["ButtonProps", "Common"]);
         assert_eq!(radio.props.len(), 2);
+        // `Pick` of a type of the file keeps the props it names, and what that type could not resolve.
         let picked = &tables[2];
-        assert_eq!(
-            (picked.props.len(), picked.unresolved_extends.as_slice()),
-            (0, &[r#"Pick<ButtonProps, "kind">"#.to_string()][..])
-        );
+        assert_eq!(picked.props.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["kind"]);
+        assert_eq!(picked.unresolved_extends, ["React.HTMLAttributes"]);
         let wrapped = &tables[3];
         assert_eq!(wrapped.props.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["x", "flag"]);
+    }
+
+    #[test]
+    fn utility_generics_over_the_files_types_pass_their_props_through() {
+        // Arco's Button: the props type is `Partial<>` of intersections of local types and an `Omit<>` of React's.
+        let src = r#"export interface BaseButtonProps { /** Loading. */ loading?: boolean; size: 'a' | 'b'; }
+export type AnchorButtonProps = { href: string } & BaseButtonProps & Omit<AnchorHTMLAttributes<any>, 'type'>;
+export type FinalButtonProps = { htmlType?: 'button' } & BaseButtonProps;
+export type ButtonProps = Partial<FinalButtonProps & AnchorButtonProps>;
+type NoSizeProps = Omit<BaseButtonProps, 'size'>;
+type StrictProps = Required<Pick<BaseButtonProps, 'loading'>>;
+"#;
+        let tables = from_typescript(SourceLang::TypeScript, "i.ts", src);
+        let button = find(&tables, "ButtonProps");
+        let names: Vec<(&str, bool)> = button.props.iter().map(|p| (p.name.as_str(), p.optional)).collect();
+        assert_eq!(names, [("htmlType", true), ("loading", true), ("size", true), ("href", true)]);
+        assert_eq!(get(button, "loading").description.as_deref(), Some("Loading."));
+        assert_eq!(button.extends, ["FinalButtonProps", "BaseButtonProps", "AnchorButtonProps"]);
+        assert_eq!(button.unresolved_extends, ["Omit<AnchorHTMLAttributes<any>, 'type'>"]);
+        let no_size = find(&tables, "NoSizeProps");
+        assert_eq!(no_size.props.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["loading"]);
+        let strict = find(&tables, "StrictProps");
+        assert_eq!(
+            strict.props.iter().map(|p| (p.name.as_str(), p.optional)).collect::<Vec<_>>(),
+            [("loading", false)]
+        );
     }
 
     #[test]

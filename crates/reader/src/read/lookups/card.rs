@@ -6,7 +6,7 @@ use crate::model::*;
 use crate::read::error::LookupError;
 use crate::read::paging::{Paging, TextRef};
 use crate::read::set::BundleSet;
-use crate::read::views::{CardView, Detail};
+use crate::read::views::{CARD_TOKEN_NAME_BYTES, CardTokens, CardView, Detail};
 
 impl BundleSet {
     /// The component card of `name` in `lang` (`detail=brief`), cut to the budget.
@@ -29,6 +29,13 @@ impl BundleSet {
         // The card's fields beside its text, bounded by their bytes (JSON escapes included).
         let bytes = |s: &Option<String>| s.as_deref().map_or(0, |s| s.len() + crate::budget::json_escapes(s));
         let lists_bound = props.iter().map(|(n, _)| n.len() + crate::budget::json_escapes(n) + 10).sum::<usize>();
+        let design_tokens = self.card_tokens(&meta.key)?;
+        // The tokens' line: its names twice (text and JSON), the count, the key and the call's words.
+        let tokens_bound = design_tokens.as_ref().map_or(0, |t| {
+            2 * t.names.iter().map(|n| n.len() + crate::budget::json_escapes(n) + 4).sum::<usize>()
+                + 3 * t.component.len()
+                + 120
+        });
         let mut fields = bytes(&doc.title) + bytes(&doc.brief) + bytes(&doc.import) + lists_bound;
         // Echoed: the component in the header, the document call, the continuation and its cursor; the path in the
         // JSON.
@@ -37,11 +44,12 @@ impl BundleSet {
         // beside them: the text's share then only grows with the budget (a larger budget never serves less; it
         // did when they came back at half the content and took the text's room).
         let whole = u64::from(self.token_map(&bundle, &key)?.total()) + 2 * crate::budget::json_escapes(&text) as u64;
-        let lean = whole + fields as u64 > u64::from(paging.budget.content());
+        let lean = whole + (fields + tokens_bound) as u64 > u64::from(paging.budget.content());
         if lean {
             fields = bytes(&doc.title) + lists_bound;
         }
-        let lists = |_: &Part| fields as u32;
+        // The tokens' line follows the card's last part only.
+        let lists = |p: &Part| (fields + if p.next_offset.is_none() { tokens_bound } else { 0 }) as u32;
         let (part, next_cursor) =
             self.part_with(&request, TextRef::new(&text, (&bundle, &key), &[(0, text.len())]), paging, &lists)?;
         Ok(CardView {
@@ -60,9 +68,31 @@ impl BundleSet {
             code_blocks: doc.code_blocks.len() as u32,
             props,
             files: meta.files.len() as u32,
+            design_tokens,
             text: part.text.clone(),
             part,
             next_cursor,
         })
+    }
+
+    /// The design tokens of component `key` as a card names them; `None` when it has none (or the set, of a format
+    /// before 12, has no tokens).
+    fn card_tokens(&self, key: &str) -> Result<Option<CardTokens>, LookupError> {
+        let all = self.design_tokens()?;
+        let mine: Vec<&str> =
+            all.tokens.iter().filter(|t| t.component.as_deref() == Some(key)).map(|t| t.name.as_str()).collect();
+        if mine.is_empty() {
+            return Ok(None);
+        }
+        let mut names = Vec::new();
+        let mut bytes = 0;
+        for name in &mine {
+            bytes += name.len() + 2;
+            if bytes > CARD_TOKEN_NAME_BYTES {
+                break;
+            }
+            names.push(name.to_string());
+        }
+        Ok(Some(CardTokens { total: mine.len() as u32, names, component: key.to_string() }))
     }
 }

@@ -120,30 +120,32 @@ impl BundleSet {
 
     /// The tokens whose value is `value` (a colour, a length or a duration as CSS writes it), per mode: exact
     /// matches first, then colours within [`MAX_DELTA_E`] by distance, semantic tokens before palette tokens at
-    /// the same distance; cut to the budget of `paging`. Nothing listed, with a note, when no token is that near or
-    /// the value is of none of those kinds.
+    /// the same distance; cut to the budget of `paging`. Nothing listed, with a note naming the nearest colour and
+    /// its distance, when no token is that near.
     ///
     /// # Errors
-    /// A damaged `design-tokens` frame; a refused cursor.
+    /// [`LookupError::NotATokenValue`] for a value that is no colour, length or duration (or empty); a damaged
+    /// `design-tokens` frame; a refused cursor.
     pub fn token_for(&self, value: &str, paging: Paging) -> Result<TokenForView, LookupError> {
         check_length(value)?;
         let value = match paging.cursor.map(Cursor::decode).transpose()?.map(|c| c.request) {
             Some(Request::TokenFor { value }) => value,
             _ => value.to_string(),
         };
-        let asked = crate::design_value::parse(&value);
+        // A value no token can have (not a colour, length or duration; empty) is the caller's mistake, not an
+        // empty answer: an error naming what is read.
+        let asked = crate::design_value::parse_asked(&value)
+            .ok_or_else(|| LookupError::NotATokenValue { value: crate::read::names::echo(value.trim()) })?;
         let all = self.design_tokens()?;
-        let (matches, nearest) = asked.map(|v| matches_of(all, v)).unwrap_or_default();
-        let note = match (asked, &nearest) {
-            (None, _) => Some(
-                "not a colour (hex, rgb(), hsl(), a CSS colour name), a length (px, rem) or a duration (ms, s)".into(),
-            ),
-            (Some(_), _) if !matches.is_empty() => None,
-            (Some(_), Some((d, i))) => Some(format!(
-                "no token for this value: the nearest colour is `{}`, ΔE {d:.1} (listed within {MAX_DELTA_E})",
-                all.tokens[*i].name
+        let (matches, nearest) = matches_of(all, asked);
+        let note = match &nearest {
+            _ if !matches.is_empty() => None,
+            Some((d, i)) => Some(format!(
+                "no token for this value within ΔE {MAX_DELTA_E}: the nearest colour is `{}` ({}), ΔE {d:.1}",
+                all.tokens[*i].name,
+                all.tokens[*i].values.iter().find_map(|v| v.resolved.as_deref()).unwrap_or("")
             )),
-            (Some(_), None) => Some("no token for this value".into()),
+            None => Some("no token for this value".into()),
         };
         let extra = |m: &Match| {
             crate::budget::bound(&format!(
@@ -160,7 +162,7 @@ impl BundleSet {
         let (rows, part) = self.list_part(&request, &names, &bound, whole, paging)?;
         Ok(TokenForView {
             served: self.served(),
-            normalized: asked.map(Value::text),
+            normalized: Some(asked.text()),
             value,
             note,
             tokens: rows.clone().map(bound).sum(),
@@ -193,7 +195,11 @@ fn matches_of(all: &DesignTokens, asked: Value) -> (Vec<Match>, Option<(f64, usi
                 (Value::Color(a), Some(b)) => delta_e(a, b),
                 _ => continue,
             };
-            if nearest.is_none_or(|(d, _)| distance < d) {
+            // At one distance a global token before a component's (the palette's `red-6` before a tag's use of it).
+            let better = |(d, j): (f64, usize)| {
+                distance < d || (distance == d && t.component.is_none() && all.tokens[j].component.is_some())
+            };
+            if nearest.is_none_or(better) {
                 nearest = Some((distance, i));
             }
             if distance <= MAX_DELTA_E {

@@ -9,7 +9,7 @@ use crate::model::*;
 use crate::view::{PropRow, prop_line};
 
 use crate::read::error::LookupError;
-use crate::read::names::{closest, echo};
+use crate::read::names::{echo, nearest};
 use crate::read::paging::Paging;
 use crate::read::set::BundleSet;
 use crate::read::views::{ExampleRef, PropView};
@@ -32,6 +32,10 @@ pub const PROP_MAX_TOKENS: u32 = 300;
 /// Tokens allowed for each join of pieces whose counts were stored apart (a row and the next, the label and the
 /// code): the pieces meet at a line start, where the pre-tokenizer splits, plus a token of slack.
 const JOIN_TOKENS: u32 = 2;
+
+/// Tokens of the header's note that the prop was matched without case (`asked \`Loading\`, matched without case`),
+/// its echo of the asked name reserved apart.
+const CASE_NOTE_TOKENS: u32 = 12;
 
 /// Props named in an unknown-prop error.
 const NEAREST: usize = 6;
@@ -56,12 +60,7 @@ impl BundleSet {
     pub fn prop(&self, name: &str, path: &str, lang: Option<&str>, paging: Paging) -> Result<PropView, LookupError> {
         let (bundle, meta) = self.component_meta(name)?;
         let doc = self.pick_doc(&meta, lang)?;
-        let mut tables = self.props_of(&bundle)?;
-        match bundle.get::<Vec<PropsTable>>(keys::PROPS_TYPESCRIPT) {
-            Ok(t) => tables.extend(t),
-            Err(BundleError::MissingFrame { .. }) => {}
-            Err(e) => return Err(e.into()),
-        }
+        let tables = self.prop_tables(&bundle)?;
         let sites = match bundle.get::<Vec<TableSites>>(keys::PROP_SITES) {
             Ok(s) if s.len() == tables.len() => Some(s),
             Ok(_) | Err(BundleError::MissingFrame { .. }) => None,
@@ -82,6 +81,8 @@ impl BundleSet {
         // later segment searches the tables named by the type of the rows found so far.
         let mut scope = own_scope;
         let mut hits: Vec<(usize, usize)> = Vec::new();
+        // Each segment as its table spells it.
+        let mut names: Vec<String> = Vec::new();
         for (depth, segment) in segments.iter().enumerate() {
             if depth > 0 {
                 let types: Vec<String> = hits.iter().map(|&(t, r)| tables[t].props[r].type_text.clone()).collect();
@@ -96,11 +97,18 @@ impl BundleSet {
                 }
             }
             hits = find_rows(&tables, &scope, segment);
-            if hits.is_empty() {
+            let mut spelt: Vec<&str> = hits.iter().map(|&(t, r)| tables[t].props[r].name.as_str()).collect();
+            spelt.sort_unstable();
+            spelt.dedup();
+            // Matched but for case: read as the one prop so spelt, else (`onChange` and `onchange`) ask which.
+            if spelt.len() != 1 {
                 let asked = segments[..=depth].join(".");
                 return Err(self.unknown_prop(&meta.name, &asked, scope.iter().map(|&i| &tables[i])));
             }
+            names.push(spelt[0].to_string());
         }
+        let asked = segments.join(".");
+        let segments: Vec<&str> = names.iter().map(String::as_str).collect();
         // Documents' rows first (they are what the design system says), then the sources'. Of the sources', the
         // component's own type (`TableProps`) when it has the prop, not the internal parts' (`TableBodyProps`).
         let own = format!("{}props", component_key(&meta.name));
@@ -132,7 +140,8 @@ impl BundleSet {
                 Found { row, text, short, json }
             })
             .collect();
-        self.prop_answer(&bundle, &meta, doc, &segments, found, paging)
+        let asked = (asked != segments.join(".")).then(|| echo(&asked));
+        self.prop_answer(&bundle, &meta, doc, (&segments, asked), found, paging)
     }
 
     /// The answer for the rows `found`: what fits the budget, the smallest example of the first segment.
@@ -141,7 +150,7 @@ impl BundleSet {
         bundle: &crate::bundle::Bundle,
         meta: &ComponentMeta,
         doc: &DocMeta,
-        segments: &[&str],
+        (segments, asked): (&[&str], Option<String>),
         found: Vec<Found>,
         paging: Paging,
     ) -> Result<PropView, LookupError> {
@@ -152,7 +161,9 @@ impl BundleSet {
             Err(BundleError::MissingFrame { .. }) => vec![],
             Err(e) => return Err(e.into()),
         };
-        let using = blocks_using(&uses, &doc.code_blocks, &meta.name, segments[0]);
+        // A nested path is used where an object literal's key is the last segment inside the value of the ones
+        // before it (`Table.columns>sorter`), not where the first segment alone is set.
+        let using = blocks_using(&uses, &doc.code_blocks, &meta.name, &segments.join(">"));
         let example = match using.first() {
             Some(&i) => {
                 let b = &doc.code_blocks[i];
@@ -162,7 +173,13 @@ impl BundleSet {
             None => None,
         };
         let title = example.as_ref().and_then(|(b, _)| block_title(b));
-        let names = [(meta.name.as_str(), 4), (prop.as_str(), 3), (title.as_deref().unwrap_or(""), 2)];
+        let names = [
+            (meta.name.as_str(), 4),
+            (prop.as_str(), 3),
+            (title.as_deref().unwrap_or(""), 2),
+            (asked.as_deref().unwrap_or(""), 1),
+        ];
+        let note = if asked.is_some() { CASE_NOTE_TOKENS } else { 0 };
         let paging = self.echoing(paging, &names);
         // The text repeats the names in its header and call (reserved by the echo); the JSON bound counts them
         // by their bytes itself.
@@ -175,7 +192,7 @@ impl BundleSet {
         let json_meta = |rows: usize, listed: bool, with_code: bool, cut: bool| {
             let left = left_out(all - rows, has_code && !with_code, !listed, cut);
             let block = example.as_ref().map(|(b, _)| *b);
-            json_meta_bound(&served, meta, &prop, doc, (block, title.as_deref()), left, counts)
+            json_meta_bound(&served, meta, (&prop, asked.as_deref()), doc, (block, title.as_deref()), left, counts)
         };
         let label = example.as_ref().map_or(0, |(b, _)| example_label(b.index).len() as u32);
         // The sizes of each choice: rows shown (a prefix), rows listed structured, the example's code shown.
@@ -190,7 +207,7 @@ impl BundleSet {
         let size = |rows: usize, listed: bool, with_code: bool| {
             let text = text_of(rows) + if with_code { code } else { 0 };
             let left_out = rows < all || (has_code && !with_code);
-            let envelope = PROP_HEADER_TOKENS + if left_out { PROP_LEFT_OUT_TOKENS } else { 0 };
+            let envelope = PROP_HEADER_TOKENS + note + if left_out { PROP_LEFT_OUT_TOKENS } else { 0 };
             // The JSON carries the text (escaped) and, when listed, the rows' structured copies.
             let json = text
                 + escapes_of(rows)
@@ -229,7 +246,7 @@ impl BundleSet {
                     }
                     .into()
                 };
-                let envelope = PROP_LEFT_OUT_TOKENS + PROP_HEADER_TOKENS;
+                let envelope = PROP_LEFT_OUT_TOKENS + PROP_HEADER_TOKENS + note;
                 let json_meta = json_meta(1, false, false, true);
                 let line = found[0].short + JOIN_TOKENS + 8;
                 // The JSON escapes the kept bytes too (at most one byte more each).
@@ -280,24 +297,60 @@ impl BundleSet {
             served: self.served(),
             component: meta.name.clone(),
             prop,
+            asked,
             lang: doc.lang.clone(),
             tokens,
             rows: if listed { found[..rows].iter().map(|f| f.row.clone()).collect() } else { vec![] },
             rows_total: all as u32,
             unlisted_rows: if listed { 0 } else { rows as u32 },
-            example: example.map(|(b, _)| ExampleRef {
-                index: b.index,
-                title,
-                tokens: b.tokens,
-                start_line: b.start_line,
-                end_line: b.end_line,
-                shown: with_code,
-            }),
+            example: example.map(|(b, _)| ExampleRef::new(b, title, with_code)),
             examples_using: using.len() as u32,
             left_out,
             whole_at: (whole > paging.budget.max_tokens).then_some(whole),
             text,
         })
+    }
+
+    /// Every props table of the component: the documents' (or, without them, the sources'), then the sources'
+    /// kept beside the documents'.
+    fn prop_tables(&self, bundle: &crate::bundle::Bundle) -> Result<Vec<PropsTable>, LookupError> {
+        let mut tables = self.props_of(bundle)?;
+        match bundle.get::<Vec<PropsTable>>(keys::PROPS_TYPESCRIPT) {
+            Ok(t) => tables.extend(t),
+            Err(BundleError::MissingFrame { .. }) => {}
+            Err(e) => return Err(e.into()),
+        }
+        Ok(tables)
+    }
+
+    /// Prop `asked` of component `meta` as its tables in `lang` (and the sources') spell it (`Loading` is
+    /// `loading` when one prop matches without case); `None` when the component has no props table to check it
+    /// against.
+    ///
+    /// # Errors
+    /// [`LookupError::UnknownProp`] naming the nearest props; a damaged bundle.
+    pub(crate) fn prop_spelling(
+        &self,
+        bundle: &crate::bundle::Bundle,
+        meta: &ComponentMeta,
+        lang: &str,
+        asked: &str,
+    ) -> Result<Option<String>, LookupError> {
+        let tables = self.prop_tables(bundle)?;
+        let scope: Vec<usize> = (0..tables.len())
+            .filter(|&i| tables[i].origin == PropsOrigin::Typescript || tables[i].lang.as_deref() == Some(lang))
+            .collect();
+        if scope.iter().all(|&i| tables[i].props.is_empty()) {
+            return Ok(None);
+        }
+        let mut spelt: Vec<&str> =
+            find_rows(&tables, &scope, asked).iter().map(|&(t, r)| tables[t].props[r].name.as_str()).collect();
+        spelt.sort_unstable();
+        spelt.dedup();
+        match spelt[..] {
+            [one] => Ok(Some(one.to_string())),
+            _ => Err(self.unknown_prop(&meta.name, asked, scope.iter().map(|&i| &tables[i]))),
+        }
     }
 
     /// The unknown-prop error for `asked`, naming the nearest props of `tables`.
@@ -311,10 +364,7 @@ impl BundleSet {
         names.sort_unstable();
         names.dedup();
         let last = asked.rsplit('.').next().unwrap_or(asked);
-        let mut nearest = closest(last, names.iter().copied(), NEAREST);
-        if nearest.is_empty() {
-            nearest = names.iter().take(NEAREST).map(|n| n.to_string()).collect();
-        }
+        let nearest = nearest(last, names.iter().copied(), NEAREST);
         LookupError::UnknownProp { component: component.to_string(), prop: echo(asked), known: names.len(), nearest }
     }
 }
@@ -347,8 +397,9 @@ fn nested_tables(tables: &[PropsTable], types: &[String], in_lang: &dyn Fn(&Prop
         .collect()
 }
 
-/// The indexes of the blocks whose uses name `prop` on the component `component`'s element, smallest first (by
-/// tokens, then document order).
+/// The indexes of the blocks whose uses name `prop` (`loading`, or a nested `columns>sorter`) on the component
+/// `component`'s element: the document's own
+/// examples before the stories beside it, each smallest first (by tokens, then document order).
 pub(crate) fn blocks_using(uses: &[BlockUses], blocks: &[CodeBlockMeta], component: &str, prop: &str) -> Vec<usize> {
     let key = component_key(component);
     let names = |u: &BlockUses| {
@@ -362,7 +413,9 @@ pub(crate) fn blocks_using(uses: &[BlockUses], blocks: &[CodeBlockMeta], compone
     };
     let mut found: Vec<usize> =
         uses.iter().enumerate().filter(|(i, u)| *i < blocks.len() && names(u)).map(|(i, _)| i).collect();
-    found.sort_by_key(|&i| (blocks[i].tokens, i));
+    // The document's own examples first: a story beside it (an `@self` import, a story's harness) is the
+    // developers' test of the component, not what the docs show.
+    found.sort_by_key(|&i| (crate::view::story_of(&blocks[i]).is_some(), blocks[i].tokens, i));
     found
 }
 
@@ -400,7 +453,7 @@ fn left_out(rows: usize, code: bool, structured: bool, description: bool) -> Vec
 fn json_meta_bound(
     served: &crate::read::views::Served,
     meta: &ComponentMeta,
-    prop: &str,
+    (prop, asked): (&str, Option<&str>),
     doc: &DocMeta,
     (block, title): (Option<&CodeBlockMeta>, Option<&str>),
     left_out: Vec<String>,
@@ -410,19 +463,13 @@ fn json_meta_bound(
         served: crate::read::views::Served { system: String::new(), version: String::new(), note: None },
         component: String::new(),
         prop: String::new(),
+        asked: asked.map(|_| String::new()),
         lang: String::new(),
         tokens: max_tokens,
         rows: vec![],
         rows_total: rows,
         unlisted_rows: rows,
-        example: block.map(|b| ExampleRef {
-            index: b.index,
-            title: title.map(|_| String::new()),
-            tokens: b.tokens,
-            start_line: b.start_line,
-            end_line: b.end_line,
-            shown: false,
-        }),
+        example: block.map(|b| ExampleRef::new(b, title.map(|_| String::new()), false)),
         examples_using: using,
         left_out,
         whole_at: Some(u32::MAX),
@@ -435,6 +482,7 @@ fn json_meta_bound(
         served.note.as_deref().unwrap_or(""),
         &meta.name,
         prop,
+        asked.unwrap_or(""),
         &doc.lang,
         title.unwrap_or(""),
     ];

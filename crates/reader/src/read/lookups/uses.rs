@@ -18,7 +18,8 @@ impl BundleSet {
     /// `Table` (any use of the element), in the document in `lang`, smallest first, as many as the budget lists.
     ///
     /// # Errors
-    /// Unknown component, no document in that language, damaged bundle.
+    /// Unknown component, no document in that language, a prop its tables do not list
+    /// ([`LookupError::UnknownProp`], naming the nearest), damaged bundle.
     pub fn uses(&self, what: &str, lang: Option<&str>, paging: Paging) -> Result<UsesView, LookupError> {
         let (component, prop) = match what.trim().split_once('.') {
             Some((c, p)) => (c, Some(p.trim())),
@@ -31,6 +32,17 @@ impl BundleSet {
             Err(BundleError::MissingFrame { .. }) => vec![],
             Err(e) => return Err(e.into()),
         };
+        // A prop the component's tables do not list is an error naming the nearest (an example cannot use it);
+        // one matching without case is read as the tables spell it.
+        // A nested path (`columns.sorter`) is used as an object literal's key inside the first segment's value.
+        let spelt = match prop.map(|p| p.split_once('.').map_or((p, None), |(a, b)| (a, Some(b)))) {
+            Some((first, rest)) => {
+                let first = self.prop_spelling(&bundle, &meta, &doc.lang, first)?.unwrap_or_else(|| first.to_string());
+                Some(rest.map_or(first.clone(), |r| format!("{first}>{}", r.replace('.', ">"))))
+            }
+            None => None,
+        };
+        let prop = spelt.as_deref();
         let found = match prop {
             Some(p) => blocks_using(&uses, &doc.code_blocks, &meta.name, p),
             None => {
@@ -38,25 +50,17 @@ impl BundleSet {
                 let mut all: Vec<usize> = (0..uses.len().min(doc.code_blocks.len()))
                     .filter(|&i| uses[i].iter().any(|u| !u.contains(['.', '=']) && component_key(u) == key))
                     .collect();
-                all.sort_by_key(|&i| (doc.code_blocks[i].tokens, i));
+                all.sort_by_key(|&i| {
+                    (crate::view::story_of(&doc.code_blocks[i]).is_some(), doc.code_blocks[i].tokens, i)
+                });
                 all
             }
         };
-        let asked = prop.map_or_else(|| meta.name.clone(), |p| format!("{}.{}", meta.name, echo(p)));
+        let asked = prop.map_or_else(|| meta.name.clone(), |p| format!("{}.{}", meta.name, echo(&p.replace('>', "."))));
         let paging = self.echoing(paging, &[(meta.name.as_str(), 3), (asked.as_str(), 3)]);
         let examples: Vec<ExampleRef> = found
             .iter()
-            .map(|&i| {
-                let b = &doc.code_blocks[i];
-                ExampleRef {
-                    index: b.index,
-                    title: block_title(b),
-                    tokens: b.tokens,
-                    start_line: b.start_line,
-                    end_line: b.end_line,
-                    shown: false,
-                }
-            })
+            .map(|&i| ExampleRef::new(&doc.code_blocks[i], block_title(&doc.code_blocks[i]), false))
             .collect();
         // Each row by its bytes (a token is never shorter than a byte), as a text line and as JSON, and a join.
         let bounds = examples.iter().map(|e| {
