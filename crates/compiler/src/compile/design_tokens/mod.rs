@@ -92,7 +92,9 @@ pub fn compile(
 ) -> (Vec<DesignToken>, Vec<Diagnostic>) {
     let owners = owners(layout);
     let documents = documents(layout, lang);
-    let components: std::collections::BTreeSet<&str> = layout.components.keys().map(String::as_str).collect();
+    // Components only: a guide page named like a folder (Arco's `color`, `theme` pages) owns no token.
+    let components: std::collections::BTreeSet<&str> =
+        layout.components.iter().filter(|(_, p)| !p.guide).map(|(k, _)| k.as_str()).collect();
     let read: Vec<(Vec<RawToken>, Option<Diagnostic>)> = walked
         .par_iter()
         .filter(|f| f.bytes <= MAX_TOKEN_FILE_BYTES)
