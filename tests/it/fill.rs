@@ -75,7 +75,7 @@ fn measure<V: Render + serde::Serialize>(
                 Err(e) if n == 0 => return eprintln!("{what} at {max}: {e}"),
                 r => r.unwrap_or_else(|e| panic!("{what} at {max} ({forms:?}), part {n}: {e}")),
             };
-            let json = serde_json::to_value(&view).unwrap();
+            let json = view.structured();
             let read: Vec<(usize, String)> = match forms {
                 Forms::Mcp => vec![(0, view.render(Surface::Mcp)), (2, serde_json::to_string(&json).unwrap())],
                 _ => vec![(1, view.render(Surface::Cli))],

@@ -32,9 +32,11 @@ pub enum Forms {
 /// The answer of `call` under `budget`, continuing `cursor`, with the most content whose envelope fits beside it in
 /// each of the `forms` it is read in: `call` is made with a measured budget
 /// ([`Budget::measured`]) reserving [`FIRST_RESERVE`] tokens, then the envelope the answer printed, bounded by
-/// [`envelope_bound`], until what it printed fits what was reserved. A view that does not say what its content
-/// is ([`Render::content`]: lists), an answer whose envelope leaves no room, or one still over after [`TRIES`], is
-/// served under the fixed reserve, as before.
+/// [`envelope_bound`], until what it printed fits what was reserved. When that envelope would take over
+/// [`super::TERSE_SHARE`] of the budget, or finds no room, the answer is served *terse* ([`Render::shorten`]: the
+/// set, the part's lines and tokens, the cursor alone), so that every lookup answers at the smallest budget
+/// whatever its names and paths. A view that says neither its content nor its rows ([`Render::content`],
+/// [`Render::rows_text`]), or one that fits neither way, is served under the fixed reserve, as before.
 ///
 /// # Errors
 /// `call`'s errors (those of the fixed reserve when the measured ones found no room).
@@ -48,18 +50,55 @@ pub fn fitted<V: Render>(
     if !V::MEASURED || budget.max_tokens == u32::MAX {
         return fixed();
     }
+    let whole = match fit(budget, cursor, forms, &call, false)? {
+        Fit::Fits(view, printed) if !super::terse::too_long(printed, budget.max_tokens) => return Ok(view),
+        Fit::Fits(view, _) => Some(view),
+        // A view measured only terse (props) is served under the fixed reserve while its names leave room.
+        Fit::Unmeasured => match fixed() {
+            Err(LookupError::Budget(BudgetError::TooSmallForNames { .. })) => None,
+            answer => return answer,
+        },
+        Fit::NoRoom => None,
+    };
+    match fit(budget, cursor, forms, &call, true)? {
+        Fit::Fits(view, _) => Ok(view),
+        _ => whole.map_or_else(fixed, Ok),
+    }
+}
+
+/// What [`fit`] found.
+enum Fit<V> {
+    /// The view, and the bound of its envelope, which fits beside its content.
+    Fits(V, u32),
+    /// The view says neither its content nor its rows.
+    Unmeasured,
+    /// No reserve the tries reached held the envelope.
+    NoRoom,
+}
+
+/// [`fitted`]'s tries, the answer served terse when `terse`.
+fn fit<V: Render>(
+    budget: Budget,
+    cursor: Option<&str>,
+    forms: Forms,
+    call: &impl Fn(Paging) -> Result<V, LookupError>,
+    terse: bool,
+) -> Result<Fit<V>, LookupError> {
     let mut reserve = FIRST_RESERVE;
     for _ in 0..TRIES {
         let measured = budget.measured(reserve);
         if measured.content() == 0 {
             break;
         }
-        let view = match call(Paging { budget: measured, cursor }) {
+        let mut view = match call(Paging { budget: measured, cursor }) {
             Ok(view) => view,
             Err(LookupError::Budget(BudgetError::TooSmallForNames { .. })) => break,
             Err(e) => return Err(e),
         };
-        let Some(printed) = envelope_tokens(&view, forms) else { return fixed() };
+        if terse {
+            view.shorten();
+        }
+        let Some(printed) = envelope_tokens(&view, forms) else { return Ok(Fit::Unmeasured) };
         // Never past the room of one stored segment: a view that lists things beside its text (props rows, a
         // skeleton's functions) lists fewer when the room is short, and its envelope shrinks with them.
         let most = budget.max_tokens.saturating_sub(crate::budget::MAX_SEGMENT_TOKENS);
@@ -70,22 +109,36 @@ pub fn fitted<V: Render>(
             break;
         }
         if printed <= reserve {
-            return Ok(view);
+            return Ok(Fit::Fits(view, printed));
         }
         if reserve >= most {
             break;
         }
         reserve = printed.min(most);
     }
-    fixed()
+    Ok(Fit::NoRoom)
 }
 
-/// The largest [`envelope_bound`] of `view`'s envelope over `forms`: a rendered text less its content, the compact
-/// JSON less its content's JSON string. `None` when the view names no content.
+/// The largest [`envelope_bound`] of `view`'s envelope over `forms`: a rendered text less its content (or its
+/// rows), the structured form's bound less its content's JSON string (or with its rows' list empty). `None` when
+/// the view names neither.
 fn envelope_tokens<V: Render>(view: &V, forms: Forms) -> Option<u32> {
-    let content = view.content()?;
-    let text = |s: Surface| envelope_bound(&without(&view.render(s), content, true));
-    let json = || serde_json::to_value(view).map_or(u32::MAX, |v| json_bound(&v, content));
+    let (content, rows) = match (view.content(), view.rows_text()) {
+        (Some(c), _) => (c.to_string(), false),
+        (None, Some(r)) => (r, true),
+        (None, None) => return None,
+    };
+    let text = |s: Surface| envelope_bound(&without(&view.render(s), &content, true));
+    let json = || {
+        let mut value = view.structured();
+        if rows && let serde_json::Value::Object(fields) = &mut value {
+            // A list's rows are the one array of its structured form; their tokens were stored.
+            for v in fields.values_mut().filter(|v| v.is_array()) {
+                *v = serde_json::Value::Array(Vec::new());
+            }
+        }
+        json_bound(&value, if rows { "" } else { &content })
+    };
     Some(match forms {
         Forms::Mcp => text(Surface::Mcp).max(json()),
         Forms::Cli => text(Surface::Cli),
