@@ -28,7 +28,7 @@ mod terse;
 mod views;
 
 pub use fit::{Forms, fitted};
-pub use terse::{TERSE_FIELDS, TERSE_SHARE};
+pub use terse::TERSE_FIELDS;
 
 use crate::budget::Part;
 use crate::read::*;
@@ -351,8 +351,8 @@ pub trait Render: serde::Serialize {
         false
     }
 
-    /// Makes this answer echo less (`terse::short_text`, [`TERSE_FIELDS`]); [`fitted`] does when the whole
-    /// envelope would take over `terse::TERSE_SHARE` of the budget. Views that cannot: nothing.
+    /// Makes this answer echo less (`terse::short_text`, [`TERSE_FIELDS`]); [`fitted`] does when the names it
+    /// repeats leave no room otherwise. Views that cannot: nothing.
     fn shorten(&mut self) {}
 
     /// The text form for MCP clients (what `text` content carries).

@@ -32,11 +32,11 @@ pub enum Forms {
 /// The answer of `call` under `budget`, continuing `cursor`, with the most content whose envelope fits beside it in
 /// each of the `forms` it is read in: `call` is made with a measured budget
 /// ([`Budget::measured`]) reserving [`FIRST_RESERVE`] tokens, then the envelope the answer printed, bounded by
-/// [`envelope_bound`], until what it printed fits what was reserved. When that envelope would take over
-/// [`super::TERSE_SHARE`] of the budget, or finds no room, the answer is served *terse* ([`Render::shorten`]: the
-/// set, the part's lines and tokens, the cursor alone), so that every lookup answers at the smallest budget
-/// whatever its names and paths. A view that says neither its content nor its rows ([`Render::content`],
-/// [`Render::rows_text`]), or one that fits neither way, is served under the fixed reserve, as before.
+/// [`envelope_bound`], until what it printed fits what was reserved. A view that says neither its content nor its
+/// rows ([`Render::content`], [`Render::rows_text`]), or whose envelope finds no room, is served under the fixed
+/// reserve, as before; when that refuses it for its names (a long system name, version, path or `--bundles`
+/// directory), it is served *terse* ([`Render::shorten`]: the set, the part's lines and tokens, the cursor alone),
+/// so that every lookup answers at the smallest budget whatever its names.
 ///
 /// # Errors
 /// `call`'s errors (those of the fixed reserve when the measured ones found no room).
@@ -50,26 +50,27 @@ pub fn fitted<V: Render>(
     if !V::MEASURED || budget.max_tokens == u32::MAX {
         return fixed();
     }
-    let whole = match fit(budget, cursor, forms, &call, false)? {
-        Fit::Fits(view, printed) if !super::terse::too_long(printed, budget.max_tokens) => return Ok(view),
-        Fit::Fits(view, _) => Some(view),
-        // A view measured only terse (props) is served under the fixed reserve while its names leave room.
-        Fit::Unmeasured => match fixed() {
-            Err(LookupError::Budget(BudgetError::TooSmallForNames { .. })) => None,
+    let refused = |e: &LookupError| matches!(e, LookupError::Budget(BudgetError::TooSmallForNames { .. }));
+    match fit(budget, cursor, forms, &call, false)? {
+        Fit::Fits(view) => return Ok(view),
+        // Served under the fixed reserve while it answers (a props view's envelope is measured only terse; a
+        // first part that would leave its chain too little room is served whole there, or refused).
+        Fit::Unmeasured | Fit::NoRoom => match fixed() {
+            Err(e) if refused(&e) => {}
             answer => return answer,
         },
-        Fit::NoRoom => None,
-    };
+    }
+    // Refused for its names: served terse, which holds at the smallest budget whatever they are.
     match fit(budget, cursor, forms, &call, true)? {
-        Fit::Fits(view, _) => Ok(view),
-        _ => whole.map_or_else(fixed, Ok),
+        Fit::Fits(view) => Ok(view),
+        _ => fixed(),
     }
 }
 
 /// What [`fit`] found.
 enum Fit<V> {
-    /// The view, and the bound of its envelope, which fits beside its content.
-    Fits(V, u32),
+    /// The view, whose envelope fits beside its content.
+    Fits(V),
     /// The view says neither its content nor its rows.
     Unmeasured,
     /// No reserve the tries reached held the envelope.
@@ -109,7 +110,7 @@ fn fit<V: Render>(
             break;
         }
         if printed <= reserve {
-            return Ok(Fit::Fits(view, printed));
+            return Ok(Fit::Fits(view));
         }
         if reserve >= most {
             break;

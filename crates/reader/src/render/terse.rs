@@ -1,6 +1,5 @@
-//! Short answers (issue 26 §1: every lookup answers at the smallest budget, whatever its names): when what an
-//! answer prints beside its content would take over [`TERSE_SHARE`] of the budget, [`crate::render::fitted`] serves
-//! it *terse*: the header says the set and the part's lines and tokens only (the caller knows what it asked for), a
+//! Short answers (issue 26 §1: every lookup answers at the smallest budget, whatever its names): when the names an
+//! answer repeats leave it no room, [`crate::render::fitted`] serves it *terse* rather than refuse it: the header says the set and the part's lines and tokens only (the caller knows what it asked for), a
 //! cut part continues with the same call and the cursor alone, optional lines (hints, guides, shared files) are
 //! left out, and the structured form keeps only [`TERSE_FIELDS`].
 
@@ -8,10 +7,6 @@ use super::views::{at_most, framed_in, served};
 use super::{Surface, plural, thousands};
 use crate::budget::Part;
 use crate::read::Served;
-
-/// The share of the budget an answer's envelope may take before it is served terse, in fifths (2/5 = 40 %: the
-/// complement of issue 26's goal of 60 % content at the smallest budget).
-pub const TERSE_SHARE: (u32, u32) = (2, 5);
 
 /// The structured fields a terse answer keeps: the set served (the `outputSchema`'s `system`, `version` and the
 /// project note), the content and its size (`text`, `tokens`, and a list's rows: `components`, `files`, `rows`),
@@ -35,11 +30,6 @@ pub const TERSE_FIELDS: [&str; 17] = [
     "rows",
     "max_tokens_capped",
 ];
-
-/// Whether an envelope of `printed` tokens takes over [`TERSE_SHARE`] of `max_tokens`.
-pub fn too_long(printed: u32, max_tokens: u32) -> bool {
-    u64::from(printed) * u64::from(TERSE_SHARE.1) > u64::from(max_tokens) * u64::from(TERSE_SHARE.0)
-}
 
 /// How a terse answer goes on: MCP `the same call and cursor="…"`, CLI `the same command and --cursor …` (the
 /// command as it was typed, whose `--max-tokens` and set options the cursor's part was served under).
@@ -107,6 +97,5 @@ mod tests {
             short_text(&s, &whole, "x\n", None, Surface::Cli, "line"),
             "[arco-design-web-react 2.66.15 · 5 tokens]\nx\n"
         );
-        assert!(too_long(121, 300) && !too_long(120, 300));
     }
 }
