@@ -82,7 +82,7 @@ fn fit<V: Render>(
     budget: Budget,
     cursor: Option<&str>,
     forms: Forms,
-    call: &impl Fn(Paging) -> Result<V, LookupError>,
+    call: &dyn Fn(Paging) -> Result<V, LookupError>,
     terse: bool,
 ) -> Result<Fit<V>, LookupError> {
     let mut reserve = FIRST_RESERVE;
