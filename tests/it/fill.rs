@@ -32,6 +32,8 @@ struct Row {
     /// Cut parts (with a `next_cursor`): the ones fill is measured on.
     cut: u32,
     content: u64,
+    /// Content of the cut parts' JSON (MCP) form: the `text` string, or a list's rows array, as written.
+    content_json: u64,
     min_fill: Option<f64>,
     /// Largest header+footer of a part, per form: MCP text, CLI text, JSON.
     over: [u32; 3],
@@ -75,7 +77,7 @@ fn measure<V: Render + serde::Serialize>(
                 Err(e) if n == 0 => return eprintln!("{what} at {max}: {e}"),
                 r => r.unwrap_or_else(|e| panic!("{what} at {max} ({forms:?}), part {n}: {e}")),
             };
-            let json = serde_json::to_value(&view).unwrap();
+            let json = view.structured();
             let read: Vec<(usize, String)> = match forms {
                 Forms::Mcp => vec![(0, view.render(Surface::Mcp)), (2, serde_json::to_string(&json).unwrap())],
                 _ => vec![(1, view.render(Surface::Cli))],
@@ -83,6 +85,14 @@ fn measure<V: Render + serde::Serialize>(
             let content = match json["text"].as_str() {
                 Some(text) => counter.count(text),
                 None => counter.count(&row_text(&view.render(Surface::Mcp))),
+            };
+            // The JSON form's content: its text as a JSON string, or a list's rows (the one array of a list).
+            let content_json = match json.get("text") {
+                Some(text) => counter.count(&text.to_string()),
+                None => ["components", "files", "rows", "changelog"]
+                    .iter()
+                    .find_map(|k| json.get(*k))
+                    .map_or(0, |rows| counter.count(&rows.to_string())),
             };
             let next = json["next_cursor"].as_str().map(str::to_string);
             let row = report.entry((kind.to_string(), max)).or_default();
@@ -109,6 +119,7 @@ fn measure<V: Render + serde::Serialize>(
                     let fill = f64::from(content) / f64::from(max);
                     row.cut += 1;
                     row.content += u64::from(content);
+                    row.content_json += u64::from(content_json);
                     row.min_fill = Some(row.min_fill.map_or(fill, |m: f64| m.min(fill)));
                 }
             }
@@ -156,6 +167,23 @@ fn measure_set(name: &str, set: &BundleSet, components: &[&str], report: &mut Re
         }
         for &c in components {
             measure(&format!("{name} {c} files"), "files", set, max, &counter, report, &|p| set.files_paged(c, p));
+            let l = langs.first().map(String::as_str);
+            if let Ok(changes) = mydesign_docs::diff::changelog_since(set, c, "0.0.0", l) {
+                measure(
+                    &format!("{name} {c} changelog --component"),
+                    "changelog --comp",
+                    set,
+                    max,
+                    &counter,
+                    report,
+                    &|p| changes.page(p),
+                );
+            }
+        }
+        if set.design_tokens().is_ok_and(|t| !t.tokens.is_empty()) {
+            measure(&format!("{name} tokens"), "tokens", set, max, &counter, report, &|p| {
+                set.design_tokens_paged(None, None, None, p)
+            });
         }
         for f in &files {
             for (kind, full) in [("skeleton", false), ("file", true)] {
@@ -180,16 +208,21 @@ fn detected(name: &str) -> Option<&'static BundleSet> {
 /// The formatted report: one line per lookup kind and budget.
 fn table(report: &Report) -> String {
     let mut out = String::from(
-        "lookup            budget  parts  cut  fill(mean)  fill(min)  overhead MCP/CLI/JSON mean  max          worst/budget\n",
+        "lookup            budget  parts  cut  fill(mean)  fill(min)  JSON fill  overhead MCP/CLI/JSON mean  max          worst/budget\n",
     );
     for ((kind, max), r) in report {
         let mean = |i: usize| r.over_sum[i] as f64 / f64::from(r.counted[i].max(1));
         out.push_str(&format!(
-            "{kind:<17} {max:>6}  {:>5}  {:>3}  {:>10}  {:>9}  {:>6.0}/{:>4.0}/{:>4.0}              {:>4}/{:>4}/{:>4}  {:.3}\n",
+            "{kind:<17} {max:>6}  {:>5}  {:>3}  {:>10}  {:>9}  {:>9}  {:>6.0}/{:>4.0}/{:>4.0}              {:>4}/{:>4}/{:>4}  {:.3}\n",
             r.parts,
             r.cut,
             if r.cut > 0 { format!("{:.2}", r.content as f64 / f64::from(r.cut) / f64::from(*max)) } else { "-".into() },
             r.min_fill.map_or("-".into(), |f| format!("{f:.2}")),
+            if r.cut > 0 {
+                format!("{:.2}", r.content_json as f64 / f64::from(r.cut) / f64::from(*max))
+            } else {
+                "-".into()
+            },
             mean(0),
             mean(1),
             mean(2),

@@ -48,6 +48,7 @@ mod site_syntax;
 mod small_budgets;
 mod stories;
 mod sweep;
+mod sweep300;
 mod tokens;
 mod trial;
 mod vue;

@@ -749,6 +749,7 @@ impl Changes {
                 tokens_exact: false,
                 next_cursor: None,
                 max_tokens: paging.budget.lowered.then_some(paging.budget.max_tokens),
+                terse: false,
             };
             if let Some(offset) = next {
                 let (set, text) = (Cursor::set_id(&label), Cursor::text_id(&identity));

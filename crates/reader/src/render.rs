@@ -7,12 +7,28 @@
 //! This module holds the surfaces and the call builder; `errors` spells a [`LookupError`] for a surface and `views`
 //! renders each view.
 
+/// [`Render::is_terse`] and [`Render::shorten`] of a view whose `part` (a [`Part`] or a [`ListPart`]) carries
+/// the flag.
+macro_rules! terse_in_part {
+    () => {
+        fn is_terse(&self) -> bool {
+            self.part.terse
+        }
+
+        fn shorten(&mut self) {
+            self.part.terse = true;
+        }
+    };
+}
+
 mod design_tokens;
 mod errors;
 mod fit;
+mod terse;
 mod views;
 
 pub use fit::{Forms, fitted};
+pub use terse::TERSE_FIELDS;
 
 use crate::budget::Part;
 use crate::read::*;
@@ -324,15 +340,44 @@ pub trait Render: serde::Serialize {
         None
     }
 
+    /// A list's rows as its text form writes them (one line each, in order), which [`fitted`] measures the
+    /// envelope without, as it does a text view's [`Render::content`]; `None` for a view that is no list.
+    fn rows_text(&self) -> Option<String> {
+        None
+    }
+
+    /// Whether this answer echoes less ([`Render::shorten`]).
+    fn is_terse(&self) -> bool {
+        false
+    }
+
+    /// Makes this answer echo less (`terse::short_text`, [`TERSE_FIELDS`]); [`fitted`] does when the names it
+    /// repeats leave no room otherwise. Views that cannot: nothing.
+    fn shorten(&mut self) {}
+
     /// The text form for MCP clients (what `text` content carries).
     fn text(&self) -> String {
         self.render(Surface::Mcp)
     }
 
+    /// The structured form as a JSON value (MCP's `structuredContent`): the view, or of a terse answer only the
+    /// fields [`TERSE_FIELDS`] keeps.
+    fn structured(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(self).unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }));
+        if self.is_terse()
+            && let serde_json::Value::Object(fields) = &mut value
+        {
+            fields.retain(|k, _| TERSE_FIELDS.contains(&k.as_str()));
+        }
+        value
+    }
+
     /// The structured form as compact JSON: the bytes an MCP client receives as `structuredContent`, which the
     /// budget bounds (pretty-printing would add indentation tokens the budget does not count).
     fn json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+        let json =
+            if self.is_terse() { serde_json::to_string(&self.structured()) } else { serde_json::to_string(self) };
+        json.unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
     }
 }
 
@@ -349,14 +394,35 @@ impl Render for DetailsView {
 
     const MEASURED: bool = true;
 
+    fn is_terse(&self) -> bool {
+        match self {
+            DetailsView::Doc(v) => v.is_terse(),
+            DetailsView::Changelog(v) => v.is_terse(),
+            DetailsView::Card(v) => v.is_terse(),
+            DetailsView::Props(v) => v.is_terse(),
+            DetailsView::Prop(_) => false,
+        }
+    }
+
+    fn shorten(&mut self) {
+        match self {
+            DetailsView::Doc(v) => v.shorten(),
+            DetailsView::Changelog(v) => v.shorten(),
+            DetailsView::Card(v) => v.shorten(),
+            DetailsView::Props(v) => v.shorten(),
+            DetailsView::Prop(_) => {}
+        }
+    }
+
     fn content(&self) -> Option<&str> {
         match self {
             DetailsView::Doc(v) => v.content(),
             DetailsView::Changelog(v) => v.content(),
             DetailsView::Card(v) => v.content(),
             // Props bound their structured form themselves (the rows by the exact tokens of their JSON, which
-            // the envelope's bound counts at about twice that, so a measured chain could stop): the fixed reserve.
-            DetailsView::Props(_) => None,
+            // the envelope's bound counts at about twice that, so a measured chain could stop): the fixed reserve,
+            // unless terse (the text alone).
+            DetailsView::Props(v) => v.content(),
             // One prop answer fits its parts itself (rows, example), under the fixed reserve.
             DetailsView::Prop(_) => None,
         }

@@ -59,6 +59,10 @@ pub struct Part {
     /// Where the part starts in the joined ranges, in bytes: 0 for a first part.
     #[serde(skip)]
     pub offset: u32,
+    /// Whether the answer echoes less (`render::fitted`, when the names it repeats leave no room otherwise): a
+    /// short header, a short continuation, and only the structured fields `render::TERSE_FIELDS` keeps.
+    #[serde(skip)]
+    pub terse: bool,
 }
 
 /// The opening fence line of `fence` in `text`, and the fence run that closes it (` ``` `, `~~~~`), without the

@@ -135,6 +135,7 @@ impl BundleSet {
             tokens_exact: true,
             next_cursor: None,
             max_tokens: paging.budget.lowered.then_some(paging.budget.max_tokens),
+            terse: false,
         };
         if first == 0 && whole <= paging.budget.content() {
             return Ok((0..names.len(), part));

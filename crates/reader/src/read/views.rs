@@ -126,6 +126,10 @@ pub struct ListPart {
     /// The call's own `max_tokens`, which the continuation call repeats.
     #[serde(skip)]
     pub max_tokens: Option<u32>,
+    /// Whether the answer echoes less (as [`Part::terse`]): a short continuation, no lines beside the rows but
+    /// their column heads, and only the structured fields `render::TERSE_FIELDS` keeps.
+    #[serde(skip)]
+    pub terse: bool,
 }
 
 impl ComponentsView {

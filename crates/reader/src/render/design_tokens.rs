@@ -44,6 +44,9 @@ pub fn token_row_line(t: &DesignToken) -> String {
 /// <cli> QUERY --cursor …` for the CLI (the cursor carries the filters).
 fn resume(surface: Surface, s: &Served, (kind, cli): (&str, &str), query: &str, part: &ListPart) -> Option<String> {
     let cursor = part.next_cursor.as_deref()?;
+    if part.terse {
+        return Some(super::terse::same_call(surface, cursor));
+    }
     let mut args = vec![("query", Arg::Str(query.to_string()))];
     if surface == Surface::Mcp {
         args.push(("kind", Arg::Str(kind.to_string())));
@@ -52,6 +55,14 @@ fn resume(surface: Surface, s: &Served, (kind, cli): (&str, &str), query: &str, 
 }
 
 impl Render for TokensView {
+    const MEASURED: bool = true;
+
+    terse_in_part!();
+
+    fn rows_text(&self) -> Option<String> {
+        Some(self.rows.iter().map(token_row_line).collect())
+    }
+
     fn render(&self, surface: Surface) -> String {
         let mut what =
             vec![format!("design tokens: {} of {}", thousands(self.part.rows_total), thousands(self.set_total))];
@@ -73,7 +84,22 @@ impl Render for TokensView {
     }
 }
 
+/// One match's line: how near (`exact`, `ΔE 1.2`), the mode, then the token's line ([`token_row_line`]).
+fn match_line(m: &crate::read::TokenMatch) -> String {
+    let mode = if m.mode.is_empty() { String::new() } else { format!(" · {}", m.mode) };
+    let how = if m.distance == 0.0 { "exact".to_string() } else { format!("ΔE {:.1}", m.distance) };
+    format!("{how}{mode} · {}", token_row_line(&m.token))
+}
+
 impl Render for TokenForView {
+    const MEASURED: bool = true;
+
+    terse_in_part!();
+
+    fn rows_text(&self) -> Option<String> {
+        Some(self.rows.iter().map(match_line).collect())
+    }
+
     fn render(&self, surface: Surface) -> String {
         let normalized = self.normalized.as_deref().map(|n| format!(" = {n}")).unwrap_or_default();
         let value = crate::escape::json(&serde_json::Value::from(self.value.as_str()));
@@ -90,9 +116,7 @@ impl Render for TokenForView {
             out.push('\n');
         }
         for m in &self.rows {
-            let mode = if m.mode.is_empty() { String::new() } else { format!(" · {}", m.mode) };
-            let how = if m.distance == 0.0 { "exact".to_string() } else { format!("ΔE {:.1}", m.distance) };
-            out.push_str(&format!("{how}{mode} · {}", token_row_line(&m.token)));
+            out.push_str(&match_line(m));
         }
         if let Some(call) = resume(surface, &self.served, ("token-for", "token-for"), &self.value, &self.part) {
             out.push_str(&list_cut(&self.part, self.rows.len(), &call));

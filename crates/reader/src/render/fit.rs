@@ -32,9 +32,11 @@ pub enum Forms {
 /// The answer of `call` under `budget`, continuing `cursor`, with the most content whose envelope fits beside it in
 /// each of the `forms` it is read in: `call` is made with a measured budget
 /// ([`Budget::measured`]) reserving [`FIRST_RESERVE`] tokens, then the envelope the answer printed, bounded by
-/// [`envelope_bound`], until what it printed fits what was reserved. A view that does not say what its content
-/// is ([`Render::content`]: lists), an answer whose envelope leaves no room, or one still over after [`TRIES`], is
-/// served under the fixed reserve, as before.
+/// [`envelope_bound`], until what it printed fits what was reserved. A view that says neither its content nor its
+/// rows ([`Render::content`], [`Render::rows_text`]), or whose envelope finds no room, is served under the fixed
+/// reserve, as before; when that refuses it for its names (a long system name, version, path or `--bundles`
+/// directory), it is served *terse* ([`Render::shorten`]: the set, the part's lines and tokens, the cursor alone),
+/// so that every lookup answers at the smallest budget whatever its names.
 ///
 /// # Errors
 /// `call`'s errors (those of the fixed reserve when the measured ones found no room).
@@ -48,18 +50,56 @@ pub fn fitted<V: Render>(
     if !V::MEASURED || budget.max_tokens == u32::MAX {
         return fixed();
     }
+    let refused = |e: &LookupError| matches!(e, LookupError::Budget(BudgetError::TooSmallForNames { .. }));
+    match fit(budget, cursor, forms, &call, false)? {
+        Fit::Fits(view) => return Ok(view),
+        // Served under the fixed reserve while it answers (a props view's envelope is measured only terse; a
+        // first part that would leave its chain too little room is served whole there, or refused).
+        Fit::Unmeasured | Fit::NoRoom => match fixed() {
+            Err(e) if refused(&e) => {}
+            answer => return answer,
+        },
+    }
+    // Refused for its names: served terse, which holds at the smallest budget whatever they are.
+    match fit(budget, cursor, forms, &call, true)? {
+        Fit::Fits(view) => Ok(view),
+        _ => fixed(),
+    }
+}
+
+/// What [`fit`] found.
+enum Fit<V> {
+    /// The view, whose envelope fits beside its content.
+    Fits(V),
+    /// The view says neither its content nor its rows.
+    Unmeasured,
+    /// No reserve the tries reached held the envelope.
+    NoRoom,
+}
+
+/// [`fitted`]'s tries, the answer served terse when `terse`.
+fn fit<V: Render>(
+    budget: Budget,
+    cursor: Option<&str>,
+    forms: Forms,
+    call: &dyn Fn(Paging) -> Result<V, LookupError>,
+    terse: bool,
+) -> Result<Fit<V>, LookupError> {
     let mut reserve = FIRST_RESERVE;
     for _ in 0..TRIES {
         let measured = budget.measured(reserve);
         if measured.content() == 0 {
             break;
         }
-        let view = match call(Paging { budget: measured, cursor }) {
+        let mut view = match call(Paging { budget: measured, cursor }) {
             Ok(view) => view,
             Err(LookupError::Budget(BudgetError::TooSmallForNames { .. })) => break,
             Err(e) => return Err(e),
         };
-        let Some(printed) = envelope_tokens(&view, forms) else { return fixed() };
+        if terse {
+            view.shorten();
+        }
+        let Some(printed) = envelope_tokens(&view, forms) else { return Ok(Fit::Unmeasured) };
         // Never past the room of one stored segment: a view that lists things beside its text (props rows, a
         // skeleton's functions) lists fewer when the room is short, and its envelope shrinks with them.
         let most = budget.max_tokens.saturating_sub(crate::budget::MAX_SEGMENT_TOKENS);
@@ -70,22 +110,36 @@ pub fn fitted<V: Render>(
             break;
         }
         if printed <= reserve {
-            return Ok(view);
+            return Ok(Fit::Fits(view));
         }
         if reserve >= most {
             break;
         }
         reserve = printed.min(most);
     }
-    fixed()
+    Ok(Fit::NoRoom)
 }
 
-/// The largest [`envelope_bound`] of `view`'s envelope over `forms`: a rendered text less its content, the compact
-/// JSON less its content's JSON string. `None` when the view names no content.
+/// The largest [`envelope_bound`] of `view`'s envelope over `forms`: a rendered text less its content (or its
+/// rows), the structured form's bound less its content's JSON string (or with its rows' list empty). `None` when
+/// the view names neither.
 fn envelope_tokens<V: Render>(view: &V, forms: Forms) -> Option<u32> {
-    let content = view.content()?;
-    let text = |s: Surface| envelope_bound(&without(&view.render(s), content, true));
-    let json = || serde_json::to_value(view).map_or(u32::MAX, |v| json_bound(&v, content));
+    let (content, rows) = match (view.content(), view.rows_text()) {
+        (Some(c), _) => (c.to_string(), false),
+        (None, Some(r)) => (r, true),
+        (None, None) => return None,
+    };
+    let text = |s: Surface| envelope_bound(&without(&view.render(s), &content, true));
+    let json = || {
+        let mut value = view.structured();
+        if rows && let serde_json::Value::Object(fields) = &mut value {
+            // A list's rows are the one array of its structured form; their tokens were stored.
+            for v in fields.values_mut().filter(|v| v.is_array()) {
+                *v = serde_json::Value::Array(Vec::new());
+            }
+        }
+        json_bound(&value, if rows { "" } else { &content })
+    };
     Some(match forms {
         Forms::Mcp => text(Surface::Mcp).max(json()),
         Forms::Cli => text(Surface::Cli),

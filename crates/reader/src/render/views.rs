@@ -1,6 +1,7 @@
 //! The text form of every view ([`Render`] for each of them): list rows, framed parts of texts, and the lines that
 //! say what was cut and how to continue.
 
+use super::terse::{same_call, short_text};
 use super::*;
 
 /// Widest padded column of a list (characters): longer names overflow their column instead of widening it. Rust's
@@ -71,6 +72,15 @@ pub(crate) fn served(s: &Served) -> String {
 }
 
 impl Render for ComponentsView {
+    const MEASURED: bool = true;
+
+    terse_in_part!();
+
+    fn rows_text(&self) -> Option<String> {
+        let width = column(self.components.iter().map(|c| c.name.chars().count()));
+        Some(self.components.iter().map(|c| component_row_line(c, &self.lang, width)).collect())
+    }
+
     fn render(&self, surface: Surface) -> String {
         let mut out = format!(
             "[{} · {} · sizes for {} · tokens of the default view{}]\n",
@@ -99,8 +109,15 @@ impl Render for ComponentsView {
         if let Some(cur) = &self.part.next_cursor {
             let tool = ("list_components", "components");
             let args = if self.kind.is_component() { vec![] } else { guide_args(surface) };
-            let call = surface.resume(&self.served, Some(&self.lang), tool, &args, self.part.max_tokens, cur);
+            let call = match self.part.terse {
+                true => same_call(surface, cur),
+                false => surface.resume(&self.served, Some(&self.lang), tool, &args, self.part.max_tokens, cur),
+            };
             out.push_str(&list_cut(&self.part, self.components.len(), &call));
+        }
+        // A terse list names no more than its rows and how to go on.
+        if self.part.terse {
+            return out;
         }
         if self.guides > 0 {
             let call = surface.call(&self.served, None, "list_components", "components", &guide_args(surface));
@@ -142,7 +159,7 @@ fn framed(part: &Part, text: &str, more: Option<String>) -> String {
 
 /// [`framed`], the cut line naming the part's last line as a `unit` (`skeleton line` for a skeleton, whose line
 /// numbers are not the file's: TRIAL item 6).
-fn framed_in(part: &Part, text: &str, more: Option<String>, unit: &str) -> String {
+pub(super) fn framed_in(part: &Part, text: &str, more: Option<String>, unit: &str) -> String {
     let mut out = String::with_capacity(text.len() + 256);
     if let (Some(index), Some(reopen)) = (part.starts_in_block, &part.reopen) {
         out.push_str(&format!("[code block #{index}, continued]\n{reopen}\n"));
@@ -176,7 +193,7 @@ fn framed_in(part: &Part, text: &str, more: Option<String>, unit: &str) -> Strin
 /// `lines 1–120 of 6,374 · ` (`what` = `lines`, `view lines`) when a part is not the whole text, else nothing.
 /// `at most ` before a part's token count when it is an upper bound (a part that starts or ends inside a segment
 /// cut by bytes, [`Part::tokens_exact`]), else nothing.
-fn at_most(part: &Part) -> &'static str {
+pub(super) fn at_most(part: &Part) -> &'static str {
     if part.tokens_exact { "" } else { "at most " }
 }
 
@@ -194,7 +211,12 @@ impl Render for DocView {
         Some(&self.text)
     }
 
+    terse_in_part!();
+
     fn render(&self, surface: Surface) -> String {
+        if self.part.terse {
+            return short_text(&self.served, &self.part, &self.text, self.next_cursor.as_deref(), surface, "line");
+        }
         let lang = Some(self.lang.as_str());
         let c = ("component", Arg::Str(self.component.clone()));
         // How to fetch what is hidden: said by the first part only (continuations keep their envelope small).
@@ -260,7 +282,12 @@ impl Render for CardView {
         Some(&self.text)
     }
 
+    terse_in_part!();
+
     fn render(&self, surface: Surface) -> String {
+        if self.part.terse {
+            return short_text(&self.served, &self.part, &self.text, self.next_cursor.as_deref(), surface, "line");
+        }
         let lang = Some(self.lang.as_str());
         let c = ("component", Arg::Str(self.component.clone()));
         let args = [c.clone(), ("--detail", "normal".into())];
@@ -304,7 +331,18 @@ impl Render for CardView {
 }
 
 impl Render for PropsView {
+    /// Measured only terse: its whole structured form carries the rows as JSON too, which it bounds itself by
+    /// their stored tokens, under the fixed reserve; a terse one carries the text alone.
+    fn content(&self) -> Option<&str> {
+        self.part.terse.then_some(self.text.as_str())
+    }
+
+    terse_in_part!();
+
     fn render(&self, surface: Surface) -> String {
+        if self.part.terse {
+            return short_text(&self.served, &self.part, &self.text, self.next_cursor.as_deref(), surface, "line");
+        }
         let lang = Some(self.lang.as_str());
         let more = self.next_cursor.as_ref().map(|cur| {
             let args = [("component", Arg::Str(self.component.clone()))];
@@ -406,7 +444,12 @@ impl Render for CodeBlockView {
         Some(&self.text)
     }
 
+    terse_in_part!();
+
     fn render(&self, surface: Surface) -> String {
+        if self.part.terse {
+            return short_text(&self.served, &self.part, &self.text, self.next_cursor.as_deref(), surface, "line");
+        }
         let b = &self.block;
         let info = if b.info.is_empty() { String::new() } else { format!(" · {}", b.info) };
         let mut heading = b.heading.as_ref().map_or(String::new(), |h| format!(" · under \"{h}\""));
@@ -468,7 +511,12 @@ impl Render for ChangelogView {
         Some(&self.text)
     }
 
+    terse_in_part!();
+
     fn render(&self, surface: Surface) -> String {
+        if self.part.terse {
+            return short_text(&self.served, &self.part, &self.text, self.next_cursor.as_deref(), surface, "line");
+        }
         let nav = |label: &str, p: Option<u32>| {
             p.map_or(String::new(), |p| {
                 let args = [("--page", Arg::from(p))];
@@ -516,6 +564,15 @@ impl Render for ChangelogView {
 }
 
 impl Render for FilesView {
+    const MEASURED: bool = true;
+
+    terse_in_part!();
+
+    fn rows_text(&self) -> Option<String> {
+        let width = column(self.files.iter().map(|f| f.path.chars().count()));
+        Some(self.files.iter().map(|f| file_row_line(f, width)).collect())
+    }
+
     fn render(&self, surface: Surface) -> String {
         let mut out = format!(
             "[{} · {} · {}]\n",
@@ -531,7 +588,10 @@ impl Render for FilesView {
         if let Some(cur) = &self.part.next_cursor {
             let args = [("component", Arg::Str(self.component.clone()))];
             let tool = ("list_components", "files");
-            let call = surface.resume(&self.served, None, tool, &args, self.part.max_tokens, cur);
+            let call = match self.part.terse {
+                true => same_call(surface, cur),
+                false => surface.resume(&self.served, None, tool, &args, self.part.max_tokens, cur),
+            };
             out.push_str(&list_cut(&self.part, self.files.len(), &call));
         }
         out
@@ -545,7 +605,19 @@ impl Render for FileView {
         Some(&self.text)
     }
 
+    terse_in_part!();
+
     fn render(&self, surface: Surface) -> String {
+        if self.part.terse {
+            return short_text(
+                &self.served,
+                &self.part,
+                &self.text,
+                self.next_cursor.as_deref(),
+                surface,
+                if self.skeleton { "skeleton line" } else { "line" },
+            );
+        }
         let f = &self.file;
         let path = ("path", Arg::Str(f.path.clone()));
         let what = match (&f.skeleton, self.skeleton) {
@@ -636,7 +708,12 @@ impl Render for FunctionView {
         Some(&self.text)
     }
 
+    terse_in_part!();
+
     fn render(&self, surface: Surface) -> String {
+        if self.part.terse {
+            return short_text(&self.served, &self.part, &self.text, self.next_cursor.as_deref(), surface, "line");
+        }
         let f = &self.function;
         let more = self.next_cursor.as_ref().map(|cur| {
             let args = [("path", Arg::Str(self.path.clone())), ("function", Arg::Str(f.qualified.clone()))];
@@ -691,6 +768,7 @@ mod tests {
                 tokens_exact: true,
                 next_cursor: None,
                 max_tokens: None,
+                terse: false,
             },
         };
         let text = view.render(Surface::Cli);

@@ -231,6 +231,29 @@ impl Render for ListView {
             ListView::Files(v) => v.render(surface),
         }
     }
+
+    const MEASURED: bool = true;
+
+    fn rows_text(&self) -> Option<String> {
+        match self {
+            ListView::Components(v) => v.rows_text(),
+            ListView::Files(v) => v.rows_text(),
+        }
+    }
+
+    fn is_terse(&self) -> bool {
+        match self {
+            ListView::Components(v) => v.is_terse(),
+            ListView::Files(v) => v.is_terse(),
+        }
+    }
+
+    fn shorten(&mut self) {
+        match self {
+            ListView::Components(v) => v.shorten(),
+            ListView::Files(v) => v.shorten(),
+        }
+    }
 }
 
 /// The fields an `outputSchema` declares: the ones every answer shares (the system and version served, and for
@@ -466,14 +489,9 @@ fn answer<V: Render>(result: Result<V, LookupError>, budget: impl FnOnce() -> u3
         Ok(view) => view,
         Err(e) => return CallToolResult::error(vec![ContentBlock::text(e.fitted(Surface::Mcp, budget()))]),
     };
-    match serde_json::to_value(&view) {
-        Ok(value) => {
-            let mut result = CallToolResult::success(vec![ContentBlock::text(view.text())]);
-            result.structured_content = Some(value);
-            result
-        }
-        Err(e) => CallToolResult::error(vec![ContentBlock::text(format!("cannot serialize the answer: {e}"))]),
-    }
+    let mut result = CallToolResult::success(vec![ContentBlock::text(view.text())]);
+    result.structured_content = Some(view.structured());
+    result
 }
 
 impl DocsServer {
