@@ -61,6 +61,12 @@ pub fn is_cjk(c: char) -> bool {
         | 0x20000..=0x2FA1F) // Extensions B–F, Compatibility Supplement
 }
 
+/// Whether `c` breaks a Chinese run (a particle such as `的` joins nothing worth a bigram): what a sample of
+/// searchable Chinese words cuts runs at.
+pub fn breaks_cjk_run(c: char) -> bool {
+    CJK_STOP_CHARS.contains(&c)
+}
+
 /// Whether `text` holds any Chinese/Japanese character.
 pub fn has_cjk(text: &str) -> bool {
     text.chars().any(is_cjk)
