@@ -176,6 +176,11 @@ impl Fields {
         analyze(text, |t| Self::entry(&mut self.map, t).1 |= IN_TITLE);
         self.spellings(text);
     }
+    /// One term of the title, as given (already analyzed), with its spelling for "did you mean".
+    fn title_term(&mut self, term: &str) {
+        Self::entry(&mut self.map, term).1 |= IN_TITLE;
+        self.spellings(term);
+    }
     fn context(&mut self, text: &str) {
         analyze(text, |t| Self::entry(&mut self.map, t).1 |= IN_CONTEXT);
         self.spellings(text);
@@ -435,10 +440,10 @@ pub fn doc_units(
             _ => "",
         };
         f.body(&without_prose_literals(code));
-        // Its sentence-like literals (demo data, labels, Chinese titles and texts) are findable, counted once
-        // (issue 26 §2: Chinese in code blocks found nothing). Not as titles: a `title` attribute is as often an
-        // item's (`<SidebarItem title="标签名称">`) as the example's.
-        f.mentions(code);
+        // Its Chinese literals (labels, example titles, texts) are findable, counted once (issue 26 §2: Chinese in
+        // code blocks found nothing). English sentences stay out: demo data and labels (`"Dialog footer"`) ranked
+        // examples above the sections that explain the same words.
+        f.mentions(&chinese_literals(code));
         let info = UnitInfo {
             start_line: b.start_line,
             end_line: b.end_line,
@@ -450,6 +455,19 @@ pub fn doc_units(
             ..UnitInfo::default()
         };
         out.push(f.finish(Kind::Code, source.clone(), info));
+    }
+    out
+}
+
+/// The string literals of `code` that hold Chinese or Japanese, one a line.
+fn chinese_literals(code: &str) -> String {
+    let mut out = String::new();
+    for (i, piece) in code.split(['\'', '"', '`']).enumerate() {
+        // Odd pieces are between quotes (approximately: an escaped quote shifts them, which only moves a few words).
+        if i % 2 == 1 && super::analyze::has_cjk(piece) {
+            out.push_str(piece);
+            out.push('\n');
+        }
     }
     out
 }

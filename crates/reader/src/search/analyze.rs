@@ -304,6 +304,17 @@ fn word(w: &str, emit: &mut impl FnMut(&str)) {
     }
 }
 
+/// Whether `term` is a word kept as written beside its stem (`hijacked`, not `hijack`): a query term that ranks
+/// with [`EXACT_FORM_WEIGHT`].
+pub fn is_exact_form(term: &str) -> bool {
+    term.bytes().all(|b| b.is_ascii_lowercase()) && stem(term) != term
+}
+
+/// How much a word's exact form counts beside its stem: enough to rank the units holding the very word a query says
+/// above those holding only another form, too little to pass a better match of the stems (counted whole, the exact
+/// forms ranked examples above the sections of Semi's and Blueprint's questions).
+pub const EXACT_FORM_WEIGHT: f32 = 0.35;
+
 /// The Snowball English stem of a lower-case ASCII word; other words unchanged.
 fn stem(word: &str) -> Cow<'_, str> {
     if word.bytes().all(|b| b.is_ascii_lowercase()) { STEMMER.stem(word) } else { Cow::Borrowed(word) }

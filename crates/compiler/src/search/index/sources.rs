@@ -63,9 +63,11 @@ pub fn function_units(
     out
 }
 
-/// The declaration units of a source file: its lines outside every function and import, in runs cut at blank lines
+/// The declaration units of a source file: its lines outside every function and import (re-exports stay: the
+/// names a module exports), in runs cut at blank lines
 /// and packed up to about [`TARGET`] tokens (a longer run cut at its lines). Title: the names the run declares
-/// (`interface TableProps`, `const DEFAULT_SIZE`, `export type Size`); context: the path; body: its text. A unit
+/// (`interface TableProps`, `const DEFAULT_SIZE`, `export type Size`) and the identifiers of several parts it holds,
+/// each whole; context: the path; body: its text. A unit
 /// of kind function with no name: its hit's follow-up reads its lines of the file.
 fn declaration_units(source: &Source, text: &str, functions: &[FunctionMeta], tokens: &TextCounts) -> Vec<UnitDraft> {
     let lines: Vec<&str> = text.split('\n').collect();
@@ -78,8 +80,7 @@ fn declaration_units(source: &Source, text: &str, functions: &[FunctionMeta], to
     let mut importing = false;
     for (i, line) in lines.iter().enumerate() {
         let t = line.trim_start();
-        let starts =
-            t.starts_with("import ") || t.starts_with("import{") || (t.starts_with("export ") && t.contains(" from "));
+        let starts = t.starts_with("import ") || t.starts_with("import{");
         if starts || importing {
             outside[i + 1] = false;
             // A multi-line import ends at its `from '…'` (or a `;`).
@@ -151,7 +152,25 @@ fn declaration_units(source: &Source, text: &str, functions: &[FunctionMeta], to
         .filter_map(|(a, b, _)| {
             let body = slice(a, b);
             let mut f = Fields::default();
-            f.title(&declared_names(body).join(" "));
+            // Only each name whole is a title term (`dialogfooterprops`, not `dialog`, `footer`): a query naming the
+            // declaration finds it first, a question in words is not answered by a bare declaration above the
+            // documents and props tables that explain it.
+            // The identifiers of several parts it holds (interface members, re-exported names: `useTooltipStyles`)
+            // are title terms as well, whole: a query naming one ranks it first; words match only their parts.
+            let mut names = declared_names(body);
+            names.extend(body.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$')).filter(|w| {
+                w.len() <= crate::search::analyze::MAX_TERM_BYTES
+                    && crate::search::analyze::identifier_parts(w).len() > 1
+            }));
+            for name in names {
+                let mut whole = None;
+                super::analyze(name, |t| {
+                    whole.get_or_insert_with(|| t.to_string());
+                });
+                if let Some(t) = whole {
+                    f.title_term(&t);
+                }
+            }
             f.context(&source.path);
             f.body(body);
             let start = starts[a as usize - 1];
@@ -250,4 +269,55 @@ fn doc_comment_start(text: &str, start: usize) -> usize {
 fn line_start(text: &str, at: usize) -> usize {
     let begin = text[..at].rfind('\n').map_or(0, |i| i + 1);
     if text[begin..at].trim().is_empty() { begin } else { at }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::tokens::TokenCounter;
+    use crate::model::{FunctionKind, FunctionKinds};
+
+    const FILE: &str = "import { isArray } from 'lodash';\nimport {\n  Foo,\n} from './foo';\n\n\
+        export interface TableProps {\n  clientHeight?: number;\n}\n\n\
+        export const DEFAULT_SIZE = 'middle';\n\n\
+        export function size(el) {\n  return el.offsetHeight;\n}\n";
+
+    fn function() -> FunctionMeta {
+        let start = FILE.find("export function").unwrap() as u32;
+        FunctionMeta {
+            name: "size".into(),
+            qualified: "size".into(),
+            kind: FunctionKinds::one(FunctionKind::Function),
+            start_line: 12,
+            end_line: 14,
+            start_byte: start,
+            end_byte: FILE.len() as u32 - 1,
+            tokens: 0,
+        }
+    }
+
+    #[test]
+    fn declarations_outside_functions_and_imports_are_units_titled_by_their_names() {
+        let counter = TokenCounter::new("o200k_base").unwrap();
+        let (_, counts) = counter.map_counts(FILE);
+        let units = function_units("table", "table.ts", FILE, &[function()], &counts);
+        let spans: Vec<(u32, u32, &str)> =
+            units.iter().map(|u| (u.info.start_line, u.info.end_line, u.info.name.as_str())).collect();
+        // The function, then the interface and the constant (one run each side of a blank line, packed), never
+        // the imports.
+        assert_eq!(spans, [(12, 14, "size"), (6, 10, "")]);
+        let decl = &units[1];
+        let text = &FILE[decl.info.start_byte as usize..decl.info.end_byte as usize];
+        assert_eq!(
+            text,
+            "export interface TableProps {\n  clientHeight?: number;\n}\n\nexport const DEFAULT_SIZE = 'middle';"
+        );
+        assert_eq!(decl.info.tokens, counter.count(text));
+        let title: Vec<&str> = decl.terms.iter().filter(|t| t.2 & super::super::IN_TITLE != 0).map(|t| t.0).collect();
+        assert_eq!(title, ["clientheight", "default_size", "tableprops"]);
+        assert!(decl.terms.iter().any(|t| t.0 == "clientheight"), "a member is a term");
+        assert!(!units.iter().any(|u| u.terms.iter().any(|t| t.0 == "isarray")), "imports are no unit");
+        // The function's body is mentioned, once.
+        assert!(units[0].terms.iter().any(|t| t.0 == "el.offsetheight" && t.1 == 1));
+    }
 }
