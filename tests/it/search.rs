@@ -557,15 +557,23 @@ fn without_a_system_every_system_is_searched_and_named() {
     let opts = SearchOptions { max_tokens: Some(10_000), ..Default::default() };
     let v = search_sets(&sets, "tooltip position", &opts).unwrap();
     assert_eq!((v.served.system.as_str(), v.served.version.as_str()), ("blueprint, semi", "6.20.0, 2.90.10"));
-    let systems: std::collections::BTreeSet<&str> = v.hits.iter().filter_map(|h| h.system.as_deref()).collect();
-    assert_eq!(systems.into_iter().collect::<Vec<_>>(), ["blueprint", "semi"], "{:?}", v.hits);
-    for h in &v.hits {
-        assert_eq!(
-            h.follow_up.arguments["system"].as_str(),
-            h.system.as_deref(),
-            "the follow-up names the same system"
-        );
+    // Every part of the search, followed by its cursor (since format 13 Semi's hits fill the first ten): both systems
+    // are among the hits, each named, its follow-up naming it.
+    let mut systems = std::collections::BTreeSet::new();
+    let mut part = v.clone();
+    loop {
+        for h in &part.hits {
+            systems.insert(h.system.clone().expect("each hit names its system"));
+            assert_eq!(
+                h.follow_up.arguments["system"].as_str(),
+                h.system.as_deref(),
+                "the follow-up names the same system"
+            );
+        }
+        let Some(cursor) = part.next_cursor.clone() else { break };
+        part = search_sets(&sets, "tooltip position", &SearchOptions { cursor: Some(cursor), ..opts.clone() }).unwrap();
     }
+    assert_eq!(systems.into_iter().collect::<Vec<_>>(), ["blueprint", "semi"]);
     let text = v.render(mydesign_docs::render::Surface::Mcp);
     assert!(text.starts_with("[blueprint 6.20.0, semi 2.90.10 · search \"tooltip position\""), "{text}");
     // A Blueprint-only question finds Blueprint first; a Chinese one Semi.
@@ -595,8 +603,25 @@ fn cli_search_covers_every_system_in_bundles() {
         &["search", "tooltip position", "--bundles", dir.path().to_str().unwrap(), "--max-tokens", "10000"],
     );
     assert!(out.starts_with("[blueprint 6.20.0, semi 2.90.10 · search \"tooltip position\" · "), "{out}");
-    let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("── ")).collect();
-    assert!(heads.iter().any(|l| l.contains(" · blueprint · ")) && heads.iter().any(|l| l.contains(" · semi · ")));
+    // Each hit names its system; every part, followed by its cursor, lists both (Semi's fill the first ten).
+    let mut systems = std::collections::BTreeSet::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut args = vec!["search", "tooltip position", "--bundles", dir.path().to_str().unwrap(), "--json"];
+        args.extend(["--max-tokens", "10000"]);
+        if let Some(c) = &cursor {
+            args.extend(["--cursor", c.as_str()]);
+        }
+        let v: serde_json::Value = serde_json::from_str(&common::ok(Path::new("."), &args)).unwrap();
+        for h in v["hits"].as_array().unwrap() {
+            systems.insert(h["system"].as_str().unwrap().to_string());
+        }
+        match v["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    assert_eq!(systems.into_iter().collect::<Vec<_>>(), ["blueprint", "semi"]);
     // `--system` picks one, as before.
     let one = common::ok(
         Path::new("."),
@@ -679,20 +704,20 @@ fn following_cursors_lists_every_hit_once_at_every_budget() {
         &b.set,
         &["how do I validate a form field", "table", "table row selection", "固定列", "Table.render", "zzzz"],
     );
-    // The trial's question: 18 hits in all (10 in the first part at 10,000, the most a part lists), Form's front
-    // matter ("collects, validates and submits") among them; 14 before format 13, when function bodies were not
-    // indexed (the field's `onChange`/`onBlur` handlers that validate are hits now).
-    assert_eq!(totals[0], 18);
+    // The trial's question: 22 hits in all (10 in the first part at 10,000, the most a part lists), Form's front
+    // matter ("collects, validates and submits") among them; 14 before format 13, when function bodies and the
+    // declarations outside functions were not indexed (the field's handlers that validate are hits now).
+    assert_eq!(totals[0], 22);
     assert_eq!(totals[5], 0);
     let q = "how do I validate a form field";
     let v = b.set.search(q, &SearchOptions { max_tokens: Some(10_000), ..Default::default() }).unwrap();
-    assert_eq!((v.hits.len(), v.first, v.total, v.omitted), (10, 1, 18, 8));
+    assert_eq!((v.hits.len(), v.first, v.total, v.omitted), (10, 1, 22, 12));
     let text = v.render(mydesign_docs::render::Surface::Cli);
-    assert!(text.starts_with(&format!("[my-design 3.4.0 · search \"{q}\" · hits 1–10 of 18 · ≤ ")), "{text}");
+    assert!(text.starts_with(&format!("[my-design 3.4.0 · search \"{q}\" · hits 1–10 of 22 · ≤ ")), "{text}");
     let cursor = v.next_cursor.clone().unwrap();
     assert!(
         text.contains(&format!(
-            "[8 more of 18 hits: continue with mydesign-docs search '{q}' --max-tokens 10000 --cursor {cursor} \
+            "[12 more of 22 hits: continue with mydesign-docs search '{q}' --max-tokens 10000 --cursor {cursor} \
              --system my-design --version 3.4.0"
         )),
         "{text}"
@@ -705,11 +730,11 @@ fn following_cursors_lists_every_hit_once_at_every_budget() {
         )),
         "{mcp}"
     );
-    // The next part lists hits 11–14 (18 with the next cursor); at another budget, the same cursor goes on from the
+    // The next part lists hits 11–14 (22 with the next cursors); at another budget, the same cursor goes on from the
     // same hit.
     let next = SearchOptions { cursor: Some(cursor.clone()), ..Default::default() };
     let v = b.set.search(q, &next).unwrap();
-    assert_eq!((v.hits.len(), v.first, v.total, v.omitted), (4, 11, 18, 4));
+    assert_eq!((v.hits.len(), v.first, v.total, v.omitted), (4, 11, 22, 8));
     // A cursor of another query, or not a cursor, is refused, saying what to do.
     let e = b.set.search("table", &next).unwrap_err().to_string();
     assert_eq!(

@@ -37,17 +37,9 @@ struct QuestionFile {
 /// # Errors
 /// A file that does not parse (named), a language other than `en`/`zh`, an id used twice.
 pub fn load(dir: &Path) -> anyhow::Result<Vec<(String, Vec<Question>)>> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    files.sort();
     let mut seen = std::collections::BTreeSet::new();
     let mut out = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+    for (file, text) in crate::eval::tasks::toml_files(dir)? {
         let parsed: QuestionFile =
             toml::from_str(&text).with_context(|| format!("{} is not a question file", file.display()))?;
         for q in &parsed.question {
