@@ -43,6 +43,7 @@ mod robustness;
 mod sample;
 mod search;
 mod search_chains;
+mod search_quality;
 mod settings;
 mod site_syntax;
 mod small_budgets;

@@ -883,11 +883,12 @@ fn verify_takes_the_store_as_the_other_store_commands_do() {
     ok_in(tmp.path(), &store, &["install", arg(&common::sample().report.dir)]);
     // The store given is the one verified, not $MYDESIGN_DOCS_HOME's.
     let out = ok_in(tmp.path(), &elsewhere, &["verify", "--store", arg(&store)]);
-    // 381 frames: the 5 stories of Button, a block frame each in both languages, are among them; and (format 12)
-    // each component's `prop-sites` and each document's `uses/<lang>`.
+    // 383 frames: the 5 stories of Button, a block frame each in both languages, are among them; and (format 12)
+    // each component's `prop-sites` and each document's `uses/<lang>`; (format 13) the search index's two more
+    // frames of units and terms (its declaration units).
     assert_eq!(
         out.trim_end(),
-        format!("ok: my-design 3.4.0 in {}/my-design@3.4.0: 20 bundles, 381 frames, checksums match", store.display())
+        format!("ok: my-design 3.4.0 in {}/my-design@3.4.0: 20 bundles, 383 frames, checksums match", store.display())
     );
     let json = ok_in(tmp.path(), &elsewhere, &["verify", "--store", arg(&store), "--json"]);
     assert_eq!(serde_json::from_str::<serde_json::Value>(&json).unwrap()["ok"], true, "{json}");

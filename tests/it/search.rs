@@ -508,7 +508,8 @@ fn the_best_hit_is_listed_at_the_smallest_budget() {
     let Some(semi) = common::semi() else { return };
     let v = semi.set.search("表格 固定列", &SearchOptions { max_tokens: Some(300), ..Default::default() }).unwrap();
     let h = &v.hits[0];
-    assert_eq!((h.score, h.section.as_slice(), h.shortened, h.text.is_none()), (29.06, &[][..], true, true));
+    // 29.06 before format 13 put the front matter's subtitle (表格) in every unit's context.
+    assert_eq!((h.score, h.section.as_slice(), h.shortened, h.text.is_none()), (29.31, &[][..], true, true));
     let version = &semi.set.head().version;
     assert_eq!(
         h.follow_up.call,
@@ -518,13 +519,13 @@ fn the_best_hit_is_listed_at_the_smallest_budget() {
         )
     );
     // 2,189 tokens: the section with its subsections, as the call serves it (1,168 were its own lines: item 3).
-    assert!(v.render(Surface::Mcp).contains(&format!("score 29.06 · 2189 tokens\n→ {}\n", h.follow_up.call)));
+    assert!(v.render(Surface::Mcp).contains(&format!("score 29.31 · 2189 tokens\n→ {}\n", h.follow_up.call)));
     assert!(v.hits.iter().all(|h| h.score != 17.6), "the weaker RTL/LTR hit is not listed in its place");
     // With room, the same hit comes whole (its section and arguments), still first.
     let v = semi.set.search("表格 固定列", &SearchOptions { max_tokens: Some(2000), ..Default::default() }).unwrap();
     assert_eq!(
         (v.hits[0].score, v.hits[0].section.join(" › "), v.hits[0].shortened),
-        (29.06, "代码演示 › 固定列或表头".into(), false)
+        (29.31, "代码演示 › 固定列或表头".into(), false)
     );
 }
 
@@ -556,15 +557,23 @@ fn without_a_system_every_system_is_searched_and_named() {
     let opts = SearchOptions { max_tokens: Some(10_000), ..Default::default() };
     let v = search_sets(&sets, "tooltip position", &opts).unwrap();
     assert_eq!((v.served.system.as_str(), v.served.version.as_str()), ("blueprint, semi", "6.20.0, 2.90.10"));
-    let systems: std::collections::BTreeSet<&str> = v.hits.iter().filter_map(|h| h.system.as_deref()).collect();
-    assert_eq!(systems.into_iter().collect::<Vec<_>>(), ["blueprint", "semi"], "{:?}", v.hits);
-    for h in &v.hits {
-        assert_eq!(
-            h.follow_up.arguments["system"].as_str(),
-            h.system.as_deref(),
-            "the follow-up names the same system"
-        );
+    // Every part of the search, followed by its cursor (since format 13 Semi's hits fill the first ten): both systems
+    // are among the hits, each named, its follow-up naming it.
+    let mut systems = std::collections::BTreeSet::new();
+    let mut part = v.clone();
+    loop {
+        for h in &part.hits {
+            systems.insert(h.system.clone().expect("each hit names its system"));
+            assert_eq!(
+                h.follow_up.arguments["system"].as_str(),
+                h.system.as_deref(),
+                "the follow-up names the same system"
+            );
+        }
+        let Some(cursor) = part.next_cursor.clone() else { break };
+        part = search_sets(&sets, "tooltip position", &SearchOptions { cursor: Some(cursor), ..opts.clone() }).unwrap();
     }
+    assert_eq!(systems.into_iter().collect::<Vec<_>>(), ["blueprint", "semi"]);
     let text = v.render(mydesign_docs::render::Surface::Mcp);
     assert!(text.starts_with("[blueprint 6.20.0, semi 2.90.10 · search \"tooltip position\""), "{text}");
     // A Blueprint-only question finds Blueprint first; a Chinese one Semi.
@@ -594,8 +603,25 @@ fn cli_search_covers_every_system_in_bundles() {
         &["search", "tooltip position", "--bundles", dir.path().to_str().unwrap(), "--max-tokens", "10000"],
     );
     assert!(out.starts_with("[blueprint 6.20.0, semi 2.90.10 · search \"tooltip position\" · "), "{out}");
-    let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("── ")).collect();
-    assert!(heads.iter().any(|l| l.contains(" · blueprint · ")) && heads.iter().any(|l| l.contains(" · semi · ")));
+    // Each hit names its system; every part, followed by its cursor, lists both (Semi's fill the first ten).
+    let mut systems = std::collections::BTreeSet::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut args = vec!["search", "tooltip position", "--bundles", dir.path().to_str().unwrap(), "--json"];
+        args.extend(["--max-tokens", "10000"]);
+        if let Some(c) = &cursor {
+            args.extend(["--cursor", c.as_str()]);
+        }
+        let v: serde_json::Value = serde_json::from_str(&common::ok(Path::new("."), &args)).unwrap();
+        for h in v["hits"].as_array().unwrap() {
+            systems.insert(h["system"].as_str().unwrap().to_string());
+        }
+        match v["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    assert_eq!(systems.into_iter().collect::<Vec<_>>(), ["blueprint", "semi"]);
     // `--system` picks one, as before.
     let one = common::ok(
         Path::new("."),
@@ -678,19 +704,20 @@ fn following_cursors_lists_every_hit_once_at_every_budget() {
         &b.set,
         &["how do I validate a form field", "table", "table row selection", "固定列", "Table.render", "zzzz"],
     );
-    // The trial's question: 14 hits in all (10 in the first part at 10,000, the most a part lists), Form's front
-    // matter ("collects, validates and submits") among them.
-    assert_eq!(totals[0], 14);
+    // The trial's question: 22 hits in all (10 in the first part at 10,000, the most a part lists), Form's front
+    // matter ("collects, validates and submits") among them; 14 before format 13, when function bodies and the
+    // declarations outside functions were not indexed (the field's handlers that validate are hits now).
+    assert_eq!(totals[0], 22);
     assert_eq!(totals[5], 0);
     let q = "how do I validate a form field";
     let v = b.set.search(q, &SearchOptions { max_tokens: Some(10_000), ..Default::default() }).unwrap();
-    assert_eq!((v.hits.len(), v.first, v.total, v.omitted), (10, 1, 14, 4));
+    assert_eq!((v.hits.len(), v.first, v.total, v.omitted), (10, 1, 22, 12));
     let text = v.render(mydesign_docs::render::Surface::Cli);
-    assert!(text.starts_with(&format!("[my-design 3.4.0 · search \"{q}\" · hits 1–10 of 14 · ≤ ")), "{text}");
+    assert!(text.starts_with(&format!("[my-design 3.4.0 · search \"{q}\" · hits 1–10 of 22 · ≤ ")), "{text}");
     let cursor = v.next_cursor.clone().unwrap();
     assert!(
         text.contains(&format!(
-            "[4 more of 14 hits: continue with mydesign-docs search '{q}' --max-tokens 10000 --cursor {cursor} \
+            "[12 more of 22 hits: continue with mydesign-docs search '{q}' --max-tokens 10000 --cursor {cursor} \
              --system my-design --version 3.4.0"
         )),
         "{text}"
@@ -703,10 +730,11 @@ fn following_cursors_lists_every_hit_once_at_every_budget() {
         )),
         "{mcp}"
     );
-    // The next part lists hits 11–14 and ends; at another budget, the same cursor goes on from the same hit.
+    // The next part lists hits 11–14 (22 with the next cursors); at another budget, the same cursor goes on from the
+    // same hit.
     let next = SearchOptions { cursor: Some(cursor.clone()), ..Default::default() };
     let v = b.set.search(q, &next).unwrap();
-    assert_eq!((v.hits.len(), v.first, v.total, v.omitted, v.next_cursor), (4, 11, 14, 0, None));
+    assert_eq!((v.hits.len(), v.first, v.total, v.omitted), (4, 11, 22, 8));
     // A cursor of another query, or not a cursor, is refused, saying what to do.
     let e = b.set.search("table", &next).unwrap_err().to_string();
     assert_eq!(
@@ -742,7 +770,7 @@ fn hits_state_the_range_and_size_of_what_their_call_serves() {
     let h = v.hits.iter().find(|h| h.kind == Kind::Props).expect("a props hit");
     assert_eq!(
         (h.document.as_str(), h.section.as_slice(), h.start_line, h.end_line),
-        ("docs/form/index.md", &["Field props".to_string()][..], 526, 539)
+        ("docs/form/index.md", &["Form".to_string()][..], 505, 520)
     );
     let v = b.set.search("PortalProps getContainer", &SearchOptions::default()).unwrap();
     let h = &v.hits[0];

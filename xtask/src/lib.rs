@@ -2,3 +2,4 @@
 //! sample); `src/main.rs` is `cargo xtask`.
 
 pub mod eval;
+pub mod quality;

@@ -11,6 +11,9 @@
 //! - `cargo xtask synth --scale N [--out DIR]`: an N× Semi-like input under `target/` (`synth.rs`).
 //! - `cargo xtask eval [--input NAME]… [--show TASK-ID]`: the task benchmark (`eval/tasks/`, issue 27): what each agent policy spends
 //!   to reach the facts of each task, written to `target/eval.json` and compared with the previous run.
+//! - `cargo xtask search-quality [--input NAME]… [--bin PATH]`: how often search finds a sampled word of the six real inputs'
+//!   documents, examples and sources, and the recall@1/@5 of the questions of `eval/search/` (issue 26 §2,
+//!   `quality/`), written to `target/search-quality.json`.
 //! - `cargo xtask fuzz [CASES]`: the reader's decoders over mutated real sample bundles, 10⁶ cases by default
 //!   (`src/bundle/fuzz.rs`).
 //!
@@ -31,12 +34,13 @@ fn main() -> anyhow::Result<()> {
         Some("corpus") => corpus().map(|d| println!("assembled: {}", d.display())),
         Some("synth") => synth::run(&args[1..], &root(), semi_input()?),
         Some("eval") => eval_command(&args[1..]),
+        Some("search-quality") => search_quality_command(&args[1..]),
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("1000000")),
         Some("dist") => dist(&args[1..]),
         Some("install") => install(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask bench [--runs N] [--lookups N] [--calls N] [--scale N] [--quick] | cargo xtask dist [--full | --reader-only] | cargo xtask install [--reader-only] [ARGS] | cargo xtask corpus | cargo xtask synth --scale N [--out DIR] | cargo xtask fuzz [CASES] | cargo xtask eval [--input NAME]… [--show TASK-ID]"
+                "usage: cargo xtask bench [--runs N] [--lookups N] [--calls N] [--scale N] [--quick] | cargo xtask dist [--full | --reader-only] | cargo xtask install [--reader-only] [ARGS] | cargo xtask corpus | cargo xtask synth --scale N [--out DIR] | cargo xtask fuzz [CASES] | cargo xtask eval [--input NAME]… [--show TASK-ID] | cargo xtask search-quality [--input NAME]… [--bin PATH]"
             );
             std::process::exit(2)
         }
@@ -729,6 +733,36 @@ fn sizes(summary: &str) -> anyhow::Result<(u64, u64)> {
 /// `cargo xtask eval [--input NAME]…`: builds the inputs the task files name (the dev binary, each input's detected
 /// configuration, as a user builds it), answers every task with every policy, prints the report and compares it
 /// with the previous `target/eval.json`.
+/// The repository of `input` (`sample` is `corpus/`, any other name a folder of the real corpus) built by `bin`
+/// into `target/eval-out/<input>` with its cache in `target/eval-cache/<input>`: `(repo, output directory)`, or
+/// `None` (said on stderr) when the input is not there.
+fn build_input(bin: &Path, input: &str) -> anyhow::Result<Option<(PathBuf, PathBuf)>> {
+    let repo = if input == "sample" {
+        root().join("corpus")
+    } else {
+        match semi_input() {
+            Ok(semi) => semi.with_file_name(input),
+            Err(e) => {
+                eprintln!("note: {input}: skipped ({e})");
+                return Ok(None);
+            }
+        }
+    };
+    if !repo.is_dir() {
+        eprintln!("note: {input}: skipped ({} is not there)", repo.display());
+        return Ok(None);
+    }
+    let out = root().join("target/eval-out").join(input);
+    let _ = std::fs::remove_dir_all(&out);
+    let cache = root().join("target/eval-cache").join(input);
+    let mut build = Command::new(bin);
+    build.arg("build").arg(&repo).arg("--out").arg(&out).arg("--cache").arg(&cache);
+    if !build.stdout(Stdio::null()).stderr(Stdio::null()).status()?.success() {
+        bail!("building {} failed: {build:?}", repo.display());
+    }
+    Ok(Some((repo, out)))
+}
+
 fn eval_command(args: &[String]) -> anyhow::Result<()> {
     use xtask::eval;
     let mut only: Vec<&str> = Vec::new();
@@ -754,29 +788,7 @@ fn eval_command(args: &[String]) -> anyhow::Result<()> {
         if !only.is_empty() && !only.contains(&set.input.as_str()) {
             continue;
         }
-        let repo = if set.input == "sample" {
-            root().join("corpus")
-        } else {
-            match semi_input() {
-                Ok(semi) => semi.with_file_name(&set.input),
-                Err(e) => {
-                    eprintln!("note: {}: skipped ({e})", set.input);
-                    continue;
-                }
-            }
-        };
-        if !repo.is_dir() {
-            eprintln!("note: {}: skipped ({} is not there)", set.input, repo.display());
-            continue;
-        }
-        let out = root().join("target/eval-out").join(&set.input);
-        let _ = std::fs::remove_dir_all(&out);
-        let cache = root().join("target/eval-cache").join(&set.input);
-        let mut build = Command::new(&bin);
-        build.arg("build").arg(&repo).arg("--out").arg(&out).arg("--cache").arg(&cache);
-        if !build.stdout(Stdio::null()).stderr(Stdio::null()).status()?.success() {
-            bail!("building {} failed: {build:?}", repo.display());
-        }
+        let Some((repo, out)) = build_input(&bin, &set.input)? else { continue };
         eprintln!("{}: {} tasks", set.input, set.tasks.len());
         results.push((set.input.clone(), eval::evaluate(&bin, &out, &repo, &set.tasks, show)?));
     }
@@ -811,6 +823,89 @@ fn eval_command(args: &[String]) -> anyhow::Result<()> {
         }
     }
     std::fs::write(&path, serde_json::to_string_pretty(&eval::to_json(&results, &machine()))?)?;
+    println!("written: {}", path.display());
+    Ok(())
+}
+
+/// The six real inputs the search-quality report covers.
+const REAL_INPUTS: [&str; 6] = ["semi", "blueprint", "antd-mobile", "arco-design", "chakra-ui", "vant"];
+
+/// `cargo xtask search-quality [--input NAME]…`: the findable share of sampled words and the recall of the search
+/// questions (`xtask::quality`), per input and in all; writes `target/search-quality.json`.
+fn search_quality_command(args: &[String]) -> anyhow::Result<()> {
+    use xtask::quality::{self, InputReport, Origin};
+    let mut only: Vec<&str> = Vec::new();
+    let mut bin: Option<PathBuf> = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--input" => only.push(it.next().context("--input NAME")?),
+            "--bin" => bin = Some(PathBuf::from(it.next().context("--bin PATH")?)),
+            other => bail!(
+                "search-quality: unknown argument `{other}`; usage: cargo xtask search-quality [--input NAME]… [--bin PATH]"
+            ),
+        }
+    }
+    // `--bin`: the sets are built by that binary (an earlier build, for a before/after comparison), else by this tree's.
+    let bin = match bin {
+        Some(bin) => bin,
+        None => {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            if !Command::new(cargo).args(["build", "--package", "mydesign-docs"]).status()?.success() {
+                bail!("cargo build failed");
+            }
+            root().join("target/debug/mydesign-docs")
+        }
+    };
+    let asked = quality::questions::load(&root().join("eval/search"))?;
+    let mut reports = Vec::new();
+    for input in REAL_INPUTS.iter().filter(|i| only.is_empty() || only.contains(i)) {
+        let Some((repo, out)) = build_input(&bin, input)? else { continue };
+        let set = mydesign_docs_reader::read::BundleSet::discover(&out, None, None)?;
+        let questions = asked.iter().find(|(i, _)| i == input).map(|(_, q)| q.as_slice()).unwrap_or_default();
+        let report = InputReport {
+            input: input.to_string(),
+            words: quality::words(&set, &repo)?,
+            questions: quality::questions(&set, questions),
+        };
+        let words: Vec<_> = report.words.iter().collect();
+        let share = |origin: Origin, chinese: bool| {
+            let (f, n) = quality::word_share(&words, |w| w.word.origin == origin && w.word.chinese == chinese);
+            if n == 0 { "-".to_string() } else { format!("{f}/{n}") }
+        };
+        let (f, n) = quality::word_share(&words, |_| true);
+        let qs: Vec<_> = report.questions.iter().collect();
+        let (r1, r5, nq) = quality::recall(&qs, None);
+        println!(
+            "{input:<12} words {f}/{n} ({:.1} %): documents {} + {} zh, examples {} + {} zh, sources {} + {} zh; questions @1 {r1}/{nq}, @5 {r5}/{nq}",
+            100.0 * f as f64 / n.max(1) as f64,
+            share(Origin::Document, false),
+            share(Origin::Document, true),
+            share(Origin::Example, false),
+            share(Origin::Example, true),
+            share(Origin::Source, false),
+            share(Origin::Source, true),
+        );
+        for q in report.questions.iter().filter(|q| q.rank != Some(1)) {
+            println!("  question {} ranked {:?}: top {:?}", q.question.id, q.rank, q.top);
+        }
+        reports.push(report);
+    }
+    let words: Vec<_> = reports.iter().flat_map(|r| r.words.iter()).collect();
+    let qs: Vec<_> = reports.iter().flat_map(|r| r.questions.iter()).collect();
+    let (f, n) = quality::word_share(&words, |_| true);
+    println!("all          words {f}/{n} ({:.1} %)", 100.0 * f as f64 / n.max(1) as f64);
+    for lang in ["en", "zh"] {
+        let (r1, r5, nq) = quality::recall(&qs, Some(lang));
+        let at = |r: usize| r as f64 / nq.max(1) as f64;
+        println!(
+            "all, {lang}      questions {nq}: recall@1 {r1}/{nq} ({:.2}), recall@5 {r5}/{nq} ({:.2})",
+            at(r1),
+            at(r5)
+        );
+    }
+    let path = root().join("target/search-quality.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&quality::to_json(&reports))?)?;
     println!("written: {}", path.display());
     Ok(())
 }

@@ -69,9 +69,12 @@ pub struct InputTasks {
     pub tasks: Vec<Task>,
 }
 
-/// Reads every `*.toml` of `dir`, in name order. Errors: a file that does not parse (with its path), a task
-/// without facts, a language other than `en`/`zh`, an id used twice.
-pub fn load(dir: &Path) -> anyhow::Result<Vec<InputTasks>> {
+/// Every `*.toml` of `dir` with its text, in name order (the task files, and the search questions of
+/// `crate::quality::questions`).
+///
+/// # Errors
+/// `dir` or a file that cannot be read (named).
+pub fn toml_files(dir: &Path) -> anyhow::Result<Vec<(std::path::PathBuf, String)>> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .filter_map(Result::ok)
@@ -79,10 +82,21 @@ pub fn load(dir: &Path) -> anyhow::Result<Vec<InputTasks>> {
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     files.sort();
+    files
+        .into_iter()
+        .map(|file| {
+            let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+            Ok((file, text))
+        })
+        .collect()
+}
+
+/// Reads every `*.toml` of `dir`, in name order. Errors: a file that does not parse (with its path), a task
+/// without facts, a language other than `en`/`zh`, an id used twice.
+pub fn load(dir: &Path) -> anyhow::Result<Vec<InputTasks>> {
     let mut seen = std::collections::BTreeSet::new();
     let mut out = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+    for (file, text) in toml_files(dir)? {
         let parsed: TaskFile =
             toml::from_str(&text).with_context(|| format!("{} is not a task file", file.display()))?;
         for task in &parsed.task {

@@ -39,7 +39,7 @@ use crate::compile::changelog::Release;
 use crate::compile::markdown::Document;
 use crate::compile::tokens::{TextCounts, TokenCounter};
 use crate::line_index::LineIndex;
-use crate::model::{FunctionMeta, PropsOrigin, PropsTable, SearchEntry};
+use crate::model::{PropsOrigin, PropsTable, SearchEntry};
 
 /// Tokens a section part aims at when a section is split.
 pub const TARGET: u32 = 800;
@@ -176,6 +176,11 @@ impl Fields {
         analyze(text, |t| Self::entry(&mut self.map, t).1 |= IN_TITLE);
         self.spellings(text);
     }
+    /// One term of the title, as given (already analyzed), with its spelling for "did you mean".
+    fn title_term(&mut self, term: &str) {
+        Self::entry(&mut self.map, term).1 |= IN_TITLE;
+        self.spellings(term);
+    }
     fn context(&mut self, text: &str) {
         analyze(text, |t| Self::entry(&mut self.map, t).1 |= IN_CONTEXT);
         self.spellings(text);
@@ -188,6 +193,15 @@ impl Fields {
         analyze(text, |t| {
             Self::entry(&mut self.map, t).0 += 1;
             self.len += 1;
+        });
+    }
+    /// The terms of `text` that the unit does not hold yet, each counted once in the body: what a unit mentions
+    /// beside what it says (a function body's identifiers, an example's string literals and comments), findable
+    /// without outweighing its own words. Not added to the body's length.
+    fn mentions(&mut self, text: &str) {
+        analyze(text, |t| {
+            let e = Self::entry(&mut self.map, t);
+            e.0 = e.0.max(1);
         });
     }
     fn finish(self, kind: Kind, source: Source, info: UnitInfo) -> UnitDraft {
@@ -206,6 +220,9 @@ impl Fields {
 }
 
 pub use crate::search::analyze::{DICT_WORD_MAX, dictionary_words};
+
+mod sources;
+pub use sources::function_units;
 
 /// A text with its [`LineIndex`] (lines counted as `split('\n')`, 1-based).
 struct Lines<'a> {
@@ -292,7 +309,10 @@ pub fn doc_units(
     let lines = Lines::new(text);
     let source = Source { component: src.component.into(), lang: src.lang.into(), path: src.path.into() };
     let title = doc.title.clone().unwrap_or_default();
-    let doc_context = format!("{title} {}", src.name);
+    // The front matter's `subtitle` names the component too (`subtitle: 树选择`: its Chinese name), so every unit of
+    // the document carries it as the English name is carried.
+    let subtitle = doc.front_matter.iter().find(|(k, _)| k == "subtitle").map_or("", |(_, v)| v.as_str());
+    let doc_context = format!("{title} {subtitle} {}", src.name);
     let heads: Vec<&crate::compile::markdown::Section> = doc.sections.iter().filter(|s| s.level <= 4).collect();
     let first_line = front_matter_end(&lines) + 1;
     let mut out = Vec::new();
@@ -413,12 +433,17 @@ pub fn doc_units(
         if let Some(d) = b.demo.as_ref().and_then(|d| d.description.as_deref()) {
             f.body(d);
         }
-        if let (Some(_), Some(code)) = (&b.demo, &b.code) {
+        let code = match (&b.demo, &b.code) {
             // A demo file's block: its code is the file's, read by the compiler.
-            f.body(&without_prose_literals(code));
-        } else if b.end_line > b.start_line + 1 {
-            f.body(&without_prose_literals(lines.slice(b.start_line + 1, b.end_line - 1)));
-        }
+            (Some(_), Some(code)) => code.as_str(),
+            _ if b.end_line > b.start_line + 1 => lines.slice(b.start_line + 1, b.end_line - 1),
+            _ => "",
+        };
+        f.body(&without_prose_literals(code));
+        // Its Chinese literals (labels, example titles, texts) are findable, counted once (issue 26 §2: Chinese in
+        // code blocks found nothing). English sentences stay out: demo data and labels (`"Dialog footer"`) ranked
+        // examples above the sections that explain the same words.
+        f.mentions(&chinese_literals(code));
         let info = UnitInfo {
             start_line: b.start_line,
             end_line: b.end_line,
@@ -430,6 +455,19 @@ pub fn doc_units(
             ..UnitInfo::default()
         };
         out.push(f.finish(Kind::Code, source.clone(), info));
+    }
+    out
+}
+
+/// The string literals of `code` that hold Chinese or Japanese, one a line.
+fn chinese_literals(code: &str) -> String {
+    let mut out = String::new();
+    for (i, piece) in code.split(['\'', '"', '`']).enumerate() {
+        // Odd pieces are between quotes (approximately: an escaped quote shifts them, which only moves a few words).
+        if i % 2 == 1 && super::analyze::has_cjk(piece) {
+            out.push_str(piece);
+            out.push('\n');
+        }
     }
     out
 }
@@ -576,120 +614,6 @@ fn split(
         p.2 = tokens.count(lines.slice(p.0, p.1));
     }
     parts
-}
-
-/// The function units of one source file: doc comment and signature of each function (a getter and its setter,
-/// which share a qualified name, make one unit).
-pub fn function_units(
-    component: &str,
-    path: &str,
-    text: &str,
-    functions: &[FunctionMeta],
-    tokens: &TextCounts,
-) -> Vec<UnitDraft> {
-    let source = Source { component: component.into(), lang: String::new(), path: path.into() };
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    for func in functions {
-        if !seen.insert(func.qualified.as_str()) {
-            continue;
-        }
-        let start = func.start_byte as usize;
-        let Some(body) = text.get(start..(func.end_byte as usize).max(start)) else { continue };
-        let sig_end = start + signature_len(body);
-        let doc_start = doc_comment_start(text, start);
-        let Some(span) = text.get(doc_start..sig_end) else { continue };
-        let mut f = Fields::default();
-        f.title(&func.qualified);
-        // The name without its owner (`handleSort` of `TableFoundation.handleSort`) is a title term too: a query
-        // naming the function finds it by the whole identifier (the reader ranks that first).
-        if let Some((_, name)) = func.qualified.rsplit_once('.') {
-            f.title(name);
-        }
-        f.context(path);
-        f.body(span);
-        // The doc comment and signature are what is ranked; the range, text and size are those of what the
-        // follow-up call (`get_function_code`) serves: the whole function, every entry of its name (a getter and
-        // its setter) counted.
-        let same = functions.iter().filter(|g| g.qualified == func.qualified);
-        let whole: u32 =
-            same.clone().map(|g| if g.tokens > 0 { g.tokens } else { tokens.count(text_of(text, g)) }).sum();
-        let info = UnitInfo {
-            start_line: same.clone().map(|g| g.start_line).min().unwrap_or(func.start_line),
-            end_line: same.map(|g| g.end_line).max().unwrap_or(func.end_line),
-            start_byte: func.start_byte,
-            end_byte: func.end_byte,
-            tokens: whole,
-            name: func.qualified.clone(),
-            ..UnitInfo::default()
-        };
-        out.push(f.finish(Kind::Function, source.clone(), info));
-    }
-    out
-}
-
-/// The text of function `g` in `text` (empty when its span is not in it).
-fn text_of<'t>(text: &'t str, g: &FunctionMeta) -> &'t str {
-    text.get(g.start_byte as usize..g.end_byte as usize).unwrap_or("")
-}
-
-/// Bytes of a function's signature: up to its body's `{` (outside parentheses), else its first line; at most
-/// 400 bytes (on a char boundary).
-fn signature_len(body: &str) -> usize {
-    let mut depth = 0i32;
-    for (i, c) in body.char_indices() {
-        if i > 400 {
-            break;
-        }
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            '{' if depth <= 0 => return body[..i].trim_end().len(),
-            _ => {}
-        }
-    }
-    let first = body.find('\n').unwrap_or(body.len());
-    let mut cut = first.min(400);
-    while !body.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    body[..cut].trim_end().len()
-}
-
-/// Where the doc comment (`/** … */`, or a run of `//` lines) right above `start` begins; `start` when there is
-/// none. Decorator lines (`@…`) between the comment and the function are included.
-fn doc_comment_start(text: &str, start: usize) -> usize {
-    let mut at = start;
-    loop {
-        let before = text[..at].trim_end();
-        if before.ends_with("*/") {
-            match before.rfind("/*") {
-                Some(open) => {
-                    at = line_start(text, open);
-                    continue;
-                }
-                None => return at,
-            }
-        }
-        // The previous line: a `//` comment or a decorator joins.
-        let end = before.len();
-        if end == 0 {
-            return at;
-        }
-        let begin = text[..end].rfind('\n').map_or(0, |i| i + 1);
-        let line = text[begin..end].trim_start();
-        if line.starts_with("//") || line.starts_with('@') {
-            at = begin;
-            continue;
-        }
-        return at;
-    }
-}
-
-/// Start of the line holding byte `at`, when only whitespace precedes `at` on it; else `at`.
-fn line_start(text: &str, at: usize) -> usize {
-    let begin = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    if text[begin..at].trim().is_empty() { begin } else { at }
 }
 
 /// The release units of one changelog: the set's (`component` empty) or a component's own (`component` its key;

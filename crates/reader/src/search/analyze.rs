@@ -10,7 +10,8 @@
 //!    `change`; `HTMLElement` → `html`, `element`) and on `_`, `.`, `:`, `-`. Each part that is not an English stop
 //!    word and has at least 2 characters is stemmed (Snowball English, `rust-stemmers`); a word of several parts
 //!    is also kept whole, unstemmed (`onchange`, `form.input`, `datepicker`), so an exact identifier scores above
-//!    its parts alone.
+//!    its parts alone; a word of one part whose stem differs is also kept as written (`hijacked`, `tables`), so the
+//!    very form a query says scores above the word's other forms.
 //! 5. Integers of 1 or 2 digits are dropped (list items, small sizes, demo data); longer ones are kept (issue and
 //!    pull-request numbers); a dotted number is kept whole, and a version `2.89.0` also gives `2.89`, so "what
 //!    changed in 2.89" meets every 2.89.x.
@@ -59,6 +60,12 @@ pub fn is_cjk(c: char) -> bool {
         | 0x4E00..=0x9FFF   // CJK Unified Ideographs
         | 0xF900..=0xFAFF   // CJK Compatibility Ideographs
         | 0x20000..=0x2FA1F) // Extensions B–F, Compatibility Supplement
+}
+
+/// Whether `c` breaks a Chinese run (a particle such as `的` joins nothing worth a bigram): what a sample of
+/// searchable Chinese words cuts runs at.
+pub fn breaks_cjk_run(c: char) -> bool {
+    CJK_STOP_CHARS.contains(&c)
 }
 
 /// Whether `text` holds any Chinese/Japanese character.
@@ -279,15 +286,34 @@ fn word(w: &str, emit: &mut impl FnMut(&str)) {
             emit(&whole);
         }
     }
+    let single = parts.len() == 1;
     for p in parts {
         buf.clear();
         buf.extend(p.chars().flat_map(char::to_lowercase));
         if buf.chars().count() < 2 || is_stop_word(&buf) || buf.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
-        emit(&stem(&buf));
+        let stemmed = stem(&buf);
+        emit(&stemmed);
+        // A word of prose is also kept as written when its stem differs (`hijacked` beside `hijack`): the units
+        // that hold the very word a query says rank above those holding only another form of it (issue 26 §2: the
+        // one `hijacked` was cut among `hijack`'s many hits). An identifier's parts are not: it is kept whole.
+        if single && stemmed != buf.as_str() {
+            emit(&buf);
+        }
     }
 }
+
+/// Whether `term` is a word kept as written beside its stem (`hijacked`, not `hijack`): a query term that ranks
+/// with [`EXACT_FORM_WEIGHT`].
+pub fn is_exact_form(term: &str) -> bool {
+    term.bytes().all(|b| b.is_ascii_lowercase()) && stem(term) != term
+}
+
+/// How much a word's exact form counts beside its stem: enough to rank the units holding the very word a query says
+/// above those holding only another form, too little to pass a better match of the stems (counted whole, the exact
+/// forms ranked examples above the sections of Semi's and Blueprint's questions).
+pub const EXACT_FORM_WEIGHT: f32 = 0.35;
 
 /// The Snowball English stem of a lower-case ASCII word; other words unchanged.
 fn stem(word: &str) -> Cow<'_, str> {
@@ -360,9 +386,21 @@ mod tests {
 
     #[test]
     fn english_is_lower_cased_stemmed_and_stopped() {
-        assert_eq!(terms("How do I make a table row selectable?"), ["make", "tabl", "row", "select"]);
-        assert_eq!(terms("Selecting rows, selected Rows"), ["select", "row", "select", "row"]);
-        assert_eq!(terms("The Table's columns don't resize"), ["tabl", "column", "resiz"]);
+        assert_eq!(
+            terms("How do I make a table row selectable?"),
+            ["make", "tabl", "table", "row", "select", "selectable"]
+        );
+        assert_eq!(
+            terms("Selecting rows, selected Rows"),
+            ["select", "selecting", "row", "rows", "select", "selected", "row", "rows"]
+        );
+        assert_eq!(
+            terms("The Table's columns don't resize"),
+            ["tabl", "table", "column", "columns", "resiz", "resize"]
+        );
+        // The word as written is kept beside its stem (`hijacked`); an identifier's parts are not (it is whole).
+        assert_eq!(terms("hijacked hijack"), ["hijack", "hijacked", "hijack"]);
+        assert_eq!(terms("rowSelection"), ["rowselection", "row", "select"]);
     }
 
     #[test]
@@ -372,7 +410,7 @@ mod tests {
         assert_eq!(terms("如何固定表格的列？"), ["固定", "定表", "表格", "列"]);
         assert_eq!(terms("怎么设置"), ["设置"]);
         // Mixed scripts: the Latin word between two runs ends the first.
-        assert_eq!(terms("Table表格组件"), ["tabl", "表格", "格组", "组件"]);
+        assert_eq!(terms("Table表格组件"), ["tabl", "table", "表格", "格组", "组件"]);
     }
 
     #[test]

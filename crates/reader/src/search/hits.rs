@@ -153,6 +153,16 @@ impl BundleSet {
                 let args = vec![("component", key.into()), ("sections", Arg::List("--section", vec!["props".into()]))];
                 ("component_details", "doc", args)
             }
+            Kind::Function if first.name.is_empty() => {
+                // A source's declarations outside functions (format 13): the unit's lines of its file.
+                section = vec![format!("lines {}-{}", first.start_line, g.end_line())];
+                let args = vec![
+                    ("path", src.path.clone().into()),
+                    ("--start-line", first.start_line.into()),
+                    ("--end-line", g.end_line().into()),
+                ];
+                ("get_file_code", "file", args)
+            }
             Kind::Function => {
                 section = vec![first.name.clone()];
                 let args = vec![("path", src.path.clone().into()), ("function", first.name.clone().into())];

@@ -209,7 +209,8 @@ impl BundleSet {
             return Ok(Ranked { ix, groups: vec![], note: None, view: bounded(view) });
         }
         let terms = query_terms(query);
-        let mut ranked = keep_best(rank(&ix, query, &terms, &langs, component.as_deref(), opts)?);
+        let cjk = self.cjk_named(query);
+        let mut ranked = keep_best(rank_named(&ix, query, &terms, &langs, component.as_deref(), opts, &cjk)?);
         // Words found nowhere in the index (misspelt) are replaced by their nearest dictionary words and the
         // corrected query is searched (the answer says so, and lists the other suggestions): when nothing matched,
         // or in a short query of names (a question's unknown words are left to its other words).
@@ -231,7 +232,7 @@ impl BundleSet {
                         fixed.push(best[0].clone());
                     }
                 }
-                ranked = keep_best(rank(&ix, &corrected, &fixed, &langs, component.as_deref(), opts)?);
+                ranked = keep_best(rank_named(&ix, &corrected, &fixed, &langs, component.as_deref(), opts, &cjk)?);
                 note = Some(if ranked.is_empty() {
                     format!("nothing matches; did you mean: {}?", all.join(", "))
                 } else {
@@ -307,7 +308,34 @@ pub(super) fn ranked_sets<'s>(
     Ok((parts, skipped))
 }
 
-/// Ranks the units holding any of `terms` that pass the filters: `(score, unit)`, best first (ties by unit id).
+impl BundleSet {
+    /// The components a Chinese query names by their Chinese name: a run of 2 or more Chinese characters of a
+    /// component's document title (`PullRefresh 下拉刷新`) that the query holds (spaces aside), the longest such names
+    /// only (`下拉刷新列表` names the pull-refresh, not also the list `列表`: short names are common words inside
+    /// longer ones). Empty for a query without Chinese.
+    pub(super) fn cjk_named(&self, query: &str) -> HashSet<String> {
+        if !query.chars().any(is_cjk) {
+            return HashSet::new();
+        }
+        let q: String = query.chars().filter(|c| !c.is_whitespace()).collect();
+        let mut found: Vec<(usize, &str)> = Vec::new();
+        for c in &self.head().components {
+            for title in c.docs.iter().filter_map(|d| d.title.as_deref()) {
+                for run in title.split(|ch: char| !is_cjk(ch)) {
+                    let n = run.chars().count();
+                    if n >= 2 && q.contains(run) {
+                        found.push((n, &c.key));
+                    }
+                }
+            }
+        }
+        let longest = found.iter().map(|f| f.0).max().unwrap_or(0);
+        found.into_iter().filter(|f| f.0 == longest).map(|f| f.1.to_string()).collect()
+    }
+}
+
+/// [`rank_named`] with no component named beside those the query's words name.
+#[cfg(test)]
 pub(super) fn rank(
     ix: &SearchIndex,
     query_words: &str,
@@ -315,6 +343,21 @@ pub(super) fn rank(
     langs: &[String],
     component: Option<&str>,
     opts: &SearchOptions,
+) -> Result<Vec<(f32, u32)>, LookupError> {
+    rank_named(ix, query_words, terms, langs, component, opts, &HashSet::new())
+}
+
+/// Ranks the units holding any of `terms` that pass the filters: `(score, unit)`, best first (ties by unit id).
+/// The units of the components the query names ([`named_components`], and `also_named`: those a Chinese query names,
+/// [`BundleSet::cjk_named`]) score more.
+pub(super) fn rank_named(
+    ix: &SearchIndex,
+    query_words: &str,
+    terms: &[String],
+    langs: &[String],
+    component: Option<&str>,
+    opts: &SearchOptions,
+    also_named: &HashSet<String>,
 ) -> Result<Vec<(f32, u32)>, LookupError> {
     let meta = &ix.meta;
     let w = opts.weights.unwrap_or(meta.weights);
@@ -362,7 +405,8 @@ pub(super) fn rank(
         }
     };
     // Sources of the components the query names: their units score `w.component` times more.
-    let named = named_components(ix, query_words);
+    let mut named = named_components(ix, query_words);
+    named.extend(also_named.iter().cloned());
     let boost: Vec<f32> = if named.is_empty() {
         vec![1.0; meta.sources.len()]
     } else {
@@ -384,6 +428,7 @@ pub(super) fn rank(
     for t in terms {
         let Some((shard, i)) = ix.lookup(t)? else { continue };
         let identifier = identifiers.contains(t);
+        let form = if super::analyze::is_exact_form(t) { super::analyze::EXACT_FORM_WEIGHT } else { 1.0 };
         let df = shard.df(i) as f32;
         // `libm`'s logf, not `f32::ln`: the search's one call into the C math library, which made every dynamic
         // reader process load libm.so (~0.06 ms of a 2 ms CLI lookup).
@@ -404,7 +449,7 @@ pub(super) fn rank(
             if identifier && (kind == Kind::Props as usize || kind == Kind::Function as usize) && v & 2 != 0 {
                 names_prop.insert(u);
             }
-            scores[ui] += idf * weighted * (w.k1 + 1.0) / (weighted + w.k1)
+            scores[ui] += form * idf * weighted * (w.k1 + 1.0) / (weighted + w.k1)
                 * w.kinds[kind]
                 * asked[kind]
                 * boost[meta.unit_source[ui] as usize];
@@ -491,13 +536,22 @@ pub(super) fn named_components(ix: &SearchIndex, query: &str) -> HashSet<String>
         .collect()
 }
 
-/// The units worth showing: those scoring at least [`MIN_SCORE_RATIO`] of the top, at most `4 ×` [`MAX_HITS`].
+/// The units worth showing: those scoring at least [`MIN_SCORE_RATIO`] of the top, and the best [`MIN_KEPT`]
+/// whatever their score (issue 26 §2: the component a Chinese question asked about ranked 7th, under half the
+/// top, and was cut), at most `4 ×` [`MAX_HITS`].
 pub(super) fn keep_best(mut ranked: Vec<(f32, u32)>) -> Vec<(f32, u32)> {
     let top = ranked.first().map_or(0.0, |r| r.0);
-    ranked.retain(|r| r.0 >= top * MIN_SCORE_RATIO && r.0 > 0.0);
+    let mut k = 0;
+    ranked.retain(|r| {
+        k += 1;
+        r.0 > 0.0 && (k <= MIN_KEPT || r.0 >= top * MIN_SCORE_RATIO)
+    });
     ranked.truncate(4 * MAX_HITS);
     ranked
 }
+
+/// Units kept whatever their score, the best first (a question's answer within the first five hits).
+pub const MIN_KEPT: usize = 5;
 
 /// Loads the ranked units and merges those of one document that touch: adjacent sections (or parts), and code
 /// blocks inside a section that is a hit too. Groups keep the best score of their units and are ordered by it.
@@ -710,10 +764,11 @@ mod tests {
         ]);
         // Title matches (row, select) beat the context (table, in all but one unit: a low IDF) and body matches.
         assert_eq!(order(&ix, "table row selection"), [1, 2, 0, 4, 3]);
-        // Only hits of at least half the top score are kept.
-        let terms = crate::search::analyze::terms("table row selection");
-        let all = rank(&ix, "", &terms, &["en-US".to_string()], None, &SearchOptions::default()).unwrap();
-        assert_eq!(keep_best(all).iter().map(|r| r.1).collect::<Vec<_>>(), [1, 2]);
+        // The best MIN_KEPT units are kept whatever their score; after them, only those of at least half the top.
+        let scores = |v: &[f32]| v.iter().enumerate().map(|(i, &s)| (s, i as u32)).collect::<Vec<_>>();
+        let kept = |v: Vec<(f32, u32)>| keep_best(v).iter().map(|r| r.1).collect::<Vec<_>>();
+        assert_eq!(kept(scores(&[10.0, 9.0, 4.0, 1.0, 1.0, 1.0, 1.0])), [0, 1, 2, 3, 4]);
+        assert_eq!(kept(scores(&[10.0, 9.0, 8.0, 7.0, 6.0, 5.5, 4.0])), [0, 1, 2, 3, 4, 5]);
         // An identifier is found whole; its parts alone rank lower.
         assert_eq!(order(&ix, "onChange"), [2]);
         assert_eq!(order(&ix, "rowSelection")[0], 1);
