@@ -82,7 +82,7 @@ fn no_markup_only_line_is_left_in_the_normal_views_of_the_six_real_inputs() {
     }
     // The documents of components and of guides (a site's blog, guides and chart pages), and those that
     // components with stories and no page get.
-    assert_eq!(views, 1215);
+    assert_eq!(views, 1143);
 }
 
 /// `build --print-config` writes the example rules in force: the configured one first, then the built-in ones it

@@ -638,7 +638,8 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
     config.system.name = name;
     let packages = super::api::packages(repo, files);
     let design_system = api.as_ref().map(|a| a.package.dir.as_str());
-    let (guide_rules, guides) = super::guide_rules::detect_rules(files, &config, &packages, design_system, base);
+    let (guide_rules, guides) =
+        super::guide_rules::detect_rules(files, &config, &packages, (design_system, &exported), base);
     config.guides = guide_rules;
     let coverage = api.as_ref().and_then(|a| super::matching::coverage(files, &config.docs, a));
     let components = match &coverage {

@@ -68,12 +68,13 @@ pub fn ruled_pages<'a>(
 
 /// The `[[guides]]` rules detection writes for `config` (its documents, changelogs and sources already chosen),
 /// with the number of pages they take. `packages` are the workspace's (`compile::api::packages`), `design_system`
-/// the design-system package's folder when one was found, `base` the language of untagged pages.
+/// the design-system package's folder when one was found, `exported` the keys of its exports (a page named like
+/// one is about that component, never a guide: see `layout`), `base` the language of untagged pages.
 pub fn detect_rules(
     files: &[WalkedFile],
     config: &Config,
     packages: &[super::api::Package],
-    design_system: Option<&str>,
+    (design_system, exported): (Option<&str>, &BTreeSet<String>),
     base: &str,
 ) -> (Vec<GuideRule>, usize) {
     let patterns: Vec<Pattern> = config
@@ -110,6 +111,7 @@ pub fn detect_rules(
         let file = path.rsplit('/').next().unwrap_or(path);
         let stem = file.split('.').next().unwrap_or(file).to_ascii_lowercase();
         if NOT_GUIDE_STEMS.contains(&stem.as_str())
+            || super::matching::exported_key(&page_name(rel), exported).is_some()
             || changelogs.contains(rel)
             || patterns.iter().any(|p| p.capture(rel).is_some())
         {
@@ -230,11 +232,12 @@ mod tests {
             },
             ..Config::default()
         };
-        let (rules, pages) = detect_rules(&files, &config, &packages, Some("packages/ui"), "en-US");
+        let exported: BTreeSet<String> = ["button".to_string(), "launch".to_string()].into();
+        let (rules, pages) = detect_rules(&files, &config, &packages, (Some("packages/ui"), &exported), "en-US");
         let rules: Vec<(&str, &str)> = rules.iter().map(|r| (r.pattern.as_str(), r.lang.as_str())).collect();
         assert_eq!(rules, [("packages/ui/docs/**/*.en-US.md", "en-US"), ("apps/site/content/**/*.mdx", "en-US"),]);
-        // `theming.zh-CN.md` is taken by the documents rule: not a guide page.
-        assert_eq!(pages, 4);
+        // `theming.zh-CN.md` is taken by the documents rule, `launch.mdx` is named like an export: not guide pages.
+        assert_eq!(pages, 3);
         // Given every file (the layout gives only those no other rule took), a rule takes what it matches, in a
         // wanted language, named by file or folder.
         let rule = GuideRule { pattern: "apps/site/content/**/*.mdx".into(), lang: "en-US".into() };

@@ -347,7 +347,10 @@ pub fn classify_exported(
     attach_own_changelogs(&mut layout, own_logs, &exported_keys, &mut diags);
     let unused = unused_markdown_files(files, &layout, &is_doc, &reported);
     // `[[guides]]` rules take what no other rule took; their pages need no note (the rule says what they are).
-    let ruled = super::guide_rules::ruled_pages(unused.iter().copied(), &config.guides, wanted);
+    // A page named like an exported component (a site's design-spec page of `transfer`) is about that component:
+    // as a guide it would outrank the component's own document in search. It stays unused, in the note below.
+    let mut ruled = super::guide_rules::ruled_pages(unused.iter().copied(), &config.guides, wanted);
+    ruled.retain(|(_, name, _)| super::matching::exported_key(name, &exported_keys).is_none());
     let ruled_paths: BTreeSet<&str> = ruled.iter().map(|(_, _, f)| f.rel.as_str()).collect();
     diags.extend(unread_markdown(unused.iter().copied().filter(|f| !ruled_paths.contains(f.rel.as_str()))));
     if !layout.guides.is_empty() {
