@@ -48,17 +48,26 @@ pub fn page_name(rel: &str) -> String {
     stem.to_string()
 }
 
+/// Whether the page `rel` is named like one of the `exported` components (keys): a site's design-spec page of
+/// `transfer` is about that component, and as a guide it would outrank the component's own document in search.
+fn names_an_export(rel: &str, exported: &BTreeSet<String>) -> bool {
+    super::matching::exported_key(&page_name(rel), exported).is_some()
+}
+
 /// The guide pages among `unused` (Markdown no other rule took) that a `[[guides]]` rule of a `wanted` language
-/// matches, as (language, name, file): the first matching rule gives the language.
+/// matches, as (language, name, file): the first matching rule gives the language. A page named like one of the
+/// `exported` components (keys) is never a guide.
 pub fn ruled_pages<'a>(
     unused: impl Iterator<Item = &'a WalkedFile>,
     rules: &[GuideRule],
+    exported: &BTreeSet<String>,
     wanted: impl Fn(&str) -> bool,
 ) -> Vec<(String, String, WalkedFile)> {
     // Validated with the configuration: a rule that does not parse matches nothing.
     let matchers: Vec<(globset::GlobMatcher, &str)> =
         rules.iter().filter_map(|r| Some((r.matcher().ok()?, r.lang.as_str()))).collect();
     unused
+        .filter(|f| !names_an_export(&f.rel, exported))
         .filter_map(|f| {
             let lang = matchers.iter().find(|(m, _)| m.is_match(&f.rel))?.1;
             wanted(lang).then(|| (lang.to_string(), page_name(&f.rel), f.clone()))
@@ -85,16 +94,9 @@ pub fn detect_rules(
         .chain(config.changelog.iter().map(|c| c.path.as_str()).filter(|p| p.contains("{component}")))
         .filter_map(|p| Pattern::parse(p).ok())
         .collect();
-    let dirs: BTreeSet<&str> = packages.iter().map(|p| p.dir.as_str()).collect();
-    let owner = |rel: &str| -> String {
-        let mut dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
-        loop {
-            if dirs.contains(dir) || dir.is_empty() {
-                return dir.to_string();
-            }
-            dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
-        }
-    };
+    let dirs: BTreeSet<String> = packages.iter().map(|p| p.dir.clone()).collect();
+    // The package a file belongs to; the repository root when none holds it.
+    let owner = |rel: &str| super::walk::package_of(rel, &dirs).unwrap_or("").to_string();
     // The design system's packages: its own, those holding its documents or sources, the root; apps.
     let mut ours: BTreeSet<String> = [String::new()].into_iter().chain(design_system.map(String::from)).collect();
     for f in files.iter().filter(|f| patterns.iter().any(|p| p.capture(&f.rel).is_some())) {
@@ -111,7 +113,7 @@ pub fn detect_rules(
         let file = path.rsplit('/').next().unwrap_or(path);
         let stem = file.split('.').next().unwrap_or(file).to_ascii_lowercase();
         if NOT_GUIDE_STEMS.contains(&stem.as_str())
-            || super::matching::exported_key(&page_name(rel), exported).is_some()
+            || names_an_export(rel, exported)
             || changelogs.contains(rel)
             || patterns.iter().any(|p| p.capture(rel).is_some())
         {
@@ -241,9 +243,13 @@ mod tests {
         // Given every file (the layout gives only those no other rule took), a rule takes what it matches, in a
         // wanted language, named by file or folder.
         let rule = GuideRule { pattern: "apps/site/content/**/*.mdx".into(), lang: "en-US".into() };
-        let taken = ruled_pages(files.iter(), std::slice::from_ref(&rule), |l| l == "en-US");
+        let none = BTreeSet::new();
+        let taken = ruled_pages(files.iter(), std::slice::from_ref(&rule), &none, |l| l == "en-US");
         let taken: Vec<(&str, &str)> = taken.iter().map(|(_, n, f)| (n.as_str(), f.rel.as_str())).collect();
-        assert!(ruled_pages(files.iter(), &[rule], |l| l == "zh-CN").is_empty());
+        assert!(ruled_pages(files.iter(), std::slice::from_ref(&rule), &none, |l| l == "zh-CN").is_empty());
+        // Named like an export: not a guide.
+        let launch: BTreeSet<String> = ["launch".to_string()].into();
+        assert_eq!(ruled_pages(files.iter(), &[rule], &launch, |_| true).len(), 2);
         assert_eq!(
             taken,
             [

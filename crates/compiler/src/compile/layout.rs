@@ -128,18 +128,6 @@ fn owner_by_file_name<'a>(rel: &str, keys: &'a BTreeSet<String>) -> Option<&'a S
     keys.get(&stem).or_else(|| keys.iter().filter(|k| stem.starts_with(k.as_str())).max_by_key(|k| k.len()))
 }
 
-/// The nearest directory above `rel` with a `package.json` in `packages` (`""` for the root).
-fn package_of<'a>(rel: &str, packages: &'a BTreeSet<String>) -> Option<&'a str> {
-    let mut dir = rel;
-    while let Some((parent, _)) = dir.rsplit_once('/') {
-        if let Some(p) = packages.get(parent) {
-            return Some(p.as_str());
-        }
-        dir = parent;
-    }
-    packages.get("").map(String::as_str)
-}
-
 /// Stage 2's output: the layout and what classifying reported (unused Markdown, documents without a language, …).
 #[derive(Debug, Default)]
 pub struct Classified {
@@ -347,10 +335,8 @@ pub fn classify_exported(
     attach_own_changelogs(&mut layout, own_logs, &exported_keys, &mut diags);
     let unused = unused_markdown_files(files, &layout, &is_doc, &reported);
     // `[[guides]]` rules take what no other rule took; their pages need no note (the rule says what they are).
-    // A page named like an exported component (a site's design-spec page of `transfer`) is about that component:
-    // as a guide it would outrank the component's own document in search. It stays unused, in the note below.
-    let mut ruled = super::guide_rules::ruled_pages(unused.iter().copied(), &config.guides, wanted);
-    ruled.retain(|(_, name, _)| super::matching::exported_key(name, &exported_keys).is_none());
+    // A page named like an exported component stays unused, in the note below.
+    let ruled = super::guide_rules::ruled_pages(unused.iter().copied(), &config.guides, &exported_keys, wanted);
     let ruled_paths: BTreeSet<&str> = ruled.iter().map(|(_, _, f)| f.rel.as_str()).collect();
     diags.extend(unread_markdown(unused.iter().copied().filter(|f| !ruled_paths.contains(f.rel.as_str()))));
     if !layout.guides.is_empty() {
@@ -378,7 +364,7 @@ pub fn classify_exported(
         .collect();
     let mut votes: BTreeMap<&str, usize> = BTreeMap::new();
     for plan in layout.components.values() {
-        if let Some(p) = plan.files.first().and_then(|f| package_of(&f.rel, &packages)) {
+        if let Some(p) = plan.files.first().and_then(|f| super::walk::package_of(&f.rel, &packages)) {
             *votes.entry(p).or_default() += 1;
         }
     }

@@ -148,16 +148,17 @@ fn build_attempt(
     // Spools of killed builds (Ctrl-C: `.build.tmp-PID`) go at the start of every build, not only of one that
     // writes (issue 31: an unchanged rebuild left them); only those of processes that are gone.
     emit::remove_stale_temporaries(&opts.out, "build");
-    let walk::Walked { files, mut diagnostics } = walk::walk(repo, &opts.config.walk).map_err(anyhow::Error::msg)?;
-    let stories = examples::beside::story_files(repo, &opts.config.walk);
+    let walk::Walked { files, mut diagnostics, stories: set_apart } =
+        walk::walk(repo, &opts.config.walk).map_err(anyhow::Error::msg)?;
     timing::timing("walk");
     // An unchanged tree: the set record says which set these inputs made, and it is still the one published. The
-    // story files count as inputs (a new one adds examples to its component).
+    // story files the walk set apart count as inputs (a new one adds examples to its component).
     let set = cache.map(|dir| {
-        let keyed: Vec<walk::WalkedFile> = files.iter().chain(&stories).cloned().collect();
+        let keyed: Vec<walk::WalkedFile> = files.iter().chain(&set_apart).cloned().collect();
         let hashes = cache::hash_files(&keyed, opts.config.walk.max_file_bytes);
         (dir, cache::set_key(&opts.config.to_toml(), &keyed, &hashes), hashes)
     });
+    let stories = examples::beside::story_files(set_apart, &files);
     if let Some((dir, key, _)) = &set
         && let Some(report) = unchanged_set(opts, dir, *key, &diagnostics)
     {

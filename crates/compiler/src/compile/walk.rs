@@ -29,6 +29,9 @@ pub struct Walked {
     pub files: Vec<WalkedFile>,
     /// Unreadable directories, symlink loops, the depth cap: reported, never stopping the walk.
     pub diagnostics: Vec<Diagnostic>,
+    /// Files that only a story glob of `exclude_files` (`*.stories.*`) left out, sorted by `rel`: no sources, but
+    /// the examples of their components (`examples::beside`), found in the same walk.
+    pub stories: Vec<WalkedFile>,
 }
 
 /// Walks `root` with `config`: the files sorted by `rel` and the problems met (unreadable directories,
@@ -38,9 +41,17 @@ pub struct Walked {
 /// Only an invalid exclude glob in `config`.
 pub fn walk(root: &Path, config: &WalkConfig) -> Result<Walked, String> {
     let mut overrides = OverrideBuilder::new(root);
-    for glob in &config.exclude_files {
+    // Story globs are applied after the walk, so that the story files they leave out are listed apart.
+    let (story_globs, globs): (Vec<&String>, Vec<&String>) =
+        config.exclude_files.iter().partition(|g| g.contains("story") || g.contains("stories"));
+    for glob in globs {
         overrides.add(&format!("!{glob}")).map_err(|e| format!("exclude_files `{glob}`: {e}"))?;
     }
+    let mut stories = globset::GlobSetBuilder::new();
+    for glob in story_globs {
+        stories.add(globset::Glob::new(glob).map_err(|e| format!("exclude_files `{glob}`: {e}"))?);
+    }
+    let stories = stories.build().map_err(|e| e.to_string())?;
     let overrides = overrides.build().map_err(|e| e.to_string())?;
     let excluded: Vec<String> = config.exclude_dirs.clone();
     let walker = WalkBuilder::new(root)
@@ -73,7 +84,12 @@ pub fn walk(root: &Path, config: &WalkConfig) -> Result<Walked, String> {
     files.sort_by(|a: &WalkedFile, b| a.rel.cmp(&b.rel));
     files.dedup_by(|a, b| a.rel == b.rel);
     diagnostics.sort();
-    Ok(Walked { files, diagnostics })
+    // A glob with no `/` matches a file name anywhere, as in `.gitignore`.
+    let (stories, files) = files.into_iter().partition(|f| {
+        let name = f.rel.rsplit('/').next().unwrap_or(&f.rel);
+        stories.is_match(name) || stories.is_match(&f.rel)
+    });
+    Ok(Walked { files, diagnostics, stories })
 }
 
 /// Per-thread results; flushed into the shared lists when the walker drops the visitor.
@@ -199,6 +215,18 @@ fn error_path(err: &ignore::Error) -> Option<PathBuf> {
     }
 }
 
+/// The nearest directory above `rel` with a `package.json` in `packages` (`""` for the root).
+pub fn package_of<'a>(rel: &str, packages: &'a std::collections::BTreeSet<String>) -> Option<&'a str> {
+    let mut dir = rel;
+    while let Some((parent, _)) = dir.rsplit_once('/') {
+        if let Some(p) = packages.get(parent) {
+            return Some(p.as_str());
+        }
+        dir = parent;
+    }
+    packages.get("").map(String::as_str)
+}
+
 /// `path` relative to `root` with `/` separators (the path itself when it is not below `root`).
 pub fn relative(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
@@ -225,7 +253,7 @@ mod tests {
         let fifo = root.join("docs/a/fifo.md");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
         let config = WalkConfig { max_depth: 3, ..WalkConfig::default() };
-        let Walked { files, diagnostics: diags } = walk(root, &config).unwrap();
+        let Walked { files, diagnostics: diags, .. } = walk(root, &config).unwrap();
         let rels: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(rels, ["docs/a/ok.md", "docs/tab\tname/index.md"]);
         let shown: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
@@ -260,7 +288,7 @@ mod tests {
             touch(root, rel);
         }
         std::fs::write(root.join(".gitignore"), "*.log\n").unwrap();
-        let Walked { files, diagnostics: diags } = walk(root, &WalkConfig::default()).unwrap();
+        let Walked { files, diagnostics: diags, .. } = walk(root, &WalkConfig::default()).unwrap();
         let rels: Vec<_> = files.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(rels, ["docs/table/index.md", "src/components/Table/Table.tsx"]);
         assert!(diags.is_empty(), "{diags:?}");
@@ -276,7 +304,7 @@ mod tests {
         touch(root, "docs/a/index.md");
         std::os::unix::fs::symlink(outside.path().join("secret.md"), root.join("docs/a/secret.md")).unwrap();
         std::os::unix::fs::symlink(root.join("docs/a/index.md"), root.join("docs/a/alias.md")).unwrap();
-        let Walked { files, diagnostics: diags } = walk(root, &WalkConfig::default()).unwrap();
+        let Walked { files, diagnostics: diags, .. } = walk(root, &WalkConfig::default()).unwrap();
         let rels: Vec<_> = files.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(rels, ["docs/a/alias.md", "docs/a/index.md"]);
         assert_eq!(diags.len(), 1);
@@ -297,7 +325,7 @@ mod tests {
         std::os::unix::fs::symlink(outside.path(), root.join("src/components/button/outside")).unwrap();
         // A folder link that stays inside is still followed.
         std::os::unix::fs::symlink(root.join("docs/shared"), root.join("src/components/button/shared")).unwrap();
-        let Walked { files, diagnostics: diags } = walk(root, &WalkConfig::default()).unwrap();
+        let Walked { files, diagnostics: diags, .. } = walk(root, &WalkConfig::default()).unwrap();
         let rels: Vec<_> = files.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(
             rels,
@@ -317,7 +345,7 @@ mod tests {
         touch(&root, "docs/a/index.md");
         touch(dir.path(), "secret.md");
         std::os::unix::fs::symlink("../..", root.join("docs/up")).unwrap();
-        let Walked { files, diagnostics } = walk(&root, &WalkConfig::default()).unwrap();
+        let Walked { files, diagnostics, .. } = walk(&root, &WalkConfig::default()).unwrap();
         assert_eq!(files.iter().map(|f| f.rel.as_str()).collect::<Vec<_>>(), ["docs/a/index.md"]);
         let shown: Vec<String> = diagnostics.iter().map(|d| d.to_string()).collect();
         assert_eq!(shown, ["walk: docs/up: a symlink that leads out of the repository; skipped"]);
@@ -330,7 +358,7 @@ mod tests {
         let root = dir.path();
         touch(root, "docs/a/index.md");
         std::os::unix::fs::symlink(root.join("docs"), root.join("docs/a/loop")).unwrap();
-        let Walked { files, diagnostics: diags } = walk(root, &WalkConfig::default()).unwrap();
+        let Walked { files, diagnostics: diags, .. } = walk(root, &WalkConfig::default()).unwrap();
         assert_eq!(files.iter().map(|f| f.rel.as_str()).collect::<Vec<_>>(), ["docs/a/index.md"]);
         assert_eq!(diags.len(), 1, "{diags:?}");
         assert_eq!(diags[0].path, "docs/a/loop");

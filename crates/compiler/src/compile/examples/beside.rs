@@ -47,14 +47,15 @@ impl StoryIndex {
     }
 }
 
-/// The story files of the repository at `root`: a walk of its own, since the build's walk leaves `*.stories.*` out
-/// (they are no sources). Listed once per build: the build cache keys on the list, so that a story file added for
-/// a component (one that had none too) rebuilds it.
-pub fn story_files(root: &std::path::Path, walk: &crate::config::WalkConfig) -> Vec<WalkedFile> {
-    let mut walk = walk.clone();
-    walk.exclude_files.retain(|g| !g.contains("stories") && !g.contains("story"));
-    let Ok(walked) = super::super::walk::walk(root, &walk) else { return Vec::new() };
-    walked.files.into_iter().filter(|f| stories::is_story_file(&f.rel)).collect()
+/// The story files of the build's walk: those its story globs set apart (`Walked::stories`, out of the sources)
+/// and those it kept (`walked`: Arco's `stories/Button.story.tsx`, which `*.stories.*` does not match), sorted by
+/// path. The build cache keys on this list, so that a story file added for a component (one that had none too)
+/// rebuilds it.
+pub fn story_files(set_apart: Vec<WalkedFile>, walked: &[WalkedFile]) -> Vec<WalkedFile> {
+    let mut out: Vec<WalkedFile> =
+        set_apart.into_iter().chain(walked.iter().cloned()).filter(|f| stories::is_story_file(&f.rel)).collect();
+    out.sort_by(|a, b| a.rel.cmp(&b.rel));
+    out
 }
 
 /// What attaching stories to a document did.
