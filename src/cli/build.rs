@@ -62,7 +62,9 @@ fn coverage_line(repo: &Path, config: &Config) -> Option<String> {
     let api = mydesign_docs::compile::api::read(repo, &files, config.system.package.as_deref())
         .filter(|a| !a.components.is_empty())
         .or_else(|| mydesign_docs::compile::api::read(repo, &files, None))?;
-    let c = mydesign_docs::compile::matching::coverage(&files, &config.docs, &api)?;
+    let subjects = mydesign_docs::compile::page_subject::Subjects::new(repo, &api);
+    let layout = mydesign_docs::compile::layout::classify_exported(&files, config, Some(&subjects)).layout;
+    let c = mydesign_docs::compile::matching::coverage(&layout, &api)?;
     Some(format!("  coverage: {} ({} exports)", c.line(), api.package.name))
 }
 
@@ -181,10 +183,19 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let pre = if is_prerelease(&m.version) { "a prerelease, " } else { "" };
     out.push(format!("  version {} ({pre}from {})", m.version, report.version_source));
     let guides = m.components.iter().filter(|c| c.guide).count();
+    // A guide in two languages is one guide of two pages: detection counts pages.
+    let guide_pages: usize = m.components.iter().filter(|c| c.guide).map(|c| c.docs.len()).sum();
+    let guides_part = match guides {
+        0 => String::new(),
+        n if guide_pages != n => {
+            format!(", {} of {guide_pages} pages (components --guides)", plural(n as u64, "guide"))
+        }
+        n => format!(", {} (components --guides)", plural(n as u64, "guide")),
+    };
     out.push(format!(
         "  {}{}, {} ({}), {}",
         plural((m.components.len() - guides) as u64, "component"),
-        if guides > 0 { format!(", {} (components --guides)", plural(guides as u64, "guide")) } else { String::new() },
+        guides_part,
         plural(s.documents, "document"),
         m.langs.join(", "),
         plural(s.code_blocks, "code block")

@@ -38,6 +38,17 @@ fn arco_components_are_its_exports_documented_by_their_readmes() {
     let set = BundleSet::open(&report.dir).unwrap();
     let meta = set.component_meta("date-picker").unwrap().1;
     assert_eq!(meta.docs[0].path, "components/DatePicker/README.en-US.md");
+    // No file is named like a changelog: the site's pages whose front matter says `changelog: true` are.
+    let logs: Vec<(&str, &str)> = d.config.changelog.iter().map(|r| (r.path.as_str(), r.lang.as_str())).collect();
+    assert!(
+        logs.starts_with(&[("site/docs/version_v2.en-US.md", "en-US"), ("site/docs/version_v2.zh-CN.md", "zh-CN")])
+    );
+    for page in ["site/docs/version_v2.en-US.md", "site/docs/version_v2.zh-CN.md"] {
+        let text = std::fs::read_to_string(repo.join(page)).unwrap();
+        assert!(text.starts_with("---\nchangelog: true\n---"), "{page}");
+    }
+    let langs: Vec<&str> = report.manifest.changelog.iter().flat_map(|c| &c.langs).map(|l| l.lang.as_str()).collect();
+    assert_eq!(langs, ["en-US", "zh-CN"]);
 }
 
 #[test]
@@ -51,9 +62,12 @@ fn chakra_components_are_the_component_pages_of_its_exports_and_tooltip_is_the_c
     // Never the private root's name.
     assert_eq!(d.config.system.name.as_deref(), Some("chakra-ui-react"));
     let coverage = d.coverage.clone().unwrap();
-    // 98 of the 117 exported components, and the pages of 5 exports re-exported beside their folder's component
-    // (`IconButton` and `CloseButton` by `button/`, `LinkOverlay`, `FormatByte`, `FormatNumber`).
-    assert_eq!((coverage.documented.len(), coverage.exported.len()), (103, 122));
+    // 103 of the 117 exported components, and the pages of 5 exports re-exported beside their folder's component
+    // (`IconButton` and `CloseButton` by `button/`, `LinkOverlay`, `FormatByte`, `FormatNumber`). Five pages are
+    // named otherwise than their export: `radio.mdx` imports `RadioGroup`, `rating.mdx` `RatingGroup`,
+    // `segmented-control.mdx` `SegmentGroup`; `environment-provider.mdx` and `locale-provider.mdx` are titled
+    // after the provider the `environment` and `locale` folders re-export.
+    assert_eq!((coverage.documented.len(), coverage.exported.len()), (108, 122));
     assert!(
         ["IconButton", "CloseButton", "LinkOverlay", "FormatByte", "FormatNumber"]
             .iter()
@@ -72,10 +86,27 @@ fn chakra_components_are_the_component_pages_of_its_exports_and_tooltip_is_the_c
         .filter(|c| set.component_meta(&c.name).unwrap().1.docs[0].path.contains(".stories."))
         .map(|c| c.name.as_str())
         .collect();
-    assert_eq!(from_stories, ["environment", "loader", "segment-group", "toggle"]);
-    assert_eq!(documented(report, "en-US"), 103 + from_stories.len());
+    assert_eq!(from_stories, ["loader", "toggle"]);
+    assert_eq!(documented(report, "en-US"), 108 + from_stories.len());
     let meta = set.component_meta("tooltip").unwrap().1;
     assert_eq!(meta.docs[0].path, "apps/www/content/docs/components/tooltip.mdx");
+    for (component, page, why) in [
+        ("radio-group", "radio", "it imports `RadioGroup` from @chakra-ui/react"),
+        ("rating-group", "rating", "it imports `RatingGroup` from @chakra-ui/react"),
+        ("segment-group", "segmented-control", "it imports `SegmentGroup` from @chakra-ui/react"),
+        ("environment", "environment-provider", "its title `Environment Provider` names it, a part its `environment`"),
+        ("locale", "locale-provider", "its title `Locale Provider` names it, a part its `locale` folder re-exports"),
+    ] {
+        let path = format!("apps/www/content/docs/components/{page}.mdx");
+        assert_eq!(set.component_meta(component).unwrap().1.docs[0].path, path);
+        // The build says what decided.
+        assert!(
+            report.diagnostics.iter().any(|x| x.is_note() && x.path == path && x.message.contains(why)),
+            "{component}: no note on {path} saying {why:?}"
+        );
+    }
+    // Every export is a component of the set, `Locale` (a folder re-exporting Ark UI's provider) too.
+    assert_eq!(report.manifest.components.iter().filter(|c| !c.guide).count(), 122);
     // The pages that name no export are guides, not components.
     let kind = |n: &str| report.manifest.components.iter().find(|c| c.name == n).map(|c| c.guide);
     assert_eq!(kind("bar-chart"), Some(true));
@@ -278,10 +309,17 @@ fn the_documentation_folders_pages_are_guides_and_the_tools_docs_are_not() {
     let Some(real) = common::real_corpus() else { return eprintln!("skipped: the real corpus is absent") };
     let not_papers = |n: &str| !n.to_ascii_lowercase().starts_with("changelog");
     let cases: [(&str, Vec<&str>, Vec<&str>); 4] = [
-        ("chakra-ui", vec!["apps/www/content/blog", "apps/www/content/guides"], vec!["packages/codemod/docs"]),
+        // `content/shipped` holds showcase pages of other products that never name the package.
+        (
+            "chakra-ui",
+            vec!["apps/www/content/blog", "apps/www/content/guides"],
+            vec!["packages/codemod/docs", "apps/www/content/shipped"],
+        ),
         ("antd-mobile", vec!["docs/guide"], vec![]),
         ("vant", vec!["packages/vant/docs/markdown"], vec!["packages/vant-cli/docs", "packages/create-vant-cli-app"]),
-        ("arco-design", vec!["site/docs/pro", "site/docs/designlab"], vec!["site/src/pages"]),
+        // Arco's site also documents a template app (`pro`, never naming the package) and a CLI's versions
+        // (`material/1.x`, `2.x`): other products.
+        ("arco-design", vec!["site/docs/designlab"], vec!["site/src/pages", "site/docs/pro", "site/docs/material"]),
     ];
     for (name, guides, tools) in cases {
         let repo = real.join(name);

@@ -76,6 +76,10 @@ pub struct Api {
     /// sorted by id. A document naming one documents it (it is then built as a component); undocumented, they
     /// are not counted as exported components without a document.
     pub others: Vec<Export>,
+    /// The value names a component's folder re-exports from elsewhere (Chakra's `environment/index.ts` re-exports
+    /// `EnvironmentProvider` from Ark UI), by [`component_key`] → the component's key: a document importing one
+    /// documents that component (see `compile::page_subject`).
+    pub part_of: BTreeMap<String, String>,
 }
 
 impl Api {
@@ -164,7 +168,7 @@ pub fn read(repo: &Path, files: &[WalkedFile], wanted: Option<&str>) -> Option<A
     let known: BTreeSet<&str> = files.iter().map(|f| f.rel.as_str()).collect();
     if let Some(name) = wanted {
         let package = by_name.get(name)?;
-        let (entry, components, others) = components_of(repo, &known, &all, package);
+        let (entry, components, others, part_of) = components_of(repo, &known, &all, package);
         return Some(Api {
             package: (*package).clone(),
             chosen_by: "the configuration".into(),
@@ -172,6 +176,7 @@ pub fn read(repo: &Path, files: &[WalkedFile], wanted: Option<&str>) -> Option<A
             entry,
             components,
             others,
+            part_of,
         });
     }
     let public: Vec<&Package> = all.iter().filter(|p| !p.private).collect();
@@ -181,18 +186,18 @@ pub fn read(repo: &Path, files: &[WalkedFile], wanted: Option<&str>) -> Option<A
     let names: Vec<&str> = public.iter().map(|p| p.name.as_str()).collect();
     let counts = import_counts(repo, files, &names);
     // (imports, components, package, entry, exports)
-    type Read<'a> = (usize, usize, &'a Package, Option<String>, Vec<Export>, Vec<Export>);
+    type Read<'a> = (usize, usize, &'a Package, Option<String>, Vec<Export>, Vec<Export>, BTreeMap<String, String>);
     let mut read: Vec<Read> = public
         .iter()
         .zip(&counts)
         .map(|(p, &n)| {
-            let (entry, components, others) = components_of(repo, &known, &all, p);
-            (n, components.len(), *p, entry, components, others)
+            let (entry, components, others, part_of) = components_of(repo, &known, &all, p);
+            (n, components.len(), *p, entry, components, others, part_of)
         })
         .collect();
     // Most imported; then most components; then the shallowest folder.
     read.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.dir.len().cmp(&b.2.dir.len())));
-    let (n, _, package, entry, components, others) = read.into_iter().next()?;
+    let (n, _, package, entry, components, others, part_of) = read.into_iter().next()?;
     let chosen_by = if n > 0 {
         format!("imported {n} times by the documents")
     } else if !components.is_empty() {
@@ -200,7 +205,7 @@ pub fn read(repo: &Path, files: &[WalkedFile], wanted: Option<&str>) -> Option<A
     } else {
         "no document imports a package; the shallowest published one".into()
     };
-    Some(Api { package: package.clone(), chosen_by, imports: n, entry, components, others })
+    Some(Api { package: package.clone(), chosen_by, imports: n, entry, components, others, part_of })
 }
 
 const EXTENSIONS: [&str; 5] = ["ts", "tsx", "js", "jsx", "mjs"];
@@ -409,6 +414,7 @@ struct Walker<'a> {
     modules: BTreeMap<String, Option<Module>>,
     found: BTreeMap<String, Export>,
     others: BTreeMap<String, Export>,
+    part_of: BTreeMap<String, String>,
     seen: BTreeSet<String>,
     parts_seen: BTreeSet<String>,
 }
@@ -615,7 +621,17 @@ impl Walker<'_> {
                 None => {
                     let key = component_key(&stem);
                     let exported = self.names(&target, 0);
-                    exported.iter().any(|n| is_pascal(n) && component_key(n).starts_with(&key)).then(|| pascal(&stem))
+                    let name = exported
+                        .iter()
+                        .any(|n| is_pascal(n) && component_key(n).starts_with(&key))
+                        .then(|| pascal(&stem));
+                    if let Some(name) = &name {
+                        let own = component_key(name);
+                        for n in exported.iter().filter(|n| documentable(n) && component_key(n) != own) {
+                            self.part_of.entry(component_key(n)).or_insert_with(|| own.clone());
+                        }
+                    }
+                    name
                 }
             };
             match &names {
@@ -690,8 +706,8 @@ fn components_of(
     known: &BTreeSet<&str>,
     all: &[Package],
     package: &Package,
-) -> (Option<String>, Vec<Export>, Vec<Export>) {
-    let Some(entry) = entry_of(known, package) else { return (None, vec![], vec![]) };
+) -> (Option<String>, Vec<Export>, Vec<Export>, BTreeMap<String, String>) {
+    let Some(entry) = entry_of(known, package) else { return (None, vec![], vec![], BTreeMap::new()) };
     let mut w = Walker {
         repo,
         known,
@@ -699,10 +715,14 @@ fn components_of(
         modules: BTreeMap::new(),
         found: BTreeMap::new(),
         others: BTreeMap::new(),
+        part_of: BTreeMap::new(),
         seen: BTreeSet::new(),
         parts_seen: BTreeSet::new(),
     };
     w.walk(&entry, 0);
+    // A part that is a component or another export of its own is that, not a part.
+    let part_of: BTreeMap<String, String> =
+        w.part_of.into_iter().filter(|(k, _)| !w.found.contains_key(k) && !w.others.contains_key(k)).collect();
     let others: Vec<Export> = w.others.into_iter().filter(|(k, _)| !w.found.contains_key(k)).map(|(_, e)| e).collect();
     let mut found: Vec<Export> = w.found.into_values().collect();
     // The same component's folder in the workspace packages the design system depends on (its logic package).
@@ -731,7 +751,7 @@ fn components_of(
         }
     }
     found.sort_by(|a, b| a.id.cmp(&b.id));
-    (Some(entry), found, others)
+    (Some(entry), found, others, part_of)
 }
 
 #[cfg(test)]

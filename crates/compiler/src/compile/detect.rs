@@ -80,9 +80,14 @@ impl Detection {
             let rules: Vec<String> = own.iter().map(|r| format!("{} ({})", r.path, r.lang)).collect();
             out.push(format!("  component changelogs: {} components: {}", self.component_changelogs, rules.join(", ")));
         }
-        if !c.guides.is_empty() {
-            let rules: Vec<String> = c.guides.iter().map(|r| format!("{} ({})", r.pattern, r.lang)).collect();
-            out.push(format!("  guides: {} pages: {}", self.guides, rules.join(", ")));
+        // The count is the build's (coverage classifies with this configuration): the rules' pages and the
+        // documents that name no exported component.
+        let mut sources: Vec<String> = c.guides.iter().map(|r| format!("{} ({})", r.pattern, r.lang)).collect();
+        if let Some(n) = self.coverage.as_ref().map(|c| c.unnamed_guides).filter(|n| *n > 0) {
+            sources.push(format!("{n} documents naming no exported component"));
+        }
+        if !sources.is_empty() {
+            out.push(format!("  guides: {} pages: {}", self.guides, sources.join(", ")));
         }
         let mut langs: Vec<&str> = c.docs.iter().map(|d| d.lang.as_str()).collect();
         langs.extend(c.changelog.iter().map(|r| r.lang.as_str()));
@@ -574,6 +579,18 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
                 }
             }
         }
+        // Still none: pages whose front matter says `changelog: true` (a site's release notes: Arco's
+        // `site/docs/version_v2.en-US.md`), one per language tag.
+        if changelog.is_empty() {
+            let mut langs = BTreeSet::new();
+            for f in super::page_subject::changelog_pages(repo, files).into_iter().filter(|f| !is_hidden(&f.rel)) {
+                let file = f.rel.rsplit('/').next().unwrap_or(&f.rel);
+                let tag = file.rsplit('.').nth(1).and_then(lang_tag);
+                if langs.insert(tag.clone()) {
+                    changelog.push(log_rule(&f.rel, tag));
+                }
+            }
+        }
         // The untagged one first, as documents.
         changelog.sort_by_key(|r| r.path.len());
     }
@@ -637,11 +654,20 @@ pub fn detect(repo: &Path, files: &[WalkedFile]) -> Option<Detection> {
     }
     config.system.name = name;
     let packages = super::api::packages(repo, files);
-    let design_system = api.as_ref().map(|a| a.package.dir.as_str());
-    let (guide_rules, guides) =
-        super::guide_rules::detect_rules(files, &config, &packages, (design_system, &exported), base);
+    let design_system = api.as_ref().map(|a| &a.package);
+    let (guide_rules, guides, guide_notes) =
+        super::guide_rules::detect_rules(repo, files, &config, &packages, (design_system, &exported), base);
     config.guides = guide_rules;
-    let coverage = api.as_ref().and_then(|a| super::matching::coverage(files, &config.docs, a));
+    notes.extend(guide_notes);
+    // Coverage and the guide count from the layout the build will classify with this configuration.
+    let (coverage, guides) = match api.as_ref() {
+        Some(a) => {
+            let subjects = super::page_subject::Subjects::new(repo, a);
+            let layout = super::layout::classify_exported(files, &config, Some(&subjects)).layout;
+            (super::matching::coverage(&layout, a), layout.guides.len())
+        }
+        None => (None, guides),
+    };
     let components = match &coverage {
         Some(c) => c.documented.len(),
         None => best.keys.len(),

@@ -56,7 +56,7 @@ fn names_an_export(rel: &str, exported: &BTreeSet<String>) -> bool {
 
 /// The guide pages among `unused` (Markdown no other rule took) that a `[[guides]]` rule of a `wanted` language
 /// matches, as (language, name, file): the first matching rule gives the language. A page named like one of the
-/// `exported` components (keys) is never a guide.
+/// `exported` components (keys) is never a guide, nor are a repository's papers (changelogs, licences).
 pub fn ruled_pages<'a>(
     unused: impl Iterator<Item = &'a WalkedFile>,
     rules: &[GuideRule],
@@ -67,7 +67,7 @@ pub fn ruled_pages<'a>(
     let matchers: Vec<(globset::GlobMatcher, &str)> =
         rules.iter().filter_map(|r| Some((r.matcher().ok()?, r.lang.as_str()))).collect();
     unused
-        .filter(|f| !names_an_export(&f.rel, exported))
+        .filter(|f| !names_an_export(&f.rel, exported) && !is_papers(&f.rel))
         .filter_map(|f| {
             let lang = matchers.iter().find(|(m, _)| m.is_match(&f.rel))?.1;
             wanted(lang).then(|| (lang.to_string(), page_name(&f.rel), f.clone()))
@@ -75,17 +75,52 @@ pub fn ruled_pages<'a>(
         .collect()
 }
 
+/// Whether a folder is named like a version (`1.x`, `v2`, `2.0`): the documentation of one version of some
+/// product, kept beside the others (an old major, or another tool's versions), never the current guides.
+fn is_version_folder(name: &str) -> bool {
+    let rest = name.strip_prefix(['v', 'V']).unwrap_or(name);
+    rest.starts_with(|c: char| c.is_ascii_digit())
+        && rest.split('.').all(|p| p == "x" || (!p.is_empty() && p.chars().all(|c| c.is_ascii_digit())))
+}
+
+/// Whether `text` names the package `name` as a word (`vant` in `import { Button } from 'vant'`, not in
+/// "relevant").
+fn mentions(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    text.match_indices(name).any(|(at, _)| {
+        !text[..at].chars().next_back().is_some_and(word) && !text[at + name.len()..].chars().next().is_some_and(word)
+    })
+}
+
+/// One documentation page a rule may take.
+struct Page {
+    /// The documentation folder it sits in (`site/docs`).
+    root: String,
+    /// The first folder below `root` holding it (`pro` of `site/docs/pro/mock.en-US.md`), `None` at the root.
+    group: Option<String>,
+    /// Its language tag as written, and its extension.
+    tag: Option<String>,
+    ext: String,
+    /// Whether a folder between `root` and it is named like a version.
+    versioned: bool,
+    rel: String,
+}
+
 /// The `[[guides]]` rules detection writes for `config` (its documents, changelogs and sources already chosen),
-/// with the number of pages they take. `packages` are the workspace's (`compile::api::packages`), `design_system`
-/// the design-system package's folder when one was found, `exported` the keys of its exports (a page named like
-/// one is about that component, never a guide: see `layout`), `base` the language of untagged pages.
+/// with the number of pages they take and notes on the folders left out. `packages` are the workspace's
+/// (`compile::api::packages`), `design_system` the design-system package when one was found, `exported` the keys
+/// of its exports (a page named like one is about that component, never a guide: see `layout`), `base` the
+/// language of untagged pages. Pages are read from `repo` for one rule: a folder below a documentation folder
+/// whose pages never name the design-system package, or that holds only version folders, is another product's
+/// documentation (a template app's, a tool's versions) and is left out, with a note.
 pub fn detect_rules(
+    repo: &std::path::Path,
     files: &[WalkedFile],
     config: &Config,
     packages: &[super::api::Package],
-    (design_system, exported): (Option<&str>, &BTreeSet<String>),
+    (design_system, exported): (Option<&super::api::Package>, &BTreeSet<String>),
     base: &str,
-) -> (Vec<GuideRule>, usize) {
+) -> (Vec<GuideRule>, usize, Vec<String>) {
     let patterns: Vec<Pattern> = config
         .docs
         .iter()
@@ -98,21 +133,19 @@ pub fn detect_rules(
     // The package a file belongs to; the repository root when none holds it.
     let owner = |rel: &str| super::walk::package_of(rel, &dirs).unwrap_or("").to_string();
     // The design system's packages: its own, those holding its documents or sources, the root; apps.
-    let mut ours: BTreeSet<String> = [String::new()].into_iter().chain(design_system.map(String::from)).collect();
+    let mut ours: BTreeSet<String> = [String::new()].into_iter().chain(design_system.map(|p| p.dir.clone())).collect();
     for f in files.iter().filter(|f| patterns.iter().any(|p| p.capture(&f.rel).is_some())) {
         ours.insert(owner(&f.rel));
     }
     ours.extend(packages.iter().filter(|p| !p.is_library()).map(|p| p.dir.clone()));
     let langs: BTreeSet<&str> = config.docs.iter().map(|d| d.lang.as_str()).collect();
     let changelogs: BTreeSet<&str> = config.changelog.iter().map(|c| c.path.as_str()).collect();
-    // (documentation folder, tag as written, extension) → pages.
-    let mut roots: BTreeMap<(String, Option<String>, String), usize> = BTreeMap::new();
+    let mut pages: Vec<Page> = Vec::new();
     for f in files {
         let rel = f.rel.as_str();
         let Some((path, ext)) = rel.rsplit_once('.').filter(|(_, e)| ["md", "mdx"].contains(e)) else { continue };
         let file = path.rsplit('/').next().unwrap_or(path);
-        let stem = file.split('.').next().unwrap_or(file).to_ascii_lowercase();
-        if NOT_GUIDE_STEMS.contains(&stem.as_str())
+        if is_papers(rel)
             || names_an_export(rel, exported)
             || changelogs.contains(rel)
             || patterns.iter().any(|p| p.capture(rel).is_some())
@@ -144,23 +177,85 @@ pub fn detect_rules(
         if !langs.contains(lang.as_str()) {
             continue;
         }
-        *roots.entry((root, tag.map(String::from), ext.to_string())).or_default() += 1;
+        pages.push(Page {
+            root,
+            group: folders.get(at + 1).map(|g| g.to_string()),
+            tag: tag.map(String::from),
+            ext: ext.to_string(),
+            versioned: folders[at + 1..].iter().any(|f| is_version_folder(f)),
+            rel: rel.to_string(),
+        });
     }
-    let pages = roots.values().sum();
+    let (left_out, notes) = other_products(repo, &pages, design_system.map(|p| p.name.as_str()));
+    pages.retain(|p| !p.group.as_ref().is_some_and(|g| left_out.contains(&(p.root.clone(), g.clone()))));
+    let split: BTreeSet<&str> = left_out.iter().map(|(r, _)| r.as_str()).collect();
+    // (folder the rule covers, whether only its own pages, tag as written, extension) → pages.
+    let mut folders: BTreeMap<(String, bool, Option<String>, String), usize> = BTreeMap::new();
+    for p in &pages {
+        let folder = match (&p.group, split.contains(p.root.as_str())) {
+            (Some(g), true) => (format!("{}/{g}", p.root), false),
+            (None, true) => (p.root.clone(), true),
+            (_, false) => (p.root.clone(), false),
+        };
+        *folders.entry((folder.0, folder.1, p.tag.clone(), p.ext.clone())).or_default() += 1;
+    }
+    let count = folders.values().sum();
     // Tagged rules first: an untagged rule's `*.md` also matches `x.zh-CN.md`.
-    let mut rules: Vec<(bool, GuideRule)> = roots
+    let mut rules: Vec<(bool, GuideRule)> = folders
         .into_keys()
-        .map(|(root, tag, ext)| {
+        .map(|(folder, own_only, tag, ext)| {
+            let any = if own_only { "" } else { "**/" };
             let pattern = match &tag {
-                Some(t) => format!("{root}/**/*.{t}.{ext}"),
-                None => format!("{root}/**/*.{ext}"),
+                Some(t) => format!("{folder}/{any}*.{t}.{ext}"),
+                None => format!("{folder}/{any}*.{ext}"),
             };
             let lang = tag.as_deref().and_then(lang_tag).unwrap_or_else(|| base.to_string());
             (tag.is_none(), GuideRule { pattern, lang })
         })
         .collect();
     rules.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.pattern.cmp(&b.1.pattern)));
-    (rules.into_iter().map(|(_, r)| r).collect(), pages)
+    (rules.into_iter().map(|(_, r)| r).collect(), count, notes)
+}
+
+/// The folders below documentation folders, as (root, group), that hold another product's documentation: only
+/// version folders, or pages that never name `package` (read from `repo`); with a note for each.
+fn other_products(
+    repo: &std::path::Path,
+    pages: &[Page],
+    package: Option<&str>,
+) -> (BTreeSet<(String, String)>, Vec<String>) {
+    let mut groups: BTreeMap<(String, String), Vec<&Page>> = BTreeMap::new();
+    for p in pages {
+        if let Some(g) = &p.group {
+            groups.entry((p.root.clone(), g.clone())).or_default().push(p);
+        }
+    }
+    let (mut out, mut notes) = (BTreeSet::new(), Vec::new());
+    for ((root, group), members) in groups {
+        let why = if members.iter().all(|p| p.versioned) {
+            "holds only version folders (one product's docs per version)".to_string()
+        } else if let Some(name) = package
+            && !members.iter().any(|p| std::fs::read_to_string(repo.join(&p.rel)).is_ok_and(|t| mentions(&t, name)))
+        {
+            format!("none of its pages names {name}")
+        } else {
+            continue;
+        };
+        notes.push(format!(
+            "not guides: {root}/{group} ({} pages) {why}: another product's documentation; a [[guides]] rule takes it",
+            members.len()
+        ));
+        out.insert((root, group));
+    }
+    (out, notes)
+}
+
+/// A repository's or package's own papers (`CHANGELOG.md`, `LICENSE.md`, `changelog.common.en-US.md`): never a
+/// guide, whatever rule matches them.
+fn is_papers(rel: &str) -> bool {
+    let file = rel.rsplit('/').next().unwrap_or(rel);
+    let stem = file.split('.').next().unwrap_or(file).to_ascii_lowercase();
+    NOT_GUIDE_STEMS.contains(&stem.as_str())
 }
 
 #[cfg(test)]
@@ -179,6 +274,21 @@ mod tests {
         assert_eq!(page_name("content/guides/forms/index.mdx"), "forms");
         assert_eq!(page_name("docs/migration/README.md"), "migration");
         assert_eq!(page_name("changelog.common.en-US.md"), "changelog.common");
+    }
+
+    #[test]
+    fn version_folders_and_package_mentions() {
+        for v in ["1.x", "v2", "2.0", "V3.1.x", "10"] {
+            assert!(is_version_folder(v), "{v}");
+        }
+        for v in ["docs", "v", "x", "2d-charts", "v2-migration", "1.x-beta"] {
+            assert!(!is_version_folder(v), "{v}");
+        }
+        assert!(mentions("import { Button } from 'vant'", "vant"));
+        assert!(mentions("import 'vant/lib/index.css'", "vant"));
+        assert!(!mentions("a relevant page", "vant"));
+        assert!(!mentions("install vant-cli", "vant"));
+        assert!(mentions("npm i @chakra-ui/react", "@chakra-ui/react"));
     }
 
     /// A site app beside the components, a CLI tool with docs of its own, a template folder, a package's README:
@@ -202,6 +312,10 @@ mod tests {
             "apps/site/content/guides/forms/index.mdx",
             "apps/site/templates/docs/page.mdx",
             "docs/CONTRIBUTING.md",
+            "apps/site/content/template-app/start.mdx",
+            "apps/site/content/cli/1.x/init.mdx",
+            "apps/site/content/cli/2.x/init.mdx",
+            "apps/site/content/changelog.common.mdx",
         ];
         for rel in rels {
             let path = dir.path().join(rel);
@@ -211,7 +325,9 @@ mod tests {
                 "packages/ui/package.json" => r#"{"name": "@x/ui", "version": "1.0.0", "main": "index.js"}"#,
                 "packages/cli/package.json" => r#"{"name": "@x/cli", "version": "1.0.0", "bin": "cli.js"}"#,
                 "apps/site/package.json" => r#"{"name": "site", "private": true}"#,
-                _ => "# Page\n",
+                // A template app's page never names the design system; the others show its import.
+                "apps/site/content/template-app/start.mdx" => "# Start\n\nRun `npm create app`.\n",
+                _ => "# Page\n\n```tsx\nimport { Button } from '@x/ui'\n```\n",
             };
             std::fs::write(&path, text).unwrap();
         }
@@ -235,10 +351,26 @@ mod tests {
             ..Config::default()
         };
         let exported: BTreeSet<String> = ["button".to_string(), "launch".to_string()].into();
-        let (rules, pages) = detect_rules(&files, &config, &packages, (Some("packages/ui"), &exported), "en-US");
+        let ui = packages.iter().find(|p| p.dir == "packages/ui");
+        let (rules, pages, notes) = detect_rules(dir.path(), &files, &config, &packages, (ui, &exported), "en-US");
         let rules: Vec<(&str, &str)> = rules.iter().map(|r| (r.pattern.as_str(), r.lang.as_str())).collect();
-        assert_eq!(rules, [("packages/ui/docs/**/*.en-US.md", "en-US"), ("apps/site/content/**/*.mdx", "en-US"),]);
-        // `theming.zh-CN.md` is taken by the documents rule, `launch.mdx` is named like an export: not guide pages.
+        // The site's folders of another product (a template app never naming `@x/ui`, a tool's version folders)
+        // are left out, so its rules name the folders kept (the blog's one page is named like an export).
+        assert_eq!(
+            rules,
+            [("packages/ui/docs/**/*.en-US.md", "en-US"), ("apps/site/content/guides/**/*.mdx", "en-US"),]
+        );
+        assert_eq!(
+            notes,
+            [
+                "not guides: apps/site/content/cli (2 pages) holds only version folders (one product's docs per \
+                 version): another product's documentation; a [[guides]] rule takes it",
+                "not guides: apps/site/content/template-app (1 pages) none of its pages names @x/ui: another \
+                 product's documentation; a [[guides]] rule takes it",
+            ]
+        );
+        // `theming.zh-CN.md` is taken by the documents rule, `launch.mdx` is named like an export, the changelog
+        // is a paper: not guide pages.
         assert_eq!(pages, 3);
         // Given every file (the layout gives only those no other rule took), a rule takes what it matches, in a
         // wanted language, named by file or folder.
@@ -249,13 +381,17 @@ mod tests {
         assert!(ruled_pages(files.iter(), std::slice::from_ref(&rule), &none, |l| l == "zh-CN").is_empty());
         // Named like an export: not a guide.
         let launch: BTreeSet<String> = ["launch".to_string()].into();
-        assert_eq!(ruled_pages(files.iter(), &[rule], &launch, |_| true).len(), 2);
+        assert_eq!(ruled_pages(files.iter(), &[rule], &launch, |_| true).len(), 5);
+        // A written rule takes the folders detection leaves out, never a changelog.
         assert_eq!(
             taken,
             [
                 ("button", "apps/site/content/components/button.mdx"),
                 ("launch", "apps/site/content/blog/launch.mdx"),
                 ("forms", "apps/site/content/guides/forms/index.mdx"),
+                ("start", "apps/site/content/template-app/start.mdx"),
+                ("init", "apps/site/content/cli/1.x/init.mdx"),
+                ("init", "apps/site/content/cli/2.x/init.mdx"),
             ]
         );
     }

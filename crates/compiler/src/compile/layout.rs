@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::diagnostic::{Diagnostic, Stage};
 pub use super::names::kebab_case;
+use super::page_subject::Subjects;
 use super::walk::WalkedFile;
 use crate::config::{Config, Pattern, sibling_patterns};
 use crate::model::component_key;
@@ -64,10 +65,12 @@ pub struct Layout {
     /// when no walked `package.json` is above them. Its `package.json` gives the version (see
     /// [`super::resolve_version`]).
     pub package: Option<String>,
-    /// Documents a `[[docs]]` rule matched that name no exported component (a site's guide, blog or chart pages),
-    /// as (language, captured name, file): never components; [`super::guides::plan`] makes them guide plans.
-    /// Empty when the design system's exports are not known.
+    /// Guide pages, as (language, name, file): first the documents a `[[docs]]` rule matched that name no
+    /// exported component (a site's guide, blog or chart pages; only when the exports are known), then the pages
+    /// the `[[guides]]` rules take. Never components; [`super::guides::plan`] makes them guide plans.
     pub guides: Vec<(String, String, WalkedFile)>,
+    /// How many of [`Layout::guides`] come first from the `[[docs]]` rules.
+    pub unnamed_guides: usize,
 }
 
 /// Extensions of Markdown documents (`.md`, `.mdx`).
@@ -142,16 +145,16 @@ pub fn classify(files: &[WalkedFile], config: &Config) -> Classified {
     classify_exported(files, config, None)
 }
 
-/// [`classify`], with the components the design system exports (key → id, from `compile::api`): a document
-/// names the exported component its captured name stands for (`buttons.md` → `button`), and a document naming
-/// none is a guide ([`Layout::guides`]), never a component (issue 24 item 2).
-pub fn classify_exported(
-    files: &[WalkedFile],
-    config: &Config,
-    exported: Option<&BTreeMap<String, String>>,
-) -> Classified {
+/// [`classify`], with what the design system exports (`compile::page_subject`): a document names the exported
+/// component its captured name stands for (`buttons.md` → `button`), else the one its title or imports name
+/// ([`Subjects::subject`], stated in a note); a document naming none is a guide ([`Layout::guides`]), never a
+/// component (issue 24 item 2).
+pub fn classify_exported(files: &[WalkedFile], config: &Config, subjects: Option<&Subjects>) -> Classified {
     let mut layout = Layout::default();
+    let exported = subjects.map(|s| &s.ids);
     let exported_keys: BTreeSet<String> = exported.map(|m| m.keys().cloned().collect()).unwrap_or_default();
+    // Documents whose name names no export, decided once every named document is placed.
+    let mut unnamed: Vec<(&str, &str, &WalkedFile)> = Vec::new();
     let mut diags = Vec::new();
     let langs: Option<&Vec<String>> = config.system.langs.as_ref();
     let wanted = |lang: &str| langs.is_none_or(|l| l.iter().any(|x| x == lang));
@@ -232,7 +235,7 @@ pub fn classify_exported(
                     (k, id)
                 }
                 None => {
-                    layout.guides.push((lang.to_string(), name.to_string(), f.clone()));
+                    unnamed.push((lang, name, f));
                     continue;
                 }
             },
@@ -264,6 +267,10 @@ pub fn classify_exported(
         plan.docs.insert(lang.to_string(), f.clone());
         let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
         doc_dirs.entry(dir).or_default().insert(key);
+    }
+
+    if let Some(subjects) = subjects {
+        place_unnamed(&mut layout, subjects, unnamed, &mut doc_dirs, &mut diags);
     }
 
     // Pass 2: every other file matched by a source pattern.
@@ -352,6 +359,7 @@ pub fn classify_exported(
             ));
         }
     }
+    layout.unnamed_guides = layout.guides.len();
     layout.guides.extend(ruled);
     // The owning package: the one most components' files sit in.
     let packages: BTreeSet<String> = files
@@ -415,6 +423,37 @@ pub fn classify_exported(
         }
     }
     Classified { layout, diagnostics: diags }
+}
+
+/// Places the documents whose file name names no export: each documents the export its title or imports name
+/// when that one has no document in its language yet (a note says what decided), else it is a guide.
+fn place_unnamed(
+    layout: &mut Layout,
+    subjects: &Subjects,
+    unnamed: Vec<(&str, &str, &WalkedFile)>,
+    doc_dirs: &mut BTreeMap<String, BTreeSet<String>>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for (lang, name, f) in unnamed {
+        let free = |k: &str| layout.components.get(k).is_none_or(|p| !p.docs.contains_key(lang));
+        let Some((key, why)) = subjects.subject(f, name, free) else {
+            layout.guides.push((lang.to_string(), name.to_string(), f.clone()));
+            continue;
+        };
+        let id = subjects.ids.get(&key).cloned().unwrap_or_else(|| kebab_case(&key));
+        diags.push(Diagnostic::note(
+            f.rel.clone(),
+            Stage::Layout,
+            format!("documents `{id}`: its file name names no export, but {why}"),
+        ));
+        let plan = layout.components.entry(key.clone()).or_default();
+        if plan.name.is_empty() {
+            plan.name = id;
+        }
+        plan.docs.insert(lang.to_string(), f.clone());
+        let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+        doc_dirs.entry(dir).or_default().insert(key);
+    }
 }
 
 /// Adds to [`Layout::shared`] the source files of what the package exports beside its components (hooks such as

@@ -5,9 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::api::Api;
+use super::layout::Layout;
 pub use super::names::singular;
-use super::walk::WalkedFile;
-use crate::config::{DocRule, Pattern, sibling_patterns};
 use crate::model::component_key;
 
 /// What a set of document rules covers of the exported components.
@@ -21,8 +20,11 @@ pub struct Coverage {
     pub by_lang: BTreeMap<String, usize>,
     /// Exported components with no document (display names).
     pub missing: Vec<String>,
-    /// Pages the rules match whose name is no exported component.
+    /// Guide pages: those the `[[docs]]` rules match that name no exported component, then those the
+    /// `[[guides]]` rules take.
     pub guides: Vec<String>,
+    /// How many of `guides` the `[[docs]]` rules match.
+    pub unnamed_guides: usize,
 }
 
 impl Coverage {
@@ -59,33 +61,19 @@ pub fn exported_key(name: &str, keys: &BTreeSet<String>) -> Option<String> {
     singular(&key).filter(|s| keys.contains(*s)).map(str::to_string)
 }
 
-/// The coverage of `docs` over the components `api` exports; `None` when the API lists none (no readable entry).
-pub fn coverage(files: &[WalkedFile], docs: &[DocRule], api: &Api) -> Option<Coverage> {
+/// The coverage of a classified `layout` (its documents placed by the configuration's rules, see
+/// `layout::classify_exported`) over the components `api` exports; `None` when the API lists none (no readable
+/// entry). The build counts its components and guides from the same layout, so the numbers agree.
+pub fn coverage(layout: &Layout, api: &Api) -> Option<Coverage> {
     if api.components.is_empty() {
         return None;
     }
     // Hooks and other exports count once a document names them (`use-hotkeys.mdx` documents `useHotkeys`).
-    let keys: BTreeSet<String> = api.documentable().into_keys().collect();
-    let mut rules: Vec<(Pattern, &str)> = Vec::new();
-    for d in docs {
-        for p in std::iter::once(d.pattern.clone()).chain(sibling_patterns(&d.pattern)) {
-            if let Ok(p) = Pattern::parse(&p) {
-                rules.push((p, d.lang.as_str()));
-            }
-        }
-    }
+    let keys = api.documentable();
     let mut per_lang: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut guides = Vec::new();
-    for f in files {
-        let Some((name, lang)) = rules.iter().find_map(|(p, l)| Some((p.capture(&f.rel)?, *l))) else { continue };
-        if name.contains('.') {
-            continue;
-        }
-        match exported_key(name, &keys) {
-            Some(k) => {
-                per_lang.entry(lang.to_string()).or_default().insert(k);
-            }
-            None => guides.push(f.rel.clone()),
+    for (key, plan) in layout.components.iter().filter(|(k, _)| keys.contains_key(*k)) {
+        for lang in plan.docs.keys() {
+            per_lang.entry(lang.clone()).or_default().insert(key.clone());
         }
     }
     let documented: BTreeSet<String> = per_lang.values().flatten().cloned().collect();
@@ -99,7 +87,8 @@ pub fn coverage(files: &[WalkedFile], docs: &[DocRule], api: &Api) -> Option<Cov
         by_lang: per_lang.iter().map(|(l, k)| (l.clone(), k.len())).collect(),
         documented,
         missing,
-        guides,
+        guides: layout.guides.iter().map(|(_, _, f)| f.rel.clone()).collect(),
+        unnamed_guides: layout.unnamed_guides,
     })
 }
 

@@ -19,6 +19,7 @@ pub mod markdown;
 pub mod matching;
 pub mod names;
 pub mod own_changelogs;
+pub mod page_subject;
 pub mod props;
 pub mod source;
 mod stamp;
@@ -175,10 +176,9 @@ fn build_attempt(
         .filter(|_| opts.config.system.exports_decide)
         .and_then(|p| api::read(repo, &files, Some(p)))
         .filter(|a| !a.components.is_empty());
-    let exported: Option<std::collections::BTreeMap<String, String>> =
-        api.as_ref().map(|a| a.documentable().into_iter().map(|(k, e)| (k, e.id.clone())).collect());
+    let subjects = api.as_ref().map(|a| page_subject::Subjects::new(repo, a));
     let layout::Classified { mut layout, diagnostics: layout_diags } =
-        layout::classify_exported(&files, &opts.config, exported.as_ref());
+        layout::classify_exported(&files, &opts.config, subjects.as_ref());
     if let Some(a) = &api {
         layout::share_exported_modules(&mut layout, &files, a);
     }

@@ -62,7 +62,7 @@ pub fn read(text: &str, lang: &str) -> Result<Demo, String> {
 
 /// The YAML of a leading `---` block and where the body starts; `(None, 0)` without one (or when it is not
 /// closed: the whole file is the body).
-fn split_front_matter(text: &str) -> (Option<&str>, usize) {
+pub(crate) fn split_front_matter(text: &str) -> (Option<&str>, usize) {
     let Some(rest) = text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n")) else {
         return (None, 0);
     };
