@@ -99,6 +99,8 @@ fn chakra_components_are_the_component_pages_of_its_exports_and_tooltip_is_the_c
     ] {
         let path = format!("apps/www/content/docs/components/{page}.mdx");
         assert_eq!(set.component_meta(component).unwrap().1.docs[0].path, path);
+        // The page's own name, as its title says it, reads the component (`doc radio`).
+        assert_eq!(set.component(page).unwrap().name, component, "{page}");
         // The build says what decided.
         assert!(
             report.diagnostics.iter().any(|x| x.is_note() && x.path == path && x.message.contains(why)),

@@ -95,6 +95,9 @@ pub struct ComponentPlan {
     /// The component's own changelog by language (a per-component `[[changelog]]` rule matched it); each is also
     /// one of `files`, so `file` serves it.
     pub changelogs: BTreeMap<String, WalkedFile>,
+    /// Other names it goes by (keys): those of its documents named otherwise (`radio` of Chakra's `radio.mdx`, the
+    /// document of `radio-group`), so a story titled `Radio` is its too.
+    pub aliases: Vec<String>,
 }
 
 /// Whether a name captured by a source pattern may be a component: not a file (`index.d.ts`), not `_shared` or
@@ -451,8 +454,23 @@ fn place_unnamed(
             plan.name = id;
         }
         plan.docs.insert(lang.to_string(), f.clone());
+        let alias = component_key(name);
+        if !plan.aliases.contains(&alias) {
+            plan.aliases.push(alias);
+        }
         let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
         doc_dirs.entry(dir).or_default().insert(key);
+    }
+}
+
+impl Layout {
+    /// Every name a component goes by (its key and its aliases, by [`component_key`]) → its key; a key wins over
+    /// another component's alias.
+    pub fn names(&self) -> BTreeMap<String, String> {
+        let aliases = self.components.iter().flat_map(|(k, p)| p.aliases.iter().map(move |a| (a.clone(), k.clone())));
+        let mut out: BTreeMap<String, String> = aliases.collect();
+        out.extend(self.components.keys().map(|k| (k.clone(), k.clone())));
+        out
     }
 }
 

@@ -1,8 +1,9 @@
 //! What a Markdown page is about when its path does not say (issue 24 item 2).
 //!
 //! - A page of the components' documents folder whose file name names no export still documents one when its
-//!   title names it, or when it imports, from the design system's package, a component that has no document of
-//!   its own and whose key shares the page name's or title's stem: Chakra's `radio.mdx` imports `RadioGroup`,
+//!   front matter (`component:`) or title names it, or when it imports, from the design system's package, a
+//!   component that has no document of its own and whose key shares the page name's or title's stem (at least
+//!   [`MIN_STEM`] letters): Chakra's `radio.mdx` imports `RadioGroup`,
 //!   `segmented-control.mdx` imports `SegmentGroup`, `environment-provider.mdx` imports `EnvironmentProvider`,
 //!   which the `Environment` folder re-exports ([`Api::part_of`]). The layout decides with [`Subjects::subject`]
 //!   and says what it was based on.
@@ -63,6 +64,13 @@ impl<'a> Subjects<'a> {
             true => String::new(),
             false => format!(", a part its `{}` folder re-exports", self.ids.get(key).map_or(key, String::as_str)),
         };
+        // Front matter `component: RadioGroup` says it outright; then the title.
+        let component = doc.front_matter.iter().find(|(k, _)| k == "component").map(|(_, v)| v);
+        if let Some(c) = component
+            && let Some(k) = key_of(c).filter(|k| undocumented(k))
+        {
+            return Some((k.clone(), format!("its front matter names `{c}`{}", part(c, &k))));
+        }
         if let Some(title) = &doc.title
             && let Some(k) = key_of(title).filter(|k| undocumented(k))
         {
@@ -167,6 +175,7 @@ mod tests {
             ("docs/radio.mdx", import("RadioGroup")),
             ("docs/env-provider.mdx", "---\ntitle: Env Provider\n---\n\nWraps the app.\n".into()),
             ("docs/tabs.mdx", import("RadioGroup")),
+            ("docs/choice.md", "---\ncomponent: RadioGroup\n---\n\n# Choosing one\n".into()),
             ("docs/changes.md", "---\nchangelog: true\n---\n\n## 1.0.0\n".into()),
         ];
         let mut walked = Vec::new();
@@ -188,6 +197,10 @@ mod tests {
         assert_eq!(
             subjects.subject(page("docs/env-provider.mdx"), "env-provider", free),
             Some(("env".into(), "its title `Env Provider` names it, a part its `env` folder re-exports".into()))
+        );
+        assert_eq!(
+            subjects.subject(page("docs/choice.md"), "choice", free),
+            Some(("radiogroup".into(), "its front matter names `RadioGroup`".into()))
         );
         // No stem shared with the page's name or title: a guide. Nor when the component already has its page.
         assert_eq!(subjects.subject(page("docs/tabs.mdx"), "tabs", free), None);

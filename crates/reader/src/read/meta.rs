@@ -12,7 +12,8 @@ use super::set::BundleSet;
 
 impl BundleSet {
     /// The manifest entry of component `name` (matched by key, so `DatePicker`, `date-picker` and `datepicker`
-    /// are the same).
+    /// are the same), else of the one component whose title has that key (a document named otherwise than its
+    /// export: `doc radio` reads `radio-group`, documented by `radio.mdx` titled "Radio").
     ///
     /// # Errors
     /// [`LookupError::UnknownComponent`] with the closest names.
@@ -25,7 +26,14 @@ impl BundleSet {
             return Ok(entry);
         }
         let comps = &self.manifest()?.components;
-        comps.binary_search_by(|c| c.key.as_str().cmp(&key)).map(|i| Arc::new(comps[i].clone())).map_err(|_| {
+        // No key: the one component titled so (Chakra's `radio.mdx`, titled "Radio", documents `radio-group`).
+        let titled = |c: &&ComponentEntry| c.title.as_deref().is_some_and(|t| component_key(t) == key);
+        let by_title = || match comps.iter().filter(titled).collect::<Vec<_>>().as_slice() {
+            [one] => Some(Arc::new((*one).clone())),
+            _ => None,
+        };
+        let found = comps.binary_search_by(|c| c.key.as_str().cmp(&key)).map(|i| Arc::new(comps[i].clone()));
+        found.or_else(|e| by_title().ok_or(e)).map_err(|_| {
             LookupError::UnknownComponent {
                 name: echo(name),
                 system: self.manifest.system.clone(),

@@ -313,14 +313,7 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
         ProgressStyle::with_template("{spinner} compiling {pos}/{len} {wide_bar} {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let example_repo = examples::Repo::new(
-        repo,
-        walked,
-        stories,
-        &config.examples,
-        &config.walk,
-        layout.components.keys().cloned().collect(),
-    );
+    let example_repo = examples::Repo::new(repo, walked, stories, &config.examples, &config.walk, layout.names());
     let ctx = Ctx {
         config,
         examples: &example_repo,

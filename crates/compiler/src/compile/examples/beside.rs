@@ -25,8 +25,9 @@ pub struct StoryIndex {
 
 impl StoryIndex {
     /// Reads each of the repository's story files (`files`, from [`story_files`]); a file whose component is not
-    /// one of `components` (by the matching documents use: case, kebab, plural) is left out.
-    pub fn build(repo: &Repo, files: &[WalkedFile], components: &BTreeSet<String>) -> StoryIndex {
+    /// one of `components` (names → keys; by the matching documents use: case, kebab, plural) is left out.
+    pub fn build(repo: &Repo, files: &[WalkedFile], components: &BTreeMap<String, String>) -> StoryIndex {
+        let names: BTreeSet<String> = components.keys().cloned().collect();
         let mut by_component: BTreeMap<String, Vec<(WalkedFile, StoryFile)>> = BTreeMap::new();
         for f in files.iter().cloned() {
             let Ok(text) = repo.read(&f) else { continue };
@@ -34,8 +35,8 @@ impl StoryIndex {
             if file.stories.is_empty() {
                 continue;
             }
-            if let Some(key) = matching::exported_key(&file.component, components) {
-                by_component.entry(key).or_default().push((f, file));
+            if let Some(key) = matching::exported_key(&file.component, &names).and_then(|n| components.get(&n)) {
+                by_component.entry(key.clone()).or_default().push((f, file));
             }
         }
         StoryIndex { by_component }

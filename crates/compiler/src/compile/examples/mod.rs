@@ -14,7 +14,7 @@ pub mod rules;
 pub mod stories;
 mod syntax;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -31,8 +31,8 @@ pub struct Repo<'a> {
     files: HashMap<&'a str, &'a WalkedFile>,
     rules: Vec<rules::Compiled>,
     max_bytes: u64,
-    /// The components example files may belong to (keys).
-    components: BTreeSet<String>,
+    /// The components example files may belong to: every name one goes by → its key ([`super::layout::Layout::names`]).
+    components: BTreeMap<String, String>,
     /// The repository's story files ([`beside::story_files`]).
     story_files: &'a [WalkedFile],
     /// The story files by component, read on first use (see [`beside::StoryIndex`]).
@@ -92,14 +92,14 @@ pub fn source_line(text: &str, source_lines: &[(usize, u32)], line: u32) -> Opti
 
 impl<'a> Repo<'a> {
     /// The walked files of the repository at `root`, with the configured rules before the built-in ones; example
-    /// files with no reference (`story_files`) attach to one of `components` (keys).
+    /// files with no reference (`story_files`) attach to one of `components` (names → keys).
     pub fn new(
         root: &'a Path,
         walked: &'a [WalkedFile],
         story_files: &'a [WalkedFile],
         configured: &[ExampleRule],
         walk: &WalkConfig,
-        components: BTreeSet<String>,
+        components: BTreeMap<String, String>,
     ) -> Repo<'a> {
         Repo {
             root,
