@@ -51,7 +51,7 @@ pub fn page_name(rel: &str) -> String {
 /// Whether the page `rel` is named like one of the `exported` components (keys): a site's design-spec page of
 /// `transfer` is about that component, and as a guide it would outrank the component's own document in search.
 fn names_an_export(rel: &str, exported: &BTreeSet<String>) -> bool {
-    super::matching::exported_key(&page_name(rel), exported).is_some()
+    super::names::exported_key(&page_name(rel), exported).is_some()
 }
 
 /// The guide pages among `unused` (Markdown no other rule took) that a `[[guides]]` rule of a `wanted` language

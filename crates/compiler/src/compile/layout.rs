@@ -232,7 +232,7 @@ pub fn classify_exported(files: &[WalkedFile], config: &Config, subjects: Option
             continue;
         }
         let (key, id) = match exported {
-            Some(ids) if !ids.is_empty() => match super::matching::exported_key(name, &exported_keys) {
+            Some(ids) if !ids.is_empty() => match super::names::exported_key(name, &exported_keys) {
                 Some(k) => {
                     let id = ids.get(&k).cloned().unwrap_or_else(|| kebab_case(name));
                     (k, id)
@@ -510,7 +510,7 @@ fn attach_own_changelogs(
         let key = if layout.components.contains_key(&key) {
             key
         } else {
-            match super::matching::exported_key(name, exported) {
+            match super::names::exported_key(name, exported) {
                 Some(k) if layout.components.contains_key(&k) => k,
                 _ => {
                     let message = format!("a changelog of `{name}`, which is not a component here: not read");

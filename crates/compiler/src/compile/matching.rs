@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::api::Api;
 use super::layout::Layout;
-pub use super::names::singular;
+pub use super::names::{exported_key, singular};
 use crate::model::component_key;
 
 /// What a set of document rules covers of the exported components.
@@ -50,15 +50,6 @@ impl Coverage {
         out.push_str(&format!("; {} guide page{}", self.guides.len(), if self.guides.len() == 1 { "" } else { "s" }));
         out
     }
-}
-
-/// The exported component a captured document name stands for: the same key, else its singular.
-pub fn exported_key(name: &str, keys: &BTreeSet<String>) -> Option<String> {
-    let key = component_key(name);
-    if keys.contains(&key) {
-        return Some(key);
-    }
-    singular(&key).filter(|s| keys.contains(*s)).map(str::to_string)
 }
 
 /// The coverage of a classified `layout` (its documents placed by the configuration's rules, see

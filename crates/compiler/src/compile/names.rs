@@ -1,6 +1,10 @@
 //! Name forms the stages share: the kebab-case id of a captured name, the singular of a plural one, the
-//! PascalCase component name of a `.vue` file. A leaf of
+//! PascalCase component name of a `.vue` file, the export a document name stands for. A leaf of
 //! `compile/`, so the layout, the package API and the document matching use it without depending on each other.
+
+use std::collections::BTreeSet;
+
+use crate::model::component_key;
 
 /// `DatePicker` → `date-picker`: the canonical kebab-case name of a captured document or source folder name.
 pub fn kebab_case(name: &str) -> String {
@@ -69,4 +73,13 @@ pub fn lang_tag(tag: &str) -> Option<String> {
         "zh" => "zh-CN".into(),
         _ => tag.into(),
     })
+}
+
+/// The exported component a captured document name stands for: the same key, else its singular.
+pub fn exported_key(name: &str, keys: &BTreeSet<String>) -> Option<String> {
+    let key = component_key(name);
+    if keys.contains(&key) {
+        return Some(key);
+    }
+    singular(&key).filter(|s| keys.contains(*s)).map(str::to_string)
 }

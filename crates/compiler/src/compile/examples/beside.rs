@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::super::cache::{self, Dependency};
 use super::super::markdown::{CodeBlock, Document};
-use super::super::matching;
+use super::super::names;
 use super::super::walk::WalkedFile;
 use super::Repo;
 use super::stories::{self, Named, StoryFile};
@@ -27,7 +27,7 @@ impl StoryIndex {
     /// Reads each of the repository's story files (`files`, from [`story_files`]); a file whose component is not
     /// one of `components` (names → keys; by the matching documents use: case, kebab, plural) is left out.
     pub fn build(repo: &Repo, files: &[WalkedFile], components: &BTreeMap<String, String>) -> StoryIndex {
-        let names: BTreeSet<String> = components.keys().cloned().collect();
+        let known: BTreeSet<String> = components.keys().cloned().collect();
         let mut by_component: BTreeMap<String, Vec<(WalkedFile, StoryFile)>> = BTreeMap::new();
         for f in files.iter().cloned() {
             let Ok(text) = repo.read(&f) else { continue };
@@ -35,7 +35,7 @@ impl StoryIndex {
             if file.stories.is_empty() {
                 continue;
             }
-            if let Some(key) = matching::exported_key(&file.component, &names).and_then(|n| components.get(&n)) {
+            if let Some(key) = names::exported_key(&file.component, &known).and_then(|n| components.get(&n)) {
                 by_component.entry(key.clone()).or_default().push((f, file));
             }
         }

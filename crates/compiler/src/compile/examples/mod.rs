@@ -31,7 +31,7 @@ pub struct Repo<'a> {
     files: HashMap<&'a str, &'a WalkedFile>,
     rules: Vec<rules::Compiled>,
     max_bytes: u64,
-    /// The components example files may belong to: every name one goes by → its key ([`super::layout::Layout::names`]).
+    /// The components example files may belong to: every name one goes by → its key (the layout's `Layout::names`).
     components: BTreeMap<String, String>,
     /// The repository's story files ([`beside::story_files`]).
     story_files: &'a [WalkedFile],
