@@ -311,15 +311,10 @@ fn the_documentation_folders_pages_are_guides_and_the_tools_docs_are_not() {
     let Some(real) = common::real_corpus() else { return eprintln!("skipped: the real corpus is absent") };
     let not_papers = |n: &str| !n.to_ascii_lowercase().starts_with("changelog");
     let cases: [(&str, Vec<&str>, Vec<&str>); 4] = [
-        // `content/shipped` holds showcase pages of other products that never name the package.
-        (
-            "chakra-ui",
-            vec!["apps/www/content/blog", "apps/www/content/guides"],
-            vec!["packages/codemod/docs", "apps/www/content/shipped"],
-        ),
+        ("chakra-ui", vec!["apps/www/content/blog", "apps/www/content/guides"], vec!["packages/codemod/docs"]),
         ("antd-mobile", vec!["docs/guide"], vec![]),
         ("vant", vec!["packages/vant/docs/markdown"], vec!["packages/vant-cli/docs", "packages/create-vant-cli-app"]),
-        // Arco's site also documents a template app (`pro`, never naming the package) and a CLI's versions
+        // Arco's site also documents a template app (`pro`: an app's code, never the package) and a CLI's versions
         // (`material/1.x`, `2.x`): other products.
         ("arco-design", vec!["site/docs/designlab"], vec!["site/src/pages", "site/docs/pro", "site/docs/material"]),
     ];

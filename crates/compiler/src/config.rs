@@ -204,9 +204,11 @@ pub struct SystemConfig {
     /// Where the sources came from (set by `build`, never read from the file): stored in the manifest.
     #[serde(skip)]
     pub source: Option<crate::model::SourceInfo>,
-    /// Whether the package's exports decide which documents are components (set by detection, never read from the
-    /// file: presets and written rules keep every matched document a component for now).
-    #[serde(skip)]
+    /// `components_from_exports = true`: the package's exports decide which documents are components (a matched
+    /// page naming no export is a guide, a page named otherwise documents the export its title or imports name).
+    /// Detection sets it and `--print-config` writes it, so the file builds the same set; presets and hand-written
+    /// files without it keep every matched document a component.
+    #[serde(rename = "components_from_exports", skip_serializing_if = "std::ops::Not::not")]
     pub exports_decide: bool,
     /// Language served when a lookup names none; default: the first language of `docs`.
     pub default_lang: Option<String>,
@@ -451,6 +453,11 @@ impl Config {
         }
         for c in self.changelog.iter().filter(|c| c.path.contains("{component}")) {
             Pattern::parse(&c.path).map_err(|e| format!("[[changelog]] {e}"))?;
+        }
+        if self.system.exports_decide && self.system.package.is_none() {
+            return Err("[system] components_from_exports = true needs [system] package: the package whose exports \
+                        are the components (`build --print-config` writes both)"
+                .into());
         }
         for rule in &self.tokens {
             rule.check()?;
@@ -820,6 +827,10 @@ mod tests {
         );
         assert!(check("[system]\nversion = \"../x\"").starts_with("version `../x` cannot name a bundle set"));
         assert!(check("[system]\nname = \"\"").starts_with("system name `` cannot name"));
+        assert!(check("[system]\ncomponents_from_exports = true").contains("needs [system] package"));
+        // Detection's choice is written and read back, so `--print-config` builds the same set.
+        let c: Config = toml::from_str("[system]\npackage = \"@x/ui\"\ncomponents_from_exports = true").unwrap();
+        assert!(c.system.exports_decide && c.to_toml().contains("components_from_exports = true"));
         assert!(check("[[docs]]\npattern = \"d/{component}.md\"\nlang = \"\"").contains("non-empty `lang`"));
         // A zero threshold is named (trial 7: "thresholds must be positive" named none).
         assert_eq!(

@@ -233,7 +233,10 @@ fn join(dir: &str, rest: &str) -> String {
 /// `index`.
 fn resolve_file(known: &BTreeSet<&str>, base: &str) -> Option<String> {
     let base = normalize(base)?;
-    if known.contains(base.as_str()) && base.rsplit_once('.').is_some_and(|(_, e)| EXTENSIONS.contains(&e)) {
+    // A Vue single-file component is named with its extension (`export { default as Button } from
+    // './button/Button.vue'`): the file itself, read for its name only.
+    let named = |e: &str| EXTENSIONS.contains(&e) || e == "vue";
+    if known.contains(base.as_str()) && base.rsplit_once('.').is_some_and(|(_, e)| named(e)) {
         return Some(base);
     }
     let stripped = base.strip_suffix(".js").unwrap_or(&base);
@@ -785,6 +788,26 @@ mod tests {
 
     fn listed(list: &[Export]) -> Vec<(&str, &str)> {
         list.iter().map(|e| (e.name.as_str(), e.dirs.first().map_or("", String::as_str))).collect()
+    }
+
+    /// A Vue library's entry names its single-file components with their extension.
+    #[test]
+    fn vue_single_file_components_re_exported_by_path_are_components() {
+        let sfc = "<template><button><slot /></button></template>\n<script setup lang=\"ts\">\n</script>\n";
+        let api = api_of(&[
+            PKG,
+            (
+                "src/index.ts",
+                "export { default as Button } from './components/button/Button.vue';\n\
+                 export { default as DatePicker } from './components/date-picker/DatePicker.vue';\n",
+            ),
+            ("src/components/button/Button.vue", sfc),
+            ("src/components/date-picker/DatePicker.vue", sfc),
+        ]);
+        assert_eq!(
+            listed(&api.components),
+            [("Button", "src/components/button"), ("DatePicker", "src/components/date-picker")]
+        );
     }
 
     #[test]

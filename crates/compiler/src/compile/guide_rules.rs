@@ -92,6 +92,15 @@ fn mentions(text: &str, name: &str) -> bool {
     })
 }
 
+/// Whether `text` shows code importing a module (`import x from 'y'`, also in a diff: `+ import …`): with no import
+/// of the design system, the evidence that a folder documents another product's code (a template app's), where
+/// prose that never names the package may still be the design system's own guide.
+fn imports_code(text: &str) -> bool {
+    text.lines()
+        .map(|l| l.trim_start_matches(['+', '-', ' ', '\t']))
+        .any(|l| l.strip_prefix("import ").is_some_and(|rest| rest.contains("from") || rest.starts_with(['\'', '"'])))
+}
+
 /// One documentation page a rule may take.
 struct Page {
     /// The documentation folder it sits in (`site/docs`).
@@ -111,8 +120,8 @@ struct Page {
 /// (`compile::api::packages`), `design_system` the design-system package when one was found, `exported` the keys
 /// of its exports (a page named like one is about that component, never a guide: see `layout`), `base` the
 /// language of untagged pages. Pages are read from `repo` for one rule: a folder below a documentation folder
-/// whose pages never name the design-system package, or that holds only version folders, is another product's
-/// documentation (a template app's, a tool's versions) and is left out, with a note.
+/// whose pages import code but never from the design-system package nor name it, or that holds only version
+/// folders, is another product's documentation (a template app's, a tool's versions) and is left out, with a note.
 pub fn detect_rules(
     repo: &std::path::Path,
     files: &[WalkedFile],
@@ -218,7 +227,8 @@ pub fn detect_rules(
 }
 
 /// The folders below documentation folders, as (root, group), that hold another product's documentation: only
-/// version folders, or pages that never name `package` (read from `repo`); with a note for each.
+/// version folders, or pages that import code but never `package` and never name it (read from `repo`: an app's
+/// docs); with a note for each.
 fn other_products(
     repo: &std::path::Path,
     pages: &[Page],
@@ -235,9 +245,12 @@ fn other_products(
         let why = if members.iter().all(|p| p.versioned) {
             "holds only version folders (one product's docs per version)".to_string()
         } else if let Some(name) = package
-            && !members.iter().any(|p| std::fs::read_to_string(repo.join(&p.rel)).is_ok_and(|t| mentions(&t, name)))
+            && let texts =
+                members.iter().filter_map(|p| std::fs::read_to_string(repo.join(&p.rel)).ok()).collect::<Vec<_>>()
+            && !texts.iter().any(|t| mentions(t, name))
+            && texts.iter().any(|t| imports_code(t))
         {
-            format!("none of its pages names {name}")
+            format!("its pages import code but never from {name}, nor name it")
         } else {
             continue;
         };
@@ -316,6 +329,7 @@ mod tests {
             "apps/site/content/cli/1.x/init.mdx",
             "apps/site/content/cli/2.x/init.mdx",
             "apps/site/content/changelog.common.mdx",
+            "apps/site/content/guides/a11y.mdx",
         ];
         for rel in rels {
             let path = dir.path().join(rel);
@@ -326,7 +340,9 @@ mod tests {
                 "packages/cli/package.json" => r#"{"name": "@x/cli", "version": "1.0.0", "bin": "cli.js"}"#,
                 "apps/site/package.json" => r#"{"name": "site", "private": true}"#,
                 // A template app's page never names the design system; the others show its import.
-                "apps/site/content/template-app/start.mdx" => "# Start\n\nRun `npm create app`.\n",
+                "apps/site/content/template-app/start.mdx" => "# Start\n\n```tsx\nimport routes from '@/routes'\n```\n",
+                // Prose that never names the package: still the design system's guide.
+                "apps/site/content/guides/a11y.mdx" => "# Accessibility\n\nLabel every control.\n",
                 _ => "# Page\n\n```tsx\nimport { Button } from '@x/ui'\n```\n",
             };
             std::fs::write(&path, text).unwrap();
@@ -365,13 +381,13 @@ mod tests {
             [
                 "not guides: apps/site/content/cli (2 pages) holds only version folders (one product's docs per \
                  version): another product's documentation; a [[guides]] rule takes it",
-                "not guides: apps/site/content/template-app (1 pages) none of its pages names @x/ui: another \
-                 product's documentation; a [[guides]] rule takes it",
+                "not guides: apps/site/content/template-app (1 pages) its pages import code but never from @x/ui, \
+                 nor name it: another product's documentation; a [[guides]] rule takes it",
             ]
         );
         // `theming.zh-CN.md` is taken by the documents rule, `launch.mdx` is named like an export, the changelog
         // is a paper: not guide pages.
-        assert_eq!(pages, 3);
+        assert_eq!(pages, 4);
         // Given every file (the layout gives only those no other rule took), a rule takes what it matches, in a
         // wanted language, named by file or folder.
         let rule = GuideRule { pattern: "apps/site/content/**/*.mdx".into(), lang: "en-US".into() };
@@ -381,7 +397,7 @@ mod tests {
         assert!(ruled_pages(files.iter(), std::slice::from_ref(&rule), &none, |l| l == "zh-CN").is_empty());
         // Named like an export: not a guide.
         let launch: BTreeSet<String> = ["launch".to_string()].into();
-        assert_eq!(ruled_pages(files.iter(), &[rule], &launch, |_| true).len(), 5);
+        assert_eq!(ruled_pages(files.iter(), &[rule], &launch, |_| true).len(), 6);
         // A written rule takes the folders detection leaves out, never a changelog.
         assert_eq!(
             taken,
@@ -392,6 +408,7 @@ mod tests {
                 ("start", "apps/site/content/template-app/start.mdx"),
                 ("init", "apps/site/content/cli/1.x/init.mdx"),
                 ("init", "apps/site/content/cli/2.x/init.mdx"),
+                ("a11y", "apps/site/content/guides/a11y.mdx"),
             ]
         );
     }

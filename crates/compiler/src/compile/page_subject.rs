@@ -80,6 +80,8 @@ impl<'a> Subjects<'a> {
             std::iter::once(component_key(name)).chain(doc.title.as_deref().map(component_key)).collect();
         let package = self.api.package.name.as_str();
         let mut best: Option<(usize, String, String)> = None;
+        // Other imports as close as the best: named in the note, for a person to decide with `component:`.
+        let mut tied: Vec<String> = Vec::new();
         for import in imports(&text, &doc) {
             let from_package =
                 import.source == package || import.source.strip_prefix(package).is_some_and(|r| r.starts_with('/'));
@@ -88,12 +90,29 @@ impl<'a> Subjects<'a> {
             }
             let Some(k) = key_of(&import.imported).filter(|k| undocumented(k)) else { continue };
             let shared = stems.iter().map(|s| common_prefix(s, &k)).max().unwrap_or(0);
-            if shared >= MIN_STEM && best.as_ref().is_none_or(|b| shared > b.0) {
-                best = Some((shared, k, import.imported.clone()));
+            match &best {
+                _ if shared < MIN_STEM => {}
+                Some(b) if shared == b.0 && k != b.1 && !tied.contains(&import.imported) => {
+                    tied.push(import.imported.clone())
+                }
+                Some(b) if shared <= b.0 => {}
+                _ => {
+                    best = Some((shared, k, import.imported.clone()));
+                    tied.clear();
+                }
             }
         }
         best.map(|(_, k, imported)| {
-            let why = format!("it imports `{imported}` from {package}{}", part(&imported, &k));
+            let mut why = format!("it imports `{imported}` from {package}{}", part(&imported, &k));
+            if !tied.is_empty() {
+                why.push_str(&format!(
+                    " (first of {}, as close: front matter `component: <Name>` decides)",
+                    std::iter::once(format!("`{imported}`"))
+                        .chain(tied.iter().map(|t| format!("`{t}`")))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
             (k, why)
         })
     }
@@ -168,7 +187,12 @@ mod tests {
         let import = |name: &str| format!("# Page\n\n```tsx\nimport {{ {name}, Stack }} from '@x/ui'\n```\n");
         let files = [
             ("package.json", r#"{"name": "@x/ui", "version": "1.0.0", "main": "src/index.ts"}"#.to_string()),
-            ("src/index.ts", "export * from './radio-group'\nexport * from './env'\nexport * from './stack'\n".into()),
+            (
+                "src/index.ts",
+                "export * from './radio-group'\nexport * from './env'\nexport * from './stack'\n\
+                 export * from './stack-item'\nexport * from './stack-group'\n"
+                    .into(),
+            ),
             ("src/radio-group/index.ts", "export const RadioGroup = () => null\n".into()),
             ("src/stack/index.ts", "export const Stack = () => null\n".into()),
             ("src/env/index.ts", "export { EnvProvider, useEnv } from '@ext/env'\n".into()),
@@ -176,6 +200,9 @@ mod tests {
             ("docs/env-provider.mdx", "---\ntitle: Env Provider\n---\n\nWraps the app.\n".into()),
             ("docs/tabs.mdx", import("RadioGroup")),
             ("docs/choice.md", "---\ncomponent: RadioGroup\n---\n\n# Choosing one\n".into()),
+            ("docs/stacks.md", "```tsx\nimport { StackItem, StackGroup } from '@x/ui'\n```\n".into()),
+            ("src/stack-item/index.ts", "export const StackItem = () => null\n".into()),
+            ("src/stack-group/index.ts", "export const StackGroup = () => null\n".into()),
             ("docs/changes.md", "---\nchangelog: true\n---\n\n## 1.0.0\n".into()),
         ];
         let mut walked = Vec::new();
@@ -201,6 +228,16 @@ mod tests {
         assert_eq!(
             subjects.subject(page("docs/choice.md"), "choice", free),
             Some(("radiogroup".into(), "its front matter names `RadioGroup`".into()))
+        );
+        // Two imports as close: the first, and the note names both.
+        assert_eq!(
+            subjects.subject(page("docs/stacks.md"), "stacks", |k| k != "stack"),
+            Some((
+                "stackitem".into(),
+                "it imports `StackItem` from @x/ui (first of `StackItem`, `StackGroup`, as close: front matter \
+                 `component: <Name>` decides)"
+                    .into()
+            ))
         );
         // No stem shared with the page's name or title: a guide. Nor when the component already has its page.
         assert_eq!(subjects.subject(page("docs/tabs.mdx"), "tabs", free), None);
