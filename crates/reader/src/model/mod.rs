@@ -323,6 +323,9 @@ pub struct DocSummary {
     /// This language's one-line description.
     #[serde(default)]
     pub brief: Option<String>,
+    /// As [`DocMeta::generated`] (format 14; 0 before).
+    #[serde(default)]
+    pub generated: u32,
 }
 
 /// Where a source file is stored.
@@ -548,6 +551,11 @@ pub struct DocMeta {
     pub sections: Vec<SectionMeta>,
     /// GFM tables in document order.
     pub tables: Vec<TableMeta>,
+    /// 0 for a document written in the repository; else the number of Storybook stories the compiler generated
+    /// this document from (format 14): a component with stories and no document gets a title, a line saying so
+    /// and its stories as code blocks, under its first story file's `path`. 0 in sets of format 13 and older.
+    #[serde(default)]
+    pub generated: u32,
 }
 
 /// One GFM table of a document (the placeholder view hides long ones, as it hides code blocks).
