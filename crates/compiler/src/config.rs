@@ -481,7 +481,13 @@ impl Config {
                      (they have: {})",
                     rule.pattern,
                     crate::escape::shown(&rule.lang),
-                    rule_langs.iter().copied().collect::<std::collections::BTreeSet<_>>().into_iter().collect::<Vec<_>>().join(", ")
+                    rule_langs
+                        .iter()
+                        .copied()
+                        .collect::<std::collections::BTreeSet<_>>()
+                        .into_iter()
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ));
             }
         }

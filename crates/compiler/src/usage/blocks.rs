@@ -79,7 +79,8 @@ pub fn template_strings(code: &str) -> Vec<String> {
     while let Some(node) = stack.pop() {
         if node.kind() == "pair"
             && node.child_by_field_name("key").is_some_and(|k| text(k).trim_matches(['"', '\'']) == "template")
-            && let Some(value) = node.child_by_field_name("value").filter(|v| matches!(v.kind(), "string" | "template_string"))
+            && let Some(value) =
+                node.child_by_field_name("value").filter(|v| matches!(v.kind(), "string" | "template_string"))
         {
             let raw = text(value);
             out.push(raw.get(1..raw.len().saturating_sub(1)).unwrap_or("").to_string());

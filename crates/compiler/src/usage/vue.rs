@@ -128,7 +128,10 @@ fn with_other_case(name: &str) -> Vec<String> {
 /// The library's element prefix among `elements` (`van` of `van-button`): the first segment most often followed
 /// by one of the `components` (keys, [`component_key`] form) where the whole name is none of them; `None` when no
 /// element has one. Ties go to the shorter, then the first in order of the segment.
-pub fn prefix<'a>(elements: impl IntoIterator<Item = &'a TemplateElement>, components: &BTreeSet<String>) -> Option<String> {
+pub fn prefix<'a>(
+    elements: impl IntoIterator<Item = &'a TemplateElement>,
+    components: &BTreeSet<String>,
+) -> Option<String> {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for e in elements {
         if components.contains(&component_key(&e.kebab)) {
@@ -140,7 +143,10 @@ pub fn prefix<'a>(elements: impl IntoIterator<Item = &'a TemplateElement>, compo
             *counts.entry(first).or_default() += 1;
         }
     }
-    counts.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.len().cmp(&a.0.len())).then(b.0.cmp(a.0))).map(|(p, _)| p.to_string())
+    counts
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.len().cmp(&a.0.len())).then(b.0.cmp(a.0)))
+        .map(|(p, _)| p.to_string())
 }
 
 /// What `elements` use, as stored ([`crate::model::BlockUses`], as [`super::uses`] writes JSX's): each element
