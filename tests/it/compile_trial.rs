@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use mydesign_docs::config::{Config, DocRule, GuideRule};
+use mydesign_docs::config::{Config, GuideRule};
 use mydesign_docs::read::{BundleSet, Detail, Paging};
 
 use crate::common;
@@ -73,9 +73,9 @@ fn broken_stories_repo(root: &Path) {
         root,
         &[
             ("package.json", r#"{"name": "acme-ui", "version": "1.0.0"}"#),
-            ("docs/button.md", "# Button\n\nA button.\n"),
-            ("docs/card.md", "# Card\n\nA card.\n"),
-            ("docs/tag.md", "# Tag\n\nA tag.\n"),
+            ("docs/button.mdx", "# Button\n\nA button.\n"),
+            ("docs/card.mdx", "# Card\n\nA card.\n"),
+            ("docs/tag.mdx", "# Tag\n\nA tag.\n"),
             ("src/button/button.tsx", "export const Button = () => null;\n"),
             (
                 "stories/Button.stories.tsx",
@@ -94,14 +94,9 @@ fn broken_stories_repo(root: &Path) {
         .unwrap();
 }
 
+/// The layout of these inputs: `docs/{component}.mdx`, sources `src/{component}/**`.
 fn docs_config() -> Config {
-    use mydesign_docs::config::SourceRule;
-    Config {
-        docs: vec![DocRule { pattern: "docs/{component}.md".into(), lang: "en-US".into() }],
-        changelog: vec![],
-        sources: SourceRule { patterns: vec!["src/{component}/**".into()], beside_docs: false, not_components: vec![] },
-        ..Config::preset("default").unwrap()
-    }
+    crate::stories::small_config()
 }
 
 #[test]
@@ -123,7 +118,7 @@ fn a_story_file_that_does_not_parse_is_a_warning_with_its_reason_and_the_summary
     // The build summary counts them, as it counts every skipped file.
     std::fs::write(
         dir.path().join("mydesign-docs.toml"),
-        "[[docs]]\npattern = \"docs/{component}.md\"\nlang = \"en-US\"\n\n[sources]\npatterns = [\"src/{component}/**\"]\n",
+        "[[docs]]\npattern = \"docs/{component}.mdx\"\nlang = \"en-US\"\n\n[sources]\npatterns = [\"src/{component}/**\"]\n",
     )
     .unwrap();
     let out = common::run(dir.path(), &["build", ".", "--out", "out"]);
@@ -217,7 +212,7 @@ fn vue_stories_with_template_strings_are_examples_whose_template_is_indexed() {
         dir.path(),
         &[
             ("package.json", r#"{"name": "acme-vue", "version": "1.0.0"}"#),
-            ("docs/button.md", "# Button\n\nA button.\n"),
+            ("docs/button.mdx", "# Button\n\nA button.\n"),
             ("src/button/Button.vue", "<template><button><slot /></button></template>\n"),
             (
                 "src/button/Button.stories.ts",
@@ -262,7 +257,7 @@ fn guide_rules_that_match_nothing_are_warnings_and_bad_ones_are_errors() {
         dir.path(),
         &[
             ("package.json", r#"{"name": "acme-ui", "version": "1.0.0"}"#),
-            ("docs/button.md", "# Button\n\nA button.\n"),
+            ("docs/button.mdx", "# Button\n\nA button.\n"),
             ("guides/theming.md", "# Theming\n\nColours.\n"),
         ],
     );
