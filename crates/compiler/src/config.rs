@@ -468,6 +468,9 @@ impl Config {
         if let Some(l) = self.system.langs.iter().flatten().find(|l| !known(l)) {
             return Err(format!("langs lists `{l}`, which no [[docs]] or [[changelog]] rule has"));
         }
+        let mut langs_of_rules = rule_langs.clone();
+        langs_of_rules.sort_unstable();
+        langs_of_rules.dedup();
         for rule in &self.guides {
             rule.matcher()?;
             // A guide's language is one the set has (a page in another would be served to no reader's language):
@@ -481,13 +484,7 @@ impl Config {
                      (they have: {})",
                     rule.pattern,
                     crate::escape::shown(&rule.lang),
-                    rule_langs
-                        .iter()
-                        .copied()
-                        .collect::<std::collections::BTreeSet<_>>()
-                        .into_iter()
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    langs_of_rules.join(", ")
                 ));
             }
         }
@@ -517,7 +514,7 @@ impl Config {
 }
 
 /// Checks that the path pattern `value` of `what` names files inside the repository: not empty, not absolute
-/// (`/…`, `C:…`), no `..` segment and no `\\` (patterns are `/`-separated and repository-relative).
+/// (`/…`, `C:…`), no `..` segment and no backslash (patterns are `/`-separated and repository-relative).
 ///
 /// # Errors
 /// A message naming `what`, the pattern and the reason.
