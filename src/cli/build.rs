@@ -274,6 +274,14 @@ pub fn run(args: BuildArgs) -> anyhow::Result<ExitCode> {
         }
         out.push(format!("  Markdown not used: {} ({})", plural(total, "file"), folders.join(", ")));
     }
+    // Story files Storybook would read no story from (issue 25's trial: dropped silently), each a warning above.
+    let unread_stories = warnings
+        .iter()
+        .filter(|d| d.message.starts_with(mydesign_docs::compile::examples::beside::UNREAD_STORY))
+        .count();
+    if unread_stories > 0 {
+        out.push(format!("  story files not read: {} (see the warnings)", plural(unread_stories as u64, "file")));
+    }
     if !warnings.is_empty() || !notes.is_empty() {
         let hint = if args.verbose || notes.is_empty() { "" } else { " (notes: --verbose)" };
         out.push(format!(

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 mod common;
+mod compile_trial;
 
 mod agents_md;
 mod budget;

@@ -95,6 +95,7 @@ impl GuideRule {
     /// # Errors
     /// The glob does not parse (named in the message).
     pub fn matcher(&self) -> Result<globset::GlobMatcher, String> {
+        check_in_repository("[[guides]] pattern", &self.pattern)?;
         globset::GlobBuilder::new(&self.pattern)
             .literal_separator(true)
             .build()
@@ -462,12 +463,6 @@ impl Config {
         for rule in &self.tokens {
             rule.check()?;
         }
-        for rule in &self.guides {
-            rule.matcher()?;
-            if rule.lang.trim().is_empty() {
-                return Err(format!("[[guides]] pattern `{}` needs a non-empty `lang`", rule.pattern));
-            }
-        }
         let rule_langs: Vec<&str> =
             self.docs.iter().map(|d| d.lang.as_str()).chain(self.changelog.iter().map(|c| c.lang.as_str())).collect();
         if rule_langs.iter().any(|l| l.trim().is_empty()) {
@@ -479,6 +474,26 @@ impl Config {
         }
         if let Some(l) = self.system.langs.iter().flatten().find(|l| !known(l)) {
             return Err(format!("langs lists `{l}`, which no [[docs]] or [[changelog]] rule has"));
+        }
+        let mut langs_of_rules = rule_langs.clone();
+        langs_of_rules.sort_unstable();
+        langs_of_rules.dedup();
+        for rule in &self.guides {
+            rule.matcher()?;
+            // A guide's language is one the set has (a page in another would be served to no reader's language):
+            // the same rule as `default_lang` and `langs`; with no [[docs]] or [[changelog]] rule, any tag.
+            if rule.lang.trim().is_empty() {
+                return Err(format!("[[guides]] pattern `{}` needs a non-empty `lang`", rule.pattern));
+            }
+            if !rule_langs.is_empty() && !known(&rule.lang) {
+                return Err(format!(
+                    "[[guides]] pattern `{}`: lang `{}` is not the language of any [[docs]] or [[changelog]] rule \
+                     (they have: {})",
+                    rule.pattern,
+                    crate::escape::shown(&rule.lang),
+                    langs_of_rules.join(", ")
+                ));
+            }
         }
         if let Some(name) = &self.system.name {
             check_name("system name", name)?;
@@ -503,6 +518,26 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// Checks that the path pattern `value` of `what` names files inside the repository: not empty, not absolute
+/// (`/…`, `C:…`), no `..` segment and no backslash (patterns are `/`-separated and repository-relative).
+///
+/// # Errors
+/// A message naming `what`, the pattern and the reason.
+pub fn check_in_repository(what: &str, value: &str) -> Result<(), String> {
+    let shown = crate::escape::shown(value);
+    if value.trim().is_empty() {
+        return Err(format!("{what} is empty: it must name files of the repository (e.g. `docs/**/*.md`)"));
+    }
+    let absolute = value.starts_with('/') || value.as_bytes().get(1) == Some(&b':');
+    if absolute || value.contains('\\') || value.split('/').any(|s| s == "..") {
+        return Err(format!(
+            "{what} `{shown}` leads out of the repository: patterns are relative to its root, `/`-separated, with no \
+             `..` segment"
+        ));
+    }
+    Ok(())
 }
 
 /// Checks that a system name or version can name a bundle set directory `<system>@<version>`: not empty, no `/`,

@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::diagnostic::{Diagnostic, Stage};
 use super::names::lang_tag;
 use super::walk::WalkedFile;
 use crate::config::{Config, GuideRule, Pattern};
@@ -71,6 +72,30 @@ pub fn ruled_pages<'a>(
         .filter_map(|f| {
             let lang = matchers.iter().find(|(m, _)| m.is_match(&f.rel))?.1;
             wanted(lang).then(|| (lang.to_string(), page_name(&f.rel), f.clone()))
+        })
+        .collect()
+}
+
+/// A warning per `[[guides]]` rule whose pattern matches none of the walked `files` (a typo, a folder that moved):
+/// such a rule would take nothing, silently. Named by its pattern and language, at `[[guides]]`.
+pub fn unmatched(files: &[WalkedFile], rules: &[GuideRule]) -> Vec<Diagnostic> {
+    rules
+        .iter()
+        .filter_map(|r| {
+            // Validated with the configuration: a rule whose glob does not parse never reaches a build.
+            let m = r.matcher().ok()?;
+            (!files.iter().any(|f| m.is_match(&f.rel))).then(|| {
+                Diagnostic::new(
+                    "[[guides]]",
+                    Stage::Layout,
+                    format!(
+                        "pattern `{}` (lang {}) matches no file of the repository, so it takes no guide page; fix \
+                         or remove the rule",
+                        crate::escape::shown(&r.pattern),
+                        crate::escape::shown(&r.lang)
+                    ),
+                )
+            })
         })
         .collect()
 }

@@ -184,6 +184,7 @@ fn build_attempt(
     }
     published_package(repo, &files, &opts.config, &mut layout);
     diagnostics.extend(layout_diags);
+    diagnostics.extend(guide_rules::unmatched(&files, &opts.config.guides));
     if layout.components.is_empty() {
         anyhow::bail!(
             "{}: no component found with this layout ({} changelog file(s) matched).\n{}",

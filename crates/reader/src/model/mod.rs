@@ -323,6 +323,9 @@ pub struct DocSummary {
     /// This language's one-line description.
     #[serde(default)]
     pub brief: Option<String>,
+    /// As [`DocMeta::generated`] (format 14; 0 before).
+    #[serde(default)]
+    pub generated: u32,
 }
 
 /// Where a source file is stored.
@@ -548,6 +551,11 @@ pub struct DocMeta {
     pub sections: Vec<SectionMeta>,
     /// GFM tables in document order.
     pub tables: Vec<TableMeta>,
+    /// 0 for a document written in the repository; else the number of Storybook stories the compiler generated
+    /// this document from (format 14): a component with stories and no document gets a title, a line saying so
+    /// and its stories as code blocks, under its first story file's `path`. 0 in sets of format 13 and older.
+    #[serde(default)]
+    pub generated: u32,
 }
 
 /// One GFM table of a document (the placeholder view hides long ones, as it hides code blocks).
@@ -1018,5 +1026,47 @@ mod tests {
         assert_eq!(component_key("date-picker"), "datepicker");
         assert_eq!(component_key("DatePicker"), "datepicker");
         assert_eq!(component_key("tag_input"), "taginput");
+    }
+
+    /// A document and its list summary as a format-13 set stores them (MessagePack arrays one field shorter:
+    /// no `generated`) read as written documents.
+    #[test]
+    fn format_13_documents_read_as_written_ones() {
+        let doc = DocMeta {
+            lang: "en-US".into(),
+            path: "docs/button.md".into(),
+            title: Some("Button".into()),
+            brief: None,
+            import: None,
+            card_tokens: 1,
+            lines: 2,
+            bytes: 3,
+            tokens: 4,
+            hidden: false,
+            view_tokens: 4,
+            code_blocks: vec![],
+            sections: vec![],
+            tables: vec![],
+            generated: 0,
+        };
+        let now = rmp_serde::to_vec(&doc).unwrap();
+        // 15 fields: `fixarray 15`; the last one, `generated`, is the fixint 0.
+        assert_eq!((now[0], now.last()), (0x9f, Some(&0)));
+        let v13 = [&[0x9e][..], &now[1..now.len() - 1]].concat();
+        assert_eq!(rmp_serde::from_slice::<DocMeta>(&v13).unwrap(), doc);
+        let summary = DocSummary {
+            lang: "en-US".into(),
+            lines: 2,
+            code_blocks: 0,
+            tokens: 4,
+            view_tokens: 4,
+            title: None,
+            brief: None,
+            generated: 0,
+        };
+        let now = rmp_serde::to_vec(&summary).unwrap();
+        assert_eq!((now[0], now.last()), (0x98, Some(&0)));
+        let v13 = [&[0x97][..], &now[1..now.len() - 1]].concat();
+        assert_eq!(rmp_serde::from_slice::<DocSummary>(&v13).unwrap(), summary);
     }
 }

@@ -146,6 +146,7 @@ impl ComponentsView {
             tokens: doc.map_or(0, |d| d.view_tokens),
             code_blocks: doc.map_or(0, |d| d.code_blocks),
             files: c.files,
+            generated: doc.map_or(0, |d| d.generated),
         }
     }
 
@@ -202,6 +203,10 @@ pub struct ComponentRow {
     pub code_blocks: u32,
     /// Files listed.
     pub files: u32,
+    /// The document was generated from this many Storybook stories (the component has no document of its own);
+    /// absent (0) for a written document.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub generated: u32,
 }
 
 /// `doc`: a document, whole or as the placeholder view.
@@ -216,6 +221,10 @@ pub struct DocView {
     pub lang: String,
     /// Repository-relative path of the document.
     pub path: String,
+    /// The document was generated from this many Storybook stories (the component has no document; `path` is its
+    /// first story file); absent (0) for a written document.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub generated: u32,
     /// Title.
     pub title: Option<String>,
     /// Lines of the whole document.

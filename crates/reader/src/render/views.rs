@@ -32,8 +32,26 @@ pub fn component_row_line(c: &ComponentRow, lang: &str, width: usize) -> String 
         };
         about = if about.is_empty() { note } else { format!("{note} {about}") };
     }
+    if c.generated > 0 && has_lang {
+        let note = format!("(generated from {})", stories(c.generated));
+        about = if about.is_empty() { note } else { format!("{note} {about}") };
+    }
     let tokens = if has_lang { thousands(c.tokens) } else { "—".into() };
     format!("{:<width$}  {:>7}  {:>6}  {:>5}  {}\n", c.name, tokens, c.code_blocks, c.files, about)
+}
+
+/// What a header says after a generated document's path: ` (generated from 12 stories: no document)`; nothing for
+/// a written one.
+fn generated_note(from: u32) -> String {
+    match from {
+        0 => String::new(),
+        n => format!(" (generated from {}: no document)", stories(n)),
+    }
+}
+
+/// `1 story`, `12 stories`.
+fn stories(n: u32) -> String {
+    format!("{} {}", thousands(n), if n == 1 { "story" } else { "stories" })
 }
 
 /// One row of a file list's text form (`list_components` with `component`, `files`), its path padded to `width`
@@ -257,11 +275,12 @@ impl Render for DocView {
             surface.resume(&self.served, lang, DETAILS, std::slice::from_ref(&c), self.part.max_tokens, cur)
         });
         format!(
-            "[{} · {} · {} · {} · {what} · {}{}{}{of} {}{whole}]\n{}",
+            "[{} · {} · {} · {}{} · {what} · {}{}{}{of} {}{whole}]\n{}",
             served(&self.served),
             self.component,
             self.lang,
             self.path,
+            generated_note(self.generated),
             if self.hidden {
                 served_lines(&self.part, "view lines", self.part.text_lines)
             } else {

@@ -147,6 +147,7 @@ pub(super) fn compile_component(
                 view_tokens: d.view_tokens,
                 title: d.title.clone(),
                 brief: d.brief.clone(),
+                generated: d.generated,
             })
             .collect(),
         files: metas.len() as u32,

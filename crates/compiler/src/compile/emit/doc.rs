@@ -38,7 +38,7 @@ pub(super) fn compile_doc(
     typescript: &[String],
 ) -> Option<CompiledDoc> {
     let text = read_doc(ctx, f)?;
-    compile_doc_text(ctx, key, name, lang, f, text, typescript)
+    compile_doc_text(ctx, key, name, lang, f, text, typescript, None)
 }
 
 /// The text of a document file, or `None` with the problem reported.
@@ -61,33 +61,70 @@ fn read_doc(ctx: &Ctx, f: &WalkedFile) -> Option<String> {
 }
 
 /// The document of a component that has none but has stories (a Storybook-only design system, a component no page
-/// documents): a page that says so, in the set's default language, under the first story file's path; the
-/// stories join it as they join any document. `None` when the component has no story.
+/// documents): a title, a line saying so, then its stories under "Stories", each a heading with its title and its
+/// code as a fenced block (format 14: `DocMeta::generated` counts them), in the set's default language, under the
+/// first story file's path. The stories are the text here, not beside it as with a written document: there is no
+/// file to keep as written, and `--detail full` must show them. `None` when the component has no story.
 pub(super) fn compile_story_doc(ctx: &Ctx, key: &str, name: &str) -> Option<CompiledDoc> {
     let files = ctx.examples.story_files_of(key);
     let first = files.first()?;
     let title = ctx.examples.story_component_of(key).unwrap_or_else(|| name.to_string());
     let listed: Vec<String> = files.iter().map(|f| format!("`{}`", f.rel)).collect();
-    let text = format!(
+    let mut text = format!(
         "# {title}\n\n{title} has no document in this repository. Its examples below are its Storybook stories, \
          from {}.\n",
         listed.join(", ")
     );
     let f = (*first).clone();
-    compile_doc_text(ctx, key, name, ctx.default_lang, &f, text, &[])
+    // The stories as they would join a written document, then written into the text.
+    let mut probe = markdown::parse_as(&text, markdown::Syntax::CommonMark);
+    let attached = examples::beside::attach(ctx.examples, key, &f.rel, &text, &mut probe);
+    let mut written = Vec::new();
+    text.push_str(&format!("\n## {}\n", examples::beside::STORIES));
+    for b in probe.code_blocks {
+        let (Some(demo), Some(code)) = (b.meta.demo, b.code) else { continue };
+        let heading = demo.title.clone().unwrap_or_else(|| b.meta.index.to_string());
+        text.push_str(&format!("\n### {}\n\n", heading.replace('\n', " ")));
+        written.push(examples::Example { at: text.len(), meta: demo });
+        text.push_str(&fence_demo(&code, &b.meta.lang));
+        text.push('\n');
+    }
+    let generated = Generated { examples: written, attached };
+    compile_doc_text(ctx, key, name, ctx.default_lang, &f, text, &[], Some(generated))
 }
 
-fn compile_doc_text(
+/// A document the compiler wrote ([`compile_story_doc`]): its examples (already in its text) and what attaching
+/// them read.
+struct Generated {
+    examples: Vec<examples::Example>,
+    attached: examples::beside::Attached,
+}
+
+/// A document's text as stored, parsed: examples expanded (a written document) or marked (a generated one), demos
+/// read, stories attached beside a written document's text; with the files read (`deps`), and where the stored
+/// text's lines come from in the file (`None` when it is the file as written).
+struct Parsed {
+    text: String,
+    doc: markdown::Document,
+    deps: Vec<crate::compile::cache::Dependency>,
+    source_lines: Option<Vec<(usize, u32)>>,
+}
+
+fn parse_doc(
     ctx: &Ctx,
-    key: &str,
-    name: &str,
-    lang: &str,
-    f: &WalkedFile,
+    (key, lang, f): (&str, &str, &WalkedFile),
     text: String,
     typescript: &[String],
-) -> Option<CompiledDoc> {
-    let syntax = markdown::Syntax::of_path(&f.rel);
+    generated: Option<Generated>,
+) -> Parsed {
     let mut deps = Vec::new();
+    if let Some(g) = generated {
+        let mut doc = markdown::parse_as(&text, markdown::Syntax::CommonMark);
+        examples::mark(&mut doc, &g.examples);
+        report_attached(ctx, f, g.attached, &mut deps);
+        return Parsed { text, doc, deps, source_lines: None };
+    }
+    let syntax = markdown::Syntax::of_path(&f.rel);
     // The props tables served (the document's own, else the sources'), for `@interface Name` lines.
     let props_names: Vec<String> = if text.contains("@interface ") {
         let own: Vec<String> =
@@ -119,10 +156,36 @@ fn compile_doc_text(
     examples::mark(&mut doc, &examples);
     load_demos(ctx, f, &mut doc, &mut deps);
     let stories = examples::beside::attach(ctx.examples, key, &f.rel, &text, &mut doc);
-    deps.extend(stories.deps);
-    for note in stories.notes {
+    report_attached(ctx, f, stories, &mut deps);
+    Parsed { text, doc, deps, source_lines }
+}
+
+/// Reports the notes of attaching stories to the document `f` and keeps the files they read.
+fn report_attached(
+    ctx: &Ctx,
+    f: &WalkedFile,
+    attached: examples::beside::Attached,
+    deps: &mut Vec<crate::compile::cache::Dependency>,
+) {
+    deps.extend(attached.deps);
+    for note in attached.notes {
         ctx.report(Diagnostic::note(f.rel.clone(), Stage::Markdown, note));
     }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn compile_doc_text(
+    ctx: &Ctx,
+    key: &str,
+    name: &str,
+    lang: &str,
+    f: &WalkedFile,
+    text: String,
+    typescript: &[String],
+    generated: Option<Generated>,
+) -> Option<CompiledDoc> {
+    let stories = generated.as_ref().map_or(0, |g| g.examples.len() as u32);
+    let Parsed { text, mut doc, deps, source_lines } = parse_doc(ctx, (key, lang, f), text, typescript, generated);
     if doc.unclosed_front_matter {
         ctx.report(Diagnostic::new(
             format!("{}:1", f.rel),
@@ -154,11 +217,12 @@ fn compile_doc_text(
         }
     }
     // What each block uses (format 12), for `prop`'s example and `search --uses`.
-    let uses: Vec<BlockUses> = doc
-        .code_blocks
-        .iter()
-        .map(|b| block_uses(b.code.as_deref().unwrap_or_else(|| slice(b.start_byte, b.end_byte)), &b.meta.lang))
-        .collect();
+    let uses: Vec<BlockUses> = crate::usage::blocks::blocks_uses(
+        doc.code_blocks
+            .iter()
+            .map(|b| (b.code.as_deref().unwrap_or_else(|| slice(b.start_byte, b.end_byte)), b.meta.lang.as_str())),
+        ctx.examples.component_keys(),
+    );
     if uses.iter().any(|u| !u.is_empty()) {
         push(Frame::new(keys::uses(lang), &uses));
     }
@@ -220,6 +284,7 @@ fn compile_doc_text(
         code_blocks,
         sections,
         tables,
+        generated: stories,
     };
     let props = crate::compile::props::from_markdown(&f.rel, lang, &text);
     let row_lines = props.iter().map(|t| row_lines(&text, t, source_lines.as_deref())).collect();
@@ -265,27 +330,6 @@ fn expanded_row_lines(text: &str, table: &PropsTable) -> Vec<u32> {
             }
         })
         .collect()
-}
-
-/// Code languages whose blocks are read as TSX for what they use (TSX parses JSX, JavaScript and TypeScript).
-const JSX_LANGS: [&str; 9] =
-    ["jsx", "tsx", "js", "javascript", "ts", "typescript", "react", "javascriptreact", "typescriptreact"];
-
-/// What a code block uses ([`BlockUses`]): its code (fence lines dropped) read as TSX when its language is one
-/// [`JSX_LANGS`] names; nothing for other languages (Vue templates, shell, CSS).
-fn block_uses(code: &str, lang: &str) -> BlockUses {
-    if !JSX_LANGS.contains(&lang.trim().to_ascii_lowercase().as_str()) {
-        return Vec::new();
-    }
-    let is_fence = |l: &str| l.trim_start().starts_with("```") || l.trim_start().starts_with("~~~");
-    let mut lines: Vec<&str> = code.lines().collect();
-    if lines.first().is_some_and(|l| is_fence(l)) {
-        lines.remove(0);
-        if lines.last().is_some_and(|l| is_fence(l)) {
-            lines.pop();
-        }
-    }
-    crate::usage::uses(&crate::usage::read_recovering(&lines.join("\n")))
 }
 
 /// How a document's note on site markup no rule knows begins; the list of `<Name> ×count` follows.

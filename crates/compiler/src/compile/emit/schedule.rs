@@ -363,6 +363,7 @@ pub fn compile_all(inputs: &Inputs, spool: Spool, diagnostics: &mut Vec<Diagnost
     let mut changelog = changelog?;
     drop(stage);
     bar.finish_and_clear();
+    diagnostics.extend_from_slice(example_repo.story_problems());
     diagnostics.extend(ctx.into_diagnostics());
 
     let mut components: Vec<SpooledComponent> = components.into_iter().flatten().collect();

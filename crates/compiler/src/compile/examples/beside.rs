@@ -7,6 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::super::cache::{self, Dependency};
+use super::super::diagnostic::{Diagnostic, Stage};
 use super::super::markdown::{CodeBlock, Document};
 use super::super::names;
 use super::super::walk::WalkedFile;
@@ -17,29 +18,56 @@ use crate::model::{CodeBlockMeta, DemoMeta, component_key};
 /// The heading story blocks are listed under.
 pub const STORIES: &str = "Stories";
 
+/// How the warning on a story file that could not be read begins (the build summary counts them by it).
+pub const UNREAD_STORY: &str = "story file not read: ";
+
 /// The story files of a repository, by the component they belong to.
 #[derive(Debug, Default)]
 pub struct StoryIndex {
     by_component: BTreeMap<String, Vec<(WalkedFile, StoryFile)>>,
+    /// What was left out and why: a warning per file that could not be read (not UTF-8, too big, syntax errors,
+    /// no default export), a note per file whose component is none of the set's.
+    pub problems: Vec<Diagnostic>,
 }
 
 impl StoryIndex {
     /// Reads each of the repository's story files (`files`, from [`story_files`]); a file whose component is not
-    /// one of `components` (names → keys; by the matching documents use: case, kebab, plural) is left out.
+    /// one of `components` (names → keys; by the matching documents use: case, kebab, plural) is left out with a
+    /// note, one that cannot be read with a warning ([`UNREAD_STORY`]).
     pub fn build(repo: &Repo, files: &[WalkedFile], components: &BTreeMap<String, String>) -> StoryIndex {
         let known: BTreeSet<String> = components.keys().cloned().collect();
         let mut by_component: BTreeMap<String, Vec<(WalkedFile, StoryFile)>> = BTreeMap::new();
+        let mut problems = Vec::new();
         for f in files.iter().cloned() {
-            let Ok(text) = repo.read(&f) else { continue };
-            let Some(file) = stories::read(&f.rel, &text) else { continue };
+            let file = match repo.read(&f).and_then(|text| stories::read(&f.rel, &text)) {
+                Ok(file) => file,
+                Err(why) => {
+                    // `repo.read` names the file in its reasons; the file is the diagnostic's path.
+                    let why = why.strip_prefix(&format!("{} ", f.rel)).unwrap_or(&why).to_string();
+                    problems.push(Diagnostic::new(
+                        f.rel.clone(),
+                        Stage::Source,
+                        format!("{UNREAD_STORY}{why}; its stories are left out"),
+                    ));
+                    continue;
+                }
+            };
             if file.stories.is_empty() {
                 continue;
             }
-            if let Some(key) = names::exported_key(&file.component, &known).and_then(|n| components.get(&n)) {
-                by_component.entry(key.clone()).or_default().push((f, file));
+            match names::exported_key(&file.component, &known).and_then(|n| components.get(&n)) {
+                Some(key) => by_component.entry(key.clone()).or_default().push((f, file)),
+                None => problems.push(Diagnostic::note(
+                    f.rel.clone(),
+                    Stage::Source,
+                    format!(
+                        "stories of `{}`, which is no component of this set; left out",
+                        crate::escape::shown(&file.component)
+                    ),
+                )),
             }
         }
-        StoryIndex { by_component }
+        StoryIndex { by_component, problems }
     }
 
     /// The story files of the component `key`, by path.

@@ -14,7 +14,7 @@ pub mod rules;
 pub mod stories;
 mod syntax;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -37,6 +37,8 @@ pub struct Repo<'a> {
     story_files: &'a [WalkedFile],
     /// The story files by component, read on first use (see [`beside::StoryIndex`]).
     stories: OnceLock<beside::StoryIndex>,
+    /// `components` as [`crate::model::component_key`]s, made on first use.
+    component_keys: OnceLock<BTreeSet<String>>,
 }
 
 /// One example expanded into a document.
@@ -109,12 +111,25 @@ impl<'a> Repo<'a> {
             components,
             story_files,
             stories: OnceLock::new(),
+            component_keys: OnceLock::new(),
         }
     }
 
     /// The story files of the repository, read on first use.
     fn stories(&self) -> &beside::StoryIndex {
         self.stories.get_or_init(|| beside::StoryIndex::build(self, self.story_files, &self.components))
+    }
+
+    /// The set's components (and guides), as keys in [`crate::model::component_key`] form: what a Vue template's
+    /// elements may name (`crate::usage::vue`).
+    pub fn component_keys(&self) -> &BTreeSet<String> {
+        self.component_keys.get_or_init(|| self.components.values().map(|k| crate::model::component_key(k)).collect())
+    }
+
+    /// What reading the story files left out (see [`beside::StoryIndex::problems`]); reads them when no document
+    /// did yet, so the build reports them whatever its cache reused.
+    pub fn story_problems(&self) -> &[super::diagnostic::Diagnostic] {
+        &self.stories().problems
     }
 
     /// The story files of component `key`, by path.

@@ -4,7 +4,8 @@
 //! transitively) and the `Story.prop = …` statements that follow it. A re-export
 //! (`export { ButtonBasic as Basic } from "compositions/examples/button-basic"`) points to the module it names.
 //! The default export's `title` (its last `/` segment) or `component` names the component; without either, the
-//! file name does (a guess the caller states).
+//! file name does (a guess the caller states). A file that does not parse, or has no default export, is an error
+//! saying why (the build warns with it: issue 25's trial found such files dropped silently).
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -55,10 +56,14 @@ pub fn is_story_file(rel: &str) -> bool {
     matches!(ext, "tsx" | "ts" | "jsx" | "js") && (stem.ends_with(".stories") || stem.ends_with(".story"))
 }
 
-/// Reads the story file `rel` (`text`); `None` when it cannot be parsed.
-pub fn read(rel: &str, text: &str) -> Option<StoryFile> {
-    let lang = SourceLang::from_path(Path::new(rel))?;
-    let tree = source::parse(lang, text).ok()?;
+/// Reads the story file `rel` (`text`).
+///
+/// # Errors
+/// Why Storybook would read no story from it, for a person: not a TypeScript/JavaScript file, syntax errors (their
+/// count and the first one's line), no default export (Component Story Format requires one).
+pub fn read(rel: &str, text: &str) -> Result<StoryFile, String> {
+    let lang = SourceLang::from_path(Path::new(rel)).ok_or("not a .tsx/.ts/.jsx/.js file")?;
+    let tree = source::parse_checked(lang, text)?;
     let root = tree.root_node();
     let src = |n: Node| text.get(n.byte_range()).unwrap_or("");
     let mut imports: Vec<Node> = Vec::new();
@@ -67,6 +72,7 @@ pub fn read(rel: &str, text: &str) -> Option<StoryFile> {
     let mut exports: Vec<(String, Node, Option<String>, Option<String>)> = Vec::new();
     let mut meta: Option<(String, Named)> = None;
     let mut meta_local: Option<String> = None;
+    let mut has_default = false;
     let mut cursor = root.walk();
     let top: Vec<Node> = root.named_children(&mut cursor).collect();
     for node in &top {
@@ -75,6 +81,7 @@ pub fn read(rel: &str, text: &str) -> Option<StoryFile> {
             "export_statement" => {
                 let is_default = (0..node.child_count()).filter_map(|i| node.child(i)).any(|c| c.kind() == "default");
                 if is_default {
+                    has_default = true;
                     if let Some(v) = node.child_by_field_name("value").filter(|v| v.kind() == "identifier") {
                         meta_local = Some(src(v).to_string());
                     }
@@ -120,6 +127,11 @@ pub fn read(rel: &str, text: &str) -> Option<StoryFile> {
     if let Some(m) = &meta_local {
         locals.retain(|(names, _)| !names.contains(m));
     }
+    if !has_default {
+        return Err("no default export: the Component Story Format needs one (`export default { title, component \
+                    }`), so Storybook reads no story from it"
+            .to_string());
+    }
     let (component, named) = meta.unwrap_or_else(|| {
         let name = rel.rsplit('/').next().unwrap_or(rel);
         (name.split('.').next().unwrap_or(name).to_string(), Named::FileName)
@@ -133,7 +145,7 @@ pub fn read(rel: &str, text: &str) -> Option<StoryFile> {
             Story { export, title, code, from }
         })
         .collect();
-    Some(StoryFile { component, named, stories })
+    Ok(StoryFile { component, named, stories })
 }
 
 /// The top-level statements assigning a property of `local` (`Basic.storyName = "…"`, `Basic.args = {…}`).
@@ -348,7 +360,7 @@ mod tests {
             "import type { Meta, StoryObj } from '@storybook/react';\n\n\
              export const A: StoryObj = { name: 'Small tag', args: { big: false } };\n"
         );
-        let f = read("x/date-picker.story.tsx", "export const A = () => null;\n").unwrap();
+        let f = read("x/date-picker.story.tsx", "export default {};\nexport const A = () => null;\n").unwrap();
         assert_eq!((f.component.as_str(), f.named), ("date-picker", Named::FileName));
     }
 }

@@ -484,6 +484,26 @@ pub(super) fn parse(lang: SourceLang, text: &str) -> Result<Tree, SourceError> {
     parse_in(grammar, text, &ranges)
 }
 
+/// [`parse`] of a file whose syntax errors make it unusable (a story file, read for its exports): the tree when it
+/// has none, a misparsed `&` in JSX read as a space as [`analyze_file`] does (same offsets); else why not, for a
+/// person: the number of syntax errors and the first one's line, or the size limit.
+pub(super) fn parse_checked(lang: SourceLang, text: &str) -> Result<Tree, String> {
+    let (grammar, ranges, _) = resolve(lang, text).map_err(|e| e.to_string())?;
+    let tree = parse_in(grammar, text, &ranges).map_err(|e| e.to_string())?;
+    if !tree.root_node().has_error() {
+        return Ok(tree);
+    }
+    if let Some((clean, _)) = reparse_without_jsx_ampersands((grammar, &ranges), text, &tree) {
+        return Ok(clean);
+    }
+    let (errors, line) = count_errors(tree.root_node());
+    Err(format!(
+        "does not parse as {lang:?}: {errors} syntax error{}, the first on line {}",
+        if errors == 1 { "" } else { "s" },
+        line.unwrap_or(1)
+    ))
+}
+
 /// Parses the `ranges` of `text` (all of it when empty) with the grammar `lang` (never `Vue`: see [`resolve`]).
 fn parse_in(lang: SourceLang, text: &str, ranges: &[tree_sitter::Range]) -> Result<Tree, SourceError> {
     if text.len() > MAX_SOURCE_BYTES {

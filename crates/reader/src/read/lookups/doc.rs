@@ -179,6 +179,7 @@ impl BundleSet {
             component: meta.name.clone(),
             lang: doc.lang.clone(),
             path: doc.path.clone(),
+            generated: doc.generated,
             title: doc.title.clone(),
             lines: doc.lines,
             code_blocks: blocks.len() as u32,

@@ -2,6 +2,9 @@
 //! read with tree-sitter's TSX grammar (TSX parses JSX and TypeScript alike). The checker in the CLI compares them
 //! with what a build stored (exports, props tables); this module only reads the code.
 
+pub mod blocks;
+pub mod vue;
+
 use tree_sitter::{Node, Parser};
 
 /// One imported binding: `import { Button as B } from 'pkg'` is `{ imported: "Button", local: "B", source: "pkg" }`;
@@ -128,7 +131,7 @@ fn string_value(node: Node, source: &str) -> String {
     raw.get(1..raw.len().saturating_sub(1)).unwrap_or("").to_string()
 }
 
-fn parse(code: &str) -> Result<tree_sitter::Tree, UsageError> {
+pub(crate) fn parse(code: &str) -> Result<tree_sitter::Tree, UsageError> {
     let mut parser = Parser::new();
     parser
         .set_language(&tree_sitter_typescript::LANGUAGE_TSX.into())
