@@ -51,7 +51,8 @@ fn real_chakra_generated_documents_show_their_stories_in_full_and_say_they_are_g
         let first = header.lines().next().unwrap();
         assert!(first.contains(&format!("{} (generated from {expected} stories: no document)", full.path)), "{first}");
     }
-    assert_eq!(generated, ["environment", "loader", "segment-group", "toggle"]);
+    // Environment and SegmentGroup have pages named otherwise (`environment-provider.mdx`, `segmented-control.mdx`).
+    assert_eq!(generated, ["loader", "toggle"]);
     let list = set.components(None).unwrap();
     let row = list.components.iter().find(|r| r.name == "loader").unwrap();
     let json = serde_json::to_value(row).unwrap();
