@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use crate::budget::BudgetError;
 use crate::bundle::BundleError;
 
-use super::names::{first_names, suggest};
+use super::names::{entries, first_names, suggest};
 
 /// Why a lookup failed. Every message says what exists or what to do.
 #[derive(Debug, thiserror::Error)]
@@ -48,13 +48,19 @@ pub enum LookupError {
     },
     /// No component of that name.
     #[error("unknown component `{name}` in {system} {version}{}", if suggestions.is_empty() {
-        format!("; it has {known} components: {}", first_names(first, *known, "`components`, MCP: list_components"))
+        format!(
+            "; it has {}: {}",
+            entries(*known, *guides),
+            first_names(first, known + guides, "`components` (`--guides`), MCP: list_components")
+        )
     } else {
         suggest(suggestions)
     })]
     UnknownComponent {
-        /// How many components there are.
+        /// How many components there are (guides apart).
         known: usize,
+        /// How many guides there are (pages named as components are, listed apart).
+        guides: usize,
         /// The first names of the list (at most [`FIRST_NAMES`]), named when no name is close.
         first: Box<[String]>,
         /// Name asked for.

@@ -51,7 +51,8 @@ impl BundleSet {
                     by_similarity(&[name], &mut names, |n| n);
                     names.into_iter().take(FIRST_NAMES).map(str::to_string).collect()
                 },
-                known: comps.len(),
+                known: comps.iter().filter(|c| !c.guide).count(),
+                guides: comps.iter().filter(|c| c.guide).count(),
             }
         })
     }
@@ -119,12 +120,46 @@ impl BundleSet {
                 component: meta.name.clone(),
                 lang: echo(want),
                 available: if meta.docs.is_empty() {
-                    "none (the component has only sources; see `files`)".into()
+                    "none: it has only sources (their props tables: the section `props`; its files: `files`)".into()
                 } else {
                     nearest_first(want, meta.docs.iter().map(|d| d.lang.as_str()))
                 },
             }),
         }
+    }
+
+    /// [`BundleSet::pick_doc`], or for a component with no document at all (only sources: Chakra's `InputGroup`,
+    /// the shared folders' `_shared`) a stand-in without text, sections or code blocks in `lang` (a language of the
+    /// set, else its default one), from which its sources' props tables are served: TypeScript tables have no
+    /// language.
+    ///
+    /// # Errors
+    /// As [`BundleSet::pick_doc`] for a component with documents; [`LookupError::UnknownLang`] for a language the
+    /// set does not have.
+    pub(super) fn doc_or_sources<'m>(
+        &self,
+        meta: &'m ComponentMeta,
+        lang: Option<&str>,
+    ) -> Result<std::borrow::Cow<'m, DocMeta>, LookupError> {
+        if !meta.docs.is_empty() {
+            return self.pick_doc(meta, lang).map(std::borrow::Cow::Borrowed);
+        }
+        Ok(std::borrow::Cow::Owned(DocMeta {
+            lang: self.components_lang(lang)?,
+            path: String::new(),
+            title: None,
+            brief: None,
+            import: None,
+            card_tokens: 0,
+            lines: 0,
+            bytes: 0,
+            tokens: 0,
+            hidden: false,
+            view_tokens: 0,
+            code_blocks: vec![],
+            sections: vec![],
+            tables: vec![],
+        }))
     }
 
     /// The set's language `lang` names (an alias such as `en` resolved, case ignored), else the default one: what
