@@ -72,6 +72,16 @@ pub enum LookupError {
         /// Closest names.
         suggestions: Vec<String>,
     },
+    /// An empty language (`--lang ''`, `lang=""`): named apart, as no language is no language tag at all.
+    #[error(
+        "the language asked for is empty: name one of this set's languages, {available}, or leave it out for {default}"
+    )]
+    EmptyLang {
+        /// Languages present.
+        available: String,
+        /// The set's default language.
+        default: String,
+    },
     /// A language the bundle set does not have.
     #[error("no {lang} documents in this bundle set; languages: {available}")]
     UnknownLang {

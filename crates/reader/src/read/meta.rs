@@ -107,8 +107,20 @@ impl BundleSet {
         Some(if matches.len() == 1 { matches[0].clone() } else { want.to_string() })
     }
 
+    /// [`LookupError::EmptyLang`] (naming the set's languages) when `lang` is given but empty or blank.
+    fn check_empty_lang(&self, lang: Option<&str>) -> Result<(), LookupError> {
+        match lang {
+            Some(l) if l.trim().is_empty() => Err(LookupError::EmptyLang {
+                available: self.manifest.langs.join(", "),
+                default: self.manifest.default_lang.clone(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// Picks the document in `lang` (default: the set's default language, else the first the component has).
     pub(super) fn pick_doc<'m>(&self, meta: &'m ComponentMeta, lang: Option<&str>) -> Result<&'m DocMeta, LookupError> {
+        self.check_empty_lang(lang)?;
         let lang = self.lang(lang);
         let lang = lang.as_deref();
         let want = lang.unwrap_or(&self.manifest.default_lang);
@@ -168,6 +180,7 @@ impl BundleSet {
     /// # Errors
     /// [`LookupError::UnknownLang`] (naming the set's languages) when the set has no such language.
     pub(crate) fn components_lang(&self, lang: Option<&str>) -> Result<String, LookupError> {
+        self.check_empty_lang(lang)?;
         let lang = self.lang(lang);
         let lang = lang.as_deref();
         let langs = &self.manifest.langs;
