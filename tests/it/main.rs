@@ -52,4 +52,5 @@ mod sweep;
 mod sweep300;
 mod tokens;
 mod trial;
+mod trial_lookups;
 mod vue;

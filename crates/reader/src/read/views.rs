@@ -425,11 +425,10 @@ pub struct UsesView {
     pub lang: String,
     /// Examples using it in all (listed or not).
     pub total: u32,
-    /// Tokens of the rows listed: the sum of their bounds (each row's line or JSON object, the larger).
-    pub tokens: u32,
     /// The examples of this part, the document's own smallest first, then the stories beside it.
     pub examples: Vec<ExampleRef>,
-    /// One line per example listed.
+    /// One line per example listed: the text form's rows (the JSON form has them as `examples`, not twice).
+    #[serde(skip)]
     pub text: String,
     /// Rows served (`rows_total`: the examples using it) and the cursor of the rest.
     #[serde(flatten)]

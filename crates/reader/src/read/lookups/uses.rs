@@ -72,8 +72,8 @@ impl BundleSet {
             .iter()
             .map(|&i| ExampleRef::new(&doc.code_blocks[i], block_title(&doc.code_blocks[i]), false))
             .collect();
-        // Each row by what it shows, in its larger form (its line or its JSON object with a comma), bounded as
-        // the answers' own lines are (titles are names as printed), and a join.
+        // Each row by what it shows, bounded as the answers' own lines are (titles are names as printed), in its
+        // larger form (its line, or its JSON object with a comma), and a join.
         let bound = |r: usize| {
             let e = &examples[r];
             let line = crate::budget::envelope_bound(&crate::view::example_line(e));
@@ -86,7 +86,7 @@ impl BundleSet {
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let request = Request::Uses { what: what.trim().to_string(), lang: doc.lang.clone() };
         let (rows, part) = self.list_part(&request, &names, &bound, whole, paging)?;
-        let listed: Vec<ExampleRef> = examples[rows.clone()].to_vec();
+        let listed: Vec<ExampleRef> = examples[rows].to_vec();
         Ok(UsesView {
             served: self.served(),
             component: meta.name.clone(),
@@ -94,7 +94,6 @@ impl BundleSet {
             asked: what.trim().to_string(),
             lang: doc.lang.clone(),
             total: examples.len() as u32,
-            tokens: rows.map(bound).sum(),
             text: listed.iter().map(crate::view::example_line).collect(),
             examples: listed,
             part,
