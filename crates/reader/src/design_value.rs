@@ -255,6 +255,10 @@ mod tests {
         assert_eq!(normalize("rgb(0 0 0 / 45%)").as_deref(), Some("#00000073"));
         assert_eq!(normalize("hsl(120, 100%, 25%)").as_deref(), Some("#008000ff"));
         assert_eq!(normalize("White").as_deref(), Some("#ffffffff"));
+        // CSS Color 4's named colours beyond the sixteen basic ones (§6.1).
+        assert_eq!(normalize("rebeccapurple").as_deref(), Some("#663399ff"));
+        assert_eq!(normalize("RebeccaPurple").as_deref(), Some("#663399ff"));
+        assert_eq!(normalize("lightgoldenrodyellow").as_deref(), Some("#fafad2ff"));
         // Pure white is L* 100, a* b* 0.
         let [l, a, b] = lab([255, 255, 255]);
         assert!((l - 100.0).abs() < 0.01 && a.abs() < 0.01 && b.abs() < 0.01, "{l} {a} {b}");
