@@ -420,8 +420,9 @@ pub fn within(
     compose: &dyn Fn(usize) -> anyhow::Result<String>,
 ) -> anyhow::Result<(String, Option<String>)> {
     let counter = mydesign_docs::compile::tokens::TokenCounter::new(encoding).map_err(anyhow::Error::msg)?;
+    // As printed: each text ends with a newline.
     let whole = compose(total)?;
-    let all_tokens = counter.count(&whole);
+    let all_tokens = counter.count(&format!("{whole}\n"));
     if all_tokens <= max_tokens {
         return Ok((whole, None));
     }
@@ -436,7 +437,7 @@ pub fn within(
     // The printed answer: the findings, a newline and the bracketed note (the JSON form prints its note on
     // standard error: counted all the same, the bound of one reading).
     let printed =
-        |kept: usize| -> anyhow::Result<u32> { Ok(counter.count(&format!("{}\n[{}]", compose(kept)?, note(kept)))) };
+        |kept: usize| -> anyhow::Result<u32> { Ok(counter.count(&format!("{}\n[{}]\n", compose(kept)?, note(kept)))) };
     if printed(0)? > max_tokens {
         anyhow::bail!(
             "--max-tokens {max_tokens} is too small for check's answer: the count of its findings alone takes {} \

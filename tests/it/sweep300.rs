@@ -235,6 +235,10 @@ fn the_cli_answers_every_lookup_at_300_with_a_long_bundles_directory() {
         calls.extend(file.map(|f| vec!["file".into(), f]));
         for call in calls {
             for json in [false, true] {
+                // `agents-md` writes one Markdown section (`--json` is refused as not applying).
+                if json && call[0] == "agents-md" {
+                    continue;
+                }
                 let mut args: Vec<&str> = call.iter().map(String::as_str).collect();
                 args.extend(["--system", &system, "--bundles", &dir, "--max-tokens", "300"]);
                 if json {
