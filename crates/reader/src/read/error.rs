@@ -51,16 +51,16 @@ pub enum LookupError {
         format!(
             "; it has {}: {}",
             entries(*known, *guides),
-            first_names(first, known + guides, "`components` (`--guides`), MCP: list_components")
+            first_names(first, (known + guides) as usize, "`components` (`--guides`), MCP: list_components")
         )
     } else {
         suggest(suggestions)
     })]
     UnknownComponent {
         /// How many components there are (guides apart).
-        known: usize,
+        known: u32,
         /// How many guides there are (pages named as components are, listed apart).
-        guides: usize,
+        guides: u32,
         /// The first names of the list (at most [`FIRST_NAMES`]), named when no name is close.
         first: Box<[String]>,
         /// Name asked for.

@@ -51,8 +51,8 @@ impl BundleSet {
                     by_similarity(&[name], &mut names, |n| n);
                     names.into_iter().take(FIRST_NAMES).map(str::to_string).collect()
                 },
-                known: comps.iter().filter(|c| !c.guide).count(),
-                guides: comps.iter().filter(|c| c.guide).count(),
+                known: comps.iter().filter(|c| !c.guide).count() as u32,
+                guides: comps.iter().filter(|c| c.guide).count() as u32,
             }
         })
     }

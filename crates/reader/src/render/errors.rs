@@ -25,7 +25,7 @@ impl LookupError {
                     let guides_call = surface.quoted_hint("list_components", "components", None, &args);
                     list = format!("{list}, the guides with {guides_call}");
                 }
-                let names = first_names(first, known + guides, &list);
+                let names = first_names(first, (known + guides) as usize, &list);
                 let counted = entries(*known, *guides);
                 format!("unknown component `{name}` in {system} {version}; it has {counted}: {names}")
             }
