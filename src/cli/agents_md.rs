@@ -65,9 +65,12 @@ fn uses(documents: &BTreeMap<String, String>, name: &str, title: &str) -> usize 
 /// The section for `set` (markers included, ending with a newline), at most `max_tokens` tokens in the set's
 /// encoding, in language `lang` (else the set's default).
 ///
+/// Every component is named, or, when the budget is too small for every name, as many as fit (most used first)
+/// and the count of the rest with the call that lists them.
+///
 /// # Errors
 /// A lookup error of the set (damaged bundle, unknown language), an unknown encoding, or a budget too small for
-/// the header, the markers and the names of every component.
+/// the header, the markers and the call that lists the components (the message states the least that works).
 pub fn section(set: &BundleSet, lang: Option<&str>, max_tokens: u32) -> anyhow::Result<String> {
     let head = set.head();
     let counter = TokenCounter::new(&head.encoding).map_err(anyhow::Error::msg)?;
@@ -119,40 +122,60 @@ pub fn section(set: &BundleSet, lang: Option<&str>, max_tokens: u32) -> anyhow::
             None => format!("- {} ({})", r.name, r.tokens),
         })
         .collect();
-    let also = |from: usize| -> String {
+    // The names after the lines kept, `named` of them written and the rest counted with the call that lists them
+    // (a budget too small for every name: Semi's 101 names take ~400 tokens).
+    let also = |from: usize, named: usize| -> String {
         let names: Vec<&str> = ranked[from..].iter().map(|(_, r)| r.name.as_str()).collect();
-        if names.is_empty() { String::new() } else { format!("Also: {}.\n", names.join(", ")) }
+        let more = names.len().saturating_sub(named);
+        match (names.len(), more) {
+            (0, _) => String::new(),
+            (_, 0) => format!("Also: {}.\n", names.join(", ")),
+            (n, _) if more == n => {
+                format!("Also {n} more components: `mydesign-docs components` (MCP `list_components`) lists them.\n")
+            }
+            _ => format!(
+                "Also: {}, and {more} more (`mydesign-docs components`, MCP `list_components`).\n",
+                names[..named].join(", ")
+            ),
+        }
     };
-    let compose = |kept: usize| -> String {
+    let compose = |kept: usize, named: usize| -> String {
         let mut text = top.join("\n");
         text.push('\n');
         for line in &lines[..kept] {
             text.push_str(line);
             text.push('\n');
         }
-        text.push_str(&also(kept));
+        text.push_str(&also(kept, named));
         text.push_str(&end);
         text.push('\n');
         text
     };
     // The most lines that fit: counts are not additive across lines in general, so each candidate is counted
     // whole (a binary search: the count grows with the lines kept).
-    let fits = |kept: usize| counter.count(&compose(kept)) <= max_tokens;
-    if !fits(0) {
+    let all = lines.len();
+    let fits = |kept: usize, named: usize| counter.count(&compose(kept, named)) <= max_tokens;
+    let most = |fits: &dyn Fn(usize) -> bool| {
+        let (mut low, mut high) = (0, all);
+        while low < high {
+            let mid = (low + high).div_ceil(2);
+            if fits(mid) { low = mid } else { high = mid - 1 }
+        }
+        low
+    };
+    if fits(0, all) {
+        return Ok(compose(most(&|kept| fits(kept, all)), all));
+    }
+    // Not every name fits: no line, as many names as fit, the rest counted with the call that lists them.
+    if !fits(0, 0) {
         bail!(
-            "--max-tokens {max_tokens} is too small for the index of {system} {}: its header and the names of its {} \
-             components take {} tokens",
+            "--max-tokens {max_tokens} is too small for the index of {system} {}: its header, how to ask and the \
+             call that lists its {all} components take {} tokens (the least budget that works)",
             head.version,
-            lines.len(),
-            counter.count(&compose(0))
+            counter.count(&compose(0, 0))
         );
     }
-    let (mut low, mut high) = (0, lines.len());
-    while low < high {
-        let mid = (low + high).div_ceil(2);
-        if fits(mid) { low = mid } else { high = mid - 1 }
-    }
-    Ok(compose(low))
+    Ok(compose(0, most(&|named| fits(0, named))))
 }
 
 /// `text` with `system`'s section replaced by `section`, or `section` appended (after a blank line) when `text`

@@ -407,6 +407,52 @@ fn check_element(
     }
 }
 
+/// The findings `compose(kept)` prints (the first `kept` of `total`) within `max_tokens` tokens in `encoding`,
+/// counted whole (counts are not additive across findings): the most that fit, and when some are left out the
+/// note saying how many and the `--max-tokens` that prints them all (the note's own line counted too).
+///
+/// # Errors
+/// An unknown encoding; a budget too small for the note alone, stating the least that works.
+pub fn within(
+    encoding: &str,
+    max_tokens: u32,
+    total: usize,
+    compose: &dyn Fn(usize) -> anyhow::Result<String>,
+) -> anyhow::Result<(String, Option<String>)> {
+    let counter = mydesign_docs::compile::tokens::TokenCounter::new(encoding).map_err(anyhow::Error::msg)?;
+    // As printed: each text ends with a newline.
+    let whole = compose(total)?;
+    let all_tokens = counter.count(&format!("{whole}\n"));
+    if all_tokens <= max_tokens {
+        return Ok((whole, None));
+    }
+    let note = |kept: usize| {
+        format!(
+            "{} of {} findings; --max-tokens {} prints them all",
+            kept,
+            total,
+            all_tokens.max(mydesign_docs::budget::MIN_MAX_TOKENS)
+        )
+    };
+    // The printed answer: the findings, a newline and the bracketed note (the JSON form prints its note on
+    // standard error: counted all the same, the bound of one reading).
+    let printed =
+        |kept: usize| -> anyhow::Result<u32> { Ok(counter.count(&format!("{}\n[{}]\n", compose(kept)?, note(kept)))) };
+    if printed(0)? > max_tokens {
+        anyhow::bail!(
+            "--max-tokens {max_tokens} is too small for check's answer: the count of its findings alone takes {} \
+             tokens (the least budget that works)",
+            printed(0)?
+        );
+    }
+    let (mut low, mut high) = (0, total);
+    while low < high {
+        let mid = (low + high).div_ceil(2);
+        if printed(mid)? <= max_tokens { low = mid } else { high = mid - 1 }
+    }
+    Ok((compose(low)?, Some(note(low))))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

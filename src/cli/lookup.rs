@@ -150,10 +150,13 @@ fn agents_md(write: Option<PathBuf>, check: Option<PathBuf>, args: &LookupArgs) 
 fn check(files: &[PathBuf], args: &LookupArgs) -> anyhow::Result<ExitCode> {
     use super::check::{Finding, Known, check, unchecked};
     use anyhow::Context;
-    if args.cursor.is_some() || args.max_tokens.is_some() {
-        anyhow::bail!("check prints every finding: --cursor and --max-tokens do not apply");
+    if args.cursor.is_some() {
+        anyhow::bail!(
+            "check prints its findings from the first: --cursor does not apply (a larger --max-tokens prints more)"
+        );
     }
     let (_, set) = open_library(args)?;
+    let encoding = set.head().encoding.clone();
     let known = Known::read(set)?;
     let mut all: Vec<(String, Finding)> = Vec::new();
     let mut unreadable = false;
@@ -190,18 +193,19 @@ fn check(files: &[PathBuf], args: &LookupArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    if args.json {
-        let list: Vec<serde_json::Value> = all
-            .iter()
-            .map(|(file, f)| {
-                let mut v = serde_json::to_value(f).unwrap_or_default();
-                v["file"] = serde_json::Value::String(file.clone());
-                v
-            })
-            .collect();
-        emit(&serde_json::to_string_pretty(&list)?)?;
-    } else {
-        let text: Vec<String> = all
+    let compose = |kept: usize| -> anyhow::Result<String> {
+        if args.json {
+            let list: Vec<serde_json::Value> = all[..kept]
+                .iter()
+                .map(|(file, f)| {
+                    let mut v = serde_json::to_value(f).unwrap_or_default();
+                    v["file"] = serde_json::Value::String(file.clone());
+                    v
+                })
+                .collect();
+            return Ok(serde_json::to_string_pretty(&list)?);
+        }
+        let text: Vec<String> = all[..kept]
             .iter()
             .map(|(file, f)| {
                 format!(
@@ -210,9 +214,18 @@ fn check(files: &[PathBuf], args: &LookupArgs) -> anyhow::Result<ExitCode> {
                 )
             })
             .collect();
-        if !text.is_empty() {
-            emit(&text.join("\n"))?;
-        }
+        Ok(text.join("\n"))
+    };
+    let (text, note) = match args.max_tokens {
+        None => (compose(all.len())?, None),
+        Some(max) => super::check::within(&encoding, max, all.len(), &compose)?,
+    };
+    if !text.is_empty() {
+        emit(&text)?;
+    }
+    if let Some(note) = note {
+        // Beside the JSON (a list of findings), on standard error; after the text, as its last line.
+        if args.json { eprintln!("note: {note}") } else { emit(&format!("[{note}]"))? }
     }
     Ok(ExitCode::from(if unreadable {
         2

@@ -53,4 +53,5 @@ mod sweep;
 mod sweep300;
 mod tokens;
 mod trial;
+mod trial_lookups;
 mod vue;

@@ -136,6 +136,29 @@ fn sweep_set(name: &str, set: &BundleSet, components: &[&str], tally: &mut Tally
         every_form(&format!("{name} tokens"), &counter, tally, &|p| set.design_tokens_paged(None, None, None, p));
         every_form(&format!("{name} token-for"), &counter, tally, &|p| set.token_for("#1677ff", p));
     }
+    // `search --uses` (issue 29 item 3): its rows charged what they show, its chain followed by the cursor.
+    for lang in &langs {
+        let l = Some(lang.as_str());
+        if set.uses(first, l, unlimited()).is_ok_and(|u| u.total > 0) {
+            every_form(&format!("{name} {lang} uses {first}"), &counter, tally, &|p| set.uses(first, l, p));
+        }
+    }
+    // A component with only sources (no document) serves its props tables and each prop.
+    let only_sources = set.components(None).unwrap().components.into_iter().find(|r| r.langs.is_empty());
+    if let Some(row) = only_sources.filter(|r| set.props(&r.name, None, unlimited()).is_ok()) {
+        let c = row.name.as_str();
+        let props = ["props".to_string()];
+        every_form(&format!("{name} {c} props (sources only)"), &counter, tally, &|p| {
+            set.details(c, None, Detail::Normal, &props, p)
+        });
+        let view = set.props(c, None, unlimited()).unwrap();
+        if let Some(prop) = view.props.iter().flat_map(|t| t.props.iter()).next() {
+            let prop = prop.name.trim_end_matches('?').to_string();
+            every_form(&format!("{name} {c} prop {prop} (sources only)"), &counter, tally, &|p| {
+                set.prop(c, &prop, None, p)
+            });
+        }
+    }
     // A search is served by its own fitting (`search::query`), at its budget; its forms are checked the same way.
     for max in BUDGETS {
         let opts = SearchOptions { max_tokens: Some(max), ..Default::default() };
@@ -206,10 +229,16 @@ fn the_cli_answers_every_lookup_at_300_with_a_long_bundles_directory() {
                 })
                 .collect();
         calls.push(vec!["search".into(), c.into()]);
+        calls.push(vec!["search".into(), "--uses".into(), c.into()]);
         calls.push(vec!["tokens".into()]);
+        calls.push(vec!["agents-md".into()]);
         calls.extend(file.map(|f| vec!["file".into(), f]));
         for call in calls {
             for json in [false, true] {
+                // `agents-md` writes one Markdown section (`--json` is refused as not applying).
+                if json && call[0] == "agents-md" {
+                    continue;
+                }
                 let mut args: Vec<&str> = call.iter().map(String::as_str).collect();
                 args.extend(["--system", &system, "--bundles", &dir, "--max-tokens", "300"]);
                 if json {
@@ -218,6 +247,10 @@ fn the_cli_answers_every_lookup_at_300_with_a_long_bundles_directory() {
                 let run = common::run(Path::new("/"), &args);
                 let stderr = String::from_utf8_lossy(&run.stderr);
                 if call[0] == "tokens" && stderr.contains("no design tokens") {
+                    continue;
+                }
+                // A component whose document has no JSX example has no uses to list (an answer, not a refusal).
+                if call.get(1).is_some_and(|w| w == "--uses") && stderr.contains("has no") {
                     continue;
                 }
                 assert!(run.status.success(), "{name}: {args:?} refused: {stderr}");
@@ -229,4 +262,62 @@ fn the_cli_answers_every_lookup_at_300_with_a_long_bundles_directory() {
         }
     }
     eprintln!("{runs} CLI runs at 300 with a 48-byte --bundles directory, all answered within budget");
+}
+
+/// `check` answers at 300 (it refused `--max-tokens` before): code using the first components of each real input
+/// with a misspelt prop on each element, so it has more findings than 300 tokens hold; the findings that fit are
+/// printed, the rest counted with the budget that prints them all (which does print them all).
+#[test]
+fn check_answers_at_300_on_the_real_inputs() {
+    let mut runs = 0;
+    for (name, built, _) in inputs() {
+        let Some(built) = built else { continue };
+        let set = &built.set;
+        let counter = Tiktoken::new(&set.head().encoding);
+        let dir = built.report.dir.parent().unwrap().to_str().unwrap().to_string();
+        let system = set.head().system.clone();
+        let Some(package) = set.head().package.clone() else { continue };
+        let names: Vec<String> = set
+            .components(None)
+            .unwrap()
+            .components
+            .iter()
+            .filter(|r| !r.langs.is_empty())
+            .map(|r| r.name.split('-').map(|w| w[..1].to_uppercase() + &w[1..]).collect::<String>())
+            .take(12)
+            .collect();
+        let code = format!(
+            "import {{ {} }} from '{package}';\nexport default () => (\n  <div>\n{}  </div>\n);\n",
+            names.join(", "),
+            names.iter().map(|n| format!("    <{n} sizze=\"large\" colr=\"x\" />\n")).collect::<String>()
+        );
+        let holder = tempfile::tempdir().unwrap();
+        let file = holder.path().join("page.tsx");
+        std::fs::write(&file, &code).unwrap();
+        let file = file.to_str().unwrap();
+        for json in [false, true] {
+            let mut args = vec!["check", file, "--system", &system, "--bundles", &dir, "--max-tokens", "300"];
+            if json {
+                args.push("--json");
+            }
+            let run = common::run(Path::new("/"), &args);
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert!(matches!(run.status.code(), Some(0 | 1)), "{name}: {args:?}: {stderr}");
+            let stdout = String::from_utf8(run.stdout).unwrap();
+            let tokens = counter.count(&stdout);
+            assert!(tokens <= 300, "{name}: {args:?} printed {tokens} tokens:\n{stdout}");
+            // The note names the budget that prints them all, and that budget does.
+            let note = if json { stderr.to_string() } else { stdout.clone() };
+            if let Some(at) = note.split("--max-tokens ").nth(1).and_then(|r| r.split(' ').next()) {
+                let mut whole = args.clone();
+                whole[7] = at;
+                let all = common::run(Path::new("/"), &whole);
+                let out = String::from_utf8(all.stdout).unwrap();
+                assert!(!out.contains(" findings; --max-tokens"), "{name}: {whole:?} still cut:\n{out}");
+                assert!(counter.count(&out) <= at.parse::<u32>().unwrap(), "{name}: {whole:?}");
+            }
+            runs += 1;
+        }
+    }
+    eprintln!("{runs} check runs at 300 on the real inputs, all within budget");
 }

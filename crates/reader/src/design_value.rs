@@ -2,8 +2,8 @@
 //! compiler normalises every token's value with [`normalize`] when it builds a set; the reader parses the value a
 //! `token-for` lookup asks for with the same function and compares colours by [`delta_e`]. Parsing one value is
 //! not tokenizing: nothing here counts tokens. Colours are read here (hex, `rgb()`/`rgba()` and `hsl()`/`hsla()` in
-//! the comma and space syntaxes, `transparent` and CSS's sixteen basic colour names): the `csscolorparser` crate
-//! read all of CSS Color 4 but put the reader-only binary 54 KB over its 6 MB bound (issue 14).
+//! the comma and space syntaxes, `transparent`); CSS's named colours come from the `csscolorparser` crate's table
+//! (its parser of all of CSS Color 4 put the reader-only binary 54 KB over its 6 MB bound: issue 14).
 
 /// The root font size a `rem` length is taken at (px): the browsers' default, which the design systems read here
 /// keep (a `rem` token is normalised with it, and `token-for` says so).
@@ -57,35 +57,18 @@ pub fn parse(text: &str) -> Option<Value> {
     color(t).map(Value::Color)
 }
 
-/// CSS's sixteen basic colour keywords (CSS Color 4 §6.1) and `transparent`.
-const NAMED: [(&str, [u8; 4]); 17] = [
-    ("black", [0, 0, 0, 255]),
-    ("silver", [192, 192, 192, 255]),
-    ("gray", [128, 128, 128, 255]),
-    ("white", [255, 255, 255, 255]),
-    ("maroon", [128, 0, 0, 255]),
-    ("red", [255, 0, 0, 255]),
-    ("purple", [128, 0, 128, 255]),
-    ("fuchsia", [255, 0, 255, 255]),
-    ("green", [0, 128, 0, 255]),
-    ("lime", [0, 255, 0, 255]),
-    ("olive", [128, 128, 0, 255]),
-    ("yellow", [255, 255, 0, 255]),
-    ("navy", [0, 0, 128, 255]),
-    ("blue", [0, 0, 255, 255]),
-    ("teal", [0, 128, 128, 255]),
-    ("aqua", [0, 255, 255, 255]),
-    ("transparent", [0, 0, 0, 0]),
-];
-
-/// A CSS colour: `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb()`/`rgba()`, `hsl()`/`hsla()`, a basic name.
+/// A CSS colour: `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb()`/`rgba()`, `hsl()`/`hsla()`, `transparent`, or one
+/// of CSS Color 4's 148 named colours (§6.1, `rebeccapurple` included: csscolorparser's table, case ignored).
 fn color(t: &str) -> Option<[u8; 4]> {
     if let Some(hex) = t.strip_prefix('#') {
         return hex_digits(hex);
     }
     let lower = t.to_ascii_lowercase();
-    if let Some((_, c)) = NAMED.iter().find(|(n, _)| *n == lower) {
-        return Some(*c);
+    if lower == "transparent" {
+        return Some([0, 0, 0, 0]);
+    }
+    if let Some(&[r, g, b]) = csscolorparser::NAMED_COLORS.get(uncased::UncasedStr::new(&lower)) {
+        return Some([r, g, b, 255]);
     }
     let (name, args) = lower.strip_suffix(')')?.split_once('(')?;
     // `rgb(0, 0, 0, .45)`, `rgb(0 0 0 / 45%)`: numbers split at commas, spaces and the slash.
@@ -272,6 +255,10 @@ mod tests {
         assert_eq!(normalize("rgb(0 0 0 / 45%)").as_deref(), Some("#00000073"));
         assert_eq!(normalize("hsl(120, 100%, 25%)").as_deref(), Some("#008000ff"));
         assert_eq!(normalize("White").as_deref(), Some("#ffffffff"));
+        // CSS Color 4's named colours beyond the sixteen basic ones (§6.1).
+        assert_eq!(normalize("rebeccapurple").as_deref(), Some("#663399ff"));
+        assert_eq!(normalize("RebeccaPurple").as_deref(), Some("#663399ff"));
+        assert_eq!(normalize("lightgoldenrodyellow").as_deref(), Some("#fafad2ff"));
         // Pure white is L* 100, a* b* 0.
         let [l, a, b] = lab([255, 255, 255]);
         assert!((l - 100.0).abs() < 0.01 && a.abs() < 0.01 && b.abs() < 0.01, "{l} {a} {b}");

@@ -97,6 +97,14 @@ pub enum Request {
         /// The value as asked.
         value: String,
     },
+    /// `search --uses` / `search_docs(uses=…)`: rows of the examples that use a component or one of its props.
+    #[serde(rename = "x")]
+    Uses {
+        /// What was asked (`Table.rowSelection`, `Table`).
+        what: String,
+        /// Language served.
+        lang: String,
+    },
 }
 
 impl std::fmt::Display for Request {
@@ -120,6 +128,7 @@ impl std::fmt::Display for Request {
             Request::Tokens { query, .. } if query.is_empty() => write!(f, "the design tokens"),
             Request::Tokens { query, .. } => write!(f, "the design tokens matching `{query}`"),
             Request::TokenFor { value } => write!(f, "the design tokens of `{value}`"),
+            Request::Uses { what, lang } => write!(f, "the examples using `{what}` ({lang})"),
         }
     }
 }

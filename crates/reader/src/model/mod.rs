@@ -230,8 +230,9 @@ pub struct Manifest {
     pub list_json_tokens: Vec<(String, u32)>,
     /// Per language, the tokens of each component's row in the list's larger form (its text line, padded to the
     /// widest name, or its JSON object with a comma), in the order of `components`: the reader bounds a cut list
-    /// by these, not by bytes (a Chinese brief is a token per character, not per byte). Empty when not stored; a
-    /// list of another length is ignored.
+    /// by these, not by bytes (a Chinese brief is a token per character, not per byte). Since format 14 the guide
+    /// list's rows follow (padded to the widest guide name). Empty when not stored; a list of another length is
+    /// ignored.
     #[serde(default)]
     pub list_row_tokens: Vec<(String, Vec<u32>)>,
     /// The npm package whose version a project pins (`serve --project`), e.g. `@douyinfe/semi-ui`: `[system]

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use crate::budget::BudgetError;
 use crate::bundle::BundleError;
 
-use super::names::{first_names, suggest};
+use super::names::{entries, first_names, suggest};
 
 /// Why a lookup failed. Every message says what exists or what to do.
 #[derive(Debug, thiserror::Error)]
@@ -48,13 +48,19 @@ pub enum LookupError {
     },
     /// No component of that name.
     #[error("unknown component `{name}` in {system} {version}{}", if suggestions.is_empty() {
-        format!("; it has {known} components: {}", first_names(first, *known, "`components`, MCP: list_components"))
+        format!(
+            "; it has {}: {}",
+            entries(*known, *guides),
+            first_names(first, (known + guides) as usize, "`components` (`--guides`), MCP: list_components")
+        )
     } else {
         suggest(suggestions)
     })]
     UnknownComponent {
-        /// How many components there are.
-        known: usize,
+        /// How many components there are (guides apart).
+        known: u32,
+        /// How many guides there are (pages named as components are, listed apart).
+        guides: u32,
         /// The first names of the list (at most [`FIRST_NAMES`]), named when no name is close.
         first: Box<[String]>,
         /// Name asked for.
@@ -65,6 +71,16 @@ pub enum LookupError {
         version: String,
         /// Closest names.
         suggestions: Vec<String>,
+    },
+    /// An empty language (`--lang ''`, `lang=""`): named apart, as no language is no language tag at all.
+    #[error(
+        "the language asked for is empty: name one of this set's languages, {available}, or leave it out for {default}"
+    )]
+    EmptyLang {
+        /// Languages present.
+        available: String,
+        /// The set's default language.
+        default: String,
     },
     /// A language the bundle set does not have.
     #[error("no {lang} documents in this bundle set; languages: {available}")]

@@ -59,7 +59,8 @@ impl BundleSet {
                     by_similarity(&[name], &mut names, |n| n);
                     names.into_iter().take(FIRST_NAMES).map(str::to_string).collect()
                 },
-                known: comps.len(),
+                known: comps.iter().filter(|c| !c.guide).count() as u32,
+                guides: comps.iter().filter(|c| c.guide).count() as u32,
             }
         })
     }
@@ -114,8 +115,20 @@ impl BundleSet {
         Some(if matches.len() == 1 { matches[0].clone() } else { want.to_string() })
     }
 
+    /// [`LookupError::EmptyLang`] (naming the set's languages) when `lang` is given but empty or blank.
+    fn check_empty_lang(&self, lang: Option<&str>) -> Result<(), LookupError> {
+        match lang {
+            Some(l) if l.trim().is_empty() => Err(LookupError::EmptyLang {
+                available: self.manifest.langs.join(", "),
+                default: self.manifest.default_lang.clone(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// Picks the document in `lang` (default: the set's default language, else the first the component has).
     pub(super) fn pick_doc<'m>(&self, meta: &'m ComponentMeta, lang: Option<&str>) -> Result<&'m DocMeta, LookupError> {
+        self.check_empty_lang(lang)?;
         let lang = self.lang(lang);
         let lang = lang.as_deref();
         let want = lang.unwrap_or(&self.manifest.default_lang);
@@ -127,12 +140,47 @@ impl BundleSet {
                 component: meta.name.clone(),
                 lang: echo(want),
                 available: if meta.docs.is_empty() {
-                    "none (the component has only sources; see `files`)".into()
+                    "none: it has only sources (their props tables: the section `props`; its files: `files`)".into()
                 } else {
                     nearest_first(want, meta.docs.iter().map(|d| d.lang.as_str()))
                 },
             }),
         }
+    }
+
+    /// [`BundleSet::pick_doc`], or for a component with no document at all (only sources: Chakra's `InputGroup`,
+    /// the shared folders' `_shared`) a stand-in without text, sections or code blocks in `lang` (a language of the
+    /// set, else its default one), from which its sources' props tables are served: TypeScript tables have no
+    /// language.
+    ///
+    /// # Errors
+    /// As [`BundleSet::pick_doc`] for a component with documents; [`LookupError::UnknownLang`] for a language the
+    /// set does not have.
+    pub(super) fn doc_or_sources<'m>(
+        &self,
+        meta: &'m ComponentMeta,
+        lang: Option<&str>,
+    ) -> Result<std::borrow::Cow<'m, DocMeta>, LookupError> {
+        if !meta.docs.is_empty() {
+            return self.pick_doc(meta, lang).map(std::borrow::Cow::Borrowed);
+        }
+        Ok(std::borrow::Cow::Owned(DocMeta {
+            lang: self.components_lang(lang)?,
+            path: String::new(),
+            title: None,
+            brief: None,
+            import: None,
+            card_tokens: 0,
+            lines: 0,
+            bytes: 0,
+            tokens: 0,
+            hidden: false,
+            view_tokens: 0,
+            code_blocks: vec![],
+            sections: vec![],
+            tables: vec![],
+            generated: 0,
+        }))
     }
 
     /// The set's language `lang` names (an alias such as `en` resolved, case ignored), else the default one: what
@@ -141,6 +189,7 @@ impl BundleSet {
     /// # Errors
     /// [`LookupError::UnknownLang`] (naming the set's languages) when the set has no such language.
     pub(crate) fn components_lang(&self, lang: Option<&str>) -> Result<String, LookupError> {
+        self.check_empty_lang(lang)?;
         let lang = self.lang(lang);
         let lang = lang.as_deref();
         let langs = &self.manifest.langs;

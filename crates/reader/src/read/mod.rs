@@ -26,7 +26,7 @@ pub use library::{DamagedSet, Library, has_spare_copy};
 pub use lookups::changelog::changelog_page_name;
 pub use lookups::prop::PROP_MAX_TOKENS;
 pub use names::{FIRST_NAMES, MAX_NAME_CHARS, closest, echo, similarity};
-pub(crate) use names::{first_names, nearest_first};
+pub(crate) use names::{entries, first_names, nearest_first};
 pub use paging::Paging;
 pub(crate) use paging::{cli_bundles, record_cli_bundles};
 pub use set::{BundleSet, Verified};

@@ -56,6 +56,13 @@ pub(crate) fn first_names(first: &[String], known: usize, call: &str) -> String 
     }
 }
 
+/// `104 components and 21 guides` (`104 components` when there is no guide): what a set names as components,
+/// counted truthfully (guides are looked up by name too, but are no components).
+pub(crate) fn entries(components: u32, guides: u32) -> String {
+    let c = crate::units::plural(components, "component");
+    if guides == 0 { c } else { format!("{c} and {}", crate::units::plural(guides, "guide")) }
+}
+
 pub(super) fn suggest(s: &[String]) -> String {
     if s.is_empty() { String::new() } else { format!("; did you mean: {}?", s.join(", ")) }
 }

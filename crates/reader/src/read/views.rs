@@ -107,6 +107,19 @@ impl ListKind {
     pub fn indices(self, manifest: &Manifest) -> Vec<usize> {
         (0..manifest.components.len()).filter(|&i| manifest.components[i].guide == (self == ListKind::Guide)).collect()
     }
+
+    /// The stored tokens of each row of this kind's list in `lang` (`Manifest::list_row_tokens`: the component
+    /// list's rows, then the guide list's since format 14); empty when the set stored none for it.
+    pub(super) fn stored_rows<'m>(self, manifest: &'m Manifest, lang: &str) -> &'m [u32] {
+        let rows = manifest.list_row_tokens.iter().find(|(l, _)| l == lang).map_or(&[][..], |(_, r)| r.as_slice());
+        let guides = manifest.components.iter().filter(|c| c.guide).count();
+        let components = manifest.components.len() - guides;
+        match self {
+            ListKind::Component if rows.len() == components || rows.len() == components + guides => &rows[..components],
+            ListKind::Guide if rows.len() == components + guides => &rows[components..],
+            _ => &[],
+        }
+    }
 }
 
 /// The rows of a list served under a budget ([`BundleSet::list_part`]): the whole list when its stored size fits,
@@ -178,8 +191,14 @@ impl ComponentsView {
         let (tokens, tokens_exact) = if kind.is_component() {
             (manifest.list_tokens.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t), true)
         } else {
+            // The guide rows' stored tokens (format 14), else their bounds by bytes.
+            let stored = kind.stored_rows(manifest, &lang);
             let width = manifest.components.iter().map(|c| c.name.len()).max().unwrap_or(4).max(4);
-            (indices.iter().map(|&i| row_bound(&ComponentsView::row(manifest, i, &lang), width)).sum(), false)
+            let bound = |(r, &i): (usize, &usize)| {
+                super::lookups::stored_row(stored, indices.len(), r)
+                    .unwrap_or_else(|| row_bound(&ComponentsView::row(manifest, i, &lang), width))
+            };
+            (indices.iter().enumerate().map(bound).sum(), false)
         };
         let part = ListPart { rows_total: indices.len() as u32, tokens_exact, ..ListPart::default() };
         ComponentsView { served, lang, tokens, components, changelog_pages, shared_files, part, kind, guides }
@@ -406,16 +425,23 @@ pub struct UsesView {
     pub served: Served,
     /// Component name.
     pub component: String,
-    /// What was asked: `Table.rowSelection`, or `Table` for any use of the element.
+    /// What was asked: `Table.rowSelection`, or `Table` for any use of the element, as the tables spell it.
     pub uses: String,
+    /// What the call named, as written (what the continuation call repeats).
+    #[serde(skip)]
+    pub asked: String,
     /// Language of the document.
     pub lang: String,
     /// Examples using it in all (listed or not).
     pub total: u32,
-    /// The smallest ones, as many as the budget lists.
+    /// The examples of this part, the document's own smallest first, then the stories beside it.
     pub examples: Vec<ExampleRef>,
-    /// One line per example listed.
+    /// One line per example listed: the text form's rows (the JSON form has them as `examples`, not twice).
+    #[serde(skip)]
     pub text: String,
+    /// Rows served (`rows_total`: the examples using it) and the cursor of the rest.
+    #[serde(flatten)]
+    pub part: ListPart,
 }
 
 /// `code-block`: one code block.

@@ -13,12 +13,21 @@ impl LookupError {
         let q = |name: &str, v: Arg| format!("`{}`", surface.arg(name, &v));
         let max_tokens = surface.name("--max-tokens");
         match self {
-            LookupError::UnknownComponent { known, first, name, system, version, suggestions }
+            LookupError::UnknownComponent { known, guides, first, name, system, version, suggestions }
                 if suggestions.is_empty() =>
             {
-                let list = surface.quoted_hint("list_components", "components", None, &[]);
-                let names = first_names(first, *known, &list);
-                format!("unknown component `{name}` in {system} {version}; it has {known} components: {names}")
+                let mut list = surface.quoted_hint("list_components", "components", None, &[]);
+                if *guides > 0 {
+                    let args = match surface {
+                        Surface::Mcp => [("kind", Arg::from("guide"))],
+                        Surface::Cli => [("--guides", Arg::On)],
+                    };
+                    let guides_call = surface.quoted_hint("list_components", "components", None, &args);
+                    list = format!("{list}, the guides with {guides_call}");
+                }
+                let names = first_names(first, (known + guides) as usize, &list);
+                let counted = entries(*known, *guides);
+                format!("unknown component `{name}` in {system} {version}; it has {counted}: {names}")
             }
             LookupError::UnknownPath { path, system, version, suggestions, outside: false }
                 if suggestions.is_empty() =>

@@ -9,9 +9,10 @@ use crate::budget::Part;
 use crate::read::Served;
 
 /// The structured fields a terse answer keeps: the set served (the `outputSchema`'s `system`, `version` and the
-/// project note), the content and its size (`text`, `tokens`, and a list's rows: `components`, `files`, `rows`),
+/// project note), the content and its size (`text`, `tokens`, and a list's rows: `components`, `files`, `rows`,
+/// `examples`),
 /// and where the part is and how to go on (lines, rows, what is left, the cursor).
-pub const TERSE_FIELDS: [&str; 17] = [
+pub const TERSE_FIELDS: [&str; 18] = [
     "system",
     "version",
     "note",
@@ -28,6 +29,7 @@ pub const TERSE_FIELDS: [&str; 17] = [
     "components",
     "files",
     "rows",
+    "examples",
     "max_tokens_capped",
 ];
 

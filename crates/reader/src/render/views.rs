@@ -426,15 +426,28 @@ impl Render for PropView {
 }
 
 impl Render for UsesView {
+    const MEASURED: bool = true;
+
+    terse_in_part!();
+
+    fn rows_text(&self) -> Option<String> {
+        Some(self.text.clone())
+    }
+
     fn render(&self, surface: Surface) -> String {
         let lang = Some(self.lang.as_str());
-        let listed = self.examples.len() as u32;
+        if self.part.terse {
+            let mut out = format!("[{} · examples using {}]\n{}", served(&self.served), self.uses, self.text);
+            if let Some(cur) = &self.part.next_cursor {
+                out.push_str(&list_cut(&self.part, self.examples.len(), &same_call(surface, cur)));
+            }
+            return out;
+        }
         let mut out = format!(
-            "[{} · examples using {} · {} · {} of {}, smallest first]\n{}",
+            "[{} · examples using {} · {} · {}, the document's own smallest first]\n{}",
             served(&self.served),
             self.uses,
             self.lang,
-            listed,
             plural(self.total, "example"),
             self.text
         );
@@ -445,12 +458,10 @@ impl Render for UsesView {
             let call = surface.call(&self.served, lang, "get_code_block", "code-block", &args);
             out.push_str(&format!("[the code of one: {call}]\n"));
         }
-        if listed < self.total {
-            out.push_str(&format!(
-                "[{} more: ask with a larger {}]\n",
-                self.total - listed,
-                surface.name("--max-tokens")
-            ));
+        if let Some(cur) = &self.part.next_cursor {
+            let args = [("--uses", Arg::Str(self.asked.clone()))];
+            let call = surface.resume(&self.served, lang, ("search_docs", "search"), &args, self.part.max_tokens, cur);
+            out.push_str(&list_cut(&self.part, self.examples.len(), &call));
         }
         out
     }

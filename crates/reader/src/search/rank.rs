@@ -210,7 +210,8 @@ impl BundleSet {
         }
         let terms = query_terms(query);
         let cjk = self.cjk_named(query);
-        let mut ranked = keep_best(rank_named(&ix, query, &terms, &langs, component.as_deref(), opts, &cjk)?);
+        let ranked_units = rank_named(&ix, query, &terms, &langs, component.as_deref(), opts, &cjk)?;
+        let mut ranked = keep_best(self.guides_below(&ix, query, &cjk, ranked_units)?);
         // Words found nowhere in the index (misspelt) are replaced by their nearest dictionary words and the
         // corrected query is searched (the answer says so, and lists the other suggestions): when nothing matched,
         // or in a short query of names (a question's unknown words are left to its other words).
@@ -232,7 +233,8 @@ impl BundleSet {
                         fixed.push(best[0].clone());
                     }
                 }
-                ranked = keep_best(rank_named(&ix, &corrected, &fixed, &langs, component.as_deref(), opts, &cjk)?);
+                let units = rank_named(&ix, &corrected, &fixed, &langs, component.as_deref(), opts, &cjk)?;
+                ranked = keep_best(self.guides_below(&ix, &corrected, &cjk, units)?);
                 note = Some(if ranked.is_empty() {
                     format!("nothing matches; did you mean: {}?", all.join(", "))
                 } else {
@@ -331,6 +333,44 @@ impl BundleSet {
         }
         let longest = found.iter().map(|f| f.0).max().unwrap_or(0);
         found.into_iter().filter(|f| f.0 == longest).map(|f| f.1.to_string()).collect()
+    }
+}
+
+/// The share of its score a guide's unit keeps when the query names a component ([`BundleSet::guides_below`]).
+pub const GUIDE_WEIGHT: f32 = 0.5;
+
+impl BundleSet {
+    /// Guides below the components a query names: when the query's words (or its Chinese run) name a component
+    /// that is no guide, each unit of a guide keeps [`GUIDE_WEIGHT`] of its score, so a guide page sharing the
+    /// words (Vant's `useCountDown` guide for "count down") ranks below the component's own page; a query that
+    /// names only a guide (`use count down`) leaves the ranking as it is. `ranked` is best first, and so is the
+    /// result (ties by unit id).
+    fn guides_below(
+        &self,
+        ix: &SearchIndex,
+        query: &str,
+        cjk: &HashSet<String>,
+        mut ranked: Vec<(f32, u32)>,
+    ) -> Result<Vec<(f32, u32)>, LookupError> {
+        let m = self.manifest()?;
+        let guides: HashSet<&str> = m.components.iter().filter(|c| c.guide).map(|c| c.key.as_str()).collect();
+        if guides.is_empty() {
+            return Ok(ranked);
+        }
+        let mut named = named_components(ix, query);
+        named.extend(cjk.iter().cloned());
+        if !named.iter().any(|k| !guides.contains(k.as_str())) {
+            return Ok(ranked);
+        }
+        let meta = &ix.meta;
+        for r in &mut ranked {
+            let source = &meta.sources[meta.unit_source[r.1 as usize] as usize];
+            if guides.contains(source.component.as_str()) {
+                r.0 *= GUIDE_WEIGHT;
+            }
+        }
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        Ok(ranked)
     }
 }
 

@@ -669,7 +669,7 @@ impl DocsServer {
         if let Some(uses) = &p.uses {
             let paging = PageParams {
                 max_tokens: p.max_tokens.or(Some(crate::search::query::DEFAULT_MAX_TOKENS)),
-                cursor: None,
+                cursor: p.cursor.clone(),
             };
             return Ok(self.paged(&p.set, &paging, |set, paging| set.uses(uses, p.lang.as_deref(), paging)));
         }

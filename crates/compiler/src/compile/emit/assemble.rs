@@ -183,7 +183,7 @@ fn count_lists(
     tokens: &LazyCounter,
     cache: Option<&Cache>,
 ) -> Manifest {
-    use crate::read::{ComponentsView, FilesView, Served};
+    use crate::read::{ComponentsView, FilesView, ListKind, Served};
     use crate::render::Render;
     // The counts depend on nothing but the manifest so far and the file lists: reused when both are unchanged.
     let key = cache.and_then(|_| {
@@ -243,11 +243,17 @@ fn count_lists(
         .iter()
         .map(|lang| {
             let view = ComponentsView::new(&manifest, lang.clone());
-            let width = crate::render::column(view.components.iter().map(|c| c.name.chars().count()));
-            let rows = view.components.iter().map(|c| {
-                row_tokens(&mut count, crate::render::component_row_line(c, lang, width), serde_json::to_string(c))
-            });
-            list_rows.push((lang.clone(), rows.collect()));
+            // The component list's rows, then the guide list's (format 14), each padded to its own list's widest.
+            let guides = ComponentsView::of_kind(&manifest, lang.clone(), ListKind::Guide);
+            let mut rows = Vec::new();
+            for list in [&view, &guides] {
+                let width = crate::render::column(list.components.iter().map(|c| c.name.chars().count()));
+                for c in &list.components {
+                    let line = crate::render::component_row_line(c, lang, width);
+                    rows.push(row_tokens(&mut count, line, serde_json::to_string(c)));
+                }
+            }
+            list_rows.push((lang.clone(), rows));
             ((lang.clone(), count(view.text())), (lang.clone(), count(view.json())))
         })
         .unzip();

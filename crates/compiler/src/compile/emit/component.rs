@@ -113,6 +113,11 @@ pub(super) fn compile_component(
         maps.insert(keys::card(&doc.lang), card_map);
         maps.insert(keys::props_text(&doc.lang), ctx.tokens.map(&props_text(&plan.name, &own)));
     }
+    // A component with only sources (no document: Chakra's `InputGroup`, the shared folders' `_shared`) serves its
+    // sources' props tables in the set's default language (format 14), so their token map is stored under it.
+    if docs.is_empty() && !props.is_empty() {
+        maps.insert(keys::props_text(ctx.default_lang), ctx.tokens.map(&props_text(&plan.name, &props)));
+    }
     if !props.is_empty() {
         // Each table's and row's JSON as a props answer carries it, counted exactly (format 9): the reader lists
         // rows by these instead of an upper bound (trial finding 4).

@@ -45,7 +45,7 @@ impl BundleSet {
     }
 
     /// [`BundleSet::components_paged`] of the entries of `kind` (`components --guides`: [`ListKind::Guide`]). A
-    /// guide list's sizes are its rows' upper bounds (not stored).
+    /// guide list's size is the sum of its rows' stored tokens (format 14; not the list's own, which is not stored).
     ///
     /// # Errors
     /// As [`BundleSet::components`]; a refused cursor.
@@ -67,13 +67,8 @@ impl BundleSet {
         let indices = kind.indices(m);
         let names: Vec<&str> = indices.iter().map(|&i| m.components[i].name.as_str()).collect();
         let of = |counts: &[(String, u32)]| counts.iter().find(|(l, _)| *l == lang).map_or(0, |(_, t)| *t);
-        // The stored sizes are the component list's (rows in its order); a guide list has its rows' bounds.
-        let stored = match kind {
-            ListKind::Component => {
-                m.list_row_tokens.iter().find(|(l, _)| *l == lang).map_or(&[][..], |(_, rows)| rows.as_slice())
-            }
-            ListKind::Guide => &[][..],
-        };
+        // Each row's stored tokens (a guide list's since format 14), else its bound by bytes.
+        let stored = kind.stored_rows(m, &lang);
         let bound = |i: usize| {
             stored_row(stored, names.len(), i)
                 .unwrap_or_else(|| row_bound(&ComponentsView::row(m, indices[i], &lang), width))

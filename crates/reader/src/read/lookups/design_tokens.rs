@@ -4,7 +4,7 @@
 
 use crate::budget::{Cursor, Request};
 use crate::design_value::{Value, delta_e, hex_color};
-use crate::model::{DesignToken, DesignTokens, TokenType};
+use crate::model::{DesignToken, DesignTokens, TokenType, component_key};
 
 use crate::read::error::LookupError;
 use crate::read::lookups::components::stored_row;
@@ -47,7 +47,9 @@ fn matching(all: &DesignTokens, query: &str, kind: Option<TokenType>, component:
         (None, Some(t)) => (String::new(), Some(t)),
         (k, _) => (q, k),
     };
-    let component = component.map(|c| c.trim().to_lowercase());
+    // Both sides as lookup keys (case, dashes and underscores ignored), as every lookup matches names.
+    let component =
+        component.map(|c| if c.trim().eq_ignore_ascii_case("global") { "global".into() } else { component_key(c) });
     let mut ranked: Vec<(u8, usize)> = all
         .tokens
         .iter()
@@ -56,7 +58,7 @@ fn matching(all: &DesignTokens, query: &str, kind: Option<TokenType>, component:
         .filter(|(_, t)| match component.as_deref() {
             None => true,
             Some("global") => t.component.is_none(),
-            Some(c) => t.component.as_deref() == Some(c),
+            Some(c) => t.component.as_deref().is_some_and(|t| component_key(t) == c),
         })
         .filter_map(|(i, t)| if q.is_empty() { Some((0, i)) } else { rank(t, &q).map(|r| (r, i)) })
         .collect();
@@ -99,7 +101,8 @@ impl BundleSet {
         let Request::Tokens { query, kind, component } = &request else { unreachable!("built as tokens above") };
         let kind = kind.as_deref().and_then(TokenType::from_name);
         let all = self.design_tokens()?;
-        let found = matching(all, query, kind, component.as_deref());
+        let resolved = component.as_deref().map(|c| self.token_component(all, c)).transpose()?;
+        let found = matching(all, query, kind, resolved.as_deref());
         let names: Vec<&str> = found.iter().map(|&i| all.tokens[i].name.as_str()).collect();
         let bound = |r: usize| row_bound(all, found[r]);
         let whole = (0..found.len()).map(bound).sum();
@@ -174,6 +177,25 @@ impl BundleSet {
                 .collect(),
             part,
         })
+    }
+}
+
+impl BundleSet {
+    /// The component `--component` names among the tokens' components: `global`, a name the tokens are tagged
+    /// with (as a key: `action-bar` is Vant's `actionbar`), else the component the set resolves the name to (its
+    /// key; it may have no token).
+    ///
+    /// # Errors
+    /// [`LookupError::UnknownComponent`] (naming the nearest components) for a name that is neither.
+    fn token_component(&self, all: &DesignTokens, name: &str) -> Result<String, LookupError> {
+        let key = component_key(name);
+        if name.trim().eq_ignore_ascii_case("global") {
+            return Ok("global".into());
+        }
+        if all.tokens.iter().any(|t| t.component.as_deref().is_some_and(|c| component_key(c) == key)) {
+            return Ok(key);
+        }
+        Ok(self.component(name)?.key.clone())
     }
 }
 

@@ -16,3 +16,5 @@ pub(super) mod prop;
 mod props;
 pub(super) mod section;
 mod uses;
+
+pub(super) use components::stored_row;

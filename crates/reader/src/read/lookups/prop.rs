@@ -59,7 +59,9 @@ impl BundleSet {
     /// damaged bundle.
     pub fn prop(&self, name: &str, path: &str, lang: Option<&str>, paging: Paging) -> Result<PropView, LookupError> {
         let (bundle, meta) = self.component_meta(name)?;
-        let doc = self.pick_doc(&meta, lang)?;
+        // A component with only sources: its sources' rows, no example (a stand-in document without blocks).
+        let doc = self.doc_or_sources(&meta, lang)?;
+        let doc = doc.as_ref();
         let tables = self.prop_tables(&bundle)?;
         let sites = match bundle.get::<Vec<TableSites>>(keys::PROP_SITES) {
             Ok(s) if s.len() == tables.len() => Some(s),

@@ -45,8 +45,19 @@ impl BundleSet {
     /// Unknown component, no document in that language, a refused budget or cursor, damaged bundle.
     pub fn props(&self, name: &str, lang: Option<&str>, paging: Paging) -> Result<PropsView, LookupError> {
         let (bundle, meta) = self.component_meta(name)?;
-        let doc = self.pick_doc(&meta, lang)?;
+        // A component with only sources is answered from their props tables (a stand-in document, format 14);
+        // without any, or in a set that stored no token map for them (format 13), it has nothing to serve.
+        let doc = self.doc_or_sources(&meta, lang)?;
+        let doc = doc.as_ref();
         let stored = self.props_of(&bundle)?;
+        if meta.docs.is_empty() && (stored.is_empty() || self.token_map(&bundle, &keys::props_text(&doc.lang)).is_err())
+        {
+            return Err(LookupError::NoDocument {
+                component: meta.name.clone(),
+                lang: doc.lang.clone(),
+                available: "none, and its sources declare no props type (its files: `files`)".into(),
+            });
+        }
         // The tables' and rows' JSON tokens, counted by the compiler (format 9), when they match the tables.
         let exact = match bundle.get::<Vec<PropsTokens>>(keys::PROPS_TOKENS) {
             Ok(c) => Some(c),

@@ -1,8 +1,11 @@
 //! `search --uses Table.rowSelection` (MCP `search_docs` with `uses`): the examples of a component's document that
 //! set a prop on its element (or use the component at all), smallest first, from what the build read in each code
 //! block (issue 29 item 3; format 12's `uses/<lang>` frame). A list of block numbers, titles and sizes: the code
-//! is one `code-block` call away.
+//! is one `code-block` call away. A row is charged what it shows (its line and its JSON object, bounded as the
+//! answers' own lines are: [`crate::budget::envelope_bound`]), never the example's code, and a cut list ends with
+//! a cursor, as every list does.
 
+use crate::budget::{Cursor, Request};
 use crate::bundle::BundleError;
 use crate::model::*;
 
@@ -15,18 +18,24 @@ use crate::read::views::{ExampleRef, UsesView};
 
 impl BundleSet {
     /// The examples of `what`'s component that use it: `Table.rowSelection` (the prop set on `<Table>`), or
-    /// `Table` (any use of the element), in the document in `lang`, smallest first, as many as the budget lists.
+    /// `Table` (any use of the element), in the document in `lang`: the document's own examples smallest first,
+    /// then the stories beside it smallest first; cut to the budget of `paging` by rows (continuing its cursor,
+    /// whose request then replaces `what` and `lang`).
     ///
     /// # Errors
     /// Unknown component, no document in that language, a prop its tables do not list
-    /// ([`LookupError::UnknownProp`], naming the nearest), damaged bundle.
+    /// ([`LookupError::UnknownProp`], naming the nearest), a refused cursor, damaged bundle.
     pub fn uses(&self, what: &str, lang: Option<&str>, paging: Paging) -> Result<UsesView, LookupError> {
+        let (what, lang) = match paging.cursor.map(Cursor::decode).transpose()?.map(|c| c.request) {
+            Some(Request::Uses { what, lang }) => (what, Some(lang)),
+            _ => (what.to_string(), lang.map(str::to_string)),
+        };
         let (component, prop) = match what.trim().split_once('.') {
             Some((c, p)) => (c, Some(p.trim())),
             None => (what.trim(), None),
         };
         let (bundle, meta) = self.component_meta(component)?;
-        let doc = self.pick_doc(&meta, lang)?;
+        let doc = self.pick_doc(&meta, lang.as_deref())?;
         let uses: Vec<BlockUses> = match bundle.get(&keys::uses(&doc.lang)) {
             Ok(u) => u,
             Err(BundleError::MissingFrame { .. }) => vec![],
@@ -57,28 +66,37 @@ impl BundleSet {
             }
         };
         let asked = prop.map_or_else(|| meta.name.clone(), |p| format!("{}.{}", meta.name, echo(&p.replace('>', "."))));
-        let paging = self.echoing(paging, &[(meta.name.as_str(), 3), (asked.as_str(), 3)]);
+        // Echoed: in the header, the continuation call and its cursor, the JSON.
+        let paging = self.echoing(paging, &[(meta.name.as_str(), 3), (asked.as_str(), 3), (what.as_str(), 3)]);
         let examples: Vec<ExampleRef> = found
             .iter()
             .map(|&i| ExampleRef::new(&doc.code_blocks[i], block_title(&doc.code_blocks[i]), false))
             .collect();
-        // Each row by its bytes (a token is never shorter than a byte), as a text line and as JSON, and a join.
-        let bounds = examples.iter().map(|e| {
-            let line = crate::view::example_line(e);
+        // Each row by what it shows, bounded as the answers' own lines are (titles are names as printed), in its
+        // larger form (its line, or its JSON object with a comma), and a join.
+        let bound = |r: usize| {
+            let e = &examples[r];
+            let line = crate::budget::envelope_bound(&crate::view::example_line(e));
             let json =
-                serde_json::to_string(e).map_or(u32::MAX / 4, |j| (j.len() + crate::budget::json_escapes(&j)) as u32);
-            (line.len() + crate::budget::json_escapes(&line)) as u32 + json + 2
-        });
-        let (listed, _) = crate::budget::listed_within(bounds, paging.budget.content());
-        let text: String = examples[..listed].iter().map(crate::view::example_line).collect();
+                serde_json::to_string(e).map_or(u32::MAX / 4, |j| crate::budget::envelope_bound(&format!("{j},")));
+            line.max(json) + 2
+        };
+        let whole = (0..examples.len()).map(bound).sum();
+        let names: Vec<String> = examples.iter().map(|e| e.index.to_string()).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let request = Request::Uses { what: what.trim().to_string(), lang: doc.lang.clone() };
+        let (rows, part) = self.list_part(&request, &names, &bound, whole, paging)?;
+        let listed: Vec<ExampleRef> = examples[rows].to_vec();
         Ok(UsesView {
             served: self.served(),
             component: meta.name.clone(),
             uses: asked,
+            asked: what.trim().to_string(),
             lang: doc.lang.clone(),
             total: examples.len() as u32,
-            examples: examples[..listed].to_vec(),
-            text,
+            text: listed.iter().map(crate::view::example_line).collect(),
+            examples: listed,
+            part,
         })
     }
 }
