@@ -22,7 +22,7 @@ use std::path::Path;
 
 use anyhow::{Context, bail};
 use mydesign_docs::compile::tokens::TokenCounter;
-use mydesign_docs::read::{BundleSet, Detail, Paging};
+use mydesign_docs::read::{BundleSet, ComponentRow, Detail, Paging};
 
 /// The section's default budget in tokens (issue 28: 2,000 for a whole design system).
 pub const DEFAULT_MAX_TOKENS: u32 = 2_000;
@@ -36,7 +36,7 @@ fn markers(system: &str) -> (String, String) {
 }
 
 /// `brief` cut to [`BRIEF_CHARS`] on a word boundary, one line.
-fn short(brief: &str) -> String {
+pub fn short(brief: &str) -> String {
     let line = brief.split_whitespace().collect::<Vec<_>>().join(" ");
     if line.chars().count() <= BRIEF_CHARS {
         return line;
@@ -62,17 +62,25 @@ fn uses(documents: &BTreeMap<String, String>, name: &str, title: &str) -> usize 
         .count()
 }
 
-/// The section for `set` (markers included, ending with a newline), at most `max_tokens` tokens in the set's
-/// encoding, in language `lang` (else the set's default).
+/// A set's documented components ranked by use, most used first (ties by name), with what the index says of
+/// them: the package most import lines name, in the language read.
+pub struct Ranked {
+    /// The components, most used first.
+    pub rows: Vec<ComponentRow>,
+    /// The package most documents import the components from (`@douyinfe/semi-ui`), when they have import lines.
+    pub import_from: Option<String>,
+    /// The language read.
+    pub lang: String,
+}
+
+/// [`Ranked`] for `set` in `lang` (else the set's default language).
 ///
 /// # Errors
-/// A lookup error of the set (damaged bundle, unknown language), an unknown encoding, or a budget too small for
-/// the header, the markers and the names of every component.
-pub fn section(set: &BundleSet, lang: Option<&str>, max_tokens: u32) -> anyhow::Result<String> {
+/// A lookup error of the set, or a set with no documented component.
+pub fn ranked(set: &BundleSet, lang: Option<&str>) -> anyhow::Result<Ranked> {
     let head = set.head();
-    let counter = TokenCounter::new(&head.encoding).map_err(anyhow::Error::msg)?;
     let list = set.components(lang)?;
-    let rows: Vec<_> = list.components.iter().filter(|r| r.tokens > 0).collect();
+    let rows: Vec<&ComponentRow> = list.components.iter().filter(|r| r.tokens > 0).collect();
     if rows.is_empty() {
         bail!("{} {} has no documented component to index", head.system, head.version);
     }
@@ -91,10 +99,24 @@ pub fn section(set: &BundleSet, lang: Option<&str>, max_tokens: u32) -> anyhow::
             }
         }
     }
-    let mut ranked: Vec<(usize, &&mydesign_docs::read::ComponentRow)> =
-        rows.iter().map(|r| (uses(&documents, &r.name, r.title.as_deref().unwrap_or(&r.name)), r)).collect();
+    let mut ranked: Vec<(usize, &ComponentRow)> =
+        rows.iter().map(|r| (uses(&documents, &r.name, r.title.as_deref().unwrap_or(&r.name)), *r)).collect();
     ranked.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.name.cmp(&b.1.name)));
+    let import_from =
+        imports.iter().max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0))).map(|(from, _)| from.clone());
+    Ok(Ranked { rows: ranked.into_iter().map(|(_, r)| r.clone()).collect(), import_from, lang: list.lang.clone() })
+}
 
+/// The section for `set` (markers included, ending with a newline), at most `max_tokens` tokens in the set's
+/// encoding, in language `lang` (else the set's default).
+///
+/// # Errors
+/// A lookup error of the set (damaged bundle, unknown language), an unknown encoding, or a budget too small for
+/// the header, the markers and the names of every component.
+pub fn section(set: &BundleSet, lang: Option<&str>, max_tokens: u32) -> anyhow::Result<String> {
+    let head = set.head();
+    let counter = TokenCounter::new(&head.encoding).map_err(anyhow::Error::msg)?;
+    let Ranked { rows: ranked, import_from, .. } = ranked(set, lang)?;
     let system = &head.system;
     let (begin, end) = markers(system);
     let mut top = vec![
@@ -107,20 +129,20 @@ pub fn section(set: &BundleSet, lang: Option<&str>, max_tokens: u32) -> anyhow::
              shell `mydesign-docs doc NAME --detail brief`, `mydesign-docs search \"…\"`."
         ),
     ];
-    if let Some((from, _)) = imports.iter().max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0))) {
+    if let Some(from) = &import_from {
         top.push(format!("Import from {from}."));
     }
     top.push(String::new());
     top.push("Components, most used first (name: what it is for; tokens of its document):".to_string());
     let lines: Vec<String> = ranked
         .iter()
-        .map(|(_, r)| match r.brief.as_deref().map(short).filter(|b| !b.is_empty()) {
+        .map(|r| match r.brief.as_deref().map(short).filter(|b| !b.is_empty()) {
             Some(brief) => format!("- {}: {brief} ({})", r.name, r.tokens),
             None => format!("- {} ({})", r.name, r.tokens),
         })
         .collect();
     let also = |from: usize| -> String {
-        let names: Vec<&str> = ranked[from..].iter().map(|(_, r)| r.name.as_str()).collect();
+        let names: Vec<&str> = ranked[from..].iter().map(|r| r.name.as_str()).collect();
         if names.is_empty() { String::new() } else { format!("Also: {}.\n", names.join(", ")) }
     };
     let compose = |kept: usize| -> String {

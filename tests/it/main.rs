@@ -8,6 +8,7 @@ mod common;
 mod agents_md;
 mod budget;
 mod check;
+mod context;
 mod copies;
 mod crates;
 mod cursor_fuzz;

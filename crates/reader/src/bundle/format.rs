@@ -34,7 +34,7 @@ pub const UNSUPPORTED_FORMAT: &str = "is not supported (this reader supports";
 /// First 8 bytes of every bundle file.
 pub const MAGIC: [u8; 8] = [0x89, b'M', b'Y', b'D', b'B', 0x0D, 0x0A, 0x1A];
 /// Format version written by this build.
-pub const FORMAT_VERSION: u16 = 13;
+pub const FORMAT_VERSION: u16 = 14;
 /// Oldest format version this reader accepts.
 pub const OLDEST_SUPPORTED: u16 = 10;
 /// The cut-point rule the stored token maps depend on (`Manifest::cut_rule`): where

@@ -86,6 +86,22 @@ pub struct ComponentDetailsParams {
     pub set: SetParams,
 }
 
+/// `get_context` parameters.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct ContextParams {
+    /// Names.
+    pub components: Vec<String>,
+    /// e.g. en-US.
+    pub lang: Option<String>,
+    // Default 6000 (no description, as search's: the answer states its budget).
+    #[allow(missing_docs)]
+    #[schemars(range(min = crate::budget::MIN_MAX_TOKENS))]
+    pub max_tokens: Option<u32>,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub set: SetParams,
+}
+
 /// `get_code_block` parameters.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct CodeBlockParams {
@@ -583,6 +599,20 @@ impl DocsServer {
         self.paged(&p.set, &p.paging, |set, paging| {
             set.details(&p.component, p.lang.as_deref(), p.detail, &sections, paging)
         })
+    }
+
+    /// Several components in one budget.
+    #[tool(
+        name = "get_context",
+        input_schema = input_schema::<ContextParams>(),
+        title = "Components in context",
+        description = "Several components at once: import, key props, one example each.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
+        output_schema = output_schema::<crate::read::ContextView>()
+    )]
+    fn get_context(&self, Parameters(p): Parameters<ContextParams>) -> CallToolResult {
+        let paging = PageParams { max_tokens: p.max_tokens.or(Some(crate::read::CONTEXT_MAX_TOKENS)), cursor: None };
+        self.paged(&p.set, &paging, |set, paging| set.context(&p.components, p.lang.as_deref(), paging))
     }
 
     /// One code block of a document.

@@ -313,7 +313,7 @@ impl BundleSet {
 
     /// Every props table of the component: the documents' (or, without them, the sources'), then the sources'
     /// kept beside the documents'.
-    fn prop_tables(&self, bundle: &crate::bundle::Bundle) -> Result<Vec<PropsTable>, LookupError> {
+    pub(crate) fn prop_tables(&self, bundle: &crate::bundle::Bundle) -> Result<Vec<PropsTable>, LookupError> {
         let mut tables = self.props_of(bundle)?;
         match bundle.get::<Vec<PropsTable>>(keys::PROPS_TYPESCRIPT) {
             Ok(t) => tables.extend(t),
