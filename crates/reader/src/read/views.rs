@@ -389,7 +389,7 @@ pub struct PropView {
     pub text: String,
 }
 
-/// `context` (MCP `component_details` with `components`): several components in one budget, each with its import
+/// `context` (MCP `list_components` with `components`): several components in one budget, each with its import
 /// line, the props that matter, the rest by name, and one example.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ContextView {

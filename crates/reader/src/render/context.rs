@@ -4,8 +4,8 @@
 use super::views::served;
 use super::*;
 
-/// The tool and subcommand of `context`.
-pub const CONTEXT: (&str, &str) = ("get_context", "context");
+/// The tool and subcommand of `context` (MCP: `list_components` with `components`).
+pub const CONTEXT: (&str, &str) = ("list_components", "context");
 
 impl Render for ContextView {
     const MEASURED: bool = true;

@@ -31,7 +31,10 @@ pub struct SetParams {
     /// instructions say when to pass it, and a description would cost `tools/list` tokens in every tool.
     #[schemars(description = "")]
     pub system: Option<String>,
-    /// Default: highest.
+    /// The version (the highest when omitted). No description in the schema either: the server's instructions
+    /// say to omit it for the highest, and each tool's repeat of it cost `tools/list` 40 tokens (what
+    /// `list_components`' `components` needed).
+    #[schemars(description = "")]
     pub version: Option<String>,
 }
 
@@ -51,6 +54,8 @@ pub struct PageParams {
 pub struct ListComponentsParams {
     /// List this one's files instead.
     pub component: Option<String>,
+    /// Several: import, key props, an example each.
+    pub components: Option<Vec<String>>,
     /// component (default) | guide: pages documenting no component.
     pub kind: Option<ListKind>,
     /// e.g. en-US.
@@ -81,22 +86,6 @@ pub struct ComponentDetailsParams {
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub paging: PageParams,
-    #[serde(flatten)]
-    #[allow(missing_docs)]
-    pub set: SetParams,
-}
-
-/// `get_context` parameters.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-pub struct ContextParams {
-    /// Names.
-    pub components: Vec<String>,
-    /// e.g. en-US.
-    pub lang: Option<String>,
-    // Default 6000 (no description, as search's: the answer states its budget).
-    #[allow(missing_docs)]
-    #[schemars(range(min = crate::budget::MIN_MAX_TOKENS))]
-    pub max_tokens: Option<u32>,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub set: SetParams,
@@ -238,6 +227,8 @@ pub enum ListView {
     Components(ComponentsView),
     /// One component's files.
     Files(FilesView),
+    /// Several components in one budget (`components`).
+    Context(crate::read::ContextView),
 }
 
 impl Render for ListView {
@@ -245,15 +236,24 @@ impl Render for ListView {
         match self {
             ListView::Components(v) => v.render(surface),
             ListView::Files(v) => v.render(surface),
+            ListView::Context(v) => v.render(surface),
         }
     }
 
     const MEASURED: bool = true;
 
+    fn content(&self) -> Option<&str> {
+        match self {
+            ListView::Context(v) => v.content(),
+            _ => None,
+        }
+    }
+
     fn rows_text(&self) -> Option<String> {
         match self {
             ListView::Components(v) => v.rows_text(),
             ListView::Files(v) => v.rows_text(),
+            ListView::Context(_) => None,
         }
     }
 
@@ -261,6 +261,7 @@ impl Render for ListView {
         match self {
             ListView::Components(v) => v.is_terse(),
             ListView::Files(v) => v.is_terse(),
+            ListView::Context(v) => v.is_terse(),
         }
     }
 
@@ -268,6 +269,7 @@ impl Render for ListView {
         match self {
             ListView::Components(v) => v.shorten(),
             ListView::Files(v) => v.shorten(),
+            ListView::Context(v) => v.shorten(),
         }
     }
 }
@@ -572,6 +574,16 @@ impl DocsServer {
         output_schema = output_schema::<ListView>()
     )]
     fn list_components(&self, Parameters(p): Parameters<ListComponentsParams>) -> CallToolResult {
+        if let Some(names) = &p.components {
+            // Several components share one budget: 6,000 tokens unless the call asks for another.
+            let paging = PageParams {
+                max_tokens: p.paging.max_tokens.or(Some(crate::read::CONTEXT_MAX_TOKENS)),
+                cursor: p.paging.cursor.clone(),
+            };
+            return self.paged(&p.set, &paging, |set, paging| {
+                set.context(names, p.lang.as_deref(), paging).map(ListView::Context)
+            });
+        }
         self.paged(&p.set, &p.paging, |set, paging| match &p.component {
             Some(c) => set.files_paged(c, paging).map(ListView::Files),
             None => set.list_paged(p.lang.as_deref(), p.kind.unwrap_or_default(), paging).map(ListView::Components),
@@ -599,20 +611,6 @@ impl DocsServer {
         self.paged(&p.set, &p.paging, |set, paging| {
             set.details(&p.component, p.lang.as_deref(), p.detail, &sections, paging)
         })
-    }
-
-    /// Several components in one budget.
-    #[tool(
-        name = "get_context",
-        input_schema = input_schema::<ContextParams>(),
-        title = "Components in context",
-        description = "Several components at once: import, key props, one example each.",
-        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
-        output_schema = output_schema::<crate::read::ContextView>()
-    )]
-    fn get_context(&self, Parameters(p): Parameters<ContextParams>) -> CallToolResult {
-        let paging = PageParams { max_tokens: p.max_tokens.or(Some(crate::read::CONTEXT_MAX_TOKENS)), cursor: None };
-        self.paged(&p.set, &paging, |set, paging| set.context(&p.components, p.lang.as_deref(), paging))
     }
 
     /// One code block of a document.

@@ -1,4 +1,4 @@
-//! `context Form Select DatePicker` (MCP `component_details` with `components`): several components in one budget
+//! `context Form Select DatePicker` (MCP `list_components` with `components`): several components in one budget
 //! (issue 29 item 2). For each, its import line, the props that matter as rows (required, then those its
 //! document's examples use most, by the `uses/<lang>` index), the rest by name, and one example: the smallest that
 //! shows several of the asked components together when one exists (shown once, credited to each), else its own
