@@ -141,7 +141,7 @@ fn index_file(
         files.len()
     );
     if let Some(from) = &index.import_from {
-        top.push_str(&format!(" Import from `{from}`."));
+        top.push_str(&format!(" Import from `{}`.", from.trim_matches(['\'', '"'])));
     }
     top.push_str(
         "\n\nComponents are listed most used first. More than a file holds: `mydesign-docs doc NAME`, \

@@ -20,6 +20,7 @@ mod edges;
 mod errors;
 mod eval;
 mod examples;
+mod export;
 mod fill;
 mod help;
 mod hostile;
