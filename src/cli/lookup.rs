@@ -514,6 +514,11 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             answer(&a, |set, paging| set.prop(&component, &prop, a.lang.as_deref(), paging))
         }
         Command::Context { components, mut lookup } => {
+            if lookup.cursor.is_some() {
+                anyhow::bail!(
+                    "context answers in one part (its header names the budget that shows all): --cursor does not apply"
+                );
+            }
             lookup.max_tokens = lookup.max_tokens.or(Some(mydesign_docs::read::CONTEXT_MAX_TOKENS));
             let a = lookup;
             answer(&a, |set, paging| set.context(&components, a.lang.as_deref(), paging))

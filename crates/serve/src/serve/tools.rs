@@ -575,11 +575,14 @@ impl DocsServer {
     )]
     fn list_components(&self, Parameters(p): Parameters<ListComponentsParams>) -> CallToolResult {
         if let Some(names) = &p.components {
+            if p.paging.cursor.is_some() {
+                let message = "`components` is answered in one part (its header names the max_tokens that shows all): \
+                               drop `cursor`";
+                return CallToolResult::error(vec![ContentBlock::text(message)]);
+            }
             // Several components share one budget: 6,000 tokens unless the call asks for another.
-            let paging = PageParams {
-                max_tokens: p.paging.max_tokens.or(Some(crate::read::CONTEXT_MAX_TOKENS)),
-                cursor: p.paging.cursor.clone(),
-            };
+            let paging =
+                PageParams { max_tokens: p.paging.max_tokens.or(Some(crate::read::CONTEXT_MAX_TOKENS)), cursor: None };
             return self.paged(&p.set, &paging, |set, paging| {
                 set.context(names, p.lang.as_deref(), paging).map(ListView::Context)
             });
