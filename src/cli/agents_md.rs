@@ -169,12 +169,19 @@ pub fn section(set: &BundleSet, lang: Option<&str>, max_tokens: u32) -> anyhow::
             counter.count(&compose(0))
         );
     }
-    let (mut low, mut high) = (0, lines.len());
+    Ok(compose(most_that_fit(lines.len(), fits)))
+}
+
+/// The most of `n` items (a prefix) for which `fits` holds, given that it holds for none and that it holds for
+/// fewer whenever it holds for more (a binary search: counts are not additive across lines in general, so each
+/// candidate is counted whole).
+pub fn most_that_fit(n: usize, fits: impl Fn(usize) -> bool) -> usize {
+    let (mut low, mut high) = (0, n);
     while low < high {
         let mid = (low + high).div_ceil(2);
         if fits(mid) { low = mid } else { high = mid - 1 }
     }
-    Ok(compose(low))
+    low
 }
 
 /// `text` with `system`'s section replaced by `section`, or `section` appended (after a blank line) when `text`

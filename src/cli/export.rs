@@ -17,7 +17,7 @@ use mydesign_docs::budget::Budget;
 use mydesign_docs::compile::tokens::TokenCounter;
 use mydesign_docs::read::{BundleSet, ComponentRow, Detail, Paging};
 
-use super::agents_md::{Ranked, ranked, short};
+use super::agents_md::{Ranked, most_that_fit, ranked, short};
 
 /// The budget of each file in tokens (`--max-tokens`), when the command names none.
 pub const DEFAULT_MAX_TOKENS: u32 = 4_000;
@@ -103,8 +103,7 @@ fn component_file(
     if counter.count(&whole) <= max_tokens {
         return Ok(whole);
     }
-    // The most lines of the document that fit with the note saying where the rest is (the count grows with the
-    // lines kept: a binary search, each candidate counted whole).
+    // The most lines of the document that fit with the note saying where the rest is.
     let lines: Vec<&str> = doc.text.split_inclusive('\n').collect();
     let compose = |kept: usize| format!("{top}## Document\n\n{}{more}", lines[..kept].concat());
     let fits = |kept: usize| counter.count(&compose(kept)) <= max_tokens;
@@ -114,12 +113,7 @@ fn component_file(
             row.name
         );
     }
-    let (mut low, mut high) = (0, lines.len());
-    while low < high {
-        let mid = (low + high).div_ceil(2);
-        if fits(mid) { low = mid } else { high = mid - 1 }
-    }
-    Ok(compose(low))
+    Ok(compose(most_that_fit(lines.len(), fits)))
 }
 
 /// `llms.txt`: the H1, the blockquote summary, how to get more, and one link line per component (most used
@@ -166,12 +160,7 @@ fn index_file(
             counter.count(&compose(0))
         );
     }
-    let (mut low, mut high) = (0, files.len());
-    while low < high {
-        let mid = (low + high).div_ceil(2);
-        if fits(mid) { low = mid } else { high = mid - 1 }
-    }
-    Ok(compose(low))
+    Ok(compose(most_that_fit(files.len(), fits)))
 }
 
 /// Writes `llms.txt` and `files` into a temporary directory beside `dir`, fsynced, then renames it to `dir` (a

@@ -102,9 +102,6 @@ pub mod keys {
     /// Where each prop of the component's tables is declared and the exact tokens of its `prop` answer row
     /// (format 12): one [`super::TableSites`] per table of [`PROPS`], then one per table of [`PROPS_TYPESCRIPT`].
     pub const PROP_SITES: &str = "prop-sites";
-    /// The exact tokens of the pieces a `context` answer prints that no other count covers (format 14): a
-    /// [`super::ContextTokens`]. Absent in older sets: `context` then bounds those pieces by their bytes.
-    pub const CONTEXT_TOKENS: &str = "context-tokens";
     /// The [`super::TokenMaps`] of the bundle's texts whose map has no frame of its own ([`tokens`]).
     pub const TOKENS: &str = "tokens";
     /// The [`super::TokenMap`] of text `text_key` of the bundle (`tokens/doc/zh-CN`, `tokens/file/<path>`, …) in a
@@ -144,19 +141,10 @@ pub struct PropSite {
     pub short_tokens: u32,
     /// Exact tokens of its compact JSON as a `prop` answer lists it ([`crate::view::PropRow`]).
     pub json_tokens: u32,
-}
-
-/// The pieces of a `context` answer (issue 29 item 2) counted at build time ([`keys::CONTEXT_TOKENS`], format 14):
-/// each document's import line as printed as [`crate::view::import_line`] prints it, and each prop's entry in a list of
-/// names as [`crate::view::name_entry`] prints it. The prop rows and the examples `context` shows have their counts already ([`PropSite`], the code
-/// blocks').
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ContextTokens {
-    /// `(lang, tokens)` of each document's import line, in [`ComponentMeta::docs`] order (0: none).
-    pub imports: Vec<(String, u32)>,
-    /// One list per table of [`keys::PROPS`], then of [`keys::PROPS_TYPESCRIPT`] (as [`keys::PROP_SITES`]): each
-    /// row's name entry.
-    pub names: Vec<Vec<u32>>,
+    /// Exact tokens of its entry in a `context` answer's list of names ([`crate::view::name_entry`]; format 14, 0
+    /// in older sets, which `context` bounds by the entry's bytes instead).
+    #[serde(default)]
+    pub name_tokens: u32,
 }
 
 /// Tokens of one [`PropsTable`] in a props answer's JSON (frame [`keys::PROPS_TOKENS`], format 9), counted by the
@@ -564,6 +552,10 @@ pub struct DocMeta {
     pub sections: Vec<SectionMeta>,
     /// GFM tables in document order.
     pub tables: Vec<TableMeta>,
+    /// Exact tokens of `import` as a `context` answer prints it ([`crate::view::import_line`]; format 14, 0 in older
+    /// sets and without an import, which `context` bounds by the line's bytes instead).
+    #[serde(default)]
+    pub import_tokens: u32,
 }
 
 /// One GFM table of a document (the placeholder view hides long ones, as it hides code blocks).

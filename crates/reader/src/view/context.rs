@@ -1,5 +1,5 @@
-//! The pieces of a `context` answer (issue 29 item 2) that the compiler counts ([`crate::model::ContextTokens`]):
-//! a document's import line and a prop's entry in a list of names. The reader prints them with the same functions.
+//! The pieces of a `context` answer (issue 29 item 2) that the compiler counts (`DocMeta::import_tokens`,
+//! `PropSite::name_tokens`): a document's import line and a prop's entry in a list of names. The reader prints them with the same functions.
 
 /// A document's import statement as a `context` answer prints it: trimmed, on its own line.
 pub fn import_line(import: &str) -> String {

@@ -16,7 +16,7 @@ use crate::compile::diagnostic::{Diagnostic, Stage};
 use crate::compile::layout::ComponentPlan;
 use crate::model::*;
 use crate::search::index::{self as search_index, UnitDraft};
-use crate::view::{PropRow, card, import_line, name_entry, prop_line, props_text};
+use crate::view::{PropRow, card, name_entry, prop_line, props_text};
 
 /// The statement that imports component `name` in the document's code blocks: the first `import { … } from '…'`
 /// line naming it (`DatePicker` for `date-picker`); `None` when no line names it.
@@ -100,22 +100,6 @@ pub(super) fn compile_component(
             Ok(fr) => frames.push(fr),
             Err(e) => ctx.report(Diagnostic::new(plan.name.clone(), Stage::Props, e.to_string())),
         }
-    }
-    // The pieces of a `context` answer no other count covers (format 14): import lines and names of props.
-    let context = ContextTokens {
-        imports: docs
-            .iter()
-            .map(|d| (d.lang.clone(), d.import.as_deref().map_or(0, |i| ctx.tokens.count(&import_line(i)))))
-            .collect(),
-        names: props
-            .iter()
-            .chain(&typescript)
-            .map(|t| t.props.iter().map(|p| ctx.tokens.count(&name_entry(&p.name))).collect())
-            .collect(),
-    };
-    match Frame::new(keys::CONTEXT_TOKENS, &context) {
-        Ok(fr) => frames.push(fr),
-        Err(e) => ctx.report(Diagnostic::new(plan.name.clone(), Stage::Props, e.to_string())),
     }
     units.extend(search_index::props_units(key, &plan.name, &props, &ctx.tokens));
     for doc in &mut docs {
@@ -299,6 +283,7 @@ fn prop_sites<'a>(
                         text_tokens: ctx.tokens.count(&prop_line(&row)),
                         short_tokens: ctx.tokens.count(&prop_line(&short)),
                         json_tokens: json,
+                        name_tokens: ctx.tokens.count(&name_entry(&p.name)),
                     }
                 })
                 .collect(),

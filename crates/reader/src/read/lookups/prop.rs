@@ -31,7 +31,7 @@ pub const PROP_MAX_TOKENS: u32 = 300;
 
 /// Tokens allowed for each join of pieces whose counts were stored apart (a row and the next, the label and the
 /// code): the pieces meet at a line start, where the pre-tokenizer splits, plus a token of slack.
-const JOIN_TOKENS: u32 = 2;
+pub(crate) const JOIN_TOKENS: u32 = 2;
 
 /// Tokens of the header's note that the prop was matched without case (`asked \`Loading\`, matched without case`),
 /// its echo of the asked name reserved apart.

@@ -2,8 +2,8 @@
 //! (issue 29 item 2). For each, its import line, the props that matter as rows (required, then those its
 //! document's examples use most, by the `uses/<lang>` index), the rest by name, and one example: the smallest that
 //! shows several of the asked components together when one exists (shown once, credited to each), else its own
-//! smallest. [`share`] divides the budget. Every piece's tokens were stored at build time (rows: `prop-sites`;
-//! import lines and names: `context-tokens`; examples: their blocks'); only the labels between them (headings,
+//! smallest. [`share`] divides the budget. Every piece's tokens were stored at build time (rows and names:
+//! `prop-sites`; import lines: the document's `import_tokens`; examples: their blocks'); only the labels (headings,
 //! `Example …:`, `Other props:`) are bounded, by [`crate::budget::envelope_bound`]. No cursor: what is left out
 //! is said in the header with the call that shows all.
 
@@ -17,7 +17,7 @@ use crate::model::*;
 use crate::view::{PropRow, import_line, name_entry, prop_line, story_of};
 
 use crate::read::error::LookupError;
-use crate::read::lookups::prop::block_title;
+use crate::read::lookups::prop::{JOIN_TOKENS, block_title};
 use crate::read::paging::Paging;
 use crate::read::set::BundleSet;
 use crate::read::views::{ContextPart, ContextView};
@@ -28,10 +28,6 @@ pub const MAX_CONTEXT_COMPONENTS: usize = 8;
 
 /// The budget of a `context` answer when the call names none, in tokens.
 pub const CONTEXT_MAX_TOKENS: u32 = 6_000;
-
-/// Tokens allowed for each join of pieces whose counts were stored apart (they meet at a line start or at a
-/// space before a word, where the pre-tokenizer splits, plus a token of slack).
-const JOIN_TOKENS: u32 = 2;
 
 /// Tokens each component beyond the third adds to the envelope (its summary in the header, its JSON object),
 /// reserved beside [`crate::budget::ENVELOPE_TOKENS`] when the envelope is not measured.
@@ -121,13 +117,13 @@ impl BundleSet {
     /// Component `meta`'s document `doc`, uses, import line and props in answer order with their costs.
     fn asked(&self, bundle: Arc<Bundle>, meta: Arc<ComponentMeta>, doc: DocMeta) -> Result<Asked, LookupError> {
         let uses: Vec<BlockUses> = optional(bundle.get(&keys::uses(&doc.lang)))?.unwrap_or_default();
-        let counts: Option<ContextTokens> = optional(bundle.get(keys::CONTEXT_TOKENS))?;
         let tables = self.prop_tables(&bundle)?;
         let sites: Option<Vec<TableSites>> =
             optional(bundle.get(keys::PROP_SITES))?.filter(|s: &Vec<TableSites>| s.len() == tables.len());
         let import = doc.import.as_ref().map(|i| import_line(i));
-        let stored = counts.as_ref().and_then(|c| c.imports.iter().find(|(l, _)| *l == doc.lang).map(|(_, t)| *t));
-        let import_tokens = import.as_ref().map_or(0, |i| stored.unwrap_or(i.len() as u32));
+        // Stored since format 14; by its bytes before (a token is never shorter than a byte).
+        let import_tokens =
+            import.as_ref().map_or(0, |i| if doc.import_tokens > 0 { doc.import_tokens } else { i.len() as u32 });
         let key = component_key(&meta.name);
         // How many of the document's examples set each prop on the component's element.
         let mut used: BTreeMap<&str, u32> = BTreeMap::new();
@@ -155,7 +151,7 @@ impl BundleSet {
                 let (full, brief) =
                     site.map_or((line.len() as u32, short_line.len() as u32), |s| (s.text_tokens, s.short_tokens));
                 let entry = name_entry(&p.name);
-                let name = counts.as_ref().and_then(|c| c.names.get(t)?.get(r).copied()).unwrap_or(entry.len() as u32);
+                let name = site.map(|s| s.name_tokens).filter(|&n| n > 0).unwrap_or(entry.len() as u32);
                 let uses = used.get(p.name.as_str()).copied().unwrap_or(0);
                 let matters = !p.optional || uses > 0;
                 let cost = PropCost {
