@@ -22,7 +22,7 @@ use std::path::Path;
 
 use anyhow::{Context, bail};
 use mydesign_docs::compile::tokens::TokenCounter;
-use mydesign_docs::read::{BundleSet, Detail, Paging};
+use mydesign_docs::read::{BundleSet, ComponentRow, Detail, Paging};
 
 /// The section's default budget in tokens (issue 28: 2,000 for a whole design system).
 pub const DEFAULT_MAX_TOKENS: u32 = 2_000;
@@ -36,7 +36,7 @@ fn markers(system: &str) -> (String, String) {
 }
 
 /// `brief` cut to [`BRIEF_CHARS`] on a word boundary, one line.
-fn short(brief: &str) -> String {
+pub fn short(brief: &str) -> String {
     let line = brief.split_whitespace().collect::<Vec<_>>().join(" ");
     if line.chars().count() <= BRIEF_CHARS {
         return line;
@@ -62,20 +62,25 @@ fn uses(documents: &BTreeMap<String, String>, name: &str, title: &str) -> usize 
         .count()
 }
 
-/// The section for `set` (markers included, ending with a newline), at most `max_tokens` tokens in the set's
-/// encoding, in language `lang` (else the set's default).
-///
-/// Every component is named, or, when the budget is too small for every name, as many as fit (most used first)
-/// and the count of the rest with the call that lists them.
+/// A set's documented components ranked by use, most used first (ties by name), with what the index says of
+/// them: the package most import lines name, in the language read.
+pub struct Ranked {
+    /// The components, most used first.
+    pub rows: Vec<ComponentRow>,
+    /// The package most documents import the components from (`@douyinfe/semi-ui`), when they have import lines.
+    pub import_from: Option<String>,
+    /// The language read.
+    pub lang: String,
+}
+
+/// [`Ranked`] for `set` in `lang` (else the set's default language).
 ///
 /// # Errors
-/// A lookup error of the set (damaged bundle, unknown language), an unknown encoding, or a budget too small for
-/// the header, the markers and the call that lists the components (the message states the least that works).
-pub fn section(set: &BundleSet, lang: Option<&str>, max_tokens: u32) -> anyhow::Result<String> {
+/// A lookup error of the set, or a set with no documented component.
+pub fn ranked(set: &BundleSet, lang: Option<&str>) -> anyhow::Result<Ranked> {
     let head = set.head();
-    let counter = TokenCounter::new(&head.encoding).map_err(anyhow::Error::msg)?;
     let list = set.components(lang)?;
-    let rows: Vec<_> = list.components.iter().filter(|r| r.tokens > 0).collect();
+    let rows: Vec<&ComponentRow> = list.components.iter().filter(|r| r.tokens > 0).collect();
     if rows.is_empty() {
         bail!("{} {} has no documented component to index", head.system, head.version);
     }
@@ -94,10 +99,25 @@ pub fn section(set: &BundleSet, lang: Option<&str>, max_tokens: u32) -> anyhow::
             }
         }
     }
-    let mut ranked: Vec<(usize, &&mydesign_docs::read::ComponentRow)> =
-        rows.iter().map(|r| (uses(&documents, &r.name, r.title.as_deref().unwrap_or(&r.name)), r)).collect();
+    let mut ranked: Vec<(usize, &ComponentRow)> =
+        rows.iter().map(|r| (uses(&documents, &r.name, r.title.as_deref().unwrap_or(&r.name)), *r)).collect();
     ranked.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.name.cmp(&b.1.name)));
+    let import_from =
+        imports.iter().max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0))).map(|(from, _)| from.clone());
+    Ok(Ranked { rows: ranked.into_iter().map(|(_, r)| r.clone()).collect(), import_from, lang: list.lang.clone() })
+}
 
+/// The section for `set` (markers included, ending with a newline), at most `max_tokens` tokens in the set's
+/// encoding, in language `lang` (else the set's default). Every component is named, or, when the budget is too
+/// small for every name, as many as fit (most used first) and the count of the rest with the call that lists them.
+///
+/// # Errors
+/// A lookup error of the set (damaged bundle, unknown language), an unknown encoding, or a budget too small for
+/// the header, the markers and the call that lists the components (the message states the least that works).
+pub fn section(set: &BundleSet, lang: Option<&str>, max_tokens: u32) -> anyhow::Result<String> {
+    let head = set.head();
+    let counter = TokenCounter::new(&head.encoding).map_err(anyhow::Error::msg)?;
+    let Ranked { rows: ranked, import_from, .. } = ranked(set, lang)?;
     let system = &head.system;
     let (begin, end) = markers(system);
     let mut top = vec![
@@ -110,14 +130,14 @@ pub fn section(set: &BundleSet, lang: Option<&str>, max_tokens: u32) -> anyhow::
              shell `mydesign-docs doc NAME --detail brief`, `mydesign-docs search \"…\"`."
         ),
     ];
-    if let Some((from, _)) = imports.iter().max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0))) {
+    if let Some(from) = &import_from {
         top.push(format!("Import from {from}."));
     }
     top.push(String::new());
     top.push("Components, most used first (name: what it is for; tokens of its document):".to_string());
     let lines: Vec<String> = ranked
         .iter()
-        .map(|(_, r)| match r.brief.as_deref().map(short).filter(|b| !b.is_empty()) {
+        .map(|r| match r.brief.as_deref().map(short).filter(|b| !b.is_empty()) {
             Some(brief) => format!("- {}: {brief} ({})", r.name, r.tokens),
             None => format!("- {} ({})", r.name, r.tokens),
         })
@@ -125,7 +145,7 @@ pub fn section(set: &BundleSet, lang: Option<&str>, max_tokens: u32) -> anyhow::
     // The names after the lines kept, `named` of them written and the rest counted with the call that lists them
     // (a budget too small for every name: Semi's 101 names take ~400 tokens).
     let also = |from: usize, named: usize| -> String {
-        let names: Vec<&str> = ranked[from..].iter().map(|(_, r)| r.name.as_str()).collect();
+        let names: Vec<&str> = ranked[from..].iter().map(|r| r.name.as_str()).collect();
         let more = names.len().saturating_sub(named);
         match (names.len(), more) {
             (0, _) => String::new(),
@@ -155,16 +175,8 @@ pub fn section(set: &BundleSet, lang: Option<&str>, max_tokens: u32) -> anyhow::
     // whole (a binary search: the count grows with the lines kept).
     let all = lines.len();
     let fits = |kept: usize, named: usize| counter.count(&compose(kept, named)) <= max_tokens;
-    let most = |fits: &dyn Fn(usize) -> bool| {
-        let (mut low, mut high) = (0, all);
-        while low < high {
-            let mid = (low + high).div_ceil(2);
-            if fits(mid) { low = mid } else { high = mid - 1 }
-        }
-        low
-    };
     if fits(0, all) {
-        return Ok(compose(most(&|kept| fits(kept, all)), all));
+        return Ok(compose(most_that_fit(all, |kept| fits(kept, all)), all));
     }
     // Not every name fits: no line, as many names as fit, the rest counted with the call that lists them.
     if !fits(0, 0) {
@@ -175,7 +187,19 @@ pub fn section(set: &BundleSet, lang: Option<&str>, max_tokens: u32) -> anyhow::
             counter.count(&compose(0, 0))
         );
     }
-    Ok(compose(0, most(&|named| fits(0, named))))
+    Ok(compose(0, most_that_fit(all, |named| fits(0, named))))
+}
+
+/// The most of `n` items (a prefix) for which `fits` holds, given that it holds for none and that it holds for
+/// fewer whenever it holds for more (a binary search: counts are not additive across lines in general, so each
+/// candidate is counted whole).
+pub fn most_that_fit(n: usize, fits: impl Fn(usize) -> bool) -> usize {
+    let (mut low, mut high) = (0, n);
+    while low < high {
+        let mid = (low + high).div_ceil(2);
+        if fits(mid) { low = mid } else { high = mid - 1 }
+    }
+    low
 }
 
 /// `text` with `system`'s section replaced by `section`, or `section` appended (after a blank line) when `text`

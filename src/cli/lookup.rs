@@ -145,6 +145,40 @@ fn agents_md(write: Option<PathBuf>, check: Option<PathBuf>, args: &LookupArgs) 
     }
 }
 
+/// `export --llms-txt DIR`: the set `args` choose as llms.txt and one Markdown file per component.
+#[cfg(feature = "build")]
+fn export(dir: &std::path::Path, args: &LookupArgs) -> anyhow::Result<ExitCode> {
+    use super::export;
+    if args.cursor.is_some() || args.json {
+        anyhow::bail!("export writes files: --cursor and --json do not apply");
+    }
+    let (_, set) = open_library(args)?;
+    let max_tokens = args.max_tokens.unwrap_or(export::DEFAULT_MAX_TOKENS);
+    let started = std::time::Instant::now();
+    let done = export::llms_txt(&set, args.lang.as_deref(), max_tokens, dir)?;
+    eprintln!(
+        "{} {}: llms.txt and {} component files written into {} ({} bytes, the largest {} tokens of {max_tokens}) in \
+         {:.2} s",
+        set.head().system,
+        set.head().version,
+        done.components,
+        dir.display(),
+        done.bytes,
+        done.largest,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `export` in a binary without the compiler: it counts tokens, which only the compiler does.
+#[cfg(not(feature = "build"))]
+fn export(_: &std::path::Path, _: &LookupArgs) -> anyhow::Result<ExitCode> {
+    anyhow::bail!(
+        "`export` is not compiled into this binary (it counts tokens, which needs the `build` feature): run it with \
+         the full mydesign-docs (docs/release.md)"
+    )
+}
+
 /// `check`: every file (or standard input for `-`) read as TSX and checked against the set `args` choose.
 #[cfg(feature = "build")]
 fn check(files: &[PathBuf], args: &LookupArgs) -> anyhow::Result<ExitCode> {
@@ -261,9 +295,11 @@ fn lookup_args(command: &Command) -> Option<&LookupArgs> {
         | Command::Verify { lookup: a, .. }
         | Command::Diff { lookup: a, .. }
         | Command::AgentsMd { lookup: a, .. }
+        | Command::Export { lookup: a, .. }
         | Command::Check { lookup: a, .. } => Some(a),
         Command::Doc { lookup: a, .. }
         | Command::Prop { lookup: a, .. }
+        | Command::Context { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
         | Command::Files { lookup: a, .. }
@@ -283,9 +319,11 @@ fn lookup_args_mut(command: &mut Command) -> Option<&mut LookupArgs> {
         | Command::Verify { lookup: a, .. }
         | Command::Diff { lookup: a, .. }
         | Command::AgentsMd { lookup: a, .. }
+        | Command::Export { lookup: a, .. }
         | Command::Check { lookup: a, .. } => Some(a),
         Command::Doc { lookup: a, .. }
         | Command::Prop { lookup: a, .. }
+        | Command::Context { lookup: a, .. }
         | Command::CodeBlock { lookup: a, .. }
         | Command::Changelog { lookup: a, .. }
         | Command::Files { lookup: a, .. }
@@ -430,6 +468,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Remove(args) => super::store::remove(args),
         Command::Setup(args) => super::setup::run(args),
         Command::AgentsMd { write, check, lookup: a } => agents_md(write, check, &a),
+        Command::Export { llms_txt, lookup: a } => export(&llms_txt, &a),
         Command::Check { files, lookup: a } => check(&files, &a),
         Command::Diff { component, v1, v2, lookup: a } => {
             // The commands its errors print give both versions as arguments, never `--version` as well.
@@ -486,6 +525,16 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
             lookup.max_tokens = lookup.max_tokens.or(Some(mydesign_docs::read::PROP_MAX_TOKENS));
             let a = lookup;
             answer(&a, |set, paging| set.prop(&component, &prop, a.lang.as_deref(), paging))
+        }
+        Command::Context { components, mut lookup } => {
+            if lookup.cursor.is_some() {
+                anyhow::bail!(
+                    "context answers in one part (its header names the budget that shows all): --cursor does not apply"
+                );
+            }
+            lookup.max_tokens = lookup.max_tokens.or(Some(mydesign_docs::read::CONTEXT_MAX_TOKENS));
+            let a = lookup;
+            answer(&a, |set, paging| set.context(&components, a.lang.as_deref(), paging))
         }
         Command::CodeBlock { component, index, lookup: a } => {
             answer(&a, |set, paging| set.code_block(&component, index, a.lang.as_deref(), paging))

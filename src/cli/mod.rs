@@ -12,6 +12,8 @@ mod build;
 mod check;
 #[cfg(feature = "build")]
 mod check_values;
+#[cfg(feature = "build")]
+mod export;
 mod lookup;
 mod npm;
 #[cfg(feature = "serve")]
@@ -104,6 +106,19 @@ enum Command {
         component: String,
         /// The prop, or a path `prop.member` through its type.
         prop: Option<String>,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
+    /// Print several components in one budget: each one's import line, the props that matter, one example.
+    ///
+    /// Example: `mydesign-docs context Form Select DatePicker --max-tokens 6000`. For each component: its import
+    /// line, its required props and those its examples use most as rows, the rest by name, and one example (one
+    /// that shows several of them together when the documents have one, shown once). The budget (default 6,000)
+    /// is shared fairly; the header says what each got and the call for more.
+    Context {
+        /// Component names (any spelling); a name given twice is shown once.
+        #[arg(required = true, num_args = 1..)]
+        components: Vec<String>,
         #[command(flatten)]
         lookup: LookupArgs,
     },
@@ -283,6 +298,19 @@ enum Command {
         /// Exit 1 when this file's section is not what would be written (absent, another version or build).
         #[arg(long, value_name = "FILE")]
         check: Option<PathBuf>,
+        #[command(flatten)]
+        lookup: LookupArgs,
+    },
+    /// Write the docs as files for agents without MCP: llms.txt and one Markdown file per component.
+    ///
+    /// Example: `mydesign-docs export --llms-txt docs-for-agents`. `llms.txt` is the index (the system's name, a
+    /// summary, links to the components, most used first); `components/<name>.md` holds a component's import
+    /// line, the props that matter, one example and its document, each file within --max-tokens (default 4,000).
+    /// The directory is replaced whole, atomically; the same set gives the same bytes.
+    Export {
+        /// The directory to write (replaced whole).
+        #[arg(long = "llms-txt", value_name = "DIR", required = true)]
+        llms_txt: PathBuf,
         #[command(flatten)]
         lookup: LookupArgs,
     },

@@ -174,6 +174,17 @@ fn every_tool_answers_on_the_sample() {
     assert!(text.contains("table"));
     let (_, s) = c.ok("list_components", json!({"lang": "zh-CN"}));
     assert_eq!(s["lang"], "zh-CN");
+    // Several components in one budget (issue 29 item 2): the default 6,000, a smaller one naming the call for all.
+    let (text, s) = c.ok("list_components", json!({"components": ["button", "Table", "button"]}));
+    let names: Vec<&str> =
+        s["components"].as_array().unwrap().iter().map(|p| p["component"].as_str().unwrap()).collect();
+    assert_eq!(names, ["button", "table"], "{text:.400}");
+    assert!(text.contains("## button\nimport { Button } from 'my-design';"), "{text:.400}");
+    let (text, s) = c.ok("list_components", json!({"components": ["button", "table"], "max_tokens": 400}));
+    assert!(
+        s["whole_at"].as_u64().is_some() && text.contains("components=[\"button\",\"table\"], max_tokens="),
+        "{text}"
+    );
 
     let (text, s) = c.ok("component_details", json!({"component": "Table"}));
     assert_eq!(
@@ -422,7 +433,7 @@ fn malformed_arguments_are_tool_errors_and_the_server_keeps_running() {
         (
             "list_components",
             json!({"language": "en-US"}),
-            "list_components: unknown argument `language`: the arguments are component, cursor, kind, lang, max_tokens, system, version"
+            "list_components: unknown argument `language`: the arguments are component, components, cursor, kind, lang, max_tokens, system, version"
                 .into(),
         ),
         (

@@ -696,3 +696,55 @@ fn sweep_prop_and_uses_answers() {
     eprintln!("prop sweep: {seen:?}");
     assert!(seen.parts > 200, "{seen:?}");
 }
+
+/// `context` × budgets (issue 29 item 2): three components at every budget of [`BUDGETS`], read as the reader
+/// answers a direct call (the fixed envelope) and as each surface gets it (`fitted`: the CLI's text, `--json`,
+/// MCP's text and `structuredContent`), each within the budget with tiktoken; the stated size bounds the text;
+/// every component is present, and a larger budget never shows less.
+fn sweep_context(name: &str, set: &BundleSet, components: &[&str], budgets: &[u32], seen: &mut Seen) {
+    use mydesign_docs::render::{Forms, Surface, fitted};
+    let counter = Tiktoken::new(&set.head().encoding);
+    let names: Vec<String> = components.iter().map(|c| c.to_string()).collect();
+    let mut shown = 0;
+    for &max in budgets {
+        let what = format!("{name} context {} at {max}", components.join(" "));
+        let budget = Budget::new(set.head().thresholds.max_tokens, Some(max)).unwrap();
+        let direct = set.context(&names, None, Paging { budget, cursor: None });
+        let mut forms = vec![];
+        for f in [Forms::Mcp, Forms::Cli, Forms::Json] {
+            let view =
+                fitted(budget, None, f, |p| set.context(&names, None, p)).unwrap_or_else(|e| panic!("{what}: {e}"));
+            forms.push((f, view));
+        }
+        let direct = direct.unwrap_or_else(|e| panic!("{what} (direct): {e}"));
+        for (f, view) in forms.iter().map(|(f, v)| (Some(*f), v)).chain([(None, &direct)]) {
+            let read = match f {
+                Some(Forms::Cli) => vec![view.render(Surface::Cli)],
+                Some(Forms::Json) => vec![view.json()],
+                _ => vec![view.render(Surface::Mcp), view.render(Surface::Cli), serde_json::to_string(view).unwrap()],
+            };
+            for text in read {
+                let tokens = counter.count(&text);
+                assert!(tokens <= max, "{what} ({f:?}): {tokens} tokens:\n{text:.2000}");
+                seen.max_text_ratio = seen.max_text_ratio.max(f64::from(tokens) / f64::from(max));
+            }
+            assert!(counter.count(&view.text) <= view.tokens, "{what} ({f:?}): states {}", view.tokens);
+            assert_eq!(view.components.len(), components.len(), "{what} ({f:?})");
+            seen.parts += 1;
+        }
+        assert!(direct.text.len() >= shown, "{what}: serves less than a smaller budget");
+        shown = direct.text.len();
+    }
+}
+
+#[test]
+fn sweep_context_answers() {
+    let mut seen = Seen::default();
+    let b = common::sample();
+    sweep_context("sample", &b.set, &["button", "table", "select"], &BUDGETS, &mut seen);
+    if let Some(b) = common::semi() {
+        sweep_context("semi", &b.set, &["form", "select", "datepicker"], &BUDGETS, &mut seen);
+    }
+    eprintln!("context sweep: {seen:?}");
+    assert!(seen.parts >= 36, "{seen:?}");
+}

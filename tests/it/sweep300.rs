@@ -118,6 +118,11 @@ fn sweep_set(name: &str, set: &BundleSet, components: &[&str], tally: &mut Tally
             every_form(&what("changelog"), &counter, tally, &|p| set.changelog(Some(1), l, p));
         }
     }
+    // Several components in one budget (issue 29 item 2): both swept ones.
+    let both: Vec<String> = components.iter().map(|c| c.to_string()).collect();
+    for lang in &langs {
+        every_form(&format!("{name} {lang} context"), &counter, tally, &|p| set.context(&both, Some(lang), p));
+    }
     let first = components[0];
     every_form(&format!("{name} {first} files"), &counter, tally, &|p| set.files_paged(first, p));
     let files: Vec<String> =

@@ -21,6 +21,7 @@ macro_rules! terse_in_part {
     };
 }
 
+mod context;
 mod design_tokens;
 mod errors;
 mod fit;
@@ -431,6 +432,7 @@ impl Render for DetailsView {
 
 pub use crate::units::{plural, thousands};
 
+pub use context::CONTEXT;
 pub use design_tokens::token_row_line;
 pub use views::{column, component_row_line, file_row_line};
 pub(crate) use views::{list_cut, served, tokens_word};

@@ -7,7 +7,9 @@
 
 use std::fmt::Write as _;
 
+mod context;
 mod prop;
+pub use context::{import_line, name_entry};
 pub use prop::{ExampleRef, PropRow, example_line, line_span, prop_line, story_of};
 
 use crate::model::{CodeBlockMeta, DocMeta, FileMeta, PropsOrigin, PropsTable, SectionMeta, TableMeta};

@@ -141,6 +141,10 @@ pub struct PropSite {
     pub short_tokens: u32,
     /// Exact tokens of its compact JSON as a `prop` answer lists it ([`crate::view::PropRow`]).
     pub json_tokens: u32,
+    /// Exact tokens of its entry in a `context` answer's list of names ([`crate::view::name_entry`]; format 14, 0
+    /// in older sets, which `context` bounds by the entry's bytes instead).
+    #[serde(default)]
+    pub name_tokens: u32,
 }
 
 /// Tokens of one [`PropsTable`] in a props answer's JSON (frame [`keys::PROPS_TOKENS`], format 9), counted by the
@@ -557,6 +561,10 @@ pub struct DocMeta {
     /// and its stories as code blocks, under its first story file's `path`. 0 in sets of format 13 and older.
     #[serde(default)]
     pub generated: u32,
+    /// Exact tokens of `import` as a `context` answer prints it ([`crate::view::import_line`]; format 14, 0 in older
+    /// sets and without an import, which `context` bounds by the line's bytes instead).
+    #[serde(default)]
+    pub import_tokens: u32,
 }
 
 /// One GFM table of a document (the placeholder view hides long ones, as it hides code blocks).
@@ -1029,8 +1037,8 @@ mod tests {
         assert_eq!(component_key("tag_input"), "taginput");
     }
 
-    /// A document and its list summary as a format-13 set stores them (MessagePack arrays one field shorter:
-    /// no `generated`) read as written documents.
+    /// A document and its list summary as a format-13 set stores them (MessagePack arrays shorter: no
+    /// `generated`, no `import_tokens`) read as written documents.
     #[test]
     fn format_13_documents_read_as_written_ones() {
         let doc = DocMeta {
@@ -1049,11 +1057,12 @@ mod tests {
             sections: vec![],
             tables: vec![],
             generated: 0,
+            import_tokens: 0,
         };
         let now = rmp_serde::to_vec(&doc).unwrap();
-        // 15 fields: `fixarray 15`; the last one, `generated`, is the fixint 0.
-        assert_eq!((now[0], now.last()), (0x9f, Some(&0)));
-        let v13 = [&[0x9e][..], &now[1..now.len() - 1]].concat();
+        // 16 fields: `array16 16`; the last two, `generated` and `import_tokens` (format 14), are the fixint 0.
+        assert_eq!((&now[..3], &now[now.len() - 2..]), (&[0xdc, 0, 16][..], &[0, 0][..]));
+        let v13 = [&[0x9e][..], &now[3..now.len() - 2]].concat();
         assert_eq!(rmp_serde::from_slice::<DocMeta>(&v13).unwrap(), doc);
         let summary = DocSummary {
             lang: "en-US".into(),

@@ -385,6 +385,14 @@ pub enum LookupError {
         /// The limit.
         max: usize,
     },
+    /// A `context` call naming no component or more than it takes.
+    #[error("context takes 1 to {max} components; {asked} named (repeats count once)")]
+    ContextCount {
+        /// Distinct components named.
+        asked: usize,
+        /// The most it takes.
+        max: usize,
+    },
     /// A refused `max_tokens` or cursor.
     #[error(transparent)]
     Budget(#[from] BudgetError),

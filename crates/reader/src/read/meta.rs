@@ -180,6 +180,7 @@ impl BundleSet {
             sections: vec![],
             tables: vec![],
             generated: 0,
+            import_tokens: 0,
         }))
     }
 

@@ -24,6 +24,7 @@ mod views;
 pub use error::{LookupError, incomplete_sets, no_bundles};
 pub use library::{DamagedSet, Library, has_spare_copy};
 pub use lookups::changelog::changelog_page_name;
+pub use lookups::context::{CONTEXT_MAX_TOKENS, MAX_CONTEXT_COMPONENTS};
 pub use lookups::prop::PROP_MAX_TOKENS;
 pub use names::{FIRST_NAMES, MAX_NAME_CHARS, closest, echo, similarity};
 pub(crate) use names::{entries, first_names, nearest_first};
@@ -31,7 +32,7 @@ pub use paging::Paging;
 pub(crate) use paging::{cli_bundles, record_cli_bundles};
 pub use set::{BundleSet, Verified};
 pub use views::{
-    CardView, ChangelogView, CodeBlockView, ComponentRow, ComponentsView, Detail, DetailsView, DocView, ExampleRef,
-    FileView, FilesView, FunctionSize, FunctionView, ListKind, ListPart, PropView, PropsView, Served, TokenForView,
-    TokenMatch, TokensView, UsesView,
+    CardView, ChangelogView, CodeBlockView, ComponentRow, ComponentsView, ContextPart, ContextView, Detail,
+    DetailsView, DocView, ExampleRef, FileView, FilesView, FunctionSize, FunctionView, ListKind, ListPart, PropView,
+    PropsView, Served, TokenForView, TokenMatch, TokensView, UsesView,
 };

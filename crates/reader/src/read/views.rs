@@ -206,7 +206,7 @@ impl ComponentsView {
 }
 
 /// One row of the component list.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct ComponentRow {
     /// Lookup name.
     pub name: String,
@@ -415,6 +415,51 @@ pub struct PropView {
     pub whole_at: Option<u32>,
     /// The rows, one line each, then the example's code when it fits.
     pub text: String,
+}
+
+/// `context` (MCP `list_components` with `components`): several components in one budget, each with its import
+/// line, the props that matter, the rest by name, and one example.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ContextView {
+    /// Source of the answer.
+    #[serde(flatten)]
+    pub served: Served,
+    /// Tokens of `text`, at most: the stored counts of its pieces, the bounds of its labels, 2 a join.
+    pub tokens: u32,
+    /// What each component got, in the order asked (repeats left out).
+    pub components: Vec<ContextPart>,
+    /// The `max_tokens` at which nothing is left out, when this answer left something out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub whole_at: Option<u32>,
+    /// Each component under its `## Name` heading: import line, prop rows, example, other props by name.
+    pub text: String,
+}
+
+/// What one component of a `context` answer got.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ContextPart {
+    /// Component name.
+    pub component: String,
+    /// Language of its document.
+    pub lang: String,
+    /// Tokens credited to it (its part of a shared example).
+    pub tokens: u32,
+    /// Whether its import line is shown (the document has one).
+    pub import: bool,
+    /// Props shown as rows.
+    pub rows: u32,
+    /// Props that are required (shown first).
+    pub required: u32,
+    /// Other props listed by name.
+    pub names: u32,
+    /// Props in its tables.
+    pub props: u32,
+    /// The code block number of its example, if one is shown or credited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example: Option<u32>,
+    /// The component whose document holds the example, when another's (a shared example).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example_of: Option<String>,
 }
 
 /// `search --uses` (MCP `search_docs` with `uses`): the examples that use a component or one of its props.

@@ -254,7 +254,8 @@ pub fn instructions(library: &Library) -> String {
         "Design-system documentation, compiled and exact, served offline: {}. Workflow: search_docs for a question, \
          or list_components → component_details (detail=brief: a card with every section's size; default: long \
          documents show code blocks and big tables as placeholders; sections=[…] or [\"props\"] for parts) → \
-         get_code_block; list_components(component=…) → get_file_code (large sources as skeletons; \
+         get_code_block; list_components(components=[…]) for several at once (import line, the props that matter, one \
+         example each, in one budget); list_components(component=…) → get_file_code (large sources as skeletons; \
          start_line/end_line) → get_function_code; get_changelog (page 1 = newest); component_changes(from=…) for \
          what changed since an older version. Every answer states its size in tokens and fits a \
          budget; a cut answer ends with the call that continues it (cursor). Omit `version` for the highest; pass \

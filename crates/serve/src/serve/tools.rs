@@ -31,7 +31,10 @@ pub struct SetParams {
     /// instructions say when to pass it, and a description would cost `tools/list` tokens in every tool.
     #[schemars(description = "")]
     pub system: Option<String>,
-    /// Default: highest.
+    /// The version (the highest when omitted). No description in the schema either: the server's instructions
+    /// say to omit it for the highest, and each tool's repeat of it cost `tools/list` 40 tokens (what
+    /// `list_components`' `components` needed).
+    #[schemars(description = "")]
     pub version: Option<String>,
 }
 
@@ -51,6 +54,8 @@ pub struct PageParams {
 pub struct ListComponentsParams {
     /// List this one's files instead.
     pub component: Option<String>,
+    /// Several: import, key props, an example each.
+    pub components: Option<Vec<String>>,
     /// component (default) | guide: pages documenting no component.
     pub kind: Option<ListKind>,
     /// e.g. en-US.
@@ -222,6 +227,8 @@ pub enum ListView {
     Components(ComponentsView),
     /// One component's files.
     Files(FilesView),
+    /// Several components in one budget (`components`).
+    Context(crate::read::ContextView),
 }
 
 impl Render for ListView {
@@ -229,15 +236,24 @@ impl Render for ListView {
         match self {
             ListView::Components(v) => v.render(surface),
             ListView::Files(v) => v.render(surface),
+            ListView::Context(v) => v.render(surface),
         }
     }
 
     const MEASURED: bool = true;
 
+    fn content(&self) -> Option<&str> {
+        match self {
+            ListView::Context(v) => v.content(),
+            _ => None,
+        }
+    }
+
     fn rows_text(&self) -> Option<String> {
         match self {
             ListView::Components(v) => v.rows_text(),
             ListView::Files(v) => v.rows_text(),
+            ListView::Context(_) => None,
         }
     }
 
@@ -245,6 +261,7 @@ impl Render for ListView {
         match self {
             ListView::Components(v) => v.is_terse(),
             ListView::Files(v) => v.is_terse(),
+            ListView::Context(v) => v.is_terse(),
         }
     }
 
@@ -252,6 +269,7 @@ impl Render for ListView {
         match self {
             ListView::Components(v) => v.shorten(),
             ListView::Files(v) => v.shorten(),
+            ListView::Context(v) => v.shorten(),
         }
     }
 }
@@ -556,6 +574,19 @@ impl DocsServer {
         output_schema = output_schema::<ListView>()
     )]
     fn list_components(&self, Parameters(p): Parameters<ListComponentsParams>) -> CallToolResult {
+        if let Some(names) = &p.components {
+            if p.paging.cursor.is_some() {
+                let message = "`components` is answered in one part (its header names the max_tokens that shows all): \
+                               drop `cursor`";
+                return CallToolResult::error(vec![ContentBlock::text(message)]);
+            }
+            // Several components share one budget: 6,000 tokens unless the call asks for another.
+            let paging =
+                PageParams { max_tokens: p.paging.max_tokens.or(Some(crate::read::CONTEXT_MAX_TOKENS)), cursor: None };
+            return self.paged(&p.set, &paging, |set, paging| {
+                set.context(names, p.lang.as_deref(), paging).map(ListView::Context)
+            });
+        }
         self.paged(&p.set, &p.paging, |set, paging| match &p.component {
             Some(c) => set.files_paged(c, paging).map(ListView::Files),
             None => set.list_paged(p.lang.as_deref(), p.kind.unwrap_or_default(), paging).map(ListView::Components),

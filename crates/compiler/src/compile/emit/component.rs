@@ -16,7 +16,7 @@ use crate::compile::diagnostic::{Diagnostic, Stage};
 use crate::compile::layout::ComponentPlan;
 use crate::model::*;
 use crate::search::index::{self as search_index, UnitDraft};
-use crate::view::{PropRow, card, prop_line, props_text};
+use crate::view::{PropRow, card, name_entry, prop_line, props_text};
 
 /// The statement that imports component `name` in the document's code blocks: the first `import { … } from '…'`
 /// line naming it (`DatePicker` for `date-picker`); `None` when no line names it.
@@ -289,6 +289,7 @@ fn prop_sites<'a>(
                         text_tokens: ctx.tokens.count(&prop_line(&row)),
                         short_tokens: ctx.tokens.count(&prop_line(&short)),
                         json_tokens: json,
+                        name_tokens: ctx.tokens.count(&name_entry(&p.name)),
                     }
                 })
                 .collect(),

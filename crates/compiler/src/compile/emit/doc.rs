@@ -268,6 +268,8 @@ fn compile_doc_text(
     let source = DocSource { component: key, name, lang, path: &f.rel };
     let units = search_index::doc_units(&source, &text, &doc, &counts, &slices);
     let import = import_statement(name, &code_blocks, &text);
+    // As `context` prints it (format 14).
+    let import_tokens = import.as_deref().map_or(0, |i| ctx.tokens.count(&crate::view::import_line(i)));
     let meta = DocMeta {
         lang: lang.to_string(),
         path: f.rel.clone(),
@@ -285,6 +287,7 @@ fn compile_doc_text(
         sections,
         tables,
         generated: stories,
+        import_tokens,
     };
     let props = crate::compile::props::from_markdown(&f.rel, lang, &text);
     let row_lines = props.iter().map(|t| row_lines(&text, t, source_lines.as_deref())).collect();

@@ -6,6 +6,7 @@ mod card;
 pub(super) mod changelog;
 mod code_block;
 mod components;
+pub(super) mod context;
 mod design_tokens;
 mod details;
 mod doc;

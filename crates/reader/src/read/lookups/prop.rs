@@ -31,7 +31,7 @@ pub const PROP_MAX_TOKENS: u32 = 300;
 
 /// Tokens allowed for each join of pieces whose counts were stored apart (a row and the next, the label and the
 /// code): the pieces meet at a line start, where the pre-tokenizer splits, plus a token of slack.
-const JOIN_TOKENS: u32 = 2;
+pub(crate) const JOIN_TOKENS: u32 = 2;
 
 /// Tokens of the header's note that the prop was matched without case (`asked \`Loading\`, matched without case`),
 /// its echo of the asked name reserved apart.
@@ -315,7 +315,7 @@ impl BundleSet {
 
     /// Every props table of the component: the documents' (or, without them, the sources'), then the sources'
     /// kept beside the documents'.
-    fn prop_tables(&self, bundle: &crate::bundle::Bundle) -> Result<Vec<PropsTable>, LookupError> {
+    pub(crate) fn prop_tables(&self, bundle: &crate::bundle::Bundle) -> Result<Vec<PropsTable>, LookupError> {
         let mut tables = self.props_of(bundle)?;
         match bundle.get::<Vec<PropsTable>>(keys::PROPS_TYPESCRIPT) {
             Ok(t) => tables.extend(t),
