@@ -370,9 +370,11 @@ fn the_compile_modules_have_no_cycle() {
 
 /// The bound on the reader-only binary, stripped: issue 14's 6 MB, raised to 6.4 MB on 2026-12-03 when the reader
 /// gained design tokens (+168 KB), `prop` and `search --uses` (+153 KB), node_modules discovery (+76 KB) and measured
-/// reserves (+28 KB): 6,290,376 B then (BENCHMARKS.md "Binary size"). A decision to review: the alternative is to
-/// leave those lookups out of the reader-only binary.
-const READER_ONLY_MAX_BYTES: u64 = 6_400_000;
+/// reserves (+28 KB): 6,290,376 B then; raised to 6.55 MB the same day when it gained `context` (+100 KB: the lookup
+/// 22 KB, rmcp's handler for the list argument 11 KB, sort instantiations 13 KB) and the trial's lookup fixes
+/// (+35 KB: stored guide rows, sources-only props, named colours): 6,493,496 B then (BENCHMARKS.md "Binary size").
+/// A decision to review: the alternative is to leave those lookups out of the reader-only binary.
+const READER_ONLY_MAX_BYTES: u64 = 6_550_000;
 
 #[test]
 fn the_reader_only_release_binary_is_within_its_size_bound() {
