@@ -40,7 +40,8 @@ pub struct Exported {
 /// Exports `set` in `lang` into `dir` (replaced whole), each file within `max_tokens`.
 ///
 /// # Errors
-/// A lookup error of the set, an unknown encoding, a budget too small for the index's links, or a write error.
+/// A lookup error of the set, an unknown encoding, a budget too small for the index's links, a `dir` that is
+/// neither absent, empty nor a previous export ([`replaceable`]), or a write error.
 pub fn llms_txt(set: &BundleSet, lang: Option<&str>, max_tokens: u32, dir: &Path) -> anyhow::Result<Exported> {
     let counter = TokenCounter::new(&set.head().encoding).map_err(anyhow::Error::msg)?;
     let index = ranked(set, lang)?;
@@ -55,6 +56,7 @@ pub fn llms_txt(set: &BundleSet, lang: Option<&str>, max_tokens: u32, dir: &Path
     let llms = index_file(set, &index, &files, max_tokens, &counter)?;
     largest = largest.max(counter.count(&llms));
     let bytes = llms.len() as u64 + files.iter().map(|(_, t)| t.len() as u64).sum::<u64>();
+    replaceable(dir)?;
     publish(dir, &llms, &files).with_context(|| format!("writing {}", dir.display()))?;
     Ok(Exported { components: files.len(), bytes, largest })
 }
@@ -161,6 +163,55 @@ fn index_file(
         );
     }
     Ok(compose(most_that_fit(files.len(), fits)))
+}
+
+/// Whether `dir` may be replaced whole: absent, an empty directory, or a previous export (`llms.txt` and
+/// `components/*.md`, nothing else). Anything else is refused, so an export never deletes a person's files or the
+/// bundle set it reads (a trial exported into the set's own directory).
+///
+/// # Errors
+/// A `dir` without a name of its own (`.`, `..`, `/`), a file, or a directory holding anything else, naming the
+/// first other entry.
+fn replaceable(dir: &Path) -> anyhow::Result<()> {
+    let named = dir.file_name().is_some_and(|n| n != "." && n != "..");
+    if !named {
+        bail!("--llms-txt {}: name a directory of its own for the export (it is replaced whole)", dir.display());
+    }
+    if !dir.exists() {
+        return Ok(());
+    }
+    let entries = |d: &Path| -> anyhow::Result<Vec<(String, bool)>> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(d).with_context(|| format!("--llms-txt {}", d.display()))? {
+            let e = e?;
+            out.push((e.file_name().to_string_lossy().into_owned(), e.file_type()?.is_dir()));
+        }
+        Ok(out)
+    };
+    if !dir.is_dir() {
+        bail!("--llms-txt {}: exists and is not a directory; name another path", dir.display());
+    }
+    let mut other = None;
+    for (name, is_dir) in entries(dir)? {
+        match (name.as_str(), is_dir) {
+            ("llms.txt", false) => {}
+            ("components", true) => {
+                other = entries(&dir.join("components"))?
+                    .into_iter()
+                    .find(|(n, d)| *d || !n.ends_with(".md"))
+                    .map(|(n, _)| format!("components/{n}"));
+            }
+            _ => other = Some(name),
+        }
+        if let Some(name) = other {
+            bail!(
+                "--llms-txt {}: holds `{name}`, which no export wrote; the export replaces its directory whole, so it \
+                 writes only into an absent or empty directory or over a previous export: name another path",
+                dir.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Writes `llms.txt` and `files` into a temporary directory beside `dir`, fsynced, then renames it to `dir` (a

@@ -83,3 +83,34 @@ fn export_writes_llms_txt_and_a_file_per_component_within_budget() {
     }
     eprintln!("{ran} real inputs");
 }
+
+/// The export replaces its directory whole, so it writes only into an absent or empty directory or over a previous
+/// export: a directory holding a person's file, or the bundle set being read, is refused (exit 2) and kept as it
+/// was (a trial lost both); `.` is no directory of its own.
+#[test]
+fn export_never_replaces_a_directory_it_did_not_write() {
+    let sample = common::sample();
+    let bundles = sample.report.dir.parent().unwrap().to_str().unwrap().to_string();
+    let holder = tempfile::tempdir().unwrap();
+    let mine = holder.path().join("mine");
+    std::fs::create_dir_all(mine.join("sub")).unwrap();
+    std::fs::write(mine.join("precious.txt"), "keep me").unwrap();
+    let before = common::tree_bytes(&mine);
+    let set_dir = sample.report.dir.to_str().unwrap().to_string();
+    let set_before = common::tree_bytes(&sample.report.dir);
+    for target in [mine.to_str().unwrap(), set_dir.as_str(), "."] {
+        let err = common::fails(holder.path(), &["export", "--llms-txt", target, "--bundles", &bundles]);
+        assert!(err.contains("--llms-txt"), "{target}: {err}");
+    }
+    assert_eq!(common::tree_bytes(&mine), before);
+    assert_eq!(common::tree_bytes(&sample.report.dir), set_before);
+    // Nothing left beside them either.
+    assert_eq!(std::fs::read_dir(holder.path()).unwrap().count(), 1);
+    // An empty directory, then the export it holds, are replaced.
+    let empty = holder.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    for _ in 0..2 {
+        common::ok(holder.path(), &["export", "--llms-txt", empty.to_str().unwrap(), "--bundles", &bundles]);
+    }
+    assert!(empty.join("llms.txt").is_file());
+}
